@@ -1,0 +1,69 @@
+// Body_Rigid: the deck element (attributes, checks, initial state) and the rigid-body equations the
+// integrator solves for each moving body — kinematics and Newton–Euler with the gyroscopic term.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <Eigen/Dense>
+
+#include "solver/core/model.h"
+#include "solver/core/schema.h"
+
+namespace lodestone {
+
+struct BodyRigidSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  bool isground = false;
+  std::optional<double> mass;
+  double inertia_xx = 0, inertia_yy = 0, inertia_zz = 0;
+  double inertia_xy = 0, inertia_yz = 0, inertia_xz = 0;  // positive integrals ∫xy dm, as Adams defines them
+  std::optional<long> cg_id, im_id, lprf_id;
+  double v_ic_x = 0, v_ic_y = 0, v_ic_z = 0;  // CG velocity, global axes
+  double w_ic_x = 0, w_ic_y = 0, w_ic_z = 0;  // angular velocity, global axes
+};
+
+const ElementSchema<BodyRigidSpec>& bodyRigidSchema();
+// Cross-attribute checks that need only this element.
+void checkBodyRigid(const BodyRigidSpec& spec, Diagnostics& diagnostics);
+
+// The inertia tensor of the six deck values: products enter with a minus sign (Ixy = ∫xy dm).
+Matrix3 inertiaTensor(const BodyRigidSpec& spec);
+// Moves an inertia tensor given about `imOrigin` in axes `imAxes` (both in ground) to the CG, in `bodyAxes`.
+Matrix3 inertiaAboutCg(const Matrix3& inertiaAtIm, const Matrix3& imAxes, const Vector3& imOrigin, double mass,
+                       const Vector3& cg, const Matrix3& bodyAxes);
+
+// ---- the equations of one moving body ---------------------------------------------------------------------
+
+// Layout of one body's 13 state variables.
+namespace body_state {
+constexpr int kSize = 13;
+constexpr int kPosition = 0;         // CG in ground (3)
+constexpr int kEulerParameters = 3;  // body axes in ground (4)
+constexpr int kVelocity = 7;         // CG velocity in ground (3)
+constexpr int kAngularVelocity = 10; // in body axes (3)
+}  // namespace body_state
+
+// Everything applied to a body, in ground axes; the torque is about the CG.
+struct BodyLoad {
+  Vector3 force = Vector3::Zero();
+  Vector3 torque = Vector3::Zero();
+};
+
+using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
+
+// The 13 residuals of one body: p' − v, e' − ½Q(e)ω, M v' − f, J ω' + ω × Jω − Rᵀτ, where M and J carry the
+// mass multiplication factor. y, yp point at the body's 13 values.
+void bodyResidual(const RigidBody& body, double massFactor, const double* y, const double* yp, const BodyLoad& load,
+                  double* residual);
+
+// ∂residual/∂y + cj·∂residual/∂y' of bodyResidual with the load held fixed (loads add their own terms).
+void bodyJacobian(const RigidBody& body, double massFactor, const double* y, double cj, const BodyLoad& load,
+                  BodyBlock& block);
+
+// The 13 initial state values of a body (its ω converted to body axes).
+void bodyInitialState(const RigidBody& body, double* y);
+
+}  // namespace lodestone

@@ -1,0 +1,45 @@
+// ModelSpec: everything a deck says, validated but not yet built — one plain struct per element, and the
+// commands in deck order. The reader fills it; elements/model_builder turns it into a Model.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "elements/body_rigid.h"
+#include "elements/force_gravity.h"
+#include "elements/param_transient.h"
+#include "elements/param_unit.h"
+#include "elements/post_graphic.h"
+#include "elements/reference_marker.h"
+#include "elements/simulate.h"
+#include "solver/core/model.h"
+
+namespace lodestone {
+
+struct ModelSpec;
+
+// A same-name element inside <Command> that changes attributes of a model element before the next Simulate.
+struct ModifyCommand {
+  SourceLoc loc;
+  std::function<void(ModelSpec&)> apply;
+};
+
+using CommandSpec = std::variant<SimulateSpec, StopSpec, ModifyCommand>;
+
+struct ModelSpec {
+  std::string deckPath;
+  std::optional<ParamUnitSpec> units;
+  std::optional<ParamTransientSpec> transient;
+  std::optional<ForceGravitySpec> gravity;
+  std::vector<BodyRigidSpec> bodies;
+  std::vector<ReferenceMarkerSpec> markers;
+  std::vector<PostGraphicSpec> graphics;
+  std::vector<CommandSpec> commands;
+  // How many of each element the deck has, in order of first appearance (for the run log).
+  std::vector<ElementCount> elementCounts;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,67 @@
+// The immutable model a run integrates: built once from a ModelSpec (elements/model_builder), read by the
+// driver and the elements, never changed during a simulation. Everything that changes lives in the state.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rotation.h"
+#include "source_loc.h"
+#include "units.h"
+
+namespace lodestone {
+
+// A moving rigid body. Its frame has its origin at the CG and the axes of its cg_id marker.
+struct RigidBody {
+  long id = 0;
+  SourceLoc loc;
+  std::string label;
+  double mass = 0;                        // deck units, before the mass multiplication factor
+  Matrix3 inertia = Matrix3::Zero();      // about the CG, in body axes, deck units
+  long cgMarker = 0;
+  // Initial state, all in ground.
+  Vector3 position = Vector3::Zero();         // CG
+  Vector4 eulerParameters{1, 0, 0, 0};        // body axes
+  Vector3 velocity = Vector3::Zero();         // CG velocity
+  Vector3 angularVelocity = Vector3::Zero();  // in ground axes
+};
+
+// A marker fixed to a moving body or to ground.
+struct Marker {
+  long id = 0;
+  SourceLoc loc;
+  int body = -1;                             // index into Model::bodies; -1 when fixed to ground
+  Vector3 position = Vector3::Zero();        // in the body frame (ground frame for ground markers)
+  Matrix3 orientation = Matrix3::Identity(); // marker axes as columns, in the body frame
+};
+
+// Integrator settings from Param_Transient; zero means "let IDAS choose".
+struct IntegratorSettings {
+  double integrTol = 1e-3;
+  double hMax = 0;
+  double hMin = 0;
+  double h0Max = 0;
+  int maxOrder = 5;
+};
+
+struct ElementCount {
+  std::string element;  // "Reference_Marker"
+  int count = 0;
+};
+
+struct Model {
+  std::string deckPath;
+  UnitSystem units;
+  Vector3 gravity = Vector3::Zero();  // model units, e.g. -9810 mm/s²
+  std::vector<RigidBody> bodies;      // moving bodies only: ground is not in the state
+  std::vector<long> groundBodyIds;
+  std::vector<Marker> markers;
+  IntegratorSettings integrator;
+  std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
+
+  int bodyIndex(long bodyId) const;          // -1 when not a moving body
+  const Marker* marker(long markerId) const; // nullptr when absent
+};
+
+}  // namespace lodestone

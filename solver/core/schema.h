@@ -1,0 +1,351 @@
+// Each element declares its XML attributes once, in an ElementSchema beside its code: name, type, default,
+// whether required, allowed range or keywords, and the Spec field the value lands in. One generic reader
+// (readElement / readModification below) validates any element against its schema; nothing else in the
+// code base knows attribute names.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "diagnostics.h"
+#include "source_loc.h"
+#include "text.h"
+
+namespace lodestone {
+
+// One XML element as the reader hands it over.
+struct ElementNode {
+  struct Attribute {
+    std::string name;   // lower case
+    std::string value;  // as written
+  };
+  std::string tag;                    // as written in the deck
+  SourceLoc loc;                      // line and column of the element's '<'
+  std::vector<Attribute> attributes;  // in document order
+  std::string text;                   // character data inside the element, comments removed
+  bool inCommand = false;             // inside <Command> rather than <Model>
+};
+
+enum class ValueKind {
+  Real, Integer, Boolean, Keyword, Reference, ReferenceList, RealList, Text,
+  Presentation,  // meaningful only to a viewer (colour): accepted silently
+  Ignored,       // a MotionSolve setting Lodestone does not need: accepted with a warning
+  Unsupported    // would change the results and Lodestone cannot honour it yet: an error
+};
+
+using Value = std::variant<double, long, bool, std::string, std::vector<long>, std::vector<double>>;
+
+struct Range {
+  std::optional<double> min;
+  bool minInclusive = true;
+  std::optional<double> max;
+  bool maxInclusive = true;
+
+  bool contains(double value) const;
+  std::string describe() const;  // "> 0", ">= 1 and <= 5"
+};
+
+// Everything about an attribute except which field it fills.
+struct AttributeRule {
+  std::string name;  // lower case, as MotionSolve writes it
+  ValueKind kind = ValueKind::Real;
+  bool isRequired = false;
+  bool isModifiable = false;          // may be changed by a same-tag element inside <Command>
+  std::optional<Value> defaultValue;  // assigned when the attribute is absent
+  Range range;
+  std::vector<std::string> keywords;  // upper case, for Keyword
+  std::string targetElement;          // for Reference(List): element whose id this names
+  bool groundFrameAllowed = false;    // Reference to Reference_Marker: id 0 names the ground frame
+  std::string note;                   // for Ignored and Unsupported: why
+};
+
+// Turns text into a Value for the rule, or explains why it cannot (message without location).
+std::variant<Value, std::string> parseValue(const AttributeRule& rule, const std::string& text);
+
+// A reference from one element to another by id, checked once the whole deck has been read.
+struct IdReference {
+  std::string targetElement;
+  long id;
+  SourceLoc from;
+  std::string attribute;
+};
+
+// State shared by all element readers while one deck is read: diagnostics, ids defined, ids referred to.
+class ReadContext {
+ public:
+  explicit ReadContext(Diagnostics& diagnostics) : diagnostics_(diagnostics) {}
+
+  Diagnostics& diagnostics() { return diagnostics_; }
+  // Records an element's id; reports a duplicate with the line of the first definition.
+  bool defineId(const std::string& element, long id, const SourceLoc& where);
+  bool isDefined(const std::string& element, long id) const;
+  const SourceLoc* definition(const std::string& element, long id) const;
+  void addReference(IdReference reference) { references_.push_back(std::move(reference)); }
+  // Reports every reference to an id that no element defines.
+  void checkReferences();
+
+ private:
+  Diagnostics& diagnostics_;
+  std::map<std::pair<std::string, long>, SourceLoc> defined_;
+  std::vector<IdReference> references_;
+};
+
+template <class Spec>
+struct Attribute : AttributeRule {
+  std::function<void(Spec&, const Value&)> assign;
+
+  Attribute required() && { isRequired = true; return std::move(*this); }
+  Attribute modifiable() && { isModifiable = true; return std::move(*this); }
+  Attribute byDefault(Value value) && { defaultValue = std::move(value); return std::move(*this); }
+  Attribute above(double limit) && { range.min = limit; range.minInclusive = false; return std::move(*this); }
+  Attribute atLeast(double limit) && { range.min = limit; range.minInclusive = true; return std::move(*this); }
+  Attribute below(double limit) && { range.max = limit; range.maxInclusive = false; return std::move(*this); }
+  Attribute atMost(double limit) && { range.max = limit; range.maxInclusive = true; return std::move(*this); }
+  Attribute groundFrame() && { groundFrameAllowed = true; return std::move(*this); }
+};
+
+namespace attr {
+
+template <class Spec>
+Attribute<Spec> make(std::string name, ValueKind kind, std::function<void(Spec&, const Value&)> assign) {
+  Attribute<Spec> a;
+  a.name = std::move(name);
+  a.kind = kind;
+  a.assign = std::move(assign);
+  return a;
+}
+
+template <class Spec>
+Attribute<Spec> real(std::string name, double Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Real, [field](Spec& s, const Value& v) { s.*field = std::get<double>(v); });
+}
+template <class Spec>
+Attribute<Spec> real(std::string name, std::optional<double> Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Real, [field](Spec& s, const Value& v) { s.*field = std::get<double>(v); });
+}
+template <class Spec>
+Attribute<Spec> integer(std::string name, int Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Integer,
+                    [field](Spec& s, const Value& v) { s.*field = static_cast<int>(std::get<long>(v)); });
+}
+template <class Spec>
+Attribute<Spec> integer(std::string name, std::optional<int> Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Integer,
+                    [field](Spec& s, const Value& v) { s.*field = static_cast<int>(std::get<long>(v)); });
+}
+template <class Spec>
+Attribute<Spec> boolean(std::string name, bool Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Boolean, [field](Spec& s, const Value& v) { s.*field = std::get<bool>(v); });
+}
+template <class Spec>
+Attribute<Spec> keyword(std::string name, std::string Spec::*field, std::vector<std::string> allowed) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Keyword,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<std::string>(v); });
+  a.keywords = std::move(allowed);
+  return a;
+}
+template <class Spec>
+Attribute<Spec> keyword(std::string name, std::optional<std::string> Spec::*field, std::vector<std::string> allowed) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Keyword,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<std::string>(v); });
+  a.keywords = std::move(allowed);
+  return a;
+}
+template <class Spec>
+Attribute<Spec> reference(std::string name, std::optional<long> Spec::*field, std::string targetElement) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Reference,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<long>(v); });
+  a.targetElement = std::move(targetElement);
+  return a;
+}
+template <class Spec>
+Attribute<Spec> reference(std::string name, long Spec::*field, std::string targetElement) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Reference,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<long>(v); });
+  a.targetElement = std::move(targetElement);
+  return a;
+}
+template <class Spec>
+Attribute<Spec> referenceList(std::string name, std::vector<long> Spec::*field, std::string targetElement) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::ReferenceList,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<std::vector<long>>(v); });
+  a.targetElement = std::move(targetElement);
+  return a;
+}
+template <class Spec>
+Attribute<Spec> realList(std::string name, std::vector<double> Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::RealList,
+                    [field](Spec& s, const Value& v) { s.*field = std::get<std::vector<double>>(v); });
+}
+template <class Spec>
+Attribute<Spec> text(std::string name, std::string Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Text, [field](Spec& s, const Value& v) { s.*field = std::get<std::string>(v); });
+}
+// Known, and meaningful only to a viewer (colour, hidden): accepted without a word.
+template <class Spec>
+Attribute<Spec> presentation(std::string name) {
+  return make<Spec>(std::move(name), ValueKind::Presentation, nullptr);
+}
+// Known MotionSolve attribute that Lodestone does not use: accepted, with a warning that says why.
+template <class Spec>
+Attribute<Spec> ignored(std::string name, std::string why) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Ignored, nullptr);
+  a.note = std::move(why);
+  return a;
+}
+
+// Known MotionSolve attribute that would change the results in a way Lodestone cannot honour yet: an error.
+template <class Spec>
+Attribute<Spec> unsupported(std::string name, std::string why) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Unsupported, nullptr);
+  a.note = std::move(why);
+  return a;
+}
+
+}  // namespace attr
+
+template <class Spec>
+struct ElementSchema {
+  std::string element;               // canonical name, e.g. "Body_Rigid"
+  long Spec::*idField = nullptr;     // nullptr for elements without an id (Param_Transient)
+  std::vector<Attribute<Spec>> attributes;
+  // Elements whose remaining attributes depend on one keyword (Post_Graphic type="Sphere"): the keyword's
+  // attribute (declared in `attributes`) and one table per value.
+  std::string variantAttribute;
+  std::vector<std::pair<std::string, std::vector<Attribute<Spec>>>> variants;
+};
+
+// ---- generic reading, shared by every element -----------------------------------------------------------
+
+namespace detail {
+
+const ElementNode::Attribute* findAttribute(const ElementNode& node, const std::string& name);
+// Reports attributes given twice under different spellings ("Mass" and "mass").
+void reportRepeatedAttributes(const ElementNode& node, const SourceLoc& loc, Diagnostics& diagnostics);
+// Reads the id attribute first so that every later message names the element's id.
+std::optional<long> readId(const ElementNode& node, SourceLoc& loc, Diagnostics& diagnostics);
+// Parses one attribute's text and reports problems; records id references.
+std::optional<Value> readValue(const AttributeRule& rule, const std::string& text, const SourceLoc& loc,
+                               ReadContext& context);
+void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc, Diagnostics& diagnostics);
+
+// The schema's rows plus, for variant elements, the rows of the selected variant. An unknown variant keyword
+// is reported by the keyword attribute's own check.
+template <class Spec>
+std::vector<const Attribute<Spec>*> rulesFor(const ElementSchema<Spec>& schema, const ElementNode& node) {
+  std::vector<const Attribute<Spec>*> rules;
+  for (const Attribute<Spec>& rule : schema.attributes) rules.push_back(&rule);
+  if (schema.variantAttribute.empty()) return rules;
+  const ElementNode::Attribute* selector = findAttribute(node, schema.variantAttribute);
+  if (!selector) return rules;
+  for (const auto& [value, variantRules] : schema.variants) {
+    if (equalsIgnoreCase(trim(selector->value), value)) {
+      for (const Attribute<Spec>& rule : variantRules) rules.push_back(&rule);
+      break;
+    }
+  }
+  return rules;
+}
+
+}  // namespace detail
+
+// Reads a model element: fills `spec` from the node, applies defaults, reports missing required attributes,
+// bad values and unknown attributes. Returns false when the element had errors.
+template <class Spec>
+bool readElement(const ElementSchema<Spec>& schema, const ElementNode& node, Spec& spec, ReadContext& context) {
+  Diagnostics& diagnostics = context.diagnostics();
+  const int errorsBefore = diagnostics.errorCount();
+  spec.loc = node.loc;
+  spec.loc.element = schema.element;
+  if (schema.idField) {
+    const std::optional<long> id = detail::readId(node, spec.loc, diagnostics);
+    if (id) {
+      spec.*(schema.idField) = *id;
+      context.defineId(schema.element, *id, spec.loc);
+    }
+  }
+  detail::reportRepeatedAttributes(node, spec.loc, diagnostics);
+  const std::vector<const Attribute<Spec>*> rules = detail::rulesFor(schema, node);
+  for (const Attribute<Spec>* rule : rules) {
+    const ElementNode::Attribute* given = detail::findAttribute(node, rule->name);
+    if (!given) {
+      if (rule->isRequired) diagnostics.error(spec.loc, "missing required attribute '" + rule->name + "'");
+      else if (rule->defaultValue && rule->assign) rule->assign(spec, *rule->defaultValue);
+      continue;
+    }
+    const std::optional<Value> value = detail::readValue(*rule, given->value, spec.loc, context);
+    if (value && rule->assign) rule->assign(spec, *value);
+  }
+  for (const ElementNode::Attribute& given : node.attributes) {
+    if (given.name == "id" && schema.idField) continue;
+    bool known = false;
+    for (const Attribute<Spec>* rule : rules) known = known || rule->name == given.name;
+    if (!known) detail::reportUnknownAttribute(given, spec.loc, diagnostics);
+  }
+  return diagnostics.errorCount() == errorsBefore;
+}
+
+// A command-form element (same name as a model element, inside <Command>) that changes some attributes of an
+// existing element. Only attributes marked modifiable may appear.
+template <class Spec>
+struct Modification {
+  SourceLoc loc;
+  std::optional<long> id;
+  std::function<void(Spec&)> apply;
+};
+
+template <class Spec>
+std::optional<Modification<Spec>> readModification(const ElementSchema<Spec>& schema, const ElementNode& node,
+                                                   ReadContext& context) {
+  Diagnostics& diagnostics = context.diagnostics();
+  const int errorsBefore = diagnostics.errorCount();
+  Modification<Spec> modification;
+  modification.loc = node.loc;
+  modification.loc.element = schema.element;
+  if (schema.idField) {
+    modification.id = detail::readId(node, modification.loc, diagnostics);
+    if (!modification.id) return std::nullopt;
+    if (!context.isDefined(schema.element, *modification.id)) {
+      diagnostics.error(modification.loc, "a command can only change an element defined in <Model>; no " +
+                                              schema.element + " has id " + std::to_string(*modification.id));
+    }
+  }
+  detail::reportRepeatedAttributes(node, modification.loc, diagnostics);
+  const std::vector<const Attribute<Spec>*> rules = detail::rulesFor(schema, node);
+  std::vector<std::pair<const Attribute<Spec>*, Value>> changes;
+  for (const ElementNode::Attribute& given : node.attributes) {
+    if (given.name == "id" && schema.idField) continue;
+    const Attribute<Spec>* rule = nullptr;
+    for (const Attribute<Spec>* candidate : rules) {
+      if (candidate->name == given.name) rule = candidate;
+    }
+    if (!rule) {
+      detail::reportUnknownAttribute(given, modification.loc, diagnostics);
+      continue;
+    }
+    if (rule->kind == ValueKind::Presentation || rule->kind == ValueKind::Ignored ||
+        rule->kind == ValueKind::Unsupported || rule->kind == ValueKind::Text) {
+      detail::readValue(*rule, given.value, modification.loc, context);
+      continue;
+    }
+    if (!rule->isModifiable) {
+      diagnostics.error(modification.loc, "attribute '" + rule->name + "' cannot be changed by a command");
+      continue;
+    }
+    std::optional<Value> value = detail::readValue(*rule, given.value, modification.loc, context);
+    if (value) changes.emplace_back(rule, std::move(*value));
+  }
+  if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  modification.apply = [changes](Spec& spec) {
+    for (const auto& [rule, value] : changes) rule->assign(spec, value);
+  };
+  return modification;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,29 @@
+// Small text helpers shared by the reader and the elements: case folding and strict number parsing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lodestone {
+
+std::string toUpper(std::string_view text);
+std::string toLower(std::string_view text);
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+std::string_view trim(std::string_view text);
+
+// Splits on whitespace and commas ("82 83", "1,2, 3").
+std::vector<std::string> splitList(std::string_view text);
+
+// Whole-string parses. Accept Fortran-style exponents ("1.0D-3") as exporters sometimes write them;
+// reject trailing garbage, NaN and infinities.
+std::optional<double> parseReal(std::string_view text);
+std::optional<long> parseInteger(std::string_view text);
+// TRUE/FALSE, YES/NO, 1/0, case-insensitive.
+std::optional<bool> parseBoolean(std::string_view text);
+
+// Shortest text that reads back as the same double ("0.1", "1e-08").
+std::string formatReal(double value);
+
+}  // namespace lodestone

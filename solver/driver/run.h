@@ -1,0 +1,30 @@
+// Runs a deck end to end: read, build, execute its commands (Simulate, modifications, Stop), write results and
+// the run log. This is what `lodestone run` calls.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "solver/core/diagnostics.h"
+
+namespace lodestone {
+
+struct RunRequest {
+  std::string deckPath;
+  std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
+  // Called now and then during integration (not more than a few times per second of wall time).
+  std::function<void(double time, double startTime, double endTime)> onProgress;
+};
+
+enum class RunStatus { Completed = 0, BadDeck = 1, SimulationFailed = 2 };
+
+struct RunOutcome {
+  RunStatus status = RunStatus::Completed;
+  std::string outputDir;     // where results and run.log went (empty when the deck could not be read)
+  std::string message;       // one line: "simulation completed" or why it failed
+  Diagnostics diagnostics;   // everything the reader and builder reported
+};
+
+RunOutcome runDeck(const RunRequest& request);
+
+}  // namespace lodestone
