@@ -1,0 +1,61 @@
+// run.log, written the way a MotionSolve user expects to read it: input and units, element counts, integrator
+// settings, progress lines, statistics, time by phase, and a last line that says whether the simulation
+// completed. Every line is flushed as it is written, so a run that dies still leaves a log that says how far
+// it got.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "run_statistics.h"
+#include "solver/core/model.h"
+
+namespace lodestone {
+
+// What the log states before a transient analysis starts.
+struct AnalysisDescription {
+  double startTime = 0;
+  double endTime = 0;
+  double printInterval = 0;
+  IntegratorSettings settings;
+  std::string linearSolver;  // "dense LU", "KLU sparse LU"
+  int equations = 0;
+};
+
+class RunLog {
+ public:
+  // Creates (or truncates) the file; throws std::runtime_error saying why it could not.
+  explicit RunLog(const std::filesystem::path& path);
+
+  const std::filesystem::path& path() const { return path_; }
+
+  // One line, flushed. Never throws: a log that cannot be written must not end a simulation.
+  void line(std::string_view text = {});
+
+  void banner(const std::string& deckPath);
+  void modelSummary(const UnitSystem& units, const std::vector<ElementCount>& elementCounts, int movingBodies);
+  void analysisStart(const AnalysisDescription& analysis);
+  void progress(double time, int order, double stepSize);
+  void statistics(const SolverStatistics& statistics, const std::string& title = "DAE SOLVER STATISTICS");
+  void phaseTimes(const PhaseTimes& times);
+  void files(const std::string& deckPath, const std::vector<std::filesystem::path>& outputs);
+
+  // The last line of every log: exactly one of these.
+  void completed();
+  void failed(double time, const std::string& reason);
+  // A run that ended before any time was integrated (a deck error found while executing commands).
+  void failedBeforeStart(const std::string& reason);
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::filesystem::path path_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,34 @@
+// Arithmetic on run statistics, so per-segment and cumulative figures come from the same counters.
+#include "run_statistics.h"
+
+#include <algorithm>
+
+namespace lodestone {
+
+SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
+  steps += other.steps;
+  residualEvaluations += other.residualEvaluations;
+  jacobianEvaluations += other.jacobianEvaluations;
+  linearSolverSetups += other.linearSolverSetups;
+  nonlinearIterations += other.nonlinearIterations;
+  errorTestFailures += other.errorTestFailures;
+  nonlinearConvergenceFailures += other.nonlinearConvergenceFailures;
+  return *this;
+}
+
+SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier) {
+  later.steps -= earlier.steps;
+  later.residualEvaluations -= earlier.residualEvaluations;
+  later.jacobianEvaluations -= earlier.jacobianEvaluations;
+  later.linearSolverSetups -= earlier.linearSolverSetups;
+  later.nonlinearIterations -= earlier.nonlinearIterations;
+  later.errorTestFailures -= earlier.errorTestFailures;
+  later.nonlinearConvergenceFailures -= earlier.nonlinearConvergenceFailures;
+  return later;
+}
+
+double PhaseTimes::integratorOther() const {
+  return std::max(0.0, integrator - residual() - jacobian - linearSetup - linearSolve);
+}
+
+}  // namespace lodestone

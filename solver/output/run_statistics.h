@@ -1,0 +1,42 @@
+// What a run measured about itself — integrator counters and time by phase — as plain data: the driver fills
+// it, the run log prints it.
+#pragma once
+
+namespace lodestone {
+
+struct SolverStatistics {
+  long steps = 0;
+  long residualEvaluations = 0;
+  long jacobianEvaluations = 0;
+  long linearSolverSetups = 0;
+  long nonlinearIterations = 0;
+  long errorTestFailures = 0;
+  long nonlinearConvergenceFailures = 0;
+
+  SolverStatistics& operator+=(const SolverStatistics& other);
+  friend SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier);
+};
+
+// Seconds of wall-clock time (the solver is single-threaded, so this is its CPU time) spent in each phase.
+struct PhaseTimes {
+  double parse = 0;
+  double build = 0;
+  // The residual, stage by stage, as it reads: kinematics, then forces, then assembly of body equations.
+  double kinematics = 0;
+  double forces = 0;
+  double assembly = 0;
+  long residualCalls = 0;
+  double jacobian = 0;
+  long jacobianCalls = 0;
+  double linearSetup = 0;  // factorisation
+  double linearSolve = 0;  // forward and back substitution
+  double integrator = 0;   // everything spent inside IDAS calls, including the phases above
+  double output = 0;
+  double total = 0;
+
+  double residual() const { return kinematics + forces + assembly; }
+  // IDAS's own work: prediction, error test, step-size and order selection, vector operations.
+  double integratorOther() const;
+};
+
+}  // namespace lodestone
