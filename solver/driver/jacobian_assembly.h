@@ -1,0 +1,54 @@
+// The iteration matrix ∂F/∂y + cj·∂F/∂y' as a list of dense blocks — each body's own 13×13 block now, element
+// couplings between bodies later — written into dense storage (small models, LAPACK-free dense LU) or
+// compressed sparse columns (large models, KLU) behind one interface. The structure is fixed when the model
+// is built, so cost per Jacobian is proportional to the number of blocks, never to the square of the size.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_matrix.h>
+
+namespace lodestone {
+
+// Rows [rowOffset, rowOffset + rows) × columns [columnOffset, columnOffset + columns) of the state.
+struct JacobianBlock {
+  int rowOffset = 0;
+  int rows = 0;
+  int columnOffset = 0;
+  int columns = 0;
+};
+
+// The blocks that may be non-zero. Blocks must not overlap; each is filled by exactly one addBlock per assembly.
+class JacobianPattern {
+ public:
+  explicit JacobianPattern(int size) : size_(size) {}
+  int addBlock(const JacobianBlock& block);  // returns its index
+  int size() const { return size_; }
+  const std::vector<JacobianBlock>& blocks() const { return blocks_; }
+  long nonZeros() const { return nonZeros_; }
+
+ private:
+  int size_;
+  std::vector<JacobianBlock> blocks_;
+  long nonZeros_ = 0;
+};
+
+enum class JacobianStorage { Dense, SparseColumns };
+
+// Writes blocks of a pattern into a SUNMatrix of the matching kind.
+class JacobianAssembler {
+ public:
+  virtual ~JacobianAssembler() = default;
+  // Creates a matrix of the right kind and size for the pattern.
+  virtual SUNMatrix createMatrix(SUNContext context) const = 0;
+  // Zeroes `matrix` and (for sparse columns) lays down the structure; subsequent addBlock calls write into it.
+  virtual void begin(SUNMatrix matrix) = 0;
+  // Adds block `blockIndex` of the pattern, given column-major.
+  virtual void addBlock(int blockIndex, const double* columnMajorValues) = 0;
+};
+
+std::unique_ptr<JacobianAssembler> makeJacobianAssembler(JacobianStorage storage, const JacobianPattern& pattern);
+
+}  // namespace lodestone

@@ -1,0 +1,36 @@
+// The state vector's layout: 13 values per moving body, in model order.
+#include "state_layout.h"
+
+#include <array>
+
+namespace lodestone {
+
+StateLayout::StateLayout(const Model& model)
+    : bodyCount_(static_cast<int>(model.bodies.size())),
+      size_(bodyCount_ * body_state::kSize),
+      differential_(static_cast<size_t>(size_), 1.0) {}
+
+int StateLayout::bodyOfVariable(int index) const {
+  if (index < 0 || index >= bodyCount_ * body_state::kSize) return -1;
+  return index / body_state::kSize;
+}
+
+std::string describeBody(const RigidBody& body) {
+  std::string text = "Body_Rigid id=" + std::to_string(body.id);
+  if (!body.label.empty()) text += " \"" + body.label + "\"";
+  if (!body.loc.file.empty() || body.loc.line > 0) text += " (" + body.loc.position() + ")";
+  return text;
+}
+
+std::string StateLayout::describeVariable(const Model& model, int index) const {
+  static const std::array<const char*, body_state::kSize> kNames = {
+      "CG position x", "CG position y", "CG position z",
+      "Euler parameter e0", "Euler parameter e1", "Euler parameter e2", "Euler parameter e3",
+      "CG velocity vx", "CG velocity vy", "CG velocity vz",
+      "angular velocity wx (body axes)", "angular velocity wy (body axes)", "angular velocity wz (body axes)"};
+  const int body = bodyOfVariable(index);
+  if (body < 0) return "state entry " + std::to_string(index);
+  return describeBody(model.bodies[static_cast<size_t>(body)]) + ", " + kNames[static_cast<size_t>(index % body_state::kSize)];
+}
+
+}  // namespace lodestone
