@@ -1,0 +1,262 @@
+// IDAS set-up, stepping, interpolation and failure diagnosis.
+#include "integrator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <idas/idas.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunnonlinsol/sunnonlinsol_newton.h>
+
+#include "euler_parameter_projection.h"
+#include "stopwatch.h"
+#include "timed_linear_solver.h"
+
+namespace lodestone {
+
+LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested) {
+  if (requested) return *requested;
+  return bodyCount <= kDenseLinearSolverMaxBodies ? LinearSolverKind::Dense : LinearSolverKind::SparseKlu;
+}
+
+const char* describeLinearSolver(LinearSolverKind kind) {
+  return kind == LinearSolverKind::Dense ? "dense LU" : "KLU sparse LU";
+}
+
+namespace {
+
+double* data(N_Vector vector) { return N_VGetArrayPointer(vector); }
+
+void normaliseEulerParameters(const StateLayout& layout, double* y) {
+  for (int body = 0; body < layout.bodyCount(); ++body) {
+    Eigen::Map<Vector4> e(y + layout.eulerParameterOffset(body));
+    const double norm = e.norm();
+    if (norm > 0 && std::isfinite(norm)) e /= norm;
+  }
+}
+
+}  // namespace
+
+Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
+                       std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
+                       MessageHandler onMessage)
+    : system_(system),
+      times_(times),
+      onMessage_(std::move(onMessage)),
+      linearSolverKind_(chooseLinearSolver(system.layout().bodyCount(), options.linearSolver)),
+      stateSize_(system.layout().size()) {
+  const StateLayout& layout = system.layout();
+  SUNContext context = nullptr;
+  checkSundials(SUNContext_Create(nullptr, &context), "SUNContext_Create");
+  context_.reset(context);
+
+  y_.reset(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
+  yp_.reset(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
+  interpolated_.reset(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
+  std::copy(initialState.begin(), initialState.end(), data(y_.get()));
+  N_VConst(0.0, yp_.get());  // IDACalcIC computes it
+
+  idas_.reset(checkCreated(IDACreate(context), "IDACreate"));
+  void* idas = idas_.get();
+  checkSundials(IDASetErrHandlerFn(idas, errorCallback, this), "IDASetErrHandlerFn");
+  checkSundials(IDAInit(idas, residualCallback, startTime, y_.get(), yp_.get()), "IDAInit");
+  checkSundials(IDASetUserData(idas, this), "IDASetUserData");
+
+  // Our choice: integr_tol is both the relative and the absolute tolerance, for every variable. Deck units
+  // make positions (mm) and Euler parameters (≈1) differ in scale, and the relative part covers the large ones.
+  const double tolerance = settings.integrTol > 0 ? settings.integrTol : 1e-3;
+  checkSundials(IDASStolerances(idas, tolerance, tolerance), "IDASStolerances");
+  if (settings.maxOrder > 0) checkSundials(IDASetMaxOrd(idas, std::clamp(settings.maxOrder, 1, 5)), "IDASetMaxOrd");
+  if (settings.hMax > 0) checkSundials(IDASetMaxStep(idas, settings.hMax), "IDASetMaxStep");
+  if (settings.hMin > 0) checkSundials(IDASetMinStep(idas, settings.hMin), "IDASetMinStep");
+  if (settings.h0Max > 0) {
+    const double initialStep = settings.hMax > 0 ? std::min(settings.h0Max, settings.hMax) : settings.h0Max;
+    checkSundials(IDASetInitStep(idas, initialStep), "IDASetInitStep");
+  }
+
+  // Which variables are differential; joints' multipliers will be marked algebraic (and IDASetSuppressAlg).
+  NVectorPtr differential(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
+  std::copy(layout.differentialMask().begin(), layout.differentialMask().end(), data(differential.get()));
+  checkSundials(IDASetId(idas, differential.get()), "IDASetId");
+
+  // Linear solver: the analytic block Jacobian, in dense or sparse storage.
+  assembler_ = makeJacobianAssembler(
+      linearSolverKind_ == LinearSolverKind::Dense ? JacobianStorage::Dense : JacobianStorage::SparseColumns,
+      system.jacobianPattern());
+  matrix_.reset(assembler_->createMatrix(context));
+  LinearSolverPtr direct(linearSolverKind_ == LinearSolverKind::Dense
+                             ? checkCreated(SUNLinSol_Dense(y_.get(), matrix_.get(), context), "SUNLinSol_Dense")
+                             : checkCreated(SUNLinSol_KLU(y_.get(), matrix_.get(), context), "SUNLinSol_KLU"));
+  linearSolver_ = makeTimedLinearSolver(std::move(direct), times_);
+  checkSundials(IDASetLinearSolver(idas, linearSolver_.get(), matrix_.get()), "IDASetLinearSolver");
+  checkSundials(IDASetJacFn(idas, jacobianCallback), "IDASetJacFn");
+
+  // Nonlinear solver: Newton, wrapped so each converged step renormalises the Euler parameters.
+  NonlinearSolverPtr newton(checkCreated(SUNNonlinSol_Newton(y_.get(), context), "SUNNonlinSol_Newton"));
+  if (options.projectEulerParameters) {
+    std::vector<int> offsets;
+    for (int body = 0; body < layout.bodyCount(); ++body) offsets.push_back(layout.eulerParameterOffset(body));
+    newton = makeEulerParameterProjection(std::move(newton), std::move(offsets));
+  }
+  nonlinearSolver_ = std::move(newton);
+  checkSundials(IDASetNonlinearSolver(idas, nonlinearSolver_.get()), "IDASetNonlinearSolver");
+}
+
+Integrator::~Integrator() = default;
+
+StepResult Integrator::computeConsistentStart(double nextOutputTime) {
+  ScopedTimer timer(times_.integrator);
+  const int flag = IDACalcIC(idas_.get(), IDA_YA_YDP_INIT, nextOutputTime);
+  return {flag < 0 ? StepStatus::Failed : StepStatus::Stepped, flag, time()};
+}
+
+void Integrator::setStopTime(double stopTime) {
+  checkSundials(IDASetStopTime(idas_.get(), stopTime), "IDASetStopTime");
+  stopTime_ = stopTime;
+}
+
+StepResult Integrator::step() {
+  ScopedTimer timer(times_.integrator);
+  double reached = 0;
+  // In one-step mode `tout` only gives IDAS the direction and the scale of its first step; the stop time
+  // bounds every step.
+  const int flag = IDASolve(idas_.get(), stopTime_, &reached, y_.get(), yp_.get(), IDA_ONE_STEP);
+  if (flag < 0) return {StepStatus::Failed, flag, time()};
+  reachedTime_ = reached;
+  return {flag == IDA_TSTOP_RETURN ? StepStatus::ReachedStopTime : StepStatus::Stepped, flag, reached};
+}
+
+std::span<const double> Integrator::returnedSolution() const { return {data(y_.get()), static_cast<size_t>(stateSize_)}; }
+
+void Integrator::interpolate(double t, std::span<double> y) const {
+  checkSundials(IDAGetDky(idas_.get(), t, 0, interpolated_.get()), "IDAGetDky");
+  std::copy_n(data(interpolated_.get()), stateSize_, y.begin());
+  normaliseEulerParameters(system_.layout(), y.data());
+}
+
+double Integrator::time() const {
+  if (reachedTime_) return *reachedTime_;
+  double t = 0;
+  checkSundials(IDAGetCurrentTime(idas_.get(), &t), "IDAGetCurrentTime");
+  return t;
+}
+
+std::span<const double> Integrator::currentState() const {
+  N_Vector current = nullptr;
+  checkSundials(IDAGetCurrentY(idas_.get(), &current), "IDAGetCurrentY");
+  return {data(current), static_cast<size_t>(stateSize_)};
+}
+
+int Integrator::lastOrder() const {
+  int order = 0;
+  checkSundials(IDAGetLastOrder(idas_.get(), &order), "IDAGetLastOrder");
+  return order;
+}
+
+double Integrator::lastStepSize() const {
+  double step = 0;
+  checkSundials(IDAGetLastStep(idas_.get(), &step), "IDAGetLastStep");
+  return step;
+}
+
+SolverStatistics Integrator::statistics() const {
+  void* idas = idas_.get();
+  SolverStatistics s;
+  checkSundials(IDAGetNumSteps(idas, &s.steps), "IDAGetNumSteps");
+  checkSundials(IDAGetNumResEvals(idas, &s.residualEvaluations), "IDAGetNumResEvals");
+  checkSundials(IDAGetNumJacEvals(idas, &s.jacobianEvaluations), "IDAGetNumJacEvals");
+  checkSundials(IDAGetNumLinSolvSetups(idas, &s.linearSolverSetups), "IDAGetNumLinSolvSetups");
+  checkSundials(IDAGetNumNonlinSolvIters(idas, &s.nonlinearIterations), "IDAGetNumNonlinSolvIters");
+  checkSundials(IDAGetNumErrTestFails(idas, &s.errorTestFailures), "IDAGetNumErrTestFails");
+  checkSundials(IDAGetNumNonlinSolvConvFails(idas, &s.nonlinearConvergenceFailures), "IDAGetNumNonlinSolvConvFails");
+  return s;
+}
+
+FailureReport Integrator::diagnoseFailure(int flag) const {
+  FailureReport report;
+  report.flag = flag;
+  report.flagName = idasFlagName(flag);
+  report.solverMessage = lastErrorMessage_;
+  if (!callbackException_.empty()) report.solverMessage += " (" + callbackException_ + ")";
+  report.nonFiniteBody = system_.lastNonFiniteBody();
+  void* idas = idas_.get();
+  double t = 0;
+  report.time = IDAGetCurrentTime(idas, &t) == IDA_SUCCESS ? t : time();
+
+  NVectorPtr weights(N_VClone(y_.get()));
+  NVectorPtr localErrors(N_VClone(y_.get()));
+  long steps = 0;
+  if (!weights || !localErrors || IDAGetNumSteps(idas, &steps) != IDA_SUCCESS) return report;
+  if (IDAGetErrWeights(idas, weights.get()) != IDA_SUCCESS) return report;
+  if (steps > 0) {
+    if (IDAGetEstLocalErrors(idas, localErrors.get()) != IDA_SUCCESS) return report;
+  } else {
+    // No step was ever accepted, so there is no local error estimate: the residual at the start is what failed.
+    N_Vector y = nullptr;
+    N_Vector yp = nullptr;
+    if (IDAGetCurrentY(idas, &y) != IDA_SUCCESS || IDAGetCurrentYp(idas, &yp) != IDA_SUCCESS) return report;
+    system_.residual(report.time, data(y), data(yp), data(localErrors.get()));
+    report.fromResidual = true;
+  }
+  const double* w = data(weights.get());
+  const double* e = data(localErrors.get());
+  for (int i = 0; i < stateSize_; ++i) {
+    const double weighted = std::fabs(w[i] * e[i]);
+    if (report.worstVariable < 0 || weighted > report.worstWeightedError || !std::isfinite(weighted)) {
+      report.worstVariable = i;
+      report.worstWeightedError = weighted;
+      if (!std::isfinite(weighted)) break;
+    }
+  }
+  return report;
+}
+
+int Integrator::residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* user) {
+  auto* self = static_cast<Integrator*>(user);
+  try {
+    // A non-finite residual is recoverable: IDAS retries with a smaller step.
+    return self->system_.residual(t, data(y), data(yp), data(r)) ? 0 : 1;
+  } catch (const std::exception& error) {
+    self->callbackException_ = error.what();
+  } catch (...) {
+    self->callbackException_ = "unknown exception in the residual";
+  }
+  return -1;  // exceptions must not cross IDAS's C frames
+}
+
+int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector, SUNMatrix matrix, void* user,
+                                 N_Vector, N_Vector, N_Vector) {
+  auto* self = static_cast<Integrator*>(user);
+  try {
+    self->assembler_->begin(matrix);
+    self->system_.jacobian(t, data(y), data(yp), cj, *self->assembler_);
+    return 0;
+  } catch (const std::exception& error) {
+    self->callbackException_ = error.what();
+  } catch (...) {
+    self->callbackException_ = "unknown exception in the Jacobian";
+  }
+  return -1;
+}
+
+void Integrator::errorCallback(int code, const char* /*module*/, const char* function, char* message, void* user) {
+  auto* self = static_cast<Integrator*>(user);
+  const std::string text = message ? message : "";
+  std::string line;
+  if (code == IDA_WARNING) {
+    line = std::string("IDAS warning in ") + function + ": " + text;
+  } else {
+    self->lastErrorMessage_ = text;
+    line = std::string("IDAS error in ") + function + " (" + idasFlagName(code) + "): " + text;
+  }
+  try {
+    if (self->onMessage_) self->onMessage_(line);
+  } catch (...) {
+    // A log that cannot be written must not unwind through IDAS.
+  }
+}
+
+}  // namespace lodestone

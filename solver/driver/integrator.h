@@ -1,0 +1,122 @@
+// IDAS, set up for a MultibodySystem: residual form, analytic block Jacobian (dense LU or KLU), Euler-parameter
+// projection in the nonlinear solver, step limits and tolerances from Param_Transient, consistent initial
+// conditions by IDACalcIC. The driver steps it one internal step at a time and interpolates output times.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "multibody_system.h"
+#include "solver/output/run_statistics.h"
+#include "sundials_check.h"
+
+namespace lodestone {
+
+enum class LinearSolverKind { Dense, SparseKlu };
+
+// Dense LU is used up to this many bodies, KLU beyond. Measured with free_bodies_benchmark (microseconds per
+// step per body, free tumbling bodies, integr_tol 1e-3 and 1e-6): one body ties (10 vs 7, 5.5 vs 5.4), and
+// from two bodies on KLU wins and keeps winning (2: 5.8 vs 4.6; 4: 6.6 vs 3.7; 8: 11.4 vs 3.6; 16: 26 vs 3.3),
+// because dense factorisation grows as n³ and dense substitution as n² while the block-diagonal KLU factors
+// grow as n. Revisit when joints and contact couple bodies.
+constexpr int kDenseLinearSolverMaxBodies = 1;
+
+LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested);
+const char* describeLinearSolver(LinearSolverKind kind);
+
+struct IntegratorOptions {
+  std::optional<LinearSolverKind> linearSolver;  // empty: by model size (kDenseLinearSolverMaxBodies)
+  // Tests switch this off to show the drift the projection prevents; runs always keep it on.
+  bool projectEulerParameters = true;
+};
+
+enum class StepStatus { Stepped, ReachedStopTime, Failed };
+
+struct StepResult {
+  StepStatus status = StepStatus::Stepped;
+  int flag = 0;      // IDAS's return value
+  double time = 0;   // where IDAS now is
+};
+
+// Why IDAS stopped, in the terms a user needs: when, IDAS's own flag and message, and which body's equations
+// had the largest weighted local error.
+struct FailureReport {
+  double time = 0;
+  int flag = 0;
+  std::string flagName;        // "IDA_ERR_FAIL"
+  std::string solverMessage;   // IDAS's last error message
+  int worstVariable = -1;      // state index with the largest |local error × error weight|; -1 if unknown
+  double worstWeightedError = 0;
+  // Before IDAS has accepted a step there is no local error estimate; the weighted residual is used instead.
+  bool fromResidual = false;
+  int nonFiniteBody = -1;      // a body whose residual was not finite, if any was
+};
+
+class Integrator {
+ public:
+  // Receives every message IDAS reports (errors and warnings), already formatted as one line.
+  using MessageHandler = std::function<void(const std::string& line)>;
+
+  Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
+             std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
+             MessageHandler onMessage);
+  ~Integrator();
+  Integrator(const Integrator&) = delete;
+  Integrator& operator=(const Integrator&) = delete;
+
+  // Makes y' consistent with y at the start time (IDACalcIC); `nextOutputTime` tells IDAS the time scale.
+  StepResult computeConsistentStart(double nextOutputTime);
+
+  // Integration stops exactly at `stopTime` (IDASetStopTime); must lie ahead of time().
+  void setStopTime(double stopTime);
+  // One internal IDAS step.
+  StepResult step();
+
+  // The solution IDAS returned from the last step (at the stop time when it reached it).
+  std::span<const double> returnedSolution() const;
+  // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised.
+  void interpolate(double t, std::span<double> y) const;
+
+  double time() const;
+  // The integrator's own current state (IDAGetCurrentY), exactly as IDAS holds it.
+  std::span<const double> currentState() const;
+  int lastOrder() const;
+  double lastStepSize() const;
+  SolverStatistics statistics() const;
+  LinearSolverKind linearSolver() const { return linearSolverKind_; }
+
+  FailureReport diagnoseFailure(int flag) const;
+
+ private:
+  static int residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* self);
+  static int jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix matrix, void* self,
+                              N_Vector, N_Vector, N_Vector);
+  static void errorCallback(int code, const char* module, const char* function, char* message, void* self);
+
+  MultibodySystem& system_;
+  PhaseTimes& times_;
+  MessageHandler onMessage_;
+  LinearSolverKind linearSolverKind_;
+  std::unique_ptr<JacobianAssembler> assembler_;
+  std::string lastErrorMessage_;
+  std::string callbackException_;
+  int stateSize_ = 0;
+  std::optional<double> reachedTime_;
+  double stopTime_ = 0;
+
+  // Declared in creation order: destroyed in reverse, IDAS memory before the solvers it points at.
+  SundialsContextPtr context_;
+  NVectorPtr y_;
+  NVectorPtr yp_;
+  SunMatrixPtr matrix_;
+  LinearSolverPtr linearSolver_;
+  NonlinearSolverPtr nonlinearSolver_;
+  IdasMemoryPtr idas_;
+  mutable NVectorPtr interpolated_;
+};
+
+}  // namespace lodestone
