@@ -27,4 +27,10 @@ struct RunOutcome {
 
 RunOutcome runDeck(const RunRequest& request);
 
+struct ModelSpec;  // elements/model_spec.h; forward-declared so this header stays light for the CLI
+// The same run for a deck already read, or built in code as tests do: nothing is parsed. The deck is named by
+// spec.deckPath (request.deckPath when that is empty), which also places the default output folder.
+// `parseSeconds` is reported as the parse time in the log.
+RunOutcome runModelSpec(const ModelSpec& spec, const RunRequest& request, double parseSeconds = 0);
+
 }  // namespace lodestone

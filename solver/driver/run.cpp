@@ -1,0 +1,227 @@
+// runDeck: read, build, execute the deck's commands in order, and leave results and a run log behind — never
+// crashing, always saying in the log's last line whether the simulation completed.
+#include "run.h"
+
+#include <filesystem>
+#include <optional>
+#include <variant>
+
+#include "elements/model_builder.h"
+#include "elements/model_spec.h"
+#include "simulation.h"
+#include "solver/core/text.h"
+#include "solver/output/body_results_writer.h"
+#include "solver/output/number_format.h"
+#include "solver/output/run_log.h"
+#include "solver/xml/deck_reader.h"
+#include "stopwatch.h"
+
+namespace lodestone {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path defaultOutputDir(const std::string& deckPath) {
+  const fs::path deck(deckPath);
+  return deck.parent_path() / (deck.stem().string() + "_results");
+}
+
+// Everything one run keeps between commands.
+class DeckRun {
+ public:
+  DeckRun(const ModelSpec& spec, const RunRequest& request, RunOutcome& outcome)
+      : spec_(spec), request_(request), outcome_(outcome) {
+    deckPath_ = spec.deckPath.empty() ? request.deckPath : spec.deckPath;
+  }
+
+  void execute(double parseSeconds) {
+    Stopwatch total;
+    PhaseTimes setupTimes;
+    setupTimes.parse = parseSeconds;
+
+    Stopwatch buildWatch;
+    std::optional<Model> model = buildModel(spec_, outcome_.diagnostics);
+    setupTimes.build = buildWatch.lap();
+    if (!model) {
+      outcome_.status = RunStatus::BadDeck;
+      outcome_.message = "the deck has " + std::to_string(outcome_.diagnostics.errorCount()) + " error(s)";
+      return;
+    }
+
+    const fs::path outputDir = request_.outputDir.empty() ? defaultOutputDir(deckPath_) : fs::path(request_.outputDir);
+    std::error_code error;
+    fs::create_directories(outputDir, error);
+    if (error) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = "cannot create the output folder " + outputDir.string() + ": " + error.message();
+      return;
+    }
+    outcome_.outputDir = outputDir.string();
+    log_.emplace(outputDir / "run.log");
+    results_.emplace(outputDir / "bodies.csv");
+
+    log_->banner(deckPath_);
+    log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
+
+    simulation_.emplace(std::move(*model));
+    simulation_->times().parse = setupTimes.parse;
+    simulation_->times().build = setupTimes.build;
+    simulation_->setRunLog(&*log_);
+    simulation_->setProgressHandler(request_.onProgress);
+    simulation_->setOutputHandler([this](const OutputFrame& frame) { results_->write(frame.time, frame.bodies); });
+
+    workingSpec_ = spec_;
+    bool stopped = false;
+    for (const CommandSpec& command : spec_.commands) {
+      if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
+        if (!simulate_(*simulate)) break;
+      } else if (const auto* modify = std::get_if<ModifyCommand>(&command)) {
+        if (!modify_(*modify)) break;
+      } else if (std::holds_alternative<StopSpec>(command)) {
+        stopped = true;
+        break;
+      }
+    }
+
+    PhaseTimes& times = simulation_->times();
+    times.total = total.elapsed() + parseSeconds;
+    if (segmentsRun_ > 1) log_->statistics(simulation_->statistics(), "CUMULATIVE DAE SOLVER STATISTICS (all segments)");
+    log_->phaseTimes(times);
+    log_->files(deckPath_, {results_->path(), log_->path()});
+    if (stopped) log_->line("Execution terminated by STOP command.");
+    if (outcome_.status == RunStatus::Completed) {
+      outcome_.message = "simulation completed";
+      log_->completed();
+    } else if (failureTime_) {
+      log_->failed(*failureTime_, outcome_.message);
+    } else {
+      log_->failedBeforeStart(outcome_.message);
+    }
+  }
+
+  // The log's last line after an exception escaped: still one of the two endings.
+  void reportInternalError(const std::string& what) {
+    outcome_.status = RunStatus::SimulationFailed;
+    outcome_.message = "internal error: " + what;
+    if (!log_) return;
+    if (simulation_) {
+      log_->failed(simulation_->time(), outcome_.message);
+    } else {
+      log_->failedBeforeStart(outcome_.message);
+    }
+  }
+
+ private:
+  bool simulate_(const SimulateSpec& command) {
+    std::optional<SimulationSegment> segment = planSegment(command, currentTime_, outcome_.diagnostics);
+    if (!segment) return badDeckAt(command.loc, "this Simulate's times cannot be run");
+    const std::string analysis = toLower(trim(command.analysis_type));
+    if (analysis == "assembly") {
+      log_->line(" Assembly analysis at t=" + scientific(segment->startTime) +
+                 ": no joints to assemble, the state is unchanged.");
+      return true;
+    }
+    if (!analysis.empty() && analysis != "transient") {
+      outcome_.diagnostics.error(command.loc, "analysis_type=\"" + command.analysis_type +
+                                                  "\" is not supported yet; use Transient");
+      return badDeckAt(command.loc, "analysis_type=\"" + command.analysis_type + "\" is not supported");
+    }
+    ++segmentsRun_;
+    const SegmentOutcome result = simulation_->run(*segment);
+    currentTime_ = result.time;
+    if (!result.completed) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = result.reason;
+      failureTime_ = result.time;
+      return false;
+    }
+    log_->line("TRANSIENT SIMULATION COMPLETED");
+    log_->line();
+    return true;
+  }
+
+  bool modify_(const ModifyCommand& command) {
+    log_->line(" Applying " + command.loc.subject() + " (" + command.loc.position() + ")...");
+    if (command.apply) command.apply(workingSpec_);
+    Stopwatch watch;
+    std::optional<Model> model = buildModel(workingSpec_, outcome_.diagnostics);
+    simulation_->times().build += watch.lap();
+    if (!model) return badDeckAt(command.loc, "the modified model has errors");
+    std::string whyNot;
+    if (!simulation_->replaceModel(std::move(*model), whyNot)) {
+      outcome_.diagnostics.error(command.loc, whyNot);
+      return badDeckAt(command.loc, whyNot);
+    }
+    return true;
+  }
+
+  bool badDeckAt(const SourceLoc& where, const std::string& what) {
+    outcome_.status = RunStatus::BadDeck;
+    outcome_.message = where.position() + ": " + what;
+    for (const Diagnostic& diagnostic : outcome_.diagnostics.entries()) log_->line(" " + diagnostic.format());
+    if (currentTime_) failureTime_ = currentTime_;
+    return false;
+  }
+
+  const ModelSpec& spec_;
+  const RunRequest& request_;
+  RunOutcome& outcome_;
+  std::string deckPath_;
+  ModelSpec workingSpec_;
+  std::optional<RunLog> log_;
+  std::optional<BodyResultsWriter> results_;
+  std::optional<Simulation> simulation_;
+  std::optional<double> currentTime_;
+  std::optional<double> failureTime_;
+  int segmentsRun_ = 0;
+};
+
+}  // namespace
+
+RunOutcome runModelSpec(const ModelSpec& spec, const RunRequest& request, double parseSeconds) {
+  RunOutcome outcome;
+  DeckRun run(spec, request, outcome);
+  try {
+    run.execute(parseSeconds);
+  } catch (const std::exception& error) {
+    run.reportInternalError(error.what());
+  } catch (...) {
+    run.reportInternalError("unknown exception");
+  }
+  return outcome;
+}
+
+RunOutcome runDeck(const RunRequest& request) {
+  RunOutcome outcome;
+  try {
+    Stopwatch watch;
+    std::optional<ModelSpec> spec = readDeck(request.deckPath, outcome.diagnostics);
+    const double parseSeconds = watch.lap();
+    if (!spec) {
+      outcome.status = RunStatus::BadDeck;
+      outcome.message = "the deck has " + std::to_string(outcome.diagnostics.errorCount()) + " error(s)";
+      return outcome;
+    }
+    Diagnostics readerDiagnostics = std::move(outcome.diagnostics);
+    outcome = runModelSpec(*spec, request, parseSeconds);
+    // The reader's warnings come first, in the order found.
+    for (const Diagnostic& diagnostic : outcome.diagnostics.entries()) {
+      if (diagnostic.severity == Severity::Error) {
+        readerDiagnostics.error(diagnostic.where, diagnostic.message);
+      } else {
+        readerDiagnostics.warning(diagnostic.where, diagnostic.message);
+      }
+    }
+    outcome.diagnostics = std::move(readerDiagnostics);
+  } catch (const std::exception& error) {
+    outcome.status = RunStatus::SimulationFailed;
+    outcome.message = std::string("internal error: ") + error.what();
+  } catch (...) {
+    outcome.status = RunStatus::SimulationFailed;
+    outcome.message = "internal error: unknown exception";
+  }
+  return outcome;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,221 @@
+// Segment loop: one IDAS step at a time, outputs interpolated at print times, progress, failure reports.
+#include "simulation.h"
+
+#include <cmath>
+
+#include "solver/output/number_format.h"
+#include "stopwatch.h"
+
+namespace lodestone {
+
+namespace {
+
+// Output times: start + k·interval while short of the end, then the end itself. A last interval shorter than
+// a billionth of the print interval is rounding, not an output.
+struct OutputSchedule {
+  double start, end, interval;
+  int count;  // index of the end time; outputs are 0..count
+
+  explicit OutputSchedule(const SimulationSegment& segment)
+      : start(segment.startTime), end(segment.endTime), interval(segment.printInterval) {
+    const double span = end - start;
+    if (!(interval > 0) || interval >= span) {
+      interval = span;
+      count = 1;
+    } else {
+      count = static_cast<int>(std::ceil(span / interval - 1e-9));
+    }
+  }
+  double at(int k) const { return k >= count ? end : start + k * interval; }
+};
+
+}  // namespace
+
+Simulation::Simulation(Model model, SimulationOptions options)
+    : options_(std::move(options)), model_(std::make_unique<Model>(std::move(model))) {
+  system_ = std::make_unique<MultibodySystem>(*model_, times_);
+  state_.resize(static_cast<size_t>(system_->layout().size()));
+  system_->initialState(state_);
+}
+
+Simulation::~Simulation() = default;
+
+LinearSolverKind Simulation::linearSolver() const {
+  return integrator_ ? integrator_->linearSolver()
+                     : chooseLinearSolver(system_->layout().bodyCount(), options_.integrator.linearSolver);
+}
+
+SolverStatistics Simulation::statistics() const {
+  SolverStatistics total = discardedStatistics_;
+  if (integrator_) total += integrator_->statistics();
+  return total;
+}
+
+void Simulation::logLine(const std::string& text) {
+  if (log_) log_->line(text);
+}
+
+bool Simulation::replaceModel(Model model, std::string& whyNot) {
+  auto replacement = std::make_unique<Model>(std::move(model));
+  auto system = std::make_unique<MultibodySystem>(*replacement, times_);
+  if (system->layout().size() != system_->layout().size()) {
+    whyNot = "a command may change element attributes but not add or remove moving bodies (" +
+             std::to_string(system_->layout().bodyCount()) + " before, " +
+             std::to_string(system->layout().bodyCount()) + " after)";
+    return false;
+  }
+  discardIntegrator();
+  model_ = std::move(replacement);
+  system_ = std::move(system);
+  if (!started_) system_->initialState(state_);
+  return true;
+}
+
+void Simulation::discardIntegrator() {
+  if (!integrator_) return;
+  discardedStatistics_ += integrator_->statistics();
+  integrator_.reset();
+}
+
+void Simulation::startIntegrator(double startTime) {
+  discardIntegrator();
+  time_ = startTime;
+  integrator_ = std::make_unique<Integrator>(*system_, model_->integrator, startTime, state_, options_.integrator,
+                                             times_, [this](const std::string& line) { logLine(" " + line); });
+}
+
+void Simulation::emitOutput(double time, std::span<const double> state, bool integratorHasStepped) {
+  ScopedTimer timer(times_.output);
+  lastOutputTime_ = time;
+  if (!onOutput_) return;
+  system_->sampleBodies(state, samples_);
+  OutputFrame frame;
+  frame.time = time;
+  frame.bodies = samples_;
+  frame.state = state;
+  if (integrator_ && integratorHasStepped) {
+    frame.integratorTime = integrator_->time();
+    frame.integratorState = integrator_->currentState();
+  } else {
+    frame.integratorTime = time;
+    frame.integratorState = state;
+  }
+  onOutput_(frame);
+}
+
+SegmentOutcome Simulation::run(const SimulationSegment& segment) {
+  const OutputSchedule schedule(segment);
+  const SolverStatistics before = statistics();
+  const int size = system_->layout().size();
+  outputState_.resize(static_cast<size_t>(size));
+
+  // A segment continues where the last one stopped; a gap in time, a new model or the first segment start IDAS
+  // afresh from the current state.
+  const double timeTolerance = 1e-12 * std::max(1.0, std::fabs(segment.startTime));
+  const bool continues = integrator_ && std::fabs(integrator_->time() - segment.startTime) <= timeTolerance;
+
+  if (log_) {
+    AnalysisDescription analysis;
+    analysis.startTime = segment.startTime;
+    analysis.endTime = segment.endTime;
+    analysis.printInterval = schedule.interval;
+    analysis.settings = model_->integrator;
+    analysis.linearSolver = describeLinearSolver(linearSolver());
+    analysis.equations = size;
+    log_->analysisStart(analysis);
+  }
+
+  segmentStart_ = before;
+  if (!lastOutputTime_ || *lastOutputTime_ != segment.startTime) emitOutput(segment.startTime, state_, continues);
+  started_ = true;
+  if (!continues) {
+    time_ = segment.startTime;
+    if (size > 0) {
+      startIntegrator(segment.startTime);
+      const StepResult start = integrator_->computeConsistentStart(schedule.at(1));
+      if (start.status == StepStatus::Failed) return fail(start.flag);
+    }
+  }
+
+  if (size == 0) {
+    // Nothing moves: every output time shows the same (empty) state.
+    for (int k = 1; k <= schedule.count; ++k) emitOutput(schedule.at(k), state_, false);
+    time_ = segment.endTime;
+    logLine(" No moving bodies: nothing to integrate.");
+    return {true, time_, {}};
+  }
+
+  integrator_->setStopTime(segment.endTime);
+  const double progressSpacing = (segment.endTime - segment.startTime) / std::max(1, options_.progressLinesPerSegment);
+  double lastProgressLine = segment.startTime;
+  Stopwatch sinceProgressCall;
+  int next = 1;
+  for (;;) {
+    const StepResult step = integrator_->step();
+    if (step.status == StepStatus::Failed) return fail(step.flag);
+    while (next <= schedule.count && schedule.at(next) <= step.time) {
+      const double t = schedule.at(next);
+      if (next == schedule.count && step.status == StepStatus::ReachedStopTime) {
+        // IDAS returned the solution at the stop time itself.
+        const auto solution = integrator_->returnedSolution();
+        std::copy(solution.begin(), solution.end(), outputState_.begin());
+        for (int body = 0; body < system_->layout().bodyCount(); ++body) {
+          Eigen::Map<Vector4> e(outputState_.data() + system_->layout().eulerParameterOffset(body));
+          e.normalize();
+        }
+      } else {
+        integrator_->interpolate(t, outputState_);
+      }
+      emitOutput(t, outputState_, true);
+      if (log_ && (next == schedule.count || t - lastProgressLine >= progressSpacing * (1 - 1e-9))) {
+        log_->progress(t, integrator_->lastOrder(), integrator_->lastStepSize());
+        lastProgressLine = t;
+      }
+      ++next;
+    }
+    time_ = step.time;
+    if (onProgress_ && sinceProgressCall.elapsed() >= 0.1) {
+      sinceProgressCall.lap();
+      onProgress_(step.time, segment.startTime, segment.endTime);
+    }
+    if (step.status == StepStatus::ReachedStopTime) break;
+  }
+  time_ = segment.endTime;
+  state_ = outputState_;
+  if (log_) log_->statistics(statistics() - before);
+  return {true, time_, {}};
+}
+
+SegmentOutcome Simulation::fail(int flag) {
+  const FailureReport report = integrator_->diagnoseFailure(flag);
+  time_ = report.time;
+  const Model& model = *model_;
+  const StateLayout& layout = system_->layout();
+
+  // Blame the body whose residual went non-finite if there was one; otherwise the largest weighted local error.
+  int culpritBody = report.nonFiniteBody;
+  if (culpritBody < 0) culpritBody = layout.bodyOfVariable(report.worstVariable);
+
+  std::string reason = report.flagName;
+  if (culpritBody >= 0) reason += " in " + describeBody(model.bodies[static_cast<size_t>(culpritBody)]);
+  std::string message = report.solverMessage;
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  if (!message.empty()) reason += ": " + message;
+
+  logLine("");
+  logLine(" ERROR: integration failed at t=" + scientific(report.time, 6) + " with " + report.flagName + ".");
+  if (!message.empty()) logLine(" ERROR: IDAS says: " + message);
+  if (report.nonFiniteBody >= 0) {
+    logLine(" ERROR: the residual of " + describeBody(model.bodies[static_cast<size_t>(report.nonFiniteBody)]) +
+            " was not finite.");
+  }
+  if (report.worstVariable >= 0) {
+    const char* what = report.fromResidual ? "residual" : "local error";
+    logLine(std::string(" ERROR: largest weighted ") + what + ": " + layout.describeVariable(model, report.worstVariable) +
+            " (weighted " + what + " " + scientific(report.worstWeightedError) + ").");
+  }
+  if (log_) log_->statistics(statistics() - segmentStart_);
+  return {false, time_, reason};
+}
+
+}  // namespace lodestone

@@ -1,0 +1,100 @@
+// Drives time for one model: runs transient segments one after another from the current state, writes an
+// output at every print time (the end time always among them), logs progress and statistics, and when IDAS
+// gives up, says when, why and which body. A Modify between segments swaps the model and restarts IDAS from
+// the state reached.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "elements/simulate.h"
+#include "integrator.h"
+#include "multibody_system.h"
+#include "solver/output/run_log.h"
+
+namespace lodestone {
+
+struct SimulationOptions {
+  IntegratorOptions integrator;
+  int progressLinesPerSegment = 20;  // "Time=…; Order=…; H=…" lines in run.log, spread over the segment
+};
+
+// One output time, as handed to the output handler.
+struct OutputFrame {
+  double time = 0;
+  std::span<const BodySample> bodies;  // ground-frame results, as bodies.csv has them
+  std::span<const double> state;       // the state at `time`, Euler parameters normalised
+  // IDAS's own state at its current time (at or after `time`), exactly as the integrator holds it.
+  double integratorTime = 0;
+  std::span<const double> integratorState;
+};
+
+struct SegmentOutcome {
+  bool completed = true;
+  double time = 0;      // where integration stopped
+  std::string reason;   // when not completed: "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): …"
+};
+
+class Simulation {
+ public:
+  explicit Simulation(Model model, SimulationOptions options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  const Model& model() const { return *model_; }
+  const StateLayout& layout() const { return system_->layout(); }
+  double time() const { return time_; }
+  std::span<const double> state() const { return state_; }
+  LinearSolverKind linearSolver() const;
+  // All segments so far.
+  SolverStatistics statistics() const;
+  PhaseTimes& times() { return times_; }
+  const PhaseTimes& times() const { return times_; }
+
+  void setRunLog(RunLog* log) { log_ = log; }
+  void setOutputHandler(std::function<void(const OutputFrame&)> handler) { onOutput_ = std::move(handler); }
+  void setProgressHandler(std::function<void(double time, double startTime, double endTime)> handler) {
+    onProgress_ = std::move(handler);
+  }
+
+  // Replaces the model after a Modify command. The state carries over (before the first segment it is the new
+  // model's initial state) and IDAS restarts from it. Fails, saying why, when the new model's state has a
+  // different layout.
+  bool replaceModel(Model model, std::string& whyNot);
+
+  // Integrates from segment.startTime to segment.endTime.
+  SegmentOutcome run(const SimulationSegment& segment);
+
+ private:
+  void startIntegrator(double startTime);
+  void discardIntegrator();
+  // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
+  void emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
+  SegmentOutcome fail(int flag);
+  void logLine(const std::string& text);
+
+  SimulationOptions options_;
+  PhaseTimes times_;
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<MultibodySystem> system_;
+  std::unique_ptr<Integrator> integrator_;
+  RunLog* log_ = nullptr;
+  std::function<void(const OutputFrame&)> onOutput_;
+  std::function<void(double, double, double)> onProgress_;
+
+  double time_ = 0;
+  bool started_ = false;             // has any segment begun integrating?
+  std::vector<double> state_;        // at time_, Euler parameters normalised
+  std::optional<double> lastOutputTime_;
+  SolverStatistics discardedStatistics_;  // from integrators already replaced
+  SolverStatistics segmentStart_;         // statistics() when the current segment began
+  std::vector<double> outputState_;
+  std::vector<BodySample> samples_;
+};
+
+}  // namespace lodestone
