@@ -49,7 +49,7 @@ RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(std::fope
 }
 
 void RunLog::line(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), file_.get());
+  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_.get());  // an empty view's data() may be null
   std::fputc('\n', file_.get());
   std::fflush(file_.get());
 }
