@@ -284,6 +284,7 @@ bool looksBinary(const std::string& text) {
 std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
                                       Diagnostics& diagnostics) {
   const int errorsBefore = diagnostics.errorCount();
+  const size_t firstDiagnostic = diagnostics.size();
   SourceLoc fileLoc;
   fileLoc.file = displayName;
   if (trim(text).empty()) {
@@ -344,6 +345,7 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   DeckWalker(displayName, parser, spec, context).walkRoot(document->getDocumentElement());
   context.checkReferences();
   checkWholeDeck(spec, context);
+  diagnostics.sortByPosition(firstDiagnostic);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return spec;
 }
