@@ -3,6 +3,7 @@
 #include "element_catalog.h"
 
 #include <map>
+#include <type_traits>
 
 #include "solver/core/text.h"
 
@@ -16,12 +17,34 @@ using CheckFunction = void (*)(const Spec&, Diagnostics&);
 template <class Spec>
 void noCheck(const Spec&, Diagnostics&) {}
 
+template <class Spec>
+std::vector<AttributeRule> rulesOf(const std::vector<Attribute<Spec>>& attributes) {
+  return std::vector<AttributeRule>(attributes.begin(), attributes.end());
+}
+
+template <class Spec>
+void describeSchema(const ElementSchema<Spec>& schema, ElementKind& kind) {
+  kind.element = schema.element;
+  if (schema.idField) {
+    AttributeRule id;
+    id.name = "id";
+    id.kind = ValueKind::Integer;
+    id.isRequired = true;
+    id.range.min = 1;
+    kind.attributes.push_back(id);
+  }
+  const std::vector<AttributeRule> rows = rulesOf(schema.attributes);
+  kind.attributes.insert(kind.attributes.end(), rows.begin(), rows.end());
+  kind.variantAttribute = schema.variantAttribute;
+  for (const auto& [value, variantRows] : schema.variants) kind.variants.emplace_back(value, rulesOf(variantRows));
+}
+
 // Elements with ids, many per deck (bodies, markers, graphics).
 template <class Spec>
 ElementKind collectionKind(const ElementSchema<Spec>& schema, std::vector<Spec> ModelSpec::*container,
                            CheckFunction<Spec> check, bool changeableByCommand) {
   ElementKind kind;
-  kind.element = schema.element;
+  describeSchema(schema, kind);
   kind.readInModel = [&schema, container, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
     Spec spec{};
     if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
@@ -48,7 +71,7 @@ template <class Spec>
 ElementKind singletonKind(const ElementSchema<Spec>& schema, std::optional<Spec> ModelSpec::*slot,
                           CheckFunction<Spec> check, bool changeableByCommand) {
   ElementKind kind;
-  kind.element = schema.element;
+  describeSchema(schema, kind);
   kind.readInModel = [&schema, slot, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
     Spec spec{};
     if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
@@ -98,16 +121,17 @@ ElementKind postGraphicKind() {
   return kind;
 }
 
-ElementKind commandOnlyKind(const std::string& element,
+template <class Spec>
+ElementKind commandOnlyKind(const ElementSchema<Spec>& schema,
                             std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> read) {
   ElementKind kind;
-  kind.element = element;
+  describeSchema(schema, kind);
   kind.readInCommand = std::move(read);
   return kind;
 }
 
 ElementKind simulateKind() {
-  return commandOnlyKind("Simulate", [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+  return commandOnlyKind(simulateSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
     SimulateSpec spec{};
     if (readElement(simulateSchema(), node, spec, context)) checkSimulate(spec, context.diagnostics());
     model.commands.push_back(std::move(spec));
@@ -115,7 +139,7 @@ ElementKind simulateKind() {
 }
 
 ElementKind stopKind() {
-  return commandOnlyKind("Stop", [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+  return commandOnlyKind(stopSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
     StopSpec spec{};
     readElement(stopSchema(), node, spec, context);
     model.commands.push_back(std::move(spec));
@@ -193,17 +217,88 @@ std::vector<ElementKind> buildCatalog() {
   return catalog;
 }
 
+const std::vector<ElementKind>& catalog() {
+  static const std::vector<ElementKind> kinds = buildCatalog();
+  return kinds;
+}
+
+std::string describeKind(const AttributeRule& rule) {
+  switch (rule.kind) {
+    case ValueKind::Real: return "real";
+    case ValueKind::Integer: return "integer";
+    case ValueKind::Boolean: return "TRUE/FALSE";
+    case ValueKind::Keyword: {
+      std::string text = "one of";
+      for (const std::string& keyword : rule.keywords) text += " " + keyword;
+      return text;
+    }
+    case ValueKind::Reference:
+      return "id of a " + rule.targetElement + (rule.groundFrameAllowed ? " (0: ground frame)" : "");
+    case ValueKind::ReferenceList: return "list of " + rule.targetElement + " ids";
+    case ValueKind::RealList: return "list of reals";
+    case ValueKind::Text: return "text";
+    case ValueKind::Presentation: return "accepted, for viewers only";
+    case ValueKind::Ignored: return "accepted with a warning, no effect: " + rule.note;
+    case ValueKind::Unsupported: return "not supported: " + rule.note;
+  }
+  return "";
+}
+
+std::string describeDefault(const Value& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>) return formatReal(v);
+        else if constexpr (std::is_same_v<T, long>) return std::to_string(v);
+        else if constexpr (std::is_same_v<T, bool>) return v ? "TRUE" : "FALSE";
+        else if constexpr (std::is_same_v<T, std::string>) return v;
+        else return "";
+      },
+      value);
+}
+
+std::string describeRules(const std::vector<AttributeRule>& rules, const std::string& indent) {
+  std::string text;
+  for (const AttributeRule& rule : rules) {
+    text += indent + rule.name + ": " + describeKind(rule);
+    if (!rule.range.describe().empty()) text += ", " + rule.range.describe();
+    if (rule.isRequired) text += ", required";
+    else if (rule.defaultValue) text += ", default " + describeDefault(*rule.defaultValue);
+    if (rule.isModifiable) text += ", a command can change it";
+    text += "\n";
+  }
+  return text;
+}
+
 }  // namespace
 
 const ElementKind* findElementKind(std::string_view name) {
-  static const std::vector<ElementKind> catalog = buildCatalog();
   static const std::map<std::string, const ElementKind*> byUpperName = [] {
     std::map<std::string, const ElementKind*> index;
-    for (const ElementKind& kind : catalog) index[toUpper(kind.element)] = &kind;
+    for (const ElementKind& kind : catalog()) index[toUpper(kind.element)] = &kind;
     return index;
   }();
   const auto it = byUpperName.find(toUpper(name));
   return it == byUpperName.end() ? nullptr : it->second;
+}
+
+std::vector<const ElementKind*> allElementKinds() {
+  std::vector<const ElementKind*> kinds;
+  for (const ElementKind& kind : catalog()) kinds.push_back(&kind);
+  return kinds;
+}
+
+std::string describeElement(const ElementKind& kind) {
+  std::string text = kind.element;
+  if (kind.support == ElementSupport::IgnoredWithWarning) return text + ": accepted with a warning, no effect: " + kind.note + "\n";
+  if (kind.support == ElementSupport::NotSupported) return text + ": not supported: " + kind.note + "\n";
+  text += kind.readInModel ? (kind.readInCommand ? " (in <Model>; in <Command> it changes an element)" : " (in <Model>)")
+                           : " (in <Command>)";
+  text += "\n" + describeRules(kind.attributes, "  ");
+  for (const auto& [value, rules] : kind.variants) {
+    text += "  with " + kind.variantAttribute + "=\"" + value + "\":\n" + describeRules(rules, "    ");
+  }
+  return text;
 }
 
 void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
