@@ -8,8 +8,6 @@ using S = BodyRigidSpec;
 const ElementSchema<BodyRigidSpec>& bodyRigidSchema() {
   static const std::string kVelocityMarkerNote =
       "initial velocities are read along the global axes; give v_ic_* and w_ic_* in ground";
-  static const std::string kExactFlagNote =
-      "every initial velocity is held exactly: Lodestone has no initial-condition solve that could change it";
   static const ElementSchema<S> schema{
       .element = "Body_Rigid",
       .idField = &S::id,
@@ -33,12 +31,12 @@ const ElementSchema<BodyRigidSpec>& bodyRigidSchema() {
           attr::real("w_ic_x", &S::w_ic_x).byDefault(0.0),
           attr::real("w_ic_y", &S::w_ic_y).byDefault(0.0),
           attr::real("w_ic_z", &S::w_ic_z).byDefault(0.0),
-          attr::ignored<S>("v_ic_x_flag", kExactFlagNote),
-          attr::ignored<S>("v_ic_y_flag", kExactFlagNote),
-          attr::ignored<S>("v_ic_z_flag", kExactFlagNote),
-          attr::ignored<S>("w_ic_x_flag", kExactFlagNote),
-          attr::ignored<S>("w_ic_y_flag", kExactFlagNote),
-          attr::ignored<S>("w_ic_z_flag", kExactFlagNote),
+          attr::boolean("v_ic_x_flag", &S::v_ic_x_flag).byDefault(true),
+          attr::boolean("v_ic_y_flag", &S::v_ic_y_flag).byDefault(true),
+          attr::boolean("v_ic_z_flag", &S::v_ic_z_flag).byDefault(true),
+          attr::boolean("w_ic_x_flag", &S::w_ic_x_flag).byDefault(true),
+          attr::boolean("w_ic_y_flag", &S::w_ic_y_flag).byDefault(true),
+          attr::boolean("w_ic_z_flag", &S::w_ic_z_flag).byDefault(true),
           attr::unsupported<S>("vm_id", kVelocityMarkerNote),
           attr::unsupported<S>("wm_id", kVelocityMarkerNote),
           attr::ignored<S>("is_wet_body", "fluid coupling is not modelled"),
@@ -57,6 +55,12 @@ void checkBodyRigid(const BodyRigidSpec& spec, Diagnostics& diagnostics) {
                                 "support); or set isground=\"TRUE\"");
   }
   if (!spec.cg_id) diagnostics.error(spec.loc, "a moving body needs cg_id, the marker at its centre of mass");
+  const bool allExact = spec.v_ic_x_flag && spec.v_ic_y_flag && spec.v_ic_z_flag && spec.w_ic_x_flag &&
+                        spec.w_ic_y_flag && spec.w_ic_z_flag;
+  if (!allExact) {
+    diagnostics.warning(spec.loc, "v_ic_*_flag/w_ic_*_flag=FALSE have no effect: without joints there is no "
+                                  "initial-condition solve, so every initial velocity is kept as given");
+  }
 }
 
 Matrix3 inertiaTensor(const BodyRigidSpec& spec) {

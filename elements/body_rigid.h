@@ -23,6 +23,9 @@ struct BodyRigidSpec {
   std::optional<long> cg_id, im_id, lprf_id;
   double v_ic_x = 0, v_ic_y = 0, v_ic_z = 0;  // CG velocity, global axes
   double w_ic_x = 0, w_ic_y = 0, w_ic_z = 0;  // angular velocity, global axes
+  // MotionSolve's "exact" flags for the initial-condition solve.
+  bool v_ic_x_flag = true, v_ic_y_flag = true, v_ic_z_flag = true;
+  bool w_ic_x_flag = true, w_ic_y_flag = true, w_ic_z_flag = true;
 };
 
 const ElementSchema<BodyRigidSpec>& bodyRigidSchema();

@@ -18,6 +18,10 @@ struct ElementKind {
   std::string element;  // canonical spelling
   ElementSupport support = ElementSupport::Read;
   std::string note;     // why it is ignored or unsupported
+  // The schema's rows, kept for the reference `lodestone elements` prints; variant rows by keyword value.
+  std::vector<AttributeRule> attributes;
+  std::string variantAttribute;
+  std::vector<std::pair<std::string, std::vector<AttributeRule>>> variants;
   // Read forms; an empty function means the element cannot appear in that section.
   std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> readInModel;
   std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> readInCommand;
@@ -25,6 +29,11 @@ struct ElementKind {
 
 // Case-insensitive lookup; nullptr for a name the catalog does not know.
 const ElementKind* findElementKind(std::string_view name);
+// Every element the catalog knows, in catalog order (read elements first).
+std::vector<const ElementKind*> allElementKinds();
+// A plain-text reference of one element: where it goes, and each attribute's type, default or requirement,
+// range and whether a command can change it. Made from the same schema the reader validates with.
+std::string describeElement(const ElementKind& kind);
 
 // Checks that need the whole deck once every element has been read (e.g. the sequence of Simulate times).
 void checkWholeDeck(const ModelSpec& spec, ReadContext& context);

@@ -32,8 +32,10 @@ struct PostGraphicSpec {
 };
 
 const ElementSchema<PostGraphicSpec>& postGraphicSchema();
-// The types Lodestone reads (the others are accepted with a warning and skipped).
+// The types Lodestone reads.
 const std::vector<std::string>& supportedGraphicTypes();
+// MotionSolve types only a viewer uses (SPDP springs, outlines…): accepted with a warning and skipped.
+bool isViewerOnlyGraphicType(const std::string& type);
 // Checks that need the whole element, and reads a TriaMesh's node and triangle lists from the element text.
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics);
 

@@ -1,6 +1,9 @@
 // Formatting of deck diagnostics: file:line:col, then the element, then what is wrong.
 #include "diagnostics.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace lodestone {
 
 std::string SourceLoc::position() const {
@@ -33,6 +36,15 @@ void Diagnostics::error(const SourceLoc& where, std::string message) {
 
 void Diagnostics::warning(const SourceLoc& where, std::string message) {
   entries_.push_back({Severity::Warning, where, std::move(message)});
+}
+
+void Diagnostics::sortByPosition(size_t first) {
+  first = std::min(first, entries_.size());
+  std::stable_sort(entries_.begin() + static_cast<std::ptrdiff_t>(first), entries_.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return std::tie(a.where.file, a.where.line, a.where.column) <
+                            std::tie(b.where.file, b.where.line, b.where.column);
+                   });
 }
 
 std::string Diagnostics::formatAll() const {

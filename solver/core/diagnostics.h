@@ -30,7 +30,12 @@ class Diagnostics {
   int warningCount() const { return static_cast<int>(entries_.size()) - errorCount_; }
   const std::vector<Diagnostic>& entries() const { return entries_; }
 
-  // Every diagnostic, one per line, in the order found.
+  // Orders the diagnostics from index `first` on by file position (those without a line first), keeping the
+  // found order among equals, so a deck's problems read top to bottom.
+  void sortByPosition(size_t first = 0);
+  size_t size() const { return entries_.size(); }
+
+  // Every diagnostic, one per line, in the current order.
   std::string formatAll() const;
 
  private:

@@ -221,6 +221,17 @@ struct ElementSchema {
   std::vector<std::pair<std::string, std::vector<Attribute<Spec>>>> variants;
 };
 
+// A spec holding the schema's defaults, as if the element had been written with no attributes.
+template <class Spec>
+Spec defaultsOf(const ElementSchema<Spec>& schema) {
+  Spec spec{};
+  spec.loc.element = schema.element;
+  for (const Attribute<Spec>& rule : schema.attributes) {
+    if (rule.defaultValue && rule.assign) rule.assign(spec, *rule.defaultValue);
+  }
+  return spec;
+}
+
 // ---- generic reading, shared by every element -----------------------------------------------------------
 
 namespace detail {

@@ -1,0 +1,333 @@
+// The catalog of element names: how each element Lodestone supports is read in <Model> and <Command>, and
+// which MotionSolve elements are ignored with a warning or refused with an error.
+#include "element_catalog.h"
+
+#include <map>
+#include <type_traits>
+
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+namespace {
+
+template <class Spec>
+using CheckFunction = void (*)(const Spec&, Diagnostics&);
+
+template <class Spec>
+void noCheck(const Spec&, Diagnostics&) {}
+
+template <class Spec>
+std::vector<AttributeRule> rulesOf(const std::vector<Attribute<Spec>>& attributes) {
+  return std::vector<AttributeRule>(attributes.begin(), attributes.end());
+}
+
+template <class Spec>
+void describeSchema(const ElementSchema<Spec>& schema, ElementKind& kind) {
+  kind.element = schema.element;
+  if (schema.idField) {
+    AttributeRule id;
+    id.name = "id";
+    id.kind = ValueKind::Integer;
+    id.isRequired = true;
+    id.range.min = 1;
+    kind.attributes.push_back(id);
+  }
+  const std::vector<AttributeRule> rows = rulesOf(schema.attributes);
+  kind.attributes.insert(kind.attributes.end(), rows.begin(), rows.end());
+  kind.variantAttribute = schema.variantAttribute;
+  for (const auto& [value, variantRows] : schema.variants) kind.variants.emplace_back(value, rulesOf(variantRows));
+}
+
+// Elements with ids, many per deck (bodies, markers, graphics).
+template <class Spec>
+ElementKind collectionKind(const ElementSchema<Spec>& schema, std::vector<Spec> ModelSpec::*container,
+                           CheckFunction<Spec> check, bool changeableByCommand) {
+  ElementKind kind;
+  describeSchema(schema, kind);
+  kind.readInModel = [&schema, container, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    Spec spec{};
+    if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
+    (model.*container).push_back(std::move(spec));
+  };
+  if (changeableByCommand) {
+    kind.readInCommand = [&schema, container](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+      std::optional<Modification<Spec>> modification = readModification(schema, node, context);
+      if (!modification) return;
+      const long id = *modification->id;
+      auto apply = modification->apply;
+      model.commands.push_back(ModifyCommand{modification->loc, [container, id, apply](ModelSpec& target) {
+                                               for (Spec& spec : target.*container) {
+                                                 if (spec.id == id) apply(spec);
+                                               }
+                                             }});
+    };
+  }
+  return kind;
+}
+
+// Elements that appear at most once (units, integrator settings, gravity).
+template <class Spec>
+ElementKind singletonKind(const ElementSchema<Spec>& schema, std::optional<Spec> ModelSpec::*slot,
+                          CheckFunction<Spec> check, bool changeableByCommand) {
+  ElementKind kind;
+  describeSchema(schema, kind);
+  kind.readInModel = [&schema, slot, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    Spec spec{};
+    if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
+    if (model.*slot) {
+      context.diagnostics().error(spec.loc, "only one " + schema.element + " is allowed; the first is at " +
+                                                (model.*slot)->loc.position());
+      return;
+    }
+    model.*slot = std::move(spec);
+  };
+  if (changeableByCommand) {
+    kind.readInCommand = [&schema, slot, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+      std::optional<Modification<Spec>> modification = readModification(schema, node, context);
+      if (!modification) return;
+      auto apply = modification->apply;
+      model.commands.push_back(ModifyCommand{modification->loc, [&schema, slot, apply](ModelSpec& target) {
+                                               if (!(target.*slot)) target.*slot = defaultsOf(schema);
+                                               apply(*(target.*slot));
+                                             }});
+    };
+  }
+  return kind;
+}
+
+ElementKind postGraphicKind() {
+  ElementKind kind = collectionKind(postGraphicSchema(), &ModelSpec::graphics, noCheck<PostGraphicSpec>, false);
+  kind.readInModel = [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    PostGraphicSpec spec{};
+    const ElementNode::Attribute* type = detail::findAttribute(node, "type");
+    if (type && isViewerOnlyGraphicType(type->value)) {
+      // Read only the id, so that references to it resolve and duplicates are caught.
+      spec.loc = node.loc;
+      spec.loc.element = "Post_Graphic";
+      if (const std::optional<long> id = detail::readId(node, spec.loc, context.diagnostics())) {
+        spec.id = *id;
+        context.defineId("Post_Graphic", *id, spec.loc);
+      }
+      spec.type = std::string(trim(type->value));
+      spec.supported = false;
+      context.diagnostics().warning(spec.loc, "type " + spec.type + " is drawn only by viewers; Lodestone skips it");
+      model.graphics.push_back(std::move(spec));
+      return;
+    }
+    if (readElement(postGraphicSchema(), node, spec, context)) completePostGraphic(spec, node.text, context.diagnostics());
+    model.graphics.push_back(std::move(spec));
+  };
+  return kind;
+}
+
+template <class Spec>
+ElementKind commandOnlyKind(const ElementSchema<Spec>& schema,
+                            std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> read) {
+  ElementKind kind;
+  describeSchema(schema, kind);
+  kind.readInCommand = std::move(read);
+  return kind;
+}
+
+ElementKind simulateKind() {
+  return commandOnlyKind(simulateSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    SimulateSpec spec{};
+    if (readElement(simulateSchema(), node, spec, context)) checkSimulate(spec, context.diagnostics());
+    model.commands.push_back(std::move(spec));
+  });
+}
+
+ElementKind stopKind() {
+  return commandOnlyKind(stopSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    StopSpec spec{};
+    readElement(stopSchema(), node, spec, context);
+    model.commands.push_back(std::move(spec));
+  });
+}
+
+ElementKind otherKind(std::string element, ElementSupport support, std::string note) {
+  ElementKind kind;
+  kind.element = std::move(element);
+  kind.support = support;
+  kind.note = std::move(note);
+  return kind;
+}
+
+std::vector<ElementKind> buildCatalog() {
+  std::vector<ElementKind> catalog = {
+      singletonKind(paramUnitSchema(), &ModelSpec::units, checkParamUnit, false),
+      singletonKind(paramTransientSchema(), &ModelSpec::transient, checkParamTransient, true),
+      singletonKind(forceGravitySchema(), &ModelSpec::gravity, noCheck<ForceGravitySpec>, true),
+      collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
+      collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
+      postGraphicKind(),
+      simulateKind(),
+      stopKind(),
+  };
+  const auto ignored = [&](const std::string& element, const std::string& note) {
+    catalog.push_back(otherKind(element, ElementSupport::IgnoredWithWarning, note));
+  };
+  const auto refused = [&](const std::string& element, const std::string& note) {
+    catalog.push_back(otherKind(element, ElementSupport::NotSupported, note));
+  };
+  const std::string outputNote = "Lodestone writes bodies.csv and run.log; other result files are not available";
+  ignored("Messaging", "messages always go to run.log");
+  ignored("Param_Simulation", "its settings concern constraints, which this version does not have");
+  ignored("Param_Static", "static analysis is not available");
+  ignored("Param_Linear", "linear analysis is not available");
+  ignored("H3DOutput", outputNote);
+  ignored("ResOutput", outputNote);
+  ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
+  ignored("Post_UserAPI", "POST_SUB is not available");
+  ignored("DebugOutput", "debug logs are not available yet");
+  ignored("Reference_String", "no element in this version reads strings");
+  ignored("Reference_Variable", "no element in this version reads variables");
+  ignored("Reference_Array", "no element in this version reads arrays");
+  ignored("Reference_Spline", "no element in this version reads splines");
+  const std::string jointNote = "joints and constraints are not available yet";
+  for (const char* element : {"Constraint_Joint", "Constraint_Jprim", "Constraint_Coupler", "Constraint_Gear",
+                              "Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
+                              "Constraint_CVSF", "Constraint_SFSF", "Constraint_UserConstr", "Constraint_PTdCV",
+                              "Constraint_PTdSF", "Constraint_PTdSFF"}) {
+    refused(element, jointNote);
+  }
+  for (const char* element : {"Motion_Joint", "Motion_Marker"}) refused(element, "prescribed motions need joints, which are not available yet");
+  for (const char* element : {"Force_Scalar_TwoBody", "Force_Scalar_OneBody", "Force_Vector_TwoBody",
+                              "Force_Vector_OneBody", "Force_Bushing", "Force_Beam", "Force_SpringDamper",
+                              "Force_Field", "Force_MultiPoint", "Force_Contact", "Force_FlexModal",
+                              "Force_Friction", "Force_Aero", "Force_Tire"}) {
+    refused(element, "this force element is not available yet");
+  }
+  for (const char* element : {"Control_StateEqn", "Control_Diff", "Control_SISO", "Control_PlantInput",
+                              "Control_PlantOutput", "Control_Linear"}) {
+    refused(element, "control elements are not available yet");
+  }
+  refused("Sensor_Event", "sensors are not available yet");
+  refused("Sensor_Evaluate", "sensors are not available yet");
+  refused("Body_Flexible", "flexible bodies are not available");
+  refused("Body_Point", "point bodies are not available yet");
+  refused("Deactivate", "activating and deactivating elements is not available yet");
+  refused("Activate", "activating and deactivating elements is not available yet");
+  refused("UserProgramControl", "CONSUB is not available");
+  refused("Load_Model", "decks must be one file");
+  refused("Load_Command", "decks must be one file");
+  refused("Save", "saving and reloading states is not available");
+  refused("Reload", "saving and reloading states is not available");
+  return catalog;
+}
+
+const std::vector<ElementKind>& catalog() {
+  static const std::vector<ElementKind> kinds = buildCatalog();
+  return kinds;
+}
+
+std::string describeKind(const AttributeRule& rule) {
+  switch (rule.kind) {
+    case ValueKind::Real: return "real";
+    case ValueKind::Integer: return "integer";
+    case ValueKind::Boolean: return "TRUE/FALSE";
+    case ValueKind::Keyword: {
+      std::string text = "one of";
+      for (const std::string& keyword : rule.keywords) text += " " + keyword;
+      return text;
+    }
+    case ValueKind::Reference:
+      return "id of a " + rule.targetElement + (rule.groundFrameAllowed ? " (0: ground frame)" : "");
+    case ValueKind::ReferenceList: return "list of " + rule.targetElement + " ids";
+    case ValueKind::RealList: return "list of reals";
+    case ValueKind::Text: return "text";
+    case ValueKind::Presentation: return "accepted, for viewers only";
+    case ValueKind::Ignored: return "accepted with a warning, no effect: " + rule.note;
+    case ValueKind::Unsupported: return "not supported: " + rule.note;
+  }
+  return "";
+}
+
+std::string describeDefault(const Value& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, double>) return formatReal(v);
+        else if constexpr (std::is_same_v<T, long>) return std::to_string(v);
+        else if constexpr (std::is_same_v<T, bool>) return v ? "TRUE" : "FALSE";
+        else if constexpr (std::is_same_v<T, std::string>) return v;
+        else return "";
+      },
+      value);
+}
+
+std::string describeRules(const std::vector<AttributeRule>& rules, const std::string& indent) {
+  std::string text;
+  for (const AttributeRule& rule : rules) {
+    text += indent + rule.name + ": " + describeKind(rule);
+    if (!rule.range.describe().empty()) text += ", " + rule.range.describe();
+    if (rule.isRequired) text += ", required";
+    else if (rule.defaultValue) text += ", default " + describeDefault(*rule.defaultValue);
+    if (rule.isModifiable) text += ", a command can change it";
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+const ElementKind* findElementKind(std::string_view name) {
+  static const std::map<std::string, const ElementKind*> byUpperName = [] {
+    std::map<std::string, const ElementKind*> index;
+    for (const ElementKind& kind : catalog()) index[toUpper(kind.element)] = &kind;
+    return index;
+  }();
+  const auto it = byUpperName.find(toUpper(name));
+  return it == byUpperName.end() ? nullptr : it->second;
+}
+
+std::vector<const ElementKind*> allElementKinds() {
+  std::vector<const ElementKind*> kinds;
+  for (const ElementKind& kind : catalog()) kinds.push_back(&kind);
+  return kinds;
+}
+
+std::string describeElement(const ElementKind& kind) {
+  std::string text = kind.element;
+  if (kind.support == ElementSupport::IgnoredWithWarning) return text + ": accepted with a warning, no effect: " + kind.note + "\n";
+  if (kind.support == ElementSupport::NotSupported) return text + ": not supported: " + kind.note + "\n";
+  text += kind.readInModel ? (kind.readInCommand ? " (in <Model>; in <Command> it changes an element)" : " (in <Model>)")
+                           : " (in <Command>)";
+  text += "\n" + describeRules(kind.attributes, "  ");
+  for (const auto& [value, rules] : kind.variants) {
+    text += "  with " + kind.variantAttribute + "=\"" + value + "\":\n" + describeRules(rules, "    ");
+  }
+  return text;
+}
+
+void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
+  Diagnostics& diagnostics = context.diagnostics();
+  std::optional<double> currentTime;
+  bool anySimulate = false;
+  bool stopped = false;
+  for (const CommandSpec& command : spec.commands) {
+    if (stopped) {
+      const SourceLoc& loc = std::visit([](const auto& c) -> const SourceLoc& { return c.loc; }, command);
+      diagnostics.warning(loc, "comes after Stop and will not run");
+      continue;
+    }
+    if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
+      anySimulate = true;
+      if (simulate->analysis_type != "Transient") continue;  // reported by checkSimulate
+      if (std::optional<SimulationSegment> segment = planSegment(*simulate, currentTime, diagnostics)) {
+        currentTime = segment->endTime;
+      }
+    } else if (std::holds_alternative<StopSpec>(command)) {
+      stopped = true;
+    }
+  }
+  if (!anySimulate) {
+    SourceLoc where;
+    where.file = spec.deckPath;
+    diagnostics.error(where, "the deck has no Simulate command, so nothing would run; add for example <Command>"
+                             "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/></Command>");
+  }
+}
+
+}  // namespace lodestone

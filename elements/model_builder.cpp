@@ -1,0 +1,174 @@
+// Builds the immutable Model from a ModelSpec: markers resolved to ground, then to their bodies' frames;
+// body frames at the CG with inertia moved there; units, gravity and integrator settings.
+#include "model_builder.h"
+
+#include <map>
+#include <set>
+
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+namespace {
+
+struct GroundFrame {
+  Vector3 origin = Vector3::Zero();
+  Matrix3 axes = Matrix3::Identity();
+};
+
+// Resolves every marker's frame in ground, following rm_id chains (id 0 is the ground frame).
+class MarkerResolver {
+ public:
+  MarkerResolver(const std::vector<ReferenceMarkerSpec>& markers, Diagnostics& diagnostics) : diagnostics_(diagnostics) {
+    for (const ReferenceMarkerSpec& marker : markers) byId_[marker.id] = &marker;
+  }
+
+  std::optional<GroundFrame> frame(long id) {
+    if (id == 0) return GroundFrame{};
+    if (const auto done = resolved_.find(id); done != resolved_.end()) return done->second;
+    const auto found = byId_.find(id);
+    if (found == byId_.end() || failed_.count(id)) return std::nullopt;
+    const ReferenceMarkerSpec& spec = *found->second;
+    if (!inProgress_.insert(id).second) {
+      diagnostics_.error(spec.loc, "rm_id chain loops back to this marker; one marker of the chain must be given "
+                                   "relative to ground");
+      failed_.insert(id);
+      return std::nullopt;
+    }
+    std::optional<GroundFrame> result;
+    const std::optional<Matrix3> local = markerOrientation(spec, diagnostics_);
+    const std::optional<GroundFrame> reference = frame(spec.rm_id.value_or(0));
+    if (local && reference) {
+      const Vector3 position(spec.pos_x, spec.pos_y, spec.pos_z);
+      result = GroundFrame{reference->origin + reference->axes * position, reference->axes * *local};
+      resolved_[id] = *result;
+    } else {
+      failed_.insert(id);
+    }
+    inProgress_.erase(id);
+    return result;
+  }
+
+ private:
+  Diagnostics& diagnostics_;
+  std::map<long, const ReferenceMarkerSpec*> byId_;
+  std::map<long, GroundFrame> resolved_;
+  std::set<long> inProgress_;
+  std::set<long> failed_;
+};
+
+const ReferenceMarkerSpec* findMarker(const ModelSpec& spec, long id) {
+  for (const ReferenceMarkerSpec& marker : spec.markers) {
+    if (marker.id == id) return &marker;
+  }
+  return nullptr;
+}
+
+// The marker named by a body attribute, which must sit on that body.
+const ReferenceMarkerSpec* bodyMarker(const ModelSpec& spec, const BodyRigidSpec& body, const std::string& attribute,
+                                      long markerId, Diagnostics& diagnostics) {
+  const ReferenceMarkerSpec* marker = findMarker(spec, markerId);
+  if (!marker) {
+    diagnostics.error(body.loc, "attribute '" + attribute + "' refers to Reference_Marker id=" +
+                                    std::to_string(markerId) + ", which is not defined");
+    return nullptr;
+  }
+  if (marker->body_id != body.id) {
+    diagnostics.error(body.loc, "attribute '" + attribute + "': Reference_Marker id=" + std::to_string(markerId) +
+                                    " (" + marker->loc.position() + ") is on Body_Rigid id=" +
+                                    std::to_string(marker->body_id) + ", not on this body");
+    return nullptr;
+  }
+  return marker;
+}
+
+// A real body's principal moments are positive and each is at most the sum of the other two.
+void checkInertiaIsPhysical(const Matrix3& inertia, const SourceLoc& loc, Diagnostics& diagnostics) {
+  const Eigen::SelfAdjointEigenSolver<Matrix3> solver(inertia);
+  const Vector3 moments = solver.eigenvalues();
+  const double largest = moments.cwiseAbs().maxCoeff();
+  const std::string listed = formatReal(moments(0)) + ", " + formatReal(moments(1)) + ", " + formatReal(moments(2));
+  if (!(moments(0) > 1e-12 * largest) || largest == 0) {
+    diagnostics.error(loc, "the inertia about the centre of mass must be positive definite; its principal moments "
+                           "are " + listed);
+    return;
+  }
+  const double tolerance = 1e-6 * largest;  // decks round to 8 or so digits
+  if (moments(2) > moments(0) + moments(1) + tolerance) {
+    diagnostics.error(loc, "the inertia about the centre of mass is not that of a real body: its principal moments " +
+                               listed + " break the triangle inequality (each must be at most the sum of the others)");
+  }
+}
+
+}  // namespace
+
+std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics) {
+  const int errorsBefore = diagnostics.errorCount();
+  Model model;
+  model.deckPath = spec.deckPath;
+  model.units = unitSystemOf(spec.units);
+  model.integrator = integratorSettingsOf(spec.transient);
+  if (spec.gravity) model.gravity = Vector3(spec.gravity->grav_x, spec.gravity->grav_y, spec.gravity->grav_z);
+  model.elementCounts = spec.elementCounts;
+
+  MarkerResolver resolver(spec.markers, diagnostics);
+  std::map<long, int> bodyIndexById;  // moving bodies only
+  std::map<long, Matrix3> bodyAxesById;
+  std::map<long, Vector3> bodyCgById;
+  for (const BodyRigidSpec& body : spec.bodies) {
+    if (body.isground) {
+      model.groundBodyIds.push_back(body.id);
+      continue;
+    }
+    if (!body.mass || !body.cg_id) continue;  // reported by checkBodyRigid
+    const ReferenceMarkerSpec* cg = bodyMarker(spec, body, "cg_id", *body.cg_id, diagnostics);
+    const ReferenceMarkerSpec* im = bodyMarker(spec, body, "im_id", body.im_id.value_or(*body.cg_id), diagnostics);
+    if (body.lprf_id) bodyMarker(spec, body, "lprf_id", *body.lprf_id, diagnostics);
+    if (!cg || !im) continue;
+    const std::optional<GroundFrame> cgFrame = resolver.frame(cg->id);
+    const std::optional<GroundFrame> imFrame = resolver.frame(im->id);
+    if (!cgFrame || !imFrame) continue;
+
+    RigidBody rigid;
+    rigid.id = body.id;
+    rigid.loc = body.loc;
+    rigid.label = body.label;
+    rigid.mass = *body.mass;
+    rigid.cgMarker = cg->id;
+    rigid.inertia = inertiaAboutCg(inertiaTensor(body), imFrame->axes, imFrame->origin, rigid.mass, cgFrame->origin,
+                                   cgFrame->axes);
+    checkInertiaIsPhysical(rigid.inertia, body.loc, diagnostics);
+    rigid.position = cgFrame->origin;
+    rigid.eulerParameters = eulerParametersFromRotation(cgFrame->axes);
+    rigid.velocity = Vector3(body.v_ic_x, body.v_ic_y, body.v_ic_z);
+    rigid.angularVelocity = Vector3(body.w_ic_x, body.w_ic_y, body.w_ic_z);
+    bodyIndexById[body.id] = static_cast<int>(model.bodies.size());
+    bodyAxesById[body.id] = cgFrame->axes;
+    bodyCgById[body.id] = cgFrame->origin;
+    model.bodies.push_back(std::move(rigid));
+  }
+
+  for (const ReferenceMarkerSpec& spec_marker : spec.markers) {
+    const std::optional<GroundFrame> frame = resolver.frame(spec_marker.id);
+    if (!frame) continue;
+    Marker marker;
+    marker.id = spec_marker.id;
+    marker.loc = spec_marker.loc;
+    if (const auto moving = bodyIndexById.find(spec_marker.body_id); moving != bodyIndexById.end()) {
+      const Matrix3& bodyAxes = bodyAxesById[spec_marker.body_id];
+      marker.body = moving->second;
+      marker.position = bodyAxes.transpose() * (frame->origin - bodyCgById[spec_marker.body_id]);
+      marker.orientation = bodyAxes.transpose() * frame->axes;
+    } else {
+      marker.body = -1;  // on ground (or on a body that failed to build, already reported)
+      marker.position = frame->origin;
+      marker.orientation = frame->axes;
+    }
+    model.markers.push_back(marker);
+  }
+
+  if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  return model;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,172 @@
+// Post_Graphic: one schema with a table of attributes per geometry type, and the TriaMesh text reader.
+#include "post_graphic.h"
+
+#include "collision/triangle_mesh.h"
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+using S = PostGraphicSpec;
+
+namespace {
+
+const std::vector<std::string> kEndsTypes = {"CLOSED", "OPEN", "TOP_ONLY", "BOTTOM_ONLY"};
+
+// Graphics-only types of MotionSolve: MotionView draws them; a solver has nothing to do with them.
+const std::vector<std::string> kViewerOnlyTypes = {
+    "SPDP", "Parasolid", "Plane", "DeformSurface", "ParamSurface", "Outline", "Arc", "Circle",
+    "DeformCurve", "LineMesh", "ParamCurve", "Point", "UserGra", "External"};
+
+std::vector<std::string> allTypes() {
+  std::vector<std::string> types = supportedGraphicTypes();
+  types.insert(types.end(), kViewerOnlyTypes.begin(), kViewerOnlyTypes.end());
+  return types;
+}
+
+}  // namespace
+
+const std::vector<std::string>& supportedGraphicTypes() {
+  static const std::vector<std::string> types = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
+                                                 "Frustum", "Ellipsoid",            "TriaMesh"};
+  return types;
+}
+
+long PostGraphicSpec::markerId() const {
+  if (center_marker_id) return *center_marker_id;
+  if (corner_marker_id) return *corner_marker_id;
+  if (ref_marker_id) return *ref_marker_id;
+  return 0;
+}
+
+const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
+  auto center = [] { return attr::reference("center_marker_id", &S::center_marker_id, "Reference_Marker").required(); };
+  auto boxLengths = [] {
+    return std::vector<Attribute<S>>{attr::real("length_x", &S::length_x).above(0).required(),
+                                     attr::real("length_y", &S::length_y).above(0).required(),
+                                     attr::real("length_z", &S::length_z).above(0).required()};
+  };
+  auto withBox = [&](Attribute<S> marker) {
+    std::vector<Attribute<S>> rows = boxLengths();
+    rows.insert(rows.begin(), std::move(marker));
+    return rows;
+  };
+  static const ElementSchema<S> schema{
+      .element = "Post_Graphic",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::presentation<S>("full_label"),
+          attr::presentation<S>("color"),
+          attr::presentation<S>("hidden"),
+          attr::keyword("type", &S::type, allTypes()).required(),
+          attr::integer("refinement_level", &S::refinement_level).atLeast(0).byDefault(0L),
+          attr::boolean("is_material_inside", &S::is_material_inside).byDefault(true),
+      },
+      .variantAttribute = "type",
+      .variants = {
+          {"Sphere", {center(), attr::real("radius", &S::radius).above(0).required()}},
+          {"BoxDefinedFromCenter", withBox(center())},
+          {"BoxDefinedFromCorner",
+           withBox(attr::reference("corner_marker_id", &S::corner_marker_id, "Reference_Marker").required())},
+          {"Cylinder",
+           {center(), attr::real("radius", &S::radius).above(0).required(), attr::real("length", &S::length).required(),
+            attr::keyword("ends_type", &S::ends_type, kEndsTypes).byDefault(std::string("CLOSED"))}},
+          {"Frustum",
+           {center(), attr::real("top_radius", &S::top_radius).atLeast(0).required(),
+            attr::real("bottom_radius", &S::bottom_radius).atLeast(0).required(),
+            attr::real("length", &S::length).required(),
+            attr::keyword("ends_type", &S::ends_type, kEndsTypes).byDefault(std::string("CLOSED"))}},
+          {"Ellipsoid",
+           {center(), attr::real("x_scale", &S::x_scale).above(0).required(),
+            attr::real("y_scale", &S::y_scale).above(0).required(), attr::real("z_scale", &S::z_scale).above(0).required()}},
+          {"TriaMesh",
+           {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
+            attr::integer("num_point", &S::num_point).atLeast(3).required(),
+            attr::integer("num_triangle", &S::num_triangle).atLeast(1).required()}},
+      }};
+  return schema;
+}
+
+bool isViewerOnlyGraphicType(const std::string& type) {
+  for (const std::string& candidate : kViewerOnlyTypes) {
+    if (equalsIgnoreCase(candidate, trim(type))) return true;
+  }
+  return false;
+}
+
+namespace {
+
+void readTriangleMesh(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  if (!spec.num_point || !spec.num_triangle) return;  // already reported as missing
+  const std::vector<std::string> items = splitList(elementText);
+  const size_t nodeNumbers = 3 * static_cast<size_t>(*spec.num_point);
+  const size_t expected = nodeNumbers + 3 * static_cast<size_t>(*spec.num_triangle);
+  if (items.size() != expected) {
+    diagnostics.error(spec.loc, "TriaMesh text holds " + std::to_string(items.size()) + " numbers, but num_point=" +
+                                    std::to_string(*spec.num_point) + " and num_triangle=" +
+                                    std::to_string(*spec.num_triangle) + " need 3·" + std::to_string(*spec.num_point) +
+                                    " node coordinates + 3·" + std::to_string(*spec.num_triangle) +
+                                    " triangle corners = " + std::to_string(expected));
+    return;
+  }
+  TriangleMesh mesh;
+  for (size_t i = 0; i < nodeNumbers; i += 3) {
+    Vector3 node;
+    for (int k = 0; k < 3; ++k) {
+      const std::optional<double> value = parseReal(items[i + k]);
+      if (!value) {
+        diagnostics.error(spec.loc, "TriaMesh node " + std::to_string(i / 3) + " has coordinate '" + items[i + k] +
+                                        "', which is not a finite number");
+        return;
+      }
+      node[k] = *value;
+    }
+    mesh.vertices.push_back(node);
+  }
+  for (size_t i = nodeNumbers; i < items.size(); i += 3) {
+    std::array<int, 3> triangle{};
+    for (int k = 0; k < 3; ++k) {
+      const std::optional<long> value = parseInteger(items[i + k]);
+      if (!value) {
+        diagnostics.error(spec.loc, "TriaMesh triangle " + std::to_string((i - nodeNumbers) / 3) + " has corner '" +
+                                        items[i + k] + "', which is not a node index");
+        return;
+      }
+      triangle[k] = static_cast<int>(*value);
+    }
+    mesh.triangles.push_back(triangle);
+  }
+  bool ok = true;
+  for (const MeshProblem& problem : checkTriangleMesh(mesh)) {
+    if (problem.isError) {
+      diagnostics.error(spec.loc, "TriaMesh: " + problem.message);
+      ok = false;
+    } else {
+      diagnostics.warning(spec.loc, "TriaMesh: " + problem.message);
+    }
+  }
+  if (!ok) return;
+  for (const Vector3& node : mesh.vertices) spec.nodes.insert(spec.nodes.end(), {node.x(), node.y(), node.z()});
+  for (const auto& triangle : mesh.triangles) spec.triangles.insert(spec.triangles.end(), triangle.begin(), triangle.end());
+}
+
+}  // namespace
+
+void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  if (spec.type == "TriaMesh") {
+    readTriangleMesh(spec, elementText, diagnostics);
+    return;
+  }
+  if (!trim(elementText).empty()) {
+    diagnostics.warning(spec.loc, "text inside a " + spec.type + " graphic is ignored (only TriaMesh has node lists)");
+  }
+  if ((spec.type == "Cylinder" || spec.type == "Frustum") && spec.length && *spec.length == 0) {
+    diagnostics.error(spec.loc, "attribute 'length' must not be 0 (a negative length extends along -z)");
+  }
+  if (spec.type == "Frustum" && spec.top_radius && spec.bottom_radius && *spec.top_radius == 0 &&
+      *spec.bottom_radius == 0) {
+    diagnostics.error(spec.loc, "a Frustum needs top_radius or bottom_radius > 0");
+  }
+}
+
+}  // namespace lodestone

@@ -1,0 +1,375 @@
+// Reads a MotionSolve XML deck with Xerces-C into a ModelSpec. Xerces' DOM keeps no line numbers, so a parser
+// subclass records where each element starts while parsing. Decks never load external entities: a DOCTYPE is
+// refused outright, which also rules out entity-expansion bombs.
+#include "deck_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+
+#include <xercesc/dom/DOM.hpp>
+#include <xercesc/framework/MemBufInputSource.hpp>
+#include <xercesc/internal/XMLScanner.hpp>
+#include <xercesc/parsers/XercesDOMParser.hpp>
+#include <xercesc/sax/ErrorHandler.hpp>
+#include <xercesc/sax/SAXParseException.hpp>
+#include <xercesc/util/PlatformUtils.hpp>
+#include <xercesc/util/SecurityManager.hpp>
+#include <xercesc/util/TransService.hpp>
+#include <xercesc/util/XMLString.hpp>
+
+#include "elements/element_catalog.h"
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+namespace xc = XERCES_CPP_NAMESPACE;
+
+namespace {
+
+// Xerces must be initialised once per process before any parser exists.
+void initialiseXerces() {
+  static const bool initialised = [] {
+    xc::XMLPlatformUtils::Initialize();
+    return true;
+  }();
+  (void)initialised;
+}
+
+std::string utf8(const XMLCh* text) {
+  if (!text) return {};
+  xc::TranscodeToStr transcoded(text, "UTF-8");
+  return std::string(reinterpret_cast<const char*>(transcoded.str()), transcoded.length());
+}
+
+struct TextPosition {
+  int line = 0;
+  int column = 0;
+};
+
+// Maps byte offsets of the deck to 1-based line and column (columns count characters, not UTF-8 bytes).
+class PositionMap {
+ public:
+  explicit PositionMap(const std::string& text) : text_(text) {
+    lineStarts_.push_back(0);
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') lineStarts_.push_back(i + 1);
+    }
+  }
+
+  TextPosition at(size_t offset) const {
+    offset = std::min(offset, text_.size());
+    const auto next = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
+    const size_t lineStart = *(next - 1);
+    int column = 1;
+    for (size_t i = lineStart; i < offset; ++i) {
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++column;  // skip UTF-8 continuation bytes
+    }
+    return {static_cast<int>(next - lineStarts_.begin()), column};
+  }
+
+  // The '<' that opens the start tag ending just before `offset` ('<' cannot occur inside a tag).
+  size_t tagStart(size_t offset) const {
+    offset = std::min(offset, text_.size());
+    while (offset > 0 && text_[offset - 1] != '<') --offset;
+    return offset > 0 ? offset - 1 : 0;
+  }
+
+ private:
+  const std::string& text_;
+  std::vector<size_t> lineStarts_;
+};
+
+struct DoctypeRefused {};
+
+// A DOM parser that remembers where each element starts and refuses document type declarations.
+class LocatingParser : public xc::XercesDOMParser {
+ public:
+  explicit LocatingParser(const PositionMap& positions) : positions_(positions) {}
+
+  void startElement(const xc::XMLElementDecl& elemDecl, const unsigned int urlId, const XMLCh* const elemPrefix,
+                    const xc::RefVectorOf<xc::XMLAttr>& attrList, const XMLSize_t attrCount, const bool isEmpty,
+                    const bool isRoot) override {
+    xc::XercesDOMParser::startElement(elemDecl, urlId, elemPrefix, attrList, attrCount, isEmpty, isRoot);
+    // The new element is the current node, also for an empty element (the scanner sends endElement separately).
+    const xc::DOMNode* node = getCurrentNode();
+    const size_t end = static_cast<size_t>(getScanner()->getSrcOffset());
+    starts_[node] = positions_.at(positions_.tagStart(end));
+  }
+
+  void doctypeDecl(const xc::DTDElementDecl&, const XMLCh* const, const XMLCh* const, const bool, const bool) override {
+    refusedDoctypeAt_ = TextPosition{static_cast<int>(getScanner()->getLocator()->getLineNumber()),
+                                     static_cast<int>(getScanner()->getLocator()->getColumnNumber())};
+    throw DoctypeRefused{};
+  }
+
+  TextPosition start(const xc::DOMNode* node) const {
+    const auto it = starts_.find(node);
+    return it == starts_.end() ? TextPosition{} : it->second;
+  }
+  TextPosition refusedDoctypeAt() const { return refusedDoctypeAt_; }
+
+ private:
+  const PositionMap& positions_;
+  std::unordered_map<const xc::DOMNode*, TextPosition> starts_;
+  TextPosition refusedDoctypeAt_;
+};
+
+// Collects Xerces' well-formedness errors as diagnostics.
+class ParseErrorCollector : public xc::ErrorHandler {
+ public:
+  ParseErrorCollector(const std::string& file, Diagnostics& diagnostics) : file_(file), diagnostics_(diagnostics) {}
+
+  void warning(const xc::SAXParseException& e) override { report(e, false); }
+  void error(const xc::SAXParseException& e) override { report(e, true); }
+  void fatalError(const xc::SAXParseException& e) override { report(e, true); }
+  void resetErrors() override {}
+  bool failed() const { return failed_; }
+
+ private:
+  void report(const xc::SAXParseException& e, bool isError) {
+    SourceLoc where;
+    where.file = file_;
+    where.line = static_cast<int>(e.getLineNumber());
+    where.column = static_cast<int>(e.getColumnNumber());
+    const std::string message = "malformed XML: " + utf8(e.getMessage());
+    if (isError) {
+      diagnostics_.error(where, message);
+      failed_ = true;
+    } else {
+      diagnostics_.warning(where, message);
+    }
+  }
+
+  std::string file_;
+  Diagnostics& diagnostics_;
+  bool failed_ = false;
+};
+
+// Walks the DOM of a parsed deck and hands each element to its reader from the element catalog.
+class DeckWalker {
+ public:
+  DeckWalker(const std::string& file, const LocatingParser& parser, ModelSpec& spec, ReadContext& context)
+      : file_(file), parser_(parser), spec_(spec), context_(context) {}
+
+  void walkRoot(const xc::DOMElement* root) {
+    const SourceLoc rootLoc = locate(root, utf8(root->getTagName()));
+    if (!equalsIgnoreCase(utf8(root->getTagName()), "MultiBodySystem")) {
+      context_.diagnostics().error(rootLoc, "the root element is <" + utf8(root->getTagName()) +
+                                                ">; a deck's root element is <MultiBodySystem>");
+      return;
+    }
+    bool sawModel = false;
+    for (const xc::DOMElement* section = root->getFirstElementChild(); section;
+         section = section->getNextElementSibling()) {
+      const std::string name = utf8(section->getTagName());
+      if (equalsIgnoreCase(name, "Model")) {
+        sawModel = true;
+        walkSection(section, false);
+      } else if (equalsIgnoreCase(name, "Command")) {
+        walkSection(section, true);
+      } else {
+        readElement(section, false);  // Messaging, or something unknown
+      }
+    }
+    if (!sawModel) context_.diagnostics().error(rootLoc, "the deck has no <Model> section");
+  }
+
+ private:
+  SourceLoc locate(const xc::DOMNode* node, const std::string& element) const {
+    const TextPosition position = parser_.start(node);
+    SourceLoc loc;
+    loc.file = file_;
+    loc.line = position.line;
+    loc.column = position.column;
+    loc.element = element;
+    return loc;
+  }
+
+  void walkSection(const xc::DOMElement* section, bool isCommand) {
+    for (const xc::DOMElement* element = section->getFirstElementChild(); element;
+         element = element->getNextElementSibling()) {
+      readElement(element, isCommand);
+    }
+  }
+
+  ElementNode nodeOf(const xc::DOMElement* element, const ElementKind* kind, bool isCommand) const {
+    ElementNode node;
+    node.tag = utf8(element->getTagName());
+    node.loc = locate(element, kind ? kind->element : "");
+    node.inCommand = isCommand;
+    const xc::DOMNamedNodeMap* attributes = element->getAttributes();
+    for (XMLSize_t i = 0; i < attributes->getLength(); ++i) {
+      const xc::DOMNode* attribute = attributes->item(i);
+      node.attributes.push_back({toLower(utf8(attribute->getNodeName())), utf8(attribute->getNodeValue())});
+    }
+    for (const xc::DOMNode* child = element->getFirstChild(); child; child = child->getNextSibling()) {
+      const auto type = child->getNodeType();
+      if (type == xc::DOMNode::TEXT_NODE || type == xc::DOMNode::CDATA_SECTION_NODE) {
+        node.text += utf8(child->getNodeValue());
+      }
+    }
+    // Ids in messages about elements that are only acknowledged (not read by a schema).
+    for (const ElementNode::Attribute& attribute : node.attributes) {
+      if (attribute.name == "id" && kind) node.loc.id = parseInteger(attribute.value);
+    }
+    return node;
+  }
+
+  void readElement(const xc::DOMElement* element, bool isCommand) {
+    const std::string name = utf8(element->getTagName());
+    const ElementKind* kind = findElementKind(name);
+    const ElementNode node = nodeOf(element, kind, isCommand);
+    Diagnostics& diagnostics = context_.diagnostics();
+    for (const xc::DOMElement* child = element->getFirstElementChild(); child; child = child->getNextElementSibling()) {
+      diagnostics.warning(locate(child, utf8(child->getTagName())),
+                          "unexpected element inside <" + name + "> ignored");
+    }
+    if (!kind) {
+      diagnostics.warning(node.loc, "unknown element <" + name + "> ignored");
+      return;
+    }
+    if (kind->support == ElementSupport::IgnoredWithWarning) {
+      diagnostics.warning(node.loc, "element ignored: " + kind->note);
+      return;
+    }
+    if (kind->support == ElementSupport::NotSupported) {
+      diagnostics.error(node.loc, "element is not supported: " + kind->note);
+      return;
+    }
+    if (isCommand) {
+      if (kind->readInCommand) kind->readInCommand(node, spec_, context_);
+      else diagnostics.error(node.loc, "cannot appear in <Command>: it can only be defined in <Model>");
+      return;
+    }
+    if (!kind->readInModel) {
+      diagnostics.error(node.loc, "is a command: it belongs in <Command>, not in <Model>");
+      return;
+    }
+    kind->readInModel(node, spec_, context_);
+    countElement(kind->element);
+  }
+
+  void countElement(const std::string& element) {
+    for (ElementCount& count : spec_.elementCounts) {
+      if (count.element == element) {
+        ++count.count;
+        return;
+      }
+    }
+    spec_.elementCounts.push_back({element, 1});
+  }
+
+  std::string file_;
+  const LocatingParser& parser_;
+  ModelSpec& spec_;
+  ReadContext& context_;
+};
+
+bool looksBinary(const std::string& text) {
+  const size_t probe = std::min<size_t>(text.size(), 4096);
+  for (size_t i = 0; i < probe; ++i) {
+    if (text[i] == '\0') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
+                                      Diagnostics& diagnostics) {
+  const int errorsBefore = diagnostics.errorCount();
+  const size_t firstDiagnostic = diagnostics.size();
+  SourceLoc fileLoc;
+  fileLoc.file = displayName;
+  if (trim(text).empty()) {
+    diagnostics.error(fileLoc, "the file is empty; a deck is an XML file with a <MultiBodySystem> root element");
+    return std::nullopt;
+  }
+  if (looksBinary(text)) {
+    diagnostics.error(fileLoc, "the file holds binary data, not an XML deck");
+    return std::nullopt;
+  }
+
+  initialiseXerces();
+  const PositionMap positions(text);
+  LocatingParser parser(positions);
+  ParseErrorCollector errors(displayName, diagnostics);
+  xc::SecurityManager security;
+  security.setEntityExpansionLimit(100);
+  parser.setSecurityManager(&security);
+  parser.setErrorHandler(&errors);
+  parser.setValidationScheme(xc::XercesDOMParser::Val_Never);
+  parser.setDoNamespaces(false);
+  parser.setDoSchema(false);
+  parser.setLoadExternalDTD(false);
+  parser.setLoadSchema(false);
+  parser.setSkipDTDValidation(true);
+  parser.setDisableDefaultEntityResolution(true);
+  parser.setCreateEntityReferenceNodes(false);
+  parser.setCreateCommentNodes(false);
+  parser.setCalculateSrcOfs(true);
+
+  const xc::MemBufInputSource source(reinterpret_cast<const XMLByte*>(text.data()), text.size(), displayName.c_str());
+  try {
+    parser.parse(source);
+  } catch (const DoctypeRefused&) {
+    SourceLoc where = fileLoc;
+    where.line = parser.refusedDoctypeAt().line;
+    where.column = parser.refusedDoctypeAt().column;
+    diagnostics.error(where, "a deck may not contain a DOCTYPE declaration (decks cannot declare entities or load "
+                             "external files)");
+    return std::nullopt;
+  } catch (const xc::XMLException& e) {
+    diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
+    return std::nullopt;
+  } catch (const xc::DOMException& e) {
+    diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
+    return std::nullopt;
+  }
+  if (errors.failed()) return std::nullopt;
+  const xc::DOMDocument* document = parser.getDocument();
+  if (!document || !document->getDocumentElement()) {
+    diagnostics.error(fileLoc, "the file has no root element; a deck's root element is <MultiBodySystem>");
+    return std::nullopt;
+  }
+
+  ModelSpec spec;
+  spec.deckPath = displayName;
+  ReadContext context(diagnostics);
+  DeckWalker(displayName, parser, spec, context).walkRoot(document->getDocumentElement());
+  context.checkReferences();
+  checkWholeDeck(spec, context);
+  diagnostics.sortByPosition(firstDiagnostic);
+  if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  return spec;
+}
+
+std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics) {
+  SourceLoc fileLoc;
+  fileLoc.file = path;
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    diagnostics.error(fileLoc, "is a directory, not a deck file");
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diagnostics.error(fileLoc, "cannot open the deck: " + std::string(std::strerror(errno)));
+    return std::nullopt;
+  }
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) {
+    diagnostics.error(fileLoc, "cannot read the deck: " + std::string(std::strerror(errno)));
+    return std::nullopt;
+  }
+  return readDeckText(contents.str(), path, diagnostics);
+}
+
+}  // namespace lodestone

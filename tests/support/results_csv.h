@@ -1,0 +1,54 @@
+// Reads a results CSV written by a run (header row, then numbers) so tests can check it column by column.
+#pragma once
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace lodestone::testing {
+
+class ResultsTable {
+ public:
+  explicit ResultsTable(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line)) return;
+    std::stringstream header(line);
+    for (std::string name; std::getline(header, name, ',');) columns_[name] = static_cast<int>(columns_.size());
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      std::vector<double> row;
+      std::stringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+      rows_.push_back(std::move(row));
+    }
+  }
+
+  size_t rowCount() const { return rows_.size(); }
+  bool hasColumn(const std::string& name) const { return columns_.count(name) > 0; }
+  double at(size_t row, const std::string& column) const { return rows_.at(row).at(columns_.at(column)); }
+  Eigen::Vector3d vector3(size_t row, const std::string& x, const std::string& y, const std::string& z) const {
+    return {at(row, x), at(row, y), at(row, z)};
+  }
+  Eigen::Vector4d eulerParameters(size_t row) const {
+    return {at(row, "e0"), at(row, "e1"), at(row, "e2"), at(row, "e3")};
+  }
+  // The rows of one body, in time order.
+  std::vector<size_t> rowsOfBody(long id) const {
+    std::vector<size_t> selected;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      if (static_cast<long>(at(i, "id")) == id) selected.push_back(i);
+    }
+    return selected;
+  }
+
+ private:
+  std::map<std::string, int> columns_;
+  std::vector<std::vector<double>> rows_;
+};
+
+}  // namespace lodestone::testing

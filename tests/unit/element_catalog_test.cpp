@@ -1,0 +1,43 @@
+// The element reference printed for users comes from the same schemas the reader validates with.
+#include <gtest/gtest.h>
+
+#include "elements/element_catalog.h"
+
+namespace lodestone {
+namespace {
+
+TEST(ElementCatalog, DescribesAttributesFromTheSchema) {
+  const ElementKind* body = findElementKind("body_rigid");
+  ASSERT_NE(body, nullptr);
+  const std::string text = describeElement(*body);
+  EXPECT_NE(text.find("Body_Rigid (in <Model>; in <Command> it changes an element)"), std::string::npos) << text;
+  EXPECT_NE(text.find("  id: integer, >= 1, required"), std::string::npos) << text;
+  EXPECT_NE(text.find("  mass: real, >= 0, a command can change it"), std::string::npos) << text;
+  EXPECT_NE(text.find("  cg_id: id of a Reference_Marker"), std::string::npos) << text;
+  EXPECT_NE(text.find("  isground: TRUE/FALSE, default FALSE"), std::string::npos) << text;
+}
+
+TEST(ElementCatalog, DescribesVariantsAndRefusals) {
+  const std::string graphic = describeElement(*findElementKind("Post_Graphic"));
+  EXPECT_NE(graphic.find("  with type=\"Sphere\":\n    center_marker_id: id of a Reference_Marker, required\n"
+                         "    radius: real, > 0, required\n"),
+            std::string::npos)
+      << graphic;
+  const std::string joint = describeElement(*findElementKind("Constraint_Joint"));
+  EXPECT_EQ(joint, "Constraint_Joint: not supported: joints and constraints are not available yet\n");
+  EXPECT_EQ(findElementKind("Gizmo"), nullptr);
+}
+
+TEST(ElementCatalog, EveryReadElementCanBeReadSomewhere) {
+  for (const ElementKind* kind : allElementKinds()) {
+    if (kind->support == ElementSupport::Read) {
+      EXPECT_TRUE(kind->readInModel || kind->readInCommand) << kind->element;
+      EXPECT_FALSE(kind->attributes.empty() && kind->element != "Stop") << kind->element;
+    } else {
+      EXPECT_FALSE(kind->note.empty()) << kind->element;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lodestone

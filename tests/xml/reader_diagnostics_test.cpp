@@ -1,0 +1,298 @@
+// The reader's diagnostics: each test asserts the message and the line it points at.
+#include <chrono>
+
+#include "support/deck_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+TEST(ReaderDiagnostics, SmallestDeckReadsWithoutDiagnostics) {
+  const ReadResult result = readText(deck(groundAndBody()));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
+  EXPECT_EQ(result.spec->bodies.size(), 2u);
+  EXPECT_EQ(result.spec->markers.size(), 1u);
+  ASSERT_EQ(result.spec->commands.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<SimulateSpec>(result.spec->commands[0]));
+}
+
+TEST(ReaderDiagnostics, ReportsLineAndColumnOfTheElementStart) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n   <Body_Rigid id=\"3\"\n      mass=\"-1\"/>"));
+  ASSERT_FALSE(result.spec);
+  const Diagnostic* found = nullptr;
+  for (const Diagnostic& d : result.diagnostics.entries()) {
+    if (d.message.find("'mass'") != std::string::npos) found = &d;
+  }
+  ASSERT_NE(found, nullptr) << result.diagnostics.formatAll();
+  EXPECT_EQ(found->format(), "deck.xml:6:4: Body_Rigid id=3: attribute 'mass' must be >= 0 (got -1)");
+}
+
+TEST(ReaderDiagnostics, MalformedXmlNamesTheLine) {
+  const ReadResult result = readText("<MultiBodySystem>\n<Model>\n<Body_Rigid id=\"1\" isground=\"TRUE\">\n</Model>\n"
+                                     "</MultiBodySystem>\n");
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 4, "malformed XML")) << result.diagnostics.formatAll();
+}
+
+TEST(ReaderDiagnostics, MissingRequiredAttribute) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\"/>"));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Reference_Marker id=30: missing required attribute 'body_id'"));
+}
+
+TEST(ReaderDiagnostics, MissingIdIsAnError) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker body_id=\"1\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Reference_Marker: missing required attribute 'id'"));
+}
+
+TEST(ReaderDiagnostics, UnparsableNumbers) {
+  for (const std::string bad : {"abc", "nan", "NaN", "inf", "-inf", "1e999", "1.0.0", "0x10", ""}) {
+    const ReadResult result = readText(deck(
+        "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"20\" body_id=\"2\"/>\n"
+        "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"" + bad + "\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>"));
+    EXPECT_FALSE(result.spec) << bad;
+    EXPECT_TRUE(hasError(result.diagnostics, 5,
+                         "Body_Rigid id=2: attribute 'mass' must be a finite number (got '" + bad + "')"))
+        << bad;
+  }
+}
+
+TEST(ReaderDiagnostics, NumbersInExporterSpellings) {
+  const ReadResult result = readText(deck(
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"600.\" "
+      "pos_y=\" 1.0000E-10 \" pos_z=\"2.5D1\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"4.6299222\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_DOUBLE_EQ(result.spec->markers[0].pos_x, 600.0);
+  EXPECT_DOUBLE_EQ(result.spec->markers[0].pos_y, 1e-10);
+  EXPECT_DOUBLE_EQ(result.spec->markers[0].pos_z, 25.0);
+}
+
+TEST(ReaderDiagnostics, OutOfRangeValues) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Param_Transient integr_tol=\"0\" max_order=\"7\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Param_Transient: attribute 'integr_tol' must be > 0 (got 0)"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'max_order' must be >= 1 and <= 5 (got 7)"));
+}
+
+TEST(ReaderDiagnostics, MassMustBePositiveForAMovingBody) {
+  const ReadResult result = readText(deck(
+      "<Reference_Marker id=\"20\" body_id=\"2\"/>\n<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"0\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 4, "Body_Rigid id=2: a moving body needs mass > 0"));
+}
+
+TEST(ReaderDiagnostics, DanglingReference) {
+  const ReadResult result = readText(deck(
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"99\" mass=\"1\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>"));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 4,
+                       "Body_Rigid id=2: attribute 'cg_id' refers to Reference_Marker id=99, which is not defined"));
+}
+
+TEST(ReaderDiagnostics, DuplicateIdNamesTheFirstDefinition) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"20\" body_id=\"1\"/>"));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 6,
+                       "Reference_Marker id=20: duplicate id: Reference_Marker id=20 is already defined at deck.xml:4:1"));
+}
+
+TEST(ReaderDiagnostics, SameIdInDifferentElementKindsIsFine) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"2\" body_id=\"1\"/>"));
+  EXPECT_TRUE(result.spec) << result.diagnostics.formatAll();
+}
+
+TEST(ReaderDiagnostics, UnknownElementsAndAttributesAreWarningsWithTheirLines) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Gizmo id=\"4\"/>\n<Reference_Marker id=\"30\" "
+                                                            "body_id=\"1\" colour=\"red\"/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "deck.xml:6:1: warning: unknown element <Gizmo> ignored"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 7, "Reference_Marker id=30: unknown attribute 'colour' ignored"));
+  EXPECT_EQ(result.diagnostics.warningCount(), 2);
+}
+
+TEST(ReaderDiagnostics, UnexpectedChildElementIsAWarning) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\">\n"
+                                                            "<Extra/>\n</Reference_Marker>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 7, "unexpected element inside <Reference_Marker> ignored"));
+}
+
+TEST(ReaderDiagnostics, NamesValuesAndKeywordsAreCaseInsensitive) {
+  const ReadResult result = readText(
+      "<multibodysystem><MODEL>\n<body_rigid ID=\"1\" IsGround=\"true\"/>\n<REFERENCE_MARKER Id=\"20\" Body_ID=\"2\"/>\n"
+      "<Body_Rigid id=\"2\" CG_ID=\"20\" Mass=\"1\" INERTIA_XX=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>\n"
+      "<param_unit length_unit=\"millimeter\" force_unit=\"Newton\" mass_unit=\"KiloGram\" time_unit=\"SECOND\"/>\n"
+      "</MODEL><command><simulate analysis_type=\"TRANSIENT\" end_time=\"1\" num_steps=\"10\"/><stop/></command>"
+      "</multibodysystem>");
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.spec->bodies[0].isground);
+  EXPECT_EQ(result.spec->units->length_unit, "MILLIMETER");
+  ASSERT_EQ(result.spec->commands.size(), 2u);
+  EXPECT_EQ(std::get<SimulateSpec>(result.spec->commands[0]).analysis_type, "Transient");
+  EXPECT_TRUE(std::holds_alternative<StopSpec>(result.spec->commands[1]));
+}
+
+TEST(ReaderDiagnostics, AttributeRepeatedInAnotherCase) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\" "
+                                                            "pos_x=\"1\" POS_X=\"2\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'pos_x' is given more than once"));
+}
+
+TEST(ReaderDiagnostics, BadKeywordListsTheChoices) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Param_Unit length_unit=\"FURLONG\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'length_unit' must be one of METER, MILLIMETER"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "(got 'FURLONG')"));
+}
+
+TEST(ReaderDiagnostics, BadBoolean) {
+  const ReadResult result = readText(deck("<Body_Rigid id=\"1\" isground=\"maybe\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 3, "attribute 'isground' must be TRUE or FALSE (got 'maybe')"));
+}
+
+TEST(ReaderDiagnostics, EveryProblemIsReportedNotJustTheFirst) {
+  const ReadResult result = readText(deck(
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"x\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"-3\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>\n"
+      "<Reference_Marker id=\"21\" body_id=\"7\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 4, "'pos_x'"));
+  EXPECT_TRUE(hasError(result.diagnostics, 5, "'mass'"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "refers to Body_Rigid id=7"));
+}
+
+TEST(ReaderDiagnostics, UnsupportedMotionSolveElementIsAnErrorNamingIt) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Constraint_Joint id=\"5\" type=\"REVOLUTE\" "
+                                                            "i_marker_id=\"20\" j_marker_id=\"20\"/>"));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Constraint_Joint id=5: element is not supported: joints"));
+}
+
+TEST(ReaderDiagnostics, UnsupportedAttributeIsAnErrorNamingIt) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\" node_id=\"4\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Reference_Marker id=30: attribute 'node_id' is not supported"));
+}
+
+TEST(ReaderDiagnostics, OutputOnlyElementIsAWarning) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<ResOutput abf_file=\"TRUE\"/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "ResOutput: element ignored"));
+}
+
+TEST(ReaderDiagnostics, IgnoredAttributeSaysWhy) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Param_Transient integr_tol=\"1e-4\" dae_index=\"3\"/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "attribute 'dae_index' has no effect in Lodestone"));
+}
+
+TEST(ReaderDiagnostics, CommandInModelAndModelElementInCommand) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Simulate end_time=\"1\" print_interval=\"0.1\"/>",
+                                          "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
+                                          "<Reference_Marker id=\"20\" pos_x=\"1\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Simulate: is a command: it belongs in <Command>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 10, "Reference_Marker id=20: cannot appear in <Command>"));
+}
+
+TEST(ReaderDiagnostics, RootMustBeMultiBodySystem) {
+  const ReadResult result = readText("<?xml version=\"1.0\"?>\n<Model/>\n");
+  EXPECT_TRUE(hasError(result.diagnostics, 2, "the root element is <Model>; a deck's root element is <MultiBodySystem>"));
+}
+
+TEST(ReaderDiagnostics, DeckWithoutSimulateIsReported) {
+  const ReadResult result = readText("<MultiBodySystem><Model>" + groundAndBody() + "</Model></MultiBodySystem>");
+  EXPECT_FALSE(result.spec);
+  EXPECT_NE(result.diagnostics.formatAll().find("the deck has no Simulate command"), std::string::npos)
+      << result.diagnostics.formatAll();
+}
+
+TEST(ReaderDiagnostics, NotXmlAtAll) {
+  {
+    const ReadResult empty = readText("");
+    EXPECT_FALSE(empty.spec);
+    EXPECT_NE(empty.diagnostics.formatAll().find("deck.xml: the file is empty"), std::string::npos);
+  }
+  {
+    const ReadResult blank = readText("  \n\t\n");
+    EXPECT_NE(blank.diagnostics.formatAll().find("the file is empty"), std::string::npos);
+  }
+  {
+    std::string binary = "\x7f" "ELF\x02\x01\x01";
+    binary.push_back('\0');
+    binary += "\x03\x00\x3e";
+    const ReadResult result = readText(binary);
+    EXPECT_FALSE(result.spec);
+    EXPECT_NE(result.diagnostics.formatAll().find("binary data, not an XML deck"), std::string::npos);
+  }
+  {
+    const ReadResult text = readText("this is not xml\n");
+    EXPECT_FALSE(text.spec);
+    EXPECT_TRUE(hasError(text.diagnostics, 1, "malformed XML"));
+  }
+  {
+    const std::string whole = deck(groundAndBody());
+    const ReadResult truncated = readText(whole.substr(0, whole.size() / 2));
+    EXPECT_FALSE(truncated.spec);
+    EXPECT_NE(truncated.diagnostics.formatAll().find("malformed XML"), std::string::npos)
+        << truncated.diagnostics.formatAll();
+  }
+}
+
+TEST(ReaderDiagnostics, ExternalEntitiesAreNeverLoaded) {
+  const ReadResult result = readText(
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE MultiBodySystem [ <!ENTITY secret SYSTEM \"file:///etc/passwd\"> ]>\n"
+      "<MultiBodySystem><Model><Body_Rigid id=\"1\" isground=\"TRUE\" label=\"&secret;\"/></Model></MultiBodySystem>");
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 2, "a deck may not contain a DOCTYPE declaration"));
+  EXPECT_EQ(result.diagnostics.formatAll().find("root:"), std::string::npos);
+}
+
+TEST(ReaderDiagnostics, ExternalDtdIsNeverLoaded) {
+  const ReadResult result = readText("<?xml version=\"1.0\"?>\n<!DOCTYPE MultiBodySystem SYSTEM \"/etc/passwd\">\n"
+                                     "<MultiBodySystem/>");
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 2, "DOCTYPE"));
+}
+
+TEST(ReaderDiagnostics, EntityExpansionBombIsRefused) {
+  std::string bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n";
+  std::string previous = "lol";
+  for (int level = 1; level <= 9; ++level) {
+    const std::string name = "lol" + std::to_string(level);
+    bomb += "<!ENTITY " + name + " \"";
+    for (int i = 0; i < 10; ++i) bomb += "&" + previous + ";";
+    bomb += "\">\n";
+    previous = name;
+  }
+  bomb += "]>\n<MultiBodySystem><Model><Body_Rigid id=\"1\" isground=\"TRUE\" label=\"&" + previous +
+          ";\"/></Model></MultiBodySystem>";
+  const ReadResult result = readText(bomb);
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, 2, "DOCTYPE"));
+}
+
+TEST(ReaderDiagnostics, MissingFileIsAClearError) {
+  Diagnostics diagnostics;
+  EXPECT_FALSE(readDeck("/nonexistent/deck.xml", diagnostics));
+  EXPECT_EQ(diagnostics.formatAll(), "/nonexistent/deck.xml: cannot open the deck: No such file or directory\n");
+}
+
+TEST(ReaderDiagnostics, CommentsAndProcessingInstructionsAreHarmless) {
+  const ReadResult result = readText(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"http://example.com/x.xsl\"?>\n"
+      "<MultiBodySystem xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" hw_version=\"2022.0\">\n<!-- a note -->\n"
+      "<Model>" + groundAndBody() + "</Model><Command><Simulate end_time=\"1\" print_interval=\"0.5\"/></Command>"
+      "</MultiBodySystem>");
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
+}
+
+TEST(ReaderDiagnostics, ElementCountsForTheLog) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\"/>"));
+  ASSERT_TRUE(result.spec);
+  ASSERT_EQ(result.spec->elementCounts.size(), 2u);
+  EXPECT_EQ(result.spec->elementCounts[0].element, "Body_Rigid");
+  EXPECT_EQ(result.spec->elementCounts[0].count, 2);
+  EXPECT_EQ(result.spec->elementCounts[1].element, "Reference_Marker");
+  EXPECT_EQ(result.spec->elementCounts[1].count, 2);
+}
+
+}  // namespace
+}  // namespace lodestone::testing
