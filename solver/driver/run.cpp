@@ -2,6 +2,7 @@
 // crashing, always saying in the log's last line whether the simulation completed.
 #include "run.h"
 
+#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <variant>
@@ -11,7 +12,6 @@
 #include "simulation.h"
 #include "solver/core/text.h"
 #include "solver/output/body_results_writer.h"
-#include "solver/output/number_format.h"
 #include "solver/output/run_log.h"
 #include "solver/xml/deck_reader.h"
 #include "stopwatch.h"
@@ -37,6 +37,7 @@ class DeckRun {
 
   void execute(double parseSeconds) {
     Stopwatch total;
+    const std::clock_t cpuAtStart = std::clock();
     PhaseTimes setupTimes;
     setupTimes.parse = parseSeconds;
 
@@ -86,6 +87,7 @@ class DeckRun {
 
     PhaseTimes& times = simulation_->times();
     times.total = total.elapsed() + parseSeconds;
+    times.processCpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC + parseSeconds;
     if (segmentsRun_ > 1) log_->statistics(simulation_->statistics(), "CUMULATIVE DAE SOLVER STATISTICS (all segments)");
     log_->phaseTimes(times);
     log_->files(deckPath_, {results_->path(), log_->path()});
@@ -116,13 +118,8 @@ class DeckRun {
   bool simulate_(const SimulateSpec& command) {
     std::optional<SimulationSegment> segment = planSegment(command, currentTime_, outcome_.diagnostics);
     if (!segment) return badDeckAt(command.loc, "this Simulate's times cannot be run");
-    const std::string analysis = toLower(trim(command.analysis_type));
-    if (analysis == "assembly") {
-      log_->line(" Assembly analysis at t=" + scientific(segment->startTime) +
-                 ": no joints to assemble, the state is unchanged.");
-      return true;
-    }
-    if (!analysis.empty() && analysis != "transient") {
+    // The reader already refuses other analyses; this guards decks built in code.
+    if (!command.analysis_type.empty() && !equalsIgnoreCase(trim(command.analysis_type), "Transient")) {
       outcome_.diagnostics.error(command.loc, "analysis_type=\"" + command.analysis_type +
                                                   "\" is not supported yet; use Transient");
       return badDeckAt(command.loc, "analysis_type=\"" + command.analysis_type + "\" is not supported");

@@ -123,7 +123,7 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
 
 void RunLog::phaseTimes(const PhaseTimes& t) {
   line();
-  line(" CPU TIME BY PHASE (single thread)");
+  line(" TIME BY PHASE (single thread, elapsed)");
   line(" ----------------------------------------------------");
   line(row("Parse", seconds(t.parse)));
   line(row("Build", seconds(t.build)));
@@ -137,6 +137,7 @@ void RunLog::phaseTimes(const PhaseTimes& t) {
   line(row("Integrator Other", seconds(t.integratorOther())));
   line(row("Output", seconds(t.output)));
   line(row("Total Elapsed Time", seconds(t.total)));
+  line(row("Total CPU Time", seconds(t.processCpu)));
   line();
 }
 

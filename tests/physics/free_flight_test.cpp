@@ -75,7 +75,9 @@ TEST(FreeFlightTest, MillimetreDeckFallsAThousandTimesTheMetreDeck) {
     // ...and the drop itself, 1000 times larger, to 1e-8 relative.
     const double dropMetres = metres.positions[k].z() - 2.0;
     const double dropMillimetres = millimetres.positions[k].z() - 2000.0;
-    if (t > 0) EXPECT_NEAR(dropMillimetres / dropMetres, 1000.0, 1e-5) << "t=" << t;
+    if (t > 0) {
+      EXPECT_NEAR(dropMillimetres / dropMetres, 1000.0, 1e-5) << "t=" << t;
+    }
   }
 }
 

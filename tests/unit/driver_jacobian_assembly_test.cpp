@@ -119,7 +119,9 @@ TEST_F(SundialsMatrices, SystemJacobianMatchesFiniteDifferenceOfTheResidual) {
   // Bodies do not couple (gravity depends on nothing): everything off the diagonal blocks is zero.
   for (int row = 0; row < size; ++row) {
     for (int column = 0; column < size; ++column) {
-      if (row / 13 != column / 13) EXPECT_EQ(analytic(row, column), 0.0);
+      if (row / 13 != column / 13) {
+        EXPECT_EQ(analytic(row, column), 0.0);
+      }
     }
   }
 }

@@ -77,6 +77,7 @@ TEST(RunLogTest, StatesUnitsElementCountsSettingsProgressAndCompletion) {
   EXPECT_TRUE(contains(written, " Number of solution steps                 = 212"));
   EXPECT_TRUE(contains(written, " Residual Evaluation"));
   EXPECT_TRUE(contains(written, " Jacobian Factorization"));
+  EXPECT_TRUE(contains(written, " Total CPU Time"));
   ASSERT_FALSE(written.empty());
   EXPECT_EQ(written.back(), "Simulation completed.");
 }
