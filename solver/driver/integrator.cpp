@@ -147,6 +147,7 @@ double Integrator::time() const {
 std::span<const double> Integrator::currentState() const {
   N_Vector current = nullptr;
   checkSundials(IDAGetCurrentY(idas_.get(), &current), "IDAGetCurrentY");
+  if (current == nullptr) return returnedSolution();  // IDASolve has not run yet
   return {data(current), static_cast<size_t>(stateSize_)};
 }
 
@@ -195,9 +196,17 @@ FailureReport Integrator::diagnoseFailure(int flag) const {
     if (IDAGetEstLocalErrors(idas, localErrors.get()) != IDA_SUCCESS) return report;
   } else {
     // No step was ever accepted, so there is no local error estimate: the residual at the start is what failed.
+    // IDAS's current y and y' are the vectors handed to IDASolve, so before the first IDASolve (a failed
+    // IDACalcIC) they do not exist; then its best initial values are in IDAGetConsistentIC.
     N_Vector y = nullptr;
     N_Vector yp = nullptr;
-    if (IDAGetCurrentY(idas, &y) != IDA_SUCCESS || IDAGetCurrentYp(idas, &yp) != IDA_SUCCESS) return report;
+    IDAGetCurrentY(idas, &y);
+    IDAGetCurrentYp(idas, &yp);
+    if (y == nullptr || yp == nullptr) {
+      IDAGetConsistentIC(idas, y_.get(), yp_.get());
+      y = y_.get();
+      yp = yp_.get();
+    }
     system_.residual(report.time, data(y), data(yp), data(localErrors.get()));
     report.fromResidual = true;
   }

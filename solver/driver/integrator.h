@@ -82,7 +82,8 @@ class Integrator {
   void interpolate(double t, std::span<double> y) const;
 
   double time() const;
-  // The integrator's own current state (IDAGetCurrentY), exactly as IDAS holds it.
+  // The integrator's current state (IDAGetCurrentY) untouched by the driver: after a step, IDAS's solution at
+  // its current time, which is its history array's newest entry; at the stop time, IDAS's value there.
   std::span<const double> currentState() const;
   int lastOrder() const;
   double lastStepSize() const;

@@ -31,6 +31,7 @@ void MultibodySystem::initialState(std::span<double> y) const {
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
   Stopwatch watch;
+  lastNonFiniteBody_ = -1;
   updateKinematics(y);
   times_.kinematics += watch.lap();
   evaluateForces(time);

@@ -41,7 +41,7 @@ class MultibodySystem {
   // ∂F/∂y + cj·∂F/∂y' at (t, y, y'), written block by block into `assembler` (which begin() has prepared).
   void jacobian(double time, const double* y, const double* yp, double cj, JacobianAssembler& assembler);
 
-  // Index into model().bodies of the body whose residual was last found not finite; -1 if none ever was.
+  // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
 
   // What bodies.csv reports for state y: Euler parameters normalised, angular velocity turned into ground axes.

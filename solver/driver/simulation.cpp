@@ -174,7 +174,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       ++next;
     }
     time_ = step.time;
-    if (onProgress_ && sinceProgressCall.elapsed() >= 0.1) {
+    if (onProgress_ && sinceProgressCall.elapsed() >= options_.progressCallInterval) {
       sinceProgressCall.lap();
       onProgress_(step.time, segment.startTime, segment.endTime);
     }

@@ -21,6 +21,7 @@ namespace lodestone {
 struct SimulationOptions {
   IntegratorOptions integrator;
   int progressLinesPerSegment = 20;  // "Time=…; Order=…; H=…" lines in run.log, spread over the segment
+  double progressCallInterval = 0.1;  // wall seconds between calls of the progress handler
 };
 
 // One output time, as handed to the output handler.

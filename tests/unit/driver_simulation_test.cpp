@@ -1,7 +1,9 @@
 // The segment loop: output times (every print interval, the end always included, nothing written twice),
 // segments that continue from the state reached, a model replaced between segments, and a failure that
 // names the body at fault.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -166,6 +168,34 @@ TEST(SimulationTest, FailureDiagnosisUsesLocalErrorsOnceStepsWereTaken) {
   EXPECT_EQ(report.flagName, "IDA_ERR_FAIL");
   EXPECT_EQ(system.layout().bodyOfVariable(report.worstVariable), 1);
   EXPECT_GT(report.worstWeightedError, 0.0);
+}
+
+TEST(SimulationTest, NonFiniteResidualNamesTheBody) {
+  Model model = projectileModel();
+  RigidBody broken = fallingBody(3, {0, 0, 0});
+  broken.inertia(1, 1) = std::numeric_limits<double>::quiet_NaN();
+  model.bodies.push_back(broken);
+  Simulation simulation(std::move(model));
+  const SegmentOutcome outcome = simulation.run({{}, 0.0, 1.0, 0.1});
+  ASSERT_FALSE(outcome.completed);
+  EXPECT_NE(outcome.reason.find("Body_Rigid id=3 (deck.xml:12)"), std::string::npos) << outcome.reason;
+}
+
+TEST(SimulationTest, ProgressReportsTimesWithinTheSegmentInOrder) {
+  SimulationOptions options;
+  options.progressCallInterval = 0;  // every step, so the test sees calls without depending on the clock
+  Simulation simulation(projectileModel(), options);
+  std::vector<double> reported;
+  simulation.setProgressHandler([&](double time, double start, double end) {
+    EXPECT_EQ(start, 0.5);
+    EXPECT_EQ(end, 1.5);
+    reported.push_back(time);
+  });
+  ASSERT_TRUE(simulation.run({{}, 0.5, 1.5, 0.1}).completed);
+  ASSERT_FALSE(reported.empty());
+  EXPECT_GT(reported.front(), 0.5);
+  EXPECT_EQ(reported.back(), 1.5);
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
 }
 
 TEST(SimulationTest, ModelWithoutMovingBodiesStillReachesTheEnd) {
