@@ -59,8 +59,15 @@ class DeckRun {
       return;
     }
     outcome_.outputDir = outputDir.string();
-    log_.emplace(outputDir / "run.log");
-    results_.emplace(outputDir / "bodies.csv");
+    try {
+      log_.emplace(outputDir / "run.log");
+      results_.emplace(outputDir / "bodies.csv");
+    } catch (const std::runtime_error& cannotWrite) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = cannotWrite.what();
+      if (log_) log_->failedBeforeStart(outcome_.message);
+      return;
+    }
 
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));

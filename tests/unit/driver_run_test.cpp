@@ -227,6 +227,16 @@ TEST_F(RunTest, ImpossibleSimulateTimesAreADeckError) {
   EXPECT_EQ(log.back().rfind("Simulation FAILED", 0), 0u) << log.back();
 }
 
+TEST_F(RunTest, OutputFolderThatCannotBeCreatedFailsCleanly) {
+  ModelSpec spec = dropDeck();
+  spec.commands = {simulate(1.0, 0.1, 9)};
+  RunRequest request;
+  request.outputDir = "/proc/lodestone-cannot-write-here";  // not creatable, even by root
+  const RunOutcome outcome = runModelSpec(spec, request);
+  EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
+  EXPECT_NE(outcome.message.find("/proc/lodestone-cannot-write-here"), std::string::npos) << outcome.message;
+}
+
 TEST_F(RunTest, UnreadableDeckIsABadDeckWithoutOutputFolder) {
   RunRequest request;
   request.deckPath = (folder / "no-such-deck.xml").string();
