@@ -1,6 +1,6 @@
 // The iteration matrix ∂F/∂y + cj·∂F/∂y' as a list of dense blocks — each body's own 13×13 block now, element
-// couplings between bodies later — written into dense storage (small models, LAPACK-free dense LU) or
-// compressed sparse columns (large models, KLU) behind one interface. The structure is fixed when the model
+// couplings between bodies later — written into dense storage (SUNDIALS' dense LU, for the smallest models) or
+// compressed sparse columns (KLU) behind one interface. The structure is fixed when the model
 // is built, so cost per Jacobian is proportional to the number of blocks, never to the square of the size.
 #pragma once
 
