@@ -18,7 +18,7 @@ namespace {
 std::string resultsFolderFor(const std::string& deck, const std::string& outputRoot, int copy) {
   const fs::path deckPath(deck);
   std::string name = deckPath.stem().string();
-  if (copy > 1) name += "-" + std::to_string(copy);
+  if (copy > 1) name.append("-").append(std::to_string(copy));
   if (outputRoot.empty()) return (deckPath.parent_path() / (name + "_results")).string();
   return (fs::path(outputRoot) / name).string();
 }

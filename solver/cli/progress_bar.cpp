@@ -16,7 +16,12 @@ std::string formatProgressBar(double time, double startTime, double endTime, int
   const int percent = static_cast<int>(std::floor(fraction * 100.0));
   char numbers[64];
   std::snprintf(numbers, sizeof numbers, "] %3d%%  t=%.4g s", percent, time);
-  return "[" + std::string(filled, '#') + std::string(width - filled, '.') + numbers;
+  std::string text;
+  text.reserve(width + sizeof numbers + 1);
+  text += '[';
+  text.append(filled, '#');
+  text.append(width - filled, '.');
+  return text += numbers;
 }
 
 bool isTerminal(int fileDescriptor) { return isatty(fileDescriptor) == 1; }

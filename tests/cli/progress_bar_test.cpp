@@ -23,6 +23,20 @@ struct FakeClock {
   }
 };
 
+// What the bar writes to show `text` over an older, longer line: '\r', the text, spaces over the old tail.
+std::string drawn(const std::string& text, std::size_t padding = 0) {
+  std::string expected(1, '\r');
+  expected += text;
+  return expected.append(padding, ' ');
+}
+
+// What the bar writes to erase a line of `length` characters.
+std::string erased(std::size_t length) {
+  std::string expected(1, '\r');
+  expected.append(length, ' ');
+  return expected += '\r';
+}
+
 TEST(ProgressBarText, ShowsFractionPercentAndSimulatedTime) {
   EXPECT_EQ(formatProgressBar(0.42, 0.0, 1.0, 10), "[####......]  42%  t=0.42 s");
   EXPECT_EQ(formatProgressBar(0.0, 0.0, 1.0, 10), "[..........]   0%  t=0 s");
@@ -63,7 +77,7 @@ TEST(ProgressBar, AppearsOnlyAfterTheDelay) {
   clock.advance(0.2);
   bar.update(0.2, 0.0, 1.0);
   EXPECT_TRUE(bar.isShown());
-  EXPECT_EQ(output.str(), "\r" + formatProgressBar(0.2, 0.0, 1.0, ProgressBar::kWidth));
+  EXPECT_EQ(output.str(), drawn(formatProgressBar(0.2, 0.0, 1.0, ProgressBar::kWidth)));
 }
 
 TEST(ProgressBar, RedrawsInPlaceOnlyWhenTheTextChanges) {
@@ -80,7 +94,7 @@ TEST(ProgressBar, RedrawsInPlaceOnlyWhenTheTextChanges) {
   const std::string shorter = formatProgressBar(1.0, 0.0, 100.0, ProgressBar::kWidth);
   const std::string longer = formatProgressBar(0.5, 0.0, 1.0, ProgressBar::kWidth);
   ASSERT_LT(shorter.size(), longer.size());
-  EXPECT_EQ(output.str(), "\r" + shorter + std::string(longer.size() - shorter.size(), ' '));
+  EXPECT_EQ(output.str(), drawn(shorter, longer.size() - shorter.size()));
 }
 
 TEST(ProgressBar, ClearErasesTheLineAndTheDestructorClears) {
@@ -93,14 +107,14 @@ TEST(ProgressBar, ClearErasesTheLineAndTheDestructorClears) {
     length = formatProgressBar(0.25, 0.0, 1.0, ProgressBar::kWidth).size();
     output.str("");
     bar.clear();
-    EXPECT_EQ(output.str(), "\r" + std::string(length, ' ') + "\r");
+    EXPECT_EQ(output.str(), erased(length));
     EXPECT_FALSE(bar.isShown());
     output.str("");
     bar.update(0.5, 0.0, 1.0);
     length = formatProgressBar(0.5, 0.0, 1.0, ProgressBar::kWidth).size();
     output.str("");
   }
-  EXPECT_EQ(output.str(), "\r" + std::string(length, ' ') + "\r");
+  EXPECT_EQ(output.str(), erased(length));
 }
 
 TEST(ProgressBar, ClearWithoutABarWritesNothing) {
