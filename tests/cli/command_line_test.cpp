@@ -80,7 +80,8 @@ TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
   EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
   EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
-  EXPECT_EQ(usageError({"run", "a.xml", "b.xml"}), "'run' takes one deck (got 2); to run several, use 'lodestone batch'");
+  EXPECT_EQ(usageError({"run", "a.xml", "b.xml"}),
+            "'run' takes one deck (got 2); to run several, use 'lodestone batch'");
   EXPECT_EQ(usageError({"run", "a.xml", "--fast"}), "unknown option '--fast' for 'run'");
   EXPECT_EQ(usageError({"run", "a.xml", "-j", "2"}), "unknown option '-j' for 'run'");
   EXPECT_EQ(usageError({"check", "a.xml", "-o", "out"}), "unknown option '-o' for 'check'");
