@@ -42,8 +42,6 @@ std::string padLeft(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
-std::string countPhrase(int count, const std::string& what) { return std::to_string(count) + " " + what; }
-
 }  // namespace
 
 std::string defaultResultsFolder(const std::string& deck) { return resultsFolderFor(deck, "", 1); }
@@ -137,9 +135,9 @@ std::string formatBatchSummary(const std::vector<DeckRun>& runs) {
       case DeckStatus::Crashed: ++crashed; break;
     }
   }
-  text += countPhrase(static_cast<int>(runs.size()), runs.size() == 1 ? "deck" : "decks") + ": " +
-          countPhrase(done, "done") + ", " + countPhrase(bad, bad == 1 ? "bad deck" : "bad decks") + ", " +
-          countPhrase(failed, "failed") + ", " + countPhrase(crashed, "crashed") + "\n";
+  text += plural(static_cast<int>(runs.size()), "deck") + ": " + std::to_string(done) + " done, " +
+          plural(bad, "bad deck") + ", " + std::to_string(failed) + " failed, " + std::to_string(crashed) +
+          " crashed\n";
 
   for (const DeckRun& run : runs) {
     if (run.status == DeckStatus::Done) continue;
@@ -150,6 +148,10 @@ std::string formatBatchSummary(const std::vector<DeckRun>& runs) {
     }
   }
   return text;
+}
+
+std::string plural(int count, const std::string& singular) {
+  return std::to_string(count) + " " + singular + (count == 1 ? "" : "s");
 }
 
 std::string lastNonBlankLine(const std::string& path) {

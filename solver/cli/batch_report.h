@@ -45,6 +45,9 @@ int batchExitCode(const std::vector<DeckRun>& runs);
 // note and where its full output is.
 std::string formatBatchSummary(const std::vector<DeckRun>& runs);
 
+// "1 deck", "2 decks", "0 decks": for the counts in summaries and verdicts.
+std::string plural(int count, const std::string& singular);
+
 // The last line of a text file that is not blank, reading only its tail; empty when there is none.
 std::string lastNonBlankLine(const std::string& path);
 

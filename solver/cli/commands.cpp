@@ -2,6 +2,7 @@
 // driver. Diagnostics and failures go to standard error; results and verdicts to standard output.
 #include "commands.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sched.h>
@@ -20,10 +21,6 @@ namespace lodestone::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string plural(int count, const std::string& singular) {
-  return std::to_string(count) + " " + singular + (count == 1 ? "" : "s");
-}
 
 std::string countsPhrase(const Diagnostics& diagnostics) {
   return plural(diagnostics.errorCount(), "error") + ", " + plural(diagnostics.warningCount(), "warning");

@@ -140,6 +140,12 @@ TEST(BatchSummary, AlignedTableCountsAndNotesOfDecksThatDidNotComplete) {
             "  no such file\n");
 }
 
+TEST(Plural, AddsAnSExceptForOne) {
+  EXPECT_EQ(plural(0, "warning"), "0 warnings");
+  EXPECT_EQ(plural(1, "warning"), "1 warning");
+  EXPECT_EQ(plural(2, "bad deck"), "2 bad decks");
+}
+
 TEST(LastNonBlankLine, SkipsTrailingBlankLinesAndReadsOnlyTheTail) {
   TemporaryFolder folder;
   EXPECT_EQ(lastNonBlankLine(folder.write("a.txt", "first\nsecond line  \n\n  \n")), "second line");
