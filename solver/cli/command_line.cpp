@@ -1,0 +1,191 @@
+// Parsing of the `lodestone` command line, and the help text that documents it. Every message names the
+// option or command at fault and what would be right, because the user sees nothing else.
+#include "command_line.h"
+
+#include <charconv>
+
+namespace lodestone::cli {
+
+namespace {
+
+constexpr int kMaximumJobs = 1024;
+
+struct OptionSpelling {
+  std::string shortName;  // "-o"
+  std::string longName;   // "--output"
+  std::string valueName;  // "a folder", used in "needs a value" messages
+};
+
+const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
+const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
+
+std::string commandName(Command command) {
+  switch (command) {
+    case Command::Run: return "run";
+    case Command::Check: return "check";
+    case Command::Batch: return "batch";
+    case Command::Help: return "help";
+    case Command::Version: return "--version";
+  }
+  return "?";
+}
+
+// When `argument` spells `option` ("-o", "-oDIR", "--output", "--output=DIR"), returns the value written
+// inside the argument itself, or an empty optional string meaning "the value is the next argument".
+// Returns nullopt when `argument` is not this option at all.
+std::optional<std::optional<std::string>> matchOption(const std::string& argument, const OptionSpelling& option) {
+  if (argument == option.shortName || argument == option.longName) return std::optional<std::string>{};
+  if (argument.size() > option.shortName.size() && argument.starts_with(option.shortName) &&
+      !argument.starts_with("--")) {
+    return std::optional<std::string>{argument.substr(option.shortName.size())};
+  }
+  const std::string longWithEquals = option.longName + "=";
+  if (argument.starts_with(longWithEquals)) return std::optional<std::string>{argument.substr(longWithEquals.size())};
+  return std::nullopt;
+}
+
+std::optional<int> parseJobCount(const std::string& text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end || value < 1 || value > kMaximumJobs) return std::nullopt;
+  return value;
+}
+
+bool isHelpFlag(const std::string& argument) { return argument == "--help" || argument == "-h"; }
+
+CommandLine commandWithoutArguments(Command command) {
+  CommandLine line;
+  line.command = command;
+  return line;
+}
+
+}  // namespace
+
+ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
+  if (arguments.empty()) return UsageError{"no command given"};
+
+  // `--help` wins wherever it stands before `--`, so that `lodestone run --help` helps instead of complaining.
+  for (const std::string& argument : arguments) {
+    if (argument == "--") break;
+    if (isHelpFlag(argument)) return commandWithoutArguments(Command::Help);
+  }
+
+  const std::string& first = arguments.front();
+  CommandLine line;
+  if (first == "help") return commandWithoutArguments(Command::Help);
+  if (first == "--version") {
+    if (arguments.size() > 1) return UsageError{"'--version' takes no arguments (got '" + arguments[1] + "')"};
+    return commandWithoutArguments(Command::Version);
+  }
+  if (first == "run") {
+    line.command = Command::Run;
+  } else if (first == "check") {
+    line.command = Command::Check;
+  } else if (first == "batch") {
+    line.command = Command::Batch;
+  } else if (first.starts_with("-")) {
+    return UsageError{"unknown option '" + first + "'; a command comes first: run, check or batch"};
+  } else {
+    return UsageError{"unknown command '" + first + "'; the commands are run, check and batch"};
+  }
+
+  const std::string name = commandName(line.command);
+  const bool takesOutput = line.command == Command::Run || line.command == Command::Batch;
+  const bool takesJobs = line.command == Command::Batch;
+  bool outputGiven = false;
+  bool onlyDecksFollow = false;
+
+  for (std::size_t index = 1; index < arguments.size(); ++index) {
+    const std::string& argument = arguments[index];
+    if (onlyDecksFollow || argument.empty() || argument[0] != '-') {
+      line.decks.push_back(argument);
+      continue;
+    }
+    if (argument == "--") {
+      onlyDecksFollow = true;
+      continue;
+    }
+
+    const OptionSpelling* option = nullptr;
+    std::optional<std::optional<std::string>> match;
+    if (takesOutput && (match = matchOption(argument, kOutputOption))) {
+      option = &kOutputOption;
+    } else if (takesJobs && (match = matchOption(argument, kJobsOption))) {
+      option = &kJobsOption;
+    } else {
+      return UsageError{"unknown option '" + argument + "' for '" + name + "'"};
+    }
+
+    std::string value;
+    if (match->has_value()) {
+      value = **match;
+    } else if (index + 1 < arguments.size()) {
+      value = arguments[++index];
+    } else {
+      return UsageError{"option '" + option->shortName + "' needs a value: " + option->valueName};
+    }
+
+    if (option == &kOutputOption) {
+      if (outputGiven) return UsageError{"option '-o' given twice"};
+      if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
+      outputGiven = true;
+      line.outputDir = value;
+    } else {
+      if (line.jobs) return UsageError{"option '-j' given twice"};
+      line.jobs = parseJobCount(value);
+      if (!line.jobs) {
+        return UsageError{"option '-j' needs a whole number from 1 to " + std::to_string(kMaximumJobs) +
+                          " (got '" + value + "')"};
+      }
+    }
+  }
+
+  if (line.decks.empty()) return UsageError{"'" + name + "' needs a deck: lodestone " + name + " DECK"};
+  if (line.command == Command::Run && line.decks.size() > 1) {
+    return UsageError{"'run' takes one deck (got " + std::to_string(line.decks.size()) +
+                      "); to run several, use 'lodestone batch'"};
+  }
+  return line;
+}
+
+std::string helpText() {
+  return R"(Usage:
+  lodestone run DECK [-o DIR]       simulate one deck
+  lodestone check DECK...           read and build decks without simulating them
+  lodestone batch DECK... [-j N] [-o DIR]
+                                    simulate many decks, N at a time, each in its own process
+  lodestone --help | help           show this text
+  lodestone --version               show the version
+
+run
+  Reads DECK, runs its commands and writes results (bodies.csv, run.log, ...) to a results folder:
+  DIR when -o DIR is given, otherwise <deck folder>/<deck name>_results. Deck errors and warnings go to
+  standard error as deck.xml:LINE:COL: Element id=N: message. On a terminal, runs longer than half a
+  second show a progress bar on standard error.
+
+check
+  Reads and builds each DECK, prints its errors and warnings and a one-line verdict, and simulates nothing.
+
+batch
+  Runs every DECK as a separate 'lodestone run' process, at most N at once (-j N; default: one per core).
+  A deck that fails or crashes does not stop the others. Each deck gets its own results folder, the same as
+  'run' would use, or DIR/<deck name> with -o DIR; two decks with the same name get DIR/<name>, DIR/<name>-2.
+  What each run printed is kept in console.log in its results folder. A summary table follows at the end.
+
+Options
+  -o, --output DIR   results folder (run) or folder of results folders (batch)
+  -j, --jobs N       decks simulated at once (batch)
+  --                 every argument after this is a deck, even one starting with '-'
+
+Exit codes
+  0   success (batch: every deck completed)
+  1   bad deck: the deck could not be read, or has errors (batch: some decks were bad, none failed or crashed)
+  2   simulation failed; partial results are kept (batch: at least one deck failed or crashed)
+  64  usage: unknown command or option, or a missing argument
+)";
+}
+
+std::string versionText() { return "lodestone " LODESTONE_VERSION; }
+
+}  // namespace lodestone::cli

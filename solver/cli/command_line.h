@@ -1,0 +1,44 @@
+// The `lodestone` command line: which command, which decks, which options. Parsing is pure (no I/O) so that
+// every usage rule can be unit-tested; main() turns a UsageError into exit code 64.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lodestone::cli {
+
+// Exit codes shared by every command (DESIGN.md, "Errors").
+enum ExitCode : int {
+  kExitSuccess = 0,
+  kExitBadDeck = 1,
+  kExitSimulationFailed = 2,
+  kExitUsage = 64,  // sysexits.h EX_USAGE
+};
+
+enum class Command { Run, Check, Batch, Help, Version };
+
+struct CommandLine {
+  Command command = Command::Help;
+  std::vector<std::string> decks;  // run: exactly one; check, batch: one or more
+  std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
+  std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
+};
+
+struct UsageError {
+  std::string message;  // one line, without the program name: "unknown option '-x' for 'run'"
+};
+
+using ParseResult = std::variant<CommandLine, UsageError>;
+
+// `arguments` excludes argv[0].
+ParseResult parseCommandLine(const std::vector<std::string>& arguments);
+
+// The full --help text, exit codes included.
+std::string helpText();
+
+// "lodestone 0.1.0"
+std::string versionText();
+
+}  // namespace lodestone::cli

@@ -1,0 +1,159 @@
+// `run`, `check` and `batch`: the glue between the command line and the reader, the model builder and the
+// driver. Diagnostics and failures go to standard error; results and verdicts to standard output.
+#include "commands.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <sched.h>
+#include <thread>
+#include <unistd.h>
+
+#include "batch_report.h"
+#include "batch_scheduler.h"
+#include "elements/model_builder.h"
+#include "progress_bar.h"
+#include "solver/driver/run.h"
+#include "solver/xml/deck_reader.h"
+
+namespace lodestone::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string countsPhrase(const Diagnostics& diagnostics) {
+  return plural(diagnostics.errorCount(), "error") + ", " + plural(diagnostics.warningCount(), "warning");
+}
+
+// The cores this process may run on, which in a container or under taskset can be fewer than the machine has.
+int usableCoreCount() {
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+int exitCodeOf(RunStatus status) {
+  switch (status) {
+    case RunStatus::Completed: return kExitSuccess;
+    case RunStatus::BadDeck: return kExitBadDeck;
+    case RunStatus::SimulationFailed: return kExitSimulationFailed;
+  }
+  return kExitSimulationFailed;
+}
+
+}  // namespace
+
+int runCommand(const CommandLine& line) {
+  const std::string& deck = line.decks.front();
+  RunOutcome outcome;
+  {
+    ProgressBar progressBar(std::cerr, isTerminal(STDERR_FILENO));
+    RunRequest request;
+    request.deckPath = deck;
+    request.outputDir = line.outputDir;
+    request.onProgress = [&progressBar](double time, double startTime, double endTime) {
+      progressBar.update(time, startTime, endTime);
+    };
+    outcome = runDeck(request);
+  }  // the bar is erased here, before anything else is printed
+
+  std::cerr << outcome.diagnostics.formatAll();
+  if (!outcome.outputDir.empty()) std::cout << "results: " << outcome.outputDir << "\n";
+
+  std::string outcomeLine = deck + ": ";
+  switch (outcome.status) {
+    case RunStatus::Completed:
+      outcomeLine += outcome.message.empty() ? "simulation completed" : outcome.message;
+      if (outcome.diagnostics.warningCount() > 0) {
+        outcomeLine += " (" + plural(outcome.diagnostics.warningCount(), "warning") + ")";
+      }
+      std::cout << outcomeLine << std::endl;
+      break;
+    case RunStatus::BadDeck:
+      outcomeLine += (outcome.message.empty() ? "bad deck, not simulated" : outcome.message) + " (" +
+                     countsPhrase(outcome.diagnostics) + ")";
+      std::cerr << outcomeLine << std::endl;
+      break;
+    case RunStatus::SimulationFailed:
+      outcomeLine += outcome.message.empty() ? "simulation failed" : outcome.message;
+      if (!outcome.outputDir.empty()) outcomeLine += "; results up to the failure are kept";
+      std::cerr << outcomeLine << std::endl;
+      break;
+  }
+  return exitCodeOf(outcome.status);
+}
+
+int checkCommand(const CommandLine& line) {
+  int exitCode = kExitSuccess;
+  for (const std::string& deck : line.decks) {
+    Diagnostics diagnostics;
+    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics)) buildModel(*spec, diagnostics);
+    std::cerr << diagnostics.formatAll();
+    if (diagnostics.hasErrors()) {
+      exitCode = kExitBadDeck;
+      std::cout << deck << ": " << countsPhrase(diagnostics) << std::endl;
+    } else {
+      std::cout << deck << ": OK (" << plural(diagnostics.warningCount(), "warning") << ")" << std::endl;
+    }
+  }
+  return exitCode;
+}
+
+int batchCommand(const CommandLine& line) {
+  const std::vector<std::string>& decks = line.decks;
+  const std::vector<std::string> folders = planResultsFolders(decks, line.outputDir);
+  const int parallelRuns = line.jobs.value_or(usableCoreCount());
+
+  std::vector<DeckRun> runs(decks.size());
+  std::vector<ProcessSpec> jobs;
+  std::vector<std::size_t> runOfJob;
+  for (std::size_t index = 0; index < decks.size(); ++index) {
+    DeckRun& run = runs[index];
+    run.deck = decks[index];
+    // A mistyped deck path must not leave an empty results folder (and its parent folders) behind.
+    std::error_code error;
+    if (!fs::is_regular_file(run.deck, error)) {
+      run.status = DeckStatus::BadDeck;
+      run.statusText = "bad deck";
+      run.note = fs::is_directory(run.deck, error) ? "is a folder, not a deck file" : "no such file";
+      continue;
+    }
+    if (fs::create_directories(folders[index], error); error) {
+      run.status = DeckStatus::Failed;
+      run.statusText = "not started";
+      run.note = "cannot create results folder " + folders[index] + ": " + error.message();
+      continue;
+    }
+    run.resultsDir = folders[index];
+    const std::string consoleLog = (fs::path(run.resultsDir) / kConsoleLogName).string();
+    jobs.push_back({kCurrentExecutable, {"lodestone", "run", "-o", run.resultsDir, "--", run.deck}, consoleLog, ""});
+    runOfJob.push_back(index);
+  }
+
+  std::cerr << "batch: " << plural(static_cast<int>(decks.size()), "deck") << ", at most " << parallelRuns
+            << " at a time" << std::endl;
+  const std::string total = std::to_string(decks.size());
+  int finishedCount = 0;
+  const auto reportFinished = [&](const DeckRun& run) {
+    std::cerr << "[" << ++finishedCount << "/" << total << "] " << run.deck << ": " << run.statusText << std::endl;
+  };
+  for (const DeckRun& run : runs) {
+    if (run.resultsDir.empty()) reportFinished(run);  // decided above, without a process
+  }
+
+  runJobs(jobs, parallelRuns, [&](std::size_t jobIndex, const JobResult& result) {
+    DeckRun& run = runs[runOfJob[jobIndex]];
+    recordProcessEnd(run, result.end);
+    if (result.end.kind != ProcessEnd::Kind::NotStarted) {
+      run.wallSeconds = result.wallSeconds;
+      if (run.status != DeckStatus::Done) run.note = lastNonBlankLine(jobs[jobIndex].stdoutPath);
+    }
+    reportFinished(run);
+  });
+
+  std::cout << "\n" << formatBatchSummary(runs) << std::flush;
+  return batchExitCode(runs);
+}
+
+}  // namespace lodestone::cli

@@ -1,0 +1,118 @@
+// Unit tests of the `lodestone` argument parser: every command, every option spelling, every usage error.
+#include "solver/cli/command_line.h"
+
+#include <gtest/gtest.h>
+
+namespace lodestone::cli {
+namespace {
+
+CommandLine parsedOk(const std::vector<std::string>& arguments) {
+  const ParseResult result = parseCommandLine(arguments);
+  if (const auto* error = std::get_if<UsageError>(&result)) {
+    ADD_FAILURE() << "unexpected usage error: " << error->message;
+    return {};
+  }
+  return std::get<CommandLine>(result);
+}
+
+std::string usageError(const std::vector<std::string>& arguments) {
+  const ParseResult result = parseCommandLine(arguments);
+  if (const auto* error = std::get_if<UsageError>(&result)) return error->message;
+  ADD_FAILURE() << "expected a usage error";
+  return {};
+}
+
+TEST(CommandLine, RunTakesOneDeckAndAnOptionalOutputFolder) {
+  const CommandLine plain = parsedOk({"run", "models/brick.xml"});
+  EXPECT_EQ(plain.command, Command::Run);
+  EXPECT_EQ(plain.decks, std::vector<std::string>{"models/brick.xml"});
+  EXPECT_EQ(plain.outputDir, "");
+  EXPECT_FALSE(plain.jobs.has_value());
+
+  for (const std::vector<std::string>& spelling :
+       {std::vector<std::string>{"run", "a.xml", "-o", "out"}, {"run", "-o", "out", "a.xml"},
+        {"run", "a.xml", "-oout"}, {"run", "a.xml", "--output", "out"}, {"run", "a.xml", "--output=out"}}) {
+    const CommandLine line = parsedOk(spelling);
+    EXPECT_EQ(line.outputDir, "out") << spelling[2];
+    EXPECT_EQ(line.decks, std::vector<std::string>{"a.xml"});
+  }
+}
+
+TEST(CommandLine, CheckTakesSeveralDecks) {
+  const CommandLine line = parsedOk({"check", "a.xml", "b.xml"});
+  EXPECT_EQ(line.command, Command::Check);
+  EXPECT_EQ(line.decks, (std::vector<std::string>{"a.xml", "b.xml"}));
+}
+
+TEST(CommandLine, BatchTakesDecksJobsAndOutput) {
+  const CommandLine line = parsedOk({"batch", "a.xml", "-j", "3", "b.xml", "-o", "out", "c.xml"});
+  EXPECT_EQ(line.command, Command::Batch);
+  EXPECT_EQ(line.decks, (std::vector<std::string>{"a.xml", "b.xml", "c.xml"}));
+  EXPECT_EQ(line.jobs, 3);
+  EXPECT_EQ(line.outputDir, "out");
+
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "-j4"}).jobs, 4);
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "--jobs", "5"}).jobs, 5);
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "--jobs=6"}).jobs, 6);
+  EXPECT_FALSE(parsedOk({"batch", "a.xml"}).jobs.has_value());
+}
+
+TEST(CommandLine, DoubleDashMakesEverythingAfterItADeck) {
+  const CommandLine line = parsedOk({"batch", "--", "-odd.xml", "--help"});
+  EXPECT_EQ(line.command, Command::Batch);
+  EXPECT_EQ(line.decks, (std::vector<std::string>{"-odd.xml", "--help"}));
+}
+
+TEST(CommandLine, HelpAndVersion) {
+  EXPECT_EQ(parsedOk({"--help"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"-h"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"help"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"help", "batch"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"run", "--help"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "-j", "2", "--help"}).command, Command::Help);
+  EXPECT_EQ(parsedOk({"--version"}).command, Command::Version);
+}
+
+TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
+  EXPECT_EQ(usageError({}), "no command given");
+  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check and batch");
+  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check or batch");
+  EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
+  EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
+  EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
+  EXPECT_EQ(usageError({"run", "a.xml", "b.xml"}),
+            "'run' takes one deck (got 2); to run several, use 'lodestone batch'");
+  EXPECT_EQ(usageError({"run", "a.xml", "--fast"}), "unknown option '--fast' for 'run'");
+  EXPECT_EQ(usageError({"run", "a.xml", "-j", "2"}), "unknown option '-j' for 'run'");
+  EXPECT_EQ(usageError({"check", "a.xml", "-o", "out"}), "unknown option '-o' for 'check'");
+  EXPECT_EQ(usageError({"run", "a.xml", "-o"}), "option '-o' needs a value: a folder");
+  EXPECT_EQ(usageError({"run", "a.xml", "--output="}), "option '-o' needs a value: a folder");
+  EXPECT_EQ(usageError({"run", "a.xml", "-o", "x", "-o", "y"}), "option '-o' given twice");
+  EXPECT_EQ(usageError({"batch", "a.xml", "-j"}), "option '-j' needs a value: a number of decks to run at once");
+  EXPECT_EQ(usageError({"batch", "a.xml", "-j", "2", "-j", "3"}), "option '-j' given twice");
+  EXPECT_EQ(usageError({"--version", "x"}), "'--version' takes no arguments (got 'x')");
+}
+
+TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {
+  for (const std::string bad : {"0", "-1", "two", "2.5", "", "3x", "1025", "99999999999"}) {
+    EXPECT_EQ(usageError({"batch", "a.xml", "--jobs=" + bad}),
+              "option '-j' needs a whole number from 1 to 1024 (got '" + bad + "')");
+  }
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "-j", "1024"}).jobs, 1024);
+}
+
+TEST(CommandLine, HelpTextDocumentsCommandsAndExitCodes) {
+  const std::string help = helpText();
+  for (const char* expected : {"lodestone run DECK [-o DIR]", "lodestone check DECK", "lodestone batch DECK...",
+                               "-j, --jobs N", "console.log", "Exit codes", "64  usage",
+                               "2   simulation failed", "at least one deck failed or crashed"}) {
+    EXPECT_NE(help.find(expected), std::string::npos) << expected;
+  }
+}
+
+TEST(CommandLine, VersionTextNamesTheProgram) {
+  EXPECT_TRUE(versionText().starts_with("lodestone ")) << versionText();
+}
+
+}  // namespace
+}  // namespace lodestone::cli

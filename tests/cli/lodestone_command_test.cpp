@@ -1,0 +1,253 @@
+// End-to-end tests of the built `lodestone` executable: usage errors, --version, check, run and batch on
+// small decks written to a temporary folder, exit codes, results folders, and what goes to which stream.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "solver/cli/process.h"
+#include "temporary_folder.h"
+
+namespace lodestone::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::readFile;
+using testing::TemporaryFolder;
+
+// One free rigid body falling under gravity: the smallest deck that simulates.
+std::string freeBodyDeck(const std::string& endTime = "0.1", const std::string& printInterval = "0.01") {
+  return "<MultiBodySystem>\n"
+         "<Model>\n"
+         "  <Force_Gravity grav_z=\"-9.81\"/>\n"
+         "  <Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+         "  <Reference_Marker id=\"10\" body_id=\"2\"/>\n"
+         "  <Body_Rigid id=\"2\" cg_id=\"10\" mass=\"1\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>\n"
+         "</Model>\n"
+         "<Command>\n"
+         "  <Simulate analysis_type=\"Transient\" end_time=\"" + endTime + "\" print_interval=\"" + printInterval +
+         "\"/>\n"
+         "  <Stop/>\n"
+         "</Command>\n"
+         "</MultiBodySystem>\n";
+}
+
+// The same deck with a negative mass on line 6: an error the reader must pin to that line and element.
+std::string negativeMassDeck() {
+  std::string deck = freeBodyDeck();
+  deck.replace(deck.find("mass=\"1\""), 8, "mass=\"-1\"");
+  return deck;
+}
+
+// A deck cut off in the middle, as an interrupted copy leaves it: not even well-formed XML.
+const std::string kTruncatedDeck = "<MultiBodySystem>\n<Model>\n  <Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
+
+const std::string kBodiesHeader = "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz";
+
+struct CommandResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+class LodestoneCommand : public ::testing::Test {
+ protected:
+  CommandResult lodestone(const std::vector<std::string>& arguments) {
+    std::vector<std::string> argv{"lodestone"};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    const std::string outPath = folder / "stdout.txt", errPath = folder / "stderr.txt";
+    const ProcessEnd end = runProcess({LODESTONE_EXECUTABLE, argv, outPath, errPath});
+    CommandResult result{-1, readFile(outPath), readFile(errPath)};
+    EXPECT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe() << "\nstderr:\n" << result.err;
+    result.exitCode = end.exitCode;
+    return result;
+  }
+
+  void expectUsageError(const std::vector<std::string>& arguments, const std::string& message) {
+    const CommandResult result = lodestone(arguments);
+    EXPECT_EQ(result.exitCode, 64);
+    EXPECT_EQ(result.err, "lodestone: " + message + "\nRun 'lodestone --help' for usage.\n");
+    EXPECT_EQ(result.out, "");
+  }
+
+  TemporaryFolder folder;
+};
+
+// The table row of `deck` in batch's summary, or "" when there is none.
+std::string summaryRow(const std::string& summary, const std::string& deck) {
+  std::istringstream lines(summary);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with(deck + " ")) return line;
+  }
+  return "";
+}
+
+TEST_F(LodestoneCommand, UsageErrorsExit64WithAHint) {
+  expectUsageError({}, "no command given");
+  expectUsageError({"simulate", "deck.xml"}, "unknown command 'simulate'; the commands are run, check and batch");
+  expectUsageError({"run"}, "'run' needs a deck: lodestone run DECK");
+  expectUsageError({"run", "deck.xml", "--fast"}, "unknown option '--fast' for 'run'");
+  expectUsageError({"run", "deck.xml", "-o"}, "option '-o' needs a value: a folder");
+  expectUsageError({"batch", "deck.xml", "-j", "0"}, "option '-j' needs a whole number from 1 to 1024 (got '0')");
+}
+
+TEST_F(LodestoneCommand, VersionIsTheCMakeProjectVersion) {
+  const std::string cmakeLists = readFile(std::string(LODESTONE_SOURCE_DIR) + "/CMakeLists.txt");
+  const std::string declaration = "project(Lodestone VERSION ";
+  const std::size_t start = cmakeLists.find(declaration);
+  ASSERT_NE(start, std::string::npos) << "no project() line in the top-level CMakeLists.txt";
+  const std::size_t versionStart = start + declaration.size();
+  const std::string version =
+      cmakeLists.substr(versionStart, cmakeLists.find_first_not_of("0123456789.", versionStart) - versionStart);
+  ASSERT_FALSE(version.empty());
+  const CommandResult result = lodestone({"--version"});
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_EQ(result.out, "lodestone " + version + "\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(LodestoneCommand, HelpGoesToStandardOutput) {
+  for (const std::vector<std::string>& arguments :
+       {std::vector<std::string>{"--help"}, {"help"}, {"batch", "--help"}}) {
+    const CommandResult result = lodestone(arguments);
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_NE(result.out.find("Usage:"), std::string::npos);
+    EXPECT_NE(result.out.find("Exit codes"), std::string::npos);
+    EXPECT_EQ(result.err, "");
+  }
+}
+
+TEST_F(LodestoneCommand, CheckOfAMissingFileIsABadDeckNamingTheFile) {
+  const std::string missing = folder / "no_such_deck.xml";
+  const CommandResult result = lodestone({"check", missing});
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_TRUE(result.err.starts_with(missing + ":")) << result.err;  // the reader's diagnostic
+  EXPECT_TRUE(result.out.starts_with(missing + ": 1 error")) << result.out;
+  EXPECT_FALSE(fs::exists(folder / "no_such_deck_results")) << "check must not write results";
+}
+
+TEST_F(LodestoneCommand, CheckOfAGoodDeckSaysOk) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const CommandResult result = lodestone({"check", deck});
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(result.out.starts_with(deck + ": OK (")) << result.out;
+  EXPECT_FALSE(fs::exists(folder / "free_body_results")) << "check must not simulate";
+}
+
+TEST_F(LodestoneCommand, CheckPointsAtTheLineAndElementOfAnError) {
+#ifdef LODESTONE_STANDIN_BUILD
+  GTEST_SKIP() << "needs the real deck reader; this build links a local stand-in";
+#endif
+  const std::string deck = folder.write("negative_mass.xml", negativeMassDeck());
+  const CommandResult result = lodestone({"check", deck});
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_NE(result.err.find(deck + ":6:"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("Body_Rigid id=2: "), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.starts_with(deck + ": 1 error")) << result.out;
+}
+
+TEST_F(LodestoneCommand, RunWritesResultsBesideTheDeck) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const CommandResult result = lodestone({"run", deck});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+
+  const std::string results = folder / "free_body_results";
+  EXPECT_NE(result.out.find("results: " + results + "\n"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find(deck + ": "), std::string::npos) << "the outcome line names the deck: " << result.out;
+  const std::string bodies = readFile(results + "/bodies.csv");
+  EXPECT_TRUE(bodies.starts_with(kBodiesHeader + "\n")) << bodies.substr(0, 200);
+  EXPECT_TRUE(fs::exists(results + "/run.log"));
+}
+
+TEST_F(LodestoneCommand, RunWritesResultsToTheOutputFolder) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const std::string results = folder / "elsewhere/run1";
+  const CommandResult result = lodestone({"run", deck, "-o", results});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(readFile(results + "/bodies.csv").starts_with(kBodiesHeader + "\n"));
+  EXPECT_FALSE(fs::exists(folder / "free_body_results"));
+}
+
+TEST_F(LodestoneCommand, RunOfABadDeckExits1AndSaysWhy) {
+  const std::string deck = folder.write("truncated.xml", kTruncatedDeck);
+  const CommandResult result = lodestone({"run", deck});
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_TRUE(result.err.starts_with(deck + ":")) << "diagnostics first, each with the deck's name: " << result.err;
+  EXPECT_NE(result.err.find(deck + ": "), std::string::npos);
+  EXPECT_NE(result.err.find(" error"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out.find("results:"), std::string::npos) << result.out;
+}
+
+TEST_F(LodestoneCommand, RunOfAMissingDeckExits1) {
+  const std::string missing = folder / "absent.xml";
+  const CommandResult result = lodestone({"run", missing});
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_TRUE(result.err.starts_with(missing + ":")) << result.err;
+}
+
+TEST_F(LodestoneCommand, NoProgressBarWhenStandardErrorIsNotATerminal) {
+  // Long enough in simulated time and output steps that a terminal would show the bar.
+  const std::string deck = folder.write("long.xml", freeBodyDeck("20", "0.001"));
+  const CommandResult result = lodestone({"run", deck});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.err.find('\r'), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("%  t="), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("[#"), std::string::npos) << result.err;
+}
+
+TEST_F(LodestoneCommand, BatchKeepsGoingPastABadDeckAndReportsBoth) {
+  const std::string bad = folder.write("bad.xml", kTruncatedDeck);
+  const std::string good = folder.write("good.xml", freeBodyDeck());
+  // One at a time and the bad deck first: the good one runs only if the batch went on.
+  const CommandResult result = lodestone({"batch", bad, good, "-j", "1"});
+  EXPECT_EQ(result.exitCode, 1) << "only a bad deck, nothing failed: " << result.out << result.err;
+
+  EXPECT_NE(summaryRow(result.out, bad).find(" bad deck "), std::string::npos) << result.out;
+  EXPECT_NE(summaryRow(result.out, good).find(" done "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("2 decks: 1 done, 1 bad deck, 0 failed, 0 crashed"), std::string::npos) << result.out;
+
+  // One results folder per deck; the bad deck's keeps what its run printed.
+  const std::string badConsole = readFile(folder / "bad_results/console.log");
+  EXPECT_NE(badConsole.find(bad + ":"), std::string::npos) << badConsole;
+  EXPECT_TRUE(fs::exists(folder / "good_results/console.log"));
+  EXPECT_TRUE(readFile(folder / "good_results/bodies.csv").starts_with(kBodiesHeader + "\n"));
+}
+
+TEST_F(LodestoneCommand, BatchGivesDecksWithTheSameNameTheirOwnFolders) {
+  const std::string first = folder.write("a/model.xml", freeBodyDeck());
+  const std::string second = folder.write("b/model.xml", freeBodyDeck("0.2"));
+  const std::string output = folder / "out";
+  const CommandResult result = lodestone({"batch", "-o", output, first, second, "-j", "2"});
+  EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_TRUE(summaryRow(result.out, first).ends_with("  " + output + "/model")) << result.out;
+  EXPECT_TRUE(summaryRow(result.out, second).ends_with("  " + output + "/model-2")) << result.out;
+  EXPECT_TRUE(readFile(output + "/model/bodies.csv").starts_with(kBodiesHeader + "\n"));
+  EXPECT_TRUE(readFile(output + "/model-2/bodies.csv").starts_with(kBodiesHeader + "\n"));
+}
+
+TEST_F(LodestoneCommand, BatchReportsAMissingDeckWithoutMakingAFolderForIt) {
+  const std::string missing = folder / "missing.xml";
+  const std::string good = folder.write("good.xml", freeBodyDeck());
+  const CommandResult result = lodestone({"batch", missing, good});
+  EXPECT_EQ(result.exitCode, 1) << result.out << result.err;
+  EXPECT_NE(summaryRow(result.out, missing).find(" bad deck "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("no such file"), std::string::npos) << result.out;
+  EXPECT_FALSE(fs::exists(folder / "missing_results"));
+  EXPECT_NE(summaryRow(result.out, good).find(" done "), std::string::npos) << result.out;
+}
+
+TEST_F(LodestoneCommand, BatchOfGoodDecksInParallelExits0) {
+  std::vector<std::string> arguments{"batch", "-j", "2"};
+  for (int index = 0; index < 4; ++index) {
+    arguments.push_back(folder.write("deck" + std::to_string(index) + ".xml", freeBodyDeck()));
+  }
+  const CommandResult result = lodestone(arguments);
+  EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("4 decks: 4 done, 0 bad decks, 0 failed, 0 crashed"), std::string::npos) << result.out;
+  for (int index = 0; index < 4; ++index) {
+    EXPECT_TRUE(fs::exists(folder / ("deck" + std::to_string(index) + "_results/bodies.csv"))) << index;
+  }
+}
+
+}  // namespace
+}  // namespace lodestone::cli
