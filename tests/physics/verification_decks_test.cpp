@@ -12,7 +12,10 @@ namespace lodestone::testing {
 namespace {
 
 std::string runModel(const std::string& deck) {
-  const std::string output = std::string(LODESTONE_BINARY_DIR) + "/test_output/" + deck;
+  // One folder per test and deck: ctest runs tests in parallel, and two tests running the same deck into one
+  // folder would delete each other's results.
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  const std::string output = std::string(LODESTONE_BINARY_DIR) + "/test_output/" + test + "_" + deck;
   std::filesystem::remove_all(output);
   RunRequest request;
   request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/" + deck + ".xml";
