@@ -24,6 +24,7 @@ std::string commandName(Command command) {
     case Command::Run: return "run";
     case Command::Check: return "check";
     case Command::Batch: return "batch";
+    case Command::Elements: return "elements";
     case Command::Help: return "help";
     case Command::Version: return "--version";
   }
@@ -78,6 +79,14 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     if (arguments.size() > 1) return UsageError{"'--version' takes no arguments (got '" + arguments[1] + "')"};
     return commandWithoutArguments(Command::Version);
   }
+  if (first == "elements") {
+    line.command = Command::Elements;
+    for (std::size_t index = 1; index < arguments.size(); ++index) {
+      if (arguments[index].starts_with("-")) return UsageError{"unknown option '" + arguments[index] + "' for 'elements'"};
+      line.elementNames.push_back(arguments[index]);
+    }
+    return line;
+  }
   if (first == "run") {
     line.command = Command::Run;
   } else if (first == "check") {
@@ -85,9 +94,9 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
   } else if (first == "batch") {
     line.command = Command::Batch;
   } else if (first.starts_with("-")) {
-    return UsageError{"unknown option '" + first + "'; a command comes first: run, check or batch"};
+    return UsageError{"unknown option '" + first + "'; a command comes first: run, check, batch or elements"};
   } else {
-    return UsageError{"unknown command '" + first + "'; the commands are run, check and batch"};
+    return UsageError{"unknown command '" + first + "'; the commands are run, check, batch and elements"};
   }
 
   const std::string name = commandName(line.command);
@@ -155,6 +164,7 @@ std::string helpText() {
   lodestone check DECK...           read and build decks without simulating them
   lodestone batch DECK... [-j N] [-o DIR]
                                     simulate many decks, N at a time, each in its own process
+  lodestone elements [NAME...]      list the deck elements Lodestone knows, or describe the named ones
   lodestone --help | help           show this text
   lodestone --version               show the version
 
@@ -172,6 +182,11 @@ batch
   A deck that fails or crashes does not stop the others. Each deck gets its own results folder, the same as
   'run' would use, or DIR/<deck name> with -o DIR; two decks with the same name get DIR/<name>, DIR/<name>-2.
   What each run printed is kept in console.log in its results folder. A summary table follows at the end.
+
+elements
+  Without names, lists every element Lodestone reads, accepts with a warning, or refuses. With names
+  (any case, e.g. Body_Rigid post_graphic), prints each element's attributes: type, default or required,
+  allowed range, and whether a command can change it. This is the same table the reader checks decks with.
 
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)

@@ -17,13 +17,14 @@ enum ExitCode : int {
   kExitUsage = 64,  // sysexits.h EX_USAGE
 };
 
-enum class Command { Run, Check, Batch, Help, Version };
+enum class Command { Run, Check, Batch, Elements, Help, Version };
 
 struct CommandLine {
   Command command = Command::Help;
   std::vector<std::string> decks;  // run: exactly one; check, batch: one or more
   std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
+  std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
 };
 
 struct UsageError {

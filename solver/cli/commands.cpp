@@ -11,6 +11,7 @@
 
 #include "batch_report.h"
 #include "batch_scheduler.h"
+#include "elements/element_catalog.h"
 #include "elements/model_builder.h"
 #include "progress_bar.h"
 #include "solver/driver/run.h"
@@ -77,6 +78,8 @@ int runCommand(const CommandLine& line) {
       break;
     case RunStatus::SimulationFailed:
       outcomeLine += outcome.message.empty() ? "simulation failed" : outcome.message;
+      // IDAS messages end in a full stop; the sentence goes on.
+      if (outcomeLine.back() == '.') outcomeLine.pop_back();
       if (!outcome.outputDir.empty()) outcomeLine += "; results up to the failure are kept";
       std::cerr << outcomeLine << std::endl;
       break;
@@ -154,6 +157,35 @@ int batchCommand(const CommandLine& line) {
 
   std::cout << "\n" << formatBatchSummary(runs) << std::flush;
   return batchExitCode(runs);
+}
+
+int elementsCommand(const CommandLine& line) {
+  if (line.elementNames.empty()) {
+    const std::pair<ElementSupport, const char*> groups[] = {
+        {ElementSupport::Read, "Read and simulated (lodestone elements NAME for the attributes):"},
+        {ElementSupport::IgnoredWithWarning, "Accepted with a warning; they do not change the motion:"},
+        {ElementSupport::NotSupported, "MotionSolve elements this version refuses (the deck is reported as bad):"}};
+    for (const auto& [support, heading] : groups) {
+      std::cout << heading << "\n";
+      for (const ElementKind* kind : allElementKinds()) {
+        if (kind->support != support) continue;
+        std::cout << "  " << kind->element;
+        if (!kind->note.empty()) std::cout << ": " << kind->note;
+        std::cout << "\n";
+      }
+    }
+    return kExitSuccess;
+  }
+  int exitCode = kExitSuccess;
+  for (const std::string& name : line.elementNames) {
+    if (const ElementKind* kind = findElementKind(name)) {
+      std::cout << describeElement(*kind);
+    } else {
+      std::cerr << "lodestone: no element is called '" << name << "'; 'lodestone elements' lists them all\n";
+      exitCode = kExitUsage;
+    }
+  }
+  return exitCode;
 }
 
 }  // namespace lodestone::cli

@@ -1,4 +1,4 @@
-// The three commands of `lodestone` that touch decks. Each returns the process exit code (command_line.h).
+// The commands of `lodestone` that touch decks or their elements. Each returns the process exit code (command_line.h).
 #pragma once
 
 #include "command_line.h"
@@ -8,5 +8,6 @@ namespace lodestone::cli {
 int runCommand(const CommandLine& line);
 int checkCommand(const CommandLine& line);
 int batchCommand(const CommandLine& line);
+int elementsCommand(const CommandLine& line);
 
 }  // namespace lodestone::cli

@@ -46,7 +46,7 @@ class DeckRun {
     setupTimes.build = buildWatch.lap();
     if (!model) {
       outcome_.status = RunStatus::BadDeck;
-      outcome_.message = "the deck has " + std::to_string(outcome_.diagnostics.errorCount()) + " error(s)";
+      outcome_.message = "bad deck, not simulated";
       return;
     }
 
@@ -204,7 +204,7 @@ RunOutcome runDeck(const RunRequest& request) {
     const double parseSeconds = watch.lap();
     if (!spec) {
       outcome.status = RunStatus::BadDeck;
-      outcome.message = "the deck has " + std::to_string(outcome.diagnostics.errorCount()) + " error(s)";
+      outcome.message = "bad deck, not simulated";
       return outcome;
     }
     Diagnostics readerDiagnostics = std::move(outcome.diagnostics);

@@ -75,8 +75,8 @@ TEST(CommandLine, HelpAndVersion) {
 
 TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({}), "no command given");
-  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check and batch");
-  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check or batch");
+  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch and elements");
+  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch or elements");
   EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
   EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
   EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
@@ -91,6 +91,16 @@ TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({"batch", "a.xml", "-j"}), "option '-j' needs a value: a number of decks to run at once");
   EXPECT_EQ(usageError({"batch", "a.xml", "-j", "2", "-j", "3"}), "option '-j' given twice");
   EXPECT_EQ(usageError({"--version", "x"}), "'--version' takes no arguments (got 'x')");
+}
+
+TEST(CommandLine, ElementsTakesNamesAndNoOptions) {
+  const ParseResult all = parseCommandLine({"elements"});
+  ASSERT_TRUE(std::holds_alternative<CommandLine>(all));
+  EXPECT_EQ(std::get<CommandLine>(all).command, Command::Elements);
+  EXPECT_TRUE(std::get<CommandLine>(all).elementNames.empty());
+  const ParseResult named = parseCommandLine({"elements", "Body_Rigid", "post_graphic"});
+  EXPECT_EQ(std::get<CommandLine>(named).elementNames, (std::vector<std::string>{"Body_Rigid", "post_graphic"}));
+  EXPECT_EQ(usageError({"elements", "-o", "x"}), "unknown option '-o' for 'elements'");
 }
 
 TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {

@@ -84,7 +84,7 @@ std::string summaryRow(const std::string& summary, const std::string& deck) {
 
 TEST_F(LodestoneCommand, UsageErrorsExit64WithAHint) {
   expectUsageError({}, "no command given");
-  expectUsageError({"simulate", "deck.xml"}, "unknown command 'simulate'; the commands are run, check and batch");
+  expectUsageError({"simulate", "deck.xml"}, "unknown command 'simulate'; the commands are run, check, batch and elements");
   expectUsageError({"run"}, "'run' needs a deck: lodestone run DECK");
   expectUsageError({"run", "deck.xml", "--fast"}, "unknown option '--fast' for 'run'");
   expectUsageError({"run", "deck.xml", "-o"}, "option '-o' needs a value: a folder");
@@ -246,6 +246,65 @@ TEST_F(LodestoneCommand, BatchOfGoodDecksInParallelExits0) {
   EXPECT_NE(result.out.find("4 decks: 4 done, 0 bad decks, 0 failed, 0 crashed"), std::string::npos) << result.out;
   for (int index = 0; index < 4; ++index) {
     EXPECT_TRUE(fs::exists(folder / ("deck" + std::to_string(index) + "_results/bodies.csv"))) << index;
+  }
+}
+
+}  // namespace
+}  // namespace lodestone::cli
+
+namespace lodestone::cli {
+namespace {
+
+// The free body spins fast; after a first good Simulate, a command demands a tolerance no step of at least
+// h_min can meet, so the second Simulate fails at once.
+std::string failingDeck() {
+  std::string deck = freeBodyDeck("0.5", "0.1");
+  deck.replace(deck.find("inertia_zz=\"1\""), 14, "inertia_zz=\"1\" w_ic_x=\"30\" w_ic_y=\"40\" w_ic_z=\"50\"");
+  deck.replace(deck.find("  <Stop/>"), 9,
+               "  <Param_Transient integr_tol=\"1e-12\" h_min=\"0.05\" h0_max=\"0.05\"/>\n"
+               "  <Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/>\n  <Stop/>");
+  return deck;
+}
+
+TEST_F(LodestoneCommand, FailedSimulationExits2AndKeepsEarlierResults) {
+  const std::string deck = folder.write("spin.xml", failingDeck());
+  const CommandResult result = lodestone({"run", deck});
+  EXPECT_EQ(result.exitCode, 2) << result.out << result.err;
+  EXPECT_NE(result.err.find("Body_Rigid id=2"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("; results up to the failure are kept"), std::string::npos) << result.err;
+  const std::string bodies = readFile(folder / "spin_results/bodies.csv");
+  EXPECT_NE(bodies.find("\n0.5,2,"), std::string::npos) << "the first Simulate's last row is kept:\n" << bodies;
+  const std::string log = readFile(folder / "spin_results/run.log");
+  EXPECT_NE(log.find("Simulation FAILED at t="), std::string::npos) << log;
+}
+
+TEST_F(LodestoneCommand, ElementsListsAndDescribesFromTheSchemas) {
+  const CommandResult list = lodestone({"elements"});
+  EXPECT_EQ(list.exitCode, 0);
+  EXPECT_NE(list.out.find("  Body_Rigid\n"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("  Constraint_Joint: joints and constraints are not available yet\n"), std::string::npos);
+  const CommandResult one = lodestone({"elements", "force_gravity"});
+  EXPECT_EQ(one.exitCode, 0);
+  EXPECT_NE(one.out.find("  grav_z: real, default 0, a command can change it\n"), std::string::npos) << one.out;
+  const CommandResult unknown = lodestone({"elements", "Force_Gravitee"});
+  EXPECT_EQ(unknown.exitCode, 64);
+  EXPECT_NE(unknown.err.find("no element is called 'Force_Gravitee'"), std::string::npos) << unknown.err;
+}
+
+TEST_F(LodestoneCommand, RealMotionSolveDecksAreCheckedWithoutACrash) {
+  const std::string folderOfDecks = std::string(LODESTONE_SHARED_DIR) +
+      "/conformance/motionsolve/ImChaitanya_Vehicle-Dynamics-and-Tire-Performance-Testing-using-HyperWorks";
+  for (const std::string name : {"TIRE TEST RIG.xml", "Project 1 model.xml"}) {
+    const std::string deck = folderOfDecks + "/" + name;
+    if (!fs::exists(deck)) GTEST_SKIP() << "conformance deck not available (needs ../shared): " << deck;
+    const CommandResult result = lodestone({"check", deck});
+    EXPECT_EQ(result.exitCode, 1) << name << ": these decks use joints, which this version cannot run";
+    if (name == "TIRE TEST RIG.xml") {
+      EXPECT_NE(result.err.find(deck + ":1339:3: Constraint_Joint id=304001: element is not supported"),
+                std::string::npos)
+          << result.err.substr(0, 2000);
+    }
+    EXPECT_NE(result.err.find("Constraint_Joint id="), std::string::npos) << name;
   }
 }
 
