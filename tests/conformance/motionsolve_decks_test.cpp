@@ -7,19 +7,13 @@
 #include <sstream>
 
 #include "support/deck_testing.h"
+#include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
 
 const std::string kDeckFolder = std::string(LODESTONE_SHARED_DIR) +
                                 "/conformance/motionsolve/ImChaitanya_Vehicle-Dynamics-and-Tire-Performance-Testing-using-HyperWorks";
-
-std::vector<std::string> lines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> result;
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
 
 class RealMotionSolveDeck : public ::testing::TestWithParam<std::string> {};
 
@@ -31,7 +25,7 @@ TEST_P(RealMotionSolveDeck, EveryUnsupportedElementIsNamedAtItsLine) {
   EXPECT_FALSE(spec) << "these decks use joints and user subroutines, which this version cannot run";
 
   // Independently of the reader: where each element tag of the unsupported kinds opens in the file.
-  const std::vector<std::string> text = lines(path);
+  const std::vector<std::string> text = readLines(path);
   const std::regex tag(R"(<\s*(Constraint_\w+|Motion_\w+|Force_(?!Gravity)\w+|Control_\w+|Sensor_\w+|Deactivate|UserProgramControl)\b)");
   std::map<int, std::string> unsupportedAt;  // line -> element
   for (size_t i = 0; i < text.size(); ++i) {

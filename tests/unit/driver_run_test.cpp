@@ -12,6 +12,7 @@
 
 #include "elements/model_spec.h"
 #include "solver/driver/run.h"
+#include "support/text_files.h"
 
 namespace lodestone {
 namespace {
@@ -99,31 +100,6 @@ class RunTest : public ::testing::Test {
     return runModelSpec(spec, request);
   }
 
-  std::vector<std::string> lines(const fs::path& path) const {
-    std::ifstream in(path);
-    std::vector<std::string> result;
-    for (std::string line; std::getline(in, line);) result.push_back(line);
-    return result;
-  }
-
-  static std::vector<double> fields(const std::string& line) {
-    std::vector<double> values;
-    std::stringstream stream(line);
-    for (std::string field; std::getline(stream, field, ',');) {
-      double value = 0;
-      std::from_chars(field.data(), field.data() + field.size(), value);
-      values.push_back(value);
-    }
-    return values;
-  }
-
-  static bool contains(const std::vector<std::string>& lines, const std::string& text) {
-    for (const std::string& line : lines) {
-      if (line.find(text) != std::string::npos) return true;
-    }
-    return false;
-  }
-
   fs::path folder;
 };
 
@@ -134,10 +110,10 @@ TEST_F(RunTest, CompletedRunWritesResultsAndLogBesideTheDeck) {
   ASSERT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
   EXPECT_EQ(fs::path(outcome.outputDir), folder / "drop_results");
 
-  const auto csv = lines(folder / "drop_results" / "bodies.csv");
+  const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
   ASSERT_EQ(csv.size(), 12u);  // header + 11 output times × 1 moving body
   EXPECT_EQ(csv[0], "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz");
-  const std::vector<double> last = fields(csv.back());
+  const std::vector<double> last = testing::csvFields(csv.back());
   EXPECT_EQ(last[0], 1.0);
   EXPECT_EQ(last[1], 2);
   // Analytic: z = 1 + 5t − g t²/2, vz = 5 − g t, at t = 1 (tolerance 1e-6 at integr_tol 1e-8).
@@ -145,13 +121,13 @@ TEST_F(RunTest, CompletedRunWritesResultsAndLogBesideTheDeck) {
   EXPECT_NEAR(last[11], 5 - 9.81, 1e-6);
   EXPECT_EQ(last[5], 1.0);  // e0: no rotation
 
-  const auto log = lines(folder / "drop_results" / "run.log");
-  EXPECT_TRUE(contains(log, "INFO: Model units are METER SECOND NEWTON KILOGRAM."));
-  EXPECT_TRUE(contains(log, " Body_Rigid                   : 2"));
-  EXPECT_TRUE(contains(log, " Error Tolerance              : 1.000E-08"));
-  EXPECT_TRUE(contains(log, " Time=1.000E+00; Order="));
-  EXPECT_TRUE(contains(log, " Number of solution steps"));
-  EXPECT_TRUE(contains(log, "Execution terminated by STOP command."));
+  const auto log = testing::readLines(folder / "drop_results" / "run.log");
+  EXPECT_TRUE(testing::anyLineContains(log, "INFO: Model units are METER SECOND NEWTON KILOGRAM."));
+  EXPECT_TRUE(testing::anyLineContains(log, " Body_Rigid                   : 2"));
+  EXPECT_TRUE(testing::anyLineContains(log, " Error Tolerance              : 1.000E-08"));
+  EXPECT_TRUE(testing::anyLineContains(log, " Time=1.000E+00; Order="));
+  EXPECT_TRUE(testing::anyLineContains(log, " Number of solution steps"));
+  EXPECT_TRUE(testing::anyLineContains(log, "Execution terminated by STOP command."));
   ASSERT_FALSE(log.empty());
   EXPECT_EQ(log.back(), "Simulation completed.");
 }
@@ -164,9 +140,9 @@ TEST_F(RunTest, ModificationBetweenSimulatesRebuildsTheModelAndContinues) {
   spec.commands = {simulate(0.5, 0.1, 9), stronger, simulate(1.0, 0.1, 11)};
   const RunOutcome outcome = run(spec);
   ASSERT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  const auto csv = lines(folder / "drop_results" / "bodies.csv");
+  const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
   ASSERT_EQ(csv.size(), 12u);  // 0.5 is written once, not by both segments
-  const std::vector<double> last = fields(csv.back());
+  const std::vector<double> last = testing::csvFields(csv.back());
   const double vz = 5 - 9.81 * 0.5, z = 1 + 5 * 0.5 - 0.5 * 9.81 * 0.25;
   EXPECT_NEAR(last[11], vz - 20 * 0.5, 1e-6);
   EXPECT_NEAR(last[4], z + vz * 0.5 - 0.5 * 20 * 0.25, 1e-6);
@@ -176,8 +152,8 @@ TEST_F(RunTest, CommandsAfterStopAreNotExecuted) {
   ModelSpec spec = dropDeck();
   spec.commands = {simulate(0.5, 0.1, 9), StopSpec{at("Stop", std::nullopt, 10)}, simulate(1.0, 0.1, 11)};
   ASSERT_EQ(run(spec).status, RunStatus::Completed);
-  const auto csv = lines(folder / "drop_results" / "bodies.csv");
-  EXPECT_EQ(fields(csv.back())[0], 0.5);
+  const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
+  EXPECT_EQ(testing::csvFields(csv.back())[0], 0.5);
 }
 
 TEST_F(RunTest, IntegratorFailureKeepsResultsAndNamesTheBody) {
@@ -200,18 +176,18 @@ TEST_F(RunTest, IntegratorFailureKeepsResultsAndNamesTheBody) {
   EXPECT_NE(outcome.message.find("Body_Rigid id=2 (drop.xml:6:3)"), std::string::npos) << outcome.message;
 
   // Every row of the first segment survived.
-  const auto csv = lines(folder / "drop_results" / "bodies.csv");
+  const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
   ASSERT_GE(csv.size(), 7u);
-  EXPECT_EQ(fields(csv[6])[0], 0.5);
-  const auto log = lines(folder / "drop_results" / "run.log");
+  EXPECT_EQ(testing::csvFields(csv[6])[0], 0.5);
+  const auto log = testing::readLines(folder / "drop_results" / "run.log");
   ASSERT_FALSE(log.empty());
   EXPECT_EQ(log.back().rfind("Simulation FAILED at t=5.000000E-01", 0), 0u) << log.back();
   EXPECT_NE(log.back().find("IDA_"), std::string::npos) << log.back();
   EXPECT_NE(log.back().find("Body_Rigid id=2"), std::string::npos) << log.back();
   // IDAS restarted after the modification and failed before accepting a step, so the culprit is found by the
   // weighted residual rather than a local error estimate.
-  EXPECT_TRUE(contains(log, "ERROR: largest weighted residual: Body_Rigid id=2 (drop.xml:6:3)"));
-  EXPECT_TRUE(contains(log, "IDAS error in IDASolve"));  // IDAS's own message went to the log, not stderr
+  EXPECT_TRUE(testing::anyLineContains(log, "ERROR: largest weighted residual: Body_Rigid id=2 (drop.xml:6:3)"));
+  EXPECT_TRUE(testing::anyLineContains(log, "IDAS error in IDASolve"));  // IDAS's own message went to the log, not stderr
 }
 
 TEST_F(RunTest, ImpossibleSimulateTimesAreADeckError) {
@@ -222,7 +198,7 @@ TEST_F(RunTest, ImpossibleSimulateTimesAreADeckError) {
   const RunOutcome outcome = run(spec);
   EXPECT_EQ(outcome.status, RunStatus::BadDeck);
   EXPECT_TRUE(outcome.diagnostics.hasErrors());
-  const auto log = lines(folder / "drop_results" / "run.log");
+  const auto log = testing::readLines(folder / "drop_results" / "run.log");
   ASSERT_FALSE(log.empty());
   EXPECT_EQ(log.back().rfind("Simulation FAILED", 0), 0u) << log.back();
 }

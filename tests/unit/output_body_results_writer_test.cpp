@@ -11,43 +11,13 @@
 #include <unistd.h>
 
 #include "solver/output/body_results_writer.h"
+#include "support/text_files.h"
 
 namespace lodestone {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A file in a folder of this test process's own, removed when the process ends.
-fs::path scratchFile(const std::string& name) {
-  struct Folder {
-    fs::path path = fs::temp_directory_path() / ("lodestone_output_test_" + std::to_string(::getpid()));
-    Folder() { fs::create_directories(path); }
-    ~Folder() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Folder folder;
-  return folder.path / name;
-}
-
-std::vector<std::string> lines(const fs::path& path) {
-  std::ifstream in(path);
-  std::vector<std::string> result;
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
-
-std::vector<double> fields(const std::string& line) {
-  std::vector<double> values;
-  std::stringstream stream(line);
-  for (std::string field; std::getline(stream, field, ',');) {
-    double value = 0;
-    std::from_chars(field.data(), field.data() + field.size(), value);
-    values.push_back(value);
-  }
-  return values;
-}
+using testing::scratchFile;
 
 TEST(BodyResultsWriterTest, WritesHeaderAndOneRowPerBodyFlushedAtOnce) {
   const fs::path path = scratchFile("bodies.csv");
@@ -64,10 +34,10 @@ TEST(BodyResultsWriterTest, WritesHeaderAndOneRowPerBodyFlushedAtOnce) {
   writer.write(0.1, bodies);
 
   // Read while the writer is still open: the rows must already be on disk.
-  const std::vector<std::string> written = lines(path);
+  const std::vector<std::string> written = testing::readLines(path);
   ASSERT_EQ(written.size(), 3u);
   EXPECT_EQ(written[0], "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz");
-  const std::vector<double> values = fields(written[1]);
+  const std::vector<double> values = testing::csvFields(written[1]);
   ASSERT_EQ(values.size(), 15u);
   EXPECT_EQ(values[0], 0.1);
   EXPECT_EQ(values[1], 2);
@@ -78,7 +48,7 @@ TEST(BodyResultsWriterTest, WritesHeaderAndOneRowPerBodyFlushedAtOnce) {
   EXPECT_EQ(values[9], 1e20);
   EXPECT_EQ(values[11], 3.0000000000000004);
   EXPECT_EQ(values[12], std::nextafter(1.0, 2.0));
-  EXPECT_EQ(fields(written[2])[1], 3);
+  EXPECT_EQ(testing::csvFields(written[2])[1], 3);
   EXPECT_EQ(written[1].substr(0, 6), "0.1,2,");  // shortest form, not 0.10000000000000001
 }
 

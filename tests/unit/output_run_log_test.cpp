@@ -9,39 +9,13 @@
 
 #include "solver/output/number_format.h"
 #include "solver/output/run_log.h"
+#include "support/text_files.h"
 
 namespace lodestone {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A file in a folder of this test process's own, removed when the process ends.
-fs::path scratchFile(const std::string& name) {
-  struct Folder {
-    fs::path path = fs::temp_directory_path() / ("lodestone_log_test_" + std::to_string(::getpid()));
-    Folder() { fs::create_directories(path); }
-    ~Folder() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Folder folder;
-  return folder.path / name;
-}
-
-std::vector<std::string> lines(const fs::path& path) {
-  std::ifstream in(path);
-  std::vector<std::string> result;
-  for (std::string line; std::getline(in, line);) result.push_back(line);
-  return result;
-}
-
-bool contains(const std::vector<std::string>& lines, const std::string& text) {
-  for (const std::string& line : lines) {
-    if (line.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
+using testing::scratchFile;
 
 TEST(RunLogTest, StatesUnitsElementCountsSettingsProgressAndCompletion) {
   const fs::path path = scratchFile("run.log");
@@ -66,18 +40,18 @@ TEST(RunLogTest, StatesUnitsElementCountsSettingsProgressAndCompletion) {
     log.phaseTimes(PhaseTimes{});
     log.completed();
   }
-  const std::vector<std::string> written = lines(path);
-  EXPECT_TRUE(contains(written, "INFO: Parsing XML file [deck.xml]..."));
-  EXPECT_TRUE(contains(written, "INFO: Model units are MILLIMETER SECOND NEWTON KILOGRAM."));
-  EXPECT_TRUE(contains(written, " Reference_Marker             : 4"));
-  EXPECT_TRUE(contains(written, " Body_Rigid                   : 3"));
-  EXPECT_TRUE(contains(written, " Error Tolerance              : 1.000E-03"));
-  EXPECT_TRUE(contains(written, " Maximum Step Size            : 1.000E-02"));
-  EXPECT_TRUE(contains(written, " Time=2.500E-01; Order=3; H=1.000E-02"));
-  EXPECT_TRUE(contains(written, " Number of solution steps                 = 212"));
-  EXPECT_TRUE(contains(written, " Residual Evaluation"));
-  EXPECT_TRUE(contains(written, " Jacobian Factorization"));
-  EXPECT_TRUE(contains(written, " Total CPU Time"));
+  const std::vector<std::string> written = testing::readLines(path);
+  EXPECT_TRUE(testing::anyLineContains(written, "INFO: Parsing XML file [deck.xml]..."));
+  EXPECT_TRUE(testing::anyLineContains(written, "INFO: Model units are MILLIMETER SECOND NEWTON KILOGRAM."));
+  EXPECT_TRUE(testing::anyLineContains(written, " Reference_Marker             : 4"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Body_Rigid                   : 3"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Error Tolerance              : 1.000E-03"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Maximum Step Size            : 1.000E-02"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Time=2.500E-01; Order=3; H=1.000E-02"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Number of solution steps                 = 212"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Residual Evaluation"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Jacobian Factorization"));
+  EXPECT_TRUE(testing::anyLineContains(written, " Total CPU Time"));
   ASSERT_FALSE(written.empty());
   EXPECT_EQ(written.back(), "Simulation completed.");
 }
@@ -89,7 +63,7 @@ TEST(RunLogTest, FailureIsTheLastLineWithTimeAndReason) {
     log.line("something before");
     log.failed(0.0123, "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): error test failed");
   }
-  const std::vector<std::string> written = lines(path);
+  const std::vector<std::string> written = testing::readLines(path);
   ASSERT_FALSE(written.empty());
   EXPECT_EQ(written.back(), "Simulation FAILED at t=1.230000E-02: IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): error test failed");
 }

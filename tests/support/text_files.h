@@ -1,0 +1,55 @@
+// Small file helpers shared by tests that read what a run wrote: lines, CSV fields, scratch files.
+#pragma once
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace lodestone::testing {
+
+inline std::vector<std::string> readLines(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> result;
+  for (std::string line; std::getline(in, line);) result.push_back(line);
+  return result;
+}
+
+inline std::vector<double> csvFields(const std::string& line) {
+  std::vector<double> values;
+  std::stringstream stream(line);
+  for (std::string field; std::getline(stream, field, ',');) {
+    double value = 0;
+    std::from_chars(field.data(), field.data() + field.size(), value);
+    values.push_back(value);
+  }
+  return values;
+}
+
+inline bool anyLineContains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A file in a folder of this test process's own, removed when the process ends.
+inline std::filesystem::path scratchFile(const std::string& name) {
+  struct Folder {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("lodestone_test_" + std::to_string(::getpid()));
+    Folder() { std::filesystem::create_directories(path); }
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder;
+  return folder.path / name;
+}
+
+}  // namespace lodestone::testing
