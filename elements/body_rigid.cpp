@@ -91,10 +91,14 @@ Vector4 vec4(const double* v) { return {v[0], v[1], v[2], v[3]}; }
 
 void bodyResidual(const RigidBody& body, double massFactor, const double* y, const double* yp, const BodyLoad& load,
                   double* residual) {
+  bodyResidual(body, massFactor, rotationFromEulerParameters(vec4(y + kEulerParameters)), y, yp, load, residual);
+}
+
+void bodyResidual(const RigidBody& body, double massFactor, const Matrix3& rotation, const double* y,
+                  const double* yp, const BodyLoad& load, double* residual) {
   const Vector4 e = vec4(y + kEulerParameters);
   const Vector3 omega = vec3(y + kAngularVelocity);
   const Matrix3 inertia = massFactor * body.inertia;
-  const Matrix3 rotation = rotationFromEulerParameters(e);
 
   Eigen::Map<Vector3>(residual + kPosition) = vec3(yp + kPosition) - vec3(y + kVelocity);
   Eigen::Map<Vector4>(residual + kEulerParameters) = vec4(yp + kEulerParameters) - 0.5 * eulerParameterRateMatrix(e) * omega;

@@ -61,6 +61,10 @@ using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
 // mass multiplication factor. y, yp point at the body's 13 values.
 void bodyResidual(const RigidBody& body, double massFactor, const double* y, const double* yp, const BodyLoad& load,
                   double* residual);
+// The same, given the rotation matrix of y's Euler parameters, which the residual's kinematics stage has already
+// computed for every force element.
+void bodyResidual(const RigidBody& body, double massFactor, const Matrix3& rotation, const double* y,
+                  const double* yp, const BodyLoad& load, double* residual);
 
 // ∂residual/∂y + cj·∂residual/∂y' of bodyResidual with the load held fixed (loads add their own terms).
 void bodyJacobian(const RigidBody& body, double massFactor, const double* y, double cj, const BodyLoad& load,

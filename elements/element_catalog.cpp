@@ -314,7 +314,6 @@ void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
     }
     if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
       anySimulate = true;
-      if (simulate->analysis_type != "Transient") continue;  // reported by checkSimulate
       if (std::optional<SimulationSegment> segment = planSegment(*simulate, currentTime, diagnostics)) {
         currentTime = segment->endTime;
       }

@@ -23,6 +23,11 @@ class MarkerResolver {
     for (const ReferenceMarkerSpec& marker : markers) byId_[marker.id] = &marker;
   }
 
+  const ReferenceMarkerSpec* spec(long id) const {
+    const auto found = byId_.find(id);
+    return found == byId_.end() ? nullptr : found->second;
+  }
+
   std::optional<GroundFrame> frame(long id) {
     if (id == 0) return GroundFrame{};
     if (const auto done = resolved_.find(id); done != resolved_.end()) return done->second;
@@ -57,17 +62,10 @@ class MarkerResolver {
   std::set<long> failed_;
 };
 
-const ReferenceMarkerSpec* findMarker(const ModelSpec& spec, long id) {
-  for (const ReferenceMarkerSpec& marker : spec.markers) {
-    if (marker.id == id) return &marker;
-  }
-  return nullptr;
-}
-
 // The marker named by a body attribute, which must sit on that body.
-const ReferenceMarkerSpec* bodyMarker(const ModelSpec& spec, const BodyRigidSpec& body, const std::string& attribute,
-                                      long markerId, Diagnostics& diagnostics) {
-  const ReferenceMarkerSpec* marker = findMarker(spec, markerId);
+const ReferenceMarkerSpec* bodyMarker(const MarkerResolver& markers, const BodyRigidSpec& body,
+                                      const std::string& attribute, long markerId, Diagnostics& diagnostics) {
+  const ReferenceMarkerSpec* marker = markers.spec(markerId);
   if (!marker) {
     diagnostics.error(body.loc, "attribute '" + attribute + "' refers to Reference_Marker id=" +
                                     std::to_string(markerId) + ", which is not defined");
@@ -87,7 +85,8 @@ void checkInertiaIsPhysical(const Matrix3& inertia, const SourceLoc& loc, Diagno
   const Eigen::SelfAdjointEigenSolver<Matrix3> solver(inertia);
   const Vector3 moments = solver.eigenvalues();
   const double largest = moments.cwiseAbs().maxCoeff();
-  const std::string listed = formatReal(moments(0)) + ", " + formatReal(moments(1)) + ", " + formatReal(moments(2));
+  const std::string listed = formatSignificant(moments(0), 6) + ", " + formatSignificant(moments(1), 6) + ", " +
+                             formatSignificant(moments(2), 6);
   if (!(moments(0) > 1e-12 * largest) || largest == 0) {
     diagnostics.error(loc, "the inertia about the centre of mass must be positive definite; its principal moments "
                            "are " + listed);
@@ -112,18 +111,20 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.elementCounts = spec.elementCounts;
 
   MarkerResolver resolver(spec.markers, diagnostics);
-  std::map<long, int> bodyIndexById;  // moving bodies only
-  std::map<long, Matrix3> bodyAxesById;
-  std::map<long, Vector3> bodyCgById;
+  struct BodyFrame {
+    int index;          // into model.bodies
+    GroundFrame frame;  // CG and body axes in ground
+  };
+  std::map<long, BodyFrame> movingBodies;
   for (const BodyRigidSpec& body : spec.bodies) {
     if (body.isground) {
       model.groundBodyIds.push_back(body.id);
       continue;
     }
     if (!body.mass || !body.cg_id) continue;  // reported by checkBodyRigid
-    const ReferenceMarkerSpec* cg = bodyMarker(spec, body, "cg_id", *body.cg_id, diagnostics);
-    const ReferenceMarkerSpec* im = bodyMarker(spec, body, "im_id", body.im_id.value_or(*body.cg_id), diagnostics);
-    if (body.lprf_id) bodyMarker(spec, body, "lprf_id", *body.lprf_id, diagnostics);
+    const ReferenceMarkerSpec* cg = bodyMarker(resolver, body, "cg_id", *body.cg_id, diagnostics);
+    const ReferenceMarkerSpec* im = bodyMarker(resolver, body, "im_id", body.im_id.value_or(*body.cg_id), diagnostics);
+    if (body.lprf_id) bodyMarker(resolver, body, "lprf_id", *body.lprf_id, diagnostics);
     if (!cg || !im) continue;
     const std::optional<GroundFrame> cgFrame = resolver.frame(cg->id);
     const std::optional<GroundFrame> imFrame = resolver.frame(im->id);
@@ -134,7 +135,6 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
     rigid.loc = body.loc;
     rigid.label = body.label;
     rigid.mass = *body.mass;
-    rigid.cgMarker = cg->id;
     rigid.inertia = inertiaAboutCg(inertiaTensor(body), imFrame->axes, imFrame->origin, rigid.mass, cgFrame->origin,
                                    cgFrame->axes);
     checkInertiaIsPhysical(rigid.inertia, body.loc, diagnostics);
@@ -142,23 +142,21 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
     rigid.eulerParameters = eulerParametersFromRotation(cgFrame->axes);
     rigid.velocity = Vector3(body.v_ic_x, body.v_ic_y, body.v_ic_z);
     rigid.angularVelocity = Vector3(body.w_ic_x, body.w_ic_y, body.w_ic_z);
-    bodyIndexById[body.id] = static_cast<int>(model.bodies.size());
-    bodyAxesById[body.id] = cgFrame->axes;
-    bodyCgById[body.id] = cgFrame->origin;
+    movingBodies[body.id] = BodyFrame{static_cast<int>(model.bodies.size()), *cgFrame};
     model.bodies.push_back(std::move(rigid));
   }
 
-  for (const ReferenceMarkerSpec& spec_marker : spec.markers) {
-    const std::optional<GroundFrame> frame = resolver.frame(spec_marker.id);
+  for (const ReferenceMarkerSpec& markerSpec : spec.markers) {
+    const std::optional<GroundFrame> frame = resolver.frame(markerSpec.id);
     if (!frame) continue;
     Marker marker;
-    marker.id = spec_marker.id;
-    marker.loc = spec_marker.loc;
-    if (const auto moving = bodyIndexById.find(spec_marker.body_id); moving != bodyIndexById.end()) {
-      const Matrix3& bodyAxes = bodyAxesById[spec_marker.body_id];
-      marker.body = moving->second;
-      marker.position = bodyAxes.transpose() * (frame->origin - bodyCgById[spec_marker.body_id]);
-      marker.orientation = bodyAxes.transpose() * frame->axes;
+    marker.id = markerSpec.id;
+    marker.loc = markerSpec.loc;
+    if (const auto moving = movingBodies.find(markerSpec.body_id); moving != movingBodies.end()) {
+      const GroundFrame& body = moving->second.frame;
+      marker.body = moving->second.index;
+      marker.position = body.axes.transpose() * (frame->origin - body.origin);
+      marker.orientation = body.axes.transpose() * frame->axes;
     } else {
       marker.body = -1;  // on ground (or on a body that failed to build, already reported)
       marker.position = frame->origin;

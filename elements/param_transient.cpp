@@ -2,6 +2,8 @@
 // form), which is what MotionSolve's default DSTIFF is; the other integrator types run as DSTIFF.
 #include "param_transient.h"
 
+#include "solver/core/text.h"
+
 namespace lodestone {
 
 namespace {
@@ -49,10 +51,12 @@ void checkParamTransient(const ParamTransientSpec& spec, Diagnostics& diagnostic
                                       " runs as DSTIFF (variable-order BDF in DAE form, IDAS)");
   }
   if (spec.h_max && spec.h_min && *spec.h_min > *spec.h_max) {
-    diagnostics.error(spec.loc, "h_min must not exceed h_max");
+    diagnostics.error(spec.loc, "h_min " + formatReal(*spec.h_min) + " exceeds h_max " + formatReal(*spec.h_max) +
+                                    "; the smallest step must not be larger than the largest");
   }
   if (spec.h_max && spec.h0_max && *spec.h0_max > *spec.h_max) {
-    diagnostics.error(spec.loc, "h0_max must not exceed h_max");
+    diagnostics.error(spec.loc, "h0_max " + formatReal(*spec.h0_max) + " exceeds h_max " + formatReal(*spec.h_max) +
+                                    "; the first step must not be larger than the largest");
   }
 }
 

@@ -45,8 +45,6 @@ std::optional<Vector3> directionColumn(const std::optional<double>& a, const std
   return Vector3(a.value_or(0.0), b.value_or(0.0), c.value_or(0.0));
 }
 
-std::string formatDeviation(double value) { return formatReal(static_cast<float>(value)); }
-
 }  // namespace
 
 std::optional<Matrix3> markerOrientation(const ReferenceMarkerSpec& spec, Diagnostics& diagnostics) {
@@ -77,7 +75,7 @@ std::optional<Matrix3> markerOrientation(const ReferenceMarkerSpec& spec, Diagno
   const double deviation = orthonormalityError(rotation);
   if (deviation > 1e-4) {
     diagnostics.error(spec.loc, "direction cosines do not form a right-handed orthonormal frame (deviation " +
-                                    formatDeviation(deviation) + "); each column must be a unit axis, perpendicular "
+                                    formatSignificant(deviation, 3) + "); each column must be a unit axis, perpendicular "
                                     "to the others");
     return std::nullopt;
   }

@@ -38,11 +38,7 @@ const ElementSchema<StopSpec>& stopSchema() {
 }
 
 void checkSimulate(const SimulateSpec& spec, Diagnostics& diagnostics) {
-  if (spec.analysis_type != "Transient") {
-    diagnostics.error(spec.loc, "analysis_type " + spec.analysis_type +
-                                    " is not supported yet: only Transient analyses run in this version");
-    return;
-  }
+  if (spec.analysis_type != "Transient") return;  // planSegment refuses it; its times do not matter
   if (spec.end_time && spec.duration) diagnostics.error(spec.loc, "give end_time or duration, not both");
   if (!spec.end_time && !spec.duration) diagnostics.error(spec.loc, "give end_time or duration");
   if (spec.print_interval && spec.num_steps) diagnostics.error(spec.loc, "give print_interval or num_steps, not both");
@@ -53,6 +49,11 @@ void checkSimulate(const SimulateSpec& spec, Diagnostics& diagnostics) {
 
 std::optional<SimulationSegment> planSegment(const SimulateSpec& spec, std::optional<double> currentTime,
                                              Diagnostics& diagnostics) {
+  if (spec.analysis_type != "Transient") {
+    diagnostics.error(spec.loc, "analysis_type " + spec.analysis_type +
+                                    " is not supported yet: only Transient analyses run in this version");
+    return std::nullopt;
+  }
   SimulationSegment segment;
   segment.loc = spec.loc;
   if (currentTime) {

@@ -32,7 +32,8 @@ struct SimulationSegment {
 };
 
 // Resolves start, end and output step. `currentTime` is where the previous Simulate ended (nullopt for the first).
-// Reports impossible times (an end not after the start, a later Simulate that would go back in time).
+// Reports an analysis other than Transient and impossible times (an end not after the start, a later Simulate
+// that would go back in time).
 std::optional<SimulationSegment> planSegment(const SimulateSpec& spec, std::optional<double> currentTime,
                                              Diagnostics& diagnostics);
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "command_line.h"
+#include "solver/output/results_folder.h"
 
 namespace lodestone::cli {
 
@@ -16,10 +17,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string resultsFolderFor(const std::string& deck, const std::string& outputRoot, int copy) {
-  const fs::path deckPath(deck);
-  std::string name = deckPath.stem().string();
-  if (copy > 1) name.append("-").append(std::to_string(copy));
-  if (outputRoot.empty()) return (deckPath.parent_path() / (name + "_results")).string();
+  if (outputRoot.empty()) return defaultResultsFolder(deck, copy);
+  std::string name = fs::path(deck).stem().string();
+  if (copy > 1) name += "-" + std::to_string(copy);
   return (fs::path(outputRoot) / name).string();
 }
 
@@ -43,8 +43,6 @@ std::string padLeft(const std::string& text, std::size_t width) {
 }
 
 }  // namespace
-
-std::string defaultResultsFolder(const std::string& deck) { return resultsFolderFor(deck, "", 1); }
 
 std::vector<std::string> planResultsFolders(const std::vector<std::string>& decks, const std::string& outputRoot) {
   std::vector<std::string> folders;

@@ -25,8 +25,6 @@ struct DeckRun {
   std::string note;                  // for a deck that did not complete: its last output line, or why it did not run
 };
 
-// The folder `lodestone run DECK` writes to without -o: "<deck folder>/<deck stem>_results".
-std::string defaultResultsFolder(const std::string& deck);
 
 // One distinct folder per deck, in deck order: the default folder, or "<outputRoot>/<deck stem>" when
 // outputRoot is given. A deck whose folder an earlier deck already took gets "<stem>-2", "<stem>-3", ...

@@ -38,6 +38,11 @@ void Diagnostics::warning(const SourceLoc& where, std::string message) {
   entries_.push_back({Severity::Warning, where, std::move(message)});
 }
 
+void Diagnostics::append(const Diagnostics& other) {
+  entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  errorCount_ += other.errorCount_;
+}
+
 void Diagnostics::sortByPosition(size_t first) {
   first = std::min(first, entries_.size());
   std::stable_sort(entries_.begin() + static_cast<std::ptrdiff_t>(first), entries_.end(),

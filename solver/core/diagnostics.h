@@ -24,6 +24,8 @@ class Diagnostics {
  public:
   void error(const SourceLoc& where, std::string message);
   void warning(const SourceLoc& where, std::string message);
+  // Adds every diagnostic of `other` after these, in its order.
+  void append(const Diagnostics& other);
 
   bool hasErrors() const { return errorCount_ > 0; }
   int errorCount() const { return errorCount_; }

@@ -19,7 +19,6 @@ struct RigidBody {
   std::string label;
   double mass = 0;                        // deck units, before the mass multiplication factor
   Matrix3 inertia = Matrix3::Zero();      // about the CG, in body axes, deck units
-  long cgMarker = 0;
   // Initial state, all in ground.
   Vector3 position = Vector3::Zero();         // CG
   Vector4 eulerParameters{1, 0, 0, 0};        // body axes
@@ -36,7 +35,8 @@ struct Marker {
   Matrix3 orientation = Matrix3::Identity(); // marker axes as columns, in the body frame
 };
 
-// Integrator settings from Param_Transient; zero means "let IDAS choose".
+// Integrator settings from Param_Transient (its schema holds the defaults a deck gets; these initial values
+// serve models built in code). A zero step limit means "let IDAS choose".
 struct IntegratorSettings {
   double integrTol = 1e-3;
   double hMax = 0;
@@ -60,7 +60,6 @@ struct Model {
   IntegratorSettings integrator;
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
-  int bodyIndex(long bodyId) const;          // -1 when not a moving body
   const Marker* marker(long markerId) const; // nullptr when absent
 };
 

@@ -107,11 +107,6 @@ bool ReadContext::defineId(const std::string& element, long id, const SourceLoc&
 
 bool ReadContext::isDefined(const std::string& element, long id) const { return defined_.count({element, id}) > 0; }
 
-const SourceLoc* ReadContext::definition(const std::string& element, long id) const {
-  const auto it = defined_.find({element, id});
-  return it == defined_.end() ? nullptr : &it->second;
-}
-
 void ReadContext::checkReferences() {
   for (const IdReference& reference : references_) {
     if (!isDefined(reference.targetElement, reference.id)) {

@@ -29,7 +29,6 @@ struct ElementNode {
   SourceLoc loc;                      // line and column of the element's '<'
   std::vector<Attribute> attributes;  // in document order
   std::string text;                   // character data inside the element, comments removed
-  bool inCommand = false;             // inside <Command> rather than <Model>
 };
 
 enum class ValueKind {
@@ -85,7 +84,6 @@ class ReadContext {
   // Records an element's id; reports a duplicate with the line of the first definition.
   bool defineId(const std::string& element, long id, const SourceLoc& where);
   bool isDefined(const std::string& element, long id) const;
-  const SourceLoc* definition(const std::string& element, long id) const;
   void addReference(IdReference reference) { references_.push_back(std::move(reference)); }
   // Reports every reference to an id that no element defines.
   void checkReferences();

@@ -3,8 +3,8 @@
 
 #include <cctype>
 #include <charconv>
-#include <cmath>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 
 namespace lodestone {
@@ -92,13 +92,22 @@ std::optional<bool> parseBoolean(std::string_view text) {
   return std::nullopt;
 }
 
-std::string formatReal(double value) {
+void appendReal(std::string& out, double value) {
   char buffer[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-    if (std::strtod(buffer, nullptr) == value) break;
-  }
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+std::string formatSignificant(double value, int digits) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
   return buffer;
+}
+
+std::string formatReal(double value) {
+  std::string text;
+  appendReal(text, value);
+  return text;
 }
 
 }  // namespace lodestone

@@ -23,7 +23,11 @@ std::optional<long> parseInteger(std::string_view text);
 // TRUE/FALSE, YES/NO, 1/0, case-insensitive.
 std::optional<bool> parseBoolean(std::string_view text);
 
-// Shortest text that reads back as the same double ("0.1", "1e-08").
+// Shortest text that reads back as exactly the same double ("0.1", "1e-08", "-3.0000000000000004"): for
+// messages, and for results files, where a reader must get back the very number written.
 std::string formatReal(double value);
+void appendReal(std::string& out, double value);  // the same, appended without a temporary string
+// A computed number for a message, to `digits` significant digits ("0.414", "1.5e-05").
+std::string formatSignificant(double value, int digits);
 
 }  // namespace lodestone

@@ -67,9 +67,8 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
 
   // Our choice: integr_tol is both the relative and the absolute tolerance, for every variable. Deck units
   // make positions (mm) and Euler parameters (≈1) differ in scale, and the relative part covers the large ones.
-  const double tolerance = settings.integrTol > 0 ? settings.integrTol : 1e-3;
-  checkSundials(IDASStolerances(idas, tolerance, tolerance), "IDASStolerances");
-  if (settings.maxOrder > 0) checkSundials(IDASetMaxOrd(idas, std::clamp(settings.maxOrder, 1, 5)), "IDASetMaxOrd");
+  checkSundials(IDASStolerances(idas, settings.integrTol, settings.integrTol), "IDASStolerances");
+  checkSundials(IDASetMaxOrd(idas, settings.maxOrder), "IDASetMaxOrd");
   if (settings.hMax > 0) checkSundials(IDASetMaxStep(idas, settings.hMax), "IDASetMaxStep");
   if (settings.hMin > 0) checkSundials(IDASetMinStep(idas, settings.hMin), "IDASetMinStep");
   if (settings.h0Max > 0) {
@@ -129,8 +128,6 @@ StepResult Integrator::step() {
   return {flag == IDA_TSTOP_RETURN ? StepStatus::ReachedStopTime : StepStatus::Stepped, flag, reached};
 }
 
-std::span<const double> Integrator::returnedSolution() const { return {data(y_.get()), static_cast<size_t>(stateSize_)}; }
-
 void Integrator::interpolate(double t, std::span<double> y) const {
   checkSundials(IDAGetDky(idas_.get(), t, 0, interpolated_.get()), "IDAGetDky");
   std::copy_n(data(interpolated_.get()), stateSize_, y.begin());
@@ -147,7 +144,7 @@ double Integrator::time() const {
 std::span<const double> Integrator::currentState() const {
   N_Vector current = nullptr;
   checkSundials(IDAGetCurrentY(idas_.get(), &current), "IDAGetCurrentY");
-  if (current == nullptr) return returnedSolution();  // IDASolve has not run yet
+  if (current == nullptr) current = y_.get();  // IDASolve has not run yet: the initial state
   return {data(current), static_cast<size_t>(stateSize_)};
 }
 

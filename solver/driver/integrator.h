@@ -76,8 +76,6 @@ class Integrator {
   // One internal IDAS step.
   StepResult step();
 
-  // The solution IDAS returned from the last step (at the stop time when it reached it).
-  std::span<const double> returnedSolution() const;
   // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised.
   void interpolate(double t, std::span<double> y) const;
 

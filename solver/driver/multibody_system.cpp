@@ -72,8 +72,8 @@ void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, d
   const double massFactor = model_.units.massFactor;
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const int offset = layout_.bodyOffset(body);
-    bodyResidual(model_.bodies[static_cast<size_t>(body)], massFactor, y + offset, yp + offset,
-                 loads_[static_cast<size_t>(body)], r + offset);
+    bodyResidual(model_.bodies[static_cast<size_t>(body)], massFactor, kinematics_[static_cast<size_t>(body)].rotation,
+                 y + offset, yp + offset, loads_[static_cast<size_t>(body)], r + offset);
   }
 }
 

@@ -10,8 +10,8 @@
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "simulation.h"
-#include "solver/core/text.h"
 #include "solver/output/body_results_writer.h"
+#include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
 #include "solver/xml/deck_reader.h"
 #include "stopwatch.h"
@@ -21,11 +21,6 @@ namespace lodestone {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path defaultOutputDir(const std::string& deckPath) {
-  const fs::path deck(deckPath);
-  return deck.parent_path() / (deck.stem().string() + "_results");
-}
 
 // Everything one run keeps between commands.
 class DeckRun {
@@ -50,7 +45,7 @@ class DeckRun {
       return;
     }
 
-    const fs::path outputDir = request_.outputDir.empty() ? defaultOutputDir(deckPath_) : fs::path(request_.outputDir);
+    const fs::path outputDir = request_.outputDir.empty() ? fs::path(defaultResultsFolder(deckPath_)) : fs::path(request_.outputDir);
     std::error_code error;
     fs::create_directories(outputDir, error);
     if (error) {
@@ -124,13 +119,7 @@ class DeckRun {
  private:
   bool simulate_(const SimulateSpec& command) {
     std::optional<SimulationSegment> segment = planSegment(command, currentTime_, outcome_.diagnostics);
-    if (!segment) return badDeckAt(command.loc, "this Simulate's times cannot be run");
-    // The reader already refuses other analyses; this guards decks built in code.
-    if (!command.analysis_type.empty() && !equalsIgnoreCase(trim(command.analysis_type), "Transient")) {
-      outcome_.diagnostics.error(command.loc, "analysis_type=\"" + command.analysis_type +
-                                                  "\" is not supported yet; use Transient");
-      return badDeckAt(command.loc, "analysis_type=\"" + command.analysis_type + "\" is not supported");
-    }
+    if (!segment) return badDeckAt(command.loc, "this Simulate cannot be run");
     ++segmentsRun_;
     const SegmentOutcome result = simulation_->run(*segment);
     currentTime_ = result.time;
@@ -210,13 +199,7 @@ RunOutcome runDeck(const RunRequest& request) {
     Diagnostics readerDiagnostics = std::move(outcome.diagnostics);
     outcome = runModelSpec(*spec, request, parseSeconds);
     // The reader's warnings come first, in the order found.
-    for (const Diagnostic& diagnostic : outcome.diagnostics.entries()) {
-      if (diagnostic.severity == Severity::Error) {
-        readerDiagnostics.error(diagnostic.where, diagnostic.message);
-      } else {
-        readerDiagnostics.warning(diagnostic.where, diagnostic.message);
-      }
-    }
+    readerDiagnostics.append(outcome.diagnostics);
     outcome.diagnostics = std::move(readerDiagnostics);
   } catch (const std::exception& error) {
     outcome.status = RunStatus::SimulationFailed;

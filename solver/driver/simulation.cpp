@@ -155,17 +155,8 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     if (step.status == StepStatus::Failed) return fail(step.flag);
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
-      if (next == schedule.count && step.status == StepStatus::ReachedStopTime) {
-        // IDAS returned the solution at the stop time itself.
-        const auto solution = integrator_->returnedSolution();
-        std::copy(solution.begin(), solution.end(), outputState_.begin());
-        for (int body = 0; body < system_->layout().bodyCount(); ++body) {
-          Eigen::Map<Vector4> e(outputState_.data() + system_->layout().eulerParameterOffset(body));
-          e.normalize();
-        }
-      } else {
-        integrator_->interpolate(t, outputState_);
-      }
+      // At the stop time the interpolant gives exactly the solution IDAS returned there.
+      integrator_->interpolate(t, outputState_);
       emitOutput(t, outputState_, true);
       if (log_ && (next == schedule.count || t - lastProgressLine >= progressSpacing * (1 - 1e-9))) {
         log_->progress(t, integrator_->lastOrder(), integrator_->lastStepSize());

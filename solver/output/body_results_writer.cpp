@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "number_format.h"
+#include "solver/core/text.h"
 
 namespace lodestone {
 
@@ -26,13 +26,13 @@ BodyResultsWriter::BodyResultsWriter(const std::filesystem::path& path)
 void BodyResultsWriter::write(double time, std::span<const BodySample> bodies) {
   buffer_.clear();
   for (const BodySample& body : bodies) {
-    appendRoundTrip(buffer_, time);
+    appendReal(buffer_, time);
     buffer_ += ',';
     buffer_ += std::to_string(body.id);
     const auto appendAll = [this](const auto& values) {
       for (Eigen::Index i = 0; i < values.size(); ++i) {
         buffer_ += ',';
-        appendRoundTrip(buffer_, values[i]);
+        appendReal(buffer_, values[i]);
       }
     };
     appendAll(body.position);

@@ -42,6 +42,15 @@ std::string timestamp() {
 
 std::string stepLimit(double value, const char* whenZero) { return value > 0 ? scientific(value) : whenZero; }
 
+// "**   text   **", centred in the banner's 72 columns.
+std::string bannerLine(std::string_view text) {
+  constexpr std::size_t kInside = 68;
+  const std::size_t left = text.size() < kInside ? (kInside - text.size()) / 2 : 0;
+  std::string line = "**" + std::string(left, ' ') + std::string(text);
+  line.append(kInside + 2 > line.size() ? kInside + 2 - line.size() : 0, ' ');
+  return line + "**";
+}
+
 }  // namespace
 
 RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(std::fopen(path.c_str(), "w")) {
@@ -57,8 +66,8 @@ void RunLog::line(std::string_view text) {
 void RunLog::banner(const std::string& deckPath) {
   line("************************************************************************");
   line("**                                                                    **");
-  line("**                         Lodestone 0.1.0                            **");
-  line("**           Multibody dynamics for contact-rich mechanisms           **");
+  line(bannerLine("Lodestone " LODESTONE_VERSION));
+  line(bannerLine("Multibody dynamics for contact-rich mechanisms"));
   line("**                                                                    **");
   line("************************************************************************");
   line();
@@ -97,7 +106,7 @@ void RunLog::analysisStart(const AnalysisDescription& analysis) {
   line(row("Maximum Step Size", stepLimit(analysis.settings.hMax, "unlimited")));
   line(row("Minimum Step Size", stepLimit(analysis.settings.hMin, "IDAS default")));
   line(row("Initial Step Size", stepLimit(analysis.settings.h0Max, "IDAS default")));
-  line(row("Maximum Order", analysis.settings.maxOrder > 0 ? std::to_string(analysis.settings.maxOrder) : "5"));
+  line(row("Maximum Order", std::to_string(analysis.settings.maxOrder)));
   line(row("Linear Solver", analysis.linearSolver + " (" + std::to_string(analysis.equations) + " equations)"));
   line();
   line(" +----------------------------------+");

@@ -198,11 +198,10 @@ class DeckWalker {
     }
   }
 
-  ElementNode nodeOf(const xc::DOMElement* element, const ElementKind* kind, bool isCommand) const {
+  ElementNode nodeOf(const xc::DOMElement* element, const ElementKind* kind) const {
     ElementNode node;
     node.tag = utf8(element->getTagName());
     node.loc = locate(element, kind ? kind->element : "");
-    node.inCommand = isCommand;
     const xc::DOMNamedNodeMap* attributes = element->getAttributes();
     for (XMLSize_t i = 0; i < attributes->getLength(); ++i) {
       const xc::DOMNode* attribute = attributes->item(i);
@@ -224,7 +223,7 @@ class DeckWalker {
   void readElement(const xc::DOMElement* element, bool isCommand) {
     const std::string name = utf8(element->getTagName());
     const ElementKind* kind = findElementKind(name);
-    const ElementNode node = nodeOf(element, kind, isCommand);
+    const ElementNode node = nodeOf(element, kind);
     Diagnostics& diagnostics = context_.diagnostics();
     for (const xc::DOMElement* child = element->getFirstElementChild(); child; child = child->getNextElementSibling()) {
       diagnostics.warning(locate(child, utf8(child->getTagName())),

@@ -1,6 +1,7 @@
 // Unit tests of what batch decides around its processes: results folders, deck statuses, the exit-code
 // rule and the summary table.
 #include "solver/cli/batch_report.h"
+#include "solver/output/results_folder.h"
 
 #include <csignal>
 #include <gtest/gtest.h>

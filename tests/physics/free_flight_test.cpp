@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "solver/driver/simulation.h"
-#include "solver/output/number_format.h"
+#include "solver/core/text.h"
 
 namespace lodestone {
 namespace {
@@ -60,7 +60,7 @@ TEST(FreeFlightTest, ProjectileFollowsTheAnalyticParabola) {
   }
   // Stated tolerance: 1e-6 m at every output (integr_tol 1e-8).
   EXPECT_LT(worst, 1e-6);
-  RecordProperty("worst_position_error_m", roundTrip(worst));
+  RecordProperty("worst_position_error_m", formatReal(worst));
 }
 
 TEST(FreeFlightTest, MillimetreDeckFallsAThousandTimesTheMetreDeck) {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "solver/driver/simulation.h"
-#include "solver/output/number_format.h"
+#include "solver/core/text.h"
 
 namespace lodestone {
 namespace {
@@ -79,9 +79,9 @@ TEST(TorqueFreeRotationTest, EnergyAndAngularMomentumAreConservedThroughTheFlips
   EXPECT_LT(result.worstMomentumDrift, 1e-6);
   // Unit Euler parameters in the state itself (not only in the normalised output), 1e-10.
   EXPECT_LT(result.worstNormError, 1e-10);
-  RecordProperty("energy_drift", roundTrip(result.worstEnergyDrift));
-  RecordProperty("momentum_drift", roundTrip(result.worstMomentumDrift));
-  RecordProperty("norm_error", roundTrip(result.worstNormError));
+  RecordProperty("energy_drift", formatReal(result.worstEnergyDrift));
+  RecordProperty("momentum_drift", formatReal(result.worstMomentumDrift));
+  RecordProperty("norm_error", formatReal(result.worstNormError));
   RecordProperty("steps", std::to_string(result.steps));
 }
 
@@ -92,8 +92,8 @@ TEST(TorqueFreeRotationTest, EulerParametersStayUnitLengthEvenAtALooseTolerance)
   // Without the projection the same run drifts: proof that the check above can fail.
   const Conservation unprojected = spin(1e-3, false);
   EXPECT_GT(unprojected.worstNormError, 1e-8);
-  RecordProperty("loose_norm_error_projected", roundTrip(projected.worstNormError));
-  RecordProperty("loose_norm_error_unprojected", roundTrip(unprojected.worstNormError));
+  RecordProperty("loose_norm_error_projected", formatReal(projected.worstNormError));
+  RecordProperty("loose_norm_error_unprojected", formatReal(unprojected.worstNormError));
 }
 
 }  // namespace

@@ -29,7 +29,6 @@ class ResultsTable {
   }
 
   size_t rowCount() const { return rows_.size(); }
-  bool hasColumn(const std::string& name) const { return columns_.count(name) > 0; }
   double at(size_t row, const std::string& column) const { return rows_.at(row).at(columns_.at(column)); }
   Eigen::Vector3d vector3(size_t row, const std::string& x, const std::string& y, const std::string& z) const {
     return {at(row, x), at(row, y), at(row, z)};

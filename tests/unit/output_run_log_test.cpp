@@ -68,10 +68,7 @@ TEST(RunLogTest, FailureIsTheLastLineWithTimeAndReason) {
   EXPECT_EQ(written.back(), "Simulation FAILED at t=1.230000E-02: IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): error test failed");
 }
 
-TEST(NumberFormatTest, ShortestRoundTripAndScientific) {
-  EXPECT_EQ(roundTrip(0.1), "0.1");
-  EXPECT_EQ(roundTrip(1e-7), "1e-07");
-  EXPECT_EQ(roundTrip(-3.0000000000000004), "-3.0000000000000004");
+TEST(NumberFormatTest, Scientific) {
   EXPECT_EQ(scientific(1e-3), "1.000E-03");
   EXPECT_EQ(scientific(2681.7), "2.682E+03");
 }

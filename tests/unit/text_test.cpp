@@ -37,6 +37,8 @@ TEST(Text, ListsSplitOnSpacesAndCommas) {
 
 TEST(Text, ShortestRoundTrip) {
   EXPECT_EQ(formatReal(0.1), "0.1");
+  EXPECT_EQ(formatReal(1e-7), "1e-07");
+  EXPECT_EQ(formatReal(-3.0000000000000004), "-3.0000000000000004");
   EXPECT_EQ(formatReal(-9810), "-9810");
   EXPECT_EQ(formatReal(1e-8), "1e-08");
 }

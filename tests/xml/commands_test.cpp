@@ -38,7 +38,7 @@ TEST(Commands, LaterSimulateContinuesFromThePreviousEnd) {
 
 TEST(Commands, SegmentsResolveTimes) {
   Diagnostics diagnostics;
-  SimulateSpec first;
+  SimulateSpec first = defaultsOf(simulateSchema());
   first.start_time = 0.5;
   first.end_time = 1.5;
   first.num_steps = 4;
@@ -47,7 +47,7 @@ TEST(Commands, SegmentsResolveTimes) {
   EXPECT_DOUBLE_EQ(a->startTime, 0.5);
   EXPECT_DOUBLE_EQ(a->endTime, 1.5);
   EXPECT_DOUBLE_EQ(a->printInterval, 0.25);
-  SimulateSpec second;
+  SimulateSpec second = defaultsOf(simulateSchema());
   second.duration = 2;
   second.print_interval = 0.1;
   const std::optional<SimulationSegment> b = planSegment(second, a->endTime, diagnostics);

@@ -74,6 +74,12 @@ TEST(ReaderDiagnostics, OutOfRangeValues) {
   EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'max_order' must be >= 1 and <= 5 (got 7)"));
 }
 
+TEST(ReaderDiagnostics, StepLimitsMustBeConsistent) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Param_Transient h_max=\"0.01\" h_min=\"0.1\" h0_max=\"0.5\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Param_Transient: h_min 0.1 exceeds h_max 0.01"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Param_Transient: h0_max 0.5 exceeds h_max 0.01"));
+}
+
 TEST(ReaderDiagnostics, MassMustBePositiveForAMovingBody) {
   const ReadResult result = readText(deck(
       "<Reference_Marker id=\"20\" body_id=\"2\"/>\n<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"0\"/>"));
