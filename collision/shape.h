@@ -1,0 +1,62 @@
+// Contact geometry: the convex primitives of Post_Graphic (and, later, triangle meshes), each in its own shape
+// frame, and their bounding boxes in ground. Elements build shapes from graphics; collision never sees the deck.
+#pragma once
+
+#include <memory>
+
+#include "solver/core/rotation.h"
+#include "triangle_mesh.h"
+
+namespace lodestone {
+
+enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh };
+constexpr int kShapeTypeCount = 6;
+
+const char* shapeTypeName(ShapeType type);  // "sphere"
+
+// A shape in its own frame. The frame is where the geometry is simplest:
+// - Sphere: centre at the origin, `radius`.
+// - Box: centre at the origin, edges along the axes, `halfExtents`.
+// - Cylinder: centre at the origin, axis z, `radius`, from z = −halfLength to +halfLength.
+// - Frustum: axis z, `bottomRadius` at z = 0, `topRadius` at z = length (> 0); one radius may be 0 (a cone).
+// - Ellipsoid: centre at the origin, semi-axes `semiAxes` along x, y, z.
+// - Mesh: vertices in the shape frame (issue: mesh contact).
+struct Shape {
+  ShapeType type = ShapeType::Sphere;
+  double radius = 0;
+  Vector3 halfExtents = Vector3::Zero();
+  double halfLength = 0;
+  double bottomRadius = 0, topRadius = 0, length = 0;
+  Vector3 semiAxes = Vector3::Zero();
+  std::shared_ptr<const TriangleMesh> mesh;
+
+  static Shape sphere(double radius);
+  static Shape box(const Vector3& halfExtents);
+  static Shape cylinder(double radius, double halfLength);
+  static Shape frustum(double bottomRadius, double topRadius, double length);
+  static Shape ellipsoid(const Vector3& semiAxes);
+
+  // Radius of a sphere about the shape-frame origin that holds the whole shape.
+  double boundingRadius() const;
+};
+
+// A frame in ground: origin and axes (columns).
+struct Pose {
+  Vector3 position = Vector3::Zero();
+  Matrix3 rotation = Matrix3::Identity();
+};
+
+struct Aabb {
+  Vector3 min = Vector3::Zero();
+  Vector3 max = Vector3::Zero();
+
+  bool overlaps(const Aabb& other) const {
+    return (min.array() <= other.max.array()).all() && (other.min.array() <= max.array()).all();
+  }
+  Aabb inflated(double margin) const { return {min.array() - margin, max.array() + margin}; }
+};
+
+// A tight axis-aligned box around the shape at `pose` (exact for boxes, spheres, cylinders and ellipsoids).
+Aabb boundsOf(const Shape& shape, const Pose& pose);
+
+}  // namespace lodestone

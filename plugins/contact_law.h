@@ -1,0 +1,87 @@
+// The contact-law descriptor: what a normal or friction law is to the rest of Lodestone — its keyword, its
+// parameter table (which becomes Force_Contact attributes), its cross-parameter checks and its formula. Every
+// built-in law (plugins/builtin/) is one descriptor, registered once by its keyword; Force_Contact only ever
+// calls laws through these descriptors, so a formula lives in exactly one place.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collision/shape.h"
+#include "solver/core/schema.h"
+#include "solver/core/units.h"
+
+namespace lodestone {
+
+// One parameter of a law, written in the deck as an attribute of Force_Contact.
+struct LawParameter {
+  std::string name;           // attribute name, lower case: "stiffness"
+  int size = 1;               // 1 for a number; 3 for a vector written "x y z" (dipole_mo1)
+  bool required = false;
+  double defaultValue = 0;    // used when not required and absent (every component, for vectors)
+  Range range;                // for numbers (vectors: unchecked)
+  std::string meaning;        // one line, shown by `lodestone elements Force_Contact`
+};
+
+// The values of a law's parameters, in the order of its table; a vector parameter takes `size` slots.
+using LawValues = std::span<const double>;
+
+// Number of slots a parameter table takes, and where parameter `name` starts (−1 when absent).
+int slotCount(const std::vector<LawParameter>& parameters);
+int slotOf(const std::vector<LawParameter>& parameters, std::string_view name);
+
+// What the element knows about one contact point when it asks for the normal force.
+struct NormalInput {
+  double penetration = 0;      // δ > 0 while overlapping
+  double penetrationRate = 0;  // δ̇ > 0 while approaching
+  double area = 0;             // overlap area on the contact plane; 0 when the geometry does not give one
+  double effectiveMass = 0;    // m_I·m_J/(m_I + m_J) (ground counts as infinite), mass factor applied
+};
+
+// Forces and moments a law applies at a distance between the two graphics of a pair (DIPOLE's magnets).
+struct FieldInput {
+  Pose graphicI;               // the I graphic's centre and axes in ground
+  Pose graphicJ;
+  double gap = 0;              // signed surface distance (> 0 apart)
+  UnitSystem units;            // to express physical constants (μ0) in the deck's units
+};
+struct FieldOutput {
+  Vector3 forceOnI = Vector3::Zero(), forceOnJ = Vector3::Zero();    // ground, at the graphic centres
+  Vector3 momentOnI = Vector3::Zero(), momentOnJ = Vector3::Zero();  // ground
+};
+
+struct NormalLaw {
+  std::string keyword;                  // "IMPACT", upper case
+  std::string summary;                  // one line for `lodestone elements`
+  std::vector<LawParameter> parameters;
+  // Rules between parameters (and any the ranges cannot say). Appends one message per problem, each saying what
+  // would be right: "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)".
+  void (*check)(LawValues values, std::vector<std::string>& problems) = nullptr;
+  // The force magnitude along the normal at one contact point; ≥ 0 unless the law can pull.
+  double (*force)(LawValues values, const NormalInput& input) = nullptr;
+  bool needsArea = false;               // the law uses NormalInput::area (VOLUME)
+  // Laws that also act without contact (DIPOLE): how far apart (surface gap) the pair still interacts, and the
+  // interaction. nullptr for pure contact laws.
+  double (*fieldRange)(LawValues values) = nullptr;
+  void (*field)(LawValues values, const FieldInput& input, FieldOutput& output) = nullptr;
+};
+
+struct FrictionLaw {
+  std::string keyword;                  // "COULOMB_ON"
+  std::string summary;
+  std::vector<LawParameter> parameters;
+  void (*check)(LawValues values, std::vector<std::string>& problems) = nullptr;
+  // The friction coefficient μ(v) ≥ 0 at slip speed v ≥ 0; the friction force is −μ(v)·N·(slip direction).
+  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF).
+  double (*coefficient)(LawValues values, double slipSpeed) = nullptr;
+};
+
+// The registry: every built-in law, looked up by keyword (case-insensitive).
+const std::vector<const NormalLaw*>& normalLaws();
+const std::vector<const FrictionLaw*>& frictionLaws();
+const NormalLaw* findNormalLaw(std::string_view keyword);
+const FrictionLaw* findFrictionLaw(std::string_view keyword);
+
+}  // namespace lodestone
