@@ -63,6 +63,16 @@ void checkBodyRigid(const BodyRigidSpec& spec, Diagnostics& diagnostics) {
   }
 }
 
+BodyKinematics bodyKinematics(const double* state) {
+  using namespace body_state;
+  BodyKinematics k;
+  k.position = Eigen::Map<const Vector3>(state + kPosition);
+  k.rotation = rotationFromEulerParameters(Eigen::Map<const Vector4>(state + kEulerParameters));
+  k.velocity = Eigen::Map<const Vector3>(state + kVelocity);
+  k.angularVelocity = k.rotation * Eigen::Map<const Vector3>(state + kAngularVelocity);
+  return k;
+}
+
 Matrix3 inertiaTensor(const BodyRigidSpec& spec) {
   Matrix3 inertia;
   inertia << spec.inertia_xx, -spec.inertia_xy, -spec.inertia_xz,

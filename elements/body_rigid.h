@@ -55,6 +55,20 @@ struct BodyLoad {
   Vector3 torque = Vector3::Zero();
 };
 
+// A moving body's frame and motion in ground, computed once per residual for every force element to read.
+struct BodyKinematics {
+  Vector3 position = Vector3::Zero();         // CG
+  Matrix3 rotation = Matrix3::Identity();     // body axes in ground (columns)
+  Vector3 velocity = Vector3::Zero();         // CG
+  Vector3 angularVelocity = Vector3::Zero();  // ground axes
+
+  // Velocity in ground of the body's material point that is at `point` (ground) now.
+  Vector3 velocityAt(const Vector3& point) const { return velocity + angularVelocity.cross(point - position); }
+};
+
+// The kinematics of a body's 13 state values (the Euler parameters need not be normalised).
+BodyKinematics bodyKinematics(const double* state);
+
 using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
 
 // The 13 residuals of one body: p' − v, e' − ½Q(e)ω, M v' − f, J ω' + ω × Jω − Rᵀτ, where M and J carry the

@@ -35,8 +35,11 @@ void describeSchema(const ElementSchema<Spec>& schema, ElementKind& kind) {
   }
   const std::vector<AttributeRule> rows = rulesOf(schema.attributes);
   kind.attributes.insert(kind.attributes.end(), rows.begin(), rows.end());
-  kind.variantAttribute = schema.variantAttribute;
-  for (const auto& [value, variantRows] : schema.variants) kind.variants.emplace_back(value, rulesOf(variantRows));
+  for (const VariantSet<Spec>& set : schema.variantSets) {
+    ElementKind::Variants variants{set.attribute, {}};
+    for (const auto& [value, variantRows] : set.variants) variants.rows.emplace_back(value, rulesOf(variantRows));
+    kind.variantSets.push_back(std::move(variants));
+  }
 }
 
 // Elements with ids, many per deck (bodies, markers, graphics).
@@ -162,6 +165,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
+      collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       simulateKind(),
       stopKind(),
   };
@@ -195,7 +199,7 @@ std::vector<ElementKind> buildCatalog() {
   for (const char* element : {"Motion_Joint", "Motion_Marker"}) refused(element, "prescribed motions need joints, which are not available yet");
   for (const char* element : {"Force_Scalar_TwoBody", "Force_Scalar_OneBody", "Force_Vector_TwoBody",
                               "Force_Vector_OneBody", "Force_Bushing", "Force_Beam", "Force_SpringDamper",
-                              "Force_Field", "Force_MultiPoint", "Force_Contact", "Force_FlexModal",
+                              "Force_Field", "Force_MultiPoint", "Force_FlexModal",
                               "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
@@ -295,8 +299,10 @@ std::string describeElement(const ElementKind& kind) {
   text += kind.readInModel ? (kind.readInCommand ? " (in <Model>; in <Command> it changes an element)" : " (in <Model>)")
                            : " (in <Command>)";
   text += "\n" + describeRules(kind.attributes, "  ");
-  for (const auto& [value, rules] : kind.variants) {
-    text += "  with " + kind.variantAttribute + "=\"" + value + "\":\n" + describeRules(rules, "    ");
+  for (const ElementKind::Variants& set : kind.variantSets) {
+    for (const auto& [value, rules] : set.rows) {
+      text += "  with " + set.attribute + "=\"" + value + "\":\n" + describeRules(rules, "    ");
+    }
   }
   return text;
 }

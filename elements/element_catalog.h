@@ -19,9 +19,12 @@ struct ElementKind {
   ElementSupport support = ElementSupport::Read;
   std::string note;     // why it is ignored or unsupported
   // The schema's rows, kept for the reference `lodestone elements` prints; variant rows by keyword value.
+  struct Variants {
+    std::string attribute;
+    std::vector<std::pair<std::string, std::vector<AttributeRule>>> rows;
+  };
   std::vector<AttributeRule> attributes;
-  std::string variantAttribute;
-  std::vector<std::pair<std::string, std::vector<AttributeRule>>> variants;
+  std::vector<Variants> variantSets;
   // Read forms; an empty function means the element cannot appear in that section.
   std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> readInModel;
   std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> readInCommand;

@@ -166,6 +166,8 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   }
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  model.contacts = buildContactModel(spec.contacts, spec.graphics, model, diagnostics);
+  if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/force_contact.h"
 #include "elements/force_gravity.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
@@ -37,6 +38,7 @@ struct ModelSpec {
   std::vector<BodyRigidSpec> bodies;
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;
+  std::vector<ForceContactSpec> contacts;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

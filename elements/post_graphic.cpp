@@ -62,8 +62,7 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
           attr::integer("refinement_level", &S::refinement_level).atLeast(0).byDefault(0L),
           attr::boolean("is_material_inside", &S::is_material_inside).byDefault(true),
       },
-      .variantAttribute = "type",
-      .variants = {
+      .variantSets = {{"type", {
           {"Sphere", {center(), attr::real("radius", &S::radius).above(0).required()}},
           {"BoxDefinedFromCenter", withBox(center())},
           {"BoxDefinedFromCorner",
@@ -83,7 +82,7 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
            {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
             attr::integer("num_point", &S::num_point).atLeast(3).required(),
             attr::integer("num_triangle", &S::num_triangle).atLeast(1).required()}},
-      }};
+      }}}};
   return schema;
 }
 

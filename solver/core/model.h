@@ -2,6 +2,7 @@
 // driver and the elements, never changed during a simulation. Everything that changes lives in the state.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ struct IntegratorSettings {
   int maxOrder = 5;
 };
 
+// The Force_Contact elements and their geometry (elements/force_contact.h). Only elements and the driver look
+// inside; the core only carries it.
+struct ContactModel;
+
 struct ElementCount {
   std::string element;  // "Reference_Marker"
   int count = 0;
@@ -58,6 +63,7 @@ struct Model {
   std::vector<long> groundBodyIds;
   std::vector<Marker> markers;
   IntegratorSettings integrator;
+  std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

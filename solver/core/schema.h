@@ -208,15 +208,22 @@ Attribute<Spec> unsupported(std::string name, std::string why) {
 
 }  // namespace attr
 
+// Attributes that exist only for one value of a keyword attribute (Post_Graphic type="Sphere" has `radius`;
+// Force_Contact cnf_type="IMPACT" has `stiffness`): the keyword's attribute (declared in the schema's
+// `attributes`) and one table per value.
+template <class Spec>
+struct VariantSet {
+  std::string attribute;
+  std::vector<std::pair<std::string, std::vector<Attribute<Spec>>>> variants;
+};
+
 template <class Spec>
 struct ElementSchema {
   std::string element;               // canonical name, e.g. "Body_Rigid"
   long Spec::*idField = nullptr;     // nullptr for elements without an id (Param_Transient)
   std::vector<Attribute<Spec>> attributes;
-  // Elements whose remaining attributes depend on one keyword (Post_Graphic type="Sphere"): the keyword's
-  // attribute (declared in `attributes`) and one table per value.
-  std::string variantAttribute;
-  std::vector<std::pair<std::string, std::vector<Attribute<Spec>>>> variants;
+  // Keyword attributes that select further attributes; an element may have several (cnf_type and cff_type).
+  std::vector<VariantSet<Spec>> variantSets;
 };
 
 // A spec holding the schema's defaults, as if the element had been written with no attributes.
@@ -244,19 +251,35 @@ std::optional<Value> readValue(const AttributeRule& rule, const std::string& tex
                                ReadContext& context);
 void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc, Diagnostics& diagnostics);
 
-// The schema's rows plus, for variant elements, the rows of the selected variant. An unknown variant keyword
-// is reported by the keyword attribute's own check.
+// The schema's rows plus, for each variant set, the rows of the value the element selects. An unknown value is
+// reported by the keyword attribute's own check. A command that changes an element usually does not repeat
+// the selecting keyword: then every variant's rows are candidates (the first of each name), and the element's
+// own checks at build time judge the new values against the variant it has.
 template <class Spec>
-std::vector<const Attribute<Spec>*> rulesFor(const ElementSchema<Spec>& schema, const ElementNode& node) {
+std::vector<const Attribute<Spec>*> rulesFor(const ElementSchema<Spec>& schema, const ElementNode& node,
+                                             bool allVariantsWhenUnselected = false) {
   std::vector<const Attribute<Spec>*> rules;
   for (const Attribute<Spec>& rule : schema.attributes) rules.push_back(&rule);
-  if (schema.variantAttribute.empty()) return rules;
-  const ElementNode::Attribute* selector = findAttribute(node, schema.variantAttribute);
-  if (!selector) return rules;
-  for (const auto& [value, variantRules] : schema.variants) {
-    if (equalsIgnoreCase(trim(selector->value), value)) {
-      for (const Attribute<Spec>& rule : variantRules) rules.push_back(&rule);
-      break;
+  const auto addOnce = [&rules](const Attribute<Spec>& rule) {
+    for (const Attribute<Spec>* existing : rules) {
+      if (existing->name == rule.name) return;
+    }
+    rules.push_back(&rule);
+  };
+  for (const VariantSet<Spec>& set : schema.variantSets) {
+    const ElementNode::Attribute* selector = findAttribute(node, set.attribute);
+    if (!selector) {
+      if (!allVariantsWhenUnselected) continue;
+      for (const auto& [value, variantRules] : set.variants) {
+        for (const Attribute<Spec>& rule : variantRules) addOnce(rule);
+      }
+      continue;
+    }
+    for (const auto& [value, variantRules] : set.variants) {
+      if (equalsIgnoreCase(trim(selector->value), value)) {
+        for (const Attribute<Spec>& rule : variantRules) addOnce(rule);
+        break;
+      }
     }
   }
   return rules;
@@ -326,7 +349,7 @@ std::optional<Modification<Spec>> readModification(const ElementSchema<Spec>& sc
     }
   }
   detail::reportRepeatedAttributes(node, modification.loc, diagnostics);
-  const std::vector<const Attribute<Spec>*> rules = detail::rulesFor(schema, node);
+  const std::vector<const Attribute<Spec>*> rules = detail::rulesFor(schema, node, true);
   std::vector<std::pair<const Attribute<Spec>*, Value>> changes;
   for (const ElementNode::Attribute& given : node.attributes) {
     if (given.name == "id" && schema.idField) continue;

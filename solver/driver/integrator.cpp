@@ -9,6 +9,7 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include "euler_parameter_projection.h"
@@ -89,6 +90,7 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   LinearSolverPtr direct(linearSolverKind_ == LinearSolverKind::Dense
                              ? checkCreated(SUNLinSol_Dense(y_.get(), matrix_.get(), context), "SUNLinSol_Dense")
                              : checkCreated(SUNLinSol_KLU(y_.get(), matrix_.get(), context), "SUNLinSol_KLU"));
+  if (linearSolverKind_ == LinearSolverKind::SparseKlu) kluSolver_ = direct.get();
   linearSolver_ = makeTimedLinearSolver(std::move(direct), times_);
   checkSundials(IDASetLinearSolver(idas, linearSolver_.get(), matrix_.get()), "IDASetLinearSolver");
   checkSundials(IDASetJacFn(idas, jacobianCallback), "IDASetJacFn");
@@ -102,6 +104,16 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   }
   nonlinearSolver_ = std::move(newton);
   checkSundials(IDASetNonlinearSolver(idas, nonlinearSolver_.get()), "IDASetNonlinearSolver");
+
+  // Contact onset and separation: every root function falls through zero when its event happens; rises are the
+  // same functions changing their meaning after an event and must not stop the integration.
+  if (const int roots = system.rootCount(); roots > 0) {
+    checkSundials(IDARootInit(idas, roots, rootCallback), "IDARootInit");
+    std::vector<int> falling(static_cast<size_t>(roots), -1);
+    checkSundials(IDASetRootDirection(idas, falling.data()), "IDASetRootDirection");
+    checkSundials(IDASetNoInactiveRootWarn(idas), "IDASetNoInactiveRootWarn");
+    rootsFound_.assign(static_cast<size_t>(roots), 0);
+  }
 }
 
 Integrator::~Integrator() = default;
@@ -125,7 +137,23 @@ StepResult Integrator::step() {
   const int flag = IDASolve(idas_.get(), stopTime_, &reached, y_.get(), yp_.get(), IDA_ONE_STEP);
   if (flag < 0) return {StepStatus::Failed, flag, time()};
   reachedTime_ = reached;
+  if (flag == IDA_ROOT_RETURN) {
+    checkSundials(IDAGetRootInfo(idas_.get(), rootsFound_.data()), "IDAGetRootInfo");
+    return {StepStatus::RootFound, flag, reached};
+  }
   return {flag == IDA_TSTOP_RETURN ? StepStatus::ReachedStopTime : StepStatus::Stepped, flag, reached};
+}
+
+std::span<const double> Integrator::returnedState() const {
+  return {data(y_.get()), static_cast<size_t>(stateSize_)};
+}
+
+void Integrator::restartAtReturnedState(double time) {
+  beforeRestarts_ += currentStatistics();
+  normaliseEulerParameters(system_.layout(), data(y_.get()));
+  checkSundials(IDAReInit(idas_.get(), time, y_.get(), yp_.get()), "IDAReInit");
+  checkSundials(IDASetStopTime(idas_.get(), stopTime_), "IDASetStopTime");
+  reachedTime_ = time;
 }
 
 void Integrator::interpolate(double t, std::span<double> y) const {
@@ -161,6 +189,12 @@ double Integrator::lastStepSize() const {
 }
 
 SolverStatistics Integrator::statistics() const {
+  SolverStatistics total = beforeRestarts_;
+  total += currentStatistics();
+  return total;
+}
+
+SolverStatistics Integrator::currentStatistics() const {
   void* idas = idas_.get();
   SolverStatistics s;
   checkSundials(IDAGetNumSteps(idas, &s.steps), "IDAGetNumSteps");
@@ -237,13 +271,34 @@ int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N
                                  N_Vector, N_Vector, N_Vector) {
   auto* self = static_cast<Integrator*>(user);
   try {
+    self->system_.prepareJacobian(t, data(y), data(yp));
     self->assembler_->begin(matrix);
-    self->system_.jacobian(t, data(y), data(yp), cj, *self->assembler_);
+    self->system_.writeJacobian(cj, *self->assembler_);
+    if (self->assembler_->takeStructureChange() && self->kluSolver_) {
+      // New coupling blocks: KLU must analyse the new structure before it factorises.
+      if (SUNLinSol_KLUReInit(self->kluSolver_, matrix, SUNSparseMatrix_NNZ(matrix), SUNKLU_REINIT_PARTIAL) != 0) {
+        self->callbackException_ = "KLU could not take the grown Jacobian structure";
+        return -1;
+      }
+    }
     return 0;
   } catch (const std::exception& error) {
     self->callbackException_ = error.what();
   } catch (...) {
     self->callbackException_ = "unknown exception in the Jacobian";
+  }
+  return -1;
+}
+
+int Integrator::rootCallback(double t, N_Vector y, N_Vector /*yp*/, double* g, void* user) {
+  auto* self = static_cast<Integrator*>(user);
+  try {
+    self->system_.rootFunctions(t, data(y), g);
+    return 0;
+  } catch (const std::exception& error) {
+    self->callbackException_ = error.what();
+  } catch (...) {
+    self->callbackException_ = "unknown exception in a root function";
   }
   return -1;
 }

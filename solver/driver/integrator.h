@@ -34,7 +34,8 @@ struct IntegratorOptions {
   bool projectEulerParameters = true;
 };
 
-enum class StepStatus { Stepped, ReachedStopTime, Failed };
+// RootFound: IDAS stopped where a root function (contact onset or separation) crossed zero; see rootsFound().
+enum class StepStatus { Stepped, ReachedStopTime, RootFound, Failed };
 
 struct StepResult {
   StepStatus status = StepStatus::Stepped;
@@ -75,6 +76,13 @@ class Integrator {
   void setStopTime(double stopTime);
   // One internal IDAS step.
   StepResult step();
+  // After a RootFound step: for each root function, −1 where it fell through zero, 0 elsewhere.
+  const std::vector<int>& rootsFound() const { return rootsFound_; }
+  // The state IDAS returned from the latest step: its solution at the step's end, or at the root.
+  std::span<const double> returnedState() const;
+  // Restarts IDAS at `time` from the state it returned there (at a root: the force law changes, so the BDF
+  // history before it would smear the change over the next steps). Keeps the stop time and the statistics.
+  void restartAtReturnedState(double time);
 
   // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised.
   void interpolate(double t, std::span<double> y) const;
@@ -91,10 +99,12 @@ class Integrator {
   FailureReport diagnoseFailure(int flag) const;
 
  private:
+  SolverStatistics currentStatistics() const;  // IDAS's counters since the latest (re)initialisation
   static int residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* self);
   static int jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix matrix, void* self,
                               N_Vector, N_Vector, N_Vector);
   static void errorCallback(int code, const char* module, const char* function, char* message, void* self);
+  static int rootCallback(double t, N_Vector y, N_Vector yp, double* g, void* self);
 
   MultibodySystem& system_;
   PhaseTimes& times_;
@@ -106,6 +116,9 @@ class Integrator {
   int stateSize_ = 0;
   std::optional<double> reachedTime_;
   double stopTime_ = 0;
+  std::vector<int> rootsFound_;
+  SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached
+  SUNLinearSolver kluSolver_ = nullptr;  // inside the timed wrapper, for re-analysis when the pattern grows
 
   // Declared in creation order: destroyed in reverse, IDAS memory before the solvers it points at.
   SundialsContextPtr context_;

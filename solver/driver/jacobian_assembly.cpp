@@ -6,6 +6,7 @@
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
@@ -53,11 +54,15 @@ class DenseAssembler final : public JacobianAssembler {
   SUNMatrix matrix_ = nullptr;
 };
 
-// Compressed sparse columns. The structure (column starts, row indices) is computed once; SUNMatZero wipes it
-// before every Jacobian evaluation, so begin() copies it back — O(non-zeros), like writing the values.
+// Compressed sparse columns. The structure (column starts, row indices) is computed when the pattern changes;
+// SUNMatZero wipes it before every Jacobian evaluation, so begin() copies it back — O(non-zeros), like writing
+// the values.
 class SparseColumnAssembler final : public JacobianAssembler {
  public:
-  explicit SparseColumnAssembler(const JacobianPattern& pattern) : pattern_(pattern) {
+  explicit SparseColumnAssembler(const JacobianPattern& pattern) : pattern_(pattern) { layOutStructure(); }
+
+  void layOutStructure() {
+    const JacobianPattern& pattern = pattern_;
     const int size = pattern.size();
     // Which blocks touch each column, ordered by first row, so each column's row indices come out sorted.
     std::vector<std::vector<int>> blocksInColumn(static_cast<size_t>(size));
@@ -66,7 +71,8 @@ class SparseColumnAssembler final : public JacobianAssembler {
       for (int c = 0; c < block.columns; ++c) blocksInColumn[static_cast<size_t>(block.columnOffset + c)].push_back(b);
     }
     columnStarts_.assign(static_cast<size_t>(size) + 1, 0);
-    blockColumnStarts_.resize(pattern.blocks().size());
+    rowIndices_.clear();
+    blockColumnStarts_.assign(pattern.blocks().size(), {});
     for (size_t b = 0; b < pattern.blocks().size(); ++b) {
       blockColumnStarts_[b].resize(static_cast<size_t>(pattern.blocks()[b].columns));
     }
@@ -87,6 +93,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
       }
       columnStarts_[static_cast<size_t>(column) + 1] = next;
     }
+    laidOutBlocks_ = pattern.blocks().size();
   }
 
   SUNMatrix createMatrix(SUNContext context) const override {
@@ -96,6 +103,14 @@ class SparseColumnAssembler final : public JacobianAssembler {
   }
 
   void begin(SUNMatrix matrix) override {
+    if (laidOutBlocks_ != pattern_.blocks().size()) {
+      layOutStructure();
+      const sunindextype needed = static_cast<sunindextype>(rowIndices_.size());
+      if (SUNSparseMatrix_NNZ(matrix) < needed) {
+        checkSundials(SUNSparseMatrix_Reallocate(matrix, needed), "SUNSparseMatrix_Reallocate");
+      }
+      structureChanged_ = true;
+    }
     assert(SUNSparseMatrix_NNZ(matrix) >= static_cast<sunindextype>(rowIndices_.size()));
     matrix_ = matrix;
     values_ = SUNSparseMatrix_Data(matrix);
@@ -103,6 +118,8 @@ class SparseColumnAssembler final : public JacobianAssembler {
     std::memcpy(SUNSparseMatrix_IndexValues(matrix), rowIndices_.data(), rowIndices_.size() * sizeof(sunindextype));
     std::fill(values_, values_ + rowIndices_.size(), 0.0);
   }
+
+  bool takeStructureChange() override { return std::exchange(structureChanged_, false); }
 
   void addBlock(int blockIndex, const double* values) override {
     const JacobianBlock& block = pattern_.blocks()[static_cast<size_t>(blockIndex)];
@@ -120,6 +137,8 @@ class SparseColumnAssembler final : public JacobianAssembler {
   std::vector<sunindextype> rowIndices_;
   // For each block and each of its columns: where its first row's value sits in the data array.
   std::vector<std::vector<sunindextype>> blockColumnStarts_;
+  size_t laidOutBlocks_ = 0;
+  bool structureChanged_ = false;
   SUNMatrix matrix_ = nullptr;
   double* values_ = nullptr;
 };

@@ -21,6 +21,8 @@ struct JacobianBlock {
 };
 
 // The blocks that may be non-zero. Blocks must not overlap; each is filled by exactly one addBlock per assembly.
+// Blocks may be added between assemblies (contacts between moving bodies couple them): the assembler then lays
+// down the new structure at its next begin().
 class JacobianPattern {
  public:
   explicit JacobianPattern(int size) : size_(size) {}
@@ -47,6 +49,9 @@ class JacobianAssembler {
   virtual void begin(SUNMatrix matrix) = 0;
   // Adds block `blockIndex` of the pattern, given column-major.
   virtual void addBlock(int blockIndex, const double* columnMajorValues) = 0;
+  // True once after a begin() that laid down a new structure (blocks were added to the pattern): a sparse
+  // factorisation must then analyse the matrix afresh.
+  virtual bool takeStructureChange() { return false; }
 };
 
 std::unique_ptr<JacobianAssembler> makeJacobianAssembler(JacobianStorage storage, const JacobianPattern& pattern);

@@ -16,7 +16,10 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times)
       layout_(model),
       pattern_(layout_.size()),
       kinematics_(model.bodies.size()),
-      loads_(model.bodies.size()) {
+      loads_(model.bodies.size()),
+      contacts_(model),
+      contactBlocks_(model.bodies.size()),
+      hasContactBlock_(model.bodies.size(), false) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const int offset = layout_.bodyOffset(body);
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
@@ -34,6 +37,8 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   lastNonFiniteBody_ = -1;
   updateKinematics(y);
   times_.kinematics += watch.lap();
+  detectContacts();
+  times_.contactDetection += watch.lap();
   evaluateForces(time);
   times_.forces += watch.lap();
   assembleBodyEquations(y, yp, r);
@@ -53,19 +58,16 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
 
 void MultibodySystem::updateKinematics(const double* y) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
-    const double* state = y + layout_.bodyOffset(body);
-    BodyKinematics& k = kinematics_[static_cast<size_t>(body)];
-    k.position = Eigen::Map<const Vector3>(state + kPosition);
-    k.rotation = rotationFromEulerParameters(Eigen::Map<const Vector4>(state + kEulerParameters));
-    k.velocity = Eigen::Map<const Vector3>(state + kVelocity);
-    k.angularVelocity = k.rotation * Eigen::Map<const Vector3>(state + kAngularVelocity);
+    kinematics_[static_cast<size_t>(body)] = bodyKinematics(y + layout_.bodyOffset(body));
   }
 }
+
+void MultibodySystem::detectContacts() { contacts_.detect(kinematics_); }
 
 void MultibodySystem::evaluateForces(double /*time*/) {
   for (BodyLoad& load : loads_) load = BodyLoad{};
   addGravityLoads(model_, loads_);
-  // Contact and other force elements add their loads here, reading kinematics_.
+  contacts_.addLoads(kinematics_, loads_);
 }
 
 void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, double* r) {
@@ -77,21 +79,121 @@ void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, d
   }
 }
 
-void MultibodySystem::jacobian(double time, const double* y, const double* /*yp*/, double cj,
-                               JacobianAssembler& assembler) {
+void MultibodySystem::prepareJacobian(double time, const double* y, const double* /*yp*/) {
   Stopwatch watch;
-  // The body blocks need the loads (a torque fixed in ground turns with the body); forces that depend on the
-  // state will add their own coupling blocks here.
+  // The body blocks need the loads (a torque fixed in ground turns with the body).
+  jacobianState_ = y;
   updateKinematics(y);
+  detectContacts();
   evaluateForces(time);
+  differentiateContacts(y);
+  times_.jacobian += watch.lap();
+}
+
+void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
+  Stopwatch watch;
   const double massFactor = model_.units.massFactor;
   for (int body = 0; body < layout_.bodyCount(); ++body) {
-    bodyJacobian(model_.bodies[static_cast<size_t>(body)], massFactor, y + layout_.bodyOffset(body), cj,
-                 loads_[static_cast<size_t>(body)], block_);
-    assembler.addBlock(bodyBlocks_[static_cast<size_t>(body)], block_.data());
+    const size_t b = static_cast<size_t>(body);
+    bodyJacobian(model_.bodies[b], massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block_);
+    if (hasContactBlock_[b]) block_ += contactBlocks_[b];
+    assembler.addBlock(bodyBlocks_[b], block_.data());
+  }
+  for (auto& [bodies, coupling] : couplings_) {
+    // A coupling block in the pattern is written every time, with zeros when its contact has ended.
+    if (!coupling.used) coupling.values.setZero();
+    assembler.addBlock(coupling.patternBlock, coupling.values.data());
   }
   times_.jacobian += watch.lap();
   ++times_.jacobianCalls;
+}
+
+BodyBlock& MultibodySystem::couplingBlock(int rowBody, int columnBody) {
+  if (rowBody == columnBody) {
+    const size_t b = static_cast<size_t>(rowBody);
+    if (!hasContactBlock_[b]) contactBlocks_[b].setZero();
+    hasContactBlock_[b] = true;
+    return contactBlocks_[b];
+  }
+  auto [entry, inserted] = couplings_.try_emplace({rowBody, columnBody});
+  Coupling& coupling = entry->second;
+  if (inserted) {
+    coupling.patternBlock = pattern_.addBlock(
+        {layout_.bodyOffset(rowBody), kSize, layout_.bodyOffset(columnBody), kSize});
+  }
+  if (!coupling.used) coupling.values.setZero();
+  coupling.used = true;
+  return coupling.values;
+}
+
+void MultibodySystem::differentiateContacts(const double* y) {
+  std::fill(hasContactBlock_.begin(), hasContactBlock_.end(), false);
+  for (auto& [bodies, coupling] : couplings_) coupling.used = false;
+  // Each active pair's loads depend on the 13 states of its (one or two) moving bodies. Forward differences over
+  // those states only: 13 or 26 evaluations of one pair, whatever the size of the model.
+  for (const ContactEvaluator::ActivePair& pair : contacts_.activePairs()) {
+    const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
+    const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
+    const PairLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ);
+    for (const int column : {pair.bodyI, pair.bodyJ}) {
+      if (column < 0) continue;
+      if (column == pair.bodyJ && pair.bodyI == pair.bodyJ) continue;
+      double state[kSize];
+      std::copy_n(y + layout_.bodyOffset(column), kSize, state);
+      for (int k = 0; k < kSize; ++k) {
+        const double saved = state[k];
+        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
+        state[k] = saved + increment;
+        const BodyKinematics perturbed = bodyKinematics(state);
+        state[k] = saved;
+        const PairLoads moved = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ)
+                                                     : contacts_.pairLoads(pair, kinematicsI, &perturbed);
+        // The body residual is M v' − f and J ω' + ω × Jω − Rᵀτ: loads enter with a minus sign, torques in body
+        // axes (the turning of Rᵀ itself is in the body's own block already).
+        const auto write = [&](int row, const Vector3& force0, const Vector3& force1, const Vector3& torque0,
+                               const Vector3& torque1) {
+          if (row < 0) return;
+          BodyBlock& block = couplingBlock(row, column);
+          const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
+          block.block<3, 1>(kVelocity, k) -= (force1 - force0) / increment;
+          block.block<3, 1>(kAngularVelocity, k) -= rotation.transpose() * (torque1 - torque0) / increment;
+        };
+        write(pair.bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
+        write(pair.bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
+      }
+    }
+  }
+}
+
+void MultibodySystem::rootFunctions(double /*time*/, const double* y, double* g) {
+  Stopwatch watch;
+  updateKinematics(y);
+  detectContacts();
+  contacts_.rootFunctions(g);
+  times_.contactDetection += watch.lap();
+}
+
+void MultibodySystem::applyContactRoots(double time, const double* y, const int* rootsFound,
+                                        std::vector<ContactEvent>& events) {
+  updateKinematics(y);
+  detectContacts();
+  contacts_.applyRoots(rootsFound, time, events);
+}
+
+void MultibodySystem::acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events) {
+  if (contacts_.empty()) return;
+  Stopwatch watch;
+  updateKinematics(y);
+  detectContacts();
+  contacts_.synchronise(time, events);
+  times_.contactDetection += watch.lap();
+}
+
+void MultibodySystem::sampleContacts(std::span<const double> y, std::vector<PairReport>& reports) {
+  reports.clear();
+  if (contacts_.empty()) return;
+  updateKinematics(y.data());
+  contacts_.report(kinematics_, reports);
 }
 
 void MultibodySystem::sampleBodies(std::span<const double> y, std::vector<BodySample>& samples) const {

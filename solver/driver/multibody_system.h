@@ -6,7 +6,10 @@
 #include <span>
 #include <vector>
 
+#include <map>
+
 #include "elements/body_rigid.h"
+#include "elements/contact_evaluator.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
@@ -14,14 +17,6 @@
 #include "state_layout.h"
 
 namespace lodestone {
-
-// A moving body's frame and motion in ground, computed once per residual for every force element to read.
-struct BodyKinematics {
-  Vector3 position = Vector3::Zero();         // CG
-  Matrix3 rotation = Matrix3::Identity();     // body axes in ground (columns)
-  Vector3 velocity = Vector3::Zero();         // CG
-  Vector3 angularVelocity = Vector3::Zero();  // ground axes
-};
 
 class MultibodySystem {
  public:
@@ -38,8 +33,22 @@ class MultibodySystem {
   // r = F(t, y, y'). Returns false when a residual is not finite; the body is then lastNonFiniteBody().
   bool residual(double time, const double* y, const double* yp, double* r);
 
-  // ∂F/∂y + cj·∂F/∂y' at (t, y, y'), written block by block into `assembler` (which begin() has prepared).
-  void jacobian(double time, const double* y, const double* yp, double cj, JacobianAssembler& assembler);
+  // The iteration matrix ∂F/∂y + cj·∂F/∂y' at (t, y, y') in two calls: prepareJacobian computes every block and
+  // adds to the pattern the coupling blocks that contacts between moving bodies need; once the assembler has
+  // begun a matrix on that pattern, writeJacobian writes the blocks.
+  void prepareJacobian(double time, const double* y, const double* yp);
+  void writeJacobian(double cj, JacobianAssembler& assembler);
+
+  // ---- contact events -------------------------------------------------------------------------------------
+  // Root functions IDAS watches (contact onset and separation), evaluated at y.
+  int rootCount() const { return contacts_.rootCount(); }
+  void rootFunctions(double time, const double* y, double* g);
+  // IDAS stopped at a root at state y: the pairs that crossed change status.
+  void applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
+  // An accepted step reached state y: pairs whose status changed without a root take their actual status.
+  void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
+  // What contacts.csv reports for state y.
+  void sampleContacts(std::span<const double> y, std::vector<PairReport>& reports);
 
   // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
@@ -49,7 +58,11 @@ class MultibodySystem {
 
  private:
   void updateKinematics(const double* y);
+  void detectContacts();
   void evaluateForces(double time);
+  // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
+  void differentiateContacts(const double* y);
+  BodyBlock& couplingBlock(int rowBody, int columnBody);
   void assembleBodyEquations(const double* y, const double* yp, double* r);
 
   const Model& model_;
@@ -59,7 +72,19 @@ class MultibodySystem {
   std::vector<int> bodyBlocks_;  // each body's own block in pattern_
   std::vector<BodyKinematics> kinematics_;
   std::vector<BodyLoad> loads_;
+  ContactEvaluator contacts_;
+  // Contact derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
+  // (pattern block index and values, keyed by (row body, column body)).
+  std::vector<BodyBlock> contactBlocks_;
+  std::vector<bool> hasContactBlock_;
+  struct Coupling {
+    int patternBlock;
+    BodyBlock values;
+    bool used;
+  };
+  std::map<std::pair<int, int>, Coupling> couplings_;
   BodyBlock block_;
+  const double* jacobianState_ = nullptr;  // y of the latest prepareJacobian, read by writeJacobian
   int lastNonFiniteBody_ = -1;
 };
 

@@ -11,6 +11,7 @@
 #include "elements/model_spec.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
+#include "solver/output/contact_results_writer.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
 #include "solver/xml/deck_reader.h"
@@ -57,6 +58,7 @@ class DeckRun {
     try {
       log_.emplace(outputDir / "run.log");
       results_.emplace(outputDir / "bodies.csv");
+      if (model->contacts && !model->contacts->elements.empty()) contactResults_.emplace(outputDir / "contacts.csv");
     } catch (const std::runtime_error& cannotWrite) {
       outcome_.status = RunStatus::SimulationFailed;
       outcome_.message = cannotWrite.what();
@@ -72,7 +74,10 @@ class DeckRun {
     simulation_->times().build = setupTimes.build;
     simulation_->setRunLog(&*log_);
     simulation_->setProgressHandler(request_.onProgress);
-    simulation_->setOutputHandler([this](const OutputFrame& frame) { results_->write(frame.time, frame.bodies); });
+    simulation_->setOutputHandler([this](const OutputFrame& frame) {
+      results_->write(frame.time, frame.bodies);
+      if (contactResults_) contactResults_->write(frame.time, frame.contacts);
+    });
 
     workingSpec_ = spec_;
     bool stopped = false;
@@ -92,7 +97,10 @@ class DeckRun {
     times.processCpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC + parseSeconds;
     if (segmentsRun_ > 1) log_->statistics(simulation_->statistics(), "CUMULATIVE DAE SOLVER STATISTICS (all segments)");
     log_->phaseTimes(times);
-    log_->files(deckPath_, {results_->path(), log_->path()});
+    std::vector<std::filesystem::path> outputs{results_->path()};
+    if (contactResults_) outputs.push_back(contactResults_->path());
+    outputs.push_back(log_->path());
+    log_->files(deckPath_, outputs);
     if (stopped) log_->line("Execution terminated by STOP command.");
     if (outcome_.status == RunStatus::Completed) {
       outcome_.message = "simulation completed";
@@ -164,6 +172,7 @@ class DeckRun {
   ModelSpec workingSpec_;
   std::optional<RunLog> log_;
   std::optional<BodyResultsWriter> results_;
+  std::optional<ContactResultsWriter> contactResults_;
   std::optional<Simulation> simulation_;
   std::optional<double> currentTime_;
   std::optional<double> failureTime_;

@@ -89,9 +89,11 @@ void Simulation::emitOutput(double time, std::span<const double> state, bool int
   lastOutputTime_ = time;
   if (!onOutput_) return;
   system_->sampleBodies(state, samples_);
+  system_->sampleContacts(state, contactSamples_);
   OutputFrame frame;
   frame.time = time;
   frame.bodies = samples_;
+  frame.contacts = contactSamples_;
   frame.state = state;
   if (integrator_ && integratorHasStepped) {
     frame.integratorTime = integrator_->time();
@@ -153,6 +155,12 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   for (;;) {
     const StepResult step = integrator_->step();
     if (step.status == StepStatus::Failed) return fail(step.flag);
+    if (step.status == StepStatus::RootFound) {
+      system_->applyContactRoots(step.time, integrator_->returnedState().data(), integrator_->rootsFound().data(),
+                                 contactEvents_);
+    } else {
+      system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
+    }
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
@@ -165,6 +173,9 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       ++next;
     }
     time_ = step.time;
+    reportContactEvents();
+    // The law changes at an onset or a separation: restart IDAS there rather than carry the old history across.
+    if (step.status == StepStatus::RootFound) integrator_->restartAtReturnedState(step.time);
     if (onProgress_ && sinceProgressCall.elapsed() >= options_.progressCallInterval) {
       sinceProgressCall.lap();
       onProgress_(step.time, segment.startTime, segment.endTime);
@@ -175,6 +186,24 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   state_ = outputState_;
   if (log_) log_->statistics(statistics() - before);
   return {true, time_, {}};
+}
+
+void Simulation::reportContactEvents() {
+  // A pile of spheres has thousands of impacts: the log lists the first ones and counts the rest.
+  constexpr long kLoggedEventLimit = 200;
+  for (const ContactEvent& event : contactEvents_) {
+    if (onContactEvent_) onContactEvent_(event);
+    ++contactEventsLogged_;
+    if (contactEventsLogged_ <= kLoggedEventLimit) {
+      logLine(std::string(" Contact ") + (event.onset ? "onset" : "separation") + " at t=" +
+              scientific(event.time, 9) + ": " + event.element->loc.subject() + ", Post_Graphic id=" +
+              std::to_string(event.iGraphic) + " and id=" + std::to_string(event.jGraphic) +
+              (event.located ? "" : " (noticed after a step, not located)"));
+    } else if (contactEventsLogged_ == kLoggedEventLimit + 1) {
+      logLine(" Further contact events are not listed.");
+    }
+  }
+  contactEvents_.clear();
 }
 
 SegmentOutcome Simulation::fail(int flag) {

@@ -28,6 +28,7 @@ struct SimulationOptions {
 struct OutputFrame {
   double time = 0;
   std::span<const BodySample> bodies;  // ground-frame results, as bodies.csv has them
+  std::span<const PairReport> contacts;  // contact pairs, as contacts.csv has them
   std::span<const double> state;       // the state at `time`, Euler parameters normalised
   // IDAS's own state at its current time (at or after `time`), exactly as the integrator holds it.
   double integratorTime = 0;
@@ -59,6 +60,8 @@ class Simulation {
 
   void setRunLog(RunLog* log) { log_ = log; }
   void setOutputHandler(std::function<void(const OutputFrame&)> handler) { onOutput_ = std::move(handler); }
+  // Called at every contact onset and separation (located or noticed after a step).
+  void setContactEventHandler(std::function<void(const ContactEvent&)> handler) { onContactEvent_ = std::move(handler); }
   void setProgressHandler(std::function<void(double time, double startTime, double endTime)> handler) {
     onProgress_ = std::move(handler);
   }
@@ -77,6 +80,7 @@ class Simulation {
   // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
   void emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
   SegmentOutcome fail(int flag);
+  void reportContactEvents();
   void logLine(const std::string& text);
 
   SimulationOptions options_;
@@ -87,6 +91,9 @@ class Simulation {
   RunLog* log_ = nullptr;
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
+  std::function<void(const ContactEvent&)> onContactEvent_;
+  std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
+  long contactEventsLogged_ = 0;
 
   double time_ = 0;
   bool started_ = false;             // has any segment begun integrating?
@@ -96,6 +103,7 @@ class Simulation {
   SolverStatistics segmentStart_;         // statistics() when the current segment began
   std::vector<double> outputState_;
   std::vector<BodySample> samples_;
+  std::vector<PairReport> contactSamples_;
 };
 
 }  // namespace lodestone

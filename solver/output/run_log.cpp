@@ -138,6 +138,7 @@ void RunLog::phaseTimes(const PhaseTimes& t) {
   line(row("Build", seconds(t.build)));
   line(row("Residual Evaluation", seconds(t.residual()) + " (" + std::to_string(t.residualCalls) + " times)"));
   line(row("  kinematics", seconds(t.kinematics)));
+  line(row("  contact detection", seconds(t.contactDetection)));
   line(row("  forces", seconds(t.forces)));
   line(row("  assembly", seconds(t.assembly)));
   line(row("Jacobian Evaluation", seconds(t.jacobian) + " (" + std::to_string(t.jacobianCalls) + " times)"));

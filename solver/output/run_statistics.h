@@ -23,8 +23,10 @@ struct SolverStatistics {
 struct PhaseTimes {
   double parse = 0;
   double build = 0;
-  // The residual, stage by stage, as it reads: kinematics, then forces, then assembly of body equations.
+  // The residual, stage by stage, as it reads: kinematics, contact detection, forces (contact forces
+  // included), then assembly of body equations.
   double kinematics = 0;
+  double contactDetection = 0;
   double forces = 0;
   double assembly = 0;
   long residualCalls = 0;
@@ -37,7 +39,7 @@ struct PhaseTimes {
   double total = 0;
   double processCpu = 0;   // CPU time the process used over the same span (std::clock)
 
-  double residual() const { return kinematics + forces + assembly; }
+  double residual() const { return kinematics + contactDetection + forces + assembly; }
   // IDAS's own work: prediction, error test, step-size and order selection, vector operations.
   double integratorOther() const;
 };

@@ -1,0 +1,145 @@
+// Force_Contact at run time: finds which graphics touch (one broad phase for every element, then the narrow
+// phase per close pair), turns each contact point into normal and friction forces through the element's laws,
+// and keeps each pair's contact status for the root functions that locate onset and separation in time.
+#pragma once
+
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "collision/broad_phase.h"
+#include "collision/contact_point.h"
+#include "elements/body_rigid.h"
+#include "elements/force_contact.h"
+#include "solver/core/model.h"
+
+namespace lodestone {
+
+// Forces of one graphic pair on its two bodies, in ground; torques about each body's CG.
+struct PairLoads {
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
+// What contacts.csv reports about one graphic pair.
+struct PairReport {
+  long elementId = 0;
+  long iGraphic = 0, jGraphic = 0;
+  bool inContact = false;
+  int points = 0;
+  double penetration = 0;      // largest depth, ≥ 0
+  double separation = 0;       // gap while apart, 0 in contact
+  double penetrationRate = 0;  // at the deepest point
+  double slipSpeed = 0;        // at the deepest point
+  double normalForce = 0;      // sum of the points' normal force magnitudes
+  double frictionForce = 0;    // sum of the points' friction force magnitudes
+  Vector3 force = Vector3::Zero();   // total on the I body, ground (field forces included)
+  Vector3 torque = Vector3::Zero();  // total on the I body about its CG, ground
+  Vector3 point = Vector3::Zero();   // centroid of the contact points
+  Vector3 normal = Vector3::Zero();  // unit, from J to I, at the deepest point
+};
+
+// A contact that began or ended.
+struct ContactEvent {
+  double time = 0;
+  const ForceContact* element = nullptr;
+  long iGraphic = 0, jGraphic = 0;
+  bool onset = true;       // false: separation
+  bool located = true;     // found by root finding (true) or noticed after a step (false)
+};
+
+class ContactEvaluator {
+ public:
+  // `model` must outlive the evaluator.
+  explicit ContactEvaluator(const Model& model);
+
+  bool empty() const { return elements_.empty(); }
+
+  // Finds the close and touching pairs at the bodies' kinematics (ground graphics never move). Everything below
+  // reads what the latest detect() found.
+  void detect(std::span<const BodyKinematics> bodies);
+
+  // Adds the force of every detected pair to the loads of its bodies.
+  void addLoads(std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+
+  // ---- root functions: two per element with zero crossing on, both falling through zero -------------------
+  // g[2k]: the smallest gap among pairs that are apart (falls through 0 at the first touch);
+  // g[2k+1]: the smallest depth among pairs in contact (falls through 0 when one separates).
+  int rootCount() const { return 2 * static_cast<int>(rootElements_.size()); }
+  void rootFunctions(double* g) const;
+  // At a located root (after detect() at that state): the pair that crossed changes status.
+  void applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events);
+  // After an accepted step (after detect() at that state): any pair whose status changed unseen — with zero
+  // crossing off, or a contact that began and ended within one step — takes its actual status.
+  void synchronise(double time, std::vector<ContactEvent>& events);
+
+  // ---- Jacobian support ------------------------------------------------------------------------------------
+  // A detected pair that exerts force, and the moving bodies (−1: ground) it joins.
+  struct ActivePair {
+    int candidate;
+    int bodyI, bodyJ;
+  };
+  const std::vector<ActivePair>& activePairs() const { return activePairs_; }
+  // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null).
+  PairLoads pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ);
+
+  // ---- results ----------------------------------------------------------------------------------------------
+  // One report per pair to write: every pair of an element with at most kAllPairsReportLimit pairs, the close
+  // pairs of larger elements (a pile of a thousand spheres would otherwise write half a million rows).
+  static constexpr long kAllPairsReportLimit = 100;
+  void report(std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports);
+
+ private:
+  struct PairKey {
+    int element, graphicI, graphicJ;
+    bool operator==(const PairKey&) const = default;
+  };
+  struct PairKeyHash {
+    size_t operator()(const PairKey& key) const {
+      return (static_cast<size_t>(key.element) * 1000003u + static_cast<size_t>(key.graphicI)) * 1000003u +
+             static_cast<size_t>(key.graphicJ);
+    }
+  };
+  struct PairStatus {
+    bool touching = false;
+  };
+  struct Candidate {
+    int element;
+    int graphicI, graphicJ;
+    double distance;        // signed: gap > 0, −depth < 0
+    int firstPoint, pointCount;
+    PairStatus* status;
+  };
+  struct Membership {
+    int element;
+    bool inI, inJ;
+  };
+
+  Pose graphicPose(int graphic, std::span<const BodyKinematics> bodies) const;
+  const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
+  // The forces of one pair from its contact points (and its field, for DIPOLE). `report` may be null.
+  PairLoads pairForces(const ForceContact& element, int graphicI, int graphicJ, double distance,
+                       std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
+                       const Pose& poseI, const Pose& poseJ, PairReport* report) const;
+  void addCandidate(int element, int graphicI, int graphicJ, std::span<const BodyKinematics> bodies);
+  double effectiveMass(int bodyI, int bodyJ) const;
+
+  const Model& model_;
+  const ContactModel* contacts_ = nullptr;
+  std::vector<ForceContact> elements_;        // copy for quick access (small)
+  std::vector<int> rootElements_;             // elements with zero crossing on
+  std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair
+  std::vector<std::vector<Membership>> memberships_;  // per graphic
+  std::vector<double> proximity_;             // per graphic: how far its box is inflated
+  std::vector<Aabb> boxes_;
+  std::vector<Pose> poses_;
+  BroadPhase broadPhase_;
+  std::vector<std::pair<int, int>> overlaps_;
+  std::vector<Candidate> candidates_;
+  std::vector<ContactPoint> points_;
+  std::vector<ContactPoint> scratch_;
+  std::vector<ActivePair> activePairs_;
+  std::unordered_map<PairKey, PairStatus, PairKeyHash> statuses_;
+};
+
+}  // namespace lodestone

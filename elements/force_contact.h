@@ -1,0 +1,80 @@
+// Force_Contact: the deck element (its attributes, with each law's parameters taken from the law's own
+// descriptor) and the contact model built from it — which graphics touch which, their shapes, and the laws.
+// The forces themselves are computed at run time by elements/contact_evaluator.
+#pragma once
+
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collision/shape.h"
+#include "plugins/contact_law.h"
+#include "solver/core/model.h"
+#include "solver/core/schema.h"
+
+namespace lodestone {
+
+struct PostGraphicSpec;
+
+struct ForceContactSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  std::optional<int> num_i_graphics, num_j_graphics;
+  std::vector<long> i_graphics_id, j_graphics_id;
+  std::optional<double> ignore_penetration_larger_than;
+  std::string master_surface;
+  bool enable_node_mode = false;
+  std::string enable_analytical;
+  bool zero_crossing = true;
+  std::string cnf_type;
+  std::string cff_type;
+  // Every law parameter given (or defaulted), by attribute name; vectors hold 3 numbers.
+  std::map<std::string, std::vector<double>> lawValues;
+};
+
+const ElementSchema<ForceContactSpec>& forceContactSchema();
+// Checks that need only this element: list lengths, vectors of 3, the laws' own rules between parameters.
+void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics);
+
+// ---- the contact model --------------------------------------------------------------------------------------
+
+// A Post_Graphic that some Force_Contact uses, as a collision shape fixed to a body.
+struct ContactGraphic {
+  long id = 0;
+  SourceLoc loc;
+  int body = -1;  // index into Model::bodies; -1 when fixed to ground
+  Shape shape;
+  Pose local;     // the shape frame in the body frame (in ground for ground graphics)
+};
+
+struct ForceContact {
+  long id = 0;
+  SourceLoc loc;
+  std::vector<int> iGraphics, jGraphics;  // into ContactModel::graphics
+  const NormalLaw* normalLaw = nullptr;
+  std::vector<double> normalValues;       // in the order of normalLaw->parameters
+  const FrictionLaw* frictionLaw = nullptr;
+  std::vector<double> frictionValues;
+  double ignorePenetrationLargerThan = std::numeric_limits<double>::infinity();
+  bool zeroCrossing = true;
+  double fieldRange = 0;                  // gap within which a field law (DIPOLE) acts; 0 for contact laws
+};
+
+struct ContactModel {
+  std::vector<ContactGraphic> graphics;
+  std::vector<ForceContact> elements;
+};
+
+// Builds the contact model of a deck's Force_Contact elements on a model whose bodies and markers are built.
+// Reports graphics that cannot be contact geometry, pairs that could never touch, and the laws' parameter rules.
+std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
+                                                      const std::vector<PostGraphicSpec>& graphics,
+                                                      const Model& model, Diagnostics& diagnostics);
+
+// "Force_Contact id=301 (deck.xml:118:3)": how run-time messages name a contact element.
+std::string describeContact(const ForceContact& contact);
+
+}  // namespace lodestone

@@ -1,0 +1,38 @@
+// contacts.csv: one row per contact pair (Force_Contact id, I graphic, J graphic) per output time — status,
+// penetration and its rate, slip, forces on the I body, contact point and normal — flushed at every output time.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "elements/contact_evaluator.h"
+
+namespace lodestone {
+
+class ContactResultsWriter {
+ public:
+  static constexpr const char* kHeader =
+      "time,id,i_graphic,j_graphic,in_contact,points,penetration,separation,penetration_rate,slip_speed,fn,ft,"
+      "fx,fy,fz,tx,ty,tz,px,py,pz,nx,ny,nz";
+
+  // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
+  explicit ContactResultsWriter(const std::filesystem::path& path);
+
+  // Writes one row per pair and flushes; throws std::runtime_error when the disk refuses.
+  void write(double time, std::span<const PairReport> pairs);
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::filesystem::path path_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::string buffer_;
+};
+
+}  // namespace lodestone
