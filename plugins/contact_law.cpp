@@ -1,0 +1,52 @@
+// Slot arithmetic of law parameter tables, and the registry: the one place that lists every built-in law.
+#include "contact_law.h"
+
+#include "builtin/builtin_laws.h"
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+int slotCount(const std::vector<LawParameter>& parameters) {
+  int count = 0;
+  for (const LawParameter& parameter : parameters) count += parameter.size;
+  return count;
+}
+
+int slotOf(const std::vector<LawParameter>& parameters, std::string_view name) {
+  int slot = 0;
+  for (const LawParameter& parameter : parameters) {
+    if (parameter.name == name) return slot;
+    slot += parameter.size;
+  }
+  return -1;
+}
+
+const std::vector<const NormalLaw*>& normalLaws() {
+  static const std::vector<const NormalLaw*> laws = {
+      &impactLaw(), &poissonLaw(), &volumeLaw(), &linearLaw(),
+      &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw()};
+  return laws;
+}
+
+const std::vector<const FrictionLaw*>& frictionLaws() {
+  static const std::vector<const FrictionLaw*> laws = {
+      &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw()};
+  return laws;
+}
+
+// Keywords are case-insensitive in a deck (REFERENCE.md §1): "Impact" and "IMPACT" name the same law.
+const NormalLaw* findNormalLaw(std::string_view keyword) {
+  for (const NormalLaw* law : normalLaws()) {
+    if (equalsIgnoreCase(law->keyword, keyword)) return law;
+  }
+  return nullptr;
+}
+
+const FrictionLaw* findFrictionLaw(std::string_view keyword) {
+  for (const FrictionLaw* law : frictionLaws()) {
+    if (equalsIgnoreCase(law->keyword, keyword)) return law;
+  }
+  return nullptr;
+}
+
+}  // namespace lodestone

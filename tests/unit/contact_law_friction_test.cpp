@@ -1,0 +1,135 @@
+// The built-in friction laws: μ(v) at hand-computed speeds, μ(0) = 0, no jumps anywhere, the documented
+// landmarks (μs at vs or vc, μd beyond), COULOMB_ON's check, and COULOMB_OFF's absent coefficient.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "plugins/builtin/builtin_laws.h"
+#include "support/contact_law_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+constexpr double kRelative = 1e-12;  // hand values are exact decimals: only rounding separates them
+
+double mu(const FrictionLaw& law, const std::vector<double>& values, double slipSpeed) {
+  return law.coefficient(values, slipSpeed);
+}
+
+std::vector<double> coulombOn(double muStatic, double muDynamic, double vs, double vd) {
+  return lawValues(coulombOnLaw().parameters, {{"mu_static", {muStatic}},
+                                               {"mu_dynamic", {muDynamic}},
+                                               {"stiction_trans_vel", {vs}},
+                                               {"friction_trans_vel", {vd}}});
+}
+
+TEST(ContactLawFriction, CoulombOnAtHandComputedSpeeds) {
+  const std::vector<double> v = coulombOn(0.5, 0.3, 0.1, 0.2);
+  // v = 0.05: Δ = 0.5, Δ²(3 − 2Δ) = 0.5, μ = 0.25. v = 0.15: halfway from 0.5 to 0.3, μ = 0.4.
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.05), 0.25, kRelative);
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.15), 0.4, kRelative);
+  EXPECT_EQ(mu(coulombOnLaw(), v, 0.1), 0.5) << "μs at vs";
+  EXPECT_EQ(mu(coulombOnLaw(), v, 0.2), 0.3) << "μd at vd";
+  EXPECT_EQ(mu(coulombOnLaw(), v, 7), 0.3) << "μd beyond vd";
+}
+
+TEST(ContactLawFriction, CoulombDynamicOnlyAtHandComputedSpeeds) {
+  const std::vector<double> v =
+      lawValues(coulombDynamicOnlyLaw().parameters, {{"mu_dynamic", {0.4}}, {"friction_trans_vel", {0.2}}});
+  // v = 0.05: Δ = 0.25, Δ²(3 − 2Δ) = 0.15625, μ = 0.0625.
+  EXPECT_NEAR(mu(coulombDynamicOnlyLaw(), v, 0.05), 0.0625, kRelative);
+  EXPECT_EQ(mu(coulombDynamicOnlyLaw(), v, 0.2), 0.4);
+  EXPECT_EQ(mu(coulombDynamicOnlyLaw(), v, 3), 0.4);
+}
+
+TEST(ContactLawFriction, SmoothStickSlipAtHandComputedSpeeds) {
+  const std::vector<double> v = lawValues(
+      smoothStickSlipLaw().parameters, {{"mu_static", {0.6}}, {"mu_dynamic", {0.4}}, {"critical_velocity", {0.1}}});
+  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.05), 0.6 * 0.5 * 1.5, kRelative) << "x = 0.5";
+  EXPECT_EQ(mu(smoothStickSlipLaw(), v, 0.1), 0.6) << "peak μs at vc";
+  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.2), 0.4 + 0.2 * std::exp(-1.0), kRelative) << "x = 2";
+  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 1.0), 0.4, 1e-15) << "x = 10: exp(−81) is far below rounding";
+  // The peak is the maximum: a little either side is lower.
+  EXPECT_LT(mu(smoothStickSlipLaw(), v, 0.099), 0.6);
+  EXPECT_LT(mu(smoothStickSlipLaw(), v, 0.101), 0.6);
+}
+
+TEST(ContactLawFriction, CoulombOffHasNoCoefficient) {
+  EXPECT_EQ(coulombOffLaw().coefficient, nullptr);
+  EXPECT_TRUE(coulombOffLaw().parameters.empty());
+  EXPECT_EQ(coulombOffLaw().check, nullptr);
+}
+
+struct FrictionCase {
+  std::string name;
+  const FrictionLaw* law;
+  std::vector<double> values;
+  double scale;  // the law's largest transition speed: sampling runs to 5× it
+};
+
+std::vector<FrictionCase> frictionCases() {
+  return {
+      {"COULOMB_ON", &coulombOnLaw(), coulombOn(0.5, 0.3, 0.1, 0.2), 0.2},
+      {"COULOMB_ON μd > μs", &coulombOnLaw(), coulombOn(0.2, 0.7, 1e-3, 0.5), 0.5},
+      {"COULOMB_DYNAMICONLY", &coulombDynamicOnlyLaw(),
+       lawValues(coulombDynamicOnlyLaw().parameters, {{"mu_dynamic", {0.4}}, {"friction_trans_vel", {0.2}}}), 0.2},
+      {"SMOOTH_STICK_SLIP", &smoothStickSlipLaw(),
+       lawValues(smoothStickSlipLaw().parameters,
+                 {{"mu_static", {0.6}}, {"mu_dynamic", {0.4}}, {"critical_velocity", {0.1}}}),
+       0.1},
+  };
+}
+
+TEST(ContactLawFriction, EveryCoefficientIsZeroAtRest) {
+  for (const FrictionCase& c : frictionCases()) EXPECT_EQ(mu(*c.law, c.values, 0), 0) << c.name;
+}
+
+// Sampled every h = 2e-7 (speed units) from 0 to 5× the transition speed. The steepest slope of these cases is
+// 1.5·μs/vs = 1.5·0.2/1e-3 = 300 (COULOMB_ON with vs = 1e-3), so continuous neighbours differ by at most 6e-5;
+// a jump of 2e-4 or more is caught. μ also stays within [0, max(μs, μd)] = [0, 0.7].
+TEST(ContactLawFriction, EveryCoefficientIsContinuousAndBounded) {
+  const double h = 2e-7;
+  for (const FrictionCase& c : frictionCases()) {
+    const long samples = std::lround(5 * c.scale / h);
+    double previous = mu(*c.law, c.values, 0);
+    double largestJump = 0, smallest = previous, largest = previous;
+    for (long i = 1; i <= samples; ++i) {
+      const double current = mu(*c.law, c.values, static_cast<double>(i) * h);
+      largestJump = std::max(largestJump, std::abs(current - previous));
+      smallest = std::min(smallest, current);
+      largest = std::max(largest, current);
+      previous = current;
+    }
+    EXPECT_LT(largestJump, 2e-4) << c.name;
+    EXPECT_GE(smallest, 0) << c.name;
+    EXPECT_LE(largest, 0.7) << c.name;
+  }
+}
+
+TEST(ContactLawFriction, CoulombOnIsContinuousAcrossItsBreakpoints) {
+  const std::vector<double> v = coulombOn(0.5, 0.3, 0.1, 0.2);
+  for (double breakpoint : {0.1, 0.2}) {
+    const double below = mu(coulombOnLaw(), v, std::nextafter(breakpoint, 0.0));
+    const double above = mu(coulombOnLaw(), v, std::nextafter(breakpoint, 1.0));
+    EXPECT_NEAR(below, above, 1e-12) << breakpoint;
+  }
+}
+
+TEST(ContactLawFriction, CoulombOnRequiresStictionBelowFrictionSpeed) {
+  std::vector<std::string> problems;
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.1, 0.2), problems);
+  EXPECT_TRUE(problems.empty());
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.2, 0.1), problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)");
+  problems.clear();
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.25, 0.25), problems);
+  ASSERT_EQ(problems.size(), 1u) << "equal speeds leave no room for the second transition";
+  EXPECT_EQ(problems[0], "stiction_trans_vel (0.25) must be smaller than friction_trans_vel (0.25)");
+}
+
+}  // namespace
+}  // namespace lodestone::testing

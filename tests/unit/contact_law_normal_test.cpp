@@ -1,0 +1,283 @@
+// The built-in normal laws: each formula at hand-computed points, the properties every law must have (never
+// pulls, no force at zero penetration, elastic part continuous at onset) and the onset behaviour each law has by
+// definition (continuous, or a damping jump of exactly d·δ̇).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "plugins/builtin/builtin_laws.h"
+#include "support/contact_law_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+// Hand-computed expectations are exact decimal arithmetic, so only rounding separates them from the law.
+constexpr double kRelative = 1e-12;
+
+void expectRelative(double actual, double expected, const std::string& what) {
+  EXPECT_NEAR(actual, expected, kRelative * std::abs(expected)) << what;
+}
+
+// ---- each formula at hand-computed points -----------------------------------------------------------------
+
+TEST(ContactLawNormal, ImpactAtHandComputedPoints) {
+  const std::vector<double> v =
+      lawValues(impactLaw().parameters, {{"stiffness", {1e5}}, {"exponent", {1.5}}, {"damping", {10}}, {"dmax", {0.1}}});
+  // δ = 0.04: δ^1.5 = 0.008, spring 800. STEP(0.04; 0, 0; 0.1, 10): Δ = 0.4, Δ²(3 − 2Δ) = 0.352, damping 3.52.
+  expectRelative(normalForce(impactLaw(), v, 0.04, 2), 800 + 3.52 * 2, "approaching, inside dmax");
+  expectRelative(normalForce(impactLaw(), v, 0.04, -200), 800 - 3.52 * 200, "separating, still pushing");
+  EXPECT_EQ(normalForce(impactLaw(), v, 0.04, -300), 0) << "800 − 1056 < 0 is clipped";
+  // δ = 0.25 ≥ dmax: full damping 10; 0.25^1.5 = 0.125.
+  expectRelative(normalForce(impactLaw(), v, 0.25, -1), 12500 - 10, "beyond dmax");
+  EXPECT_EQ(normalForce(impactLaw(), v, -0.01, 5), 0) << "apart";
+}
+
+TEST(ContactLawNormal, PoissonAtHandComputedPoints) {
+  const std::vector<double> v =
+      lawValues(poissonLaw().parameters, {{"penalty", {1e6}}, {"restitution_coef", {0.6}}, {"normal_trans_vel", {1}}});
+  // a = (1 − 0.36)/(1 + 0.36) = 8/17. δ = 0.01: δ^1.5 = 0.001, spring 1000.
+  // δ̇ = 0.5: STEP(0.5; −1, −1; 1, 1): Δ = 0.75, Δ²(3 − 2Δ) = 0.84375, value −1 + 2·0.84375 = 0.6875.
+  expectRelative(normalForce(poissonLaw(), v, 0.01, 0.5), 1000 * (1 + 8.0 / 17.0 * 0.6875), "δ̇ inside ±vt");
+  expectRelative(normalForce(poissonLaw(), v, 0.01, 0), 1000, "at rest the loading is the plain spring");
+  expectRelative(normalForce(poissonLaw(), v, 0.01, 3), 1000 * (1 + 8.0 / 17.0), "approach beyond vt");
+  expectRelative(normalForce(poissonLaw(), v, 0.01, -3), 1000 * (1 - 8.0 / 17.0), "rebound beyond vt");
+  // The default vt is 1: the same values without it give the same force.
+  const std::vector<double> byDefault =
+      lawValues(poissonLaw().parameters, {{"penalty", {1e6}}, {"restitution_coef", {0.6}}});
+  EXPECT_EQ(normalForce(poissonLaw(), byDefault, 0.01, 0.5), normalForce(poissonLaw(), v, 0.01, 0.5));
+}
+
+TEST(ContactLawNormal, PoissonLoadsApproachOverReboundByOneOverESquared) {
+  for (double e : {0.2, 0.6, 0.9, 1.0}) {
+    const std::vector<double> v =
+        lawValues(poissonLaw().parameters, {{"penalty", {3e5}}, {"restitution_coef", {e}}, {"normal_trans_vel", {0.1}}});
+    // |δ̇| = 100·vt: STEP is saturated, so (1 + a)/(1 − a) = 1/e² holds exactly.
+    const double approach = normalForce(poissonLaw(), v, 0.003, 10), rebound = normalForce(poissonLaw(), v, 0.003, -10);
+    EXPECT_NEAR(approach / rebound, 1 / (e * e), 1e-12 / (e * e)) << "e = " << e;
+  }
+  const std::vector<double> plastic =
+      lawValues(poissonLaw().parameters, {{"penalty", {3e5}}, {"restitution_coef", {0}}});
+  EXPECT_EQ(normalForce(poissonLaw(), plastic, 0.003, -10), 0) << "e = 0: no rebound force beyond vt";
+  expectRelative(normalForce(poissonLaw(), plastic, 0.003, 10), 2 * 3e5 * std::pow(0.003, 1.5), "e = 0: a = 1");
+}
+
+TEST(ContactLawNormal, VolumeAtHandComputedPoints) {
+  const std::vector<double> v = lawValues(volumeLaw().parameters, {{"i_elastic_modulus", {2e9}},
+                                                                   {"j_elastic_modulus", {1e9}},
+                                                                   {"i_layer_depth", {0.01}},
+                                                                   {"j_layer_depth", {0.02}},
+                                                                   {"damping", {100}}});
+  // ci = 2e11, cj = 5e10, K = 1e22/2.5e11 = 4e10; A = 1e-4, δ = 1e-3 (exponent 1 by default): 4000.
+  expectRelative(normalForce(volumeLaw(), v, 1e-3, 2, 1e-4), 4000 + 200, "exponent 1");
+  expectRelative(normalForce(volumeLaw(), v, 1e-3, -10, 1e-4), 4000 - 1000, "separating");
+  EXPECT_EQ(normalForce(volumeLaw(), v, 1e-3, -50, 1e-4), 0) << "4000 − 5000 is clipped";
+  EXPECT_EQ(normalForce(volumeLaw(), v, 1e-3, 0, 0), 0) << "no area, no elastic force";
+  const std::vector<double> squared = lawValues(volumeLaw().parameters, {{"i_elastic_modulus", {2e9}},
+                                                                         {"j_elastic_modulus", {1e9}},
+                                                                         {"i_layer_depth", {0.01}},
+                                                                         {"j_layer_depth", {0.02}},
+                                                                         {"exponent", {2}}});
+  expectRelative(normalForce(volumeLaw(), squared, 1e-3, 0, 1e-4), 4, "exponent 2: 1e-4·4e10·1e-6");
+}
+
+TEST(ContactLawNormal, LinearAtHandComputedPoints) {
+  const std::vector<double> v = lawValues(linearLaw().parameters, {{"stiffness", {1e4}}, {"damping", {50}}});
+  expectRelative(normalForce(linearLaw(), v, 0.01, 1), 150, "100 + 50");
+  expectRelative(normalForce(linearLaw(), v, 0.01, -1), 50, "100 − 50");
+  EXPECT_EQ(normalForce(linearLaw(), v, 0.01, -3), 0) << "100 − 150 is clipped";
+  const std::vector<double> undamped = lawValues(linearLaw().parameters, {{"stiffness", {1e4}}});
+  expectRelative(normalForce(linearLaw(), undamped, 0.01, 7), 100, "damping defaults to 0");
+}
+
+TEST(ContactLawNormal, LinearLimitedAtHandComputedPoints) {
+  const std::vector<double> v = lawValues(linearLimitedLaw().parameters, {{"stiffness", {1e4}}, {"damping", {50}}});
+  // δ = 0.01: fc = 100.
+  expectRelative(normalForce(linearLimitedLaw(), v, 0.01, 1), 150, "fd = 50 < fc");
+  expectRelative(normalForce(linearLimitedLaw(), v, 0.01, 4), 200, "fd = 200 limited to fc");
+  expectRelative(normalForce(linearLimitedLaw(), v, 0.01, -1), 50, "fd = −50");
+  EXPECT_EQ(normalForce(linearLimitedLaw(), v, 0.01, -3), 0) << "fc + fd = −50";
+}
+
+TEST(ContactLawNormal, HuntCrossleyAtHandComputedPoints) {
+  const std::vector<double> v = lawValues(huntCrossleyLaw().parameters, {{"stiffness", {1e5}}, {"damping", {2e4}}});
+  // Defaults n = 1.5, p = 1, q = 1. δ = 0.04: fc = 1e5·0.008 = 800; δ̇ = 0.5: fd = 2e4·0.5·0.04 = 400.
+  expectRelative(normalForce(huntCrossleyLaw(), v, 0.04, 0.5), 1200, "defaults");
+  expectRelative(normalForce(huntCrossleyLaw(), v, 0.04, -0.5), 400, "separating");
+  EXPECT_EQ(normalForce(huntCrossleyLaw(), v, 0.04, -2), 0) << "800 − 1600 is clipped";
+  const std::vector<double> rootRate = lawValues(huntCrossleyLaw().parameters, {{"stiffness", {1e5}},
+                                                                                {"damping", {2e4}},
+                                                                                {"exponent", {1.5}},
+                                                                                {"penetration_exponent", {1}},
+                                                                                {"velocity_exponent", {0.5}}});
+  // q = 0.5, δ̇ = ±0.25: δ̇·|δ̇|^(−0.5) = ±0.5, fd = ±2e4·0.5·0.04 = ±400.
+  expectRelative(normalForce(huntCrossleyLaw(), rootRate, 0.04, 0.25), 1200, "q = 0.5 approaching");
+  expectRelative(normalForce(huntCrossleyLaw(), rootRate, 0.04, -0.25), 400, "q = 0.5 separating");
+  // At δ̇ = 0 with q < 1, |δ̇|^(q−1) is infinite; the damper must still be 0, not NaN.
+  expectRelative(normalForce(huntCrossleyLaw(), rootRate, 0.04, 0), 800, "q = 0.5 at rest");
+  const std::vector<double> linearSpring = lawValues(
+      huntCrossleyLaw().parameters,
+      {{"stiffness", {1e4}}, {"exponent", {1}}, {"damping", {10}}, {"penetration_exponent", {0}}, {"velocity_exponent", {2}}});
+  // n = 1, p = 0, q = 2: 1e4·0.01 + 10·3·3 = 190.
+  expectRelative(normalForce(huntCrossleyLaw(), linearSpring, 0.01, 3), 190, "n = 1, p = 0, q = 2");
+}
+
+TEST(ContactLawNormal, SmoothAtHandComputedPoints) {
+  const std::vector<double> v =
+      lawValues(smoothLaw().parameters, {{"stiffness", {1e4}}, {"damping", {20}}, {"transition_width", {0.01}}});
+  // δ = 0.005 is halfway through w: STEP = 0.5; (50 + 20)·0.5 = 35.
+  expectRelative(normalForce(smoothLaw(), v, 0.005, 1), 35, "halfway");
+  expectRelative(normalForce(smoothLaw(), v, 0.02, 1), 220, "beyond w: plain spring-damper");
+  EXPECT_EQ(normalForce(smoothLaw(), v, 0.02, -11), 0) << "200 − 220 is clipped";
+}
+
+TEST(ContactLawNormal, DipoleContactAtHandComputedPoints) {
+  const std::vector<double> v = lawValues(dipoleLaw().parameters, {{"kn", {1e4}},
+                                                                   {"dp_nratio", {0.5}},
+                                                                   {"dipole_mo1", {0, 0, 1}},
+                                                                   {"dipole_mo2", {0, 0, 1}},
+                                                                   {"dipole_cap", {1e-3}},
+                                                                   {"dipole_d", {0.05}}});
+  // m_eff = 4: c = 2·0.5·sqrt(4·1e4) = 200. δ = 0.01, δ̇ = 0.1: 100 + 20.
+  expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, 4), 120, "damped");
+  EXPECT_EQ(normalForce(dipoleLaw(), v, 0.01, -1, 0, 4), 0) << "100 − 200 is clipped";
+  // Without a usable mass the dashpot is left out (documented in dipole.cpp), never NaN.
+  expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, 0), 100, "effective mass unknown");
+  expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, INFINITY), 100, "ground against ground");
+  EXPECT_EQ(dipoleLaw().fieldRange(v), 0.05);
+}
+
+// ---- properties of every normal law ---------------------------------------------------------------------
+
+struct LawCase {
+  std::string name;
+  const NormalLaw* law;
+  std::vector<double> values;
+  double area = 0;
+  double effectiveMass = 0;
+};
+
+// Each law with damping on, plus variants that stress its corners (p = 0, q < 1, e = 0, large damping).
+std::vector<LawCase> lawCases() {
+  std::vector<LawCase> cases;
+  cases.push_back({"IMPACT", &impactLaw(),
+                   lawValues(impactLaw().parameters,
+                             {{"stiffness", {1e5}}, {"exponent", {1.5}}, {"damping", {10}}, {"dmax", {1e-3}}})});
+  cases.push_back({"IMPACT e=1", &impactLaw(),
+                   lawValues(impactLaw().parameters,
+                             {{"stiffness", {1e3}}, {"exponent", {1}}, {"damping", {1e4}}, {"dmax", {1e-4}}})});
+  cases.push_back({"POISSON", &poissonLaw(),
+                   lawValues(poissonLaw().parameters, {{"penalty", {1e6}}, {"restitution_coef", {0.5}}})});
+  cases.push_back({"POISSON e=0", &poissonLaw(),
+                   lawValues(poissonLaw().parameters,
+                             {{"penalty", {1e6}}, {"restitution_coef", {0}}, {"normal_trans_vel", {0.01}}})});
+  cases.push_back({"VOLUME", &volumeLaw(),
+                   lawValues(volumeLaw().parameters, {{"i_elastic_modulus", {2e9}},
+                                                      {"j_elastic_modulus", {1e9}},
+                                                      {"i_layer_depth", {0.01}},
+                                                      {"j_layer_depth", {0.02}},
+                                                      {"exponent", {1.2}},
+                                                      {"damping", {100}}}),
+                   1e-4});
+  cases.push_back({"LINEAR", &linearLaw(), lawValues(linearLaw().parameters, {{"stiffness", {1e4}}, {"damping", {50}}})});
+  cases.push_back({"LINEAR_LIMITED", &linearLimitedLaw(),
+                   lawValues(linearLimitedLaw().parameters, {{"stiffness", {1e4}}, {"damping", {50}}})});
+  cases.push_back({"HUNT_CROSSLEY", &huntCrossleyLaw(),
+                   lawValues(huntCrossleyLaw().parameters, {{"stiffness", {1e5}}, {"damping", {2e4}}})});
+  cases.push_back({"HUNT_CROSSLEY q=0.3", &huntCrossleyLaw(),
+                   lawValues(huntCrossleyLaw().parameters, {{"stiffness", {1e5}},
+                                                            {"damping", {2e4}},
+                                                            {"penetration_exponent", {0.5}},
+                                                            {"velocity_exponent", {0.3}}})});
+  cases.push_back({"SMOOTH", &smoothLaw(),
+                   lawValues(smoothLaw().parameters,
+                             {{"stiffness", {1e4}}, {"damping", {200}}, {"transition_width", {1e-3}}})});
+  cases.push_back({"DIPOLE", &dipoleLaw(),
+                   lawValues(dipoleLaw().parameters, {{"kn", {1e4}},
+                                                      {"dp_nratio", {0.7}},
+                                                      {"dipole_mo1", {0, 0, 1}},
+                                                      {"dipole_mo2", {1, 0, 0}},
+                                                      {"dipole_cap", {1e-3}},
+                                                      {"dipole_d", {0.01}}}),
+                   0, 2.5});
+  return cases;
+}
+
+double forceOf(const LawCase& c, double penetration, double rate) {
+  return normalForce(*c.law, c.values, penetration, rate, c.area, c.effectiveMass);
+}
+
+TEST(ContactLawNormal, EveryCaseCoversEveryLaw) {
+  for (const NormalLaw* law : normalLaws()) {
+    bool covered = false;
+    for (const LawCase& c : lawCases()) covered = covered || c.law == law;
+    EXPECT_TRUE(covered) << law->keyword << " has no case in the property tests";
+  }
+}
+
+TEST(ContactLawNormal, NeverPullsAndIsAlwaysFinite) {
+  for (const LawCase& c : lawCases()) {
+    int bad = 0;
+    for (int i = 0; i <= 110; ++i) {
+      const double penetration = -1e-3 + i * 1e-4;  // −1e-3 … 1e-2, through 0
+      for (int j = 0; j <= 200; ++j) {
+        const double rate = -10 + j * 0.1;  // −10 … 10, through 0
+        const double f = forceOf(c, penetration, rate);
+        if (!(std::isfinite(f) && f >= 0) && ++bad <= 3) {
+          ADD_FAILURE() << c.name << " at δ = " << penetration << ", δ̇ = " << rate << ": " << f;
+        }
+      }
+    }
+  }
+}
+
+TEST(ContactLawNormal, NoForceWithoutPenetration) {
+  for (const LawCase& c : lawCases()) {
+    for (double rate : {-5.0, 0.0, 5.0}) {
+      EXPECT_EQ(forceOf(c, 0, rate), 0) << c.name;
+      EXPECT_EQ(forceOf(c, -1e-6, rate), 0) << c.name;
+    }
+  }
+}
+
+// The elastic part vanishes at onset: f(δ, 0) → 0 as δ → 0+. At δ = 1e-16 every law here is below 1e-6 of its
+// force at δ = 1e-3 (the slowest, δ^0.5 in a Hunt-Crossley damper, gives 3e-7); a force with an offset at onset
+// (of the size of the force itself) would fail.
+TEST(ContactLawNormal, ElasticPartIsContinuousAtOnset) {
+  for (const LawCase& c : lawCases()) {
+    const double reference = forceOf(c, 1e-3, 0);
+    ASSERT_GT(reference, 0) << c.name;
+    EXPECT_LE(forceOf(c, 1e-16, 0), 1e-6 * reference) << c.name;
+  }
+}
+
+// Laws whose damping also fades in at onset: approaching at δ̇ = 1, the force still tends to 0 as δ → 0+.
+TEST(ContactLawNormal, DampedLawsWithRampedDampingAreContinuousAtOnset) {
+  for (const LawCase& c : lawCases()) {
+    if (c.law == &linearLaw() || c.law == &volumeLaw() || c.law == &dipoleLaw()) continue;  // jump, next test
+    const double reference = forceOf(c, 1e-3, 1);
+    ASSERT_GT(reference, 0) << c.name;
+    EXPECT_LE(forceOf(c, 1e-16, 1), 1e-6 * reference) << c.name;
+  }
+}
+
+// LINEAR, VOLUME and DIPOLE define their damper as c·δ̇ from the first instant of contact, so the force jumps by
+// exactly c·δ̇ at onset. That is their definition (MapleSim, MotionSolve, the linear dipole model), pinned here
+// so that a change to it is a decision, not an accident. At δ = 1e-15 the spring adds < 1e-9 relative.
+TEST(ContactLawNormal, LinearVolumeAndDipoleJumpByTheirDampingAtOnset) {
+  const double rate = 2;
+  const std::vector<LawCase> cases = lawCases();
+  for (const LawCase& c : cases) {
+    double damping = 0;
+    if (c.law == &linearLaw()) damping = 50;
+    else if (c.law == &volumeLaw()) damping = 100;
+    else if (c.law == &dipoleLaw()) damping = 2 * 0.7 * std::sqrt(2.5 * 1e4);
+    else continue;
+    EXPECT_EQ(forceOf(c, 0, rate), 0) << c.name;
+    EXPECT_NEAR(forceOf(c, 1e-15, rate), damping * rate, 1e-9 * damping * rate) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace lodestone::testing
