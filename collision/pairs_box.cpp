@@ -86,11 +86,21 @@ double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& pos
     return std::abs(projection) - boxHalfWidth(axesA, halfA, axis) - boxHalfWidth(axesB, halfB, axis);
   };
   enum { kFaceOfA, kFaceOfB, kEdges };
-  BestAxis bestFace, bestEdge;
+  BestAxis faceOfA, faceOfB, bestEdge;
   Vector3 oriented;
   for (int i = 0; i < 3; ++i) {
-    consider(bestFace, separationAlong(axesA.col(i), oriented), oriented, kFaceOfA, i, 0);
-    consider(bestFace, separationAlong(axesB.col(i), oriented), oriented, kFaceOfB, i, 0);
+    consider(faceOfA, separationAlong(axesA.col(i), oriented), oriented, kFaceOfA, i, 0);
+    consider(faceOfB, separationAlong(axesB.col(i), oriented), oriented, kFaceOfB, i, 0);
+  }
+  // Equal separations (a box resting flat on another) are a tie between the two touching faces: the larger
+  // face is the reference, so the patch's points are the smaller face's corners whichever box comes first.
+  const double tieTolerance = 1e-12 * (halfA.maxCoeff() + halfB.maxCoeff());
+  auto faceArea = [](const Vector3& half, int axis) { return half[(axis + 1) % 3] * half[(axis + 2) % 3]; };
+  BestAxis bestFace = faceOfA;
+  if (faceOfB.separation > faceOfA.separation + tieTolerance ||
+      (faceOfB.separation >= faceOfA.separation - tieTolerance &&
+       faceArea(halfB, faceOfB.first) > faceArea(halfA, faceOfA.first))) {
+    bestFace = faceOfB;
   }
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
