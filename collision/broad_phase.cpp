@@ -25,13 +25,18 @@ void BroadPhase::findOverlaps(std::span<const Aabb> boxes, std::vector<std::pair
     }
     order_[slot] = moving;
   }
-  // Sweep: every box whose min.x lies within [min.x, max.x] of an earlier box overlaps it on x.
+  // Sweep over a contiguous copy in sorted order: the inner loop then walks memory linearly.
+  sorted_.resize(count);
+  for (int i = 0; i < count; ++i) sorted_[i] = boxes[order_[i]];
+  // Every box whose min.x lies within [min.x, max.x] of an earlier box overlaps it on x; y and z decide.
   for (int i = 0; i < count; ++i) {
-    const Aabb& first = boxes[order_[i]];
+    const Aabb& first = sorted_[i];
+    const double endX = first.max.x();
     for (int k = i + 1; k < count; ++k) {
-      const Aabb& second = boxes[order_[k]];
-      if (second.min.x() > first.max.x()) break;
-      if (first.overlaps(second)) {
+      const Aabb& second = sorted_[k];
+      if (second.min.x() > endX) break;
+      if (second.min.y() <= first.max.y() && first.min.y() <= second.max.y() && second.min.z() <= first.max.z() &&
+          first.min.z() <= second.max.z()) {
         const int a = order_[i], b = order_[k];
         pairs.emplace_back(std::min(a, b), std::max(a, b));
       }
