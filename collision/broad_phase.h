@@ -19,6 +19,7 @@ class BroadPhase {
 
  private:
   std::vector<int> order_;  // box indices sorted by min.x, kept between calls
+  std::vector<Aabb> sorted_;  // the boxes in that order, contiguous for the sweep (scratch kept between calls)
 };
 
 }  // namespace lodestone

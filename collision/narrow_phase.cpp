@@ -1,0 +1,87 @@
+// The narrow phase's dispatch: a table indexed by the two shape types. Each unordered pair is implemented once;
+// the mirrored entry calls it swapped and mirrors the points back. A bounding-sphere test skips pairs that are
+// farther apart than the margin before any routine runs.
+#include "narrow_phase.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "pair_routines.h"
+
+namespace lodestone {
+
+namespace {
+
+using detail::PairRoutine;
+
+// B–A computed by the A–B routine: the points' roles swap and the normal (from B to A) turns round.
+template <PairRoutine routine>
+double swapped(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+               std::vector<ContactPoint>& points) {
+  const std::size_t first = points.size();
+  const double signedDistance = routine(b, poseB, a, poseA, margin, points);
+  for (std::size_t k = first; k < points.size(); ++k) {
+    std::swap(points[k].pointOnA, points[k].pointOnB);
+    points[k].normal = -points[k].normal;
+  }
+  return signedDistance;
+}
+
+double meshPair(const Shape& a, const Pose&, const Shape& b, const Pose&, double, std::vector<ContactPoint>&) {
+  throw std::invalid_argument(std::string("collision: contact between a ") + shapeTypeName(a.type) + " and a " +
+                              shapeTypeName(b.type) + " is not available: triangle-mesh contact is not implemented yet");
+}
+
+struct Entry {
+  PairRoutine routine = nullptr;
+  bool analytical = false;
+};
+
+using Table = std::array<std::array<Entry, kShapeTypeCount>, kShapeTypeCount>;
+
+constexpr int index(ShapeType type) { return static_cast<int>(type); }
+
+constexpr Table makeTable() {
+  Table table{};
+  // Every convex pair defaults to GJK/EPA; every pair with a mesh to the clear refusal.
+  for (int i = 0; i < kShapeTypeCount; ++i) {
+    for (int k = 0; k < kShapeTypeCount; ++k) {
+      const bool mesh = i == index(ShapeType::Mesh) || k == index(ShapeType::Mesh);
+      table[i][k] = {mesh ? &meshPair : &detail::fclPair, false};
+    }
+  }
+  auto exact = [&table](ShapeType first, ShapeType second, PairRoutine routine, PairRoutine mirrored) {
+    table[index(first)][index(second)] = {routine, true};
+    table[index(second)][index(first)] = {mirrored, true};
+  };
+  using enum ShapeType;
+  exact(Sphere, Sphere, &detail::sphereSphere, &detail::sphereSphere);
+  exact(Sphere, Box, &detail::sphereBox, &swapped<&detail::sphereBox>);
+  exact(Sphere, Cylinder, &detail::sphereCylinder, &swapped<&detail::sphereCylinder>);
+  exact(Sphere, Frustum, &detail::sphereFrustum, &swapped<&detail::sphereFrustum>);
+  exact(Box, Box, &detail::boxBox, &detail::boxBox);
+  exact(Cylinder, Box, &detail::cylinderBox, &swapped<&detail::cylinderBox>);
+  // FCL routines are symmetric by construction; the table still holds them once per order.
+  return table;
+}
+
+constexpr Table kTable = makeTable();
+
+}  // namespace
+
+double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+               std::vector<ContactPoint>& points) {
+  const Entry& entry = kTable[index(a.type)][index(b.type)];
+  if (entry.routine == &meshPair) return meshPair(a, poseA, b, poseB, margin, points);
+  // Cheap bound first: the gap between bounding spheres never exceeds the true gap, so beyond the margin it is an
+  // acceptable answer (≥ margin) and no contact is missed.
+  const double boundingGap = (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();
+  if (boundingGap > margin && boundingGap > 0) return boundingGap;
+  return entry.routine(a, poseA, b, poseB, margin, points);
+}
+
+bool hasAnalyticalRoutine(ShapeType a, ShapeType b) { return kTable[index(a)][index(b)].analytical; }
+
+}  // namespace lodestone

@@ -1,0 +1,29 @@
+// The pair routines behind the narrow phase's dispatch table (internal to collision/). Each takes the pair in
+// the order its name gives, follows collide()'s conventions (normal from B to A, pointOnB = pointOnA +
+// depth·normal, returns the signed distance) and only appends to `points`.
+#pragma once
+
+#include <vector>
+
+#include "contact_point.h"
+#include "shape.h"
+
+namespace lodestone::detail {
+
+using PairRoutine = double (*)(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                               std::vector<ContactPoint>& points);
+
+double sphereSphere(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double sphereBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double sphereCylinder(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double sphereFrustum(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double boxBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double cylinderBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// GJK/EPA through FCL, for any pair of convex shapes.
+double fclPair(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+
+// Area of the cap a plane cuts from a sphere of `radius` at penetration `depth`, projected on the plane:
+// π(2Rδ − δ²), capped at the great circle once δ passes the radius.
+double sphereCapArea(double radius, double depth);
+
+}  // namespace lodestone::detail

@@ -1,0 +1,414 @@
+// Exact contact of a box with a box and of a cylinder with a box, by the separating-axis test: the signed
+// distance is the largest separation over the candidate axes (continuous in the poses, zero exactly at touching
+// for the configurations the axes cover), and the feature of the best axis gives the contact points.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "pair_routines.h"
+
+namespace lodestone::detail {
+
+namespace {
+
+// Cross-product axes of (nearly) parallel edges carry no direction; their face axes cover the contact.
+constexpr double kParallelTolerance = 1e-6;
+// An edge axis wins over the best face axis only when clearly shallower: faces give patches, which are steadier.
+constexpr double kFacePreference = 0.95;
+
+// Half-width of a box along the unit `axis`.
+double boxHalfWidth(const Matrix3& rotation, const Vector3& halfExtents, const Vector3& axis) {
+  return (rotation.transpose() * axis).cwiseAbs().dot(halfExtents);
+}
+
+// Closest points of the lines p + s·u and q + t·v (unit directions), s clamped to ±sLimit and t to ±tLimit.
+void closestOnLines(const Vector3& p, const Vector3& u, double sLimit, const Vector3& q, const Vector3& v,
+                    double tLimit, double& s, double& t) {
+  const Vector3 w = p - q;
+  const double cosine = u.dot(v), uw = u.dot(w), vw = v.dot(w);
+  const double denominator = 1 - cosine * cosine;
+  s = denominator > 1e-12 ? (cosine * vw - uw) / denominator : 0.0;
+  s = std::clamp(s, -sLimit, sLimit);
+  t = std::clamp(vw + s * cosine, -tLimit, tLimit);
+  s = std::clamp(t * cosine - uw, -sLimit, sLimit);
+}
+
+// Sutherland–Hodgman: keeps the part of `polygon` where normal·x ≤ offset.
+template <std::size_t Capacity>
+int clipPolygon(const std::array<Vector3, Capacity>& polygon, int count, const Vector3& normal, double offset,
+                std::array<Vector3, Capacity>& clipped) {
+  int kept = 0;
+  for (int i = 0; i < count; ++i) {
+    const Vector3& current = polygon[i];
+    const Vector3& next = polygon[(i + 1) % count];
+    const double currentHeight = normal.dot(current) - offset, nextHeight = normal.dot(next) - offset;
+    if (currentHeight <= 0) clipped[kept++] = current;
+    if ((currentHeight < 0 && nextHeight > 0) || (currentHeight > 0 && nextHeight < 0)) {
+      clipped[kept++] = current + (next - current) * (currentHeight / (currentHeight - nextHeight));
+    }
+  }
+  return kept;
+}
+
+// Area of a planar polygon projected on the plane of unit `normal`.
+template <std::size_t Capacity>
+double polygonArea(const std::array<Vector3, Capacity>& polygon, int count, const Vector3& normal) {
+  Vector3 sum = Vector3::Zero();
+  for (int i = 0; i < count; ++i) sum += polygon[i].cross(polygon[(i + 1) % count]);
+  return 0.5 * std::abs(sum.dot(normal));
+}
+
+struct BestAxis {
+  double separation = -INFINITY;
+  Vector3 normal = Vector3::UnitZ();  // from B to A
+  int kind = -1;                      // meaning depends on the pair
+  int first = 0, second = 0;          // which axes
+};
+
+void consider(BestAxis& best, double separation, const Vector3& normal, int kind, int first, int second) {
+  if (separation > best.separation) best = {separation, normal, kind, first, second};
+}
+
+}  // namespace
+
+double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
+              std::vector<ContactPoint>& points) {
+  const Matrix3& axesA = poseA.rotation;
+  const Matrix3& axesB = poseB.rotation;
+  const Vector3& halfA = a.halfExtents;
+  const Vector3& halfB = b.halfExtents;
+  const Vector3 offset = poseA.position - poseB.position;
+  // Separation along unit `axis`, oriented from B to A.
+  auto separationAlong = [&](Vector3 axis, Vector3& oriented) {
+    const double projection = axis.dot(offset);
+    oriented = projection >= 0 ? axis : Vector3(-axis);
+    return std::abs(projection) - boxHalfWidth(axesA, halfA, axis) - boxHalfWidth(axesB, halfB, axis);
+  };
+  enum { kFaceOfA, kFaceOfB, kEdges };
+  BestAxis faceOfA, faceOfB, bestEdge;
+  Vector3 oriented;
+  for (int i = 0; i < 3; ++i) {
+    consider(faceOfA, separationAlong(axesA.col(i), oriented), oriented, kFaceOfA, i, 0);
+    consider(faceOfB, separationAlong(axesB.col(i), oriented), oriented, kFaceOfB, i, 0);
+  }
+  // Equal separations (a box resting flat on another) are a tie between the two touching faces: the larger
+  // face is the reference, so the patch's points are the smaller face's corners whichever box comes first.
+  const double tieTolerance = 1e-12 * (halfA.maxCoeff() + halfB.maxCoeff());
+  auto faceArea = [](const Vector3& half, int axis) { return half[(axis + 1) % 3] * half[(axis + 2) % 3]; };
+  BestAxis bestFace = faceOfA;
+  if (faceOfB.separation > faceOfA.separation + tieTolerance ||
+      (faceOfB.separation >= faceOfA.separation - tieTolerance &&
+       faceArea(halfB, faceOfB.first) > faceArea(halfA, faceOfA.first))) {
+    bestFace = faceOfB;
+  }
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Vector3 cross = axesA.col(i).cross(axesB.col(j));
+      const double length = cross.norm();
+      if (length < kParallelTolerance) continue;
+      consider(bestEdge, separationAlong(cross / length, oriented), oriented, kEdges, i, j);
+    }
+  }
+  const double signedDistance = std::max(bestFace.separation, bestEdge.separation);
+  if (signedDistance >= 0) return signedDistance;
+
+  if (bestEdge.separation > kFacePreference * bestFace.separation) {
+    // Edge against edge: the closest points of the two edges that reach furthest into each other.
+    const Vector3& normal = bestEdge.normal;
+    const int i = bestEdge.first, j = bestEdge.second;
+    Vector3 edgeOnA = poseA.position, edgeOnB = poseB.position;
+    for (int k = 0; k < 3; ++k) {
+      if (k != i) edgeOnA -= halfA[k] * (axesA.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesA.col(k);
+      if (k != j) edgeOnB += halfB[k] * (axesB.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesB.col(k);
+    }
+    double s, t;
+    closestOnLines(edgeOnA, axesA.col(i), halfA[i], edgeOnB, axesB.col(j), halfB[j], s, t);
+    ContactPoint point;
+    point.normal = normal;
+    point.depth = -bestEdge.separation;
+    point.pointOnA = edgeOnA + s * axesA.col(i);
+    point.pointOnB = point.pointOnA + point.depth * normal;
+    point.area = 0;  // a crossing of two edges has (nearly) no area
+    points.push_back(point);
+    return signedDistance;
+  }
+
+  // Face contact: the reference face's outward normal faces the other (incident) box.
+  const bool referenceIsB = bestFace.kind == kFaceOfB;
+  const Pose& referencePose = referenceIsB ? poseB : poseA;
+  const Pose& incidentPose = referenceIsB ? poseA : poseB;
+  const Vector3& referenceHalf = referenceIsB ? halfB : halfA;
+  const Vector3& incidentHalf = referenceIsB ? halfA : halfB;
+  const Vector3 referenceNormal = referenceIsB ? bestFace.normal : Vector3(-bestFace.normal);
+  const int faceAxis = bestFace.first;
+  const Vector3 faceCentre = referencePose.position + referenceHalf[faceAxis] * referenceNormal;
+  const double planeOffset = referenceNormal.dot(faceCentre);
+
+  // Incident face: the face of the other box most opposed to the reference normal.
+  const Vector3 alignment = incidentPose.rotation.transpose() * referenceNormal;
+  int incidentAxis = 0;
+  alignment.cwiseAbs().maxCoeff(&incidentAxis);
+  const Vector3 incidentNormal = (alignment[incidentAxis] > 0 ? -1.0 : 1.0) * incidentPose.rotation.col(incidentAxis);
+  const int p = (incidentAxis + 1) % 3, q = (incidentAxis + 2) % 3;
+  const Vector3 incidentCentre = incidentPose.position + incidentHalf[incidentAxis] * incidentNormal;
+  const Vector3 sideP = incidentHalf[p] * incidentPose.rotation.col(p);
+  const Vector3 sideQ = incidentHalf[q] * incidentPose.rotation.col(q);
+
+  // Up to 4 + 4 clip planes' worth of vertices, plus one for the reference plane.
+  using Polygon = std::array<Vector3, 16>;
+  Polygon polygon{incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
+                  incidentCentre + sideP - sideQ};
+  Polygon scratch;
+  int count = 4;
+  for (int k = 0; k < 3 && count > 0; ++k) {
+    if (k == faceAxis) continue;
+    const Vector3 side = referencePose.rotation.col(k);
+    for (double sign : {1.0, -1.0}) {
+      count = clipPolygon(polygon, count, sign * side, sign * side.dot(referencePose.position) + referenceHalf[k],
+                          scratch);
+      polygon = scratch;
+    }
+  }
+  // The overlap patch: the clipped incident face below the reference plane.
+  const int patchCount = clipPolygon(polygon, count, referenceNormal, planeOffset, scratch);
+  const double patchArea = patchCount >= 3 ? polygonArea(scratch, patchCount, referenceNormal) : 0.0;
+
+  const std::size_t first = points.size();
+  for (int k = 0; k < count; ++k) {
+    const double depth = planeOffset - referenceNormal.dot(polygon[k]);
+    if (depth <= 0) continue;
+    ContactPoint point;
+    point.depth = depth;
+    if (referenceIsB) {
+      point.normal = referenceNormal;
+      point.pointOnA = polygon[k];
+      point.pointOnB = polygon[k] + depth * referenceNormal;
+    } else {
+      point.normal = -referenceNormal;
+      point.pointOnB = polygon[k];
+      point.pointOnA = polygon[k] + depth * referenceNormal;
+    }
+    points.push_back(point);
+  }
+  if (points.size() == first) {
+    // Rounding left no incident vertex below the plane: report the single deepest point of the axis.
+    ContactPoint point;
+    point.normal = bestFace.normal;
+    point.depth = -bestFace.separation;
+    const Vector3 support = poseA.position - axesA * (axesA.transpose() * bestFace.normal).cwiseSign().cwiseProduct(halfA);
+    point.pointOnA = support;
+    point.pointOnB = support + point.depth * point.normal;
+    points.push_back(point);
+  }
+  const double share = patchArea / static_cast<double>(points.size() - first);
+  for (std::size_t k = first; k < points.size(); ++k) points[k].area = share;
+  return signedDistance;
+}
+
+namespace {
+
+// Keeps the part of segment from + τ·(to − from), τ ∈ [0, 1], inside |x·u − c| ≤ limit (Liang–Barsky, one slab).
+bool clipToSlab(double fromValue, double toValue, double centre, double limit, double& low, double& high) {
+  const double delta = toValue - fromValue;
+  const double lower = centre - limit - fromValue, upper = centre + limit - fromValue;
+  if (std::abs(delta) < 1e-300) return lower <= 0 && 0 <= upper;
+  double t0 = lower / delta, t1 = upper / delta;
+  if (t0 > t1) std::swap(t0, t1);
+  low = std::max(low, t0);
+  high = std::min(high, t1);
+  return low <= high;
+}
+
+// Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
+double diskSegmentArea(double radius, double chord) {
+  if (chord <= -radius) return std::numbers::pi * radius * radius;
+  if (chord >= radius) return 0;
+  return radius * radius * std::acos(chord / radius) - chord * std::sqrt(radius * radius - chord * chord);
+}
+
+}  // namespace
+
+double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
+                   std::vector<ContactPoint>& points) {
+  const Vector3 axis = poseA.rotation.col(2);
+  const Vector3& centre = poseA.position;
+  const double radius = a.radius, halfLength = a.halfLength;
+  const Matrix3& boxAxes = poseB.rotation;
+  const Vector3& half = b.halfExtents;
+  const Vector3 offset = centre - poseB.position;
+  auto cylinderHalfWidth = [&](const Vector3& direction) {
+    const double along = axis.dot(direction);
+    return halfLength * std::abs(along) + radius * std::sqrt(std::max(0.0, 1 - along * along));
+  };
+  auto separationAlong = [&](const Vector3& unit, Vector3& oriented) {
+    const double projection = unit.dot(offset);
+    oriented = projection >= 0 ? unit : Vector3(-unit);
+    return std::abs(projection) - cylinderHalfWidth(unit) - boxHalfWidth(boxAxes, half, unit);
+  };
+  enum { kBoxFace, kCap, kBoxEdgeOnSide, kBoxVertex };
+  BestAxis best;
+  Vector3 oriented;
+  for (int k = 0; k < 3; ++k) consider(best, separationAlong(boxAxes.col(k), oriented), oriented, kBoxFace, k, 0);
+  consider(best, separationAlong(axis, oriented), oriented, kCap, 0, 0);
+  for (int k = 0; k < 3; ++k) {
+    const Vector3 cross = boxAxes.col(k).cross(axis);
+    const double length = cross.norm();
+    if (length >= kParallelTolerance) {
+      consider(best, separationAlong(cross / length, oriented), oriented, kBoxEdgeOnSide, k, 0);
+    }
+  }
+  // Box vertices against the side (radial direction) and against either rim (from the nearest rim point).
+  for (int vertex = 0; vertex < 8; ++vertex) {
+    const Vector3 corner = poseB.position + boxAxes * Vector3(vertex & 1 ? half.x() : -half.x(),
+                                                              vertex & 2 ? half.y() : -half.y(),
+                                                              vertex & 4 ? half.z() : -half.z());
+    const Vector3 fromCentre = corner - centre;
+    const Vector3 radial = fromCentre - fromCentre.dot(axis) * axis;
+    const double radialLength = radial.norm();
+    if (radialLength < kParallelTolerance * radius) continue;
+    consider(best, separationAlong(radial / radialLength, oriented), oriented, kBoxVertex, vertex, 0);
+    for (double end : {1.0, -1.0}) {
+      const Vector3 rimPoint = centre + end * halfLength * axis + radius * radial / radialLength;
+      const Vector3 towards = corner - rimPoint;
+      const double length = towards.norm();
+      if (length > kParallelTolerance * radius) {
+        consider(best, separationAlong(towards / length, oriented), oriented, kBoxVertex, vertex, 0);
+      }
+    }
+  }
+  const double signedDistance = best.separation;
+  if (signedDistance >= 0) return signedDistance;
+  const Vector3& normal = best.normal;  // from the box to the cylinder
+  const std::size_t first = points.size();
+  auto append = [&](const Vector3& onA, double depth, double area) {
+    ContactPoint point;
+    point.normal = normal;
+    point.depth = depth;
+    point.pointOnA = onA;
+    point.pointOnB = onA + depth * normal;
+    point.area = area;
+    points.push_back(point);
+  };
+
+  if (best.kind == kBoxFace) {
+    // The cylinder on a box face. Candidates: the lowest generator line (two points: a cylinder lying on the
+    // face gives a line contact) clipped to the face, and the rim points a quarter turn apart on each cap
+    // (a cylinder standing on its cap gives 4 rim points). Each keeps its own depth; those above the face drop.
+    const int faceAxis = best.first;
+    const double faceOffset = normal.dot(poseB.position) + half[faceAxis];
+    const Vector3 tilt = normal - normal.dot(axis) * axis;
+    const double tiltLength = tilt.norm();
+    // Standing exactly upright the rim has no lowest point; any perpendicular serves.
+    const Vector3 down = tiltLength > 1e-12 ? Vector3(-tilt / tiltLength) : Vector3(axis.unitOrthogonal());
+    const Vector3 across = axis.cross(down);
+    auto depthOf = [&](const Vector3& point) { return faceOffset - normal.dot(point); };
+    // Points must lie over the face: its other two axes bound them.
+    auto overFace = [&](const Vector3& point) {
+      const Vector3 local = boxAxes.transpose() * (point - poseB.position);
+      for (int k = 0; k < 3; ++k) {
+        if (k != faceAxis && std::abs(local[k]) > half[k] * (1 + 1e-12)) return false;
+      }
+      return true;
+    };
+    // Generator line, clipped to the face.
+    const Vector3 lineStart = centre + radius * down - halfLength * axis;
+    const Vector3 lineEnd = centre + radius * down + halfLength * axis;
+    double low = 0, high = 1;
+    bool lineOverFace = true;
+    for (int k = 0; k < 3 && lineOverFace; ++k) {
+      if (k == faceAxis) continue;
+      const Vector3 side = boxAxes.col(k);
+      lineOverFace = clipToSlab(side.dot(lineStart), side.dot(lineEnd), side.dot(poseB.position), half[k], low, high);
+    }
+    double lineLength = 0, lineDepthSum = 0;
+    int linePoints = 0;
+    if (lineOverFace) {
+      for (double fraction : {low, high}) {
+        const Vector3 point = lineStart + fraction * (lineEnd - lineStart);
+        const double depth = depthOf(point);
+        if (depth > 0) append(point, depth, 0), lineDepthSum += depth, ++linePoints;
+      }
+      if (linePoints == 2 && high - low > 1e-12) {
+        lineLength = (high - low) * 2 * halfLength;
+      } else if (linePoints == 1) {
+        points.pop_back(), linePoints = 0;  // one end only: the rim points below cover it
+      } else {
+        lineLength = 0;
+      }
+    }
+    // Rim points of both caps (the lowest one is the deepest point of the cylinder when it stands or tilts).
+    for (double end : {-1.0, 1.0}) {
+      const Vector3 capCentre = centre + end * halfLength * axis;
+      const Vector3 rim[4] = {capCentre + radius * down, capCentre - radius * down, capCentre + radius * across,
+                              capCentre - radius * across};
+      for (int k = 0; k < 4; ++k) {
+        if (k == 0 && linePoints == 2) continue;  // already a line end
+        const double depth = depthOf(rim[k]);
+        if (depth > 0 && overFace(rim[k])) append(rim[k], depth, 0);
+      }
+    }
+    // Overlap area on the face: the side's strip for a line contact, else the part of the lower cap's disk
+    // below the face, whichever is larger (an estimate between the two clean cases).
+    double area = 0;
+    if (linePoints == 2) {
+      const double depth = std::min(lineDepthSum / 2, radius);
+      area = 2 * std::sqrt(std::max(0.0, 2 * radius * depth - depth * depth)) * lineLength;
+    }
+    const double along = normal.dot(axis);
+    const Vector3 lowerCap = centre - (along >= 0 ? 1.0 : -1.0) * halfLength * axis;
+    const double capDepth = depthOf(lowerCap);
+    const double sine = tiltLength;
+    const double capArea = sine > 1e-12 ? diskSegmentArea(radius, -capDepth / sine)
+                                        : (capDepth > 0 ? std::numbers::pi * radius * radius : 0.0);
+    area = std::max(area, capArea * std::abs(along));
+    if (points.size() == first) {
+      // Overhanging the face's edge: the deepest point of the cylinder alone.
+      const Vector3 deepest = centre + radius * down - (along >= 0 ? 1.0 : -1.0) * halfLength * axis;
+      append(deepest, -signedDistance, 0);
+    }
+    const double share = area / static_cast<double>(points.size() - first);
+    for (std::size_t k = first; k < points.size(); ++k) points[k].area = share;
+    return signedDistance;
+  }
+
+  if (best.kind == kCap) {
+    // The box against a flat end: its vertices below the end's plane and within the disk.
+    const double capOffset = normal.dot(centre) - halfLength;
+    double deepestDepth = -INFINITY;
+    Vector3 deepestCorner = Vector3::Zero();
+    for (int vertex = 0; vertex < 8; ++vertex) {
+      const Vector3 corner = poseB.position + boxAxes * Vector3(vertex & 1 ? half.x() : -half.x(),
+                                                                vertex & 2 ? half.y() : -half.y(),
+                                                                vertex & 4 ? half.z() : -half.z());
+      const double depth = normal.dot(corner) - capOffset;
+      if (depth > deepestDepth) deepestDepth = depth, deepestCorner = corner;
+      const Vector3 fromCentre = corner - centre;
+      if (depth > 0 && (fromCentre - fromCentre.dot(axis) * axis).norm() <= radius) {
+        append(corner - depth * normal, depth, 0);
+      }
+    }
+    if (points.size() == first) append(deepestCorner - deepestDepth * normal, deepestDepth, 0);
+    return signedDistance;
+  }
+
+  // A box edge across the side, or a box vertex on the side or a rim: one point on the box.
+  const double depth = -signedDistance;
+  Vector3 onBox = poseB.position + boxAxes * (boxAxes.transpose() * normal).cwiseSign().cwiseProduct(half);
+  if (best.kind == kBoxEdgeOnSide) {
+    // The supporting edge, at its point nearest the cylinder's axis.
+    const int k = best.first;
+    const Vector3 edgeCentre = onBox - (boxAxes.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * half[k] * boxAxes.col(k);
+    double s, t;
+    closestOnLines(edgeCentre, boxAxes.col(k), half[k], centre, axis, halfLength, s, t);
+    onBox = edgeCentre + s * boxAxes.col(k);
+  } else if (best.kind == kBoxVertex) {
+    const int vertex = best.first;
+    onBox = poseB.position + boxAxes * Vector3(vertex & 1 ? half.x() : -half.x(), vertex & 2 ? half.y() : -half.y(),
+                                               vertex & 4 ? half.z() : -half.z());
+  }
+  append(onBox - depth * normal, depth, 0);
+  return signedDistance;
+}
+
+}  // namespace lodestone::detail

@@ -1,0 +1,131 @@
+// Shape factories, bounding radii and ground-frame bounding boxes: the cheap geometry the broad phase and the
+// narrow phase's early-out rely on.
+#include "shape.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lodestone {
+
+const char* shapeTypeName(ShapeType type) {
+  switch (type) {
+    case ShapeType::Sphere: return "sphere";
+    case ShapeType::Box: return "box";
+    case ShapeType::Cylinder: return "cylinder";
+    case ShapeType::Frustum: return "frustum";
+    case ShapeType::Ellipsoid: return "ellipsoid";
+    case ShapeType::Mesh: return "mesh";
+  }
+  return "unknown";
+}
+
+Shape Shape::sphere(double radius) {
+  Shape shape;
+  shape.type = ShapeType::Sphere;
+  shape.radius = radius;
+  return shape;
+}
+
+Shape Shape::box(const Vector3& halfExtents) {
+  Shape shape;
+  shape.type = ShapeType::Box;
+  shape.halfExtents = halfExtents;
+  return shape;
+}
+
+Shape Shape::cylinder(double radius, double halfLength) {
+  Shape shape;
+  shape.type = ShapeType::Cylinder;
+  shape.radius = radius;
+  shape.halfLength = halfLength;
+  return shape;
+}
+
+Shape Shape::frustum(double bottomRadius, double topRadius, double length) {
+  Shape shape;
+  shape.type = ShapeType::Frustum;
+  shape.bottomRadius = bottomRadius;
+  shape.topRadius = topRadius;
+  shape.length = length;
+  return shape;
+}
+
+Shape Shape::ellipsoid(const Vector3& semiAxes) {
+  Shape shape;
+  shape.type = ShapeType::Ellipsoid;
+  shape.semiAxes = semiAxes;
+  return shape;
+}
+
+double Shape::boundingRadius() const {
+  switch (type) {
+    case ShapeType::Sphere: return radius;
+    case ShapeType::Box: return halfExtents.norm();
+    case ShapeType::Cylinder: return std::hypot(radius, halfLength);
+    // The frame origin is the bottom centre, so the far rim of the top bounds the top.
+    case ShapeType::Frustum: return std::max(bottomRadius, std::hypot(topRadius, length));
+    case ShapeType::Ellipsoid: return semiAxes.maxCoeff();
+    case ShapeType::Mesh: {
+      double largest = 0;
+      if (mesh) {
+        for (const Vector3& vertex : mesh->vertices) largest = std::max(largest, vertex.norm());
+      }
+      return largest;
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+// Half-widths along the ground axes of a disk of `radius` whose normal is the unit `axis`: a disk reaches
+// radius·sin(angle between axis and the ground axis) along that ground axis.
+Vector3 diskHalfWidths(const Vector3& axis, double radius) {
+  return radius * (Vector3::Ones() - axis.cwiseAbs2()).cwiseMax(0.0).cwiseSqrt();
+}
+
+}  // namespace
+
+Aabb boundsOf(const Shape& shape, const Pose& pose) {
+  const Vector3& centre = pose.position;
+  const Matrix3& rotation = pose.rotation;
+  switch (shape.type) {
+    case ShapeType::Sphere:
+      return {centre.array() - shape.radius, centre.array() + shape.radius};
+    case ShapeType::Box: {
+      const Vector3 halfWidths = rotation.cwiseAbs() * shape.halfExtents;
+      return {centre - halfWidths, centre + halfWidths};
+    }
+    case ShapeType::Cylinder: {
+      const Vector3 axis = rotation.col(2);
+      const Vector3 halfWidths = shape.halfLength * axis.cwiseAbs() + diskHalfWidths(axis, shape.radius);
+      return {centre - halfWidths, centre + halfWidths};
+    }
+    case ShapeType::Frustum: {
+      // The convex hull of the two end disks: the box of their union.
+      const Vector3 axis = rotation.col(2);
+      const Vector3 top = centre + shape.length * axis;
+      const Vector3 bottomWidths = diskHalfWidths(axis, shape.bottomRadius);
+      const Vector3 topWidths = diskHalfWidths(axis, shape.topRadius);
+      return {(centre - bottomWidths).cwiseMin(top - topWidths), (centre + bottomWidths).cwiseMax(top + topWidths)};
+    }
+    case ShapeType::Ellipsoid: {
+      // Support of an ellipsoid along ground axis i: sqrt(Σ_j (R_ij a_j)²).
+      const Vector3 halfWidths = (rotation * shape.semiAxes.asDiagonal()).rowwise().norm();
+      return {centre - halfWidths, centre + halfWidths};
+    }
+    case ShapeType::Mesh: {
+      if (!shape.mesh || shape.mesh->vertices.empty()) return {centre, centre};
+      Aabb bounds{Vector3::Constant(INFINITY), Vector3::Constant(-INFINITY)};
+      for (const Vector3& vertex : shape.mesh->vertices) {
+        const Vector3 point = centre + rotation * vertex;
+        bounds.min = bounds.min.cwiseMin(point);
+        bounds.max = bounds.max.cwiseMax(point);
+      }
+      return bounds;
+    }
+  }
+  return {centre, centre};
+}
+
+}  // namespace lodestone
