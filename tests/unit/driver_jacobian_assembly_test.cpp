@@ -93,8 +93,9 @@ TEST_F(SundialsMatrices, SystemJacobianMatchesFiniteDifferenceOfTheResidual) {
 
   auto assembler = makeJacobianAssembler(JacobianStorage::Dense, system.jacobianPattern());
   SunMatrixPtr matrix(assembler->createMatrix(context.get()));
+  system.prepareJacobian(0.0, point.y.data(), point.yp.data());
   assembler->begin(matrix.get());
-  system.jacobian(0.0, point.y.data(), point.yp.data(), cj, *assembler);
+  system.writeJacobian(cj, *assembler);
   const Eigen::MatrixXd analytic = denseCopy(matrix.get());
 
   Eigen::MatrixXd numeric(size, size);
@@ -139,10 +140,11 @@ TEST_F(SundialsMatrices, DenseAndSparseStorageHoldTheSameMatrix) {
   SunMatrixPtr sparseMatrix(sparse->createMatrix(context.get()));
   for (int repeat = 0; repeat < 2; ++repeat) {  // the second time after SUNDIALS has wiped the structure
     checkSundials(SUNMatZero(sparseMatrix.get()), "SUNMatZero");
+    system.prepareJacobian(0.0, point.y.data(), point.yp.data());
     dense->begin(denseMatrix.get());
     sparse->begin(sparseMatrix.get());
-    system.jacobian(0.0, point.y.data(), point.yp.data(), 3.0, *dense);
-    system.jacobian(0.0, point.y.data(), point.yp.data(), 3.0, *sparse);
+    system.writeJacobian(3.0, *dense);
+    system.writeJacobian(3.0, *sparse);
     EXPECT_EQ(denseCopy(denseMatrix.get()), denseCopyOfSparse(sparseMatrix.get()));
   }
   // Row indices within each column are sorted, as KLU requires.
