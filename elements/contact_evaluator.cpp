@@ -109,9 +109,8 @@ void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ, std
       collide(gi.shape, poses_[static_cast<size_t>(graphicI)], gj.shape, poses_[static_cast<size_t>(graphicJ)], margin,
               points_);
   const int pointCount = static_cast<int>(points_.size()) - firstPoint;
-  auto [entry, inserted] = statuses_.try_emplace(PairKey{element, graphicI, graphicJ});
-  if (inserted) entry->second.touching = distance < 0;
-  candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, &entry->second});
+  const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
+  candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
   const ForceContact& contact = elements_[static_cast<size_t>(element)];
   const bool fieldActive = contact.normalLaw->field && distance <= contact.fieldRange;
   if (pointCount > 0 || fieldActive) {
@@ -241,7 +240,7 @@ void ContactEvaluator::rootFunctions(double* g) const {
     const auto slot = std::find(rootElements_.begin(), rootElements_.end(), c.element);
     if (slot == rootElements_.end()) continue;
     const size_t k = static_cast<size_t>(slot - rootElements_.begin());
-    if (c.status->touching) g[2 * k + 1] = std::min(g[2 * k + 1], -c.distance);
+    if (c.touching) g[2 * k + 1] = std::min(g[2 * k + 1], -c.distance);
     else g[2 * k] = std::min(g[2 * k], c.distance);
   }
 }
@@ -256,7 +255,7 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
       Candidate* crossing = nullptr;
       double nearest = std::numeric_limits<double>::infinity();
       for (Candidate& c : candidates_) {
-        if (c.element != element || c.status->touching == onset) continue;
+        if (c.element != element || c.touching == onset) continue;
         const double value = onset ? c.distance : -c.distance;
         if (value < nearest) {
           nearest = value;
@@ -264,7 +263,10 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
         }
       }
       if (!crossing) continue;
-      crossing->status->touching = onset;
+      crossing->touching = onset;
+      const PairKey key{element, crossing->graphicI, crossing->graphicJ};
+      if (onset) touching_.insert(key);
+      else touching_.erase(key);
       events.push_back({time, &elements_[static_cast<size_t>(element)],
                         contacts_->graphics[static_cast<size_t>(crossing->graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
@@ -273,21 +275,32 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
 }
 
 void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& events) {
+  size_t touchingCandidates = 0;
   for (Candidate& c : candidates_) {
     const bool touching = c.distance < 0;
-    if (touching == c.status->touching) continue;
-    c.status->touching = touching;
+    touchingCandidates += touching ? 1 : 0;
+    if (touching == c.touching) continue;
+    c.touching = touching;
+    const PairKey key{c.element, c.graphicI, c.graphicJ};
+    if (touching) touching_.insert(key);
+    else touching_.erase(key);
     events.push_back({time, &elements_[static_cast<size_t>(c.element)],
                       contacts_->graphics[static_cast<size_t>(c.graphicI)].id,
                       contacts_->graphics[static_cast<size_t>(c.graphicJ)].id, touching, false});
   }
-  // Pairs that left the broad phase are apart: forget them, so the table holds only close pairs.
-  if (statuses_.size() > 2 * candidates_.size() + 64) {
-    for (auto it = statuses_.begin(); it != statuses_.end();) {
-      const bool isCandidate = std::any_of(candidates_.begin(), candidates_.end(),
-                                           [&](const Candidate& c) { return c.status == &it->second; });
-      it = isCandidate ? std::next(it) : statuses_.erase(it);
+  // A touching pair that is no longer even close (a body moved far within one step) is apart.
+  if (touching_.size() != touchingCandidates) {
+    std::unordered_set<PairKey, PairKeyHash> stillTouching;
+    for (const Candidate& c : candidates_) {
+      if (c.touching) stillTouching.insert(PairKey{c.element, c.graphicI, c.graphicJ});
     }
+    for (const PairKey& key : touching_) {
+      if (stillTouching.count(key)) continue;
+      events.push_back({time, &elements_[static_cast<size_t>(key.element)],
+                        contacts_->graphics[static_cast<size_t>(key.graphicI)].id,
+                        contacts_->graphics[static_cast<size_t>(key.graphicJ)].id, false, false});
+    }
+    touching_.swap(stillTouching);
   }
 }
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <span>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "collision/broad_phase.h"
@@ -100,15 +100,12 @@ class ContactEvaluator {
              static_cast<size_t>(key.graphicJ);
     }
   };
-  struct PairStatus {
-    bool touching = false;
-  };
   struct Candidate {
     int element;
     int graphicI, graphicJ;
     double distance;        // signed: gap > 0, −depth < 0
     int firstPoint, pointCount;
-    PairStatus* status;
+    bool touching;          // its status: in the set of touching pairs
   };
   struct Membership {
     int element;
@@ -139,7 +136,9 @@ class ContactEvaluator {
   std::vector<ContactPoint> points_;
   std::vector<ContactPoint> scratch_;
   std::vector<ActivePair> activePairs_;
-  std::unordered_map<PairKey, PairStatus, PairKeyHash> statuses_;
+  // The pairs in contact. Only accepted states (steps and located roots) change it — never the trial states of
+  // residual evaluations, which may lie far beyond what IDAS accepts. A pair not in it is apart.
+  std::unordered_set<PairKey, PairKeyHash> touching_;
 };
 
 }  // namespace lodestone

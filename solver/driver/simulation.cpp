@@ -136,6 +136,9 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       startIntegrator(segment.startTime);
       const StepResult start = integrator_->computeConsistentStart(schedule.at(1));
       if (start.status == StepStatus::Failed) return fail(start.flag);
+      // Pairs that touch at the start are in contact from the start.
+      system_->acceptContactStep(segment.startTime, state_.data(), contactEvents_);
+      reportContactEvents();
     }
   }
 
