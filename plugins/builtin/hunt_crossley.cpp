@@ -15,7 +15,8 @@ double huntCrossleyForce(LawValues values, const NormalInput& input) {
   if (delta <= 0) return 0;
   const double rate = input.penetrationRate;
   const double q = values[kVelocityExponent];
-  // δ̇·|δ̇|^(q−1) written as sign(δ̇)·|δ̇|^q: the same for δ̇ ≠ 0, and 0 rather than 0·∞ = NaN at δ̇ = 0 when q < 1.
+  // δ̇·|δ̇|^(q−1) written as sign(δ̇)·|δ̇|^q: the same for δ̇ ≠ 0, and 0 rather than 0·∞ = NaN at δ̇ = 0
+  // when q < 1.
   const double signedRatePower = q == 1 ? rate : std::copysign(std::pow(std::abs(rate), q), rate);
   const double spring = values[kStiffness] * std::pow(delta, values[kExponent]);
   const double damper = values[kDamping] * signedRatePower * std::pow(delta, values[kPenetrationExponent]);
