@@ -108,18 +108,18 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   ++times_.jacobianCalls;
 }
 
-BodyBlock& MultibodySystem::couplingBlock(int rowBody, int columnBody) {
+Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody) {
   if (rowBody == columnBody) {
     const size_t b = static_cast<size_t>(rowBody);
     if (!hasContactBlock_[b]) contactBlocks_[b].setZero();
     hasContactBlock_[b] = true;
-    return contactBlocks_[b];
+    return contactBlocks_[b].middleRows<6>(kVelocity);
   }
   auto [entry, inserted] = couplings_.try_emplace({rowBody, columnBody});
   Coupling& coupling = entry->second;
   if (inserted) {
     coupling.patternBlock = pattern_.addBlock(
-        {layout_.bodyOffset(rowBody), kSize, layout_.bodyOffset(columnBody), kSize});
+        {layout_.bodyOffset(rowBody) + kVelocity, 6, layout_.bodyOffset(columnBody), kSize});
   }
   if (!coupling.used) coupling.values.setZero();
   coupling.used = true;
@@ -153,10 +153,10 @@ void MultibodySystem::differentiateContacts(const double* y) {
         const auto write = [&](int row, const Vector3& force0, const Vector3& force1, const Vector3& torque0,
                                const Vector3& torque1) {
           if (row < 0) return;
-          BodyBlock& block = couplingBlock(row, column);
+          auto block = couplingBlock(row, column);
           const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
-          block.block<3, 1>(kVelocity, k) -= (force1 - force0) / increment;
-          block.block<3, 1>(kAngularVelocity, k) -= rotation.transpose() * (torque1 - torque0) / increment;
+          block.block<3, 1>(0, k) -= (force1 - force0) / increment;
+          block.block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
         };
         write(pair.bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
         write(pair.bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);

@@ -62,7 +62,9 @@ class MultibodySystem {
   void evaluateForces(double time);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
-  BodyBlock& couplingBlock(int rowBody, int columnBody);
+  // Where contact derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body `columnBody`'s
+  // state go: rows kVelocity.. of the returned block's view.
+  Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
   void assembleBodyEquations(const double* y, const double* yp, double* r);
 
   const Model& model_;
@@ -77,9 +79,11 @@ class MultibodySystem {
   // (pattern block index and values, keyed by (row body, column body)).
   std::vector<BodyBlock> contactBlocks_;
   std::vector<bool> hasContactBlock_;
+  // Only the six load equations (momentum and angular momentum) of one body depend on another body's state.
+  using LoadRows = Eigen::Matrix<double, 6, body_state::kSize>;
   struct Coupling {
     int patternBlock;
-    BodyBlock values;
+    LoadRows values;
     bool used;
   };
   std::map<std::pair<int, int>, Coupling> couplings_;
