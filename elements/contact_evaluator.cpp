@@ -308,6 +308,12 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
   reports.clear();
   if (empty()) return;
   detect(bodies);
+  const auto isIn = [&](int graphic, int element, bool asI) {
+    for (const Membership& m : memberships_[static_cast<size_t>(graphic)]) {
+      if (m.element == element) return asI ? m.inI : m.inJ;
+    }
+    return false;
+  };
   const auto reportPair = [&](const ForceContact& element, int graphicI, int graphicJ, double distance,
                               std::span<const ContactPoint> points) {
     PairReport report;
@@ -332,6 +338,10 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
           if (contacts_->graphics[static_cast<size_t>(gi)].body == contacts_->graphics[static_cast<size_t>(gj)].body) {
             continue;
           }
+          // A pair listed both ways (a cradle lists every ball as I and as J) is one contact: report it once,
+          // in the order detect() gives it — the lower graphic index as I when it may be I — or every row would
+          // appear twice and summing fn over rows would count each contact double.
+          if (gj < gi && isIn(gj, static_cast<int>(e), true) && isIn(gi, static_cast<int>(e), false)) continue;
           scratch_.clear();
           const double distance = collide(contacts_->graphics[static_cast<size_t>(gi)].shape, poses_[static_cast<size_t>(gi)],
                                           contacts_->graphics[static_cast<size_t>(gj)].shape, poses_[static_cast<size_t>(gj)],

@@ -175,7 +175,9 @@ std::vector<ElementKind> buildCatalog() {
   const auto refused = [&](const std::string& element, const std::string& note) {
     catalog.push_back(otherKind(element, ElementSupport::NotSupported, note));
   };
-  const std::string outputNote = "Lodestone writes bodies.csv and run.log; other result files are not available";
+  const std::string outputNote =
+      "Lodestone writes bodies.csv, contacts.csv (decks with Force_Contact) and run.log; other result files are not "
+      "available";
   ignored("Messaging", "messages always go to run.log");
   ignored("Param_Simulation", "its settings concern constraints, which this version does not have");
   ignored("Param_Static", "static analysis is not available");

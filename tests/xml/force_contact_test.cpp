@@ -1,0 +1,192 @@
+// Force_Contact: the reader's checks (law parameters from the law descriptors, lists, references, keywords), the
+// model builder's checks (laws' rules between parameters, pairs that can never touch, graphics that cannot be
+// contact geometry) and commands that change an element between simulations.
+#include "support/deck_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+// Line 3–5: ground and body 2 (marker 20); 6: ground marker 11; 7–8: two ground boxes; 9: a sphere on body 2;
+// 10: the Force_Contact.
+constexpr int kContactLine = 10;
+constexpr int kFirstCommandLine = kContactLine + 3;  // "</Model>", "<Command>", then the commands
+
+std::string contactModel(const std::string& contactAttributes) {
+  return groundAndBody() +
+         "\n<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>"
+         "\n<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
+         "length_y=\"2\" length_z=\"1\"/>"
+         "\n<Post_Graphic id=\"101\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"4\" "
+         "length_y=\"4\" length_z=\"0.5\"/>"
+         "\n<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.03\"/>"
+         "\n<Force_Contact id=\"300\" " +
+         contactAttributes + "/>";
+}
+
+const std::string kImpact = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"";
+const std::string kBallOnBox = "i_graphics_id=\"200\" j_graphics_id=\"100\" ";
+
+// Reads and, when reading succeeded, builds: some checks need the built bodies and markers.
+Diagnostics readAndBuild(const std::string& text) {
+  ReadResult result = readText(text);
+  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
+  return result.diagnostics;
+}
+
+TEST(ForceContact, AWellFormedElementReadsAndBuildsCleanly) {
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact)));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*result.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  ASSERT_TRUE(model->contacts);
+  ASSERT_EQ(model->contacts->elements.size(), 1u);
+  EXPECT_EQ(model->contacts->elements[0].normalLaw->keyword, "IMPACT");
+  EXPECT_EQ(model->contacts->elements[0].frictionLaw->keyword, "COULOMB_OFF") << "cff_type defaults to no friction";
+}
+
+TEST(ForceContact, ImpactNeedsItsStiffness) {
+  const ReadResult result = readText(
+      deck(contactModel(kBallOnBox + "cnf_type=\"IMPACT\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"")));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "missing required attribute 'stiffness'"));
+}
+
+TEST(ForceContact, NegativeExponentIsOutOfRange) {
+  const ReadResult result = readText(
+      deck(contactModel(kBallOnBox + "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"-1.5\" damping=\"10\" "
+                                     "dmax=\"1e-4\"")));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "attribute 'exponent' must be >= 1 (got -1.5)"));
+}
+
+TEST(ForceContact, RestitutionCoefficientMustLieInZeroToOne) {
+  for (const char* value : {"1.5", "-0.1"}) {
+    const ReadResult result = readText(deck(contactModel(
+        kBallOnBox + "cnf_type=\"POISSON\" penalty=\"1e7\" restitution_coef=\"" + value + "\"")));
+    EXPECT_FALSE(result.spec) << value;
+    EXPECT_TRUE(hasError(result.diagnostics, kContactLine,
+                         std::string("attribute 'restitution_coef' must be >= 0 and <= 1 (got ") + value + ")"));
+  }
+}
+
+TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) {
+  // Each value is in range on its own: only the law's rule between the two, checked when the model is built,
+  // can say what is wrong.
+  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact +
+      " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" stiction_trans_vel=\"0.2\" "
+      "friction_trans_vel=\"0.1\"")));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine,
+                       "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)"));
+  // Equal is no better: the STEP from μs to μd would have no width.
+  const Diagnostics equal = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact +
+      " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" stiction_trans_vel=\"0.1\" "
+      "friction_trans_vel=\"0.1\"")));
+  EXPECT_TRUE(hasError(equal, kContactLine, "stiction_trans_vel (0.1) must be smaller than friction_trans_vel (0.1)"));
+}
+
+TEST(ForceContact, GraphicCountMustAgreeWithTheList) {
+  const ReadResult result =
+      readText(deck(contactModel("num_i_graphics=\"2\" " + kBallOnBox + "num_j_graphics=\"1\" " + kImpact)));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine,
+                       "num_i_graphics=2 but i_graphics_id lists 1 graphics; make them agree"));
+}
+
+TEST(ForceContact, GraphicsMustExist) {
+  const ReadResult result = readText(deck(contactModel("i_graphics_id=\"200 999\" j_graphics_id=\"100\" " + kImpact)));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "attribute 'i_graphics_id' refers to Post_Graphic id=999"));
+}
+
+TEST(ForceContact, GraphicsAllOnOneBodyCanNeverTouch) {
+  // Both boxes are on ground.
+  const Diagnostics diagnostics =
+      readAndBuild(deck(contactModel("i_graphics_id=\"100\" j_graphics_id=\"101\" " + kImpact)));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "every I graphic is on the same body as every J graphic (ground)"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "nothing can touch"));
+}
+
+TEST(ForceContact, TriaMeshContactIsNotAvailableYet) {
+  const std::string mesh =
+      "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" num_point=\"4\" num_triangle=\"4\">"
+      "0 0 0  1 0 0  0 1 0  0 0 1  0 2 1  0 1 3  0 3 2  1 2 3</Post_Graphic>";
+  const Diagnostics diagnostics = readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " +
+                                                                 kImpact) + mesh));
+  // Reported at the graphic, which is what cannot be contact geometry.
+  EXPECT_TRUE(hasError(diagnostics, kContactLine + 1, "contact with TriaMesh graphics is not available yet"));
+}
+
+TEST(ForceContact, UserNormalForceIsNotAvailableYet) {
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\"")));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "cnf_type=\"USERCNF\": user subroutines"));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "are not available yet"));
+  const ReadResult withRoutine =
+      readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1,2)\"")));
+  EXPECT_TRUE(hasError(withRoutine.diagnostics, kContactLine, "attribute 'cnf_param_string' is not supported"));
+}
+
+TEST(ForceContact, DipoleMomentNeedsThreeNumbers) {
+  const ReadResult result = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"DIPOLE\" kn=\"1e5\" dipole_mo1=\"1 0\" dipole_mo2=\"1 0 0\" dipole_cap=\"0.01\" "
+                   "dipole_d=\"0.01\"")));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "attribute 'dipole_mo1' needs 3 numbers (x y z), got 2"));
+}
+
+TEST(ForceContact, ParameterOfAnotherLawIsAnUnknownAttribute) {
+  // `penalty` belongs to POISSON; with IMPACT it does nothing, and the user should hear so.
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact + " penalty=\"1e7\"")));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, kContactLine, "unknown attribute 'penalty' ignored"));
+}
+
+TEST(ForceContact, KeywordsAreCaseInsensitive) {
+  const ReadResult result = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"Impact\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\" "
+                   "cff_type=\"Coulomb_On\" mu_static=\"0.5\" mu_dynamic=\"0.3\" stiction_trans_vel=\"0.1\" "
+                   "friction_trans_vel=\"0.2\" master_surface=\"auto\" enable_analytical=\"Auto\"")));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*result.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  EXPECT_EQ(model->contacts->elements[0].normalLaw->keyword, "IMPACT");
+  EXPECT_EQ(model->contacts->elements[0].frictionLaw->keyword, "COULOMB_ON");
+}
+
+TEST(ForceContact, CommandChangesStiffnessForTheNextSimulate) {
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact),
+                                          "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
+                                          "<Force_Contact id=\"300\" stiffness=\"2e5\"/>\n"
+                                          "<Simulate end_time=\"2\" print_interval=\"0.1\"/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
+  ModelSpec spec = *result.spec;
+  ASSERT_EQ(spec.commands.size(), 3u);
+  const auto* modify = std::get_if<ModifyCommand>(&spec.commands[1]);
+  ASSERT_TRUE(modify);
+  EXPECT_EQ(modify->loc.line, kFirstCommandLine + 1);
+  EXPECT_EQ(spec.contacts[0].lawValues.at("stiffness"), std::vector<double>{1e7});
+  modify->apply(spec);
+  EXPECT_EQ(spec.contacts[0].lawValues.at("stiffness"), std::vector<double>{2e5});
+  EXPECT_EQ(spec.contacts[0].lawValues.at("exponent"), std::vector<double>{1.5}) << "the others stay";
+  // The model the next Simulate runs is built from the changed spec.
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  EXPECT_EQ(model->contacts->elements[0].normalValues[0], 2e5);
+}
+
+TEST(ForceContact, CommandValueOutOfRangeIsReported) {
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact),
+                                          "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
+                                          "<Force_Contact id=\"300\" stiffness=\"-2e5\"/>\n"
+                                          "<Simulate end_time=\"2\" print_interval=\"0.1\"/>"));
+  EXPECT_FALSE(result.spec);
+  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1, "attribute 'stiffness' must be > 0 (got -2e+05)"));
+}
+
+}  // namespace
+}  // namespace lodestone::testing
