@@ -17,6 +17,13 @@
 
 namespace lodestone::testing {
 
+// A measured value for RecordProperty, with enough digits to report errors of 1e-9.
+inline std::string sci(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6e", value);
+  return text;
+}
+
 struct LoggedContactEvent {
   double time = 0;
   bool onset = true;     // false: separation
