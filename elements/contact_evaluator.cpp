@@ -179,7 +179,12 @@ PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI
     }
   }
   if (element.normalLaw->field && distance <= element.fieldRange) {
-    FieldInput input{poseI, poseJ, distance, model_.units};
+    // A field law's vectors (DIPOLE's moments) are given in each body's axes (REFERENCE §3), not in the axes of
+    // the graphic's centre marker, which may be turned relative to its body: the law gets the graphic's centre
+    // with its body's axes (ground's for a ground graphic).
+    const Pose fieldI{poseI.position, bodyI ? bodyI->rotation : Matrix3::Identity()};
+    const Pose fieldJ{poseJ.position, bodyJ ? bodyJ->rotation : Matrix3::Identity()};
+    FieldInput input{fieldI, fieldJ, distance, model_.units};
     FieldOutput field;
     element.normalLaw->field(element.normalValues, input, field);
     loads.forceOnI += field.forceOnI;

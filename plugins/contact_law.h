@@ -42,7 +42,7 @@ struct NormalInput {
 
 // Forces and moments a law applies at a distance between the two graphics of a pair (DIPOLE's magnets).
 struct FieldInput {
-  Pose graphicI;               // the I graphic's centre and axes in ground
+  Pose graphicI;               // the I graphic's centre in ground, with its body's axes (law vectors are given in them)
   Pose graphicJ;
   double gap = 0;              // signed surface distance (> 0 apart)
   UnitSystem units;            // to express physical constants (μ0) in the deck's units

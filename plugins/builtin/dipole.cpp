@@ -56,7 +56,7 @@ double dipoleContactForce(LawValues values, const NormalInput& input) {
 double dipoleFieldRange(LawValues values) { return values[kActivityDistance]; }
 
 void dipoleField(LawValues values, const FieldInput& input, FieldOutput& output) {
-  // Moments are given in each graphic's axes and turn with it.
+  // Moments are given in each body's axes (the rotation of FieldInput's poses) and turn with it.
   const Vector3 moment1 = input.graphicI.rotation * Vector3(values[kMoment1], values[kMoment1 + 1], values[kMoment1 + 2]);
   const Vector3 moment2 = input.graphicJ.rotation * Vector3(values[kMoment2], values[kMoment2 + 1], values[kMoment2 + 2]);
   const DipoleInteraction interaction = magneticDipoleInteraction(

@@ -1,0 +1,127 @@
+// Ball-on-plate impacts through the whole pipeline (deck, detection, IDAS with contact roots, results) against
+// closed-form answers: Hertz elastic impact, POISSON restitution, and the free-fall onset time.
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "support/contact_runs.h"
+
+namespace lodestone::testing {
+namespace {
+
+constexpr double kG = 9.81;
+
+// The first located onset and the separation that follows it.
+struct Bounce {
+  double onset = NAN, separation = NAN;
+};
+Bounce firstBounce(const std::vector<LoggedContactEvent>& events) {
+  Bounce bounce;
+  for (const LoggedContactEvent& event : events) {
+    if (event.onset && std::isnan(bounce.onset)) {
+      EXPECT_TRUE(event.located) << "onset at t=" << event.time << " was not located";
+      bounce.onset = event.time;
+    } else if (!event.onset && !std::isnan(bounce.onset)) {
+      EXPECT_TRUE(event.located) << "separation at t=" << event.time << " was not located";
+      bounce.separation = event.time;
+      break;
+    }
+  }
+  return bounce;
+}
+
+// The speed a ball in flight under gravity has at the plate (centre at height `radius`), from one output row.
+double speedAtPlate(const ResultsTable& bodies, size_t row, double radius) {
+  const double vz = bodies.at(row, "vz");
+  return std::sqrt(vz * vz + 2 * kG * (bodies.at(row, "z") - radius));
+}
+
+// Undamped Hertz (IMPACT, exponent 1.5): a 30 mm steel ball dropped 50 mm on a steel plate (rigid ground box).
+// References: elastic ⇒ rebound speed = impact speed (tolerance 0.2 %); contact time from Hertz theory,
+// tc = 2.87·(m*²/(R*·E*²·v))^(1/5) with K = (4/3)·E*·√R* (tolerance 2 %: the 2.87 rounds the exact 2.868).
+TEST(ContactImpact, UndampedHertzBallReboundsElasticallyAfterTheHertzContactTime) {
+  BallDrop drop;
+  drop.radius = 0.03;
+  drop.mass = 7800 * 4.0 / 3.0 * M_PI * std::pow(drop.radius, 3);  // 0.882 kg
+  const double gap = 0.05;
+  drop.height = drop.radius + gap;
+  const double eStar = 1.0 / (2 * (1 - 0.3 * 0.3) / 200e9);  // steel on steel
+  const double stiffness = 4.0 / 3.0 * eStar * std::sqrt(drop.radius);  // R* = R against a flat plate
+  drop.law = "cnf_type=\"IMPACT\" stiffness=\"" + std::to_string(stiffness) +
+             "\" exponent=\"1.5\" damping=\"0\" dmax=\"1e-5\" cff_type=\"COULOMB_OFF\"";
+  drop.endTime = 0.15;
+  drop.printInterval = 0.01;
+  const ContactRun run = runContactDeck("hertz", ballDropDeck(drop));
+  ASSERT_TRUE(run.completed);
+
+  const double impactSpeed = std::sqrt(2 * kG * gap);
+  const Bounce bounce = firstBounce(run.events);
+  ASSERT_FALSE(std::isnan(bounce.separation)) << "no onset and separation in run.log";
+  // Rebound speed from the first output in flight after the bounce (energy of the free flight).
+  const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+  double reboundSpeed = NAN;
+  for (size_t row : rows) {
+    if (run.bodies.at(row, "time") > bounce.separation + 1e-3) {
+      reboundSpeed = speedAtPlate(run.bodies, row, drop.radius);
+      ASSERT_GT(run.bodies.at(row, "vz"), 0) << "moving up after the bounce";
+      break;
+    }
+  }
+  const double speedError = std::fabs(reboundSpeed / impactSpeed - 1);
+  EXPECT_LT(speedError, 2e-3) << "rebound " << reboundSpeed << " m/s, impact " << impactSpeed << " m/s";
+  RecordProperty("rebound_speed_relative_error", sci(speedError));
+
+  const double hertzTime =
+      2.87 * std::pow(drop.mass * drop.mass / (drop.radius * eStar * eStar * impactSpeed), 0.2);
+  const double duration = bounce.separation - bounce.onset;
+  const double durationError = std::fabs(duration / hertzTime - 1);
+  EXPECT_LT(durationError, 0.02) << "contact lasted " << duration << " s, Hertz " << hertzTime << " s";
+  RecordProperty("contact_time_relative_error", sci(durationError));
+}
+
+// POISSON: for impact speeds far above normal_trans_vel the rebound/impact speed ratio is restitution_coef
+// (REFERENCE §3). No gravity, 1 m/s impact, vt = 1e-3 m/s. Tolerance 2 % of e.
+TEST(ContactImpact, PoissonReboundsWithTheRestitutionCoefficient) {
+  for (double e : {0.3, 0.6, 0.9}) {
+    BallDrop drop;
+    drop.gravity = 0;
+    drop.height = drop.radius + 1e-3;
+    drop.speed = 1.0;
+    drop.endTime = 0.01;
+    drop.printInterval = 1e-3;
+    drop.law = "cnf_type=\"POISSON\" penalty=\"1e10\" restitution_coef=\"" + std::to_string(e) +
+               "\" normal_trans_vel=\"1e-3\" cff_type=\"COULOMB_OFF\"";
+    const ContactRun run = runContactDeck("poisson_" + std::to_string(e), ballDropDeck(drop));
+    ASSERT_TRUE(run.completed);
+    const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+    ASSERT_FALSE(rows.empty());
+    const double rebound = run.bodies.at(rows.back(), "vz");  // no gravity: constant once apart
+    const Bounce bounce = firstBounce(run.events);
+    ASSERT_LT(bounce.separation, drop.endTime) << "e=" << e << ": still in contact at the end";
+    EXPECT_NEAR(rebound / drop.speed, e, 0.02 * e) << "e=" << e;
+    RecordProperty("restitution_" + std::to_string(e), sci(rebound / drop.speed));
+  }
+}
+
+// Onset of a ball dropped with gap h from rest: free fall, so t = sqrt(2h/g); the run.log time is located by
+// root finding. Tolerance 1e-6 s.
+TEST(ContactImpact, OnsetTimeOfAFreeFallIsLocated) {
+  for (double gap : {0.05, 0.2}) {
+    BallDrop drop;
+    drop.height = drop.radius + gap;
+    drop.endTime = std::sqrt(2 * gap / kG) + 0.02;
+    drop.printInterval = 0.01;
+    drop.law = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\" "
+               "cff_type=\"COULOMB_OFF\"";
+    const ContactRun run = runContactDeck("onset_" + std::to_string(gap), ballDropDeck(drop));
+    ASSERT_TRUE(run.completed);
+    const Bounce bounce = firstBounce(run.events);
+    const double expected = std::sqrt(2 * gap / kG);
+    EXPECT_NEAR(bounce.onset, expected, 1e-6) << "gap " << gap;
+    RecordProperty("onset_error_s_gap_" + std::to_string(gap), sci(bounce.onset - expected));
+  }
+}
+
+}  // namespace
+}  // namespace lodestone::testing
