@@ -43,6 +43,7 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     };
     for (int graphic : element.iGraphics) join(graphic, true);
     for (int graphic : element.jGraphics) join(graphic, false);
+    rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
   }
   for (size_t e = 0; e < elements_.size(); ++e) {
@@ -92,15 +93,14 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
         if (ma.element != mb.element) continue;
         // Both orders may qualify (a pile lists its spheres as I and as J): the pair counts once, the graphic
         // listed as I taken first.
-        if (ma.inI && mb.inJ) addCandidate(ma.element, a, b, bodies);
-        else if (mb.inI && ma.inJ) addCandidate(ma.element, b, a, bodies);
+        if (ma.inI && mb.inJ) addCandidate(ma.element, a, b);
+        else if (mb.inI && ma.inJ) addCandidate(ma.element, b, a);
       }
     }
   }
 }
 
-void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ, std::span<const BodyKinematics> bodies) {
-  (void)bodies;
+void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(graphicJ)];
   const double margin = proximity_[static_cast<size_t>(graphicI)] + proximity_[static_cast<size_t>(graphicJ)];
@@ -242,9 +242,9 @@ void ContactEvaluator::rootFunctions(double* g) const {
   }
   if (rootElements_.empty()) return;
   for (const Candidate& c : candidates_) {
-    const auto slot = std::find(rootElements_.begin(), rootElements_.end(), c.element);
-    if (slot == rootElements_.end()) continue;
-    const size_t k = static_cast<size_t>(slot - rootElements_.begin());
+    const int slot = rootSlot_[static_cast<size_t>(c.element)];
+    if (slot < 0) continue;
+    const size_t k = static_cast<size_t>(slot);
     if (c.touching) g[2 * k + 1] = std::min(g[2 * k + 1], -c.distance);
     else g[2 * k] = std::min(g[2 * k], c.distance);
   }

@@ -118,13 +118,14 @@ class ContactEvaluator {
   PairLoads pairForces(const ForceContact& element, int graphicI, int graphicJ, double distance,
                        std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
                        const Pose& poseI, const Pose& poseJ, PairReport* report) const;
-  void addCandidate(int element, int graphicI, int graphicJ, std::span<const BodyKinematics> bodies);
+  void addCandidate(int element, int graphicI, int graphicJ);
   double effectiveMass(int bodyI, int bodyJ) const;
 
   const Model& model_;
   const ContactModel* contacts_ = nullptr;
   std::vector<ForceContact> elements_;        // copy for quick access (small)
   std::vector<int> rootElements_;             // elements with zero crossing on
+  std::vector<int> rootSlot_;                 // per element: its index in rootElements_, −1 without zero crossing
   std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair
   std::vector<std::vector<Membership>> memberships_;  // per graphic
   std::vector<double> proximity_;             // per graphic: how far its box is inflated

@@ -273,9 +273,12 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     const std::optional<std::vector<double>> normalValues = valuesFor(contact.normalLaw->parameters, spec.lawValues);
     const std::optional<std::vector<double>> frictionValues = valuesFor(contact.frictionLaw->parameters, spec.lawValues);
     if (!normalValues || !frictionValues) continue;  // a missing or malformed parameter, reported by the reader
-    std::vector<std::string> problems;
-    // Each parameter's range again: a command may have changed it without naming the law.
-    const auto checkRanges = [&](const std::vector<LawParameter>& parameters, const std::vector<double>& values) {
+    // Each parameter's range again (a command may have changed it without naming the law), then the law's own
+    // rules between its parameters.
+    const auto checkLaw = [&](const std::string& lawAttribute, const std::string& keyword,
+                              const std::vector<LawParameter>& parameters, const std::vector<double>& values,
+                              void (*rules)(LawValues, std::vector<std::string>&)) {
+      std::vector<std::string> problems;
       int slot = 0;
       for (const LawParameter& parameter : parameters) {
         if (parameter.size == 1 && !parameter.range.contains(values[static_cast<size_t>(slot)])) {
@@ -284,16 +287,17 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
         }
         slot += parameter.size;
       }
+      if (problems.empty() && rules) rules(values, problems);
+      for (const std::string& problem : problems) {
+        diagnostics.error(spec.loc, lawAttribute + "=\"" + keyword + "\": " + problem);
+      }
+      return problems.empty();
     };
-    checkRanges(contact.normalLaw->parameters, *normalValues);
-    checkRanges(contact.frictionLaw->parameters, *frictionValues);
-    if (problems.empty() && contact.normalLaw->check) contact.normalLaw->check(*normalValues, problems);
-    if (problems.empty() && contact.frictionLaw->check) contact.frictionLaw->check(*frictionValues, problems);
-    for (const std::string& problem : problems) {
-      diagnostics.error(spec.loc, "cnf_type=\"" + contact.normalLaw->keyword + "\", cff_type=\"" +
-                                      contact.frictionLaw->keyword + "\": " + problem);
-    }
-    if (!problems.empty() || !ok) continue;
+    const bool normalOk = checkLaw("cnf_type", contact.normalLaw->keyword, contact.normalLaw->parameters,
+                                   *normalValues, contact.normalLaw->check);
+    const bool frictionOk = checkLaw("cff_type", contact.frictionLaw->keyword, contact.frictionLaw->parameters,
+                                     *frictionValues, contact.frictionLaw->check);
+    if (!normalOk || !frictionOk || !ok) continue;
     contact.normalValues = *normalValues;
     contact.frictionValues = *frictionValues;
     if (spec.ignore_penetration_larger_than) contact.ignorePenetrationLargerThan = *spec.ignore_penetration_larger_than;
