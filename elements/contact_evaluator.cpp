@@ -20,15 +20,15 @@ constexpr double kProximityFraction = 0.1;
 
 ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts_(model.contacts.get()) {
   if (!contacts_) return;
-  elements_ = contacts_->elements;
+  const std::vector<ForceContact>& elements = contacts_->elements;
   const size_t graphicCount = contacts_->graphics.size();
   memberships_.resize(graphicCount);
   proximity_.assign(graphicCount, 0.0);
   boxes_.resize(graphicCount);
   poses_.resize(graphicCount);
-  rootCeiling_.assign(elements_.size(), 0.0);
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    const ForceContact& element = elements_[e];
+  rootCeiling_.assign(elements.size(), 0.0);
+  for (size_t e = 0; e < elements.size(); ++e) {
+    const ForceContact& element = elements[e];
     const auto join = [&](int graphic, bool isI) {
       std::vector<Membership>& list = memberships_[static_cast<size_t>(graphic)];
       auto found = std::find_if(list.begin(), list.end(), [&](const Membership& m) { return m.element == (int)e; });
@@ -46,10 +46,10 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
   }
-  for (size_t e = 0; e < elements_.size(); ++e) {
+  for (size_t e = 0; e < elements.size(); ++e) {
     double ceiling = 0;
-    for (int graphic : elements_[e].iGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
-    for (int graphic : elements_[e].jGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
+    for (int graphic : elements[e].iGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
+    for (int graphic : elements[e].jGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
     rootCeiling_[e] = ceiling > 0 ? ceiling : 1.0;
   }
 }
@@ -58,11 +58,29 @@ const BodyKinematics* ContactEvaluator::kinematicsOf(int body, std::span<const B
   return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)];
 }
 
-Pose ContactEvaluator::graphicPose(int graphic, std::span<const BodyKinematics> bodies) const {
-  const ContactGraphic& g = contacts_->graphics[static_cast<size_t>(graphic)];
-  if (g.body < 0) return g.local;
-  const BodyKinematics& body = bodies[static_cast<size_t>(g.body)];
-  return {body.position + body.rotation * g.local.position, body.rotation * g.local.rotation};
+namespace {
+
+// Where a graphic is in ground when its body (null: ground) has the given kinematics.
+Pose placeGraphic(const ContactGraphic& graphic, const BodyKinematics* body) {
+  if (!body) return graphic.local;
+  return {body->position + body->rotation * graphic.local.position, body->rotation * graphic.local.rotation};
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> ContactEvaluator::orientedPair(int element, int a, int b) const {
+  const auto membershipOf = [&](int graphic) -> const Membership* {
+    for (const Membership& m : memberships_[static_cast<size_t>(graphic)]) {
+      if (m.element == element) return &m;
+    }
+    return nullptr;
+  };
+  const Membership* ma = membershipOf(a);
+  const Membership* mb = membershipOf(b);
+  if (!ma || !mb) return std::nullopt;
+  if (ma->inI && mb->inJ) return std::pair{a, b};
+  if (mb->inI && ma->inJ) return std::pair{b, a};
+  return std::nullopt;
 }
 
 double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
@@ -80,7 +98,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   activePairs_.clear();
   if (empty()) return;
   for (size_t g = 0; g < poses_.size(); ++g) {
-    poses_[g] = graphicPose(static_cast<int>(g), bodies);
+    poses_[g] = placeGraphic(contacts_->graphics[g], kinematicsOf(contacts_->graphics[g].body, bodies));
     boxes_[g] = boundsOf(contacts_->graphics[g].shape, poses_[g]).inflated(proximity_[g]);
   }
   broadPhase_.findOverlaps(boxes_, overlaps_);
@@ -89,13 +107,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     const ContactGraphic& graphicB = contacts_->graphics[static_cast<size_t>(b)];
     if (graphicA.body == graphicB.body) continue;  // one body (or both ground): never in contact
     for (const Membership& ma : memberships_[static_cast<size_t>(a)]) {
-      for (const Membership& mb : memberships_[static_cast<size_t>(b)]) {
-        if (ma.element != mb.element) continue;
-        // Both orders may qualify (a pile lists its spheres as I and as J): the pair counts once, the graphic
-        // listed as I taken first.
-        if (ma.inI && mb.inJ) addCandidate(ma.element, a, b);
-        else if (mb.inI && ma.inJ) addCandidate(ma.element, b, a);
-      }
+      if (const auto pair = orientedPair(ma.element, a, b)) addCandidate(ma.element, pair->first, pair->second);
     }
   }
 }
@@ -111,7 +123,7 @@ void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
   const int pointCount = static_cast<int>(points_.size()) - firstPoint;
   const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
   candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
-  const ForceContact& contact = elements_[static_cast<size_t>(element)];
+  const ForceContact& contact = this->element(element);
   const bool fieldActive = contact.normalLaw->field && distance <= contact.fieldRange;
   if (pointCount > 0 || fieldActive) {
     activePairs_.push_back({static_cast<int>(candidates_.size()) - 1, gi.body, gj.body});
@@ -204,7 +216,7 @@ void ContactEvaluator::addLoads(std::span<const BodyKinematics> bodies, std::spa
     const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
     const std::span<const ContactPoint> points(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount));
     const PairLoads pairLoads =
-        pairForces(elements_[static_cast<size_t>(c.element)], c.graphicI, c.graphicJ, c.distance, points,
+        pairForces(element(c.element), c.graphicI, c.graphicJ, c.distance, points,
                    kinematicsOf(pair.bodyI, bodies), kinematicsOf(pair.bodyJ, bodies),
                    poses_[static_cast<size_t>(c.graphicI)], poses_[static_cast<size_t>(c.graphicJ)], nullptr);
     if (pair.bodyI >= 0) {
@@ -222,16 +234,12 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
-  const auto poseOf = [](const ContactGraphic& g, const BodyKinematics* body) -> Pose {
-    if (!body) return g.local;
-    return {body->position + body->rotation * g.local.position, body->rotation * g.local.rotation};
-  };
-  const Pose poseI = poseOf(gi, bodyI);
-  const Pose poseJ = poseOf(gj, bodyJ);
+  const Pose poseI = placeGraphic(gi, bodyI);
+  const Pose poseJ = placeGraphic(gj, bodyJ);
   scratch_.clear();
   const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
   const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_);
-  return pairForces(elements_[static_cast<size_t>(c.element)], c.graphicI, c.graphicJ, distance, scratch_, bodyI,
+  return pairForces(element(c.element), c.graphicI, c.graphicJ, distance, scratch_, bodyI,
                     bodyJ, poseI, poseJ, nullptr);
 }
 
@@ -272,7 +280,7 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
       const PairKey key{element, crossing->graphicI, crossing->graphicJ};
       if (onset) touching_.insert(key);
       else touching_.erase(key);
-      events.push_back({time, &elements_[static_cast<size_t>(element)],
+      events.push_back({time, &this->element(element),
                         contacts_->graphics[static_cast<size_t>(crossing->graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
     }
@@ -289,7 +297,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
     const PairKey key{c.element, c.graphicI, c.graphicJ};
     if (touching) touching_.insert(key);
     else touching_.erase(key);
-    events.push_back({time, &elements_[static_cast<size_t>(c.element)],
+    events.push_back({time, &element(c.element),
                       contacts_->graphics[static_cast<size_t>(c.graphicI)].id,
                       contacts_->graphics[static_cast<size_t>(c.graphicJ)].id, touching, false});
   }
@@ -301,7 +309,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
     }
     for (const PairKey& key : touching_) {
       if (stillTouching.count(key)) continue;
-      events.push_back({time, &elements_[static_cast<size_t>(key.element)],
+      events.push_back({time, &element(key.element),
                         contacts_->graphics[static_cast<size_t>(key.graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(key.graphicJ)].id, false, false});
     }
@@ -313,12 +321,6 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
   reports.clear();
   if (empty()) return;
   detect(bodies);
-  const auto isIn = [&](int graphic, int element, bool asI) {
-    for (const Membership& m : memberships_[static_cast<size_t>(graphic)]) {
-      if (m.element == element) return asI ? m.inI : m.inJ;
-    }
-    return false;
-  };
   const auto reportPair = [&](const ForceContact& element, int graphicI, int graphicJ, double distance,
                               std::span<const ContactPoint> points) {
     PairReport report;
@@ -333,8 +335,8 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
     report.inContact = report.points > 0;
     reports.push_back(report);
   };
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    const ForceContact& element = elements_[e];
+  for (size_t e = 0; e < contacts_->elements.size(); ++e) {
+    const ForceContact& element = contacts_->elements[e];
     const long pairCount = static_cast<long>(element.iGraphics.size()) * static_cast<long>(element.jGraphics.size());
     if (pairCount <= kAllPairsReportLimit) {
       // Small elements: every pair at every output, so each pair's history is one unbroken series.
@@ -343,10 +345,9 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
           if (contacts_->graphics[static_cast<size_t>(gi)].body == contacts_->graphics[static_cast<size_t>(gj)].body) {
             continue;
           }
-          // A pair listed both ways (a cradle lists every ball as I and as J) is one contact: report it once,
-          // in the order detect() gives it — the lower graphic index as I when it may be I — or every row would
-          // appear twice and summing fn over rows would count each contact double.
-          if (gj < gi && isIn(gj, static_cast<int>(e), true) && isIn(gi, static_cast<int>(e), false)) continue;
+          // A pair listed both ways (a cradle lists every ball as I and as J) is one contact: report it once, in
+          // the order detect() gives it, or summing fn over rows would count each contact double.
+          if (orientedPair(static_cast<int>(e), std::min(gi, gj), std::max(gi, gj)) != std::pair{gi, gj}) continue;
           scratch_.clear();
           const double distance = collide(contacts_->graphics[static_cast<size_t>(gi)].shape, poses_[static_cast<size_t>(gi)],
                                           contacts_->graphics[static_cast<size_t>(gj)].shape, poses_[static_cast<size_t>(gj)],

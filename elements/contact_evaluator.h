@@ -3,6 +3,7 @@
 // and keeps each pair's contact status for the root functions that locate onset and separation in time.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <unordered_set>
 #include <vector>
@@ -53,7 +54,7 @@ class ContactEvaluator {
   // `model` must outlive the evaluator.
   explicit ContactEvaluator(const Model& model);
 
-  bool empty() const { return elements_.empty(); }
+  bool empty() const { return !contacts_ || contacts_->elements.empty(); }
 
   // Finds the close and touching pairs at the bodies' kinematics (ground graphics never move). Everything below
   // reads what the latest detect() found.
@@ -112,18 +113,20 @@ class ContactEvaluator {
     bool inI, inJ;
   };
 
-  Pose graphicPose(int graphic, std::span<const BodyKinematics> bodies) const;
   const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
   // The forces of one pair from its contact points (and its field, for DIPOLE). `report` may be null.
   PairLoads pairForces(const ForceContact& element, int graphicI, int graphicJ, double distance,
                        std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
                        const Pose& poseI, const Pose& poseJ, PairReport* report) const;
   void addCandidate(int element, int graphicI, int graphicJ);
+  // Graphics a < b as a pair of `element`, I first, or nothing when they are not a pair of it. When both orders
+  // qualify (a pile lists its spheres as I and as J) the pair counts once, with the lower index as I.
+  std::optional<std::pair<int, int>> orientedPair(int element, int a, int b) const;
+  const ForceContact& element(int index) const { return contacts_->elements[static_cast<size_t>(index)]; }
   double effectiveMass(int bodyI, int bodyJ) const;
 
   const Model& model_;
   const ContactModel* contacts_ = nullptr;
-  std::vector<ForceContact> elements_;        // copy for quick access (small)
   std::vector<int> rootElements_;             // elements with zero crossing on
   std::vector<int> rootSlot_;                 // per element: its index in rootElements_, −1 without zero crossing
   std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include <idas/idas.h>
 #include <nvector/nvector_serial.h>
@@ -261,51 +262,35 @@ FailureReport Integrator::diagnoseFailure(int flag) const {
 
 int Integrator::residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* user) {
   auto* self = static_cast<Integrator*>(user);
-  try {
+  return self->guarded("the residual", [&] {
     // A non-finite residual is recoverable: IDAS retries with a smaller step.
     return self->system_.residual(t, data(y), data(yp), data(r)) ? 0 : 1;
-  } catch (const std::exception& error) {
-    self->callbackException_ = error.what();
-  } catch (...) {
-    self->callbackException_ = "unknown exception in the residual";
-  }
-  return -1;  // exceptions must not cross IDAS's C frames
+  });
 }
 
 int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector, SUNMatrix matrix, void* user,
                                  N_Vector, N_Vector, N_Vector) {
   auto* self = static_cast<Integrator*>(user);
-  try {
+  return self->guarded("the Jacobian", [&] {
     self->system_.prepareJacobian(t, data(y), data(yp));
     self->assembler_->begin(matrix);
     self->system_.writeJacobian(cj, *self->assembler_);
     if (self->assembler_->takeStructureChange() && self->kluSolver_) {
       // New coupling blocks: KLU must analyse the new structure before it factorises.
       if (SUNLinSol_KLUReInit(self->kluSolver_, matrix, SUNSparseMatrix_NNZ(matrix), SUNKLU_REINIT_PARTIAL) != 0) {
-        self->callbackException_ = "KLU could not take the grown Jacobian structure";
-        return -1;
+        throw std::runtime_error("KLU could not take the grown Jacobian structure");
       }
     }
     return 0;
-  } catch (const std::exception& error) {
-    self->callbackException_ = error.what();
-  } catch (...) {
-    self->callbackException_ = "unknown exception in the Jacobian";
-  }
-  return -1;
+  });
 }
 
 int Integrator::rootCallback(double t, N_Vector y, N_Vector /*yp*/, double* g, void* user) {
   auto* self = static_cast<Integrator*>(user);
-  try {
+  return self->guarded("a root function", [&] {
     self->system_.rootFunctions(t, data(y), g);
     return 0;
-  } catch (const std::exception& error) {
-    self->callbackException_ = error.what();
-  } catch (...) {
-    self->callbackException_ = "unknown exception in a root function";
-  }
-  return -1;
+  });
 }
 
 void Integrator::errorCallback(int code, const char* /*module*/, const char* function, char* message, void* user) {

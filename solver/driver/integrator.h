@@ -105,6 +105,19 @@ class Integrator {
                               N_Vector, N_Vector, N_Vector);
   static void errorCallback(int code, const char* module, const char* function, char* message, void* self);
   static int rootCallback(double t, N_Vector y, N_Vector yp, double* g, void* self);
+  // Runs the body of a callback. An exception must not cross IDAS's C frames: it becomes −1 (unrecoverable) and
+  // its message is kept for the failure report.
+  template <class Body>
+  int guarded(const char* what, Body&& body) {
+    try {
+      return body();
+    } catch (const std::exception& error) {
+      callbackException_ = error.what();
+    } catch (...) {
+      callbackException_ = std::string("unknown exception in ") + what;
+    }
+    return -1;
+  }
 
   MultibodySystem& system_;
   PhaseTimes& times_;

@@ -1,27 +1,12 @@
 // Writing bodies.csv with shortest round-trip numbers.
 #include "body_results_writer.h"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include "solver/core/text.h"
 
 namespace lodestone {
 
-namespace {
-
-std::runtime_error writeError(const std::filesystem::path& path, const char* what) {
-  return std::runtime_error(std::string("cannot ") + what + " " + path.string() + ": " + std::strerror(errno));
-}
-
-}  // namespace
-
 BodyResultsWriter::BodyResultsWriter(const std::filesystem::path& path)
-    : path_(path), file_(std::fopen(path.c_str(), "w")) {
-  if (!file_) throw writeError(path, "create");
-  if (std::fprintf(file_.get(), "%s\n", kHeader) < 0 || std::fflush(file_.get()) != 0) throw writeError(path, "write");
-}
+    : file_(path, kHeader) {}
 
 void BodyResultsWriter::write(double time, std::span<const BodySample> bodies) {
   buffer_.clear();
@@ -41,9 +26,7 @@ void BodyResultsWriter::write(double time, std::span<const BodySample> bodies) {
     appendAll(body.angularVelocity);
     buffer_ += '\n';
   }
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size() || std::fflush(file_.get()) != 0) {
-    throw writeError(path_, "write");
-  }
+  file_.append(buffer_);
 }
 
 }  // namespace lodestone

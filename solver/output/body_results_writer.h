@@ -3,11 +3,11 @@
 // a run that fails later keeps every row written before.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <span>
 #include <string>
+
+#include "csv_file.h"
 
 #include "solver/core/rotation.h"
 
@@ -32,14 +32,10 @@ class BodyResultsWriter {
   // Writes one row per body and flushes; throws std::runtime_error when the disk refuses.
   void write(double time, std::span<const BodySample> bodies);
 
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
-  std::filesystem::path path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  CsvFile file_;
   std::string buffer_;  // reused so writing a time allocates nothing once warmed up
 };
 

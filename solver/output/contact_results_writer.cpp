@@ -1,27 +1,12 @@
 // Writing contacts.csv with shortest round-trip numbers.
 #include "contact_results_writer.h"
 
-#include <cerrno>
-#include <cstring>
-#include <stdexcept>
-
 #include "solver/core/text.h"
 
 namespace lodestone {
 
-namespace {
-
-std::runtime_error writeError(const std::filesystem::path& path, const char* what) {
-  return std::runtime_error(std::string("cannot ") + what + " " + path.string() + ": " + std::strerror(errno));
-}
-
-}  // namespace
-
 ContactResultsWriter::ContactResultsWriter(const std::filesystem::path& path)
-    : path_(path), file_(std::fopen(path.c_str(), "w")) {
-  if (!file_) throw writeError(path, "create");
-  if (std::fprintf(file_.get(), "%s\n", kHeader) < 0 || std::fflush(file_.get()) != 0) throw writeError(path, "write");
-}
+    : file_(path, kHeader) {}
 
 void ContactResultsWriter::write(double time, std::span<const PairReport> pairs) {
   buffer_.clear();
@@ -48,10 +33,7 @@ void ContactResultsWriter::write(double time, std::span<const PairReport> pairs)
     vector(pair.normal);
     buffer_ += '\n';
   }
-  if (buffer_.empty()) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_.get()) != buffer_.size() || std::fflush(file_.get()) != 0) {
-    throw writeError(path_, "write");
-  }
+  file_.append(buffer_);
 }
 
 }  // namespace lodestone

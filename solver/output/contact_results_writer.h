@@ -2,11 +2,11 @@
 // penetration and its rate, slip, forces on the I body, contact point and normal — flushed at every output time.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <span>
 #include <string>
+
+#include "csv_file.h"
 
 #include "elements/contact_evaluator.h"
 
@@ -24,14 +24,10 @@ class ContactResultsWriter {
   // Writes one row per pair and flushes; throws std::runtime_error when the disk refuses.
   void write(double time, std::span<const PairReport> pairs);
 
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
-  std::filesystem::path path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  CsvFile file_;
   std::string buffer_;
 };
 

@@ -44,8 +44,16 @@ std::vector<double> typicalValues(const std::vector<LawParameter>& parameters) {
 
 constexpr int kInputCount = 4096;  // a power of two: the index wraps with a mask
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+// Calls `call(i)` `calls` times, prints nanoseconds per call, and adds the results to `sink` so the optimiser
+// cannot drop the calls.
+template <class Call>
+void timeCalls(const std::string& label, long calls, volatile double& sink, Call call) {
+  const auto start = std::chrono::steady_clock::now();
+  double sum = 0;
+  for (long i = 0; i < calls; ++i) sum += call(i & (kInputCount - 1));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sink = sink + sum;
+  std::printf("%-22s %10.2f\n", label.c_str(), 1e9 * seconds / static_cast<double>(calls));
 }
 
 }  // namespace
@@ -69,12 +77,7 @@ int main(int argc, char** argv) {
   std::printf("%-22s %10s\n", "law", "ns/call");
   for (const NormalLaw* law : normalLaws()) {
     const std::vector<double> values = typicalValues(law->parameters);
-    const auto start = std::chrono::steady_clock::now();
-    double sum = 0;
-    for (long i = 0; i < calls; ++i) sum += law->force(values, inputs[i & (kInputCount - 1)]);
-    const double seconds = secondsSince(start);
-    sink = sink + sum;
-    std::printf("%-22s %10.2f\n", (law->keyword + " force").c_str(), 1e9 * seconds / static_cast<double>(calls));
+    timeCalls(law->keyword + " force", calls, sink, [&](long i) { return law->force(values, inputs[i]); });
   }
   for (const FrictionLaw* law : frictionLaws()) {
     if (!law->coefficient) {
@@ -82,12 +85,7 @@ int main(int argc, char** argv) {
       continue;
     }
     const std::vector<double> values = typicalValues(law->parameters);
-    const auto start = std::chrono::steady_clock::now();
-    double sum = 0;
-    for (long i = 0; i < calls; ++i) sum += law->coefficient(values, speeds[i & (kInputCount - 1)]);
-    const double seconds = secondsSince(start);
-    sink = sink + sum;
-    std::printf("%-22s %10.2f\n", (law->keyword + " mu").c_str(), 1e9 * seconds / static_cast<double>(calls));
+    timeCalls(law->keyword + " mu", calls, sink, [&](long i) { return law->coefficient(values, speeds[i]); });
   }
   {
     // DIPOLE's field, with the graphic J wandering around I and both turned: a tenth of the calls, since it is
@@ -102,17 +100,11 @@ int main(int argc, char** argv) {
       field.graphicJ.rotation = Eigen::AngleAxisd(angle(random), Vector3::UnitX()).toRotationMatrix();
       field.units.length = "MILLIMETER";
     }
-    const long fieldCalls = calls / 10;
     FieldOutput output;
-    double sum = 0;
-    const auto start = std::chrono::steady_clock::now();
-    for (long i = 0; i < fieldCalls; ++i) {
-      dipole.field(values, fields[i & (kInputCount - 1)], output);
-      sum += output.forceOnJ.x() + output.momentOnI.y();
-    }
-    const double seconds = secondsSince(start);
-    sink = sink + sum;
-    std::printf("%-22s %10.2f\n", "DIPOLE field", 1e9 * seconds / static_cast<double>(fieldCalls));
+    timeCalls("DIPOLE field", calls / 10, sink, [&](long i) {
+      dipole.field(values, fields[i], output);
+      return output.forceOnJ.x() + output.momentOnI.y();
+    });
   }
   std::printf("(checksum %g)\n", static_cast<double>(sink));
   return 0;
