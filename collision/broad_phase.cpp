@@ -1,48 +1,139 @@
-// Sweep and prune on x. The order of the boxes by min.x is kept between calls and repaired by insertion sort,
-// which costs about one pass when the scene moved a little since the previous call.
+// Uniform-grid broad phase. Each ordinary box is entered once, in the cell holding its low corner; the cells are
+// bucketed by a hash with a counting sort. A box then looks for partners of higher index in the cells where the
+// low corner of an overlapping box can lie — its own range extended by one cell downwards — so every pair is
+// found once, by its first box, and the pairs come out in order without a global sort.
 #include "broad_phase.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cmath>
+#include <limits>
 
 namespace lodestone {
+
+namespace {
+
+// A box counts as large — compared with every box, kept out of the grid — when it is this many times the median
+// box's size or more.
+constexpr double kLargeBoxRatio = 4.0;
+// Below this many boxes, comparing every pair is cheaper than building a grid.
+constexpr int kBruteForceMaxBoxes = 24;
+
+void compareAll(std::span<const Aabb> boxes, std::vector<std::pair<int, int>>& pairs) {
+  const int count = static_cast<int>(boxes.size());
+  for (int i = 0; i < count; ++i) {
+    for (int k = i + 1; k < count; ++k) {
+      if (boxes[static_cast<size_t>(i)].overlaps(boxes[static_cast<size_t>(k)])) pairs.emplace_back(i, k);
+    }
+  }
+}
+
+double extentOf(const Aabb& box) { return (box.max - box.min).maxCoeff(); }
+
+}  // namespace
+
+BroadPhase::Cell BroadPhase::cellOf(const Vector3& point) const {
+  const Vector3 scaled = (point - origin_) / cellSize_;
+  return {static_cast<std::int64_t>(std::floor(scaled.x())), static_cast<std::int64_t>(std::floor(scaled.y())),
+          static_cast<std::int64_t>(std::floor(scaled.z()))};
+}
+
+std::uint32_t BroadPhase::bucketOf(const Cell& cell) const {
+  // The three coordinates folded into one word, then mixed (splitmix64's finaliser) so neighbouring cells land in
+  // unrelated buckets.
+  std::uint64_t h = static_cast<std::uint64_t>(cell.x) * 0x9E3779B97F4A7C15ull ^
+                    static_cast<std::uint64_t>(cell.y) * 0xC2B2AE3D27D4EB4Full ^
+                    static_cast<std::uint64_t>(cell.z) * 0x165667B19E3779F9ull;
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  return static_cast<std::uint32_t>(h ^ (h >> 31)) & bucketMask_;
+}
 
 void BroadPhase::findOverlaps(std::span<const Aabb> boxes, std::vector<std::pair<int, int>>& pairs) {
   pairs.clear();
   const int count = static_cast<int>(boxes.size());
-  if (static_cast<int>(order_.size()) != count) {
-    order_.resize(count);
-    std::iota(order_.begin(), order_.end(), 0);
+  if (count <= kBruteForceMaxBoxes) {
+    compareAll(boxes, pairs);
+    return;
   }
-  // Insertion sort: near-linear on an almost sorted order, which is what a small time step leaves behind.
-  for (int i = 1; i < count; ++i) {
-    const int moving = order_[i];
-    const double key = boxes[moving].min.x();
-    int slot = i;
-    while (slot > 0 && boxes[order_[slot - 1]].min.x() > key) {
-      order_[slot] = order_[slot - 1];
-      --slot;
-    }
-    order_[slot] = moving;
-  }
-  // Sweep over a contiguous copy in sorted order: the inner loop then walks memory linearly.
-  sorted_.resize(count);
-  for (int i = 0; i < count; ++i) sorted_[i] = boxes[order_[i]];
-  // Every box whose min.x lies within [min.x, max.x] of an earlier box overlaps it on x; y and z decide.
+
+  // Which boxes are large: kLargeBoxRatio times the median extent.
+  extents_.resize(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) extents_[static_cast<size_t>(i)] = extentOf(boxes[static_cast<size_t>(i)]);
+  const auto middle = extents_.begin() + count / 2;
+  std::nth_element(extents_.begin(), middle, extents_.end());
+  const double largeExtent = kLargeBoxRatio * *middle;
+  isLarge_.assign(static_cast<size_t>(count), false);
+  large_.clear();
+  cellSize_ = 0;
+  origin_ = Vector3::Constant(std::numeric_limits<double>::infinity());
   for (int i = 0; i < count; ++i) {
-    const Aabb& first = sorted_[i];
-    const double endX = first.max.x();
-    for (int k = i + 1; k < count; ++k) {
-      const Aabb& second = sorted_[k];
-      if (second.min.x() > endX) break;
-      if (second.min.y() <= first.max.y() && first.min.y() <= second.max.y() && second.min.z() <= first.max.z() &&
-          first.min.z() <= second.max.z()) {
-        const int a = order_[i], b = order_[k];
-        pairs.emplace_back(std::min(a, b), std::max(a, b));
+    const Aabb& box = boxes[static_cast<size_t>(i)];
+    const double extent = extentOf(box);
+    if (extent > largeExtent) {
+      isLarge_[static_cast<size_t>(i)] = true;
+      large_.push_back(i);
+    } else {
+      cellSize_ = std::max(cellSize_, extent);  // a cell holds the largest ordinary box
+      origin_ = origin_.cwiseMin(box.min);
+    }
+  }
+  if (!(cellSize_ > 0) || !std::isfinite(cellSize_) || !origin_.allFinite()) {  // points or non-finite boxes
+    compareAll(boxes, pairs);
+    return;
+  }
+
+  // Counting sort of the ordinary boxes into a power-of-two table of buckets by the hash of their low corner's
+  // cell. Different cells may share a bucket: each entry keeps its cell.
+  size_t buckets = 1;
+  while (buckets < 2 * static_cast<size_t>(count)) buckets *= 2;
+  bucketMask_ = static_cast<std::uint32_t>(buckets - 1);
+  bucketStarts_.assign(buckets + 1, 0);
+  entryBuckets_.resize(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    if (isLarge_[static_cast<size_t>(i)]) continue;
+    entryBuckets_[static_cast<size_t>(i)] = bucketOf(cellOf(boxes[static_cast<size_t>(i)].min));
+    ++bucketStarts_[entryBuckets_[static_cast<size_t>(i)] + 1];
+  }
+  for (size_t b = 0; b < buckets; ++b) bucketStarts_[b + 1] += bucketStarts_[b];
+  entries_.resize(static_cast<size_t>(count - static_cast<int>(large_.size())));
+  fill_.assign(bucketStarts_.begin(), bucketStarts_.end() - 1);
+  for (int i = 0; i < count; ++i) {  // in index order, so each bucket lists its boxes in index order
+    if (isLarge_[static_cast<size_t>(i)]) continue;
+    entries_[static_cast<size_t>(fill_[entryBuckets_[static_cast<size_t>(i)]]++)] = {i, cellOf(boxes[static_cast<size_t>(i)].min)};
+  }
+
+  std::vector<int>& partners = partners_;
+  for (int i = 0; i < count; ++i) {
+    const Aabb& box = boxes[static_cast<size_t>(i)];
+    partners.clear();
+    if (isLarge_[static_cast<size_t>(i)]) {
+      for (int k = i + 1; k < count; ++k) {
+        if (box.overlaps(boxes[static_cast<size_t>(k)])) partners.push_back(k);
+      }
+    } else {
+      // An ordinary box overlapping this one has its low corner in [min − cell, max].
+      const Cell low = cellOf(box.min - Vector3::Constant(cellSize_)), high = cellOf(box.max);
+      for (std::int64_t x = low.x; x <= high.x; ++x) {
+        for (std::int64_t y = low.y; y <= high.y; ++y) {
+          for (std::int64_t z = low.z; z <= high.z; ++z) {
+            const Cell cell{x, y, z};
+            const std::uint32_t bucket = bucketOf(cell);
+            for (int e = bucketStarts_[bucket]; e < bucketStarts_[bucket + 1]; ++e) {
+              const Entry& entry = entries_[static_cast<size_t>(e)];
+              if (entry.box > i && entry.cell == cell && box.overlaps(boxes[static_cast<size_t>(entry.box)])) {
+                partners.push_back(entry.box);
+              }
+            }
+          }
+        }
+      }
+      for (const int l : large_) {
+        if (l > i && box.overlaps(boxes[static_cast<size_t>(l)])) partners.push_back(l);
       }
     }
+    std::sort(partners.begin(), partners.end());
+    for (const int k : partners) pairs.emplace_back(i, k);
   }
-  std::sort(pairs.begin(), pairs.end());
 }
 
 }  // namespace lodestone

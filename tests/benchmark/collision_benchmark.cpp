@@ -1,6 +1,7 @@
 // Collision speed: nanoseconds per collide() call for each pair type, touching and apart, and the broad phase's
 // time per call for 100, 1000 and 10000 moving boxes. Prints figures; asserts nothing.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -64,30 +65,45 @@ int main() {
                   touchingTime, apartTime, touchingPoints);
     }
   }
-  std::printf("\nbroad phase (boxes moving a little between calls)\n%8s %14s %10s\n", "boxes", "us per call", "pairs");
-  for (int count : {100, 1000, 10000}) {
-    std::mt19937 random(5);
-    const double side = std::cbrt(static_cast<double>(count)) * 2;  // about one neighbour per box
-    std::uniform_real_distribution<double> position(0, side), step(-0.01, 0.01);
-    std::vector<Aabb> boxes(count);
-    for (Aabb& box : boxes) {
-      box.min = Vector3(position(random), position(random), position(random));
-      box.max = box.min + Vector3::Constant(0.8);
-    }
-    BroadPhase broadPhase;
-    std::vector<std::pair<int, int>> pairs;
-    broadPhase.findOverlaps(boxes, pairs);  // first call sorts from scratch
-    const int calls = count >= 10000 ? 50 : 500;
-    double seconds = 0;
-    for (int call = 0; call < calls; ++call) {
-      for (Aabb& box : boxes) {
-        const Vector3 move(step(random), step(random), step(random));
-        box.min += move, box.max += move;
+  // Sparse: boxes scattered with about one neighbour each. Packed: a cubic pile, every box touching its lattice
+  // neighbours, plus a floor and four walls as large as the pile (what a granular deck looks like).
+  std::printf("\nbroad phase (boxes moving a little between calls)\n%8s %8s %14s %10s\n", "scene", "boxes",
+              "us per call", "pairs");
+  for (const bool packed : {false, true}) {
+    for (int count : {100, 1000, 10000}) {
+      std::mt19937 random(5);
+      const int perSide = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(count))));
+      const double side = packed ? perSide : std::cbrt(static_cast<double>(count)) * 2;
+      std::uniform_real_distribution<double> position(0, side), step(-0.01, 0.01);
+      std::vector<Aabb> boxes(static_cast<size_t>(count));
+      for (int k = 0; k < count; ++k) {
+        Aabb& box = boxes[static_cast<size_t>(k)];
+        box.min = packed ? Vector3(k % perSide, (k / perSide) % perSide, k / (perSide * perSide)) - Vector3::Constant(0.05)
+                         : Vector3(position(random), position(random), position(random));
+        box.max = box.min + Vector3::Constant(packed ? 1.1 : 0.8);
       }
-      const auto start = std::chrono::steady_clock::now();
-      broadPhase.findOverlaps(boxes, pairs);
-      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (packed) {
+        boxes.push_back({Vector3(-1, -1, -1), Vector3(side + 1, side + 1, 0)});
+        boxes.push_back({Vector3(-1, -1, -1), Vector3(0, side + 1, side + 1)});
+        boxes.push_back({Vector3(side, -1, -1), Vector3(side + 1, side + 1, side + 1)});
+        boxes.push_back({Vector3(-1, -1, -1), Vector3(side + 1, 0, side + 1)});
+        boxes.push_back({Vector3(-1, side, -1), Vector3(side + 1, side + 1, side + 1)});
+      }
+      BroadPhase broadPhase;
+      std::vector<std::pair<int, int>> pairs;
+      const int calls = count >= 10000 ? 50 : 500;
+      double seconds = 0;
+      for (int call = 0; call < calls; ++call) {
+        for (Aabb& box : boxes) {
+          const Vector3 move(step(random), step(random), step(random));
+          box.min += move, box.max += move;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        broadPhase.findOverlaps(boxes, pairs);
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+      std::printf("%8s %8zu %14.1f %10zu\n", packed ? "packed" : "sparse", boxes.size(), seconds / calls * 1e6,
+                  pairs.size());
     }
-    std::printf("%8d %14.1f %10zu\n", count, seconds / calls * 1e6, pairs.size());
   }
 }
