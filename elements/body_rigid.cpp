@@ -157,6 +157,14 @@ void bodyJacobian(const RigidBody& body, double massFactor, const double* y, dou
   }
 }
 
+void bodyRateJacobian(const RigidBody& body, double massFactor, BodyBlock& block) {
+  block.setZero();
+  block.block<3, 3>(kPosition, kPosition) = Matrix3::Identity();
+  block.block<4, 4>(kEulerParameters, kEulerParameters) = Eigen::Matrix4d::Identity();
+  block.block<3, 3>(kVelocity, kVelocity) = massFactor * body.mass * Matrix3::Identity();
+  block.block<3, 3>(kAngularVelocity, kAngularVelocity) = massFactor * body.inertia;
+}
+
 void bodyInitialState(const RigidBody& body, double* y) {
   Eigen::Map<Vector3>(y + kPosition) = body.position;
   Eigen::Map<Vector4>(y + kEulerParameters) = body.eulerParameters;

@@ -83,6 +83,9 @@ void bodyResidual(const RigidBody& body, double massFactor, const Matrix3& rotat
 // ∂residual/∂y + cj·∂residual/∂y' of bodyResidual with the load held fixed (loads add their own terms).
 void bodyJacobian(const RigidBody& body, double massFactor, const double* y, double cj, const BodyLoad& load,
                   BodyBlock& block);
+// ∂residual/∂y' alone: the identity on p and e, M on v, J on ω. Constant, so the iteration matrix at any cj is
+// the one at another cj plus (cj − cj_other)·this.
+void bodyRateJacobian(const RigidBody& body, double massFactor, BodyBlock& block);
 
 // The 13 initial state values of a body (its ω converted to body axes).
 void bodyInitialState(const RigidBody& body, double* y);

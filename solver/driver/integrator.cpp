@@ -10,6 +10,7 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
@@ -21,14 +22,24 @@ namespace lodestone {
 
 LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested) {
   if (requested) return *requested;
-  return bodyCount <= kDenseLinearSolverMaxBodies ? LinearSolverKind::Dense : LinearSolverKind::SparseKlu;
+  if (bodyCount <= kDenseLinearSolverMaxBodies) return LinearSolverKind::Dense;
+  return bodyCount < kKrylovMinBodies ? LinearSolverKind::SparseKlu : LinearSolverKind::Krylov;
 }
 
 const char* describeLinearSolver(LinearSolverKind kind) {
-  return kind == LinearSolverKind::Dense ? "dense LU" : "KLU sparse LU";
+  switch (kind) {
+    case LinearSolverKind::Dense: return "dense LU";
+    case LinearSolverKind::SparseKlu: return "KLU sparse LU";
+    case LinearSolverKind::Krylov: return "GMRES with block-Jacobi preconditioner";
+  }
+  return "?";
 }
 
 namespace {
+
+// GMRES's Krylov subspace before it restarts (SUNDIALS' default is 5). A pile's contact network needs more
+// iterations than that with a preconditioner that sees each body alone.
+constexpr int kKrylovDimension = 30;
 
 double* data(N_Vector vector) { return N_VGetArrayPointer(vector); }
 
@@ -83,23 +94,43 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   std::copy(layout.differentialMask().begin(), layout.differentialMask().end(), data(differential.get()));
   checkSundials(IDASetId(idas, differential.get()), "IDASetId");
 
-  // Linear solver: the analytic block Jacobian, in dense or sparse storage.
-  assembler_ = makeJacobianAssembler(
-      linearSolverKind_ == LinearSolverKind::Dense ? JacobianStorage::Dense : JacobianStorage::SparseColumns,
-      system.jacobianPattern());
-  matrix_.reset(assembler_->createMatrix(context));
-  LinearSolverPtr direct(linearSolverKind_ == LinearSolverKind::Dense
-                             ? checkCreated(SUNLinSol_Dense(y_.get(), matrix_.get(), context), "SUNLinSol_Dense")
-                             : checkCreated(SUNLinSol_KLU(y_.get(), matrix_.get(), context), "SUNLinSol_KLU"));
-  if (linearSolverKind_ == LinearSolverKind::SparseKlu) {
-    kluSolver_ = direct.get();
-    // AMD, not SUNDIALS' default COLAMD: the pattern is structurally symmetric in bodies (a contact couples both
-    // ways), which is what AMD orders for. Measured on a pile of 50 spheres: see contact_pile_benchmark.
-    checkSundials(SUNLinSol_KLUSetOrdering(kluSolver_, 0), "SUNLinSol_KLUSetOrdering");
+  if (linearSolverKind_ == LinearSolverKind::Krylov) {
+    // Matrix-free GMRES: products with the blocks of the analytic Jacobian, preconditioned by each body's own
+    // block. Same Jacobian as the direct solvers, no factorisation of the coupled matrix.
+    iterationBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern());
+    rateBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern());
+    rateBlocks_->begin();
+    system.writeRateJacobian(*rateBlocks_);
+    LinearSolverPtr gmres(
+        checkCreated(SUNLinSol_SPGMR(y_.get(), SUN_PREC_LEFT, kKrylovDimension, context), "SUNLinSol_SPGMR"));
+    // Classical Gram-Schmidt: its dot products are fused into one pass over the Krylov vectors (the fused
+    // operations are enabled on y, and GMRES clones its vectors from it).
+    checkSundials(N_VEnableFusedOps_Serial(y_.get(), SUNTRUE), "N_VEnableFusedOps_Serial");
+    checkSundials(SUNLinSol_SPGMRSetGSType(gmres.get(), SUN_CLASSICAL_GS), "SUNLinSol_SPGMRSetGSType");
+    linearSolver_ = makeTimedLinearSolver(std::move(gmres), times_);
+    checkSundials(IDASetLinearSolver(idas, linearSolver_.get(), nullptr), "IDASetLinearSolver");
+    checkSundials(IDASetPreconditioner(idas, preconditionerSetupCallback, preconditionerSolveCallback),
+                  "IDASetPreconditioner");
+    checkSundials(IDASetJacTimes(idas, nullptr, jacobianTimesCallback), "IDASetJacTimes");
+  } else {
+    // The analytic block Jacobian, in dense or sparse storage.
+    assembler_ = makeJacobianAssembler(
+        linearSolverKind_ == LinearSolverKind::Dense ? JacobianStorage::Dense : JacobianStorage::SparseColumns,
+        system.jacobianPattern());
+    matrix_.reset(assembler_->createMatrix(context));
+    LinearSolverPtr direct(linearSolverKind_ == LinearSolverKind::Dense
+                               ? checkCreated(SUNLinSol_Dense(y_.get(), matrix_.get(), context), "SUNLinSol_Dense")
+                               : checkCreated(SUNLinSol_KLU(y_.get(), matrix_.get(), context), "SUNLinSol_KLU"));
+    if (linearSolverKind_ == LinearSolverKind::SparseKlu) {
+      kluSolver_ = direct.get();
+      // AMD, not SUNDIALS' default COLAMD: the pattern is structurally symmetric in bodies (a contact couples
+      // both ways), which is what AMD orders for. Measured on a pile of 50 spheres: see contact_pile_benchmark.
+      checkSundials(SUNLinSol_KLUSetOrdering(kluSolver_, 0), "SUNLinSol_KLUSetOrdering");
+    }
+    linearSolver_ = makeTimedLinearSolver(std::move(direct), times_);
+    checkSundials(IDASetLinearSolver(idas, linearSolver_.get(), matrix_.get()), "IDASetLinearSolver");
+    checkSundials(IDASetJacFn(idas, jacobianCallback), "IDASetJacFn");
   }
-  linearSolver_ = makeTimedLinearSolver(std::move(direct), times_);
-  checkSundials(IDASetLinearSolver(idas, linearSolver_.get(), matrix_.get()), "IDASetLinearSolver");
-  checkSundials(IDASetJacFn(idas, jacobianCallback), "IDASetJacFn");
 
   // Nonlinear solver: Newton, wrapped so each converged step renormalises the Euler parameters.
   NonlinearSolverPtr newton(checkCreated(SUNNonlinSol_Newton(y_.get(), context), "SUNNonlinSol_Newton"));
@@ -205,7 +236,13 @@ SolverStatistics Integrator::currentStatistics() const {
   SolverStatistics s;
   checkSundials(IDAGetNumSteps(idas, &s.steps), "IDAGetNumSteps");
   checkSundials(IDAGetNumResEvals(idas, &s.residualEvaluations), "IDAGetNumResEvals");
-  checkSundials(IDAGetNumJacEvals(idas, &s.jacobianEvaluations), "IDAGetNumJacEvals");
+  if (linearSolverKind_ == LinearSolverKind::Krylov) {
+    // The Jacobian is formed where the preconditioner is set up.
+    checkSundials(IDAGetNumPrecEvals(idas, &s.jacobianEvaluations), "IDAGetNumPrecEvals");
+    checkSundials(IDAGetNumLinIters(idas, &s.linearIterations), "IDAGetNumLinIters");
+  } else {
+    checkSundials(IDAGetNumJacEvals(idas, &s.jacobianEvaluations), "IDAGetNumJacEvals");
+  }
   checkSundials(IDAGetNumLinSolvSetups(idas, &s.linearSolverSetups), "IDAGetNumLinSolvSetups");
   checkSundials(IDAGetNumNonlinSolvIters(idas, &s.nonlinearIterations), "IDAGetNumNonlinSolvIters");
   checkSundials(IDAGetNumErrTestFails(idas, &s.errorTestFailures), "IDAGetNumErrTestFails");
@@ -281,6 +318,43 @@ int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N
         throw std::runtime_error("KLU could not take the grown Jacobian structure");
       }
     }
+    return 0;
+  });
+}
+
+bool Integrator::setUpIterationBlocks(double t, const double* y, const double* yp, double cj) {
+  system_.prepareJacobian(t, y, yp);
+  iterationBlocks_->begin();
+  system_.writeJacobian(cj, *iterationBlocks_);
+  setupCj_ = cj;
+  return iterationBlocks_->factoriseDiagonalBlocks();
+}
+
+int Integrator::preconditionerSetupCallback(double t, N_Vector y, N_Vector yp, N_Vector, double cj, void* user) {
+  auto* self = static_cast<Integrator*>(user);
+  return self->guarded("the preconditioner set-up", [&] {
+    // A singular body block is recoverable: IDAS retries with another step size (another cj).
+    return self->setUpIterationBlocks(t, data(y), data(yp), cj) ? 0 : 1;
+  });
+}
+
+int Integrator::preconditionerSolveCallback(double, N_Vector, N_Vector, N_Vector, N_Vector rhs, N_Vector z, double,
+                                            double, void* user) {
+  auto* self = static_cast<Integrator*>(user);
+  return self->guarded("the preconditioner", [&] {
+    self->iterationBlocks_->solveDiagonalBlocks(data(rhs), data(z));
+    return 0;
+  });
+}
+
+int Integrator::jacobianTimesCallback(double t, N_Vector y, N_Vector yp, N_Vector, N_Vector v, N_Vector jv, double cj,
+                                      void* user, N_Vector, N_Vector) {
+  auto* self = static_cast<Integrator*>(user);
+  return self->guarded("the Jacobian product", [&] {
+    if (!self->setupCj_ && !self->setUpIterationBlocks(t, data(y), data(yp), cj)) return 1;
+    N_VConst(0.0, jv);
+    self->iterationBlocks_->multiplyAdd(1.0, data(v), data(jv));
+    if (cj != *self->setupCj_) self->rateBlocks_->multiplyAdd(cj - *self->setupCj_, data(v), data(jv));
     return 0;
   });
 }

@@ -16,7 +16,7 @@
 
 namespace lodestone {
 
-enum class LinearSolverKind { Dense, SparseKlu };
+enum class LinearSolverKind { Dense, SparseKlu, Krylov };
 
 // Dense LU is used up to this many bodies, KLU beyond. Measured with free_bodies_benchmark (microseconds per
 // step per body, free tumbling bodies, integr_tol 1e-3 and 1e-6): one body ties (10 vs 7, 5.5 vs 5.4), and
@@ -24,6 +24,11 @@ enum class LinearSolverKind { Dense, SparseKlu };
 // because dense factorisation grows as n³ and dense substitution as n² while the block-diagonal KLU factors
 // grow as n. Revisit when joints and contact couple bodies.
 constexpr int kDenseLinearSolverMaxBodies = 1;
+// From this many bodies on, GMRES with a block-Jacobi preconditioner replaces KLU. Contacts couple the bodies of
+// a pile into a three-dimensional network whose LU factors fill in far beyond its non-zeros (KLU spent 70% of a
+// 1000-sphere pile's time factorising and never finished 0.3 s); a Krylov iteration costs one pass over the
+// blocks. Measured with contact_pile_benchmark: see there.
+constexpr int kKrylovMinBodies = 200;
 
 LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested);
 const char* describeLinearSolver(LinearSolverKind kind);
@@ -103,6 +108,13 @@ class Integrator {
   static int residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* self);
   static int jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix matrix, void* self,
                               N_Vector, N_Vector, N_Vector);
+  static int preconditionerSetupCallback(double t, N_Vector y, N_Vector yp, N_Vector r, double cj, void* self);
+  static int preconditionerSolveCallback(double t, N_Vector y, N_Vector yp, N_Vector r, N_Vector rhs, N_Vector z,
+                                         double cj, double delta, void* self);
+  static int jacobianTimesCallback(double t, N_Vector y, N_Vector yp, N_Vector r, N_Vector v, N_Vector jv, double cj,
+                                   void* self, N_Vector, N_Vector);
+  // Krylov: forms the iteration matrix's blocks at (t, y, y', cj) and factorises its diagonal blocks.
+  bool setUpIterationBlocks(double t, const double* y, const double* yp, double cj);
   static void errorCallback(int code, const char* module, const char* function, char* message, void* self);
   static int rootCallback(double t, N_Vector y, N_Vector yp, double* g, void* self);
   // Runs the body of a callback. An exception must not cross IDAS's C frames: it becomes −1 (unrecoverable) and
@@ -132,6 +144,11 @@ class Integrator {
   std::vector<int> rootsFound_;
   SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached
   SUNLinearSolver kluSolver_ = nullptr;  // inside the timed wrapper, for re-analysis when the pattern grows
+  // Krylov only: the iteration matrix at the latest preconditioner set-up (at cj = setupCj_) and ∂F/∂y', so a
+  // product at IDAS's current cj is exact: A(cj) = A(setupCj_) + (cj − setupCj_)·∂F/∂y'.
+  std::unique_ptr<BlockJacobian> iterationBlocks_;
+  std::unique_ptr<BlockJacobian> rateBlocks_;
+  std::optional<double> setupCj_;
 
   // Declared in creation order: destroyed in reverse, IDAS memory before the solvers it points at.
   SundialsContextPtr context_;

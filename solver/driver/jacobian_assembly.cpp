@@ -150,4 +150,97 @@ std::unique_ptr<JacobianAssembler> makeJacobianAssembler(JacobianStorage storage
   return std::make_unique<SparseColumnAssembler>(pattern);
 }
 
+void BlockJacobian::begin(SUNMatrix) {
+  const std::vector<JacobianBlock>& blocks = pattern_.blocks();
+  for (size_t b = valueOffsets_.size(); b < blocks.size(); ++b) {
+    valueOffsets_.push_back(values_.size());
+    values_.resize(values_.size() + static_cast<size_t>(blocks[b].rows) * static_cast<size_t>(blocks[b].columns));
+    if (blocks[b].rowOffset == blocks[b].columnOffset && blocks[b].rows == blocks[b].columns) {
+      diagonalBlocks_.push_back(static_cast<int>(b));
+    }
+  }
+  std::fill(values_.begin(), values_.end(), 0.0);
+}
+
+void BlockJacobian::addBlock(int blockIndex, const double* columnMajorValues) {
+  const JacobianBlock& block = pattern_.blocks()[static_cast<size_t>(blockIndex)];
+  double* target = values_.data() + valueOffsets_[static_cast<size_t>(blockIndex)];
+  const size_t count = static_cast<size_t>(block.rows) * static_cast<size_t>(block.columns);
+  for (size_t i = 0; i < count; ++i) target[i] += columnMajorValues[i];
+}
+
+namespace {
+
+// The driver's blocks are 13×13 (a body, body_state::kSize) and 6×13 (a contact coupling).
+constexpr int kBodyBlockSize = 13;
+
+// y += scale · B x for one block; the shapes bodies and contacts use get fixed-size code (several times faster
+// than the general path on blocks this small).
+template <int Rows, int Columns>
+void multiplyAddBlock(double scale, const double* values, const double* x, double* y, int rows, int columns) {
+  using Matrix = Eigen::Matrix<double, Rows, Columns>;
+  using Input = Eigen::Matrix<double, Columns, 1>;
+  using Output = Eigen::Matrix<double, Rows, 1>;
+  Eigen::Map<Output>(y, rows).noalias() +=
+      scale * (Eigen::Map<const Matrix>(values, rows, columns) * Eigen::Map<const Input>(x, columns));
+}
+
+}  // namespace
+
+void BlockJacobian::multiplyAdd(double scale, const double* x, double* y) const {
+  const std::vector<JacobianBlock>& blocks = pattern_.blocks();
+  for (size_t b = 0; b < valueOffsets_.size(); ++b) {
+    const JacobianBlock& block = blocks[b];
+    const double* values = values_.data() + valueOffsets_[b];
+    const double* input = x + block.columnOffset;
+    double* output = y + block.rowOffset;
+    if (block.columns == kBodyBlockSize && block.rows == kBodyBlockSize) {
+      multiplyAddBlock<kBodyBlockSize, kBodyBlockSize>(scale, values, input, output, block.rows, block.columns);
+    } else if (block.columns == kBodyBlockSize && block.rows == 6) {
+      multiplyAddBlock<6, kBodyBlockSize>(scale, values, input, output, block.rows, block.columns);
+    } else {
+      multiplyAddBlock<Eigen::Dynamic, Eigen::Dynamic>(scale, values, input, output, block.rows, block.columns);
+    }
+  }
+}
+
+bool BlockJacobian::factoriseDiagonalBlocks() {
+  size_t needed = 0;
+  for (const int b : diagonalBlocks_) {
+    const size_t size = static_cast<size_t>(pattern_.blocks()[static_cast<size_t>(b)].rows);
+    needed += size * size;
+  }
+  diagonalInverses_.resize(needed);
+  Eigen::PartialPivLU<Eigen::MatrixXd> factors;
+  size_t offset = 0;
+  for (const int b : diagonalBlocks_) {
+    const int size = pattern_.blocks()[static_cast<size_t>(b)].rows;
+    factors.compute(Eigen::Map<const Eigen::MatrixXd>(values_.data() + valueOffsets_[static_cast<size_t>(b)], size, size));
+    const Eigen::MatrixXd& lu = factors.matrixLU();
+    if (!lu.allFinite() || (lu.diagonal().array() == 0.0).any()) return false;
+    Eigen::Map<Eigen::MatrixXd>(diagonalInverses_.data() + offset, size, size) = factors.inverse();
+    offset += static_cast<size_t>(size) * static_cast<size_t>(size);
+  }
+  return true;
+}
+
+void BlockJacobian::solveDiagonalBlocks(const double* r, double* z) const {
+  if (z != r) std::copy_n(r, pattern_.size(), z);
+  size_t offset = 0;
+  for (const int b : diagonalBlocks_) {
+    const JacobianBlock& block = pattern_.blocks()[static_cast<size_t>(b)];
+    const int size = block.rows;
+    const double* inverse = diagonalInverses_.data() + offset;
+    // Products evaluate into a temporary first, so z may be r.
+    if (size == kBodyBlockSize) {
+      using Block = Eigen::Matrix<double, kBodyBlockSize, kBodyBlockSize>;
+      using Vector = Eigen::Matrix<double, kBodyBlockSize, 1>;
+      Eigen::Map<Vector>(z + block.rowOffset) = Eigen::Map<const Block>(inverse) * Eigen::Map<const Vector>(r + block.rowOffset);
+    } else {
+      Eigen::Map<Eigen::VectorXd>(z + block.rowOffset, size) =
+          Eigen::Map<const Eigen::MatrixXd>(inverse, size, size) * Eigen::Map<const Eigen::VectorXd>(r + block.rowOffset, size);
+    }
+    offset += static_cast<size_t>(size) * static_cast<size_t>(size);
+  }
+}
 }  // namespace lodestone

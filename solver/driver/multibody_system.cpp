@@ -108,6 +108,15 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   ++times_.jacobianCalls;
 }
 
+void MultibodySystem::writeRateJacobian(JacobianAssembler& assembler) const {
+  BodyBlock block;
+  for (int body = 0; body < layout_.bodyCount(); ++body) {
+    const size_t b = static_cast<size_t>(body);
+    bodyRateJacobian(model_.bodies[b], model_.units.massFactor, block);
+    assembler.addBlock(bodyBlocks_[b], block.data());
+  }
+}
+
 Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody) {
   if (rowBody == columnBody) {
     const size_t b = static_cast<size_t>(rowBody);

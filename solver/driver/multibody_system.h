@@ -38,6 +38,8 @@ class MultibodySystem {
   // begun a matrix on that pattern, writeJacobian writes the blocks.
   void prepareJacobian(double time, const double* y, const double* yp);
   void writeJacobian(double cj, JacobianAssembler& assembler);
+  // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
+  void writeRateJacobian(JacobianAssembler& assembler) const;
 
   // ---- contact events -------------------------------------------------------------------------------------
   // Root functions IDAS watches (contact onset and separation), evaluated at y.

@@ -1,4 +1,4 @@
-// Wraps a direct SUNLinearSolver so the run log can say how long factorisation and substitution took, which
+// Wraps a SUNLinearSolver (direct or iterative) so the run log can say how long factorisation and substitution took, which
 // SUNDIALS does not measure itself.
 #pragma once
 

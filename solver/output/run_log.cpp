@@ -124,6 +124,7 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
   line(count("Number of residual evaluations", s.residualEvaluations));
   line(count("Number of Jacobian evaluations", s.jacobianEvaluations));
   line(count("Number of linear solver setups", s.linearSolverSetups));
+  if (s.linearIterations > 0) line(count("Number of linear (Krylov) iterations", s.linearIterations));
   line(count("Number of nonlinear iterations", s.nonlinearIterations));
   line(count("Number of error test failures", s.errorTestFailures));
   line(count("Number of nonlinear convergence failures", s.nonlinearConvergenceFailures));

@@ -10,6 +10,7 @@ SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
   residualEvaluations += other.residualEvaluations;
   jacobianEvaluations += other.jacobianEvaluations;
   linearSolverSetups += other.linearSolverSetups;
+  linearIterations += other.linearIterations;
   nonlinearIterations += other.nonlinearIterations;
   errorTestFailures += other.errorTestFailures;
   nonlinearConvergenceFailures += other.nonlinearConvergenceFailures;
@@ -21,6 +22,7 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
   later.residualEvaluations -= earlier.residualEvaluations;
   later.jacobianEvaluations -= earlier.jacobianEvaluations;
   later.linearSolverSetups -= earlier.linearSolverSetups;
+  later.linearIterations -= earlier.linearIterations;
   later.nonlinearIterations -= earlier.nonlinearIterations;
   later.errorTestFailures -= earlier.errorTestFailures;
   later.nonlinearConvergenceFailures -= earlier.nonlinearConvergenceFailures;

@@ -9,6 +9,7 @@ struct SolverStatistics {
   long residualEvaluations = 0;
   long jacobianEvaluations = 0;
   long linearSolverSetups = 0;
+  long linearIterations = 0;  // Krylov iterations (GMRES); 0 with a direct solver
   long nonlinearIterations = 0;
   long errorTestFailures = 0;
   long nonlinearConvergenceFailures = 0;
