@@ -1,0 +1,98 @@
+/*
+ * Lodestone user subroutines: the C interface a contact subroutine library is written against.
+ *
+ * A library defines any of CNFSUB (normal force), CFFSUB (friction force) and CONTACTPOST (called after each
+ * output for every contacting pair) with MotionSolve's prototypes below — every argument by pointer — and may
+ * call the utilities declared after them while Lodestone is calling it. A Force_Contact names the library with
+ * cnf_dll_name / cff_dll_name / cpost_dll_name and the function with cnf_fnc_name / cff_fnc_name / cpost_fnc_name
+ * (default CNFSUB, CFFSUB, CONTACTPOST). See README.md, "User subroutines".
+ *
+ * Pure C (C99 and any C++): the declarations have C linkage, so a C++ definition of CNFSUB is exported under its
+ * plain name. STDCALL is empty on Linux and __stdcall on Windows, as in MotionSolve's msolvsub_c_include.h.
+ */
+#ifndef LODESTONE_USERSUB_H
+#define LODESTONE_USERSUB_H
+
+#if defined(_WIN32)
+#define STDCALL __stdcall
+#define DLLFUNC __declspec(dllexport)
+#else
+#define STDCALL
+#define DLLFUNC __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- what a subroutine library provides ------------------------------------------------------------------ */
+
+/*
+ * Normal force of one contact point. id: the Force_Contact id; par[npar]: the numbers of cnf_param_string's
+ * USER(...). loci, ni: the contact point on the I graphic and the I graphic's outward normal there, relative to
+ * the I graphic's reference marker and in its axes; locj, nj the same for J. gap < 0 is penetration; gapdot and
+ * gapdotdot its first and second time derivatives. iflag != 0: the set-up call at the start of each simulation
+ * (compute nothing costly); dflag != 0: a call made while the Jacobian is differenced. result[0]: the force
+ * magnitude along the normal, pushing the bodies apart when positive.
+ */
+void STDCALL CNFSUB(int *id, double *time, double *par, int *npar, double *loci, double *ni, double *locj,
+                    double *nj, double *gap, double *gapdot, double *gapdotdot, int *dflag, int *iflag,
+                    double *result);
+
+/*
+ * Friction force of one contact point. The contact frame has z along the normal (from J to I) and x along the
+ * slip of I on J. x: the tangential displacement of I on J since the contact began, xdot: the slip velocity, both
+ * in that frame; nforce: the normal force. result[0..2]: the friction force on I in that frame.
+ */
+void STDCALL CFFSUB(int *id, double *time, double *par, int *npar, double *loci, double *locj, double *x,
+                    double *xdot, double *nforce, int *dflag, int *iflag, double *result);
+
+/*
+ * After each output time, once for every pair of graphics in contact (their Post_Graphic ids). iflag != 0 on the
+ * first call of the run; endflg != 0 on the last one, made once per element after the last output with
+ * i_gra_id = j_gra_id = 0, so that files can be closed.
+ */
+void STDCALL CONTACTPOST(int *id, int *i_gra_id, int *j_gra_id, double *time, double *par, int *npar, int *iflag,
+                         int *endflg);
+
+typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
+                                        double *, double *, double *, int *, int *, double *);
+typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double *, double *, double *, double *,
+                                        double *, int *, int *, double *);
+typedef void(STDCALL *lodestone_contactpost)(int *, int *, int *, double *, double *, int *, int *, int *);
+
+/* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
+/* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
+
+/*
+ * One measure of the model: "TIME" (no ipar), or between markers ipar = {i, j, rm} (j, rm optional: ground):
+ * "DX" "DY" "DZ" "DM" (displacement of i from j, in rm's axes, and its magnitude), "VX" "VY" "VZ" "VM"
+ * (velocity of i relative to j, in rm's axes), "WX" "WY" "WZ" "WM" (angular velocity of i relative to j).
+ */
+void c_sysfnc(const char *fncnam, int *ipar, int nsize, double *state, int *errflg);
+/* Several at once: "DISP" (dx dy dz, then psi theta phi of i relative to j), "VEL" (vx vy vz wx wy wz),
+   "TDISP" and "TVEL" (the first three only); ipar = {i, j, rm}. nstates receives the count. */
+void c_sysary(const char *fncnam, int *ipar, int nsize, double *states, int *nstates, int *errflg);
+/* A message in the run log naming id's element, as an error when errflg != 0. endflg "STOP" (any case; also
+   "TRUE", "YES", "1") stops the run cleanly once the subroutine returns: exit 2, results kept. */
+void c_errmes(int errflg, const char *message, int id, const char *endflg);
+/* STEP(x, x0, h0, x1, h1) (cubic) or its first (iord 1) or second (iord 2) derivative in x. */
+void c_step(double x, double x0, double h0, double x1, double h1, int iord, double *value, int *errflg);
+/* IMPACT(x, xdot, x1, k, e, cmax, d): the one-sided impact force, vector[0]; iord 1: vector = {dF/dx, dF/dxdot}. */
+void c_impact(double x, double xdot, double x1, double k, double e, double cmax, double d, int iord, double *vector,
+              int *errflg);
+/* CONTACTPOST only: the number of contact points of the pair (id, i_gra_id, j_gra_id) at this output. */
+void c_get_ncontacts(int id, int i_gra_id, int j_gra_id, int *ncontacts, int *errflg);
+/*
+ * CONTACTPOST only: a result of contact point `index` (0-based) of the pair. type: "PD" (penetration depth),
+ * "PD_VEL" (its rate), "SLIP_VEL" (slip speed) give 1 value; "POS", "VEL" (of I relative to J), "NORMAL",
+ * "NORMAL_FORCE", "TANGENTIAL_FORCE", "TOTAL_FORCE" (on I) give 3, in the axes of marker rm (0: ground).
+ */
+void c_get_contact_post(int id, int i_gra_id, int j_gra_id, const char *type, int rm, int index, double *result,
+                        int *nresults, int *errflg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LODESTONE_USERSUB_H */
