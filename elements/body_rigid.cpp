@@ -73,6 +73,12 @@ BodyKinematics bodyKinematics(const double* state) {
   return k;
 }
 
+void addAccelerations(const double* stateDerivative, BodyKinematics& kinematics) {
+  using namespace body_state;
+  kinematics.acceleration = Eigen::Map<const Vector3>(stateDerivative + kVelocity);
+  kinematics.angularAcceleration = kinematics.rotation * Eigen::Map<const Vector3>(stateDerivative + kAngularVelocity);
+}
+
 Matrix3 inertiaTensor(const BodyRigidSpec& spec) {
   Matrix3 inertia;
   inertia << spec.inertia_xx, -spec.inertia_xy, -spec.inertia_xz,

@@ -61,13 +61,24 @@ struct BodyKinematics {
   Matrix3 rotation = Matrix3::Identity();     // body axes in ground (columns)
   Vector3 velocity = Vector3::Zero();         // CG
   Vector3 angularVelocity = Vector3::Zero();  // ground axes
+  // From y' where the residual has it (user subroutines read them, e.g. CNFSUB's gapdotdot); zero otherwise.
+  Vector3 acceleration = Vector3::Zero();         // CG
+  Vector3 angularAcceleration = Vector3::Zero();  // ground axes
 
   // Velocity in ground of the body's material point that is at `point` (ground) now.
   Vector3 velocityAt(const Vector3& point) const { return velocity + angularVelocity.cross(point - position); }
+  // Acceleration in ground of that material point.
+  Vector3 accelerationAt(const Vector3& point) const {
+    const Vector3 arm = point - position;
+    return acceleration + angularAcceleration.cross(arm) + angularVelocity.cross(angularVelocity.cross(arm));
+  }
 };
 
 // The kinematics of a body's 13 state values (the Euler parameters need not be normalised).
 BodyKinematics bodyKinematics(const double* state);
+// Adds the accelerations of the body's 13 state derivatives (ω' is in body axes; R·ω' is the angular
+// acceleration in ground, since d(Rω_b)/dt = Rω'_b + ω × Rω_b and ω × ω = 0).
+void addAccelerations(const double* stateDerivative, BodyKinematics& kinematics);
 
 using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
 

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "collision/narrow_phase.h"
+#include "lodestone/usersub.h"
+#include "solver/core/text.h"
 
 namespace lodestone {
 
@@ -43,6 +45,7 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     };
     for (int graphic : element.iGraphics) join(graphic, true);
     for (int graphic : element.jGraphics) join(graphic, false);
+    hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
     rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
   }
@@ -96,6 +99,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   candidates_.clear();
   points_.clear();
   activePairs_.clear();
+  bodies_ = bodies;
   if (empty()) return;
   for (size_t g = 0; g < poses_.size(); ++g) {
     poses_[g] = placeGraphic(contacts_->graphics[g], kinematicsOf(contacts_->graphics[g].body, bodies));
@@ -124,19 +128,37 @@ void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
   const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
   candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
   const ForceContact& contact = this->element(element);
-  const bool fieldActive = contact.normalLaw->field && distance <= contact.fieldRange;
+  const bool fieldActive = contact.normalLaw && contact.normalLaw->field && distance <= contact.fieldRange;
   if (pointCount > 0 || fieldActive) {
     activePairs_.push_back({static_cast<int>(candidates_.size()) - 1, gi.body, gj.body});
   }
 }
 
-PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI, int graphicJ, double distance,
+namespace {
+
+// Where a graphic's reference marker is in ground when its body (null: ground) has the given kinematics.
+Pose placeMarker(const ContactGraphic& graphic, const BodyKinematics* body) {
+  if (!body) return graphic.marker;
+  return {body->position + body->rotation * graphic.marker.position, body->rotation * graphic.marker.rotation};
+}
+
+// A point and a direction in ground, in a marker's frame, as the subroutines take them (three doubles each).
+void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction, double* location, double* normal) {
+  Eigen::Map<Vector3> locationInMarker(location), normalInMarker(normal);
+  locationInMarker = marker.rotation.transpose() * (point - marker.position);
+  normalInMarker = marker.rotation.transpose() * direction;
+}
+
+}  // namespace
+
+PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
                                        std::span<const ContactPoint> points, const BodyKinematics* bodyI,
                                        const BodyKinematics* bodyJ, const Pose& poseI, const Pose& poseJ,
-                                       PairReport* report) const {
+                                       bool differencing, PairReport* report, std::vector<ContactPostPoint>* post) {
+  const ForceContact& element = this->element(elementIndex);
   PairLoads loads;
-  const int indexI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
-  const int indexJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
+  const ContactGraphic& graphicDataI = contacts_->graphics[static_cast<size_t>(graphicI)];
+  const ContactGraphic& graphicDataJ = contacts_->graphics[static_cast<size_t>(graphicJ)];
   const Vector3 centreI = bodyI ? bodyI->position : Vector3::Zero();
   const Vector3 centreJ = bodyJ ? bodyJ->position : Vector3::Zero();
   const auto apply = [&](const Vector3& force, const Vector3& at) {
@@ -151,7 +173,20 @@ PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI
   const bool ignored = deepest > element.ignorePenetrationLargerThan;
   if (!ignored && !points.empty()) {
     NormalInput input;
-    input.effectiveMass = effectiveMass(indexI, indexJ);
+    input.effectiveMass = effectiveMass(graphicDataI.body, graphicDataJ.body);
+    const bool userLaw = element.userNormal || element.userFriction;
+    const Pose markerI = userLaw ? placeMarker(graphicDataI, bodyI) : Pose{};
+    const Pose markerJ = userLaw ? placeMarker(graphicDataJ, bodyJ) : Pose{};
+    // CFFSUB's x: how far I has moved on J since the contact began (nothing before it has begun).
+    Vector3 displacement = Vector3::Zero();
+    if (element.userFriction) {
+      const auto found = touching_.find(PairKey{elementIndex, graphicI, graphicJ});
+      if (found != touching_.end()) {
+        const Vector3 onI = bodyI ? Vector3(bodyI->position + bodyI->rotation * found->second.onI) : found->second.onI;
+        const Vector3 onJ = bodyJ ? Vector3(bodyJ->position + bodyJ->rotation * found->second.onJ) : found->second.onJ;
+        displacement = onI - onJ;
+      }
+    }
     Vector3 centroid = Vector3::Zero();
     for (const ContactPoint& point : points) {
       const Vector3 at = 0.5 * (point.pointOnA + point.pointOnB);
@@ -161,22 +196,50 @@ PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI
       const double normalVelocity = point.normal.dot(relative);
       const Vector3 slip = relative - normalVelocity * point.normal;
       const double slipSpeed = slip.norm();
-      input.penetration = point.depth;
-      input.penetrationRate = -normalVelocity;
-      input.area = point.area;
-      const double normalForce = element.normalLaw->force(element.normalValues, input);
-      Vector3 force = normalForce * point.normal;
-      double frictionForce = 0;
-      if (element.frictionLaw->coefficient && slipSpeed > 0) {
-        const double mu = element.frictionLaw->coefficient(element.frictionValues, slipSpeed);
-        frictionForce = mu * std::fabs(normalForce);
-        force -= (frictionForce / slipSpeed) * slip;
+      double loci[3], ni[3], locj[3], nj[3];
+      if (userLaw) {
+        // Outward normals: I's points away from I, that is along −n (n points from J to I).
+        inMarker(markerI, point.pointOnA, -point.normal, loci, ni);
+        inMarker(markerJ, point.pointOnB, point.normal, locj, nj);
       }
-      apply(force, at);
+
+      double normalForce = 0;
+      if (element.userNormal) {
+        const Vector3 accelerationI = bodyI ? bodyI->accelerationAt(at) : Vector3::Zero();
+        const Vector3 accelerationJ = bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero();
+        normalForce = callNormalSubroutine(element, loci, ni, locj, nj, -point.depth, normalVelocity,
+                                           point.normal.dot(accelerationI - accelerationJ), differencing, false);
+      } else {
+        input.penetration = point.depth;
+        input.penetrationRate = -normalVelocity;
+        input.area = point.area;
+        normalForce = element.normalLaw->force(element.normalValues, input);
+      }
+
+      Vector3 friction = Vector3::Zero();
+      if (element.userFriction) {
+        // The contact frame: z along n, x along the slip (any tangent when there is none), y = z × x.
+        const Vector3 tangentX = slipSpeed > 0 ? Vector3(slip / slipSpeed) : Vector3(point.normal.unitOrthogonal());
+        const Vector3 tangentY = point.normal.cross(tangentX);
+        const Vector3 x(tangentX.dot(displacement), tangentY.dot(displacement), 0);
+        const Vector3 result = callFrictionSubroutine(element, loci, locj, x, Vector3(slipSpeed, 0, 0), normalForce,
+                                                      differencing, false);
+        friction = result.x() * tangentX + result.y() * tangentY + result.z() * point.normal;
+      } else if (element.frictionLaw->coefficient && slipSpeed > 0) {
+        // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the
+        // same formula reproduces the built-in law to the last bit.
+        const double mu = element.frictionLaw->coefficient(element.frictionValues, slipSpeed);
+        friction = -(mu * std::fabs(normalForce)) * Vector3(slip / slipSpeed);
+      }
+      apply(normalForce * point.normal + friction, at);
       centroid += at;
+      if (post) {
+        post->push_back({point.depth, -normalVelocity, slipSpeed, at, relative, point.normal,
+                         normalForce * point.normal, friction});
+      }
       if (report) {
         report->normalForce += normalForce;
-        report->frictionForce += frictionForce;
+        report->frictionForce += friction.norm();
         if (point.depth >= report->penetration) {
           report->penetration = point.depth;
           report->penetrationRate = -normalVelocity;
@@ -190,7 +253,7 @@ PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI
       report->point = centroid / static_cast<double>(points.size());
     }
   }
-  if (element.normalLaw->field && distance <= element.fieldRange) {
+  if (element.normalLaw && element.normalLaw->field && distance <= element.fieldRange) {
     // A field law's vectors (DIPOLE's moments) are given in each body's axes (REFERENCE §3), not in the axes of
     // the graphic's centre marker, which may be turned relative to its body: the law gets the graphic's centre
     // with its body's axes (ground's for a ground graphic).
@@ -211,14 +274,15 @@ PairLoads ContactEvaluator::pairForces(const ForceContact& element, int graphicI
   return loads;
 }
 
-void ContactEvaluator::addLoads(std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
+void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
+  time_ = time;
   for (const ActivePair& pair : activePairs_) {
     const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
     const std::span<const ContactPoint> points(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount));
     const PairLoads pairLoads =
-        pairForces(element(c.element), c.graphicI, c.graphicJ, c.distance, points,
-                   kinematicsOf(pair.bodyI, bodies), kinematicsOf(pair.bodyJ, bodies),
-                   poses_[static_cast<size_t>(c.graphicI)], poses_[static_cast<size_t>(c.graphicJ)], nullptr);
+        pairForces(c.element, c.graphicI, c.graphicJ, c.distance, points, kinematicsOf(pair.bodyI, bodies),
+                   kinematicsOf(pair.bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
+                   poses_[static_cast<size_t>(c.graphicJ)], false, nullptr, nullptr);
     if (pair.bodyI >= 0) {
       loads[static_cast<size_t>(pair.bodyI)].force += pairLoads.forceOnI;
       loads[static_cast<size_t>(pair.bodyI)].torque += pairLoads.torqueOnI;
@@ -239,8 +303,8 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   scratch_.clear();
   const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
   const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_);
-  return pairForces(element(c.element), c.graphicI, c.graphicJ, distance, scratch_, bodyI,
-                    bodyJ, poseI, poseJ, nullptr);
+  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ, true,
+                    nullptr, nullptr);
 }
 
 void ContactEvaluator::rootFunctions(double* g) const {
@@ -277,9 +341,8 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
       }
       if (!crossing) continue;
       crossing->touching = onset;
-      const PairKey key{element, crossing->graphicI, crossing->graphicJ};
-      if (onset) touching_.insert(key);
-      else touching_.erase(key);
+      if (onset) markTouching(*crossing);
+      else touching_.erase(PairKey{element, crossing->graphicI, crossing->graphicJ});
       events.push_back({time, &this->element(element),
                         contacts_->graphics[static_cast<size_t>(crossing->graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
@@ -294,20 +357,21 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
     touchingCandidates += touching ? 1 : 0;
     if (touching == c.touching) continue;
     c.touching = touching;
-    const PairKey key{c.element, c.graphicI, c.graphicJ};
-    if (touching) touching_.insert(key);
-    else touching_.erase(key);
+    if (touching) markTouching(c);
+    else touching_.erase(PairKey{c.element, c.graphicI, c.graphicJ});
     events.push_back({time, &element(c.element),
                       contacts_->graphics[static_cast<size_t>(c.graphicI)].id,
                       contacts_->graphics[static_cast<size_t>(c.graphicJ)].id, touching, false});
   }
   // A touching pair that is no longer even close (a body moved far within one step) is apart.
   if (touching_.size() != touchingCandidates) {
-    std::unordered_set<PairKey, PairKeyHash> stillTouching;
+    std::unordered_map<PairKey, Anchor, PairKeyHash> stillTouching;
     for (const Candidate& c : candidates_) {
-      if (c.touching) stillTouching.insert(PairKey{c.element, c.graphicI, c.graphicJ});
+      if (!c.touching) continue;
+      const PairKey key{c.element, c.graphicI, c.graphicJ};
+      stillTouching.emplace(key, touching_.at(key));
     }
-    for (const PairKey& key : touching_) {
+    for (const auto& [key, anchor] : touching_) {
       if (stillTouching.count(key)) continue;
       events.push_back({time, &element(key.element),
                         contacts_->graphics[static_cast<size_t>(key.graphicI)].id,
@@ -317,12 +381,14 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
   }
 }
 
-void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports) {
+void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports) {
+  time_ = time;
   reports.clear();
   if (empty()) return;
   detect(bodies);
-  const auto reportPair = [&](const ForceContact& element, int graphicI, int graphicJ, double distance,
+  const auto reportPair = [&](int elementIndex, int graphicI, int graphicJ, double distance,
                               std::span<const ContactPoint> points) {
+    const ForceContact& element = this->element(elementIndex);
     PairReport report;
     report.elementId = element.id;
     report.iGraphic = contacts_->graphics[static_cast<size_t>(graphicI)].id;
@@ -330,8 +396,9 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
     report.separation = std::max(distance, 0.0);
     const int bodyI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
     const int bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
-    pairForces(element, graphicI, graphicJ, distance, points, kinematicsOf(bodyI, bodies), kinematicsOf(bodyJ, bodies),
-               poses_[static_cast<size_t>(graphicI)], poses_[static_cast<size_t>(graphicJ)], &report);
+    pairForces(elementIndex, graphicI, graphicJ, distance, points, kinematicsOf(bodyI, bodies),
+               kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(graphicI)], poses_[static_cast<size_t>(graphicJ)],
+               false, &report, nullptr);
     report.inContact = report.points > 0;
     reports.push_back(report);
   };
@@ -352,17 +419,211 @@ void ContactEvaluator::report(std::span<const BodyKinematics> bodies, std::vecto
           const double distance = collide(contacts_->graphics[static_cast<size_t>(gi)].shape, poses_[static_cast<size_t>(gi)],
                                           contacts_->graphics[static_cast<size_t>(gj)].shape, poses_[static_cast<size_t>(gj)],
                                           std::numeric_limits<double>::infinity(), scratch_);
-          reportPair(element, gi, gj, distance, scratch_);
+          reportPair(static_cast<int>(e), gi, gj, distance, scratch_);
         }
       }
       continue;
     }
     for (const Candidate& c : candidates_) {
       if (c.element != static_cast<int>(e)) continue;
-      reportPair(element, c.graphicI, c.graphicJ, c.distance,
+      reportPair(c.element, c.graphicI, c.graphicJ, c.distance,
                  std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)));
     }
   }
+}
+
+// ---- touching pairs ------------------------------------------------------------------------------------------
+
+ContactEvaluator::Anchor ContactEvaluator::anchorOf(const Candidate& c, std::span<const BodyKinematics> bodies) const {
+  // The centroid of the pair's contact points (the gap's closest points when it has none yet), held by each body.
+  Vector3 at = Vector3::Zero();
+  for (int k = 0; k < c.pointCount; ++k) {
+    const ContactPoint& point = points_[static_cast<size_t>(c.firstPoint + k)];
+    at += 0.5 * (point.pointOnA + point.pointOnB);
+  }
+  if (c.pointCount > 0) at /= c.pointCount;
+  const auto heldBy = [&](int graphic) {
+    const BodyKinematics* body = kinematicsOf(contacts_->graphics[static_cast<size_t>(graphic)].body, bodies);
+    return body ? Vector3(body->rotation.transpose() * (at - body->position)) : at;
+  };
+  return {heldBy(c.graphicI), heldBy(c.graphicJ)};
+}
+
+void ContactEvaluator::markTouching(const Candidate& c) {
+  touching_[PairKey{c.element, c.graphicI, c.graphicJ}] = anchorOf(c, bodies_);
+}
+
+// ---- user subroutines ------------------------------------------------------------------------------------------
+
+double ContactEvaluator::callNormalSubroutine(const ForceContact& element, const double* loci, const double* ni,
+                                              const double* locj, const double* nj, double gap, double gapRate,
+                                              double gapAcceleration, bool differencing, bool setUp) {
+  const UserSubroutine& routine = *element.userNormal;
+  // Every argument by pointer, as MotionSolve passes them: the subroutine gets copies it may scribble on.
+  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
+  int dflag = differencing ? 1 : 0, iflag = setUp ? 1 : 0;
+  double time = time_;
+  double locations[12];
+  std::copy_n(loci, 3, locations);
+  std::copy_n(ni, 3, locations + 3);
+  std::copy_n(locj, 3, locations + 6);
+  std::copy_n(nj, 3, locations + 9);
+  parameterScratch_ = routine.parameters;
+  double result[6] = {0, 0, 0, 0, 0, 0};
+  callingElement_ = &element;
+  callingRoutine_ = &routine;
+  {
+    ScopedSubroutineHost host(*this);
+    routine.as<lodestone_cnfsub>()(&id, &time, parameterScratch_.data(), &npar, locations, locations + 3,
+                                   locations + 6, locations + 9, &gap, &gapRate, &gapAcceleration, &dflag, &iflag,
+                                   result);
+  }
+  if (!setUp) checkFinite(element, routine, std::span<const double>(result, 1));
+  return result[0];
+}
+
+Vector3 ContactEvaluator::callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj,
+                                                 const Vector3& x, const Vector3& xdot, double normalForce,
+                                                 bool differencing, bool setUp) {
+  const UserSubroutine& routine = *element.userFriction;
+  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
+  int dflag = differencing ? 1 : 0, iflag = setUp ? 1 : 0;
+  double time = time_, nforce = normalForce;
+  double arguments[12];
+  std::copy_n(loci, 3, arguments);
+  std::copy_n(locj, 3, arguments + 3);
+  Eigen::Map<Vector3>(arguments + 6) = x;
+  Eigen::Map<Vector3>(arguments + 9) = xdot;
+  parameterScratch_ = routine.parameters;
+  double result[6] = {0, 0, 0, 0, 0, 0};
+  callingElement_ = &element;
+  callingRoutine_ = &routine;
+  {
+    ScopedSubroutineHost host(*this);
+    routine.as<lodestone_cffsub>()(&id, &time, parameterScratch_.data(), &npar, arguments, arguments + 3,
+                                   arguments + 6, arguments + 9, &nforce, &dflag, &iflag, result);
+  }
+  if (!setUp) checkFinite(element, routine, std::span<const double>(result, 3));
+  return {result[0], result[1], result[2]};
+}
+
+void ContactEvaluator::callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag) {
+  const UserSubroutine& routine = *element.contactPost;
+  const int index = static_cast<int>(&element - contacts_->elements.data());
+  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
+  int iflag = contactPostStarted_.insert(index).second ? 1 : 0, endflg = endFlag;
+  double time = time_;
+  parameterScratch_ = routine.parameters;
+  callingElement_ = &element;
+  callingRoutine_ = &routine;
+  ScopedSubroutineHost host(*this);
+  routine.as<lodestone_contactpost>()(&id, &iGraphic, &jGraphic, &time, parameterScratch_.data(), &npar, &iflag,
+                                      &endflg);
+}
+
+void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubroutine& routine,
+                                   std::span<const double> values) {
+  for (const double value : values) {
+    if (std::isfinite(value)) continue;
+    const std::string key = describeContact(element) + routine.function + " not finite";
+    if (reportedProblems_.insert(key).second) {
+      messages_.push_back({&element, routine.describe() + " returned " + formatReal(value) + " at t=" +
+                                         formatReal(time_) + "; the integrator will retry with smaller steps",
+                           true});
+    }
+    return;
+  }
+}
+
+void ContactEvaluator::startSubroutines(double time) {
+  time_ = time;
+  const double zero[3] = {0, 0, 0}, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
+  if (!hasSubroutines_) return;
+  for (const ForceContact& element : contacts_->elements) {
+    if (element.userNormal) callNormalSubroutine(element, zero, down, zero, up, 0, 0, 0, false, true);
+    if (element.userFriction) {
+      callFrictionSubroutine(element, zero, zero, Vector3::Zero(), Vector3::Zero(), 0, false, true);
+    }
+  }
+}
+
+void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> bodies) {
+  if (!hasSubroutines_) return;
+  time_ = time;
+  for (size_t e = 0; e < contacts_->elements.size(); ++e) {
+    const ForceContact& element = contacts_->elements[e];
+    if (!element.contactPost) continue;
+    // Every pair of the element in contact now, with its points, before any call: c_get_contact_post may ask
+    // about any of them.
+    postPairs_.clear();
+    std::vector<std::pair<long, long>> order;
+    for (const Candidate& c : candidates_) {
+      if (c.element != static_cast<int>(e) || c.pointCount == 0) continue;
+      const long iId = contacts_->graphics[static_cast<size_t>(c.graphicI)].id;
+      const long jId = contacts_->graphics[static_cast<size_t>(c.graphicJ)].id;
+      std::vector<ContactPostPoint>& points = postPairs_[{element.id, iId, jId}];
+      const std::span<const ContactPoint> contactPoints(points_.data() + c.firstPoint,
+                                                         static_cast<size_t>(c.pointCount));
+      const int bodyI = contacts_->graphics[static_cast<size_t>(c.graphicI)].body;
+      const int bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
+      pairForces(c.element, c.graphicI, c.graphicJ, c.distance, contactPoints, kinematicsOf(bodyI, bodies),
+                 kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
+                 poses_[static_cast<size_t>(c.graphicJ)], false, nullptr, &points);
+      order.emplace_back(iId, jId);
+    }
+    for (const auto& [iId, jId] : order) callContactPost(element, static_cast<int>(iId), static_cast<int>(jId), 0);
+    postPairs_.clear();
+  }
+}
+
+void ContactEvaluator::finishContactPost(double time) {
+  if (!hasSubroutines_) return;
+  time_ = time;
+  for (const ForceContact& element : contacts_->elements) {
+    if (element.contactPost) callContactPost(element, 0, 0, 1);
+  }
+}
+
+std::optional<MarkerMotion> ContactEvaluator::markerMotion(int id) const {
+  if (id == 0) return MarkerMotion{};
+  const Marker* marker = model_.marker(id);
+  if (!marker) return std::nullopt;
+  MarkerMotion motion;
+  const BodyKinematics* body =
+      marker->body >= 0 && static_cast<size_t>(marker->body) < bodies_.size() ? &bodies_[static_cast<size_t>(marker->body)]
+                                                                             : nullptr;
+  if (!body) {
+    motion.position = marker->position;
+    motion.rotation = marker->orientation;
+    return motion;
+  }
+  motion.position = body->position + body->rotation * marker->position;
+  motion.rotation = body->rotation * marker->orientation;
+  motion.velocity = body->velocityAt(motion.position);
+  motion.angularVelocity = body->angularVelocity;
+  return motion;
+}
+
+void ContactEvaluator::subroutineMessage(int id, std::string_view message, bool error, bool stop) {
+  const std::string from = callingRoutine_ ? callingRoutine_->function : std::string("a subroutine");
+  messages_.push_back({callingElement_, from + " (c_errmes, id=" + std::to_string(id) + "): " + std::string(message),
+                       error});
+  if (stop && !stopRequest_) {
+    stopRequest_ = (callingElement_ ? describeContact(*callingElement_) + ": " : std::string()) +
+                   (callingRoutine_ ? callingRoutine_->describe() : from) + " asked to stop (c_errmes): " +
+                   std::string(message);
+  }
+}
+
+void ContactEvaluator::utilityProblem(std::string_view utility, std::string_view problem) {
+  const std::string from = callingRoutine_ ? callingRoutine_->function : std::string("a subroutine");
+  const std::string text = std::string(utility) + " called from " + from + ": " + std::string(problem);
+  if (reportedProblems_.insert(text).second) messages_.push_back({callingElement_, text, true});
+}
+
+const std::vector<ContactPostPoint>* ContactEvaluator::contactPoints(int id, int iGraphic, int jGraphic) const {
+  const auto found = postPairs_.find({id, iGraphic, jGraphic});
+  return found == postPairs_.end() ? nullptr : &found->second;
 }
 
 }  // namespace lodestone

@@ -3,15 +3,21 @@
 // and keeps each pair's contact status for the root functions that locate onset and separation in time.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <tuple>
+#include <utility>
+#include <set>
 #include <span>
-#include <unordered_set>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "collision/broad_phase.h"
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
 #include "elements/force_contact.h"
+#include "plugins/usersub/subroutine_host.h"
 #include "solver/core/model.h"
 
 namespace lodestone {
@@ -49,7 +55,16 @@ struct ContactEvent {
   bool located = true;     // found by root finding (true) or noticed after a step (false)
 };
 
-class ContactEvaluator {
+// A line a user subroutine (c_errmes) or a utility it called wants in the run log.
+struct SubroutineMessage {
+  const ForceContact* element = nullptr;
+  std::string text;
+  bool error = false;
+};
+
+// The evaluator is also the host the subroutine utilities ask (c_sysfnc, c_get_contact_post…) while it calls a
+// Force_Contact's CNFSUB, CFFSUB or CONTACTPOST.
+class ContactEvaluator : private SubroutineHost {
  public:
   // `model` must outlive the evaluator.
   explicit ContactEvaluator(const Model& model);
@@ -60,8 +75,8 @@ class ContactEvaluator {
   // reads what the latest detect() found.
   void detect(std::span<const BodyKinematics> bodies);
 
-  // Adds the force of every detected pair to the loads of its bodies.
-  void addLoads(std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+  // Adds the force of every detected pair at `time` to the loads of its bodies.
+  void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
 
   // ---- root functions: two per element with zero crossing on, both falling through zero -------------------
   // g[2k]: the smallest gap among pairs that are apart (falls through 0 at the first touch);
@@ -81,14 +96,28 @@ class ContactEvaluator {
     int bodyI, bodyJ;
   };
   const std::vector<ActivePair>& activePairs() const { return activePairs_; }
-  // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null).
+  // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
+  // the Jacobian differences them (user subroutines get dflag = 1).
   PairLoads pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ);
 
   // ---- results ----------------------------------------------------------------------------------------------
   // One report per pair to write: every pair of an element with at most kAllPairsReportLimit pairs, the close
   // pairs of larger elements (a pile of a thousand spheres would otherwise write half a million rows).
   static constexpr long kAllPairsReportLimit = 100;
-  void report(std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports);
+  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports);
+
+  // ---- user subroutines -------------------------------------------------------------------------------------
+  bool hasSubroutines() const { return hasSubroutines_; }
+  // The set-up call (iflag = 1) of every CNFSUB and CFFSUB, at the start of a simulation.
+  void startSubroutines(double time);
+  // CONTACTPOST for every pair in contact at an output (after report() or detect() at that state).
+  void contactPost(double time, std::span<const BodyKinematics> bodies);
+  // The last CONTACTPOST call of each element (endflg = 1, graphic ids 0), at the end of the run.
+  void finishContactPost(double time);
+  // Messages since the last call, for the run log.
+  std::vector<SubroutineMessage> takeMessages() { return std::exchange(messages_, {}); }
+  // Set once a subroutine asked to stop (c_errmes with endflg "STOP"): why, naming the element and function.
+  const std::optional<std::string>& stopRequest() const { return stopRequest_; }
 
  private:
   struct PairKey {
@@ -113,11 +142,36 @@ class ContactEvaluator {
     bool inI, inJ;
   };
 
+  // Where a touching pair's contact began, on each body (body axes from its CG; ground coordinates for ground):
+  // CFFSUB's x is the tangential displacement between these two material points.
+  struct Anchor {
+    Vector3 onI = Vector3::Zero(), onJ = Vector3::Zero();
+  };
+
   const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
-  // The forces of one pair from its contact points (and its field, for DIPOLE). `report` may be null.
-  PairLoads pairForces(const ForceContact& element, int graphicI, int graphicJ, double distance,
+  // The forces of one pair from its contact points (and its field, for DIPOLE). `differencing`: a Jacobian
+  // evaluation (dflag for user subroutines). `report` and `post` (one entry per contact point) may be null.
+  PairLoads pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
                        std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                       const Pose& poseI, const Pose& poseJ, PairReport* report) const;
+                       const Pose& poseI, const Pose& poseJ, bool differencing, PairReport* report,
+                       std::vector<ContactPostPoint>* post);
+  Anchor anchorOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
+  void markTouching(const Candidate& candidate);
+  // Calls of the user subroutines, with the evaluator installed as the utilities' host.
+  double callNormalSubroutine(const ForceContact& element, const double* loci, const double* ni, const double* locj,
+                              const double* nj, double gap, double gapRate, double gapAcceleration, bool differencing,
+                              bool setUp);
+  Vector3 callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj, const Vector3& x,
+                                 const Vector3& xdot, double normalForce, bool differencing, bool setUp);
+  void callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag);
+  // A user subroutine returned something that is not a number: said once per element and function.
+  void checkFinite(const ForceContact& element, const UserSubroutine& routine, std::span<const double> values);
+  // SubroutineHost
+  double time() const override { return time_; }
+  std::optional<MarkerMotion> markerMotion(int id) const override;
+  void subroutineMessage(int id, std::string_view message, bool error, bool stop) override;
+  void utilityProblem(std::string_view utility, std::string_view problem) override;
+  const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override;
   void addCandidate(int element, int graphicI, int graphicJ);
   // Graphics a < b as a pair of `element`, I first, or nothing when they are not a pair of it. When both orders
   // qualify (a pile lists its spheres as I and as J) the pair counts once, with the lower index as I.
@@ -140,9 +194,23 @@ class ContactEvaluator {
   std::vector<ContactPoint> points_;
   std::vector<ContactPoint> scratch_;
   std::vector<ActivePair> activePairs_;
-  // The pairs in contact. Only accepted states (steps and located roots) change it — never the trial states of
-  // residual evaluations, which may lie far beyond what IDAS accepts. A pair not in it is apart.
-  std::unordered_set<PairKey, PairKeyHash> touching_;
+  // The pairs in contact and where each contact began. Only accepted states (steps and located roots) change
+  // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in
+  // it is apart.
+  std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
+
+  // User subroutines: the state the utilities read during a call, and what the calls said.
+  bool hasSubroutines_ = false;
+  double time_ = 0;
+  std::span<const BodyKinematics> bodies_;          // of the latest detect()
+  const ForceContact* callingElement_ = nullptr;
+  const UserSubroutine* callingRoutine_ = nullptr;
+  std::vector<double> parameterScratch_;            // par handed to a subroutine (it may write to it)
+  std::map<std::tuple<long, long, long>, std::vector<ContactPostPoint>> postPairs_;  // (id, I, J) at this output
+  std::set<int> contactPostStarted_;                // elements whose CONTACTPOST had its first call
+  std::set<std::string> reportedProblems_;
+  std::vector<SubroutineMessage> messages_;
+  std::optional<std::string> stopRequest_;
 };
 
 }  // namespace lodestone

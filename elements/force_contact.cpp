@@ -3,9 +3,11 @@
 #include "force_contact.h"
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "elements/post_graphic.h"
+#include "plugins/user_parameters.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -14,7 +16,62 @@ using S = ForceContactSpec;
 
 namespace {
 
-const std::string kUserSubroutineNote = "user subroutines (CNFSUB, CFFSUB, CONTACTPOST) are not available yet";
+const std::string kPythonNote =
+    "user subroutines written in Python are not available yet; build the subroutine as a C shared library and "
+    "name it with cnf_dll_name / cff_dll_name / cpost_dll_name";
+
+// The user subroutines an element may name: which attributes say so, and the default function name.
+struct SubroutineAttributes {
+  const char* prefix;  // "cnf"
+  const char* defaultFunction;
+  std::optional<std::string> S::*parameters;
+  std::optional<std::string> S::*function;
+  std::optional<std::string> S::*library;
+};
+const SubroutineAttributes kNormalSubroutine{"cnf", "CNFSUB", &S::cnf_param_string, &S::cnf_fnc_name, &S::cnf_dll_name};
+const SubroutineAttributes kFrictionSubroutine{"cff", "CFFSUB", &S::cff_param_string, &S::cff_fnc_name,
+                                               &S::cff_dll_name};
+const SubroutineAttributes kPostSubroutine{"cpost", "CONTACTPOST", &S::cpost_param_string, &S::cpost_fnc_name,
+                                           &S::cpost_dll_name};
+
+bool usesNormalSubroutine(const S& spec) { return equalsIgnoreCase(spec.cnf_type, "USERCNF"); }
+bool usesFrictionSubroutine(const S& spec) { return equalsIgnoreCase(spec.cff_type, "USERCFF"); }
+// CONTACTPOST runs when any of its attributes is given.
+bool usesPostSubroutine(const S& spec) {
+  return spec.cpost_dll_name || spec.cpost_fnc_name || spec.cpost_param_string;
+}
+
+// "MotionSolve's "NULL" library means the model- or machine-level one, which Lodestone does not have.
+bool namesLibrary(const std::optional<std::string>& library) {
+  return library && !library->empty() && !equalsIgnoreCase(*library, "NULL");
+}
+
+// Checks the attributes of one subroutine the element uses.
+void checkSubroutine(const S& spec, const SubroutineAttributes& sub, Diagnostics& diagnostics) {
+  const std::string prefix = sub.prefix;
+  if (const std::optional<std::string>& text = spec.*sub.parameters) {
+    const UserParameters parsed = parseUserParameters(*text);
+    if (!parsed.error.empty()) {
+      diagnostics.error(spec.loc, prefix + "_param_string=\"" + *text + "\", column " + std::to_string(parsed.column) +
+                                      ": " + parsed.error);
+    }
+  }
+  if (!namesLibrary(spec.*sub.library) && !spec.script_name) {
+    diagnostics.error(spec.loc, prefix + "_dll_name is needed: the shared library that holds " +
+                                    (spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction)) +
+                                    " (a path, or a name looked up beside the deck and in LODESTONE_USERSUB_PATH)");
+  }
+}
+
+// Warns about subroutine attributes that nothing uses (a USERCNF string left behind after switching to IMPACT).
+void warnUnused(const S& spec, const SubroutineAttributes& sub, bool used, const char* why, Diagnostics& diagnostics) {
+  if (used) return;
+  for (const auto field : {sub.parameters, sub.function, sub.library}) {
+    if (!(spec.*field)) continue;
+    const char* suffix = field == sub.parameters ? "_param_string" : field == sub.function ? "_fnc_name" : "_dll_name";
+    diagnostics.warning(spec.loc, std::string(sub.prefix) + suffix + " is ignored: " + why);
+  }
+}
 const std::string kFlexibleNote = "flexible bodies are not available";
 
 // A law parameter as a Force_Contact attribute. Values land in spec.lawValues by name, so a command that changes
@@ -92,17 +149,17 @@ const ElementSchema<ForceContactSpec>& forceContactSchema() {
           attr::keyword("cnf_type", &S::cnf_type, keywordsOf(normalLaws(), "USERCNF")).required(),
           attr::keyword("cff_type", &S::cff_type, keywordsOf(frictionLaws(), "USERCFF"))
               .byDefault(std::string("COULOMB_OFF")),
-          attr::unsupported<S>("cnf_param_string", kUserSubroutineNote),
-          attr::unsupported<S>("cnf_fnc_name", kUserSubroutineNote),
-          attr::unsupported<S>("cnf_dll_name", kUserSubroutineNote),
-          attr::unsupported<S>("cff_param_string", kUserSubroutineNote),
-          attr::unsupported<S>("cff_fnc_name", kUserSubroutineNote),
-          attr::unsupported<S>("cff_dll_name", kUserSubroutineNote),
-          attr::unsupported<S>("cpost_param_string", kUserSubroutineNote),
-          attr::unsupported<S>("cpost_fnc_name", kUserSubroutineNote),
-          attr::unsupported<S>("cpost_dll_name", kUserSubroutineNote),
-          attr::unsupported<S>("script_name", kUserSubroutineNote),
-          attr::unsupported<S>("interpreter", kUserSubroutineNote),
+          attr::text("cnf_param_string", &S::cnf_param_string).modifiable(),
+          attr::text("cnf_fnc_name", &S::cnf_fnc_name),
+          attr::text("cnf_dll_name", &S::cnf_dll_name),
+          attr::text("cff_param_string", &S::cff_param_string).modifiable(),
+          attr::text("cff_fnc_name", &S::cff_fnc_name),
+          attr::text("cff_dll_name", &S::cff_dll_name),
+          attr::text("cpost_param_string", &S::cpost_param_string).modifiable(),
+          attr::text("cpost_fnc_name", &S::cpost_fnc_name),
+          attr::text("cpost_dll_name", &S::cpost_dll_name),
+          attr::text("script_name", &S::script_name),
+          attr::text("interpreter", &S::interpreter),
           attr::unsupported<S>("i_flexbody_id", kFlexibleNote),
           attr::unsupported<S>("j_flexbody_id", kFlexibleNote),
           attr::unsupported<S>("i_flip_flex", kFlexibleNote),
@@ -122,11 +179,13 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
   };
   checkCount("num_i_graphics", spec.num_i_graphics, "i_graphics_id", spec.i_graphics_id);
   checkCount("num_j_graphics", spec.num_j_graphics, "j_graphics_id", spec.j_graphics_id);
-  if (equalsIgnoreCase(spec.cnf_type, "USERCNF")) {
-    diagnostics.error(spec.loc, "cnf_type=\"USERCNF\": " + kUserSubroutineNote + "; use a built-in law");
-  }
-  if (equalsIgnoreCase(spec.cff_type, "USERCFF")) {
-    diagnostics.error(spec.loc, "cff_type=\"USERCFF\": " + kUserSubroutineNote + "; use a built-in law");
+  if (usesNormalSubroutine(spec)) checkSubroutine(spec, kNormalSubroutine, diagnostics);
+  if (usesFrictionSubroutine(spec)) checkSubroutine(spec, kFrictionSubroutine, diagnostics);
+  if (usesPostSubroutine(spec)) checkSubroutine(spec, kPostSubroutine, diagnostics);
+  warnUnused(spec, kNormalSubroutine, usesNormalSubroutine(spec), "cnf_type is not USERCNF", diagnostics);
+  warnUnused(spec, kFrictionSubroutine, usesFrictionSubroutine(spec), "cff_type is not USERCFF", diagnostics);
+  if (spec.script_name || spec.interpreter) {
+    diagnostics.error(spec.loc, std::string(spec.script_name ? "script_name" : "interpreter") + ": " + kPythonNote);
   }
   if (spec.enable_analytical == "FALSE") {
     diagnostics.error(spec.loc, "enable_analytical=\"FALSE\" asks for contact between tessellated surfaces, which is "
@@ -197,6 +256,9 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                       const std::vector<PostGraphicSpec>& graphics,
                                                       const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ContactModel>();
+  // Libraries named by a relative path are looked for beside the deck first.
+  UserLibraries libraries(contacts.empty() ? std::string()
+                                           : std::filesystem::path(contacts.front().loc.file).parent_path().string());
   std::map<long, const PostGraphicSpec*> graphicSpecs;
   for (const PostGraphicSpec& graphic : graphics) graphicSpecs[graphic.id] = &graphic;
   std::map<long, int> graphicIndex;  // Post_Graphic id -> index in result->graphics, once built
@@ -226,6 +288,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     graphic.shape = std::move(placed->shape);
     graphic.local.position = marker->position + marker->orientation * placed->inMarker.position;
     graphic.local.rotation = marker->orientation * placed->inMarker.rotation;
+    graphic.marker = Pose{marker->position, marker->orientation};
     const int index = static_cast<int>(result->graphics.size());
     result->graphics.push_back(std::move(graphic));
     graphicIndex[id] = index;
@@ -267,12 +330,6 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       }
     }
 
-    contact.normalLaw = findNormalLaw(spec.cnf_type);
-    contact.frictionLaw = findFrictionLaw(spec.cff_type);
-    if (!contact.normalLaw || !contact.frictionLaw) continue;  // USERCNF/USERCFF, reported by checkForceContact
-    const std::optional<std::vector<double>> normalValues = valuesFor(contact.normalLaw->parameters, spec.lawValues);
-    const std::optional<std::vector<double>> frictionValues = valuesFor(contact.frictionLaw->parameters, spec.lawValues);
-    if (!normalValues || !frictionValues) continue;  // a missing or malformed parameter, reported by the reader
     // Each parameter's range again (a command may have changed it without naming the law), then the law's own
     // rules between its parameters.
     const auto checkLaw = [&](const std::string& lawAttribute, const std::string& keyword,
@@ -293,16 +350,60 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       }
       return problems.empty();
     };
-    const bool normalOk = checkLaw("cnf_type", contact.normalLaw->keyword, contact.normalLaw->parameters,
-                                   *normalValues, contact.normalLaw->check);
-    const bool frictionOk = checkLaw("cff_type", contact.frictionLaw->keyword, contact.frictionLaw->parameters,
-                                     *frictionValues, contact.frictionLaw->check);
-    if (!normalOk || !frictionOk || !ok) continue;
-    contact.normalValues = *normalValues;
-    contact.frictionValues = *frictionValues;
+    // A built-in law: its values from the attributes, checked. A missing or malformed parameter was reported by
+    // the reader.
+    const auto builtIn = [&](const char* lawAttribute, const auto* law, std::vector<double>& values) {
+      const std::optional<std::vector<double>> given = valuesFor(law->parameters, spec.lawValues);
+      if (!given || !checkLaw(lawAttribute, law->keyword, law->parameters, *given, law->check)) return false;
+      values = *given;
+      return true;
+    };
+    // A user subroutine: its library loaded (once per run), its function looked up, its USER(...) numbers.
+    const auto subroutine = [&](const SubroutineAttributes& sub, std::optional<UserSubroutine>& loaded) {
+      if (spec.script_name) return false;  // Python: reported by checkForceContact
+      const std::string prefix = sub.prefix;
+      const std::optional<std::string>& library = spec.*sub.library;
+      if (!namesLibrary(library)) return false;  // reported by checkForceContact
+      UserSubroutine routine;
+      routine.function = spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction);
+      if (const std::optional<std::string>& text = spec.*sub.parameters) {
+        const UserParameters parsed = parseUserParameters(*text);
+        if (!parsed.error.empty()) return false;  // reported by checkForceContact
+        routine.parameters = parsed.values;
+      }
+      try {
+        routine.keepLoaded = libraries.load(*library);
+      } catch (const std::exception& error) {
+        diagnostics.error(spec.loc, prefix + "_dll_name=\"" + *library + "\": " + error.what());
+        return false;
+      }
+      routine.library = routine.keepLoaded->path();
+      std::string error;
+      routine.address = routine.keepLoaded->symbol(routine.function, error);
+      if (!routine.address) {
+        diagnostics.error(spec.loc, prefix + "_fnc_name=\"" + routine.function + "\": no function " + routine.function +
+                                        " in " + routine.library + " (" + error +
+                                        "); is it exported with C linkage (extern \"C\", or the prototypes of "
+                                        "lodestone/usersub.h)?");
+        return false;
+      }
+      loaded = std::move(routine);
+      return true;
+    };
+
+    contact.normalLaw = findNormalLaw(spec.cnf_type);
+    contact.frictionLaw = findFrictionLaw(spec.cff_type);
+    const bool normalOk = contact.normalLaw ? builtIn("cnf_type", contact.normalLaw, contact.normalValues)
+                                            : subroutine(kNormalSubroutine, contact.userNormal);
+    const bool frictionOk = contact.frictionLaw ? builtIn("cff_type", contact.frictionLaw, contact.frictionValues)
+                                                : subroutine(kFrictionSubroutine, contact.userFriction);
+    const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
+    if (!normalOk || !frictionOk || !postOk || !ok) continue;
     if (spec.ignore_penetration_larger_than) contact.ignorePenetrationLargerThan = *spec.ignore_penetration_larger_than;
     contact.zeroCrossing = spec.zero_crossing;
-    if (contact.normalLaw->fieldRange) contact.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);
+    if (contact.normalLaw && contact.normalLaw->fieldRange) {
+      contact.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);
+    }
     result->elements.push_back(std::move(contact));
   }
   return result;

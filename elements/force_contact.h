@@ -11,6 +11,7 @@
 
 #include "collision/shape.h"
 #include "plugins/contact_law.h"
+#include "plugins/user_subroutine.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 
@@ -31,6 +32,11 @@ struct ForceContactSpec {
   bool zero_crossing = true;
   std::string cnf_type;
   std::string cff_type;
+  // User subroutines: USER(...) strings, function names, libraries (or a script and its interpreter).
+  std::optional<std::string> cnf_param_string, cnf_fnc_name, cnf_dll_name;
+  std::optional<std::string> cff_param_string, cff_fnc_name, cff_dll_name;
+  std::optional<std::string> cpost_param_string, cpost_fnc_name, cpost_dll_name;
+  std::optional<std::string> script_name, interpreter;
   // Every law parameter given (or defaulted), by attribute name; vectors hold 3 numbers.
   std::map<std::string, std::vector<double>> lawValues;
 };
@@ -48,16 +54,22 @@ struct ContactGraphic {
   int body = -1;  // index into Model::bodies; -1 when fixed to ground
   Shape shape;
   Pose local;     // the shape frame in the body frame (in ground for ground graphics)
+  Pose marker;    // the graphic's reference marker in the body frame: user subroutines get points relative to it
 };
 
 struct ForceContact {
   long id = 0;
   SourceLoc loc;
   std::vector<int> iGraphics, jGraphics;  // into ContactModel::graphics
+  // The laws: built-in (a descriptor and its parameter values) or a user subroutine (cnf_type="USERCNF",
+  // cff_type="USERCFF"), exactly one of each pair set.
   const NormalLaw* normalLaw = nullptr;
   std::vector<double> normalValues;       // in the order of normalLaw->parameters
+  std::optional<UserSubroutine> userNormal;
   const FrictionLaw* frictionLaw = nullptr;
   std::vector<double> frictionValues;
+  std::optional<UserSubroutine> userFriction;
+  std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when cpost_dll_name is given
   double ignorePenetrationLargerThan = std::numeric_limits<double>::infinity();
   bool zeroCrossing = true;
   double fieldRange = 0;                  // gap within which a field law (DIPOLE) acts; 0 for contact laws

@@ -185,6 +185,10 @@ template <class Spec>
 Attribute<Spec> text(std::string name, std::string Spec::*field) {
   return make<Spec>(std::move(name), ValueKind::Text, [field](Spec& s, const Value& v) { s.*field = std::get<std::string>(v); });
 }
+template <class Spec>
+Attribute<Spec> text(std::string name, std::optional<std::string> Spec::*field) {
+  return make<Spec>(std::move(name), ValueKind::Text, [field](Spec& s, const Value& v) { s.*field = std::get<std::string>(v); });
+}
 // Known, and meaningful only to a viewer (colour, hidden): accepted without a word.
 template <class Spec>
 Attribute<Spec> presentation(std::string name) {

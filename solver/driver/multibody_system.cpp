@@ -36,6 +36,7 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   Stopwatch watch;
   lastNonFiniteBody_ = -1;
   updateKinematics(y);
+  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
   times_.kinematics += watch.lap();
   detectContacts();
   times_.contactDetection += watch.lap();
@@ -62,12 +63,18 @@ void MultibodySystem::updateKinematics(const double* y) {
   }
 }
 
+void MultibodySystem::addBodyAccelerations(const double* yp) {
+  for (int body = 0; body < layout_.bodyCount(); ++body) {
+    addAccelerations(yp + layout_.bodyOffset(body), kinematics_[static_cast<size_t>(body)]);
+  }
+}
+
 void MultibodySystem::detectContacts() { contacts_.detect(kinematics_); }
 
-void MultibodySystem::evaluateForces(double /*time*/) {
+void MultibodySystem::evaluateForces(double time) {
   for (BodyLoad& load : loads_) load = BodyLoad{};
   addGravityLoads(model_, loads_);
-  contacts_.addLoads(kinematics_, loads_);
+  contacts_.addLoads(time, kinematics_, loads_);
 }
 
 void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, double* r) {
@@ -79,11 +86,12 @@ void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, d
   }
 }
 
-void MultibodySystem::prepareJacobian(double time, const double* y, const double* /*yp*/) {
+void MultibodySystem::prepareJacobian(double time, const double* y, const double* yp) {
   Stopwatch watch;
   // The body blocks need the loads (a torque fixed in ground turns with the body).
   jacobianState_ = y;
   updateKinematics(y);
+  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
   detectContacts();
   evaluateForces(time);
   differentiateContacts(y);
@@ -153,7 +161,9 @@ void MultibodySystem::differentiateContacts(const double* y) {
         const double saved = state[k];
         const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
         state[k] = saved + increment;
-        const BodyKinematics perturbed = bodyKinematics(state);
+        BodyKinematics perturbed = bodyKinematics(state);
+        perturbed.acceleration = kinematics_[static_cast<size_t>(column)].acceleration;
+        perturbed.angularAcceleration = kinematics_[static_cast<size_t>(column)].angularAcceleration;
         state[k] = saved;
         const PairLoads moved = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ)
                                                      : contacts_.pairLoads(pair, kinematicsI, &perturbed);
@@ -198,11 +208,26 @@ void MultibodySystem::acceptContactStep(double time, const double* y, std::vecto
   times_.contactDetection += watch.lap();
 }
 
-void MultibodySystem::sampleContacts(std::span<const double> y, std::vector<PairReport>& reports) {
+void MultibodySystem::sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports) {
   reports.clear();
   if (contacts_.empty()) return;
   updateKinematics(y.data());
-  contacts_.report(kinematics_, reports);
+  contacts_.report(time, kinematics_, reports);
+  contacts_.contactPost(time, kinematics_);  // reads the contacts report() has just detected
+}
+
+void MultibodySystem::startSubroutines(double time, std::span<const double> y) {
+  if (!contacts_.hasSubroutines()) return;
+  updateKinematics(y.data());
+  detectContacts();
+  contacts_.startSubroutines(time);
+}
+
+void MultibodySystem::finishSubroutines(double time, std::span<const double> y) {
+  if (!contacts_.hasSubroutines()) return;
+  updateKinematics(y.data());
+  detectContacts();
+  contacts_.finishContactPost(time);
 }
 
 void MultibodySystem::sampleBodies(std::span<const double> y, std::vector<BodySample>& samples) const {

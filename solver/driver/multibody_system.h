@@ -49,8 +49,15 @@ class MultibodySystem {
   void applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
-  // What contacts.csv reports for state y.
-  void sampleContacts(std::span<const double> y, std::vector<PairReport>& reports);
+  // What contacts.csv reports for state y at `time`; also runs CONTACTPOST there.
+  void sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
+
+  // ---- user subroutines -------------------------------------------------------------------------------------
+  // The set-up calls (iflag) at the start of a simulation, and CONTACTPOST's last call at the end of the run.
+  void startSubroutines(double time, std::span<const double> y);
+  void finishSubroutines(double time, std::span<const double> y);
+  std::vector<SubroutineMessage> takeSubroutineMessages() { return contacts_.takeMessages(); }
+  const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
 
   // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
@@ -60,6 +67,7 @@ class MultibodySystem {
 
  private:
   void updateKinematics(const double* y);
+  void addBodyAccelerations(const double* yp);  // for user subroutines (CNFSUB's gapdotdot)
   void detectContacts();
   void evaluateForces(double time);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.

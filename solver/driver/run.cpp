@@ -92,6 +92,7 @@ class DeckRun {
       }
     }
 
+    simulation_->finish();
     PhaseTimes& times = simulation_->times();
     times.total = total.elapsed() + parseSeconds;
     times.processCpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC + parseSeconds;

@@ -89,7 +89,7 @@ void Simulation::emitOutput(double time, std::span<const double> state, bool int
   lastOutputTime_ = time;
   if (!onOutput_) return;
   system_->sampleBodies(state, samples_);
-  system_->sampleContacts(state, contactSamples_);
+  system_->sampleContacts(time, state, contactSamples_);
   OutputFrame frame;
   frame.time = time;
   frame.bodies = samples_;
@@ -128,6 +128,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   }
 
   segmentStart_ = before;
+  system_->startSubroutines(segment.startTime, state_);
   if (!lastOutputTime_ || *lastOutputTime_ != segment.startTime) emitOutput(segment.startTime, state_, continues);
   started_ = true;
   if (!continues) {
@@ -177,6 +178,13 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     }
     time_ = step.time;
     reportContactEvents();
+    if (const std::optional<std::string> stop = reportSubroutineMessages()) {
+      const std::span<const double> reached = integrator_->returnedState();
+      state_.assign(reached.begin(), reached.end());
+      logLine(" ERROR: " + *stop);
+      if (log_) log_->statistics(statistics() - before);
+      return {false, time_, *stop};
+    }
     // The law changes at an onset or a separation: restart IDAS there rather than carry the old history across.
     if (step.status == StepStatus::RootFound) integrator_->restartAtReturnedState(step.time);
     if (onProgress_ && sinceProgressCall.elapsed() >= options_.progressCallInterval) {
@@ -189,6 +197,26 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   state_ = outputState_;
   if (log_) log_->statistics(statistics() - before);
   return {true, time_, {}};
+}
+
+std::optional<std::string> Simulation::reportSubroutineMessages() {
+  // A subroutine that writes a line per call would bury the log: the first ones are listed, the rest counted.
+  constexpr long kLoggedMessageLimit = 200;
+  for (const SubroutineMessage& message : system_->takeSubroutineMessages()) {
+    ++subroutineMessagesLogged_;
+    if (subroutineMessagesLogged_ <= kLoggedMessageLimit) {
+      logLine(std::string(message.error ? " ERROR: " : " ") +
+              (message.element ? describeContact(*message.element) + ": " : std::string()) + message.text);
+    } else if (subroutineMessagesLogged_ == kLoggedMessageLimit + 1) {
+      logLine(" Further messages from user subroutines are not listed.");
+    }
+  }
+  return system_->subroutineStopRequest();
+}
+
+void Simulation::finish() {
+  system_->finishSubroutines(time_, state_);
+  reportSubroutineMessages();
 }
 
 void Simulation::reportContactEvents() {

@@ -73,6 +73,9 @@ class Simulation {
 
   // Integrates from segment.startTime to segment.endTime.
   SegmentOutcome run(const SimulationSegment& segment);
+  // The end of the run, completed or not: user subroutines' last calls (CONTACTPOST with endflg) and their
+  // messages.
+  void finish();
 
  private:
   void startIntegrator(double startTime);
@@ -81,6 +84,8 @@ class Simulation {
   void emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
   SegmentOutcome fail(int flag);
   void reportContactEvents();
+  // User subroutines' messages into the log; the reason to stop when one asked to.
+  std::optional<std::string> reportSubroutineMessages();
   void logLine(const std::string& text);
 
   SimulationOptions options_;
@@ -92,6 +97,7 @@ class Simulation {
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
   std::function<void(const ContactEvent&)> onContactEvent_;
+  long subroutineMessagesLogged_ = 0;
   std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
   long contactEventsLogged_ = 0;
 

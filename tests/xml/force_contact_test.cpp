@@ -1,6 +1,11 @@
 // Force_Contact: the reader's checks (law parameters from the law descriptors, lists, references, keywords), the
 // model builder's checks (laws' rules between parameters, pairs that can never touch, graphics that cannot be
 // contact geometry) and commands that change an element between simulations.
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
 #include "support/deck_testing.h"
 
 namespace lodestone::testing {
@@ -119,13 +124,85 @@ TEST(ForceContact, TriaMeshContactIsNotAvailableYet) {
   EXPECT_TRUE(hasError(diagnostics, kContactLine + 1, "contact with TriaMesh graphics is not available yet"));
 }
 
-TEST(ForceContact, UserNormalForceIsNotAvailableYet) {
+// ---- user subroutines (the libraries are built into build/lib, where the lookup finds them by name) --------
+
+const std::string kUserNormal = "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1e7, 1.5, 10, 1e-4)\" "
+                                "cnf_dll_name=\"usersub_examples\"";
+
+TEST(ForceContact, UserSubroutinesLoadWithTheirParameters) {
+  const ReadResult result = readText(deck(contactModel(
+      kBallOnBox + kUserNormal + " cff_type=\"usercff\" cff_param_string=\"user( 0.3,0.2 , 1D-2,5e-2 )\" "
+                                 "cff_dll_name=\"libusersub_examples.so\" cpost_dll_name=\"usersub_examples\"")));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*result.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  const ForceContact& contact = model->contacts->elements.at(0);
+  EXPECT_FALSE(contact.normalLaw);
+  ASSERT_TRUE(contact.userNormal && contact.userFriction && contact.contactPost);
+  EXPECT_EQ(contact.userNormal->function, "CNFSUB");
+  EXPECT_EQ(contact.userNormal->parameters, (std::vector<double>{1e7, 1.5, 10, 1e-4}));
+  EXPECT_EQ(contact.userFriction->parameters, (std::vector<double>{0.3, 0.2, 1e-2, 5e-2}));
+  EXPECT_EQ(contact.contactPost->function, "CONTACTPOST");
+  EXPECT_TRUE(contact.userNormal->library.ends_with("libusersub_examples.so")) << contact.userNormal->library;
+  // Both names found the same file, loaded once.
+  EXPECT_EQ(contact.userNormal->keepLoaded, contact.userFriction->keepLoaded);
+}
+
+TEST(ForceContact, UserNormalForceNeedsALibrary) {
   const ReadResult result = readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\"")));
-  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "cnf_type=\"USERCNF\": user subroutines"));
-  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "are not available yet"));
-  const ReadResult withRoutine =
-      readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1,2)\"")));
-  EXPECT_TRUE(hasError(withRoutine.diagnostics, kContactLine, "attribute 'cnf_param_string' is not supported"));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine, "cnf_dll_name is needed: the shared library that holds CNFSUB"));
+}
+
+TEST(ForceContact, BadParameterStringSaysWhereAndWhat) {
+  const ReadResult result = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"usersub_examples\" cnf_param_string=\"USER(1, x2)\"")));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine,
+                       "cnf_param_string=\"USER(1, x2)\", column 9: 'x2' is not a number"));
+  const ReadResult unclosed = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"usersub_examples\" cnf_param_string=\"USER(1, 2\"")));
+  EXPECT_TRUE(hasError(unclosed.diagnostics, kContactLine, "column 10: expected ',' or ')' after a number, found the end"));
+}
+
+TEST(ForceContact, MissingLibraryIsAnErrorNamingWhereItLooked) {
+  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"no_such_contact_library\"")));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine,
+                       "cnf_dll_name=\"no_such_contact_library\": library \"no_such_contact_library\" not found (tried"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "libno_such_contact_library.so"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "LODESTONE_USERSUB_PATH"));
+}
+
+TEST(ForceContact, MissingFunctionIsAnErrorWithTheLoadersMessage) {
+  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+      kBallOnBox + kUserNormal + " cnf_fnc_name=\"NO_SUCH_CNFSUB\"")));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "cnf_fnc_name=\"NO_SUCH_CNFSUB\": no function NO_SUCH_CNFSUB in"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "libusersub_examples.so"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "undefined symbol: NO_SUCH_CNFSUB"));  // dlerror()'s words
+}
+
+TEST(ForceContact, AFileThatIsNotALibraryGivesTheLoadersMessage) {
+  const std::filesystem::path fake =
+      std::filesystem::temp_directory_path() / ("lodestone_not_a_library_" + std::to_string(getpid()) + ".so");
+  std::ofstream(fake) << std::string(256, 'x');  // long enough for the loader to read a header and reject it
+  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"" + fake.string() + "\"")));
+  std::filesystem::remove(fake);
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "cnf_dll_name=\"" + fake.string() + "\": " + fake.string()));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "invalid ELF header")) << diagnostics.formatAll();
+}
+
+TEST(ForceContact, PythonSubroutinesAreNotAvailableYet) {
+  const ReadResult result = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" script_name=\"contact.py\" interpreter=\"PYTHON\"")));
+  EXPECT_TRUE(hasError(result.diagnostics, kContactLine,
+                       "script_name: user subroutines written in Python are not available yet"));
+}
+
+TEST(ForceContact, SubroutineAttributesOfABuiltInLawAreIgnoredWithAWarning) {
+  const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact + " cnf_param_string=\"USER(1)\"")));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, kContactLine, "cnf_param_string is ignored: cnf_type is not USERCNF"));
 }
 
 TEST(ForceContact, DipoleMomentNeedsThreeNumbers) {

@@ -1,0 +1,110 @@
+// Shared-library lookup and loading for user subroutines.
+#include "user_library.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+namespace lodestone {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> splitPath(std::string_view searchPath) {
+  std::vector<std::string> folders;
+  size_t start = 0;
+  while (start <= searchPath.size()) {
+    const size_t end = std::min(searchPath.find(':', start), searchPath.size());
+    if (end > start) folders.emplace_back(searchPath.substr(start, end - start));
+    start = end + 1;
+  }
+  return folders;
+}
+
+// The name as given, then with `lib` and `.so` added where missing.
+std::vector<std::string> fileNames(std::string_view name) {
+  const std::string given(name);
+  const std::string file = fs::path(given).filename().string();
+  const bool hasPrefix = file.rfind("lib", 0) == 0;
+  const bool hasSuffix = file.find(".so") != std::string::npos;
+  std::vector<std::string> names{given};
+  const fs::path folder = fs::path(given).parent_path();
+  const auto variant = [&](const std::string& f) { names.push_back((folder / f).string()); };
+  if (!hasSuffix) variant(file + ".so");
+  if (!hasPrefix) variant("lib" + file + (hasSuffix ? "" : ".so"));
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> libraryCandidates(std::string_view name, const std::string& deckFolder,
+                                           std::string_view searchPath, const std::string& executableLibFolder) {
+  if (fs::path(name).is_absolute()) return {std::string(name)};
+  std::vector<std::string> folders{deckFolder.empty() ? std::string(".") : deckFolder};
+  for (std::string& folder : splitPath(searchPath)) folders.push_back(std::move(folder));
+  if (!executableLibFolder.empty()) folders.push_back(executableLibFolder);
+  std::vector<std::string> candidates;
+  for (const std::string& folder : folders) {
+    for (const std::string& file : fileNames(name)) candidates.push_back((fs::path(folder) / file).string());
+  }
+  return candidates;
+}
+
+SharedLibrary::SharedLibrary(const std::string& path) : path_(path) {
+  dlerror();
+  handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) {
+    const char* error = dlerror();
+    throw std::runtime_error(error ? error : ("cannot load " + path));
+  }
+}
+
+SharedLibrary::~SharedLibrary() {
+  if (handle_) dlclose(handle_);
+}
+
+void* SharedLibrary::symbol(const std::string& name, std::string& error) const {
+  dlerror();
+  void* address = dlsym(handle_, name.c_str());
+  if (!address) {
+    const char* text = dlerror();
+    error = text ? text : (path_ + ": undefined symbol: " + name);
+  }
+  return address;
+}
+
+UserLibraries::UserLibraries(std::string deckFolder) : deckFolder_(std::move(deckFolder)) {}
+
+std::shared_ptr<SharedLibrary> UserLibraries::load(std::string_view name) {
+  const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
+  const std::vector<std::string> candidates =
+      libraryCandidates(name, deckFolder_, searchPath ? searchPath : "", executableLibFolder());
+  for (const std::string& candidate : candidates) {
+    std::error_code ignored;
+    if (!fs::is_regular_file(candidate, ignored)) continue;
+    const std::string resolved = fs::weakly_canonical(candidate, ignored).string();
+    if (auto found = loaded_.find(resolved); found != loaded_.end()) return found->second;
+    // A file that exists but does not load is the answer, not a reason to look further: its error is the useful one.
+    auto library = std::make_shared<SharedLibrary>(resolved);
+    loaded_.emplace(resolved, library);
+    return library;
+  }
+  std::string tried;
+  for (const std::string& candidate : candidates) tried += (tried.empty() ? "" : ", ") + candidate;
+  throw std::runtime_error("library \"" + std::string(name) + "\" not found (tried " + tried +
+                           "; set LODESTONE_USERSUB_PATH to add folders)");
+}
+
+std::string executableLibFolder() {
+  std::error_code error;
+  const fs::path executable = fs::read_symlink("/proc/self/exe", error);
+  if (error) return {};
+  return (executable.parent_path().parent_path() / "lib").string();
+}
+
+}  // namespace lodestone

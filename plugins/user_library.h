@@ -1,0 +1,58 @@
+// Loading user subroutine libraries: where a `*_dll_name` is looked for, and the shared library itself.
+//
+// Lookup (REFERENCE.md §6, ours where MotionSolve's rules name Windows variables): an absolute path is loaded as
+// given; otherwise the deck's folder, then each folder of LODESTONE_USERSUB_PATH (colon-separated), then the
+// `lib` folder beside the lodestone executable's folder (where libraries built with Lodestone, such as the
+// examples in models/usersub, are put). In each folder the name is tried as given and, when it has no `lib`
+// prefix or no `.so`, with them added.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lodestone {
+
+// Every path tried for library `name`, in order.
+std::vector<std::string> libraryCandidates(std::string_view name, const std::string& deckFolder,
+                                           std::string_view searchPath, const std::string& executableLibFolder);
+
+// A loaded shared library (dlopen with RTLD_NOW: every symbol resolved at load, so a library missing a utility
+// fails here rather than in the middle of a run).
+class SharedLibrary {
+ public:
+  // Throws std::runtime_error with dlerror()'s text.
+  explicit SharedLibrary(const std::string& path);
+  ~SharedLibrary();
+  SharedLibrary(const SharedLibrary&) = delete;
+  SharedLibrary& operator=(const SharedLibrary&) = delete;
+
+  const std::string& path() const { return path_; }
+  // The address of exported symbol `name`; nullptr when absent, with the reason in `error`.
+  void* symbol(const std::string& name, std::string& error) const;
+
+ private:
+  std::string path_;
+  void* handle_ = nullptr;
+};
+
+// Libraries loaded for one run, each once, found by the lookup above.
+class UserLibraries {
+ public:
+  explicit UserLibraries(std::string deckFolder);
+  // The library for `name`, loading it on first use. Throws std::runtime_error saying which paths were tried
+  // and, for a file that exists but does not load, dlerror()'s text.
+  std::shared_ptr<SharedLibrary> load(std::string_view name);
+
+ private:
+  std::string deckFolder_;
+  std::map<std::string, std::shared_ptr<SharedLibrary>> loaded_;  // by resolved path
+};
+
+// The folder of the running executable's sibling `lib` folder ("/usr/local/lib" for /usr/local/bin/lodestone);
+// empty when it cannot be determined.
+std::string executableLibFolder();
+
+}  // namespace lodestone
