@@ -6,12 +6,19 @@
 //                                       PILE_END_TIME=t simulates t seconds instead of 1 for profiling,
 //                                       PILE_LINEAR_SOLVER=KLU|KRYLOV overrides the choice by size)
 //
-// Measured on the 2-core development VM (Release, IMPACT + COULOMB_ON, integr_tol 1e-3, 1 s simulated):
-//   N=50,  zero_crossing FALSE:  2.3 s, 3632 steps,  7132 residuals,  704 Jacobians, 23 MB
-//   N=100, zero_crossing FALSE:  7.9 s, 4574 steps,  9351 residuals, 1072 Jacobians, 27 MB (factorisation 3.4 s)
-//   N=100, zero_crossing TRUE:  44.4 s, 12605 steps, 19418 residuals, 6545 Jacobians, 28 MB (2004 events located;
-//                                each restarts IDAS and costs a fresh factorisation)
-// The factorisation of the contact-coupled iteration matrix dominates; AMD ordering halved it against COLAMD.
+// Measured on the 2-core development VM (RelWithDebInfo, IMPACT + COULOMB_ON, integr_tol 1e-3, 1 s simulated):
+//   N=50,   zero_crossing FALSE, KLU:     1.5 s,  3632 steps,  7132 residuals,   704 Jacobians, 23 MB
+//   N=50,   zero_crossing FALSE, GMRES:   1.9 s,  3636 steps,  7118 residuals,   719 Jacobians, 15801 Krylov its
+//   N=100,  zero_crossing FALSE, KLU:     7.3 s,  4574 steps,  9351 residuals,  1072 Jacobians, 29 MB
+//   N=100,  zero_crossing FALSE, GMRES:   5.6 s,  4601 steps,  9442 residuals,  1112 Jacobians, 22 MB
+//   N=100,  zero_crossing TRUE,  KLU:    40.3 s, 12605 steps, 19418 residuals,  6545 Jacobians, 29 MB
+//                                        (2004 events located; each restarts IDAS and costs a fresh Jacobian)
+//   N=1000, zero_crossing FALSE, GMRES:  169 s,   9748 steps, 21852 residuals,  3928 Jacobians, 50 MB
+//   N=1000, zero_crossing TRUE,  GMRES: 1429 s,  64641 steps, 82413 residuals, 33687 Jacobians, 47 MB
+//                                        (22114 events located; contact detection 599 s, Jacobians 526 s)
+//   N=1000 with KLU: did not finish 0.3 s in 15 minutes (70% of the time in KLU factorisation).
+// Per step the cost grows linearly (1.6 ms at N=100 with KLU, 17 ms at N=1000 with GMRES); the number of
+// steps grows because a bigger pile has more impacts for one global step size to resolve.
 #include <sys/resource.h>
 
 #include <chrono>
