@@ -179,6 +179,17 @@ TEST_F(UserSubroutineRun, AUtilityCalledWronglyIsReportedOnceAndTheRunGoesOn) {
   EXPECT_EQ(log.find(message, first + 1), std::string::npos) << "reported once";
 }
 
+TEST_F(UserSubroutineRun, SetUpAndDifferencingCallsCarryTheirFlags) {
+  const std::string deck = folder.write("flags.xml", fixtureDeck("CNFSUB_FLAGS", "1e7, 1.5, 20., 1e-4"));
+  ASSERT_EQ(run(deck, "flags"), 0) << stderrText();
+  const std::string log = readFile(folder / "flags/run.log");
+  const size_t setUp = log.find("CNFSUB_FLAGS (c_errmes, id=300): set-up call (iflag)");
+  const size_t differencing = log.find("CNFSUB_FLAGS (c_errmes, id=300): differencing call (dflag)");
+  EXPECT_NE(setUp, std::string::npos) << log;
+  EXPECT_NE(differencing, std::string::npos) << log;
+  EXPECT_LT(setUp, differencing) << "the set-up call comes first, at the start";
+}
+
 TEST_F(UserSubroutineRun, MissingLibraryIsABadDeckNamingTheElementAndItsLine) {
   std::string deck = readFile(kModels + "sphere_usersub.xml");
   const std::string from = "cnf_dll_name=\"usersub_examples\"";
