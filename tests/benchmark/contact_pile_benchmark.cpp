@@ -4,7 +4,7 @@
 //
 //   contact_pile_benchmark [N ...]     (default: N = 100 1000; PILE_ZERO_CROSSING=TRUE|FALSE runs one case,
 //                                       PILE_END_TIME=t simulates t seconds instead of 1 for profiling,
-//                                       PILE_LINEAR_SOLVER=KLU|KRYLOV overrides the choice by size)
+//                                       PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size)
 //
 // Measured on the 2-core development VM (RelWithDebInfo, IMPACT + COULOMB_ON, integr_tol 1e-3, 1 s simulated):
 //   N=50,   zero_crossing FALSE, KLU:     1.5 s,  3632 steps,  7132 residuals,   704 Jacobians, 23 MB
@@ -29,74 +29,15 @@
 #include <vector>
 
 #include "elements/model_builder.h"
+#include "pile_deck.h"
 #include "solver/core/text.h"
 #include "solver/driver/simulation.h"
 #include "solver/xml/deck_reader.h"
 
 using namespace lodestone;
+using lodestone::benchmark::pileDeck;
 
 namespace {
-
-constexpr double kRadius = 0.01;  // m
-
-// Spheres on a jittered lattice above the floor of a box just wide enough for a layer of `perSide`² spheres.
-std::string pileDeck(int count, bool zeroCrossing) {
-  int perSide = 1;
-  while (perSide * perSide * perSide < count) ++perSide;
-  const double spacing = 2.4 * kRadius;
-  const double width = perSide * spacing;
-  std::mt19937 random(7u + static_cast<unsigned>(count));
-  std::uniform_real_distribution<double> jitter(-0.1 * kRadius, 0.1 * kRadius);
-  const double mass = 1000 * 4.0 / 3.0 * 3.14159265358979 * kRadius * kRadius * kRadius;  // water-dense
-  const double inertia = 0.4 * mass * kRadius * kRadius;
-
-  std::string deck = "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n";
-  deck += "<Force_Gravity grav_z=\"-9.81\"/>\n<Param_Transient integr_tol=\"1e-3\"/>\n";
-  deck += "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
-  // Floor and four walls, 0.1 m thick, on ground markers at their centres.
-  const double thick = 0.1, height = 2 * width + 0.2;
-  struct Wall { double x, y, z, lx, ly, lz; };
-  const Wall walls[] = {{0, 0, -thick / 2, width + 2 * thick, width + 2 * thick, thick},
-                        {-(width + thick) / 2, 0, height / 2, thick, width, height},
-                        {(width + thick) / 2, 0, height / 2, thick, width, height},
-                        {0, -(width + thick) / 2, height / 2, width, thick, height},
-                        {0, (width + thick) / 2, height / 2, width, thick, height}};
-  std::string wallIds;
-  for (int w = 0; w < 5; ++w) {
-    const Wall& wall = walls[w];
-    const std::string marker = std::to_string(10 + w), graphic = std::to_string(100 + w);
-    deck += "<Reference_Marker id=\"" + marker + "\" body_id=\"1\" pos_x=\"" + formatReal(wall.x) + "\" pos_y=\"" +
-            formatReal(wall.y) + "\" pos_z=\"" + formatReal(wall.z) + "\"/>\n";
-    deck += "<Post_Graphic id=\"" + graphic + "\" type=\"BoxDefinedFromCenter\" center_marker_id=\"" + marker +
-            "\" length_x=\"" + formatReal(wall.lx) + "\" length_y=\"" + formatReal(wall.ly) + "\" length_z=\"" +
-            formatReal(wall.lz) + "\"/>\n";
-    wallIds += " " + graphic;
-  }
-  std::string sphereIds;
-  for (int i = 0; i < count; ++i) {
-    const int ix = i % perSide, iy = (i / perSide) % perSide, iz = i / (perSide * perSide);
-    const double x = -width / 2 + (ix + 0.5) * spacing + jitter(random);
-    const double y = -width / 2 + (iy + 0.5) * spacing + jitter(random);
-    const double z = kRadius + 0.005 + iz * spacing + std::abs(jitter(random));
-    const std::string body = std::to_string(1000 + i), marker = std::to_string(100000 + i),
-                      graphic = std::to_string(200000 + i);
-    deck += "<Body_Rigid id=\"" + body + "\" mass=\"" + formatReal(mass) + "\" cg_id=\"" + marker +
-            "\" inertia_xx=\"" + formatReal(inertia) + "\" inertia_yy=\"" + formatReal(inertia) +
-            "\" inertia_zz=\"" + formatReal(inertia) + "\"/>\n";
-    deck += "<Reference_Marker id=\"" + marker + "\" body_id=\"" + body + "\" pos_x=\"" + formatReal(x) +
-            "\" pos_y=\"" + formatReal(y) + "\" pos_z=\"" + formatReal(z) + "\"/>\n";
-    deck += "<Post_Graphic id=\"" + graphic + "\" type=\"Sphere\" center_marker_id=\"" + marker + "\" radius=\"" +
-            formatReal(kRadius) + "\"/>\n";
-    sphereIds += " " + graphic;
-  }
-  deck += "<Force_Contact id=\"1\" i_graphics_id=\"" + sphereIds + "\" j_graphics_id=\"" + sphereIds + wallIds +
-          "\" cnf_type=\"IMPACT\" stiffness=\"1e5\" exponent=\"1.5\" damping=\"2\" dmax=\"1e-4\""
-          " cff_type=\"COULOMB_ON\" mu_static=\"0.3\" mu_dynamic=\"0.25\" stiction_trans_vel=\"0.01\""
-          " friction_trans_vel=\"0.02\" zero_crossing=\"" + (zeroCrossing ? "TRUE" : "FALSE") + "\"/>\n";
-  deck += "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/>"
-          "</Command></MultiBodySystem>\n";
-  return deck;
-}
 
 long peakMemoryKilobytes() {
   rusage usage{};
@@ -119,8 +60,10 @@ void runPile(int count, bool zeroCrossing) {
   }
   SimulationOptions options;
   if (const char* solver = std::getenv("PILE_LINEAR_SOLVER")) {
-    options.integrator.linearSolver =
-        std::string(solver) == "KRYLOV" ? LinearSolverKind::Krylov : LinearSolverKind::SparseKlu;
+    const std::string name = solver;
+    options.integrator.linearSolver = name == "KRYLOV" ? LinearSolverKind::Krylov
+                                      : name == "DENSE"  ? LinearSolverKind::Dense
+                                                         : LinearSolverKind::SparseKlu;
   }
   Simulation simulation(std::move(*model), options);
   long onsets = 0, separations = 0, located = 0;
