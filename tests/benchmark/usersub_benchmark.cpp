@@ -25,7 +25,7 @@ using namespace lodestone;
 
 namespace {
 
-const std::string kLibrary = std::string(LODESTONE_BINARY_DIR) + "/lib/libusersub_examples.so";
+const std::string kLibrary = std::string(LODESTONE_BINARY_DIR) + "/lib/usersub_examples.so";
 
 template <class Call>
 void timeCalls(const char* label, long calls, volatile double& sink, Call call) {

@@ -132,7 +132,7 @@ const std::string kUserNormal = "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1e
 TEST(ForceContact, UserSubroutinesLoadWithTheirParameters) {
   const ReadResult result = readText(deck(contactModel(
       kBallOnBox + kUserNormal + " cff_type=\"usercff\" cff_param_string=\"user( 0.3,0.2 , 1D-2,5e-2 )\" "
-                                 "cff_dll_name=\"libusersub_examples.so\" cpost_dll_name=\"usersub_examples\"")));
+                                 "cff_dll_name=\"usersub_examples.so\" cpost_dll_name=\"usersub_examples\"")));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
   Diagnostics diagnostics;
   const std::optional<Model> model = buildModel(*result.spec, diagnostics);
@@ -144,7 +144,7 @@ TEST(ForceContact, UserSubroutinesLoadWithTheirParameters) {
   EXPECT_EQ(contact.userNormal->parameters, (std::vector<double>{1e7, 1.5, 10, 1e-4}));
   EXPECT_EQ(contact.userFriction->parameters, (std::vector<double>{0.3, 0.2, 1e-2, 5e-2}));
   EXPECT_EQ(contact.contactPost->function, "CONTACTPOST");
-  EXPECT_TRUE(contact.userNormal->library.ends_with("libusersub_examples.so")) << contact.userNormal->library;
+  EXPECT_TRUE(contact.userNormal->library.ends_with("/usersub_examples.so")) << contact.userNormal->library;
   // Both names found the same file, loaded once.
   EXPECT_EQ(contact.userNormal->keepLoaded, contact.userFriction->keepLoaded);
 }
@@ -177,7 +177,7 @@ TEST(ForceContact, MissingFunctionIsAnErrorWithTheLoadersMessage) {
   const Diagnostics diagnostics = readAndBuild(deck(contactModel(
       kBallOnBox + kUserNormal + " cnf_fnc_name=\"NO_SUCH_CNFSUB\"")));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "cnf_fnc_name=\"NO_SUCH_CNFSUB\": no function NO_SUCH_CNFSUB in"));
-  EXPECT_TRUE(hasError(diagnostics, kContactLine, "libusersub_examples.so"));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine, "/usersub_examples.so"));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "undefined symbol: NO_SUCH_CNFSUB"));  // dlerror()'s words
 }
 
