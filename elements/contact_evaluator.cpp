@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "collision/narrow_phase.h"
-#include "lodestone/usersub.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
