@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "collision/narrow_phase.h"
-#include "lodestone/usersub.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -455,70 +454,75 @@ void ContactEvaluator::markTouching(const Candidate& c) {
 
 // ---- user subroutines ------------------------------------------------------------------------------------------
 
+template <class Call>
+auto ContactEvaluator::invoke(const ForceContact& element, const UserSubroutine& routine, const Call& call) {
+  callingElement_ = &element;
+  callingRoutine_ = &routine;
+  ScopedSubroutineHost host(*this);
+  try {
+    return callSubroutine(routine, call);
+  } catch (const SubroutineError& error) {
+    subroutineFailed(element, routine, error);
+    throw;
+  }
+}
+
 double ContactEvaluator::callNormalSubroutine(const ForceContact& element, const double* loci, const double* ni,
                                               const double* locj, const double* nj, double gap, double gapRate,
                                               double gapAcceleration, bool differencing, bool setUp) {
   const UserSubroutine& routine = *element.userNormal;
-  // Every argument by pointer, as MotionSolve passes them: the subroutine gets copies it may scribble on.
-  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
-  int dflag = differencing ? 1 : 0, iflag = setUp ? 1 : 0;
-  double time = time_;
-  double locations[12];
-  std::copy_n(loci, 3, locations);
-  std::copy_n(ni, 3, locations + 3);
-  std::copy_n(locj, 3, locations + 6);
-  std::copy_n(nj, 3, locations + 9);
-  parameterScratch_ = routine.parameters;
-  double result[6] = {0, 0, 0, 0, 0, 0};
-  callingElement_ = &element;
-  callingRoutine_ = &routine;
-  {
-    ScopedSubroutineHost host(*this);
-    routine.as<lodestone_cnfsub>()(&id, &time, parameterScratch_.data(), &npar, locations, locations + 3,
-                                   locations + 6, locations + 9, &gap, &gapRate, &gapAcceleration, &dflag, &iflag,
-                                   result);
-  }
-  if (!setUp) checkFinite(element, routine, std::span<const double>(result, 1));
-  return result[0];
+  NormalCall call{.id = static_cast<int>(element.id), .time = time_, .gap = gap, .gapdot = gapRate,
+                  .gapdotdot = gapAcceleration, .dflag = differencing, .iflag = setUp};
+  std::copy_n(loci, 3, call.loci.begin());
+  std::copy_n(ni, 3, call.ni.begin());
+  std::copy_n(locj, 3, call.locj.begin());
+  std::copy_n(nj, 3, call.nj.begin());
+  const double force = invoke(element, routine, call);
+  if (!setUp) checkFinite(element, routine, std::span<const double>(&force, 1));
+  return force;
 }
 
 Vector3 ContactEvaluator::callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj,
                                                  const Vector3& x, const Vector3& xdot, double normalForce,
                                                  bool differencing, bool setUp) {
   const UserSubroutine& routine = *element.userFriction;
-  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
-  int dflag = differencing ? 1 : 0, iflag = setUp ? 1 : 0;
-  double time = time_, nforce = normalForce;
-  double arguments[12];
-  std::copy_n(loci, 3, arguments);
-  std::copy_n(locj, 3, arguments + 3);
-  Eigen::Map<Vector3>(arguments + 6) = x;
-  Eigen::Map<Vector3>(arguments + 9) = xdot;
-  parameterScratch_ = routine.parameters;
-  double result[6] = {0, 0, 0, 0, 0, 0};
-  callingElement_ = &element;
-  callingRoutine_ = &routine;
-  {
-    ScopedSubroutineHost host(*this);
-    routine.as<lodestone_cffsub>()(&id, &time, parameterScratch_.data(), &npar, arguments, arguments + 3,
-                                   arguments + 6, arguments + 9, &nforce, &dflag, &iflag, result);
-  }
-  if (!setUp) checkFinite(element, routine, std::span<const double>(result, 3));
+  FrictionCall call{.id = static_cast<int>(element.id), .time = time_, .x = {x.x(), x.y(), x.z()},
+                    .xdot = {xdot.x(), xdot.y(), xdot.z()}, .nforce = normalForce, .dflag = differencing,
+                    .iflag = setUp};
+  std::copy_n(loci, 3, call.loci.begin());
+  std::copy_n(locj, 3, call.locj.begin());
+  const std::array<double, 3> result = invoke(element, routine, call);
+  if (!setUp) checkFinite(element, routine, result);
   return {result[0], result[1], result[2]};
 }
 
 void ContactEvaluator::callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag) {
   const UserSubroutine& routine = *element.contactPost;
   const int index = static_cast<int>(&element - contacts_->elements.data());
-  int id = static_cast<int>(element.id), npar = static_cast<int>(routine.parameters.size());
-  int iflag = contactPostStarted_.insert(index).second ? 1 : 0, endflg = endFlag;
-  double time = time_;
-  parameterScratch_ = routine.parameters;
-  callingElement_ = &element;
-  callingRoutine_ = &routine;
-  ScopedSubroutineHost host(*this);
-  routine.as<lodestone_contactpost>()(&id, &iGraphic, &jGraphic, &time, parameterScratch_.data(), &npar, &iflag,
-                                      &endflg);
+  const ContactPostCall call{.id = static_cast<int>(element.id), .iGraphic = iGraphic, .jGraphic = jGraphic,
+                             .time = time_, .iflag = contactPostStarted_.insert(index).second, .endflg = endFlag != 0};
+  invoke(element, routine, call);
+}
+
+void ContactEvaluator::subroutineFailed(const ForceContact& element, const UserSubroutine& routine,
+                                        const SubroutineError& error) {
+  failedRoutines_.insert(&routine);
+  // The reason to stop is one line, for the console too; the details (Python's traceback) go to the log before it,
+  // indented.
+  std::string reason = describeContact(element) + ": " + error.what() + " at t=" + formatReal(time_);
+  if (!error.details().empty()) {
+    std::string text = "traceback of " + routine.function + ":";
+    size_t start = 0;
+    const std::string& details = error.details();
+    while (start < details.size()) {
+      const size_t end = std::min(details.find('\n', start), details.size());
+      text += "\n    " + details.substr(start, end - start);
+      start = end + 1;
+    }
+    messages_.push_back({&element, text, true});
+    reason += " (traceback in run.log)";
+  }
+  if (!stopRequest_) stopRequest_ = reason;
 }
 
 void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubroutine& routine,
@@ -580,7 +584,8 @@ void ContactEvaluator::finishContactPost(double time) {
   if (!hasSubroutines_) return;
   time_ = time;
   for (const ForceContact& element : contacts_->elements) {
-    if (element.contactPost) callContactPost(element, 0, 0, 1);
+    // A CONTACTPOST that failed is not called again, not even to close its files.
+    if (element.contactPost && !failedRoutines_.count(&*element.contactPost)) callContactPost(element, 0, 0, 1);
   }
 }
 
@@ -606,18 +611,23 @@ std::optional<MarkerMotion> ContactEvaluator::markerMotion(int id) const {
 
 void ContactEvaluator::subroutineMessage(int id, std::string_view message, bool error, bool stop) {
   const std::string from = callingRoutine_ ? callingRoutine_->function : std::string("a subroutine");
-  messages_.push_back({callingElement_, from + " (c_errmes, id=" + std::to_string(id) + "): " + std::string(message),
+  const std::string utility = callingRoutine_ && callingRoutine_->isPython() ? "py_errmes" : "c_errmes";
+  messages_.push_back({callingElement_, from + " (" + utility + ", id=" + std::to_string(id) + "): " +
+                                            std::string(message),
                        error});
   if (stop && !stopRequest_) {
     stopRequest_ = (callingElement_ ? describeContact(*callingElement_) + ": " : std::string()) +
-                   (callingRoutine_ ? callingRoutine_->describe() : from) + " asked to stop (c_errmes): " +
+                   (callingRoutine_ ? callingRoutine_->describe() : from) + " asked to stop (" + utility + "): " +
                    std::string(message);
   }
 }
 
 void ContactEvaluator::utilityProblem(std::string_view utility, std::string_view problem) {
   const std::string from = callingRoutine_ ? callingRoutine_->function : std::string("a subroutine");
-  const std::string text = std::string(utility) + " called from " + from + ": " + std::string(problem);
+  // A Python subroutine called the py_* form, which answers through the C utility.
+  std::string name(utility);
+  if (callingRoutine_ && callingRoutine_->isPython() && name.rfind("c_", 0) == 0) name = "py_" + name.substr(2);
+  const std::string text = name + " called from " + from + ": " + std::string(problem);
   if (reportedProblems_.insert(text).second) messages_.push_back({callingElement_, text, true});
 }
 

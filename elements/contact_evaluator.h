@@ -116,7 +116,14 @@ class ContactEvaluator : private SubroutineHost {
   void finishContactPost(double time);
   // Messages since the last call, for the run log.
   std::vector<SubroutineMessage> takeMessages() { return std::exchange(messages_, {}); }
-  // Set once a subroutine asked to stop (c_errmes with endflg "STOP"): why, naming the element and function.
+  // Set once a subroutine asked to stop (c_errmes with endflg "STOP") or failed: why, naming the element and
+  // function, in one line.
+  //
+  // A subroutine fails when it gives no usable result (a Python exception, a return value of the wrong kind): the
+  // call that failed throws SubroutineError after recording the failure here and its details in the messages.
+  // Inside IDAS's callbacks Integrator::guarded turns it into an unrecoverable error, so IDAS gives up at once;
+  // the driver, which calls startSubroutines(), report() and contactPost() itself, catches it, and in both cases
+  // ends the run with this reason (exit 2, results kept).
   const std::optional<std::string>& stopRequest() const { return stopRequest_; }
 
  private:
@@ -164,6 +171,10 @@ class ContactEvaluator : private SubroutineHost {
   Vector3 callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj, const Vector3& x,
                                  const Vector3& xdot, double normalForce, bool differencing, bool setUp);
   void callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag);
+  // One call with this evaluator as the utilities' host; a failure is recorded (subroutineFailed) and rethrown.
+  template <class Call>
+  auto invoke(const ForceContact& element, const UserSubroutine& routine, const Call& call);
+  void subroutineFailed(const ForceContact& element, const UserSubroutine& routine, const SubroutineError& error);
   // A user subroutine returned something that is not a number: said once per element and function.
   void checkFinite(const ForceContact& element, const UserSubroutine& routine, std::span<const double> values);
   // SubroutineHost
@@ -205,7 +216,7 @@ class ContactEvaluator : private SubroutineHost {
   std::span<const BodyKinematics> bodies_;          // of the latest detect()
   const ForceContact* callingElement_ = nullptr;
   const UserSubroutine* callingRoutine_ = nullptr;
-  std::vector<double> parameterScratch_;            // par handed to a subroutine (it may write to it)
+  std::set<const UserSubroutine*> failedRoutines_;  // not called again (CONTACTPOST's last call is skipped)
   std::map<std::tuple<long, long, long>, std::vector<ContactPostPoint>> postPairs_;  // (id, I, J) at this output
   std::set<int> contactPostStarted_;                // elements whose CONTACTPOST had its first call
   std::set<std::string> reportedProblems_;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "elements/post_graphic.h"
+#include "plugins/python_scripts.h"
 #include "plugins/user_parameters.h"
 #include "solver/core/text.h"
 
@@ -15,10 +16,6 @@ namespace lodestone {
 using S = ForceContactSpec;
 
 namespace {
-
-const std::string kPythonNote =
-    "user subroutines written in Python are not available yet; build the subroutine as a C shared library and "
-    "name it with cnf_dll_name / cff_dll_name / cpost_dll_name";
 
 // The user subroutines an element may name: which attributes say so, and the default function name.
 struct SubroutineAttributes {
@@ -56,10 +53,35 @@ void checkSubroutine(const S& spec, const SubroutineAttributes& sub, Diagnostics
                                       ": " + parsed.error);
     }
   }
+  const std::string function = spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction);
   if (!namesLibrary(spec.*sub.library) && !spec.script_name) {
-    diagnostics.error(spec.loc, prefix + "_dll_name is needed: the shared library that holds " +
-                                    (spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction)) +
-                                    " (a path, or a name looked up beside the deck and in LODESTONE_USERSUB_PATH)");
+    diagnostics.error(spec.loc, prefix + "_dll_name is needed: the shared library that holds " + function +
+                                    " (a path, or a name looked up beside the deck and in LODESTONE_USERSUB_PATH); "
+                                    "or script_name with interpreter=\"PYTHON\" for a function written in Python");
+  }
+  if (namesLibrary(spec.*sub.library) && spec.script_name) {
+    diagnostics.warning(spec.loc, prefix + "_dll_name is ignored: script_name=\"" + *spec.script_name + "\" gives " +
+                                      function);
+  }
+}
+
+// A script's functions come from the Python interpreter; MotionSolve names others (MATLAB), Lodestone has only it.
+bool usesPython(const S& spec) {
+  return spec.script_name && spec.interpreter && equalsIgnoreCase(*spec.interpreter, "PYTHON");
+}
+
+void checkScript(const S& spec, bool usesSubroutine, Diagnostics& diagnostics) {
+  if (spec.interpreter && !equalsIgnoreCase(*spec.interpreter, "PYTHON")) {
+    diagnostics.error(spec.loc, "interpreter=\"" + *spec.interpreter +
+                                    "\" is not available: the only interpreter is PYTHON (interpreter=\"PYTHON\")");
+  } else if (spec.script_name && !spec.interpreter) {
+    diagnostics.error(spec.loc, "script_name=\"" + *spec.script_name + "\" needs interpreter=\"PYTHON\"");
+  } else if (spec.interpreter && !spec.script_name) {
+    diagnostics.error(spec.loc, "interpreter=\"" + *spec.interpreter +
+                                    "\" needs script_name, the Python file that defines the subroutines");
+  } else if (spec.script_name && !usesSubroutine) {
+    diagnostics.warning(spec.loc, "script_name is ignored: the element calls no user subroutine (cnf_type=\"USERCNF\", "
+                                  "cff_type=\"USERCFF\" or a cpost_* attribute)");
   }
 }
 
@@ -184,9 +206,7 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
   if (usesPostSubroutine(spec)) checkSubroutine(spec, kPostSubroutine, diagnostics);
   warnUnused(spec, kNormalSubroutine, usesNormalSubroutine(spec), "cnf_type is not USERCNF", diagnostics);
   warnUnused(spec, kFrictionSubroutine, usesFrictionSubroutine(spec), "cff_type is not USERCFF", diagnostics);
-  if (spec.script_name || spec.interpreter) {
-    diagnostics.error(spec.loc, std::string(spec.script_name ? "script_name" : "interpreter") + ": " + kPythonNote);
-  }
+  checkScript(spec, usesNormalSubroutine(spec) || usesFrictionSubroutine(spec) || usesPostSubroutine(spec), diagnostics);
   if (spec.enable_analytical == "FALSE") {
     diagnostics.error(spec.loc, "enable_analytical=\"FALSE\" asks for contact between tessellated surfaces, which is "
                                 "not available yet; use AUTO or TRUE");
@@ -257,8 +277,10 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                       const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ContactModel>();
   // Libraries named by a relative path are looked for beside the deck first.
-  UserLibraries libraries(contacts.empty() ? std::string()
-                                           : std::filesystem::path(contacts.front().loc.file).parent_path().string());
+  const std::string deckFolder =
+      contacts.empty() ? std::string() : std::filesystem::path(contacts.front().loc.file).parent_path().string();
+  UserLibraries libraries(deckFolder);
+  PythonScripts scripts(deckFolder);
   std::map<long, const PostGraphicSpec*> graphicSpecs;
   for (const PostGraphicSpec& graphic : graphics) graphicSpecs[graphic.id] = &graphic;
   std::map<long, int> graphicIndex;  // Post_Graphic id -> index in result->graphics, once built
@@ -358,12 +380,37 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       values = *given;
       return true;
     };
-    // A user subroutine: its library loaded (once per run), its function looked up, its USER(...) numbers.
+    // A Python script: run once for all the element's functions (and once per run), its failure said once.
+    std::shared_ptr<const PythonScript> script;
+    bool scriptFailed = false;
+    const auto loadScript = [&]() -> std::shared_ptr<const PythonScript> {
+      if (script || scriptFailed) return script;
+      try {
+        script = scripts.load(*spec.script_name);
+      } catch (const std::exception& error) {
+        // Name the functions the element wanted from it.
+        std::vector<std::string> wanted;
+        const auto want = [&](bool used, const SubroutineAttributes& sub) {
+          if (used) wanted.push_back(spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction));
+        };
+        want(usesNormalSubroutine(spec), kNormalSubroutine);
+        want(usesFrictionSubroutine(spec), kFrictionSubroutine);
+        want(usesPostSubroutine(spec), kPostSubroutine);
+        std::string functions;
+        for (size_t k = 0; k < wanted.size(); ++k) {
+          functions += (k == 0 ? "" : k + 1 == wanted.size() ? " and " : ", ") + wanted[k];
+        }
+        diagnostics.error(spec.loc, "script_name=\"" + *spec.script_name + "\" (for " + functions + "): " + error.what());
+        scriptFailed = true;
+      }
+      return script;
+    };
+    // A user subroutine: its library loaded (once per run) and its function looked up, or its script's function;
+    // its USER(...) numbers.
     const auto subroutine = [&](const SubroutineAttributes& sub, std::optional<UserSubroutine>& loaded) {
-      if (spec.script_name) return false;  // Python: reported by checkForceContact
       const std::string prefix = sub.prefix;
       const std::optional<std::string>& library = spec.*sub.library;
-      if (!namesLibrary(library)) return false;  // reported by checkForceContact
+      if (spec.script_name ? !usesPython(spec) : !namesLibrary(library)) return false;  // reported by checkForceContact
       UserSubroutine routine;
       routine.function = spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction);
       if (const std::optional<std::string>& text = spec.*sub.parameters) {
@@ -371,18 +418,30 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
         if (!parsed.error.empty()) return false;  // reported by checkForceContact
         routine.parameters = parsed.values;
       }
+      if (spec.script_name) {
+        if (!loadScript()) return false;
+        try {
+          routine.python = scriptFunction(script, routine.function);
+        } catch (const std::exception& error) {
+          diagnostics.error(spec.loc, prefix + "_fnc_name=\"" + routine.function + "\": " + error.what());
+          return false;
+        }
+        routine.file = script->path();
+        loaded = std::move(routine);
+        return true;
+      }
       try {
         routine.keepLoaded = libraries.load(*library);
       } catch (const std::exception& error) {
         diagnostics.error(spec.loc, prefix + "_dll_name=\"" + *library + "\": " + error.what());
         return false;
       }
-      routine.library = routine.keepLoaded->path();
+      routine.file = routine.keepLoaded->path();
       std::string error;
       routine.address = routine.keepLoaded->symbol(routine.function, error);
       if (!routine.address) {
         diagnostics.error(spec.loc, prefix + "_fnc_name=\"" + routine.function + "\": no function " + routine.function +
-                                        " in " + routine.library + " (" + error +
+                                        " in " + routine.file + " (" + error +
                                         "); is it exported with C linkage (extern \"C\", or the prototypes of "
                                         "lodestone/usersub.h)?");
         return false;

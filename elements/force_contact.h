@@ -69,7 +69,7 @@ struct ForceContact {
   const FrictionLaw* frictionLaw = nullptr;
   std::vector<double> frictionValues;
   std::optional<UserSubroutine> userFriction;
-  std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when cpost_dll_name is given
+  std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when any cpost_* attribute is given
   double ignorePenetrationLargerThan = std::numeric_limits<double>::infinity();
   bool zeroCrossing = true;
   double fieldRange = 0;                  // gap within which a field law (DIPOLE) acts; 0 for contact laws

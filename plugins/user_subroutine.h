@@ -1,8 +1,13 @@
-// A user subroutine as a Force_Contact calls it: the function found in its shared library, and the numbers of
-// its USER(...) parameter string.
+// A user subroutine as a Force_Contact calls it: a C function found in a shared library or a Python function
+// defined by a script, the numbers of its USER(...) parameter string, and the calls with MotionSolve's arguments.
+// The argument structs below are the one description of each prototype; user_subroutine.cpp hands them to a C
+// function (every argument by pointer) or to a Python one (numbers and lists), and reads back what it returned.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,20 +15,67 @@
 
 namespace lodestone {
 
-struct UserSubroutine {
-  std::string function;                      // the symbol, as the deck names it ("CNFSUB")
-  std::string library;                       // path of the library it came from
-  std::vector<double> parameters;            // par; npar is their count
-  std::shared_ptr<SharedLibrary> keepLoaded; // the library stays loaded while any model uses it
-  void* address = nullptr;
+class PythonFunction;  // plugins/python_scripts.h
 
-  // The function with the prototype the caller knows it has (lodestone_cnfsub, …).
-  template <class Function>
-  Function as() const {
-    return reinterpret_cast<Function>(address);
-  }
+struct UserSubroutine {
+  std::string function;                      // its name, as the deck gives it ("CNFSUB")
+  std::string file;                          // path of the library or script it came from
+  std::vector<double> parameters;            // par; npar is their count
+  // C: the library stays loaded while any model uses it, and the function's address.
+  std::shared_ptr<SharedLibrary> keepLoaded;
+  void* address = nullptr;
+  // Python: the script's callable (the script stays loaded while any model uses it).
+  std::shared_ptr<const PythonFunction> python;
+
+  bool isPython() const { return python != nullptr; }
   // "CNFSUB in /path/libcontact.so", for messages.
-  std::string describe() const { return function + " in " + library; }
+  std::string describe() const { return function + " in " + file; }
 };
+
+// ---- the arguments of each subroutine (lodestone/usersub.h, REFERENCE.md §6) -----------------------------------
+
+// CNFSUB(id, time, par, npar, loci, ni, locj, nj, gap, gapdot, gapdotdot, dflag, iflag) -> result[0]
+struct NormalCall {
+  int id = 0;
+  double time = 0;
+  std::array<double, 3> loci{}, ni{}, locj{}, nj{};
+  double gap = 0, gapdot = 0, gapdotdot = 0;
+  bool dflag = false, iflag = false;
+};
+
+// CFFSUB(id, time, par, npar, loci, locj, x, xdot, nforce, dflag, iflag) -> result[0..2]
+struct FrictionCall {
+  int id = 0;
+  double time = 0;
+  std::array<double, 3> loci{}, locj{}, x{}, xdot{};
+  double nforce = 0;
+  bool dflag = false, iflag = false;
+};
+
+// CONTACTPOST(id, i_gra_id, j_gra_id, time, par, npar, iflag, endflg)
+struct ContactPostCall {
+  int id = 0, iGraphic = 0, jGraphic = 0;
+  double time = 0;
+  bool iflag = false, endflg = false;
+};
+
+// A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.
+// what(): one line ("CNFSUB in /m/contact.py raised ZeroDivisionError: float division by zero"); details(): the
+// lines that explain it (Python's traceback), empty when there are none.
+class SubroutineError : public std::runtime_error {
+ public:
+  SubroutineError(const std::string& summary, std::string details)
+      : std::runtime_error(summary), details_(std::move(details)) {}
+  const std::string& details() const { return details_; }
+
+ private:
+  std::string details_;
+};
+
+// The calls, with routine.parameters as par. A C function may write to its arguments: it gets copies. Throw
+// SubroutineError when a Python function fails; a C function cannot fail this way.
+double callSubroutine(const UserSubroutine& routine, const NormalCall& call);  // the normal force
+std::array<double, 3> callSubroutine(const UserSubroutine& routine, const FrictionCall& call);
+void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
 
 }  // namespace lodestone

@@ -92,7 +92,13 @@ class DeckRun {
       }
     }
 
-    simulation_->finish();
+    // A subroutine that fails in its last calls (CONTACTPOST closing its files) fails a run that had completed.
+    if (const std::optional<std::string> failure = simulation_->finish();
+        failure && outcome_.status == RunStatus::Completed) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = *failure;
+      failureTime_ = simulation_->time();
+    }
     PhaseTimes& times = simulation_->times();
     times.total = total.elapsed() + parseSeconds;
     times.processCpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC + parseSeconds;

@@ -80,16 +80,24 @@ void Simulation::discardIntegrator() {
 void Simulation::startIntegrator(double startTime) {
   discardIntegrator();
   time_ = startTime;
+  // Once a user subroutine has failed (IDAS then gives up at once) or asked to stop, its own words say why.
+  const auto onMessage = [this](const std::string& line) {
+    if (!system_->subroutineStopRequest()) logLine(" " + line);
+  };
   integrator_ = std::make_unique<Integrator>(*system_, model_->integrator, startTime, state_, options_.integrator,
-                                             times_, [this](const std::string& line) { logLine(" " + line); });
+                                             times_, onMessage);
 }
 
-void Simulation::emitOutput(double time, std::span<const double> state, bool integratorHasStepped) {
+bool Simulation::emitOutput(double time, std::span<const double> state, bool integratorHasStepped) {
   ScopedTimer timer(times_.output);
   lastOutputTime_ = time;
-  if (!onOutput_) return;
+  if (!onOutput_) return true;
   system_->sampleBodies(state, samples_);
-  system_->sampleContacts(time, state, contactSamples_);
+  try {
+    system_->sampleContacts(time, state, contactSamples_);
+  } catch (const SubroutineError&) {
+    return false;  // recorded as the reason to stop; an output with a force missing is not written
+  }
   OutputFrame frame;
   frame.time = time;
   frame.bodies = samples_;
@@ -103,6 +111,7 @@ void Simulation::emitOutput(double time, std::span<const double> state, bool int
     frame.integratorState = state;
   }
   onOutput_(frame);
+  return true;
 }
 
 SegmentOutcome Simulation::run(const SimulationSegment& segment) {
@@ -128,15 +137,23 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   }
 
   segmentStart_ = before;
-  system_->startSubroutines(segment.startTime, state_);
-  if (!lastOutputTime_ || *lastOutputTime_ != segment.startTime) emitOutput(segment.startTime, state_, continues);
+  try {
+    system_->startSubroutines(segment.startTime, state_);
+  } catch (const SubroutineError&) {
+    return stopForSubroutine();
+  }
+  if (!lastOutputTime_ || *lastOutputTime_ != segment.startTime) {
+    if (!emitOutput(segment.startTime, state_, continues)) return stopForSubroutine();
+  }
   started_ = true;
   if (!continues) {
     time_ = segment.startTime;
     if (size > 0) {
       startIntegrator(segment.startTime);
       const StepResult start = integrator_->computeConsistentStart(schedule.at(1));
-      if (start.status == StepStatus::Failed) return fail(start.flag);
+      if (start.status == StepStatus::Failed) {
+        return system_->subroutineStopRequest() ? stopForSubroutine() : fail(start.flag);
+      }
       // Pairs that touch at the start are in contact from the start.
       system_->acceptContactStep(segment.startTime, state_.data(), contactEvents_);
       reportContactEvents();
@@ -158,7 +175,10 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   int next = 1;
   for (;;) {
     const StepResult step = integrator_->step();
-    if (step.status == StepStatus::Failed) return fail(step.flag);
+    // A subroutine that failed inside IDAS's callbacks made IDAS give up: the subroutine, not IDAS, is the reason.
+    if (step.status == StepStatus::Failed) {
+      return system_->subroutineStopRequest() ? stopForSubroutine() : fail(step.flag);
+    }
     if (step.status == StepStatus::RootFound) {
       system_->applyContactRoots(step.time, integrator_->returnedState().data(), integrator_->rootsFound().data(),
                                  contactEvents_);
@@ -169,7 +189,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
       integrator_->interpolate(t, outputState_);
-      emitOutput(t, outputState_, true);
+      if (!emitOutput(t, outputState_, true)) break;
       if (log_ && (next == schedule.count || t - lastProgressLine >= progressSpacing * (1 - 1e-9))) {
         log_->progress(t, integrator_->lastOrder(), integrator_->lastStepSize());
         lastProgressLine = t;
@@ -178,12 +198,10 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     }
     time_ = step.time;
     reportContactEvents();
-    if (const std::optional<std::string> stop = reportSubroutineMessages()) {
+    if (reportSubroutineMessages()) {
       const std::span<const double> reached = integrator_->returnedState();
       state_.assign(reached.begin(), reached.end());
-      logLine(" ERROR: " + *stop);
-      if (log_) log_->statistics(statistics() - before);
-      return {false, time_, *stop};
+      return stopForSubroutine();
     }
     // The law changes at an onset or a separation: restart IDAS there rather than carry the old history across.
     if (step.status == StepStatus::RootFound) integrator_->restartAtReturnedState(step.time);
@@ -197,6 +215,13 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   state_ = outputState_;
   if (log_) log_->statistics(statistics() - before);
   return {true, time_, {}};
+}
+
+SegmentOutcome Simulation::stopForSubroutine() {
+  const std::string reason = reportSubroutineMessages().value_or("a user subroutine asked to stop");
+  logLine(" ERROR: " + reason);
+  if (log_) log_->statistics(statistics() - segmentStart_);
+  return {false, time_, reason};
 }
 
 std::optional<std::string> Simulation::reportSubroutineMessages() {
@@ -214,9 +239,18 @@ std::optional<std::string> Simulation::reportSubroutineMessages() {
   return system_->subroutineStopRequest();
 }
 
-void Simulation::finish() {
-  system_->finishSubroutines(time_, state_);
-  reportSubroutineMessages();
+std::optional<std::string> Simulation::finish() {
+  const bool stoppedBefore = system_->subroutineStopRequest().has_value();
+  bool failed = false;
+  try {
+    system_->finishSubroutines(time_, state_);
+  } catch (const SubroutineError&) {
+    failed = true;  // recorded, with its details, as the reason to stop
+  }
+  const std::optional<std::string> reason = reportSubroutineMessages();
+  if (!failed || stoppedBefore) return std::nullopt;  // a run that had stopped already says why
+  logLine(" ERROR: " + *reason);
+  return reason;
 }
 
 void Simulation::reportContactEvents() {

@@ -74,18 +74,21 @@ class Simulation {
   // Integrates from segment.startTime to segment.endTime.
   SegmentOutcome run(const SimulationSegment& segment);
   // The end of the run, completed or not: user subroutines' last calls (CONTACTPOST with endflg) and their
-  // messages.
-  void finish();
+  // messages. The reason, when one of those calls failed (a Python exception).
+  std::optional<std::string> finish();
 
  private:
   void startIntegrator(double startTime);
   void discardIntegrator();
   // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
-  void emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
+  // False, with nothing written, when a user subroutine failed while the contacts were sampled.
+  bool emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
   SegmentOutcome fail(int flag);
   void reportContactEvents();
-  // User subroutines' messages into the log; the reason to stop when one asked to.
+  // User subroutines' messages into the log; the reason to stop when one asked to or failed.
   std::optional<std::string> reportSubroutineMessages();
+  // Ends the segment because a user subroutine asked to stop or failed: its messages and the reason in the log.
+  SegmentOutcome stopForSubroutine();
   void logLine(const std::string& text);
 
   SimulationOptions options_;

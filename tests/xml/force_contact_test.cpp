@@ -144,7 +144,7 @@ TEST(ForceContact, UserSubroutinesLoadWithTheirParameters) {
   EXPECT_EQ(contact.userNormal->parameters, (std::vector<double>{1e7, 1.5, 10, 1e-4}));
   EXPECT_EQ(contact.userFriction->parameters, (std::vector<double>{0.3, 0.2, 1e-2, 5e-2}));
   EXPECT_EQ(contact.contactPost->function, "CONTACTPOST");
-  EXPECT_TRUE(contact.userNormal->library.ends_with("/usersub_examples.so")) << contact.userNormal->library;
+  EXPECT_TRUE(contact.userNormal->file.ends_with("/usersub_examples.so")) << contact.userNormal->file;
   // Both names found the same file, loaded once.
   EXPECT_EQ(contact.userNormal->keepLoaded, contact.userFriction->keepLoaded);
 }
@@ -192,11 +192,34 @@ TEST(ForceContact, AFileThatIsNotALibraryGivesTheLoadersMessage) {
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "invalid ELF header")) << diagnostics.formatAll();
 }
 
-TEST(ForceContact, PythonSubroutinesAreNotAvailableYet) {
-  const ReadResult result = readText(deck(contactModel(
-      kBallOnBox + "cnf_type=\"USERCNF\" script_name=\"contact.py\" interpreter=\"PYTHON\"")));
-  EXPECT_TRUE(hasError(result.diagnostics, kContactLine,
-                       "script_name: user subroutines written in Python are not available yet"));
+TEST(ForceContact, PythonIsTheOnlyInterpreter) {
+  const ReadResult python = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" script_name=\"contact.py\" interpreter=\"Python\"")));
+  EXPECT_FALSE(python.diagnostics.hasErrors()) << "any case: " << python.diagnostics.formatAll();
+  const ReadResult matlab = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"USERCNF\" script_name=\"contact.m\" interpreter=\"MATLAB\"")));
+  EXPECT_TRUE(hasError(matlab.diagnostics, kContactLine,
+                       "interpreter=\"MATLAB\" is not available: the only interpreter is PYTHON (interpreter=\"PYTHON\")"));
+}
+
+TEST(ForceContact, ScriptAndInterpreterGoTogether) {
+  const ReadResult noInterpreter =
+      readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\" script_name=\"contact.py\"")));
+  EXPECT_TRUE(hasError(noInterpreter.diagnostics, kContactLine, "script_name=\"contact.py\" needs interpreter=\"PYTHON\""));
+  const ReadResult noScript = readText(deck(contactModel(kBallOnBox + "cnf_type=\"USERCNF\" interpreter=\"PYTHON\"")));
+  EXPECT_TRUE(hasError(noScript.diagnostics, kContactLine,
+                       "interpreter=\"PYTHON\" needs script_name, the Python file that defines the subroutines"));
+  EXPECT_TRUE(hasError(noScript.diagnostics, kContactLine, "cnf_dll_name is needed"));
+}
+
+TEST(ForceContact, ScriptWithoutSubroutinesOrBesideALibraryIsWarnedAbout) {
+  const ReadResult unused = readText(deck(contactModel(
+      kBallOnBox + kImpact + " script_name=\"contact.py\" interpreter=\"PYTHON\"")));
+  EXPECT_TRUE(hasWarning(unused.diagnostics, kContactLine, "script_name is ignored: the element calls no user subroutine"));
+  const ReadResult both = readText(deck(contactModel(
+      kBallOnBox + kUserNormal + " script_name=\"contact.py\" interpreter=\"PYTHON\"")));
+  EXPECT_TRUE(hasWarning(both.diagnostics, kContactLine,
+                         "cnf_dll_name is ignored: script_name=\"contact.py\" gives CNFSUB"));
 }
 
 TEST(ForceContact, SubroutineAttributesOfABuiltInLawAreIgnoredWithAWarning) {
