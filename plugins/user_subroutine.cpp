@@ -16,13 +16,27 @@ namespace lodestone {
 
 namespace {
 
-// par as a C function gets it: a copy it may write to (one buffer: calls never nest, and the solver is single-
-// threaded).
-double* parameterCopy(const UserSubroutine& routine) {
-  thread_local std::vector<double> scratch;
-  scratch = routine.parameters;
-  return scratch.data();
-}
+// par as a C function gets it: a copy it may write to, on the stack for the usual handful of numbers. (A
+// thread_local buffer cost more than the call itself: in position-independent code every access goes through
+// __tls_get_addr.)
+class ParameterCopy {
+ public:
+  explicit ParameterCopy(const std::vector<double>& parameters) {
+    if (parameters.size() > inline_.size()) {
+      heap_ = parameters;
+      data_ = heap_.data();
+    } else {
+      std::copy(parameters.begin(), parameters.end(), inline_.begin());
+      data_ = inline_.data();
+    }
+  }
+  double* data() { return data_; }
+
+ private:
+  std::array<double, 32> inline_;
+  std::vector<double> heap_;
+  double* data_;
+};
 
 // ---- Python ----------------------------------------------------------------------------------------------------
 
@@ -138,7 +152,8 @@ double callSubroutine(const UserSubroutine& routine, const NormalCall& call) {
   int id = copy.id, npar = static_cast<int>(routine.parameters.size());
   int dflag = copy.dflag ? 1 : 0, iflag = copy.iflag ? 1 : 0;
   double result[6] = {0, 0, 0, 0, 0, 0};
-  reinterpret_cast<lodestone_cnfsub>(routine.address)(&id, &copy.time, parameterCopy(routine), &npar, copy.loci.data(),
+  ParameterCopy par(routine.parameters);
+  reinterpret_cast<lodestone_cnfsub>(routine.address)(&id, &copy.time, par.data(), &npar, copy.loci.data(),
                                                       copy.ni.data(), copy.locj.data(), copy.nj.data(), &copy.gap,
                                                       &copy.gapdot, &copy.gapdotdot, &dflag, &iflag, result);
   return result[0];
@@ -157,7 +172,8 @@ std::array<double, 3> callSubroutine(const UserSubroutine& routine, const Fricti
   int id = copy.id, npar = static_cast<int>(routine.parameters.size());
   int dflag = copy.dflag ? 1 : 0, iflag = copy.iflag ? 1 : 0;
   double result[6] = {0, 0, 0, 0, 0, 0};
-  reinterpret_cast<lodestone_cffsub>(routine.address)(&id, &copy.time, parameterCopy(routine), &npar, copy.loci.data(),
+  ParameterCopy par(routine.parameters);
+  reinterpret_cast<lodestone_cffsub>(routine.address)(&id, &copy.time, par.data(), &npar, copy.loci.data(),
                                                       copy.locj.data(), copy.x.data(), copy.xdot.data(), &copy.nforce,
                                                       &dflag, &iflag, result);
   return {result[0], result[1], result[2]};
@@ -173,8 +189,9 @@ void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call) 
   ContactPostCall copy = call;
   int npar = static_cast<int>(routine.parameters.size());
   int iflag = copy.iflag ? 1 : 0, endflg = copy.endflg ? 1 : 0;
+  ParameterCopy par(routine.parameters);
   reinterpret_cast<lodestone_contactpost>(routine.address)(&copy.id, &copy.iGraphic, &copy.jGraphic, &copy.time,
-                                                           parameterCopy(routine), &npar, &iflag, &endflg);
+                                                           par.data(), &npar, &iflag, &endflg);
 }
 
 }  // namespace lodestone

@@ -1,6 +1,6 @@
 // What a user subroutine costs: nanoseconds per call of the built-in IMPACT and COULOMB_ON laws and of the same
-// laws as C subroutines (models/usersub/impact_coulomb.c, called through their function pointers as the
-// evaluator calls them), and the whole-run wall time of a 64-sphere pile with each. Prints figures; asserts
+// laws as C subroutines (models/usersub/impact_coulomb.c) and Python ones (impact_coulomb.py), called through
+// callSubroutine as the evaluator calls them, and the whole-run wall time of a 64-sphere pile with each. Prints figures; asserts
 // nothing.
 //
 //   usersub_benchmark [calls]     (default 10000000)
@@ -17,7 +17,9 @@
 #include "lodestone/usersub.h"
 #include "pile_deck.h"
 #include "plugins/builtin/builtin_laws.h"
+#include "plugins/python_scripts.h"
 #include "plugins/user_library.h"
+#include "plugins/user_subroutine.h"
 #include "solver/driver/simulation.h"
 #include "solver/xml/deck_reader.h"
 
@@ -26,6 +28,7 @@ using namespace lodestone;
 namespace {
 
 const std::string kLibrary = std::string(LODESTONE_BINARY_DIR) + "/lib/usersub_examples.so";
+const std::string kScript = std::string(LODESTONE_SOURCE_DIR) + "/models/usersub/impact_coulomb.py";
 
 template <class Call>
 void timeCalls(const char* label, long calls, volatile double& sink, Call call) {
@@ -71,43 +74,68 @@ int main(int argc, char** argv) {
     return impactLaw().force(impact, input);
   });
 
+  // The subroutines as an element holds them, called through callSubroutine as the evaluator calls them.
   UserLibraries libraries("");
-  std::string error;
   const std::shared_ptr<SharedLibrary> library = libraries.load(kLibrary);
-  const auto cnfsub = reinterpret_cast<lodestone_cnfsub>(library->symbol("CNFSUB", error));
-  const auto cffsub = reinterpret_cast<lodestone_cffsub>(library->symbol("CFFSUB", error));
-  if (!cnfsub || !cffsub) {
-    std::fprintf(stderr, "%s\n", error.c_str());
-    return 1;
-  }
-  timeCalls("IMPACT, C subroutine (CNFSUB)", calls, sink, [&](long i) {
-    int id = 1, npar = 4, dflag = 0, iflag = 0;
-    double time = 0, gap = -penetrationOf(i), gapdot = -rateOf(i), gapdotdot = 0, result[6] = {0};
-    double par[4] = {impact[0], impact[1], impact[2], impact[3]};
-    double loci[3] = {0, 0, 0}, ni[3] = {0, 0, -1}, locj[3] = {0, 0, 0}, nj[3] = {0, 0, 1};
-    cnfsub(&id, &time, par, &npar, loci, ni, locj, nj, &gap, &gapdot, &gapdotdot, &dflag, &iflag, result);
-    return result[0];
-  });
+  PythonScripts scripts("");
+  const std::shared_ptr<const PythonScript> script = scripts.load(kScript);
+  const auto subroutine = [&](const std::string& function, const std::vector<double>& parameters, bool python) {
+    UserSubroutine routine;
+    routine.function = function;
+    routine.parameters = parameters;
+    if (python) {
+      routine.file = script->path();
+      routine.python = scriptFunction(script, function);
+    } else {
+      std::string error;
+      routine.file = library->path();
+      routine.keepLoaded = library;
+      routine.address = library->symbol(function, error);
+      if (!routine.address) throw std::runtime_error(error);
+    }
+    return routine;
+  };
+  const UserSubroutine cnfsubC = subroutine("CNFSUB", impact, false), cnfsubPython = subroutine("CNFSUB", impact, true);
+  const UserSubroutine cffsubC = subroutine("CFFSUB", coulomb, false), cffsubPython = subroutine("CFFSUB", coulomb, true);
+  const auto normalCall = [&](long i) {
+    NormalCall call;
+    call.id = 1;
+    call.gap = -penetrationOf(i);
+    call.gapdot = -rateOf(i);
+    call.ni = {0, 0, -1};
+    call.nj = {0, 0, 1};
+    return call;
+  };
+  timeCalls("IMPACT, C subroutine (CNFSUB)", calls, sink, [&](long i) { return callSubroutine(cnfsubC, normalCall(i)); });
+  timeCalls("IMPACT, Python subroutine (CNFSUB)", calls / 20, sink,
+            [&](long i) { return callSubroutine(cnfsubPython, normalCall(i)); });
   const auto slipOf = [](long i) { return 0.1 * static_cast<double>(i % 997) / 997.0; };
+  const auto frictionCall = [&](long i) {
+    FrictionCall call;
+    call.id = 1;
+    call.xdot = {slipOf(i), 0, 0};
+    call.nforce = 10;
+    return call;
+  };
   timeCalls("COULOMB_ON, built-in (mu times N)", calls, sink, [&](long i) {
     return coulombOnLaw().coefficient(coulomb, slipOf(i)) * 10.0;
   });
-  timeCalls("COULOMB_ON, C subroutine (CFFSUB)", calls, sink, [&](long i) {
-    int id = 1, npar = 4, dflag = 0, iflag = 0;
-    double time = 0, nforce = 10, result[6] = {0};
-    double par[4] = {coulomb[0], coulomb[1], coulomb[2], coulomb[3]};
-    double loci[3] = {0, 0, 0}, locj[3] = {0, 0, 0}, x[3] = {0, 0, 0}, xdot[3] = {slipOf(i), 0, 0};
-    cffsub(&id, &time, par, &npar, loci, locj, x, xdot, &nforce, &dflag, &iflag, result);
-    return result[0];
-  });
+  timeCalls("COULOMB_ON, C subroutine (CFFSUB)", calls, sink,
+            [&](long i) { return callSubroutine(cffsubC, frictionCall(i))[0]; });
+  timeCalls("COULOMB_ON, Python subroutine (CFFSUB)", calls / 20, sink,
+            [&](long i) { return callSubroutine(cffsubPython, frictionCall(i))[0]; });
 
   // Whole runs: 64 spheres in a box, 0.3 s, zero crossing off.
   const std::string userLaws = "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1e5, 1.5, 2, 1e-4)\" cnf_dll_name=\"" +
                                kLibrary + "\" cff_type=\"USERCFF\" cff_param_string=\"USER(0.3, 0.25, 0.01, 0.02)\" "
                                "cff_dll_name=\"" + kLibrary + "\"";
+  const std::string pythonLaws = "script_name=\"" + kScript + "\" interpreter=\"PYTHON\" cnf_type=\"USERCNF\" "
+                                 "cnf_param_string=\"USER(1e5, 1.5, 2, 1e-4)\" cff_type=\"USERCFF\" "
+                                 "cff_param_string=\"USER(0.3, 0.25, 0.01, 0.02)\"";
   const double builtIn = runPile(benchmark::kPileBuiltInLaws);
   const double user = runPile(userLaws);
-  std::printf("pile of 64 spheres, 0.3 s: built-in %.3f s, C subroutines %.3f s, ratio %.3f\n", builtIn, user,
-              user / builtIn);
+  const double python = runPile(pythonLaws);
+  std::printf("pile of 64 spheres, 0.3 s: built-in %.3f s, C subroutines %.3f s (ratio %.3f), Python %.3f s "
+              "(ratio %.3f)\n", builtIn, user, user / builtIn, python, python / builtIn);
   return sink == 12345.678 ? 1 : 0;
 }
