@@ -5,7 +5,9 @@
 //
 //   usersub_benchmark [calls]     (default 10000000)
 //
-// Measured on the 2-core development VM (RelWithDebInfo), see the closing note of the user-subroutine issue.
+// Measured on the 2-core development VM (RelWithDebInfo, other builds running, so ±30%), ns per call: IMPACT
+// built-in 27, C 63, Python 950; COULOMB_ON built-in 4, C 51, Python 860. Pile of 64 spheres, 0.3 s: built-in
+// 1.85 s, C subroutines 2.08 s (ratio 1.13), Python 5.77 s (ratio 3.1).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
