@@ -142,10 +142,10 @@ Pose placeMarker(const ContactGraphic& graphic, const BodyKinematics* body) {
 }
 
 // A point and a direction in ground, in a marker's frame, as the subroutines take them (three doubles each).
-void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction, double* location, double* normal) {
-  Eigen::Map<Vector3> locationInMarker(location), normalInMarker(normal);
-  locationInMarker = marker.rotation.transpose() * (point - marker.position);
-  normalInMarker = marker.rotation.transpose() * direction;
+void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction, std::array<double, 3>& location,
+              std::array<double, 3>& normal) {
+  Eigen::Map<Vector3>(location.data()) = marker.rotation.transpose() * (point - marker.position);
+  Eigen::Map<Vector3>(normal.data()) = marker.rotation.transpose() * direction;
 }
 
 }  // namespace
@@ -195,19 +195,20 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
       const double normalVelocity = point.normal.dot(relative);
       const Vector3 slip = relative - normalVelocity * point.normal;
       const double slipSpeed = slip.norm();
-      double loci[3], ni[3], locj[3], nj[3];
+      // The subroutines' view of the point: where it is on each graphic, relative to the graphic's marker and in
+      // its axes, with the outward normals (I's points away from I, along −n; n points from J to I).
+      NormalCall normalCall{.gap = -point.depth, .gapdot = normalVelocity, .dflag = differencing};
       if (userLaw) {
-        // Outward normals: I's points away from I, that is along −n (n points from J to I).
-        inMarker(markerI, point.pointOnA, -point.normal, loci, ni);
-        inMarker(markerJ, point.pointOnB, point.normal, locj, nj);
+        inMarker(markerI, point.pointOnA, -point.normal, normalCall.loci, normalCall.ni);
+        inMarker(markerJ, point.pointOnB, point.normal, normalCall.locj, normalCall.nj);
       }
 
       double normalForce = 0;
       if (element.userNormal) {
         const Vector3 accelerationI = bodyI ? bodyI->accelerationAt(at) : Vector3::Zero();
         const Vector3 accelerationJ = bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero();
-        normalForce = callNormalSubroutine(element, loci, ni, locj, nj, -point.depth, normalVelocity,
-                                           point.normal.dot(accelerationI - accelerationJ), differencing, false);
+        normalCall.gapdotdot = point.normal.dot(accelerationI - accelerationJ);
+        normalForce = callNormalSubroutine(element, normalCall);
       } else {
         input.penetration = point.depth;
         input.penetrationRate = -normalVelocity;
@@ -220,10 +221,14 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
         // The contact frame: z along n, x along the slip (any tangent when there is none), y = z × x.
         const Vector3 tangentX = slipSpeed > 0 ? Vector3(slip / slipSpeed) : Vector3(point.normal.unitOrthogonal());
         const Vector3 tangentY = point.normal.cross(tangentX);
-        const Vector3 x(tangentX.dot(displacement), tangentY.dot(displacement), 0);
-        const Vector3 result = callFrictionSubroutine(element, loci, locj, x, Vector3(slipSpeed, 0, 0), normalForce,
-                                                      differencing, false);
-        friction = result.x() * tangentX + result.y() * tangentY + result.z() * point.normal;
+        const FrictionCall frictionCall{.loci = normalCall.loci,
+                                        .locj = normalCall.locj,
+                                        .x = {tangentX.dot(displacement), tangentY.dot(displacement), 0},
+                                        .xdot = {slipSpeed, 0, 0},
+                                        .nforce = normalForce,
+                                        .dflag = differencing};
+        const std::array<double, 3> result = callFrictionSubroutine(element, frictionCall);
+        friction = result[0] * tangentX + result[1] * tangentY + result[2] * point.normal;
       } else if (element.frictionLaw->coefficient && slipSpeed > 0) {
         // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the
         // same formula reproduces the built-in law to the last bit.
@@ -467,33 +472,20 @@ auto ContactEvaluator::invoke(const ForceContact& element, const UserSubroutine&
   }
 }
 
-double ContactEvaluator::callNormalSubroutine(const ForceContact& element, const double* loci, const double* ni,
-                                              const double* locj, const double* nj, double gap, double gapRate,
-                                              double gapAcceleration, bool differencing, bool setUp) {
-  const UserSubroutine& routine = *element.userNormal;
-  NormalCall call{.id = static_cast<int>(element.id), .time = time_, .gap = gap, .gapdot = gapRate,
-                  .gapdotdot = gapAcceleration, .dflag = differencing, .iflag = setUp};
-  std::copy_n(loci, 3, call.loci.begin());
-  std::copy_n(ni, 3, call.ni.begin());
-  std::copy_n(locj, 3, call.locj.begin());
-  std::copy_n(nj, 3, call.nj.begin());
-  const double force = invoke(element, routine, call);
-  if (!setUp) checkFinite(element, routine, std::span<const double>(&force, 1));
+double ContactEvaluator::callNormalSubroutine(const ForceContact& element, NormalCall call) {
+  call.id = static_cast<int>(element.id);
+  call.time = time_;
+  const double force = invoke(element, *element.userNormal, call);
+  if (!call.iflag) checkFinite(element, *element.userNormal, std::span<const double>(&force, 1));
   return force;
 }
 
-Vector3 ContactEvaluator::callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj,
-                                                 const Vector3& x, const Vector3& xdot, double normalForce,
-                                                 bool differencing, bool setUp) {
-  const UserSubroutine& routine = *element.userFriction;
-  FrictionCall call{.id = static_cast<int>(element.id), .time = time_, .x = {x.x(), x.y(), x.z()},
-                    .xdot = {xdot.x(), xdot.y(), xdot.z()}, .nforce = normalForce, .dflag = differencing,
-                    .iflag = setUp};
-  std::copy_n(loci, 3, call.loci.begin());
-  std::copy_n(locj, 3, call.locj.begin());
-  const std::array<double, 3> result = invoke(element, routine, call);
-  if (!setUp) checkFinite(element, routine, result);
-  return {result[0], result[1], result[2]};
+std::array<double, 3> ContactEvaluator::callFrictionSubroutine(const ForceContact& element, FrictionCall call) {
+  call.id = static_cast<int>(element.id);
+  call.time = time_;
+  const std::array<double, 3> result = invoke(element, *element.userFriction, call);
+  if (!call.iflag) checkFinite(element, *element.userFriction, result);
+  return result;
 }
 
 void ContactEvaluator::callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag) {
@@ -541,13 +533,11 @@ void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubrou
 
 void ContactEvaluator::startSubroutines(double time) {
   time_ = time;
-  const double zero[3] = {0, 0, 0}, up[3] = {0, 0, 1}, down[3] = {0, 0, -1};
   if (!hasSubroutines_) return;
+  // Nothing is in contact yet: points at the markers, normals along their z axes.
   for (const ForceContact& element : contacts_->elements) {
-    if (element.userNormal) callNormalSubroutine(element, zero, down, zero, up, 0, 0, 0, false, true);
-    if (element.userFriction) {
-      callFrictionSubroutine(element, zero, zero, Vector3::Zero(), Vector3::Zero(), 0, false, true);
-    }
+    if (element.userNormal) callNormalSubroutine(element, {.ni = {0, 0, -1}, .nj = {0, 0, 1}, .iflag = true});
+    if (element.userFriction) callFrictionSubroutine(element, {.iflag = true});
   }
 }
 

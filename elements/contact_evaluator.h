@@ -3,14 +3,15 @@
 // and keeps each pair's contact status for the root functions that locate onset and separation in time.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
-#include <tuple>
-#include <utility>
 #include <set>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "collision/broad_phase.h"
@@ -165,11 +166,9 @@ class ContactEvaluator : private SubroutineHost {
   Anchor anchorOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
   void markTouching(const Candidate& candidate);
   // Calls of the user subroutines, with the evaluator installed as the utilities' host.
-  double callNormalSubroutine(const ForceContact& element, const double* loci, const double* ni, const double* locj,
-                              const double* nj, double gap, double gapRate, double gapAcceleration, bool differencing,
-                              bool setUp);
-  Vector3 callFrictionSubroutine(const ForceContact& element, const double* loci, const double* locj, const Vector3& x,
-                                 const Vector3& xdot, double normalForce, bool differencing, bool setUp);
+  // id and time are filled in here.
+  double callNormalSubroutine(const ForceContact& element, NormalCall call);
+  std::array<double, 3> callFrictionSubroutine(const ForceContact& element, FrictionCall call);
   void callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag);
   // One call with this evaluator as the utilities' host; a failure is recorded (subroutineFailed) and rethrown.
   template <class Call>

@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "lodestone/usersub.h"
+#include "user_library.h"
 
 namespace py = pybind11;
 
@@ -172,17 +173,6 @@ Interpreter& interpreter() {
   return instance;
 }
 
-std::vector<std::string> splitPath(std::string_view searchPath) {
-  std::vector<std::string> folders;
-  size_t start = 0;
-  while (start <= searchPath.size()) {
-    const size_t end = std::min(searchPath.find(':', start), searchPath.size());
-    if (end > start) folders.emplace_back(searchPath.substr(start, end - start));
-    start = end + 1;
-  }
-  return folders;
-}
-
 std::string text(const py::handle& object) {
   try {
     return py::str(object);
@@ -237,10 +227,10 @@ void ensurePythonInterpreter() { interpreter(); }
 std::vector<std::string> scriptCandidates(std::string_view name, const std::string& deckFolder,
                                           std::string_view searchPath) {
   if (fs::path(name).is_absolute()) return {std::string(name)};
-  std::vector<std::string> folders{deckFolder.empty() ? std::string(".") : deckFolder};
-  for (std::string& folder : splitPath(searchPath)) folders.push_back(std::move(folder));
   std::vector<std::string> candidates;
-  for (const std::string& folder : folders) candidates.push_back((fs::path(folder) / name).string());
+  for (const std::string& folder : userFileFolders(deckFolder, searchPath)) {
+    candidates.push_back((fs::path(folder) / name).string());
+  }
   return candidates;
 }
 
@@ -262,19 +252,7 @@ PythonScripts::PythonScripts(std::string deckFolder) : deckFolder_(std::move(dec
 std::shared_ptr<const PythonScript> PythonScripts::load(std::string_view name) {
   const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
   const std::vector<std::string> candidates = scriptCandidates(name, deckFolder_, searchPath ? searchPath : "");
-  std::string path;
-  for (const std::string& candidate : candidates) {
-    std::error_code ignored;
-    if (!fs::is_regular_file(candidate, ignored)) continue;
-    path = fs::weakly_canonical(candidate, ignored).string();
-    break;
-  }
-  if (path.empty()) {
-    std::string tried;
-    for (const std::string& candidate : candidates) tried += (tried.empty() ? "" : ", ") + candidate;
-    throw std::runtime_error("script \"" + std::string(name) + "\" not found (tried " + tried +
-                             "; set LODESTONE_USERSUB_PATH to add folders)");
-  }
+  const std::string path = findUserFile("script", name, candidates);
 
   Interpreter& python = interpreter();
   if (auto found = python.scripts.find(path); found != python.scripts.end()) {

@@ -15,17 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> splitPath(std::string_view searchPath) {
-  std::vector<std::string> folders;
-  size_t start = 0;
-  while (start <= searchPath.size()) {
-    const size_t end = std::min(searchPath.find(':', start), searchPath.size());
-    if (end > start) folders.emplace_back(searchPath.substr(start, end - start));
-    start = end + 1;
-  }
-  return folders;
-}
-
 // The name as given, then with `lib` and `.so` added where missing.
 std::vector<std::string> fileNames(std::string_view name) {
   const std::string given(name);
@@ -42,11 +31,32 @@ std::vector<std::string> fileNames(std::string_view name) {
 
 }  // namespace
 
+std::vector<std::string> userFileFolders(const std::string& deckFolder, std::string_view searchPath) {
+  std::vector<std::string> folders{deckFolder.empty() ? std::string(".") : deckFolder};
+  size_t start = 0;
+  while (start <= searchPath.size()) {
+    const size_t end = std::min(searchPath.find(':', start), searchPath.size());
+    if (end > start) folders.emplace_back(searchPath.substr(start, end - start));
+    start = end + 1;
+  }
+  return folders;
+}
+
+std::string findUserFile(std::string_view what, std::string_view name, const std::vector<std::string>& candidates) {
+  for (const std::string& candidate : candidates) {
+    std::error_code ignored;
+    if (fs::is_regular_file(candidate, ignored)) return fs::weakly_canonical(candidate, ignored).string();
+  }
+  std::string tried;
+  for (const std::string& candidate : candidates) tried += (tried.empty() ? "" : ", ") + candidate;
+  throw std::runtime_error(std::string(what) + " \"" + std::string(name) + "\" not found (tried " + tried +
+                           "; set LODESTONE_USERSUB_PATH to add folders)");
+}
+
 std::vector<std::string> libraryCandidates(std::string_view name, const std::string& deckFolder,
                                            std::string_view searchPath, const std::string& executableLibFolder) {
   if (fs::path(name).is_absolute()) return {std::string(name)};
-  std::vector<std::string> folders{deckFolder.empty() ? std::string(".") : deckFolder};
-  for (std::string& folder : splitPath(searchPath)) folders.push_back(std::move(folder));
+  std::vector<std::string> folders = userFileFolders(deckFolder, searchPath);
   if (!executableLibFolder.empty()) folders.push_back(executableLibFolder);
   std::vector<std::string> candidates;
   for (const std::string& folder : folders) {
@@ -84,20 +94,12 @@ std::shared_ptr<SharedLibrary> UserLibraries::load(std::string_view name) {
   const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
   const std::vector<std::string> candidates =
       libraryCandidates(name, deckFolder_, searchPath ? searchPath : "", executableLibFolder());
-  for (const std::string& candidate : candidates) {
-    std::error_code ignored;
-    if (!fs::is_regular_file(candidate, ignored)) continue;
-    const std::string resolved = fs::weakly_canonical(candidate, ignored).string();
-    if (auto found = loaded_.find(resolved); found != loaded_.end()) return found->second;
-    // A file that exists but does not load is the answer, not a reason to look further: its error is the useful one.
-    auto library = std::make_shared<SharedLibrary>(resolved);
-    loaded_.emplace(resolved, library);
-    return library;
-  }
-  std::string tried;
-  for (const std::string& candidate : candidates) tried += (tried.empty() ? "" : ", ") + candidate;
-  throw std::runtime_error("library \"" + std::string(name) + "\" not found (tried " + tried +
-                           "; set LODESTONE_USERSUB_PATH to add folders)");
+  // A file that exists but does not load is the answer, not a reason to look further: its error is the useful one.
+  const std::string resolved = findUserFile("library", name, candidates);
+  if (auto found = loaded_.find(resolved); found != loaded_.end()) return found->second;
+  auto library = std::make_shared<SharedLibrary>(resolved);
+  loaded_.emplace(resolved, library);
+  return library;
 }
 
 std::string executableLibFolder() {

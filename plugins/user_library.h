@@ -15,6 +15,14 @@
 
 namespace lodestone {
 
+// The folders a user file (library or script) named by a relative path is looked for in, in order: the deck's
+// folder ("." when it has none), then each folder of `searchPath` (LODESTONE_USERSUB_PATH, colon-separated).
+std::vector<std::string> userFileFolders(const std::string& deckFolder, std::string_view searchPath);
+
+// The first of `candidates` that is a file, as a canonical path. Throws std::runtime_error otherwise:
+// `<what> "<name>" not found (tried …; set LODESTONE_USERSUB_PATH to add folders)`.
+std::string findUserFile(std::string_view what, std::string_view name, const std::vector<std::string>& candidates);
+
 // Every path tried for library `name`, in order.
 std::vector<std::string> libraryCandidates(std::string_view name, const std::string& deckFolder,
                                            std::string_view searchPath, const std::string& executableLibFolder);

@@ -10,30 +10,18 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "solver/cli/process.h"
-#include "support/results_csv.h"
-#include "temporary_folder.h"
+#include "subroutine_runs.h"
 
 namespace lodestone::cli {
 namespace {
 
 namespace fs = std::filesystem;
 using lodestone::testing::ResultsTable;
-using testing::readFile;
-using testing::TemporaryFolder;
+using namespace testing;
 
-const std::string kModels = std::string(LODESTONE_SOURCE_DIR) + "/models/usersub/";
+const std::string& kModels = kUsersubModels;
 const std::string kFixtures = std::string(LODESTONE_SOURCE_DIR) + "/tests/fixtures/";
 const std::string kFailures = kFixtures + "usersub_failures.py";
-
-const std::vector<std::string> kContactColumns{"time", "in_contact", "points", "penetration", "separation",
-                                               "penetration_rate", "slip_speed", "fn", "ft", "fx", "fy", "fz",
-                                               "tx", "ty", "tz", "px", "py", "pz", "nx", "ny", "nz"};
-
-// The 1-based line on which `text` first contains `what`.
-int lineOf(const std::string& text, const std::string& what) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n'));
-}
 
 void replaceOnce(std::string& text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -56,62 +44,11 @@ std::string pythonDeck(const std::string& script, const std::string& function, c
   return deck;
 }
 
-class PythonSubroutineRun : public ::testing::Test {
- protected:
-  // Runs `lodestone run deck -o folder/results` in the temporary folder (CONTACTPOST writes there). Returns the
-  // exit code.
-  int run(const std::string& deck, const std::string& results) {
-    const fs::path previous = fs::current_path();
-    fs::current_path(folder.path());
-    const ProcessEnd end = runProcess({LODESTONE_EXECUTABLE, {"lodestone", "run", deck, "-o", folder / results},
-                                       folder / "stdout.txt", folder / "stderr.txt"});
-    fs::current_path(previous);
-    EXPECT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe();
-    return end.exitCode;
-  }
-  std::string stderrText() const { return readFile(folder / "stderr.txt"); }
-  // "deck.xml:23:5: Force_Contact id=300: ", how a deck error on the element's line begins.
-  static std::string elementError(const std::string& path, const std::string& deck) {
-    return path + ":" + std::to_string(lineOf(deck, "<Force_Contact")) + ":5: Force_Contact id=300: ";
-  }
-  // "Force_Contact id=300 (deck.xml:23:5)", how run-time messages name the element.
-  static std::string elementName(const std::string& path, const std::string& deck) {
-    return "Force_Contact id=300 (" + path + ":" + std::to_string(lineOf(deck, "<Force_Contact")) + ":5)";
-  }
-
-  // The largest relative difference between two results tables of the same run length (absolute where the
-  // reference is below 1e-12).
-  static double largestDifference(const ResultsTable& a, const ResultsTable& b, const std::vector<std::string>& columns) {
-    double largest = 0;
-    for (size_t row = 0; row < std::min(a.rowCount(), b.rowCount()); ++row) {
-      for (const std::string& column : columns) {
-        const double x = a.at(row, column), y = b.at(row, column);
-        largest = std::max(largest, std::fabs(y) > 1e-12 ? std::fabs(x - y) / std::fabs(y) : std::fabs(x - y));
-      }
-    }
-    return largest;
-  }
-
-  TemporaryFolder folder;
-};
+class PythonSubroutineRun : public SubroutineRun {};
 
 TEST_F(PythonSubroutineRun, ScriptReproducesTheBuiltInImpactAndCoulombOn) {
-  ASSERT_EQ(run(kModels + "sphere_python.xml", "python"), 0) << stderrText();
-  ASSERT_EQ(run(kModels + "sphere_builtin.xml", "builtin"), 0) << stderrText();
-  const ResultsTable python(folder / "python/contacts.csv"), builtIn(folder / "builtin/contacts.csv");
-  ASSERT_EQ(python.rowCount(), builtIn.rowCount());
-  ASSERT_GT(python.rowCount(), 100u);
-  // Asked: 1e-9 relative. The script has the built-in formulas in the same order, and Python's floats are C
-  // doubles with C's pow and sqrt, so the runs agree to the last bit (measured: 0).
-  EXPECT_LE(largestDifference(python, builtIn, kContactColumns), 1e-9);
-  EXPECT_EQ(largestDifference(python, builtIn, kContactColumns), 0.0) << "not bit for bit any more";
-  double largestFriction = 0, largestNormal = 0;
-  for (size_t row = 0; row < python.rowCount(); ++row) {
-    largestFriction = std::max(largestFriction, python.at(row, "ft"));
-    largestNormal = std::max(largestNormal, python.at(row, "fn"));
-  }
-  EXPECT_GT(largestNormal, 1.0);
-  EXPECT_GT(largestFriction, 0.1);
+  // Python's floats are C doubles with C's pow and sqrt, so the script agrees with the built-in laws to the bit.
+  expectBuiltInResults(kModels + "sphere_python.xml");
 }
 
 TEST_F(PythonSubroutineRun, ContactPostWritesWhatTheCLibrarysWrites) {

@@ -9,72 +9,21 @@
 #include <fstream>
 #include <sstream>
 
-#include "solver/cli/process.h"
-#include "support/results_csv.h"
-#include "temporary_folder.h"
+#include "subroutine_runs.h"
 
 namespace lodestone::cli {
 namespace {
 
 namespace fs = std::filesystem;
 using lodestone::testing::ResultsTable;
-using testing::readFile;
-using testing::TemporaryFolder;
+using namespace testing;
 
-const std::string kModels = std::string(LODESTONE_SOURCE_DIR) + "/models/usersub/";
+const std::string& kModels = kUsersubModels;
 
-class UserSubroutineRun : public ::testing::Test {
- protected:
-  // Runs `lodestone run deck -o folder/results` with the temporary folder as working directory (CONTACTPOST
-  // writes its file there). Returns the exit code.
-  int run(const std::string& deck, const std::string& results) {
-    const fs::path previous = fs::current_path();
-    fs::current_path(folder.path());
-    const ProcessEnd end = runProcess({LODESTONE_EXECUTABLE, {"lodestone", "run", deck, "-o", folder / results},
-                                       folder / "stdout.txt", folder / "stderr.txt"});
-    fs::current_path(previous);
-    EXPECT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe();
-    return end.exitCode;
-  }
-  std::string stderrText() const { return readFile(folder / "stderr.txt"); }
-
-  // The largest relative difference between two contacts.csv files of the same run length (absolute where the
-  // reference is below 1e-12).
-  static double largestDifference(const ResultsTable& a, const ResultsTable& b, const std::vector<std::string>& columns) {
-    double largest = 0;
-    for (size_t row = 0; row < std::min(a.rowCount(), b.rowCount()); ++row) {
-      for (const std::string& column : columns) {
-        const double x = a.at(row, column), y = b.at(row, column);
-        largest = std::max(largest, std::fabs(y) > 1e-12 ? std::fabs(x - y) / std::fabs(y) : std::fabs(x - y));
-      }
-    }
-    return largest;
-  }
-
-  TemporaryFolder folder;
-};
-
-const std::vector<std::string> kContactColumns{"time", "in_contact", "points", "penetration", "separation",
-                                               "penetration_rate", "slip_speed", "fn", "ft", "fx", "fy", "fz",
-                                               "tx", "ty", "tz", "px", "py", "pz", "nx", "ny", "nz"};
+class UserSubroutineRun : public SubroutineRun {};
 
 TEST_F(UserSubroutineRun, CLibraryReproducesTheBuiltInImpactAndCoulombOn) {
-  ASSERT_EQ(run(kModels + "sphere_usersub.xml", "user"), 0) << stderrText();
-  ASSERT_EQ(run(kModels + "sphere_builtin.xml", "builtin"), 0) << stderrText();
-  const ResultsTable user(folder / "user/contacts.csv"), builtIn(folder / "builtin/contacts.csv");
-  ASSERT_EQ(user.rowCount(), builtIn.rowCount());
-  ASSERT_GT(user.rowCount(), 100u);
-  // The issue asks for 1e-9 relative; the example uses the built-in formulas in the same order, so the runs agree
-  // to the last bit (measured: 0).
-  EXPECT_LE(largestDifference(user, builtIn, kContactColumns), 1e-9);
-  // The run exercised both laws: contact with normal force, and friction while slipping.
-  double largestFriction = 0, largestNormal = 0;
-  for (size_t row = 0; row < user.rowCount(); ++row) {
-    largestFriction = std::max(largestFriction, user.at(row, "ft"));
-    largestNormal = std::max(largestNormal, user.at(row, "fn"));
-  }
-  EXPECT_GT(largestNormal, 1.0);
-  EXPECT_GT(largestFriction, 0.1);
+  expectBuiltInResults(kModels + "sphere_usersub.xml");
 }
 
 TEST_F(UserSubroutineRun, ContactPostWritesEveryContactingOutputAndClosesOnTheLastCall) {
@@ -111,11 +60,6 @@ TEST_F(UserSubroutineRun, ContactPostWritesEveryContactingOutputAndClosesOnTheLa
     // c_get_contact_post("PD") is the penetration contacts.csv reports (a sphere has one point).
     EXPECT_NEAR(std::stod(depth), contactDepths[k], 1e-12 + 1e-9 * contactDepths[k]);
   }
-}
-
-// The 1-based line on which `text` first contains `what`.
-int lineOf(const std::string& text, const std::string& what) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n'));
 }
 
 // The sphere deck with another normal-force function from the test fixtures library.
@@ -157,10 +101,7 @@ TEST_F(UserSubroutineRun, ErrmesWithStopEndsTheRunWithExit2AndKeepsTheResults) {
   const std::string deck = folder.write("stop.xml", text);
   EXPECT_EQ(run(deck, "stop"), 2);
   const std::string log = readFile(folder / "stop/run.log");
-  EXPECT_NE(log.find("Force_Contact id=300 (" + deck + ":" + std::to_string(lineOf(text, "<Force_Contact")) +
-                     ":5): CNFSUB_STOP in "),
-            std::string::npos)
-      << log;
+  EXPECT_NE(log.find(elementName(deck, text) + ": CNFSUB_STOP in "), std::string::npos) << log;
   EXPECT_NE(log.find("asked to stop (c_errmes): the test asks to stop here"), std::string::npos) << log;
   const ResultsTable bodies(folder / "stop/bodies.csv");
   ASSERT_GT(bodies.rowCount(), 5u);
@@ -196,7 +137,7 @@ TEST_F(UserSubroutineRun, MissingLibraryIsABadDeckNamingTheElementAndItsLine) {
   deck.replace(deck.find(from), from.size(), "cnf_dll_name=\"no_such_library\"");
   const std::string path = folder.write("missing.xml", deck);
   EXPECT_EQ(run(path, "missing"), 1);
-  EXPECT_NE(stderrText().find(path + ":" + std::to_string(lineOf(deck, "<Force_Contact")) + ":5: Force_Contact id=300: cnf_dll_name=\"no_such_library\": library "
+  EXPECT_NE(stderrText().find(elementError(path, deck) + "cnf_dll_name=\"no_such_library\": library "
                                      "\"no_such_library\" not found"),
             std::string::npos)
       << stderrText();

@@ -5,8 +5,8 @@
 
 #include "benchmark/pile_deck.h"
 #include "elements/model_builder.h"
-#include "solver/driver/simulation.h"
 #include "solver/xml/deck_reader.h"
+#include "support/solver_runs.h"
 
 namespace lodestone {
 namespace {
@@ -20,12 +20,7 @@ Model pile(int count) {
 }
 
 std::vector<double> runPile(LinearSolverKind solver, double endTime) {
-  SimulationOptions options;
-  options.integrator.linearSolver = solver;
-  Simulation simulation(pile(64), options);
-  const SegmentOutcome outcome = simulation.run({{}, 0.0, endTime, 0.01});
-  EXPECT_TRUE(outcome.completed) << describeLinearSolver(solver) << ": " << outcome.reason;
-  return {simulation.state().begin(), simulation.state().end()};
+  return testing::integrateWith(pile(64), solver, endTime, 0.01).state;
 }
 
 TEST(ContactPile, KluAndGmresCarryA64SpherePileThroughItsFirstImpacts) {
@@ -34,10 +29,11 @@ TEST(ContactPile, KluAndGmresCarryA64SpherePileThroughItsFirstImpacts) {
   const std::vector<double> gmres = runPile(LinearSolverKind::Krylov, 0.08);
   ASSERT_EQ(klu.size(), gmres.size());
   // Same equations, different linear solves and so different steps: positions agree to what integr_tol 1e-3
-  // allows in a pile whose impacts amplify differences (1 mm, a tenth of a sphere's radius).
+  // allows in a pile whose impacts amplify differences (measured: 3.5e-5 m at most; bound 0.2 mm, 2% of a
+  // sphere's radius).
   for (int body = 0; body < 64; ++body) {
     for (int k = 0; k < 3; ++k) {
-      EXPECT_NEAR(klu[static_cast<size_t>(13 * body + k)], gmres[static_cast<size_t>(13 * body + k)], 1e-3)
+      EXPECT_NEAR(klu[static_cast<size_t>(13 * body + k)], gmres[static_cast<size_t>(13 * body + k)], 2e-4)
           << "body " << body << " coordinate " << k;
     }
   }

@@ -15,6 +15,7 @@
 #include "solver/driver/simulation.h"
 #include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
+#include "support/solver_runs.h"
 
 namespace lodestone {
 namespace {
@@ -164,16 +165,11 @@ TEST(JacobianPatternTest, RejectsBlocksOutsideTheState) {
   EXPECT_THROW(pattern.addBlock({20, 13, 0, 13}), std::logic_error);
 }
 
+// Three tumbling bodies over 2 s at integr_tol 1e-8.
 std::vector<double> finalState(LinearSolverKind solver) {
-  SimulationOptions options;
-  options.integrator.linearSolver = solver;
   Model model = spinningBodies(3);
   model.integrator.integrTol = 1e-8;
-  Simulation simulation(std::move(model), options);
-  EXPECT_EQ(simulation.linearSolver(), solver);
-  const SegmentOutcome outcome = simulation.run({{}, 0.0, 2.0, 0.1});
-  EXPECT_TRUE(outcome.completed) << outcome.reason;
-  return {simulation.state().begin(), simulation.state().end()};
+  return testing::integrateWith(std::move(model), solver, 2.0, 0.1).state;
 }
 
 TEST(LinearSolverTest, DenseLuAndKluIntegrateTheSameMotion) {
@@ -332,30 +328,25 @@ TEST_F(SundialsMatrices, BlockStorageMultipliesAndPreconditionsWithTheAssembledM
   EXPECT_LT((r - v).cwiseAbs().maxCoeff(), 1e-9);
 }
 
-std::vector<double> finalContactState(LinearSolverKind solver, SolverStatistics& statistics) {
-  SimulationOptions options;
-  options.integrator.linearSolver = solver;
+// The spheres in contact over 0.3 s at integr_tol 1e-7.
+testing::SolverRun contactRun(LinearSolverKind solver) {
   Model model = spheresInContact();
   model.integrator.integrTol = 1e-7;
-  Simulation simulation(std::move(model), options);
-  EXPECT_EQ(simulation.linearSolver(), solver);
-  const SegmentOutcome outcome = simulation.run({{}, 0.0, 0.3, 0.1});
-  EXPECT_TRUE(outcome.completed) << outcome.reason;
-  statistics = simulation.statistics();
-  return {simulation.state().begin(), simulation.state().end()};
+  return testing::integrateWith(std::move(model), solver, 0.3, 0.1);
 }
 
 TEST(LinearSolverTest, KrylovAndKluIntegrateTheSameContactMotion) {
-  SolverStatistics kluStatistics, krylovStatistics;
-  const std::vector<double> klu = finalContactState(LinearSolverKind::SparseKlu, kluStatistics);
-  const std::vector<double> krylov = finalContactState(LinearSolverKind::Krylov, krylovStatistics);
+  const testing::SolverRun kluRun = contactRun(LinearSolverKind::SparseKlu);
+  const testing::SolverRun krylovRun = contactRun(LinearSolverKind::Krylov);
+  const std::vector<double>& klu = kluRun.state;
+  const std::vector<double>& krylov = krylovRun.state;
   ASSERT_EQ(klu.size(), krylov.size());
   // GMRES stops at a residual of 0.05 × Newton's tolerance (IDAS's default), so the two runs take different
   // steps and agree to what the integration tolerance allows (1e-7 per step over a few hundred steps; measured
   // 6.4e-6 at most), not to rounding.
   for (size_t i = 0; i < klu.size(); ++i) EXPECT_NEAR(klu[i], krylov[i], 5e-5 * std::max(1.0, std::fabs(klu[i]))) << i;
-  EXPECT_GT(krylovStatistics.linearIterations, 0);
-  EXPECT_EQ(kluStatistics.linearIterations, 0);
+  EXPECT_GT(krylovRun.statistics.linearIterations, 0);
+  EXPECT_EQ(kluRun.statistics.linearIterations, 0);
 }
 
 }  // namespace

@@ -13,73 +13,16 @@
 #include "plugins/python_scripts.h"
 #include "plugins/user_subroutine.h"
 #include "plugins/usersub/subroutine_host.h"
+#include "cli/temporary_folder.h"
+#include "support/fake_subroutine_host.h"
 
 namespace lodestone {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Two markers and one contact pair (element 300, graphics 1 and 2) with two points.
-class FakeHost : public SubroutineHost {
- public:
-  FakeHost() {
-    MarkerMotion i;
-    i.position = {1, 2, 3};
-    i.velocity = {0.5, -1, 2};
-    i.angularVelocity = {0, 0, 4};
-    MarkerMotion j;
-    j.position = {0.5, 0, 1};
-    j.velocity = {0, 1, 0};
-    j.angularVelocity = {1, 0, 0};
-    markers[10] = i;
-    markers[20] = j;
-    points.resize(2);
-    points[1].penetration = 2e-4;
-    points[1].normalForce = {0, 0, 5};
-    points[1].tangentialForce = {1, 0, 0};
-  }
-  double time() const override { return 1.25; }
-  std::optional<MarkerMotion> markerMotion(int id) const override {
-    if (id == 0) return MarkerMotion{};
-    const auto found = markers.find(id);
-    return found == markers.end() ? std::nullopt : std::optional<MarkerMotion>(found->second);
-  }
-  void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {
-    lastMessage = std::to_string(id) + ":" + std::string(message) + (error ? ":error" : "") + (stop ? ":stop" : "");
-  }
-  void utilityProblem(std::string_view utility, std::string_view problem) override {
-    lastProblem = std::string(utility) + ": " + std::string(problem);
-  }
-  const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override {
-    return id == 300 && iGraphic == 1 && jGraphic == 2 ? &points : nullptr;
-  }
-
-  std::map<int, MarkerMotion> markers;
-  std::vector<ContactPostPoint> points;
-  std::string lastMessage, lastProblem;
-};
-
-// A folder of scripts for one test, removed afterwards.
-class ScriptFolder {
- public:
-  ScriptFolder() {
-    std::string pattern = (fs::temp_directory_path() / "lodestone-python-test-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~ScriptFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path_ / name) << text;
-    return (path_ / name).string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
+using testing::FakeHost;
+using cli::testing::TemporaryFolder;
 
 // The arguments every CNFSUB and CFFSUB call below is made with.
 NormalCall normalCall() {
@@ -174,8 +117,8 @@ class PythonSubroutines : public ::testing::Test {
   }
   std::array<double, 3> call(const std::string& function) const { return callSubroutine(routine(function), frictionCall()); }
 
-  ScriptFolder folder;
-  PythonScripts scripts{folder.path()};
+  TemporaryFolder folder;  // the scripts of one test, removed afterwards
+  PythonScripts scripts{folder.path().string()};
   std::shared_ptr<const PythonScript> script;
   FakeHost host;
   ScopedSubroutineHost installed{host};
@@ -247,7 +190,7 @@ TEST_F(PythonSubroutines, UtilitiesAnswerWhatTheCUtilitiesAnswer) {
 TEST_F(PythonSubroutines, AScriptRunsOnceWhileAModelHoldsIt) {
   const double loads = call("LOADS")[0];
   EXPECT_EQ(scripts.load(script->path()), script) << "the same module while it is held";
-  PythonScripts another(folder.path());
+  PythonScripts another(folder.path().string());
   EXPECT_EQ(another.load("contact.py"), script) << "also for another build (a Modify) of the same run";
   EXPECT_EQ(call("LOADS")[0], loads);
   script.reset();
@@ -322,7 +265,7 @@ TEST_F(PythonSubroutines, LoadFailuresSayWhichFileLineAndName) {
   };
   const std::string missing = loadError("no_such.py");
   EXPECT_EQ(missing.substr(0, missing.find(" (tried")), "script \"no_such.py\" not found");
-  EXPECT_NE(missing.find(folder.path() + "/no_such.py"), std::string::npos) << missing;
+  EXPECT_NE(missing.find(folder / "no_such.py"), std::string::npos) << missing;
 
   const std::string syntax = folder.write("syntax.py", "def CNFSUB(*args):\n    return [1.0\n\nx = 2\n");
   EXPECT_EQ(loadError("syntax.py"), "SyntaxError in " + syntax + ", line 2: '[' was never closed (return [1.0)");

@@ -8,6 +8,7 @@
 
 #include "lodestone/usersub.h"
 #include "plugins/usersub/subroutine_host.h"
+#include "support/fake_subroutine_host.h"
 #include "plugins/user_library.h"
 #include "plugins/user_parameters.h"
 #include "solver/core/rotation.h"
@@ -15,6 +16,8 @@
 
 namespace lodestone {
 namespace {
+
+using testing::FakeHost;
 
 TEST(UserParameters, ReadsNumbersInEveryNotation) {
   const UserParameters p = parseUserParameters("  user ( 500., 1.5,-0.5 ,1D-2, 2e3)  ");
@@ -53,49 +56,6 @@ TEST(UserLibraryLookup, RelativeNamesAreTriedInEachFolderWithAndWithoutLibAndSo)
   EXPECT_EQ(libraryCandidates("sub/x", "/d", "", ""),
             (std::vector<std::string>{"/d/sub/x", "/d/sub/x.so", "/d/sub/libx.so"}));
 }
-
-// Two markers on moving frames, the ground, and one contact pair with two points.
-class FakeHost : public SubroutineHost {
- public:
-  FakeHost() {
-    MarkerMotion i;
-    i.position = {1, 2, 3};
-    i.rotation = rotationFromEuler313(0.3, 0.2, 0.1);
-    i.velocity = {0.5, -1, 2};
-    i.angularVelocity = {0, 0, 4};
-    MarkerMotion j;
-    j.position = {0.5, 0, 1};
-    j.rotation = rotationFromEuler313(-0.2, 0.1, 0.4);
-    j.velocity = {0, 1, 0};
-    j.angularVelocity = {1, 0, 0};
-    markers[10] = i;
-    markers[20] = j;
-    points.resize(2);
-    points[1].penetration = 2e-4;
-    points[1].position = {1, 1, 1};
-    points[1].normalForce = {0, 0, 5};
-    points[1].tangentialForce = {1, 0, 0};
-  }
-  double time() const override { return 1.25; }
-  std::optional<MarkerMotion> markerMotion(int id) const override {
-    if (id == 0) return MarkerMotion{};
-    const auto found = markers.find(id);
-    return found == markers.end() ? std::nullopt : std::optional<MarkerMotion>(found->second);
-  }
-  void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {
-    lastMessage = std::to_string(id) + ":" + std::string(message) + (error ? ":error" : "") + (stop ? ":stop" : "");
-  }
-  void utilityProblem(std::string_view utility, std::string_view problem) override {
-    lastProblem = std::string(utility) + ": " + std::string(problem);
-  }
-  const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override {
-    return id == 300 && iGraphic == 1 && jGraphic == 2 ? &points : nullptr;
-  }
-
-  std::map<int, MarkerMotion> markers;
-  std::vector<ContactPostPoint> points;
-  std::string lastMessage, lastProblem;
-};
 
 class Utilities : public ::testing::Test {
  protected:
