@@ -2,10 +2,10 @@
 // so a run that fails later keeps every row written before. The result writers format rows; this owns the file.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
-#include <memory>
 #include <string>
+
+#include "output_file.h"
 
 namespace lodestone {
 
@@ -20,11 +20,8 @@ class CsvFile {
   const std::filesystem::path& path() const { return path_; }
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
   std::filesystem::path path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  OutputFile file_;
 };
 
 }  // namespace lodestone

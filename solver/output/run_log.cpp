@@ -1,8 +1,6 @@
 // The run log's sections, laid out like a MotionSolve log so its users find things where they expect them.
 #include "run_log.h"
 
-#include <cerrno>
-#include <cstring>
 #include <ctime>
 #include <stdexcept>
 
@@ -53,9 +51,7 @@ std::string bannerLine(std::string_view text) {
 
 }  // namespace
 
-RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(std::fopen(path.c_str(), "w")) {
-  if (!file_) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
-}
+RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(createOutputFile(path)) {}
 
 void RunLog::line(std::string_view text) {
   if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_.get());  // an empty view's data() may be null

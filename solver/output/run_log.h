@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "output_file.h"
 #include "run_statistics.h"
 #include "solver/core/model.h"
 
@@ -51,11 +52,8 @@ class RunLog {
   void failedBeforeStart(const std::string& reason);
 
  private:
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
   std::filesystem::path path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  OutputFile file_;
 };
 
 }  // namespace lodestone
