@@ -68,6 +68,16 @@ TEST(RunLogTest, FailureIsTheLastLineWithTimeAndReason) {
   EXPECT_EQ(written.back(), "Simulation FAILED at t=1.230000E-02: IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): error test failed");
 }
 
+TEST(RunLogTest, AFileThatCannotBeCreatedSaysWhichAndWhy) {
+  const std::filesystem::path path = "/nonexistent-lodestone-folder/run.log";
+  try {
+    RunLog log(path);
+    FAIL() << "created " << path;
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "cannot create " + path.string() + ": No such file or directory");
+  }
+}
+
 TEST(NumberFormatTest, Scientific) {
   EXPECT_EQ(scientific(1e-3), "1.000E-03");
   EXPECT_EQ(scientific(2681.7), "2.682E+03");
