@@ -45,6 +45,11 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     for (int graphic : element.iGraphics) join(graphic, true);
     for (int graphic : element.jGraphics) join(graphic, false);
     hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
+    const bool keepsState = (element.normalLaw && element.normalLaw->named && element.normalLaw->named->state_size > 0) ||
+                            (element.frictionLaw && element.frictionLaw->named &&
+                             element.frictionLaw->named->state_size > 0);
+    keepsLawState_.push_back(keepsState ? 1 : 0);
+    anyLawState_ = anyLawState_ || keepsState;
     rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
   }
@@ -153,7 +158,9 @@ void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction
 PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
                                        std::span<const ContactPoint> points, const BodyKinematics* bodyI,
                                        const BodyKinematics* bodyJ, const Pose& poseI, const Pose& poseJ,
-                                       bool differencing, PairReport* report, std::vector<ContactPostPoint>* post) {
+                                       Evaluation evaluation, PairReport* report,
+                                       std::vector<ContactPostPoint>* post) {
+  const bool differencing = evaluation == Evaluation::Differencing;
   const ForceContact& element = this->element(elementIndex);
   PairLoads loads;
   const ContactGraphic& graphicDataI = contacts_->graphics[static_cast<size_t>(graphicI)];
@@ -176,16 +183,41 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
     const bool userLaw = element.userNormal || element.userFriction;
     const Pose markerI = userLaw ? placeMarker(graphicDataI, bodyI) : Pose{};
     const Pose markerJ = userLaw ? placeMarker(graphicDataJ, bodyJ) : Pose{};
+    const bool keepsState = keepsLawState_[static_cast<size_t>(elementIndex)] != 0;
+    Anchor* anchor = nullptr;  // set once the contact has begun (at an accepted state)
+    if (element.userFriction || keepsState) {
+      const auto found = touching_.find(PairKey{elementIndex, graphicI, graphicJ});
+      if (found != touching_.end()) anchor = &found->second;
+    }
     // CFFSUB's x: how far I has moved on J since the contact began (nothing before it has begun).
     Vector3 displacement = Vector3::Zero();
-    if (element.userFriction) {
-      const auto found = touching_.find(PairKey{elementIndex, graphicI, graphicJ});
-      if (found != touching_.end()) {
-        const Vector3 onI = bodyI ? Vector3(bodyI->position + bodyI->rotation * found->second.onI) : found->second.onI;
-        const Vector3 onJ = bodyJ ? Vector3(bodyJ->position + bodyJ->rotation * found->second.onJ) : found->second.onJ;
-        displacement = onI - onJ;
-      }
+    if (element.userFriction && anchor) {
+      const Vector3 onI = bodyI ? Vector3(bodyI->position + bodyI->rotation * anchor->onI) : anchor->onI;
+      const Vector3 onJ = bodyJ ? Vector3(bodyJ->position + bodyJ->rotation * anchor->onJ) : anchor->onJ;
+      displacement = onI - onJ;
     }
+    // Named laws with state: where each point's state starts from now, and how long ago that was. At an accepted
+    // step the stored state is then advanced to it, point by point, after the point's forces are known.
+    const auto stateOf = [&](const lodestone_law* law, LawStateHistory Anchor::*history, double& elapsed) -> double* {
+      elapsed = 0;
+      if (!law || law->state_size == 0) return nullptr;
+      const size_t numbers = points.size() * static_cast<size_t>(law->state_size);
+      if (!anchor) {
+        zeroLawState_.assign(std::max(numbers, zeroLawState_.size()), 0.0);
+        return zeroLawState_.data();
+      }
+      LawStateHistory& states = anchor->*history;
+      states.reserve(numbers);
+      if (evaluation == Evaluation::AcceptedStep) return states.advanceTo(time_, elapsed);
+      return const_cast<double*>(states.at(time_, elapsed));
+    };
+    const lodestone_law* namedNormal = element.normalLaw ? element.normalLaw->named : nullptr;
+    const lodestone_law* namedFriction = element.frictionLaw ? element.frictionLaw->named : nullptr;
+    double normalElapsed = 0, frictionElapsed = 0;
+    double* normalState = stateOf(namedNormal, &Anchor::normalState, normalElapsed);
+    double* frictionState = stateOf(namedFriction, &Anchor::frictionState, frictionElapsed);
+    const bool advancing = evaluation == Evaluation::AcceptedStep && anchor;
+    size_t pointIndex = 0;
     Vector3 centroid = Vector3::Zero();
     for (const ContactPoint& point : points) {
       const Vector3 at = 0.5 * (point.pointOnA + point.pointOnB);
@@ -203,12 +235,35 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
         inMarker(markerJ, point.pointOnB, point.normal, normalCall.locj, normalCall.nj);
       }
 
+      // A named law's view of the point.
+      lodestone_contact_point lawPoint{};
+      if (namedNormal || namedFriction) {
+        lawPoint = {.time = time_,
+                    .elapsed = 0,
+                    .penetration = point.depth,
+                    .penetration_rate = -normalVelocity,
+                    .area = point.area,
+                    .effective_mass = input.effectiveMass,
+                    .normal = {point.normal.x(), point.normal.y(), point.normal.z()},
+                    .slip_velocity = {slip.x(), slip.y(), slip.z()},
+                    .normal_force = 0,
+                    .differencing = differencing ? 1 : 0};
+      }
+      const auto stateAt = [&](double* states, const lodestone_law* law) {
+        return states ? states + pointIndex * static_cast<size_t>(law->state_size) : nullptr;
+      };
+
       double normalForce = 0;
       if (element.userNormal) {
         const Vector3 accelerationI = bodyI ? bodyI->accelerationAt(at) : Vector3::Zero();
         const Vector3 accelerationJ = bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero();
         normalCall.gapdotdot = point.normal.dot(accelerationI - accelerationJ);
         normalForce = callNormalSubroutine(element, normalCall);
+      } else if (namedNormal) {
+        lawPoint.elapsed = normalElapsed;
+        double* state = stateAt(normalState, namedNormal);
+        normalForce = namedNormal->normal_force(namedNormal, element.normalValues.data(), &lawPoint, state);
+        if (advancing && state) namedNormal->advance_state(namedNormal, element.normalValues.data(), &lawPoint, state);
       } else {
         input.penetration = point.depth;
         input.penetrationRate = -normalVelocity;
@@ -229,6 +284,16 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
                                         .dflag = differencing};
         const std::array<double, 3> result = callFrictionSubroutine(element, frictionCall);
         friction = result[0] * tangentX + result[1] * tangentY + result[2] * point.normal;
+      } else if (namedFriction) {
+        lawPoint.elapsed = frictionElapsed;
+        lawPoint.normal_force = normalForce;
+        double* state = stateAt(frictionState, namedFriction);
+        double force[3] = {0, 0, 0};
+        namedFriction->friction_force(namedFriction, element.frictionValues.data(), &lawPoint, state, force);
+        friction = Vector3(force[0], force[1], force[2]);
+        if (advancing && state) {
+          namedFriction->advance_state(namedFriction, element.frictionValues.data(), &lawPoint, state);
+        }
       } else if (element.frictionLaw->coefficient && slipSpeed > 0) {
         // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the
         // same formula reproduces the built-in law to the last bit.
@@ -237,6 +302,7 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
       }
       apply(normalForce * point.normal + friction, at);
       centroid += at;
+      ++pointIndex;
       if (post) {
         post->push_back({point.depth, -normalVelocity, slipSpeed, at, relative, point.normal,
                          normalForce * point.normal, friction});
@@ -286,7 +352,7 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
     const PairLoads pairLoads =
         pairForces(c.element, c.graphicI, c.graphicJ, c.distance, points, kinematicsOf(pair.bodyI, bodies),
                    kinematicsOf(pair.bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
-                   poses_[static_cast<size_t>(c.graphicJ)], false, nullptr, nullptr);
+                   poses_[static_cast<size_t>(c.graphicJ)], Evaluation::Residual, nullptr, nullptr);
     if (pair.bodyI >= 0) {
       loads[static_cast<size_t>(pair.bodyI)].force += pairLoads.forceOnI;
       loads[static_cast<size_t>(pair.bodyI)].torque += pairLoads.torqueOnI;
@@ -307,8 +373,8 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   scratch_.clear();
   const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
   const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_);
-  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ, true,
-                    nullptr, nullptr);
+  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ,
+                    Evaluation::Differencing, nullptr, nullptr);
 }
 
 void ContactEvaluator::rootFunctions(double* g) const {
@@ -327,6 +393,7 @@ void ContactEvaluator::rootFunctions(double* g) const {
 }
 
 void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events) {
+  time_ = time;
   for (size_t k = 0; k < rootElements_.size(); ++k) {
     const int element = rootElements_[k];
     for (int which = 0; which < 2; ++which) {
@@ -352,9 +419,11 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
                         contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
     }
   }
+  advanceLawStates();
 }
 
 void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& events) {
+  time_ = time;
   size_t touchingCandidates = 0;
   for (Candidate& c : candidates_) {
     const bool touching = c.distance < 0;
@@ -383,6 +452,20 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
     }
     touching_.swap(stillTouching);
   }
+  advanceLawStates();
+}
+
+void ContactEvaluator::advanceLawStates() {
+  if (!anyLawState_) return;
+  for (const Candidate& c : candidates_) {
+    if (!c.touching || c.pointCount == 0 || !keepsLawState_[static_cast<size_t>(c.element)]) continue;
+    const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
+    const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
+    pairForces(c.element, c.graphicI, c.graphicJ, c.distance,
+               std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)),
+               kinematicsOf(gi.body, bodies_), kinematicsOf(gj.body, bodies_), poses_[static_cast<size_t>(c.graphicI)],
+               poses_[static_cast<size_t>(c.graphicJ)], Evaluation::AcceptedStep, nullptr, nullptr);
+  }
 }
 
 void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports) {
@@ -402,7 +485,7 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
     const int bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
     pairForces(elementIndex, graphicI, graphicJ, distance, points, kinematicsOf(bodyI, bodies),
                kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(graphicI)], poses_[static_cast<size_t>(graphicJ)],
-               false, &report, nullptr);
+               Evaluation::Residual, &report, nullptr);
     report.inContact = report.points > 0;
     reports.push_back(report);
   };
@@ -454,7 +537,15 @@ ContactEvaluator::Anchor ContactEvaluator::anchorOf(const Candidate& c, std::spa
 }
 
 void ContactEvaluator::markTouching(const Candidate& c) {
-  touching_[PairKey{c.element, c.graphicI, c.graphicJ}] = anchorOf(c, bodies_);
+  Anchor anchor = anchorOf(c, bodies_);
+  anchor.normalState.start(time_);
+  anchor.frictionState.start(time_);
+  touching_[PairKey{c.element, c.graphicI, c.graphicJ}] = std::move(anchor);
+}
+
+std::vector<SubroutineMessage> ContactEvaluator::takeMessages() {
+  for (std::string& line : takeLawMessages()) messages_.push_back({nullptr, std::move(line), false});
+  return std::exchange(messages_, {});
 }
 
 // ---- user subroutines ------------------------------------------------------------------------------------------
@@ -562,7 +653,7 @@ void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> 
       const int bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
       pairForces(c.element, c.graphicI, c.graphicJ, c.distance, contactPoints, kinematicsOf(bodyI, bodies),
                  kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
-                 poses_[static_cast<size_t>(c.graphicJ)], false, nullptr, &points);
+                 poses_[static_cast<size_t>(c.graphicJ)], Evaluation::Residual, nullptr, &points);
       order.emplace_back(iId, jId);
     }
     for (const auto& [iId, jId] : order) callContactPost(element, static_cast<int>(iId), static_cast<int>(jId), 0);

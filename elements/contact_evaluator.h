@@ -18,6 +18,7 @@
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
 #include "elements/force_contact.h"
+#include "plugins/named_laws.h"
 #include "plugins/usersub/subroutine_host.h"
 #include "solver/core/model.h"
 
@@ -116,7 +117,8 @@ class ContactEvaluator : private SubroutineHost {
   // The last CONTACTPOST call of each element (endflg = 1, graphic ids 0), at the end of the run.
   void finishContactPost(double time);
   // Messages since the last call, for the run log.
-  std::vector<SubroutineMessage> takeMessages() { return std::exchange(messages_, {}); }
+  // (Lines from named laws, through their host's message(), come with them.)
+  std::vector<SubroutineMessage> takeMessages();
   // Set once a subroutine asked to stop (c_errmes with endflg "STOP") or failed: why, naming the element and
   // function, in one line.
   //
@@ -151,18 +153,25 @@ class ContactEvaluator : private SubroutineHost {
   };
 
   // Where a touching pair's contact began, on each body (body axes from its CG; ground coordinates for ground):
-  // CFFSUB's x is the tangential displacement between these two material points.
+  // CFFSUB's x is the tangential displacement between these two material points. And the state of named laws
+  // that keep one (LuGre's bristles), for each contact point of the pair.
   struct Anchor {
     Vector3 onI = Vector3::Zero(), onJ = Vector3::Zero();
+    LawStateHistory normalState, frictionState;
   };
+  // Why pairForces is called: for a residual or a report; while the Jacobian is differenced (user subroutines get
+  // dflag = 1); or at an accepted step, when the states of named laws advance to it.
+  enum class Evaluation { Residual, Differencing, AcceptedStep };
 
   const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
-  // The forces of one pair from its contact points (and its field, for DIPOLE). `differencing`: a Jacobian
-  // evaluation (dflag for user subroutines). `report` and `post` (one entry per contact point) may be null.
+  // The forces of one pair from its contact points (and its field, for DIPOLE). `report` and `post` (one entry
+  // per contact point) may be null.
   PairLoads pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
                        std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                       const Pose& poseI, const Pose& poseJ, bool differencing, PairReport* report,
+                       const Pose& poseI, const Pose& poseJ, Evaluation evaluation, PairReport* report,
                        std::vector<ContactPostPoint>* post);
+  // After the touching pairs are brought up to date at an accepted state: the states of named laws advance to it.
+  void advanceLawStates();
   Anchor anchorOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
   void markTouching(const Candidate& candidate);
   // Calls of the user subroutines, with the evaluator installed as the utilities' host.
@@ -208,6 +217,9 @@ class ContactEvaluator : private SubroutineHost {
   // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in
   // it is apart.
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
+  std::vector<char> keepsLawState_;         // per element: a named law of it has state
+  bool anyLawState_ = false;
+  std::vector<double> zeroLawState_;        // the state of points whose contact is not accepted yet
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;

@@ -224,7 +224,13 @@ std::vector<ElementKind> buildCatalog() {
 }
 
 const std::vector<ElementKind>& catalog() {
-  static const std::vector<ElementKind> kinds = buildCatalog();
+  // Rebuilt when a law library has registered laws since: Force_Contact's attributes come from the law registry.
+  static std::vector<ElementKind> kinds = buildCatalog();
+  static int builtFor = registryVersion();
+  if (builtFor != registryVersion()) {
+    kinds = buildCatalog();
+    builtFor = registryVersion();
+  }
   return kinds;
 }
 

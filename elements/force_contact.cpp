@@ -7,6 +7,7 @@
 #include <set>
 
 #include "elements/post_graphic.h"
+#include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
 #include "plugins/user_parameters.h"
 #include "solver/core/text.h"
@@ -127,11 +128,14 @@ VariantSet<S> lawVariants(const std::string& attribute, const std::vector<const 
   return set;
 }
 
+// The keywords a law attribute takes: the registered laws, the user subroutine's, and those of laws a library
+// offered but that were refused (for their ABI version), so that the element can say why it cannot have them.
 template <class Law>
 std::vector<std::string> keywordsOf(const std::vector<const Law*>& laws, const std::string& userKeyword) {
   std::vector<std::string> keywords;
   for (const Law* law : laws) keywords.push_back(law->keyword);
   keywords.push_back(userKeyword);
+  for (const std::string& refused : refusedLawKeywords()) keywords.push_back(refused);
   return keywords;
 }
 
@@ -149,8 +153,13 @@ std::optional<std::vector<double>> valuesFor(const std::vector<LawParameter>& pa
 
 }  // namespace
 
-const ElementSchema<ForceContactSpec>& forceContactSchema() {
-  static const ElementSchema<S> schema{
+namespace {
+
+const char* const kNamedLawHint =
+    "a law from a law library is known once the library is loaded (lodestone --laws LIBRARY, or LODESTONE_LAWS)";
+
+ElementSchema<S> buildForceContactSchema() {
+  return ElementSchema<S>{
       .element = "Force_Contact",
       .idField = &S::id,
       .attributes = {
@@ -168,9 +177,10 @@ const ElementSchema<ForceContactSpec>& forceContactSchema() {
               .byDefault(std::string("AUTO")),
           attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
           attr::ignored<S>("contact_stability_2d", "Lodestone's contact is three-dimensional and needs no 2-D aid"),
-          attr::keyword("cnf_type", &S::cnf_type, keywordsOf(normalLaws(), "USERCNF")).required(),
+          attr::keyword("cnf_type", &S::cnf_type, keywordsOf(normalLaws(), "USERCNF")).required().hint(kNamedLawHint),
           attr::keyword("cff_type", &S::cff_type, keywordsOf(frictionLaws(), "USERCFF"))
-              .byDefault(std::string("COULOMB_OFF")),
+              .byDefault(std::string("COULOMB_OFF"))
+              .hint(kNamedLawHint),
           attr::text("cnf_param_string", &S::cnf_param_string).modifiable(),
           attr::text("cnf_fnc_name", &S::cnf_fnc_name),
           attr::text("cnf_dll_name", &S::cnf_dll_name),
@@ -188,6 +198,18 @@ const ElementSchema<ForceContactSpec>& forceContactSchema() {
           attr::unsupported<S>("j_flip_flex", kFlexibleNote),
       },
       .variantSets = {lawVariants("cnf_type", normalLaws()), lawVariants("cff_type", frictionLaws())}};
+}
+
+}  // namespace
+
+const ElementSchema<ForceContactSpec>& forceContactSchema() {
+  // Rebuilt in place when a law library has registered laws since: the law attributes come from the registry.
+  static ElementSchema<S> schema = buildForceContactSchema();
+  static int builtFor = registryVersion();
+  if (builtFor != registryVersion()) {
+    schema = buildForceContactSchema();
+    builtFor = registryVersion();
+  }
   return schema;
 }
 
@@ -222,6 +244,11 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
   };
   if (const NormalLaw* law = findNormalLaw(spec.cnf_type)) checkVectors(law->parameters);
   if (const FrictionLaw* law = findFrictionLaw(spec.cff_type)) checkVectors(law->parameters);
+  for (const auto& [attribute, keyword] : {std::pair{"cnf_type", &spec.cnf_type}, std::pair{"cff_type", &spec.cff_type}}) {
+    if (const std::optional<std::string> refusal = refusedLaw(*keyword)) {
+      diagnostics.error(spec.loc, std::string(attribute) + "=\"" + *keyword + "\" cannot be used: " + *refusal);
+    }
+  }
 }
 
 // ---- building ------------------------------------------------------------------------------------------------
@@ -356,7 +383,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     // rules between its parameters.
     const auto checkLaw = [&](const std::string& lawAttribute, const std::string& keyword,
                               const std::vector<LawParameter>& parameters, const std::vector<double>& values,
-                              void (*rules)(LawValues, std::vector<std::string>&)) {
+                              const LawCheck& rules) {
       std::vector<std::string> problems;
       int slot = 0;
       for (const LawParameter& parameter : parameters) {

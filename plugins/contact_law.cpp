@@ -21,18 +21,39 @@ int slotOf(const std::vector<LawParameter>& parameters, std::string_view name) {
   return -1;
 }
 
-const std::vector<const NormalLaw*>& normalLaws() {
-  static const std::vector<const NormalLaw*> laws = {
+namespace {
+
+std::vector<const NormalLaw*>& normalRegistry() {
+  static std::vector<const NormalLaw*> laws = {
       &impactLaw(), &poissonLaw(), &volumeLaw(), &linearLaw(),
       &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw()};
   return laws;
 }
 
-const std::vector<const FrictionLaw*>& frictionLaws() {
-  static const std::vector<const FrictionLaw*> laws = {
+std::vector<const FrictionLaw*>& frictionRegistry() {
+  static std::vector<const FrictionLaw*> laws = {
       &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw()};
   return laws;
 }
+
+int version = 0;
+
+}  // namespace
+
+const std::vector<const NormalLaw*>& normalLaws() { return normalRegistry(); }
+const std::vector<const FrictionLaw*>& frictionLaws() { return frictionRegistry(); }
+
+void registerNormalLaw(const NormalLaw* law) {
+  normalRegistry().push_back(law);
+  ++version;
+}
+
+void registerFrictionLaw(const FrictionLaw* law) {
+  frictionRegistry().push_back(law);
+  ++version;
+}
+
+int registryVersion() { return version; }
 
 // Keywords are case-insensitive in a deck (REFERENCE.md §1): "Impact" and "IMPACT" name the same law.
 const NormalLaw* findNormalLaw(std::string_view keyword) {

@@ -1,15 +1,19 @@
 // The contact-law descriptor: what a normal or friction law is to the rest of Lodestone — its keyword, its
 // parameter table (which becomes Force_Contact attributes), its cross-parameter checks and its formula. Every
 // built-in law (plugins/builtin/) is one descriptor, registered once by its keyword; Force_Contact only ever
-// calls laws through these descriptors, so a formula lives in exactly one place.
+// calls laws through these descriptors, so a formula lives in exactly one place. A law from a law library (a named
+// law, plugins/named_laws) is the same descriptor around the library's C struct: the same parameter table and
+// checks, with its formula called through `named` (which also carries state per contact point).
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "collision/shape.h"
+#include "lodestone/contact_law.h"
 #include "solver/core/schema.h"
 #include "solver/core/units.h"
 
@@ -52,15 +56,19 @@ struct FieldOutput {
   Vector3 momentOnI = Vector3::Zero(), momentOnJ = Vector3::Zero();  // ground
 };
 
+using LawCheck = std::function<void(LawValues values, std::vector<std::string>& problems)>;
+
 struct NormalLaw {
   std::string keyword;                  // "IMPACT", upper case
   std::string summary;                  // one line for `lodestone elements`
   std::vector<LawParameter> parameters;
   // Rules between parameters (and any the ranges cannot say). Appends one message per problem, each saying what
   // would be right: "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)".
-  void (*check)(LawValues values, std::vector<std::string>& problems) = nullptr;
-  // The force magnitude along the normal at one contact point; ≥ 0 unless the law can pull.
+  LawCheck check;
+  // The force magnitude along the normal at one contact point; ≥ 0 unless the law can pull. nullptr for a named
+  // law, whose named->normal_force is called instead.
   double (*force)(LawValues values, const NormalInput& input) = nullptr;
+  const lodestone_law* named = nullptr;
   bool needsArea = false;               // the law uses NormalInput::area (VOLUME)
   // Laws that also act without contact (DIPOLE): how far apart (surface gap) the pair still interacts, and the
   // interaction. nullptr for pure contact laws.
@@ -72,16 +80,26 @@ struct FrictionLaw {
   std::string keyword;                  // "COULOMB_ON"
   std::string summary;
   std::vector<LawParameter> parameters;
-  void (*check)(LawValues values, std::vector<std::string>& problems) = nullptr;
+  LawCheck check;
   // The friction coefficient μ(v) ≥ 0 at slip speed v ≥ 0; the friction force is −μ(v)·N·(slip direction).
-  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF).
+  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF), or a
+  // named law, whose named->friction_force gives the force itself.
   double (*coefficient)(LawValues values, double slipSpeed) = nullptr;
+  const lodestone_law* named = nullptr;
 };
 
-// The registry: every built-in law, looked up by keyword (case-insensitive).
+// The registry: every built-in law and every named law registered so far, looked up by keyword
+// (case-insensitive).
 const std::vector<const NormalLaw*>& normalLaws();
 const std::vector<const FrictionLaw*>& frictionLaws();
 const NormalLaw* findNormalLaw(std::string_view keyword);
 const FrictionLaw* findFrictionLaw(std::string_view keyword);
+
+// Named laws join the registry here (plugins/named_laws checks them first; the keyword must be new). Laws are
+// registered before decks are read; tables built from the registry (Force_Contact's attributes, the element
+// catalog) compare registryVersion() with the version they were built for and rebuild when it changed.
+void registerNormalLaw(const NormalLaw* law);
+void registerFrictionLaw(const FrictionLaw* law);
+int registryVersion();
 
 }  // namespace lodestone

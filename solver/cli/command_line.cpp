@@ -18,6 +18,7 @@ struct OptionSpelling {
 
 const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
 const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
+const OptionSpelling kLawsOption{"--laws", "--laws", "a law library (or several, separated by ':')"};
 
 std::string commandName(Command command) {
   switch (command) {
@@ -82,8 +83,20 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
   if (first == "elements") {
     line.command = Command::Elements;
     for (std::size_t index = 1; index < arguments.size(); ++index) {
-      if (arguments[index].starts_with("-")) return UsageError{"unknown option '" + arguments[index] + "' for 'elements'"};
-      line.elementNames.push_back(arguments[index]);
+      const std::string& argument = arguments[index];
+      if (const auto match = matchOption(argument, kLawsOption)) {
+        if (match->has_value()) {
+          line.lawLibraries.push_back(**match);
+        } else if (index + 1 < arguments.size()) {
+          line.lawLibraries.push_back(arguments[++index]);
+        } else {
+          return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
+        }
+        if (line.lawLibraries.back().empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
+        continue;
+      }
+      if (argument.starts_with("-")) return UsageError{"unknown option '" + argument + "' for 'elements'"};
+      line.elementNames.push_back(argument);
     }
     return line;
   }
@@ -122,6 +135,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       option = &kOutputOption;
     } else if (takesJobs && (match = matchOption(argument, kJobsOption))) {
       option = &kJobsOption;
+    } else if ((match = matchOption(argument, kLawsOption))) {
+      option = &kLawsOption;
     } else {
       return UsageError{"unknown option '" + argument + "' for '" + name + "'"};
     }
@@ -135,7 +150,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       return UsageError{"option '" + option->shortName + "' needs a value: " + option->valueName};
     }
 
-    if (option == &kOutputOption) {
+    if (option == &kLawsOption) {
+      if (value.empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
+      line.lawLibraries.push_back(value);
+    } else if (option == &kOutputOption) {
       if (outputGiven) return UsageError{"option '-o' given twice"};
       if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
       outputGiven = true;
@@ -191,7 +209,13 @@ elements
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)
   -j, --jobs N       decks simulated at once (batch)
+  --laws LIB         load the named contact laws of law library LIB (a path, or a name looked up like a
+                     subroutine library); may be repeated; also for check, batch and elements
   --                 every argument after this is a deck, even one starting with '-'
+
+Environment
+  LODESTONE_LAWS          law libraries loaded before any deck is read, separated by ':' (as --laws)
+  LODESTONE_USERSUB_PATH  folders, separated by ':', where subroutine, law and script files are looked for
 
 Exit codes
   0   success (batch: every deck completed)

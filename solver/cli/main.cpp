@@ -1,4 +1,5 @@
 // Entry point of the `lodestone` command: parse the command line, hand over to the command, exit with its code.
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "command_line.h"
 #include "commands.h"
+#include "plugins/named_laws.h"
 
 using namespace lodestone::cli;
 
@@ -20,6 +22,20 @@ int main(int argc, char** argv) {
 
   const CommandLine& line = std::get<CommandLine>(parsed);
   try {
+    if (line.command != Command::Help && line.command != Command::Version) {
+      // Law libraries are loaded before any deck is read: their laws are attributes of Force_Contact. --laws joins
+      // LODESTONE_LAWS so that the runs of a batch, which are processes of their own, load them too.
+      if (!line.lawLibraries.empty()) {
+        std::string list;
+        for (const std::string& library : line.lawLibraries) list += library + ":";
+        const char* environment = std::getenv("LODESTONE_LAWS");
+        setenv("LODESTONE_LAWS", (list + (environment ? environment : "")).c_str(), 1);
+      }
+      const lodestone::LawLibraryProblems problems = lodestone::loadLawLibrariesFromEnvironment();
+      for (const std::string& warning : problems.warnings) std::cerr << "lodestone: warning: " << warning << "\n";
+      for (const std::string& error : problems.errors) std::cerr << "lodestone: error: " << error << "\n";
+      if (!problems.errors.empty()) return kExitBadDeck;
+    }
     switch (line.command) {
       case Command::Help: std::cout << helpText(); return kExitSuccess;
       case Command::Version: std::cout << versionText() << "\n"; return kExitSuccess;

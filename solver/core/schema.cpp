@@ -58,7 +58,8 @@ std::variant<Value, std::string> parseValue(const AttributeRule& rule, const std
       for (const std::string& keyword : rule.keywords) {
         if (equalsIgnoreCase(given, keyword)) return Value(keyword);
       }
-      return prefix + "must be one of " + joinKeywords(rule.keywords) + " (got " + quoted(text) + ")";
+      return prefix + "must be one of " + joinKeywords(rule.keywords) + " (got " + quoted(text) + ")" +
+             (rule.note.empty() ? "" : "; " + rule.note);
     }
     case ValueKind::Reference: {
       const std::optional<long> value = parseInteger(text);

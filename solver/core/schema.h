@@ -61,7 +61,7 @@ struct AttributeRule {
   std::vector<std::string> keywords;  // upper case, for Keyword
   std::string targetElement;          // for Reference(List): element whose id this names
   bool groundFrameAllowed = false;    // Reference to Reference_Marker: id 0 names the ground frame
-  std::string note;                   // for Ignored and Unsupported: why
+  std::string note;                   // for Ignored and Unsupported: why; for Keyword: a hint for values not listed
 };
 
 // Turns text into a Value for the rule, or explains why it cannot (message without location).
@@ -106,6 +106,7 @@ struct Attribute : AttributeRule {
   Attribute below(double limit) && { range.max = limit; range.maxInclusive = false; return std::move(*this); }
   Attribute atMost(double limit) && { range.max = limit; range.maxInclusive = true; return std::move(*this); }
   Attribute groundFrame() && { groundFrameAllowed = true; return std::move(*this); }
+  Attribute hint(std::string text) && { note = std::move(text); return std::move(*this); }
 };
 
 namespace attr {

@@ -55,24 +55,30 @@ inline double largestDifference(const lodestone::testing::ResultsTable& a, const
 
 class SubroutineRun : public ::testing::Test {
  protected:
-  // Runs `lodestone run deck -o folder/results` with the temporary folder as working directory. Returns the exit
-  // code.
-  int run(const std::string& deck, const std::string& results) {
+  // Runs `lodestone run deck -o folder/results [options]` with the temporary folder as working directory. Returns
+  // the exit code.
+  int run(const std::string& deck, const std::string& results, const std::vector<std::string>& options = {}) {
+    std::vector<std::string> arguments{"lodestone", "run", deck, "-o", folder / results};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    return runLodestone(arguments);
+  }
+  // Runs lodestone with these arguments (argv[0] included), as run() does.
+  int runLodestone(const std::vector<std::string>& arguments) {
     const std::filesystem::path previous = std::filesystem::current_path();
     std::filesystem::current_path(folder.path());
-    const ProcessEnd end = runProcess({LODESTONE_EXECUTABLE, {"lodestone", "run", deck, "-o", folder / results},
-                                       folder / "stdout.txt", folder / "stderr.txt"});
+    const ProcessEnd end = runProcess({LODESTONE_EXECUTABLE, arguments, folder / "stdout.txt", folder / "stderr.txt"});
     std::filesystem::current_path(previous);
     EXPECT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe();
     return end.exitCode;
   }
   std::string stderrText() const { return readFile(folder / "stderr.txt"); }
+  std::string stdoutText() const { return readFile(folder / "stdout.txt"); }
 
   // Runs `deck` (a user-subroutine twin of models/usersub/sphere_builtin.xml) and the built-in deck, and checks
   // that contacts.csv agrees. The issue asks for 1e-9 relative; the examples use the built-in formulas in the same
   // order, so the runs agree to the last bit (measured: 0), which is asserted too.
-  void expectBuiltInResults(const std::string& deck) {
-    ASSERT_EQ(run(deck, "user"), 0) << stderrText();
+  void expectBuiltInResults(const std::string& deck, const std::vector<std::string>& options = {}) {
+    ASSERT_EQ(run(deck, "user", options), 0) << stderrText();
     ASSERT_EQ(run(kUsersubModels + "sphere_builtin.xml", "builtin"), 0) << stderrText();
     const lodestone::testing::ResultsTable user(folder / "user/contacts.csv"), builtIn(folder / "builtin/contacts.csv");
     ASSERT_EQ(user.rowCount(), builtIn.rowCount());
