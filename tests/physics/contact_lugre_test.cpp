@@ -1,0 +1,130 @@
+// LuGre friction (the named law of models/usersub/lugre_friction.c) through the whole pipeline: its bristle state
+// rides along the integration, so a sliding block stops where Coulomb's law says, a block sliding down an incline
+// accelerates at g(sin θ − μc cos θ), and a block held on an incline does not creep — which a regularised Coulomb
+// law cannot do.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "plugins/named_laws.h"
+#include "support/contact_runs.h"
+
+namespace lodestone::testing {
+namespace {
+
+constexpr double kG = 9.81;
+
+std::string num(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+void loadLugre() {
+  const LawLibraryProblems problems = loadLawLibraries(std::string(LODESTONE_BINARY_DIR) + "/lib/lugre_friction.so");
+  ASSERT_TRUE(problems.errors.empty()) << problems.errors.front();
+}
+
+const std::string kImpact = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"300\" dmax=\"1e-5\" ";
+
+std::string lugre(double sigma1, double muStatic = 0.4, double muDynamic = 0.3) {
+  return "cff_type=\"LUGRE\" mu_static=\"" + num(muStatic) + "\" mu_dynamic=\"" + num(muDynamic) +
+         "\" stribeck_vel=\"1e-3\" bristle_stiffness=\"1e5\" bristle_damping=\"" + num(sigma1) + "\"";
+}
+
+// A 1 kg, 0.2 × 0.2 × 0.1 m block on a ground box whose top face is a plane of `degrees` through the origin (marker
+// 11: x' downhill, z' its normal), its centre `height` above the face, with initial velocity `speed` along x'.
+std::string blockDeck(double degrees, double height, double speed, const std::string& friction, double endTime) {
+  const double theta = degrees * M_PI / 180, c = std::cos(theta), s = std::sin(theta);
+  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+         "<Force_Gravity grav_z=\"-9.81\"/>\n"
+         "<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
+         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+         "<Reference_Marker id=\"11\" body_id=\"1\" a00=\"" + num(c) + "\" a10=\"0\" a20=\"" + num(-s) +
+         "\" a02=\"" + num(s) + "\" a12=\"0\" a22=\"" + num(c) + "\"/>\n"
+         "<Reference_Marker id=\"12\" body_id=\"1\" rm_id=\"11\" pos_z=\"-0.5\"/>\n"
+         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"12\" length_x=\"6\" "
+         "length_y=\"2\" length_z=\"1\"/>\n"
+         "<Body_Rigid id=\"2\" mass=\"1\" cg_id=\"20\" inertia_xx=\"4.1667e-3\" inertia_yy=\"4.1667e-3\" "
+         "inertia_zz=\"6.6667e-3\" v_ic_x=\"" + num(speed * c) + "\" v_ic_z=\"" + num(-speed * s) + "\"/>\n"
+         "<Reference_Marker id=\"20\" body_id=\"2\" rm_id=\"11\" pos_x=\"-1\" pos_z=\"" + num(height) + "\"/>\n"
+         "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.2\" "
+         "length_y=\"0.2\" length_z=\"0.1\"/>\n"
+         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + kImpact + friction + "/>\n" +
+         "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + num(endTime) +
+         "\" print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
+}
+
+// Position (x = true) or velocity of body 2 along the downhill direction x' at the output nearest `time`.
+double alongSlope(const ResultsTable& bodies, double time, double degrees, bool position) {
+  const double theta = degrees * M_PI / 180;
+  for (size_t row : bodies.rowsOfBody(2)) {
+    if (std::fabs(bodies.at(row, "time") - time) < 1e-9) {
+      return bodies.at(row, position ? "x" : "vx") * std::cos(theta) -
+             bodies.at(row, position ? "z" : "vz") * std::sin(theta);
+    }
+  }
+  ADD_FAILURE() << "no output at t=" << time;
+  return NAN;
+}
+
+// 1 m/s on a level plane, μc = 0.3: decelerates at μc·g and stops after v0²/(2·μc·g) = 0.16989 m. σ1 = 2 s/m keeps
+// the bristle damping's impulse at the start of sliding (σ1·μc·g/σ0 = 6e-5 m/s) negligible. The block rests 37.6 µm
+// deep (a quarter of its weight on each corner under IMPACT), so it slides from t = 0 without landing.
+TEST(ContactLugre, SlidingBlockStopsAtTheCoulombDistance) {
+  loadLugre();
+  const ContactRun run = runContactDeck("lugre_slide", blockDeck(0, 0.05 - 3.76e-5, 1.0, lugre(2), 0.5));
+  ASSERT_TRUE(run.completed);
+  const double deceleration = (alongSlope(run.bodies, 0.05, 0, false) - alongSlope(run.bodies, 0.25, 0, false)) / 0.2;
+  EXPECT_NEAR(deceleration, 0.3 * kG, 1e-3 * 0.3 * kG);
+  const double expected = 1.0 / (2 * 0.3 * kG);
+  const double stopped = alongSlope(run.bodies, 0.5, 0, true) - alongSlope(run.bodies, 0, 0, true);
+  EXPECT_NEAR(stopped, expected, 5e-4 * expected);
+  EXPECT_LT(std::fabs(alongSlope(run.bodies, 0.5, 0, false)), 1e-6) << "at rest";
+  RecordProperty("stop_distance_relative_error", sci(stopped / expected - 1));
+}
+
+// 30°, μs = 0.4 < tan 30°: slides with a = g(sin θ − μc·cos θ) = 2.357 m/s² once the slip is far above the Stribeck
+// velocity; the slope of the downhill velocity between 0.2 s and 0.5 s within 1 %.
+TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) {
+  loadLugre();
+  const ContactRun run = runContactDeck("lugre_slide30", blockDeck(30, 0.05001, 0, lugre(200), 0.5));
+  ASSERT_TRUE(run.completed);
+  const double theta = M_PI / 6;
+  const double expected = kG * (std::sin(theta) - 0.3 * std::cos(theta));
+  const double measured = (alongSlope(run.bodies, 0.5, 30, false) - alongSlope(run.bodies, 0.2, 30, false)) / 0.3;
+  EXPECT_NEAR(measured, expected, 0.01 * expected);
+  RecordProperty("acceleration_relative_error", sci(measured / expected - 1));
+}
+
+// 20°, μs = 0.5, μc = 0.4, both above tan 20° = 0.364: held. Once the bristles carry the slope's pull (σ0·z = tan θ)
+// the block stays: between 0.2 s and 1 s it moves less than 1 nm, and ft/fn = tan θ within 1e-4. The same block with
+// COULOMB_ON (vs = 1e-3 m/s; μ(v) = tan θ at v = 0.6·vs) creeps at about 0.6 mm/s: more than 0.1 mm in that time.
+// (With μc below tan θ a suddenly loaded LuGre contact can break away: the slip needed to deflect the bristles
+// carries it past the Stribeck velocity, where μ has fallen to μc.)
+TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
+  loadLugre();
+  const double height = 0.05 - 4.2e-5;
+  const ContactRun held = runContactDeck("lugre_hold20", blockDeck(20, height, 0, lugre(200, 0.5, 0.4), 1.0));
+  ASSERT_TRUE(held.completed);
+  const double drift = alongSlope(held.bodies, 1.0, 20, true) - alongSlope(held.bodies, 0.2, 20, true);
+  EXPECT_LT(std::fabs(drift), 1e-9);
+  const size_t last = held.contacts.rowCount() - 1;
+  EXPECT_NEAR(held.contacts.at(last, "ft") / held.contacts.at(last, "fn"), std::tan(20 * M_PI / 180), 1e-4);
+  RecordProperty("lugre_drift_m", sci(drift));
+
+  const ContactRun creeping = runContactDeck(
+      "coulomb_hold20", blockDeck(20, height, 0,
+                                  "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.4\" "
+                                  "stiction_trans_vel=\"1e-3\" friction_trans_vel=\"2e-3\"",
+                                  1.0));
+  ASSERT_TRUE(creeping.completed);
+  const double creep = alongSlope(creeping.bodies, 1.0, 20, true) - alongSlope(creeping.bodies, 0.2, 20, true);
+  EXPECT_GT(creep, 1e-4);
+  RecordProperty("coulomb_on_creep_m", sci(creep));
+}
+
+}  // namespace
+}  // namespace lodestone::testing
