@@ -20,6 +20,7 @@ install(TARGETS lodestone_usersub EXPORT lodestoneTargets
 install(FILES ${PROJECT_SOURCE_DIR}/plugins/include/msolvsub_c_include.h
   DESTINATION include COMPONENT usersub)
 install(FILES ${PROJECT_SOURCE_DIR}/plugins/include/lodestone/usersub.h
+              ${PROJECT_SOURCE_DIR}/plugins/include/lodestone/contact_law.h
   DESTINATION include/lodestone COMPONENT usersub)
 install(EXPORT lodestoneTargets NAMESPACE lodestone::
   DESTINATION ${LODESTONE_INSTALL_CMAKEDIR} COMPONENT usersub)

@@ -37,7 +37,8 @@ TEST(PackageInstall, InstallsTheUtilitiesLibraryHeadersAndPackageFiles) {
   const TemporaryFolder folder;
   ASSERT_EQ(install("usersub", folder), "");
   const fs::path prefix = folder / "prefix";
-  for (const char* file : {"include/msolvsub_c_include.h", "include/lodestone/usersub.h", "lib/liblodestone_usersub.so",
+  for (const char* file : {"include/msolvsub_c_include.h", "include/lodestone/usersub.h",
+                           "include/lodestone/contact_law.h", "lib/liblodestone_usersub.so",
                            "lib/cmake/lodestone/lodestoneConfig.cmake",
                            "lib/cmake/lodestone/lodestoneConfigVersion.cmake", "lib/cmake/lodestone/lodestoneTargets.cmake",
                            "lib/cmake/lodestone/lodestoneSubroutineLibrary.cmake"}) {
