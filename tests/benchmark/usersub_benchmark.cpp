@@ -1,6 +1,7 @@
 // What a user subroutine costs: nanoseconds per call of the built-in IMPACT and COULOMB_ON laws and of the same
 // laws as C subroutines (models/usersub/impact_coulomb.c) and Python ones (impact_coulomb.py), called through
-// callSubroutine as the evaluator calls them, and the whole-run wall time of a 64-sphere pile with each. Prints figures; asserts
+// callSubroutine as the evaluator calls them, IMPACT as a named law (tests/fixtures/named_laws.c) and LuGre friction
+// (a named law with state), and the whole-run wall time of a 64-sphere pile with each. Prints figures; asserts
 // nothing.
 //
 //   usersub_benchmark [calls]     (default 10000000)
@@ -19,6 +20,7 @@
 #include "lodestone/usersub.h"
 #include "pile_deck.h"
 #include "plugins/builtin/builtin_laws.h"
+#include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
 #include "plugins/user_library.h"
 #include "plugins/user_subroutine.h"
@@ -76,6 +78,22 @@ int main(int argc, char** argv) {
     return impactLaw().force(impact, input);
   });
 
+  // Named laws, called through their descriptors as the evaluator calls them.
+  const LawLibraryProblems problems = loadLawLibraries(std::string(LODESTONE_BINARY_DIR) + "/lib/named_laws.so:" +
+                                                       LODESTONE_BINARY_DIR + "/lib/lugre_friction.so");
+  if (!problems.errors.empty()) {
+    std::fprintf(stderr, "%s\n", problems.errors.front().c_str());
+    return 1;
+  }
+  const lodestone_law* impactNamed = findNormalLaw("IMPACT_NAMED")->named;
+  const std::vector<double> impactNamedValues{1e7, 1.5, 20, 1e-4, 0};
+  timeCalls("IMPACT, named C law", calls, sink, [&](long i) {
+    lodestone_contact_point point{};
+    point.penetration = penetrationOf(i);
+    point.penetration_rate = rateOf(i);
+    return impactNamed->normal_force(impactNamed, impactNamedValues.data(), &point, nullptr);
+  });
+
   // The subroutines as an element holds them, called through callSubroutine as the evaluator calls them.
   UserLibraries libraries("");
   const std::shared_ptr<SharedLibrary> library = libraries.load(kLibrary);
@@ -126,6 +144,19 @@ int main(int argc, char** argv) {
             [&](long i) { return callSubroutine(cffsubC, frictionCall(i))[0]; });
   timeCalls("COULOMB_ON, Python subroutine (CFFSUB)", calls / 20, sink,
             [&](long i) { return callSubroutine(cffsubPython, frictionCall(i))[0]; });
+  const lodestone_law* lugre = findFrictionLaw("LUGRE")->named;
+  const std::vector<double> lugreValues{0.3, 0.25, 0.01, 1e5, 200, 0};
+  timeCalls("LUGRE, named C law with state", calls, sink, [&](long i) {
+    lodestone_contact_point point{};
+    point.normal[2] = 1;
+    point.slip_velocity[0] = slipOf(i);
+    point.normal_force = 10;
+    point.elapsed = 1e-4;
+    const double state[3] = {1e-6, 0, 0};
+    double force[3];
+    lugre->friction_force(lugre, lugreValues.data(), &point, state, force);
+    return force[0];
+  });
 
   // Whole runs: 64 spheres in a box, 0.3 s, zero crossing off.
   const std::string userLaws = "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1e5, 1.5, 2, 1e-4)\" cnf_dll_name=\"" +
@@ -134,10 +165,21 @@ int main(int argc, char** argv) {
   const std::string pythonLaws = "script_name=\"" + kScript + "\" interpreter=\"PYTHON\" cnf_type=\"USERCNF\" "
                                  "cnf_param_string=\"USER(1e5, 1.5, 2, 1e-4)\" cff_type=\"USERCFF\" "
                                  "cff_param_string=\"USER(0.3, 0.25, 0.01, 0.02)\"";
+  // The named IMPACT with the built-in friction computes exactly what the built-in deck does; LuGre is another law.
+  std::string namedLaws = benchmark::kPileBuiltInLaws;
+  namedLaws.replace(namedLaws.find("\"IMPACT\""), 8, "\"IMPACT_NAMED\"");
+  std::string lugreLaws = benchmark::kPileBuiltInLaws;
+  lugreLaws.replace(lugreLaws.find("cff_type"), std::string::npos,
+                    "cff_type=\"LUGRE\" mu_static=\"0.3\" mu_dynamic=\"0.25\" stribeck_vel=\"0.01\" "
+                    "bristle_stiffness=\"1e4\" bristle_damping=\"10\"");
   const double builtIn = runPile(benchmark::kPileBuiltInLaws);
   const double user = runPile(userLaws);
   const double python = runPile(pythonLaws);
+  const double named = runPile(namedLaws);
+  const double lugrePile = runPile(lugreLaws);
   std::printf("pile of 64 spheres, 0.3 s: built-in %.3f s, C subroutines %.3f s (ratio %.3f), Python %.3f s "
-              "(ratio %.3f)\n", builtIn, user, user / builtIn, python, python / builtIn);
+              "(ratio %.3f), named IMPACT %.3f s (ratio %.3f); with LuGre friction %.3f s (ratio %.3f)\n",
+              builtIn, user, user / builtIn, python, python / builtIn, named, named / builtIn, lugrePile,
+              lugrePile / builtIn);
   return sink == 12345.678 ? 1 : 0;
 }
