@@ -198,24 +198,24 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
     }
     // Named laws with state: where each point's state starts from now, and how long ago that was. At an accepted
     // step the stored state is then advanced to it, point by point, after the point's forces are known.
-    const auto stateOf = [&](const lodestone_law* law, LawStateHistory Anchor::*history, double& elapsed) -> double* {
+    const auto stateOf = [&](const lodestone_law* law, LawStateHistory Anchor::*history, std::vector<double>& zero,
+                             double& elapsed) -> double* {
       elapsed = 0;
       if (!law || law->state_size == 0) return nullptr;
       const size_t numbers = points.size() * static_cast<size_t>(law->state_size);
       if (!anchor) {
-        zeroLawState_.assign(std::max(numbers, zeroLawState_.size()), 0.0);
-        return zeroLawState_.data();
+        zero.assign(numbers, 0.0);
+        return zero.data();
       }
       LawStateHistory& states = anchor->*history;
       states.reserve(numbers);
-      if (evaluation == Evaluation::AcceptedStep) return states.advanceTo(time_, elapsed);
-      return const_cast<double*>(states.at(time_, elapsed));
+      return evaluation == Evaluation::AcceptedStep ? states.advanceTo(time_, elapsed) : states.at(time_, elapsed);
     };
     const lodestone_law* namedNormal = element.normalLaw ? element.normalLaw->named : nullptr;
     const lodestone_law* namedFriction = element.frictionLaw ? element.frictionLaw->named : nullptr;
     double normalElapsed = 0, frictionElapsed = 0;
-    double* normalState = stateOf(namedNormal, &Anchor::normalState, normalElapsed);
-    double* frictionState = stateOf(namedFriction, &Anchor::frictionState, frictionElapsed);
+    double* normalState = stateOf(namedNormal, &Anchor::normalState, zeroNormalState_, normalElapsed);
+    double* frictionState = stateOf(namedFriction, &Anchor::frictionState, zeroFrictionState_, frictionElapsed);
     const bool advancing = evaluation == Evaluation::AcceptedStep && anchor;
     size_t pointIndex = 0;
     Vector3 centroid = Vector3::Zero();

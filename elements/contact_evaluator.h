@@ -219,7 +219,7 @@ class ContactEvaluator : private SubroutineHost {
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
   std::vector<char> keepsLawState_;         // per element: a named law of it has state
   bool anyLawState_ = false;
-  std::vector<double> zeroLawState_;        // the state of points whose contact is not accepted yet
+  std::vector<double> zeroNormalState_, zeroFrictionState_;  // of points whose contact is not accepted yet
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;

@@ -266,7 +266,7 @@ void LawStateHistory::reserve(size_t numbers) {
   previous.resize(numbers, 0.0);
 }
 
-const double* LawStateHistory::at(double when, double& elapsed) const {
+double* LawStateHistory::at(double when, double& elapsed) {
   if (when >= time) {
     elapsed = when - time;
     return state.data();

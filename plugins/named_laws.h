@@ -47,8 +47,9 @@ struct LawStateHistory {
   void start(double time);
   // Makes room for `numbers` numbers (more contact points than before: the new ones start at zero).
   void reserve(size_t numbers);
-  // The stored state to integrate from at `time`, and the time since it was stored.
-  const double* at(double time, double& elapsed) const;
+  // The stored state to integrate from at `time`, and the time since it was stored (read it; it changes only by
+  // advanceTo).
+  double* at(double time, double& elapsed);
   // For advancing to `time` (an accepted step): the state to advance in place, holding the stored state it starts
   // from, and the time since that. After a located root IDAS goes back to a time before its last step; the state
   // then starts again from the one kept before it.

@@ -93,7 +93,24 @@ TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({"--version", "x"}), "'--version' takes no arguments (got 'x')");
 }
 
-TEST(CommandLine, ElementsTakesNamesAndNoOptions) {
+TEST(CommandLine, LawLibrariesCanBeGivenToEveryCommandThatReadsDecks) {
+  EXPECT_EQ(parsedOk({"run", "a.xml", "--laws", "lugre", "--laws=more:other"}).lawLibraries,
+            (std::vector<std::string>{"lugre", "more:other"}));
+  EXPECT_EQ(parsedOk({"check", "--laws", "lugre", "a.xml"}).lawLibraries, std::vector<std::string>{"lugre"});
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "b.xml", "--laws", "lugre"}).decks, (std::vector<std::string>{"a.xml", "b.xml"}));
+  const CommandLine elements = parsedOk({"elements", "Force_Contact", "--laws", "lugre", "--laws=x"});
+  EXPECT_EQ(elements.lawLibraries, (std::vector<std::string>{"lugre", "x"}));
+  EXPECT_EQ(elements.elementNames, std::vector<std::string>{"Force_Contact"});
+  EXPECT_TRUE(parsedOk({"run", "a.xml"}).lawLibraries.empty());
+  const std::string needsValue = "option '--laws' needs a value: a law library (or several, separated by ':')";
+  EXPECT_EQ(usageError({"run", "a.xml", "--laws"}), needsValue);
+  EXPECT_EQ(usageError({"run", "a.xml", "--laws="}), needsValue);
+  EXPECT_EQ(usageError({"elements", "--laws"}), needsValue);
+  EXPECT_EQ(usageError({"elements", "--laws="}), needsValue);
+  EXPECT_EQ(usageError({"run", "a.xml", "--lawsx"}), "unknown option '--lawsx' for 'run'");
+}
+
+TEST(CommandLine, ElementsTakesNamesAndOnlyTheLawsOption) {
   const ParseResult all = parseCommandLine({"elements"});
   ASSERT_TRUE(std::holds_alternative<CommandLine>(all));
   EXPECT_EQ(std::get<CommandLine>(all).command, Command::Elements);
