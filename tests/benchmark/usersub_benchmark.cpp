@@ -6,9 +6,11 @@
 //
 //   usersub_benchmark [calls]     (default 10000000)
 //
-// Measured on the 2-core development VM (RelWithDebInfo, other builds running, so ±30%), ns per call: IMPACT
-// built-in 27, C 63, Python 950; COULOMB_ON built-in 4, C 51, Python 860. Pile of 64 spheres, 0.3 s: built-in
-// 1.85 s, C subroutines 2.08 s (ratio 1.13), Python 5.77 s (ratio 3.1).
+// Measured on the 2-core development VM (RelWithDebInfo, ±30% run to run), ns per call: IMPACT built-in 33, named C
+// law 48, C subroutine 64, Python 980; COULOMB_ON built-in 4, C 45, Python 910; LuGre (named, with state) 116. Pile
+// of 64 spheres, 0.3 s: built-in 2.11 s, C subroutines 2.26 s (ratio 1.07), Python 6.18 s (ratio 2.9), named IMPACT
+// 2.01 s (0.95: within the noise of 1); with LuGre instead of COULOMB_ON 1.24 s (another law: the pile comes to rest
+// sooner, so the steps are longer).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
