@@ -109,6 +109,15 @@ TEST_F(NamedLawRun, ALibraryThatCannotServeStopsBeforeAnyDeckIsRead) {
   EXPECT_FALSE(std::filesystem::exists(folder / "missing/run.log")) << "nothing was run";
 }
 
+// The runs of a batch are processes of their own: --laws reaches them through LODESTONE_LAWS.
+TEST_F(NamedLawRun, BatchRunsLoadTheLawsToo) {
+  ASSERT_EQ(runLodestone({"lodestone", "batch", kUsersubModels + "block_lugre.xml", "-o", folder / "batch", "--laws",
+                          "lugre_friction"}),
+            0)
+      << stdoutText() << stderrText();
+  EXPECT_TRUE(std::filesystem::exists(folder / "batch/block_lugre/contacts.csv")) << stdoutText();
+}
+
 TEST_F(NamedLawRun, ElementsListsANamedLawsAttributes) {
   ASSERT_EQ(runLodestone({"lodestone", "elements", "Force_Contact", "--laws", "lugre_friction"}), 0) << stderrText();
   const std::string text = stdoutText();
