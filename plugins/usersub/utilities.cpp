@@ -73,7 +73,10 @@ void c_sysfnc(const char* fncnam, int* ipar, int nsize, double* state, int* errf
     *state = currentHost->time();
     return;
   }
-  const std::optional<MarkerMeasure> measure = findMarkerMeasure(name);
+  // The host knows positions and velocities only (no accelerations), and usersub.h promises DX..WM; the
+  // measures after WM are for expressions until a host can serve them.
+  std::optional<MarkerMeasure> measure = findMarkerMeasure(name);
+  if (measure && *measure > MarkerMeasure::WM) measure.reset();
   if (!measure) {
     return fail(errflg, "c_sysfnc", "unknown function \"" + name +
                                         "\" (available: TIME, DX DY DZ DM, VX VY VZ VM, WX WY WZ WM)");

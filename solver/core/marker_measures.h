@@ -1,8 +1,10 @@
-// The marker measures of Adams and MotionSolve — DX DY DZ DM, VX VY VZ VM, WX WY WZ WM — between two markers,
-// resolved in a third marker's axes. One place computes them for every user: subroutine utilities (c_sysfnc,
-// c_sysary) now, the expression language later.
+// The marker measures of Adams and MotionSolve — DX DY DZ DM, VX VY VZ VM, WX WY WZ WM, ACCX ACCY ACCZ ACCM,
+// AX AY AZ, PSI THETA PHI — between two markers, resolved in a third marker's axes, time derivatives taken in a
+// fourth marker's frame. One place computes them for every user: the subroutine utilities (c_sysfnc, c_sysary)
+// and the expression language (solver/expr).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 
@@ -16,16 +18,46 @@ struct MarkerMotion {
   Matrix3 rotation = Matrix3::Identity();     // marker axes as columns
   Vector3 velocity = Vector3::Zero();
   Vector3 angularVelocity = Vector3::Zero();
+  Vector3 acceleration = Vector3::Zero();
+  Vector3 angularAcceleration = Vector3::Zero();
 };
 
-enum class MarkerMeasure { DX, DY, DZ, DM, VX, VY, VZ, VM, WX, WY, WZ, WM };
+// The numbering of DX..WM is relied on (groups of four: x, y, z, magnitude); new measures go at the end.
+enum class MarkerMeasure {
+  DX, DY, DZ, DM,
+  VX, VY, VZ, VM,
+  WX, WY, WZ, WM,
+  ACCX, ACCY, ACCZ, ACCM,
+  AX, AY, AZ,
+  PSI, THETA, PHI,
+};
 
-// By name, case-insensitive ("dx", "VM"); nothing for other names.
+// By name, case-insensitive ("dx", "VM", "accx"); nothing for other names.
 std::optional<MarkerMeasure> findMarkerMeasure(std::string_view name);
+// The name in capitals ("ACCX").
+std::string_view markerMeasureName(MarkerMeasure measure);
 
-// The measure of marker i relative to marker j, components in the axes of `axes` (ground's when it is ground):
-// DX = (p_i − p_j)·x_axes, VX = (v_i − v_j)·x_axes (time derivative taken in ground), WX = (ω_i − ω_j)·x_axes;
-// the M forms are magnitudes and do not depend on `axes`.
+// What the n-th marker id of a measure's call names, in Adams' argument order: DX(i, j, k), VX(i, j, k, l),
+// VM(i, j, l), WM(i, j), AX(i, j)…: i is measured relative to j, components are in k's axes and time
+// derivatives are taken in l's frame. Missing trailing ids are ground (0).
+enum class MeasureMarkerRole { Measured, RelativeTo, Axes, DerivativeFrame };
+struct MarkerMeasureArguments {
+  int count = 0;  // how many ids the call may give (at least 1: i)
+  std::array<MeasureMarkerRole, 4> roles{};
+};
+MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure);
+
+// The measure of marker i relative to marker j, components in the axes of `axes`, time derivatives taken in the
+// frame of `frame` (ground's axes and frame when they are ground). With r = p_i − p_j and (d/dt)_l the derivative
+// seen from frame l:
+//   DX = r·x_axes;  VX = (d/dt)_l r · x_axes = (v_i − v_j − ω_l × r)·x_axes;
+//   ACCX = (d²/dt²)_l r · x_axes = (a_i − a_j − α_l × r − 2 ω_l × ṙ + ω_l × (ω_l × r))·x_axes;
+//   WX = (ω_i − ω_j)·x_axes; the M forms are magnitudes and do not depend on `axes`.
+//   AX = atan2(−z_i·y_j, z_i·z_j), AY = atan2(z_i·x_j, z_i·z_j), AZ = atan2(x_i·y_j, x_i·x_j);
+//   PSI, THETA, PHI: body 3-1-3 angles of R_jᵀ R_i (euler313FromRotation). Angles use neither `axes` nor `frame`.
+double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes,
+                     const MarkerMotion& frame);
+// The same with time derivatives taken in ground.
 double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes);
 
 }  // namespace lodestone

@@ -1,5 +1,6 @@
-// The Adams/MotionSolve functions STEP, STEP5 and IMPACT (REFERENCE.md §2, MOTIONSOLVE_NOTES.md §3), shared by
-// contact laws, the subroutine utilities (c_step, c_impact) and, later, the expression language. Δ = (x − x0)/(x1 − x0), clamped: h0 at and below x0, h1 at and above x1.
+// The Adams/MotionSolve functions STEP, STEP5, IMPACT and BISTOP (REFERENCE.md §2, MOTIONSOLVE_NOTES.md §3), shared
+// by contact laws, the subroutine utilities (c_step, c_impact) and the expression language (solver/expr).
+// Δ = (x − x0)/(x1 − x0), clamped: h0 at and below x0, h1 at and above x1.
 #pragma once
 
 #include <cmath>
@@ -46,6 +47,15 @@ inline ImpactValue impactFunction(double x, double xdot, double x1, double k, do
   const double force = elastic - damping * xdot;
   if (force <= 0) return {};
   return {force, -k * e * std::pow(penetration, e - 1) - stepDerivative(x, x1 - d, cmax, x1, 0, 1) * xdot, -damping};
+}
+
+// BISTOP(x, xdot, x1, x2, k, e, cmax, d): a gap x1 <= x <= x2 with a stop at each end. Below x1 it is IMPACT at x1
+// (pushes towards positive x); above x2 the mirror image of IMPACT at x2 (pushes towards negative x),
+// min(0, −k·(x − x2)^e − STEP(x, x2, 0, x2 + d, cmax)·xdot); 0 in between.
+inline double bistopFunction(double x, double xdot, double x1, double x2, double k, double e, double cmax, double d) {
+  if (x < x1) return impactFunction(x, xdot, x1, k, e, cmax, d).force;
+  if (x > x2) return -impactFunction(-x, -xdot, -x2, k, e, cmax, d).force;
+  return 0;
 }
 
 }  // namespace lodestone
