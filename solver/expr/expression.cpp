@@ -1,0 +1,577 @@
+// MotionSolve expressions: a recursive-descent parser that emits a postfix program while it reads (folding
+// constant parts as it goes), and the loop that runs the program on a fixed stack.
+#include "expression.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
+
+#include "solver/core/step_functions.h"
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+namespace {
+
+enum class TokenKind { Number, Name, Plus, Minus, Star, Slash, Power, LeftParen, RightParen, Comma, End };
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  size_t offset = 0;  // 0-based, in the text
+  size_t length = 0;  // 0 for End
+  double number = 0;  // Number: its value, a D suffix already turned into radians
+  bool inDegrees = false;
+  size_t end() const { return offset + length; }
+};
+
+// Thrown inside the compiler at the first problem; compile() turns it into its ExpressionError.
+struct CompileFailure {
+  ExpressionError error;
+};
+
+[[noreturn]] void fail(size_t offset, std::string message) {
+  throw CompileFailure{{static_cast<int>(offset) + 1, std::move(message)}};
+}
+
+bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Deeper nesting than this is refused rather than risking the parser's own (recursive) stack.
+constexpr int kMaxNesting = 200;
+
+struct NamedConstant {
+  const char* name;
+  double value;
+};
+constexpr std::array<NamedConstant, 3> kConstants{{
+    {"PI", std::numbers::pi},
+    {"DTOR", std::numbers::pi / 180},
+    {"RTOD", 180 / std::numbers::pi},
+}};
+
+// MotionSolve names a deck may use that Lodestone cannot evaluate yet: a clear refusal instead of "unknown name".
+struct UnavailableName {
+  const char* name;
+  const char* reason;
+};
+constexpr const char* kNeedsElements = "it reads a model element Lodestone does not read yet";
+constexpr const char* kNeedsForces = "force measures come with joints and forces";
+constexpr const char* kNeedsCurves = "splines and curves are not read yet";
+constexpr const char* kNotYet = "not part of Lodestone's expressions yet";
+constexpr UnavailableName kUnavailable[] = {
+    {"VARVAL", "Reference_Variable comes with joints and forces"},
+    {"ARYVAL", kNeedsElements}, {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
+    {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
+    {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
+    {"TX", kNeedsForces}, {"TY", kNeedsForces}, {"TZ", kNeedsForces}, {"TM", kNeedsForces},
+    {"AKISPL", kNeedsCurves}, {"CUBSPL", kNeedsCurves}, {"CURVE", kNeedsCurves}, {"INTERP", kNeedsCurves},
+    {"VR", kNotYet}, {"WDTX", kNotYet}, {"WDTY", kNotYet}, {"WDTZ", kNotYet}, {"WDTM", kNotYet},
+    {"IF", kNotYet}, {"POLY", kNotYet}, {"CHEBY", kNotYet}, {"FORCOS", kNotYet}, {"FORSIN", kNotYet},
+    {"HAVSIN", kNotYet}, {"DIM", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
+};
+
+// What folding runs is constants and operations on them: nothing asks a context, but run needs one.
+class ConstantsOnly : public ExpressionContext {
+ public:
+  double time() const override { return std::numeric_limits<double>::quiet_NaN(); }
+  MarkerMotion marker(int) const override { return {}; }
+};
+
+std::string hexByte(char c) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  const auto byte = static_cast<unsigned char>(c);
+  return std::string("0x") + kDigits[byte >> 4] + kDigits[byte & 0xF];
+}
+
+std::string countOf(int count, const char* singular, const char* plural) {
+  return std::to_string(count) + " " + (count == 1 ? singular : plural);
+}
+
+}  // namespace
+
+// Reads the text one token ahead and appends to the program as each part is recognised, so that the operands of an
+// operation are always the last values pushed — which is also what lets constant parts fold on the spot.
+class ExpressionCompiler {
+ public:
+  explicit ExpressionCompiler(std::string_view text) : text_(text) {}
+
+  Expression compile() {
+    current_ = lex(0);
+    if (current_.kind == TokenKind::End) fail(0, "empty expression");
+    parseSum();
+    if (current_.kind == TokenKind::RightParen) fail(current_.offset, "')' has no matching '('");
+    if (current_.kind != TokenKind::End) {
+      fail(current_.offset, "expected an operator or the end, found " + describe(current_));
+    }
+    expression_.text_ = std::string(text_);
+    return std::move(expression_);
+  }
+
+ private:
+  using Operation = Expression::Operation;
+  using Instruction = Expression::Instruction;
+
+  struct FunctionEntry {
+    const char* name;
+    Operation operation;
+    int argumentCount;
+  };
+  static constexpr FunctionEntry kFunctions[] = {
+      {"SIN", Operation::Sin, 1},     {"COS", Operation::Cos, 1},     {"TAN", Operation::Tan, 1},
+      {"ASIN", Operation::Asin, 1},   {"ACOS", Operation::Acos, 1},   {"ATAN", Operation::Atan, 1},
+      {"SINH", Operation::Sinh, 1},   {"COSH", Operation::Cosh, 1},   {"TANH", Operation::Tanh, 1},
+      {"SQRT", Operation::Sqrt, 1},   {"EXP", Operation::Exp, 1},     {"LOG", Operation::Log, 1},
+      {"LOG10", Operation::Log10, 1}, {"ABS", Operation::Abs, 1},     {"AINT", Operation::Aint, 1},
+      {"ANINT", Operation::Anint, 1}, {"ATAN2", Operation::Atan2, 2}, {"MIN", Operation::Min, 2},
+      {"MAX", Operation::Max, 2},     {"MOD", Operation::Mod, 2},     {"SIGN", Operation::Sign, 2},
+      {"STEP", Operation::Step, 5},   {"STEP5", Operation::Step5, 5}, {"SHF", Operation::Shf, 6},
+      {"IMPACT", Operation::Impact, 7}, {"BISTOP", Operation::Bistop, 8},
+  };
+
+  // ---- tokens ---------------------------------------------------------------------------------------------------
+
+  Token lex(size_t at) const {
+    while (at < text_.size() && std::isspace(static_cast<unsigned char>(text_[at]))) ++at;
+    Token token;
+    token.offset = at;
+    if (at == text_.size()) return token;
+    const char c = text_[at];
+    if (isDigit(c) || (c == '.' && at + 1 < text_.size() && isDigit(text_[at + 1]))) return lexNumber(at);
+    if (isNameStart(c)) {
+      size_t end = at;
+      while (end < text_.size() && isNameChar(text_[end])) ++end;
+      token.kind = TokenKind::Name;
+      token.length = end - at;
+      return token;
+    }
+    token.length = 1;
+    switch (c) {
+      case '+': token.kind = TokenKind::Plus; break;
+      case '-': token.kind = TokenKind::Minus; break;
+      case '/': token.kind = TokenKind::Slash; break;
+      case '(': token.kind = TokenKind::LeftParen; break;
+      case ')': token.kind = TokenKind::RightParen; break;
+      case ',': token.kind = TokenKind::Comma; break;
+      case '*':
+        if (at + 1 < text_.size() && text_[at + 1] == '*') {
+          token.kind = TokenKind::Power;
+          token.length = 2;
+        } else {
+          token.kind = TokenKind::Star;
+        }
+        break;
+      case '^': fail(at, "'^' is not an operator; write ** for a power");
+      default:
+        if (std::isprint(static_cast<unsigned char>(c))) fail(at, "unexpected character '" + std::string(1, c) + "'");
+        // Half a UTF-8 sequence or a control character would print as garbage.
+        fail(at, "unexpected byte " + hexByte(c) + " (an expression is plain ASCII text)");
+    }
+    return token;
+  }
+
+  // Digits with an optional fraction and exponent, then an optional D for degrees. An e not followed by digits, or
+  // a D followed by more letters ("2DX"), is not part of the number: what follows is then reported as trailing text.
+  Token lexNumber(size_t at) const {
+    size_t end = at;
+    const auto skipDigits = [&] {
+      while (end < text_.size() && isDigit(text_[end])) ++end;
+    };
+    skipDigits();
+    if (end < text_.size() && text_[end] == '.') {
+      ++end;
+      skipDigits();
+    }
+    if (end < text_.size() && (text_[end] == 'e' || text_[end] == 'E')) {
+      size_t exponent = end + 1;
+      if (exponent < text_.size() && (text_[exponent] == '+' || text_[exponent] == '-')) ++exponent;
+      if (exponent < text_.size() && isDigit(text_[exponent])) {
+        end = exponent;
+        skipDigits();
+      }
+    }
+    Token token;
+    token.kind = TokenKind::Number;
+    token.offset = at;
+    const auto [parsedEnd, problem] = std::from_chars(text_.data() + at, text_.data() + end, token.number);
+    if (problem != std::errc() || parsedEnd != text_.data() + end || !std::isfinite(token.number)) {
+      fail(at, "number '" + std::string(text_.substr(at, end - at)) + "' is out of range");
+    }
+    if (end < text_.size() && (text_[end] == 'd' || text_[end] == 'D') &&
+        !(end + 1 < text_.size() && isNameChar(text_[end + 1]))) {
+      token.number *= std::numbers::pi / 180;
+      token.inDegrees = true;
+      ++end;
+    }
+    token.length = end - at;
+    return token;
+  }
+
+  void advance() {
+    previous_ = current_;
+    current_ = lex(current_.end());
+  }
+
+  std::string_view textOf(const Token& token) const { return text_.substr(token.offset, token.length); }
+
+  std::string describe(const Token& token) const {
+    if (token.kind == TokenKind::End) return "the end";
+    return "'" + std::string(textOf(token)) + "'";
+  }
+
+  static std::string columnOf(const Token& token) { return std::to_string(token.offset + 1); }
+
+  // ---- grammar: sum := product (('+'|'-') product)*; product := signed (('*'|'/') signed)*;
+  //               signed := ('+'|'-') signed | power; power := primary ('**' signed)? -------------------------------
+
+  void parseSum() {
+    const size_t start = current_.offset;
+    parseProduct();
+    while (current_.kind == TokenKind::Plus || current_.kind == TokenKind::Minus) {
+      const Operation operation = current_.kind == TokenKind::Plus ? Operation::Add : Operation::Subtract;
+      advance();
+      parseProduct();
+      emit(operation, 2, start);
+    }
+  }
+
+  void parseProduct() {
+    const size_t start = current_.offset;
+    parseSigned();
+    while (current_.kind == TokenKind::Star || current_.kind == TokenKind::Slash) {
+      const Operation operation = current_.kind == TokenKind::Star ? Operation::Multiply : Operation::Divide;
+      advance();
+      parseSigned();
+      emit(operation, 2, start);
+    }
+  }
+
+  // Every recursion of the parser passes through here, so this is where nesting is limited.
+  void parseSigned() {
+    if (++nesting_ > kMaxNesting) {
+      fail(current_.offset, "expression nests more than " + std::to_string(kMaxNesting) + " levels deep");
+    }
+    if (current_.kind == TokenKind::Plus || current_.kind == TokenKind::Minus) {
+      const Token sign = current_;
+      advance();
+      parseSigned();
+      if (sign.kind == TokenKind::Minus) emit(Operation::Negate, 1, sign.offset);
+    } else {
+      parsePower();
+    }
+    --nesting_;
+  }
+
+  // The exponent is a signed operand, which makes ** group to the right and lets -2**2 be -(2**2).
+  void parsePower() {
+    const size_t start = current_.offset;
+    parsePrimary();
+    if (current_.kind != TokenKind::Power) return;
+    advance();
+    parseSigned();
+    std::vector<Instruction>& program = expression_.program_;
+    // x**2 (DX(2)**2 + DY(2)**2) is common and pow is slow; x·x is the same correctly rounded number.
+    if (program.back().operation == Operation::Constant && program.back().constant == 2) {
+      program.pop_back();
+      --depth_;
+      emit(Operation::Square, 1, start);
+      return;
+    }
+    emit(Operation::Power, 2, start);
+  }
+
+  void parsePrimary() {
+    switch (current_.kind) {
+      case TokenKind::Number:
+        pushConstant(current_.number, current_.offset);
+        advance();
+        return;
+      case TokenKind::Name:
+        parseName();
+        return;
+      case TokenKind::LeftParen: {
+        const Token open = current_;
+        advance();
+        parseSum();
+        if (current_.kind != TokenKind::RightParen) {
+          // At the end, the '(' is what is wrong; before it, the token where ')' should be.
+          const Token& at = current_.kind == TokenKind::End ? open : current_;
+          fail(at.offset, "expected ')' to close '(' at column " + columnOf(open) + ", found " + describe(current_));
+        }
+        advance();
+        return;
+      }
+      default: {
+        const std::string after = previous_.length > 0 ? " after " + describe(previous_) : std::string();
+        fail(current_.offset, "expected a number, name or '('" + after + ", found " + describe(current_));
+      }
+    }
+  }
+
+  void parseName() {
+    const Token name = current_;
+    const std::string written(textOf(name));
+    const std::string upper = toUpper(written);
+    advance();
+    if (upper == "TIME") {
+      rejectCall("TIME is the simulation time, not a function");
+      pushValue(name.offset);
+      expression_.program_.push_back({.operation = Operation::Time});
+      return;
+    }
+    for (const NamedConstant& constant : kConstants) {
+      if (upper == constant.name) {
+        rejectCall(upper + " is a constant, not a function");
+        pushConstant(constant.value, name.offset);
+        return;
+      }
+    }
+    for (const FunctionEntry& function : kFunctions) {
+      if (upper == function.name) return parseFunctionCall(name, function);
+    }
+    if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
+    for (const UnavailableName& unavailable : kUnavailable) {
+      if (upper == unavailable.name) fail(name.offset, upper + " is not available yet (" + unavailable.reason + ")");
+    }
+    if (current_.kind == TokenKind::LeftParen) fail(name.offset, "unknown function '" + written + "'");
+    fail(name.offset, "unknown name '" + written + "'");
+  }
+
+  // A value name followed by '(' is a mistake worth its own message rather than "expected an operator".
+  void rejectCall(const std::string& message) const {
+    if (current_.kind == TokenKind::LeftParen) fail(current_.offset, message);
+  }
+
+  // '(' argument (',' argument)* ')' or '(' ')'; parseArgument reads one argument (given its 0-based index).
+  // Returns how many there were.
+  template <class ParseArgument>
+  int parseCall(std::string_view functionName, ParseArgument parseArgument) {
+    if (current_.kind != TokenKind::LeftParen) {
+      fail(current_.offset, "expected '(' after " + std::string(functionName) + ", found " + describe(current_));
+    }
+    const Token open = current_;
+    advance();
+    if (current_.kind == TokenKind::RightParen) {
+      advance();
+      return 0;
+    }
+    for (int count = 1;; ++count) {
+      parseArgument(count - 1);
+      if (current_.kind == TokenKind::RightParen) {
+        advance();
+        return count;
+      }
+      if (current_.kind == TokenKind::End) {
+        fail(open.offset, "expected ')' to close '(' at column " + columnOf(open) + ", found the end");
+      }
+      if (current_.kind != TokenKind::Comma) {
+        fail(current_.offset, "expected ',' or ')' after argument " + std::to_string(count) + " of " +
+                                  std::string(functionName) + ", found " + describe(current_));
+      }
+      advance();
+    }
+  }
+
+  void parseFunctionCall(const Token& name, const FunctionEntry& function) {
+    std::vector<std::optional<double>> constantArguments;  // each argument's value when it is a constant
+    const int count = parseCall(function.name, [&](int) {
+      const size_t programSize = expression_.program_.size();
+      parseSum();
+      const std::vector<Instruction>& program = expression_.program_;
+      const bool constant = program.size() == programSize + 1 && program.back().operation == Operation::Constant;
+      constantArguments.push_back(constant ? std::optional<double>(program.back().constant) : std::nullopt);
+    });
+    if (count != function.argumentCount) {
+      fail(name.offset, std::string(function.name) + " takes " +
+                            countOf(function.argumentCount, "argument", "arguments") + ", got " + std::to_string(count));
+    }
+    // A step whose ends are the wrong way round is a jump, never what was meant; caught here when both are known.
+    const auto requireIncreasing = [&](size_t lower, size_t upper, const char* lowerName, const char* upperName) {
+      const std::optional<double> a = constantArguments[lower];
+      const std::optional<double> b = constantArguments[upper];
+      if (a && b && !(*a < *b)) {
+        fail(name.offset, std::string(function.name) + " needs " + lowerName + " < " + upperName + ", got " +
+                              lowerName + " = " + formatReal(*a) + " and " + upperName + " = " + formatReal(*b));
+      }
+    };
+    if (function.operation == Operation::Step || function.operation == Operation::Step5) {
+      requireIncreasing(1, 3, "x0", "x1");
+    } else if (function.operation == Operation::Bistop) {
+      requireIncreasing(2, 3, "x1", "x2");
+    }
+    emit(function.operation, count, name.offset);
+  }
+
+  void parseMeasureCall(const Token& name, MarkerMeasure measure) {
+    const std::string measureName(markerMeasureName(measure));
+    std::vector<int> ids;
+    const int count = parseCall(measureName, [&](int index) { ids.push_back(parseMarkerId(measureName, index)); });
+    const MarkerMeasureArguments accepted = markerMeasureArguments(measure);
+    if (count < 1 || count > accepted.count) {
+      const std::string range = accepted.count == 2 ? "1 or 2" : "1 to " + std::to_string(accepted.count);
+      fail(name.offset, measureName + " takes " + range + " marker ids, got " + std::to_string(count));
+    }
+    Instruction instruction{.operation = Operation::Measure, .measure = measure};
+    std::vector<int>& named = expression_.markerIds_;
+    for (size_t k = 0; k < ids.size(); ++k) {
+      instruction.markers[static_cast<size_t>(accepted.roles[k])] = ids[k];
+      if (ids[k] != 0 && std::find(named.begin(), named.end(), ids[k]) == named.end()) named.push_back(ids[k]);
+    }
+    if (measure >= MarkerMeasure::ACCX && measure <= MarkerMeasure::ACCM) expression_.usesAcceleration_ = true;
+    pushValue(name.offset);
+    expression_.program_.push_back(instruction);
+  }
+
+  // A marker id is a literal: a whole number, 0 for ground, with an optional sign (so that "-1" gets a message
+  // about being negative rather than about not being a number).
+  int parseMarkerId(const std::string& measureName, int index) {
+    const Token first = current_;
+    bool negative = false;
+    while (current_.kind == TokenKind::Plus || current_.kind == TokenKind::Minus) {
+      if (current_.kind == TokenKind::Minus) negative = !negative;
+      advance();
+    }
+    if (current_.kind != TokenKind::Number) {
+      fail(current_.offset, "expected a marker id (a whole number) as argument " + std::to_string(index + 1) + " of " +
+                                measureName + ", found " + describe(current_));
+    }
+    const Token number = current_;
+    advance();
+    const std::string written(text_.substr(first.offset, number.end() - first.offset));
+    const double value = negative ? -number.number : number.number;
+    if (number.inDegrees || value != std::floor(value)) {
+      fail(first.offset, "marker id '" + written + "' of " + measureName + " is not a whole number");
+    }
+    if (value < 0) {
+      fail(first.offset,
+           "marker id '" + written + "' of " + measureName + " is negative; ids are 0 (ground) or positive");
+    }
+    if (value > INT_MAX) fail(first.offset, "marker id '" + written + "' of " + measureName + " is too large");
+    return static_cast<int>(value);
+  }
+
+  // ---- the program -------------------------------------------------------------------------------------------
+
+  // Every push goes through here: it keeps count of the values the program will hold at once.
+  void pushValue(size_t offset) {
+    if (++depth_ > Expression::kStackCapacity) {
+      fail(offset, "expression needs more than " + std::to_string(Expression::kStackCapacity) +
+                       " values at once; split it into simpler parts");
+    }
+  }
+
+  void pushConstant(double value, size_t offset) {
+    pushValue(offset);
+    expression_.program_.push_back({.operation = Operation::Constant, .constant = value});
+  }
+
+  // Appends an operation on the last `operandCount` values, or computes it now when they are all constants (they
+  // are then exactly the last instructions). `start` is where the operation's text begins, for a constant part
+  // that is not a number ("1/0").
+  void emit(Operation operation, int operandCount, size_t start) {
+    depth_ -= operandCount - 1;
+    std::vector<Instruction>& program = expression_.program_;
+    const size_t count = static_cast<size_t>(operandCount);
+    const bool allConstant =
+        program.size() >= count && std::all_of(program.end() - static_cast<std::ptrdiff_t>(count), program.end(),
+                                               [](const Instruction& i) { return i.operation == Operation::Constant; });
+    program.push_back({.operation = operation, .operandCount = static_cast<std::uint8_t>(operandCount)});
+    if (!allConstant) return;
+    const Instruction* folded = program.data() + program.size() - count - 1;
+    const double value = Expression::run(folded, program.data() + program.size(), ConstantsOnly());
+    if (!std::isfinite(value)) {
+      const std::string part(text_.substr(start, previous_.end() - start));
+      fail(start, "'" + part + "' " + (std::isnan(value) ? "is not a number (NaN)" : "is infinite"));
+    }
+    program.resize(program.size() - count - 1);
+    program.push_back({.operation = Operation::Constant, .constant = value});
+  }
+
+  std::string_view text_;
+  Token current_;
+  Token previous_;  // the token before current_, for "after '+'" in messages and the end of a constant part
+  int nesting_ = 0;
+  int depth_ = 0;  // values the program holds after what has been emitted so far
+  Expression expression_;
+};
+
+std::variant<Expression, ExpressionError> Expression::compile(std::string_view text) {
+  try {
+    return ExpressionCompiler(text).compile();
+  } catch (CompileFailure& failure) {
+    return std::move(failure.error);
+  }
+}
+
+double Expression::evaluate(const ExpressionContext& context) const {
+  return run(program_.data(), program_.data() + program_.size(), context);
+}
+
+double Expression::measureValue(const Instruction& instruction, const ExpressionContext& context) {
+  static const MarkerMotion ground;
+  // Optional so that the markers a measure does not name cost nothing: most name one or two of the four.
+  std::array<std::optional<MarkerMotion>, 4> fetched;
+  std::array<const MarkerMotion*, 4> motions;
+  for (size_t k = 0; k < 4; ++k) {
+    const int id = instruction.markers[k];
+    motions[k] = id == 0 ? &ground : &fetched[k].emplace(context.marker(id));
+  }
+  return markerMeasure(instruction.measure, *motions[0], *motions[1], *motions[2], *motions[3]);
+}
+
+// One switch for every operation, so that the loop dispatches once per instruction. An operation finds its
+// operands at a = top − operandCount, in the order they were written, and leaves its result in a[0].
+double Expression::run(const Instruction* first, const Instruction* last, const ExpressionContext& context) {
+  std::array<double, kStackCapacity> stack;
+  double* top = stack.data();  // one past the last value
+  for (const Instruction* instruction = first; instruction != last; ++instruction) {
+    double* const a = top - instruction->operandCount;
+    switch (instruction->operation) {
+      case Operation::Constant: *top++ = instruction->constant; continue;
+      case Operation::Time: *top++ = context.time(); continue;
+      case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
+      case Operation::Negate: a[0] = -a[0]; break;
+      case Operation::Square: a[0] = a[0] * a[0]; break;
+      case Operation::Sin: a[0] = std::sin(a[0]); break;
+      case Operation::Cos: a[0] = std::cos(a[0]); break;
+      case Operation::Tan: a[0] = std::tan(a[0]); break;
+      case Operation::Asin: a[0] = std::asin(a[0]); break;
+      case Operation::Acos: a[0] = std::acos(a[0]); break;
+      case Operation::Atan: a[0] = std::atan(a[0]); break;
+      case Operation::Sinh: a[0] = std::sinh(a[0]); break;
+      case Operation::Cosh: a[0] = std::cosh(a[0]); break;
+      case Operation::Tanh: a[0] = std::tanh(a[0]); break;
+      case Operation::Sqrt: a[0] = std::sqrt(a[0]); break;
+      case Operation::Exp: a[0] = std::exp(a[0]); break;
+      case Operation::Log: a[0] = std::log(a[0]); break;
+      case Operation::Log10: a[0] = std::log10(a[0]); break;
+      case Operation::Abs: a[0] = std::fabs(a[0]); break;
+      case Operation::Aint: a[0] = std::trunc(a[0]); break;
+      case Operation::Anint: a[0] = std::round(a[0]); break;  // Fortran ANINT: halves away from zero, as std::round
+      case Operation::Add: a[0] = a[0] + a[1]; break;
+      case Operation::Subtract: a[0] = a[0] - a[1]; break;
+      case Operation::Multiply: a[0] = a[0] * a[1]; break;
+      case Operation::Divide: a[0] = a[0] / a[1]; break;
+      case Operation::Power: a[0] = std::pow(a[0], a[1]); break;
+      case Operation::Atan2: a[0] = std::atan2(a[0], a[1]); break;
+      case Operation::Min: a[0] = std::min(a[0], a[1]); break;
+      case Operation::Max: a[0] = std::max(a[0], a[1]); break;
+      case Operation::Mod: a[0] = std::fmod(a[0], a[1]); break;  // a − AINT(a/b)·b, without rounding a/b first
+      case Operation::Sign: a[0] = a[1] >= 0 ? std::fabs(a[0]) : -std::fabs(a[0]); break;
+      case Operation::Step: a[0] = step(a[0], a[1], a[2], a[3], a[4]); break;
+      case Operation::Step5: a[0] = step5(a[0], a[1], a[2], a[3], a[4]); break;
+      case Operation::Shf: a[0] = a[2] * std::sin(a[3] * (a[0] - a[1]) - a[4]) + a[5]; break;
+      case Operation::Impact: a[0] = impactFunction(a[0], a[1], a[2], a[3], a[4], a[5], a[6]).force; break;
+      case Operation::Bistop: a[0] = bistopFunction(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+    }
+    top = a + 1;
+  }
+  return stack[0];
+}
+
+}  // namespace lodestone

@@ -1,0 +1,102 @@
+// MotionSolve's expression language (expr="…" in a deck, as Sensor_Event has): compiled once from text into a flat
+// postfix program, then evaluated as often as the solver needs it without allocating or looking at text.
+//
+// The language, as Adams and MotionSolve define it; names are not case-sensitive and whitespace may go anywhere
+// between tokens:
+//   numbers     12  1.5  .5  1e-3  1.5E+2; a D right after a number means degrees (360D = 2π, 1.5D, 1e2D), so
+//               "1D-3" is one degree minus 3, not 0.001
+//   operators   + - * / **, unary + and -, parentheses. ** binds tighter than unary minus and groups to the right
+//               (-2**2 = -4, 2**3**2 = 512, 2**-1 = 0.5); * and / tighter than + and -, both grouping to the left
+//   constants   PI, DTOR (π/180), RTOD (180/π); TIME is the simulation time
+//   math        SIN COS TAN ASIN ACOS ATAN SINH COSH TANH SQRT EXP LOG (natural) LOG10 ABS, AINT (truncate),
+//               ANINT (round half away from zero), ATAN2(y,x), MIN(a,b), MAX(a,b), MOD(a,b) = a − AINT(a/b)·b,
+//               SIGN(a,b) = |a| with the sign of b (b = 0 counts as positive)
+//   Adams       STEP(x,x0,h0,x1,h1), STEP5(x,x0,h0,x1,h1), IMPACT(x,ẋ,x1,k,e,cmax,d),
+//               BISTOP(x,ẋ,x1,x2,k,e,cmax,d), SHF(x,x0,a,w,phi,b) = a·sin(w·(x−x0) − phi) + b
+//   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ (i[,j[,k[,l]]]), VM ACCM (i[,j[,l]]);
+//               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI (i[,j]). Marker i relative to marker j,
+//               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
+//               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
+// Other MotionSolve names (VARVAL, FX, AKISPL, IF…) are refused with a message saying they are not available yet.
+// Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
+// not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
+// become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
+// Constant sub-expressions are computed once when compiling.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "solver/core/marker_measures.h"
+
+namespace lodestone {
+
+// What an expression reads while it is evaluated.
+class ExpressionContext {
+ public:
+  virtual ~ExpressionContext() = default;
+  virtual double time() const = 0;
+  // Marker `id` in ground: position, rotation (axes as columns), velocity, angular velocity, acceleration,
+  // angular acceleration. Id 0 is the ground frame (at rest at the origin, identity axes); an expression never
+  // asks for it, but a context should answer it all the same.
+  virtual MarkerMotion marker(int id) const = 0;
+};
+
+struct ExpressionError {
+  int column = 0;        // 1-based column in the expression text where the problem is
+  std::string message;   // e.g. "unknown function 'SINN'", "DX takes 1 to 3 marker ids, got 4"
+};
+
+class Expression {
+ public:
+  // Compiles once; the error names the first problem in the text.
+  static std::variant<Expression, ExpressionError> compile(std::string_view text);
+
+  // Fast: no allocation, no string work. The context is asked for TIME and for each nonzero marker a measure uses.
+  double evaluate(const ExpressionContext& context) const;
+
+  // Every nonzero marker id the expression names, in order of appearance, without repeats (for reference checks).
+  const std::vector<int>& markerIds() const { return markerIds_; }
+  // ACCX, ACCY, ACCZ or ACCM appear: the context must give accelerations.
+  bool usesAcceleration() const { return usesAcceleration_; }
+  const std::string& text() const { return text_; }
+
+  // The most values a program holds on its stack at once; compile refuses expressions that need more.
+  static constexpr int kStackCapacity = 64;
+
+ private:
+  // One step of the postfix program: push a constant, TIME or a measure, or replace the top operandCount values
+  // with the operation's result.
+  enum class Operation : std::uint8_t {
+    Constant, Time, Measure,
+    Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
+    Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
+    Step, Step5, Shf, Impact, Bistop,
+  };
+  struct Instruction {
+    Operation operation = Operation::Constant;
+    MarkerMeasure measure = MarkerMeasure::DX;  // Measure: which one
+    std::uint8_t operandCount = 0;              // values it takes off the stack
+    std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame
+    double constant = 0;                        // Constant: the value it pushes
+  };
+
+  Expression() = default;
+  // Runs the instructions [first, last), which leave one value. evaluate runs the whole program; the compiler runs
+  // constants and the operation on them to fold them, so that a folded part gives exactly what evaluating it would.
+  static double run(const Instruction* first, const Instruction* last, const ExpressionContext& context);
+  static double measureValue(const Instruction& instruction, const ExpressionContext& context);
+
+  std::string text_;
+  std::vector<Instruction> program_;
+  std::vector<int> markerIds_;
+  bool usesAcceleration_ = false;
+
+  friend class ExpressionCompiler;
+};
+
+}  // namespace lodestone
