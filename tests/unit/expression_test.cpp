@@ -1,0 +1,444 @@
+// The expression language: arithmetic and its precedence, numbers with the degree suffix, every function against
+// the standard library or hand values, the marker measures against hand-computed values with a context that
+// stands in for a running model, what an expression reports about itself, and every error with its column.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "solver/core/rotation.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Markers by id, TIME, and a record of which markers were asked for.
+class FakeContext : public ExpressionContext {
+ public:
+  double now = 0;
+  std::map<int, MarkerMotion> markers;
+  mutable std::vector<int> asked;
+
+  double time() const override { return now; }
+  MarkerMotion marker(int id) const override {
+    asked.push_back(id);
+    return markers.at(id);
+  }
+};
+
+Expression compiled(const std::string& text) {
+  std::variant<Expression, ExpressionError> result = Expression::compile(text);
+  if (const ExpressionError* error = std::get_if<ExpressionError>(&result)) {
+    ADD_FAILURE() << "'" << text << "' does not compile: column " << error->column << ": " << error->message;
+    return std::get<Expression>(Expression::compile("0"));
+  }
+  return std::get<Expression>(std::move(result));
+}
+
+double valueOf(const std::string& text, const ExpressionContext& context) { return compiled(text).evaluate(context); }
+
+double valueOf(const std::string& text) { return valueOf(text, FakeContext()); }
+
+Matrix3 rotationAbout(const Vector3& axis, double angle) { return Eigen::AngleAxisd(angle, axis).toRotationMatrix(); }
+
+TEST(ExpressionArithmetic, PrecedenceAndAssociativity) {
+  const std::vector<std::pair<const char*, double>> table{
+      {"2+3*4", 14},     {"(2+3)*4", 20},   {"-2**2", -4},     {"(-2)**2", 4},    {"-(2)**2", -4},
+      {"2**3**2", 512},  {"10/4/5", 0.5},   {"10-4-3", 3},     {"8/2*4", 16},     {"2*-3", -6},
+      {"2**-1", 0.5},    {"2*3**2", 18},    {"-2**2*3", -12},  {"1-2*3+4", -1},   {"+3", 3},
+      {"--3", 3},        {"2--3", 5},       {"2**2**-1", std::sqrt(2.0)},         {"((7))", 7},
+      {" ( 2 +3 )\t* 4 ", 20},
+  };
+  for (const auto& [text, expected] : table) EXPECT_DOUBLE_EQ(valueOf(text), expected) << text;
+}
+
+// Squares are computed as x·x, other powers with pow: both give pow's numbers, folded or not.
+TEST(ExpressionArithmetic, PowersGivePowsNumbers) {
+  FakeContext context;
+  context.now = 1.1;
+  EXPECT_EQ(valueOf("TIME**2", context), std::pow(1.1, 2.0));
+  EXPECT_EQ(valueOf("TIME**2.5", context), std::pow(1.1, 2.5));
+  EXPECT_EQ(valueOf("(-3)**2"), 9);
+  EXPECT_EQ(valueOf("2**TIME", context), std::pow(2.0, 1.1));
+  EXPECT_EQ(valueOf("-TIME**2", context), -std::pow(1.1, 2.0));
+}
+
+// Only a constant part that is not a number is an error; at run time the IEEE value is the answer.
+TEST(ExpressionArithmetic, ValuesOutsideADomainAtRunTimeAreIeeeResults) {
+  FakeContext context;
+  context.now = -1;
+  EXPECT_TRUE(std::isnan(valueOf("SQRT(TIME)", context)));
+  EXPECT_EQ(valueOf("1/(TIME+1)", context), std::numeric_limits<double>::infinity());
+}
+
+TEST(ExpressionNumbers, DecimalExponentAndDegreeForms) {
+  const std::vector<std::pair<const char*, double>> table{
+      {"12", 12},          {"1.5", 1.5},           {".5", 0.5},          {"1.", 1},
+      {"1e-3", 1e-3},      {"1.5E+2", 150},        {"2e2", 200},         {"180D", kPi},
+      {"90D*2", kPi},      {"30d", kPi / 6},       {"1.5D", 1.5 * kPi / 180},
+      {"1e2D", 100 * kPi / 180},                   {"1D-3", kPi / 180 - 3},  // D is degrees, never an exponent
+  };
+  for (const auto& [text, expected] : table) EXPECT_DOUBLE_EQ(valueOf(text), expected) << text;
+}
+
+TEST(ExpressionNames, ConstantsTimeAndAnyCase) {
+  FakeContext context;
+  context.now = 0.25;
+  EXPECT_DOUBLE_EQ(valueOf("PI"), kPi);
+  EXPECT_DOUBLE_EQ(valueOf("DTOR"), kPi / 180);
+  EXPECT_DOUBLE_EQ(valueOf("RTOD"), 180 / kPi);
+  EXPECT_DOUBLE_EQ(valueOf("TIME", context), 0.25);
+  EXPECT_DOUBLE_EQ(valueOf("360D*TIME", context), kPi / 2);
+  EXPECT_DOUBLE_EQ(valueOf("sin(pi/2)"), 1);
+  EXPECT_DOUBLE_EQ(valueOf("Time * Pi", context), 0.25 * kPi);
+  EXPECT_DOUBLE_EQ(valueOf("rtod*dtor"), 1);
+  // The same compiled expression follows the context's time.
+  const Expression ramp = compiled("2*TIME + 1");
+  context.now = 3;
+  EXPECT_DOUBLE_EQ(ramp.evaluate(context), 7);
+  context.now = -1;
+  EXPECT_DOUBLE_EQ(ramp.evaluate(context), -1);
+}
+
+// Each function once with constant arguments (computed while compiling) and once through TIME (computed while
+// evaluating), both against the standard library.
+TEST(ExpressionFunctions, MathAgreesWithTheStandardLibrary) {
+  const double x = 0.3;
+  const std::vector<std::pair<const char*, double>> unary{
+      {"SIN", std::sin(x)},   {"COS", std::cos(x)},     {"TAN", std::tan(x)},   {"ASIN", std::asin(x)},
+      {"ACOS", std::acos(x)}, {"ATAN", std::atan(x)},   {"SINH", std::sinh(x)}, {"COSH", std::cosh(x)},
+      {"TANH", std::tanh(x)}, {"SQRT", std::sqrt(x)},   {"EXP", std::exp(x)},   {"LOG", std::log(x)},
+      {"LOG10", std::log10(x)}, {"ABS", std::fabs(x)},  {"AINT", 0},            {"ANINT", 0},
+  };
+  FakeContext context;
+  context.now = x;
+  for (const auto& [name, expected] : unary) {
+    EXPECT_DOUBLE_EQ(valueOf(std::string(name) + "(0.3)"), expected) << name;
+    EXPECT_DOUBLE_EQ(valueOf(std::string(name) + "(TIME)", context), expected) << name;
+  }
+  const std::vector<std::pair<const char*, double>> binary{
+      {"ATAN2", std::atan2(x, -2.0)}, {"MIN", -2}, {"MAX", x}, {"MOD", std::fmod(x, -2.0)}, {"SIGN", -x},
+  };
+  for (const auto& [name, expected] : binary) {
+    EXPECT_DOUBLE_EQ(valueOf(std::string(name) + "(0.3, -2)"), expected) << name;
+    EXPECT_DOUBLE_EQ(valueOf(std::string(name) + "(TIME, -2)", context), expected) << name;
+  }
+}
+
+TEST(ExpressionFunctions, RoundingSignAndModuloFollowFortran) {
+  EXPECT_EQ(valueOf("AINT(2.7)"), 2);
+  EXPECT_EQ(valueOf("AINT(-2.7)"), -2);
+  EXPECT_EQ(valueOf("ANINT(2.5)"), 3);
+  EXPECT_EQ(valueOf("ANINT(-2.5)"), -3);
+  EXPECT_EQ(valueOf("ANINT(2.4)"), 2);
+  EXPECT_EQ(valueOf("SIGN(3, -0.1)"), -3);
+  EXPECT_EQ(valueOf("SIGN(-3, 2)"), 3);
+  EXPECT_EQ(valueOf("SIGN(-3, 0)"), 3) << "b = 0 counts as positive";
+  EXPECT_EQ(valueOf("MOD(7, 3)"), 1);
+  EXPECT_EQ(valueOf("MOD(-7, 3)"), -1) << "a - AINT(a/b)*b keeps the sign of a";
+  EXPECT_EQ(valueOf("MOD(7.5, 2)"), 1.5);
+}
+
+TEST(ExpressionFunctions, StepsImpactBistopAndShfGiveHandValues) {
+  // STEP: Δ = 0.25 → Δ²(3 − 2Δ) = 0.15625.
+  EXPECT_DOUBLE_EQ(valueOf("STEP(0.25, 0, 0, 1, 1)"), 0.15625);
+  EXPECT_DOUBLE_EQ(valueOf("STEP(0.25, 0, 2, 1, 6)"), 2 + 4 * 0.15625);
+  EXPECT_DOUBLE_EQ(valueOf("STEP(-1, 0, 2, 1, 5)"), 2);
+  EXPECT_DOUBLE_EQ(valueOf("STEP(2, 0, 2, 1, 5)"), 5);
+  // STEP5: Δ³(10 − 15Δ + 6Δ²) = 0.015625 · 6.625.
+  EXPECT_DOUBLE_EQ(valueOf("STEP5(0.25, 0, 0, 1, 1)"), 0.103515625);
+  EXPECT_DOUBLE_EQ(valueOf("STEP5(0.5, 0, 0, 1, 1)"), 0.5);
+  // IMPACT: penetration 0.1 → 100·0.1^1.5; damping STEP(0.9, 0.8, 10, 1, 0) = 5 times −ẋ = 2.
+  EXPECT_NEAR(valueOf("IMPACT(0.9, -2, 1, 100, 1.5, 10, 0.2)"), 13.16227766016838, 1e-12);
+  EXPECT_EQ(valueOf("IMPACT(1.1, -2, 1, 100, 1.5, 10, 0.2)"), 0) << "no force outside";
+  EXPECT_EQ(valueOf("IMPACT(0.9, 10, 1, 100, 1.5, 10, 0.2)"), 0) << "never pulls";
+  // BISTOP between 0 and 1 (k = 100, e = 1, cmax = 10, d = 0.1): 0.05 into either stop gives 5 from the spring
+  // and a damping coefficient of 5 (halfway through d).
+  EXPECT_NEAR(valueOf("BISTOP(-0.05, -1, 0, 1, 100, 1, 10, 0.1)"), 5 + 5 * 1, 1e-12);
+  EXPECT_EQ(valueOf("BISTOP(0.5, 3, 0, 1, 100, 1, 10, 0.1)"), 0);
+  EXPECT_NEAR(valueOf("BISTOP(1.05, 1, 0, 1, 100, 1, 10, 0.1)"), -(5 + 5 * 1), 1e-12);
+  EXPECT_EQ(valueOf("BISTOP(1.05, -3, 0, 1, 100, 1, 10, 0.1)"), 0) << "the upper stop never pulls either";
+  // SHF = a·sin(w·(x − x0) − phi) + b = 2·sin(3·0.5 − 0.25) + 1.
+  EXPECT_DOUBLE_EQ(valueOf("SHF(1, 0.5, 2, 3, 0.25, 1)"), 2.8979692387111724);
+  FakeContext context;
+  context.now = 1;
+  EXPECT_DOUBLE_EQ(valueOf("SHF(TIME, 0.5, 2, 3, 0.25, 1)", context), 2.8979692387111724);
+  EXPECT_DOUBLE_EQ(valueOf("STEP(TIME, 0, 2, 4, 6)", context), 2 + 4 * 0.15625);
+}
+
+// Markers 2 and 3 move in every way at once; 5 is a frame spinning about z, 6 is fixed in it, 7 is at rest in
+// ground and 8 slides along 5's x axis: what 5 sees of them has a simple answer.
+class ExpressionMeasures : public ::testing::Test {
+ protected:
+  ExpressionMeasures() {
+    MarkerMotion& two = context.markers[2];
+    two.position = {1, 2, 3};
+    two.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);  // x = (0, 1, 0), y = (−1, 0, 0)
+    two.velocity = {4, 5, 6};
+    two.angularVelocity = {0, 0, 2};
+    two.acceleration = {7, 8, 9};
+    two.angularAcceleration = {0, 0, 0.5};
+    MarkerMotion& three = context.markers[3];
+    three.position = {0, 1, 0};
+    three.rotation = rotationAbout(Vector3::UnitX(), kPi / 2);  // x = (1, 0, 0), y = (0, 0, 1), z = (0, −1, 0)
+    three.velocity = {1, 0, 0};
+    three.angularVelocity = {0.5, 0, 0};
+    three.acceleration = {0, 1, 0};
+    three.angularAcceleration = {0.1, 0, 0};
+
+    // ω = 3 about z, α = 1 about z, at the origin with ground's axes at this instant.
+    MarkerMotion& frame = context.markers[5];
+    frame.angularVelocity = {0, 0, 3};
+    frame.angularAcceleration = {0, 0, 1};
+    // Fixed in 5 at (2, 0, 0): v = ω × p = (0, 6, 0), a = α × p + ω × (ω × p) = (0, 2, 0) + (−18, 0, 0).
+    MarkerMotion& fixed = context.markers[6];
+    fixed.position = {2, 0, 0};
+    fixed.velocity = {0, 6, 0};
+    fixed.acceleration = {-18, 2, 0};
+    context.markers[7].position = {2, 0, 0};  // at rest in ground
+    // Sliding at 1.5 along 5's x through (2, 0, 0): v = (1.5, 0, 0) + ω × p; a adds Coriolis 2 ω × (1.5, 0, 0).
+    MarkerMotion& sliding = context.markers[8];
+    sliding.position = {2, 0, 0};
+    sliding.velocity = {1.5, 6, 0};
+    sliding.acceleration = {-18, 2 + 9, 0};
+  }
+
+  double value(const std::string& text) { return valueOf(text, context); }
+
+  FakeContext context;
+};
+
+TEST_F(ExpressionMeasures, DisplacementInTheAxesOfAThirdMarker) {
+  EXPECT_DOUBLE_EQ(value("DX(2)"), 1);
+  EXPECT_DOUBLE_EQ(value("DY(2)"), 2);
+  EXPECT_DOUBLE_EQ(value("DZ(2, 0)"), 3);
+  EXPECT_DOUBLE_EQ(value("DM(2)"), std::sqrt(14.0));
+  EXPECT_DOUBLE_EQ(value("DX(2,3)"), 1);
+  EXPECT_DOUBLE_EQ(value("DY(2,3)"), 1);
+  EXPECT_DOUBLE_EQ(value("DM(2,3)"), std::sqrt(11.0));
+  // In the axes of 2, turned 90° about z: its x is ground's y, its y is ground's −x.
+  EXPECT_NEAR(value("DX(2,0,2)"), 2, 1e-15);
+  EXPECT_NEAR(value("DY(2,0,2)"), -1, 1e-15);
+  EXPECT_NEAR(value("DZ(2,0,2)"), 3, 1e-15);
+  // r = (1, 1, 3) in the axes of 3, turned 90° about x.
+  EXPECT_NEAR(value("DX(2,3,3)"), 1, 1e-15);
+  EXPECT_NEAR(value("DY(2,3,3)"), 3, 1e-15);
+  EXPECT_NEAR(value("DZ(2,3,3)"), -1, 1e-15);
+  EXPECT_DOUBLE_EQ(value("DX(3,2)"), -1);
+}
+
+TEST_F(ExpressionMeasures, VelocityInGroundAndSeenFromARotatingFrame) {
+  EXPECT_DOUBLE_EQ(value("VX(2)"), 4);
+  EXPECT_DOUBLE_EQ(value("VM(2)"), std::sqrt(77.0));
+  EXPECT_DOUBLE_EQ(value("VX(2,3)"), 3);
+  EXPECT_DOUBLE_EQ(value("VY(2,3)"), 5);
+  EXPECT_NEAR(value("VX(2,3,2)"), 5, 1e-15);   // (3, 5, 6) on 2's x = ground y
+  EXPECT_NEAR(value("VY(2,3,2)"), -3, 1e-15);  // and on 2's y = ground −x
+  // Seen from 3 (ω = (0.5, 0, 0)): v − ω × r with r = (1, 2, 3), ω × r = (0, −1.5, 1).
+  EXPECT_DOUBLE_EQ(value("VX(2,0,0,3)"), 4);
+  EXPECT_DOUBLE_EQ(value("VY(2,0,0,3)"), 6.5);
+  EXPECT_DOUBLE_EQ(value("VZ(2,0,0,3)"), 5);
+  EXPECT_DOUBLE_EQ(value("VM(2,0,3)"), std::sqrt(16 + 6.5 * 6.5 + 25));
+  // A marker fixed in the spinning frame does not move in it; one at rest in ground goes round it backwards.
+  EXPECT_NEAR(value("VX(6,0,0,5)"), 0, 1e-15);
+  EXPECT_NEAR(value("VY(6,0,0,5)"), 0, 1e-15);
+  EXPECT_NEAR(value("VM(6,0,5)"), 0, 1e-15);
+  EXPECT_DOUBLE_EQ(value("VY(7,0,0,5)"), -6);
+  EXPECT_DOUBLE_EQ(value("VX(8,0,0,5)"), 1.5);
+  EXPECT_NEAR(value("VY(8,0,0,5)"), 0, 1e-15);
+  // Relative to 6 and seen from 5, 8 moves along x only.
+  EXPECT_DOUBLE_EQ(value("VX(8,6,0,5)"), 1.5);
+}
+
+TEST_F(ExpressionMeasures, AngularVelocityInTheAxesOfAThirdMarker) {
+  EXPECT_DOUBLE_EQ(value("WZ(2)"), 2);
+  EXPECT_DOUBLE_EQ(value("WX(2,3)"), -0.5);
+  EXPECT_DOUBLE_EQ(value("WZ(2,3)"), 2);
+  EXPECT_DOUBLE_EQ(value("WM(2,3)"), std::sqrt(4.25));
+  EXPECT_NEAR(value("WX(2,0,2)"), 0, 1e-15);
+  EXPECT_NEAR(value("WZ(2,0,2)"), 2, 1e-15);
+  EXPECT_NEAR(value("WY(3,0,2)"), -0.5, 1e-15);  // (0.5, 0, 0) on 2's y = ground −x
+}
+
+TEST_F(ExpressionMeasures, AccelerationInGroundAndSeenFromARotatingFrame) {
+  EXPECT_DOUBLE_EQ(value("ACCX(2)"), 7);
+  EXPECT_DOUBLE_EQ(value("ACCY(2,3)"), 7);
+  EXPECT_DOUBLE_EQ(value("ACCM(2)"), std::sqrt(194.0));
+  EXPECT_NEAR(value("ACCX(2,0,2)"), 8, 1e-14);
+  // Seen from 3: r = (1, 2, 3), ṙ = (4, 5, 6), ω = (0.5, 0, 0), α = (0.1, 0, 0):
+  // a − α × r − 2 ω × ṙ + ω × (ω × r)
+  //   = (7, 8, 9) − (0, −0.3, 0.2) − (0, −6, 5) + (0, −0.5, −0.75).
+  EXPECT_NEAR(value("ACCX(2,0,0,3)"), 7, 1e-14);
+  EXPECT_NEAR(value("ACCY(2,0,0,3)"), 13.8, 1e-14);
+  EXPECT_NEAR(value("ACCZ(2,0,0,3)"), 3.05, 1e-14);
+  // Fixed in the spinning, speeding-up frame: no acceleration in it (α and centripetal terms cancel).
+  EXPECT_NEAR(value("ACCX(6,0,0,5)"), 0, 1e-14);
+  EXPECT_NEAR(value("ACCY(6,0,0,5)"), 0, 1e-14);
+  EXPECT_NEAR(value("ACCM(6,0,5)"), 0, 1e-14);
+  // At rest in ground, seen from the frame: ω × (ω × r) = (−18, 0, 0) towards the axis, and α × r backwards.
+  EXPECT_DOUBLE_EQ(value("ACCX(7,0,0,5)"), -18);
+  EXPECT_DOUBLE_EQ(value("ACCY(7,0,0,5)"), -2);
+  // Sliding at constant speed along the frame's x: the Coriolis term cancels too.
+  EXPECT_NEAR(value("ACCX(8,0,0,5)"), 0, 1e-14);
+  EXPECT_NEAR(value("ACCY(8,0,0,5)"), 0, 1e-14);
+}
+
+TEST_F(ExpressionMeasures, RotationAnglesOfKnownRotations) {
+  context.markers[10].rotation = rotationAbout(Vector3::UnitX(), 0.4);
+  context.markers[11].rotation = rotationAbout(Vector3::UnitY(), 0.4);
+  context.markers[12].rotation = rotationAbout(Vector3::UnitZ(), kPi / 2 + 0.3);
+  context.markers[13].rotation = rotationFromEuler313(0.3, 0.5, 0.7);
+  context.markers[14].rotation = context.markers[2].rotation * rotationFromEuler313(-0.3, 1.2, 2.5);
+  EXPECT_NEAR(value("AX(10)"), 0.4, 1e-15);
+  EXPECT_NEAR(value("AY(10)"), 0, 1e-15);
+  EXPECT_NEAR(value("AZ(10)"), 0, 1e-15);
+  EXPECT_NEAR(value("AX(11)"), 0, 1e-15);
+  EXPECT_NEAR(value("AY(11)"), 0.4, 1e-15);
+  EXPECT_NEAR(value("AZ(11)"), 0, 1e-15);
+  EXPECT_NEAR(value("AZ(2)"), kPi / 2, 1e-15);
+  EXPECT_NEAR(value("AX(3)"), kPi / 2, 1e-15);
+  EXPECT_NEAR(value("AZ(12, 2)"), 0.3, 1e-15) << "about 2's axes, which are already turned 90°";
+  EXPECT_NEAR(value("PSI(13)"), 0.3, 1e-14);
+  EXPECT_NEAR(value("THETA(13)"), 0.5, 1e-14);
+  EXPECT_NEAR(value("PHI(13)"), 0.7, 1e-14);
+  EXPECT_NEAR(value("PSI(14, 2)"), -0.3, 1e-14);
+  EXPECT_NEAR(value("THETA(14, 2)"), 1.2, 1e-14);
+  EXPECT_NEAR(value("PHI(14, 2)"), 2.5, 1e-14);
+}
+
+TEST_F(ExpressionMeasures, AsksOnlyForTheMarkersAMeasureUsesAndNeverForGround) {
+  value("DM(2)");
+  EXPECT_EQ(context.asked, std::vector<int>{2});
+  context.asked.clear();
+  value("VM(2, 0, 3) + AX(2, 3)");
+  EXPECT_EQ(context.asked, (std::vector<int>{2, 3, 2, 3}));
+  context.asked.clear();
+  value("DX(2, 0, 0)");
+  EXPECT_EQ(context.asked, std::vector<int>{2});
+}
+
+TEST_F(ExpressionMeasures, CombineWithArithmeticAndFunctions) {
+  context.now = 0.5;
+  // DZ(2) = 3 is above 0.1: the step is at 5; VX(2) = 4.
+  EXPECT_DOUBLE_EQ(value("STEP(DZ(2,0,0), 0, 0, 0.1, 5) + 2*VX(2)"), 13);
+  EXPECT_DOUBLE_EQ(value("dx(2) * time + Sqrt(dm(2)**2)"), 0.5 + std::sqrt(14.0));
+}
+
+TEST(ExpressionReport, MarkerIdsInOrderWithoutRepeatsOrGround) {
+  EXPECT_EQ(compiled("DX(2,3) + VX(3,0,0,5) + DM(2) + AX(7, 0) + ACCZ(0, 9)").markerIds(),
+            (std::vector<int>{2, 3, 5, 7, 9}));
+  EXPECT_TRUE(compiled("TIME * 2").markerIds().empty());
+  EXPECT_EQ(compiled("DX(0)").markerIds(), std::vector<int>{});
+}
+
+TEST(ExpressionReport, UsesAccelerationOnlyWithAccelerationMeasures) {
+  EXPECT_TRUE(compiled("ACCX(2)").usesAcceleration());
+  EXPECT_TRUE(compiled("1 + accm(2, 3)").usesAcceleration());
+  EXPECT_TRUE(compiled("ACCZ(2,0,0,4)*0").usesAcceleration());
+  EXPECT_FALSE(compiled("DX(2) + VX(2) + WX(2) + AX(2) + PSI(2)").usesAcceleration());
+}
+
+TEST(ExpressionReport, KeepsItsText) {
+  EXPECT_EQ(compiled(" 2*TIME ").text(), " 2*TIME ");
+  const Expression copy = compiled("DX(4) + 1");
+  EXPECT_EQ(copy.text(), "DX(4) + 1");
+}
+
+TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
+  struct Case {
+    std::string text;
+    int column;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {"", 1, "empty expression"},
+      {"   ", 1, "empty expression"},
+      {"(1+2", 1, "expected ')' to close '(' at column 1, found the end"},
+      {"2*(1+2 3)", 8, "expected ')' to close '(' at column 3, found '3'"},
+      {"1+2)", 4, "')' has no matching '('"},
+      {"1+", 3, "expected a number, name or '(' after '+', found the end"},
+      {"2*-", 4, "expected a number, name or '(' after '-', found the end"},
+      {"*2", 1, "expected a number, name or '(', found '*'"},
+      {"1+*2", 3, "expected a number, name or '(' after '+', found '*'"},
+      {"()", 2, "expected a number, name or '(' after '(', found ')'"},
+      {"2 3", 3, "expected an operator or the end, found '3'"},
+      {"1 + 2,", 6, "expected an operator or the end, found ','"},
+      {"2^3", 2, "'^' is not an operator; write ** for a power"},
+      {"2 # 3", 3, "unexpected character '#'"},
+      {"1e999", 1, "number '1e999' is out of range"},
+      {"SINN(1)", 1, "unknown function 'SINN'"},
+      {"1 + foo", 5, "unknown name 'foo'"},
+      {"VARVAL(3)", 1, "VARVAL is not available yet (Reference_Variable comes with joints and forces)"},
+      {"2*fx(4)", 3, "FX is not available yet (force measures come with joints and forces)"},
+      {"PI(2)", 3, "PI is a constant, not a function"},
+      {"time (2)", 6, "TIME is the simulation time, not a function"},
+      {"2*\xC3\xA9", 3, "unexpected byte 0xC3 (an expression is plain ASCII text)"},
+      {"SIN 1", 5, "expected '(' after SIN, found '1'"},
+      {"DX", 3, "expected '(' after DX, found the end"},
+      {"SIN(1,2)", 1, "SIN takes 1 argument, got 2"},
+      {"SIN()", 1, "SIN takes 1 argument, got 0"},
+      {"2*atan2(1)", 3, "ATAN2 takes 2 arguments, got 1"},
+      {"STEP(TIME,0,0,1)", 1, "STEP takes 5 arguments, got 4"},
+      {"MAX(1 2)", 7, "expected ',' or ')' after argument 1 of MAX, found '2'"},
+      {"MAX(1, 2", 4, "expected ')' to close '(' at column 4, found the end"},
+      {"MAX(1,)", 7, "expected a number, name or '(' after ',', found ')'"},
+      {"DX(1,2,3,4)", 1, "DX takes 1 to 3 marker ids, got 4"},
+      {"DM(1,2,3)", 1, "DM takes 1 or 2 marker ids, got 3"},
+      {"VX(1,2,3,4,5)", 1, "VX takes 1 to 4 marker ids, got 5"},
+      {"vm(1,2,3,4)", 1, "VM takes 1 to 3 marker ids, got 4"},
+      {"DX()", 1, "DX takes 1 to 3 marker ids, got 0"},
+      {"DX(1.5)", 4, "marker id '1.5' of DX is not a whole number"},
+      {"DX(30D)", 4, "marker id '30D' of DX is not a whole number"},
+      {"DX(2, -1)", 7, "marker id '-1' of DX is negative; ids are 0 (ground) or positive"},
+      {"DX(1e10)", 4, "marker id '1e10' of DX is too large"},
+      {"DX(TIME)", 4, "expected a marker id (a whole number) as argument 1 of DX, found 'TIME'"},
+      {"DX(2+1)", 5, "expected ',' or ')' after argument 1 of DX, found '+'"},
+      {"1/0", 1, "'1/0' is infinite"},
+      {"2*SQRT(-1)", 3, "'SQRT(-1)' is not a number (NaN)"},
+      {"STEP(TIME, 1, 0, 0, 1)", 1, "STEP needs x0 < x1, got x0 = 1 and x1 = 0"},
+      {"BISTOP(DX(2), VX(2), 1, 1, 1e5, 1.5, 10, 0.1)", 1, "BISTOP needs x1 < x2, got x1 = 1 and x2 = 1"},
+  };
+  for (const Case& expected : cases) {
+    const std::variant<Expression, ExpressionError> result = Expression::compile(expected.text);
+    const ExpressionError* error = std::get_if<ExpressionError>(&result);
+    if (!error) {
+      ADD_FAILURE() << "'" << expected.text << "' compiled";
+      continue;
+    }
+    EXPECT_EQ(error->message, expected.message) << expected.text;
+    EXPECT_EQ(error->column, expected.column) << expected.text;
+  }
+}
+
+TEST(ExpressionErrors, NestingTooDeepIsRefusedNotFollowed) {
+  const std::string parentheses = std::string(300, '(') + "1" + std::string(300, ')');
+  const auto deep = Expression::compile(parentheses);
+  ASSERT_TRUE(std::holds_alternative<ExpressionError>(deep));
+  EXPECT_EQ(std::get<ExpressionError>(deep).message, "expression nests more than 200 levels deep");
+  EXPECT_EQ(std::get<ExpressionError>(deep).column, 201);
+  // Each TIME waits on the stack for the sum to its right: the 65th no longer fits.
+  std::string sums;
+  for (int k = 0; k < 70; ++k) sums += "TIME+(";
+  sums += "TIME" + std::string(70, ')');
+  const auto wide = Expression::compile(sums);
+  ASSERT_TRUE(std::holds_alternative<ExpressionError>(wide));
+  EXPECT_EQ(std::get<ExpressionError>(wide).message,
+            "expression needs more than 64 values at once; split it into simpler parts");
+  EXPECT_EQ(std::get<ExpressionError>(wide).column, 64 * 6 + 1);
+  // Just within both limits it works.
+  std::string fits;
+  for (int k = 0; k < 63; ++k) fits += "TIME+(";
+  fits += "TIME" + std::string(63, ')');
+  FakeContext context;
+  context.now = 1;
+  EXPECT_EQ(valueOf(fits, context), 64);
+}
+
+}  // namespace
+}  // namespace lodestone
