@@ -60,10 +60,10 @@ struct UnavailableName {
   const char* name;
   const char* reason;
 };
-constexpr const char* kNeedsElements = "it reads a model element Lodestone does not read yet";
+constexpr const char* kNeedsElements = "it reads an element Lodestone does not read";
 constexpr const char* kNeedsForces = "force measures come with joints and forces";
-constexpr const char* kNeedsCurves = "splines and curves are not read yet";
-constexpr const char* kNotYet = "not part of Lodestone's expressions yet";
+constexpr const char* kNeedsCurves = "Lodestone does not read splines or curves";
+constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
     {"VARVAL", "Reference_Variable comes with joints and forces"},
     {"ARYVAL", kNeedsElements}, {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
@@ -275,7 +275,8 @@ class ExpressionCompiler {
     advance();
     parseSigned();
     std::vector<Instruction>& program = expression_.program_;
-    // x**2 (DX(2)**2 + DY(2)**2) is common and pow is slow; x·x is the same correctly rounded number.
+    // x**2 (DX(2)**2 + DY(2)**2) is common and pow is slow; x·x is the correctly rounded square, which is the
+    // best pow can give.
     if (program.back().operation == Operation::Constant && program.back().constant == 2) {
       program.pop_back();
       --depth_;
@@ -336,7 +337,9 @@ class ExpressionCompiler {
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     for (const UnavailableName& unavailable : kUnavailable) {
-      if (upper == unavailable.name) fail(name.offset, upper + " is not available yet (" + unavailable.reason + ")");
+      if (upper != unavailable.name) continue;
+      fail(name.offset, upper + " is not available yet" +
+                            (unavailable.reason ? " (" + std::string(unavailable.reason) + ")" : " in expressions"));
     }
     if (current_.kind == TokenKind::LeftParen) fail(name.offset, "unknown function '" + written + "'");
     fail(name.offset, "unknown name '" + written + "'");
