@@ -179,4 +179,20 @@ void bodyInitialState(const RigidBody& body, double* y) {
       rotationFromEulerParameters(body.eulerParameters).transpose() * body.angularVelocity;
 }
 
+MarkerMotion markerMotion(const Marker& marker, const BodyKinematics* body) {
+  MarkerMotion motion;
+  if (!body) {
+    motion.position = marker.position;
+    motion.rotation = marker.orientation;
+    return motion;
+  }
+  motion.position = body->position + body->rotation * marker.position;
+  motion.rotation = body->rotation * marker.orientation;
+  motion.velocity = body->velocityAt(motion.position);
+  motion.angularVelocity = body->angularVelocity;
+  motion.acceleration = body->accelerationAt(motion.position);
+  motion.angularAcceleration = body->angularAcceleration;
+  return motion;
+}
+
 }  // namespace lodestone

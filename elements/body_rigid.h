@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 
+#include "solver/core/marker_measures.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 
@@ -79,6 +80,9 @@ BodyKinematics bodyKinematics(const double* state);
 // Adds the accelerations of the body's 13 state derivatives (ω' is in body axes; R·ω' is the angular
 // acceleration in ground, since d(Rω_b)/dt = Rω'_b + ω × Rω_b and ω × ω = 0).
 void addAccelerations(const double* stateDerivative, BodyKinematics& kinematics);
+
+// Where a marker is and how it moves, when its body has these kinematics (null: a ground marker).
+MarkerMotion markerMotion(const Marker& marker, const BodyKinematics* body);
 
 using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
 

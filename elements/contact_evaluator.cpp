@@ -2,6 +2,7 @@
 #include "contact_evaluator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -468,7 +469,8 @@ void ContactEvaluator::advanceLawStates() {
   }
 }
 
-void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports) {
+void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
+                              bool closeOnly) {
   time_ = time;
   reports.clear();
   if (empty()) return;
@@ -477,6 +479,7 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
                               std::span<const ContactPoint> points) {
     const ForceContact& element = this->element(elementIndex);
     PairReport report;
+    report.element = &element;
     report.elementId = element.id;
     report.iGraphic = contacts_->graphics[static_cast<size_t>(graphicI)].id;
     report.jGraphic = contacts_->graphics[static_cast<size_t>(graphicJ)].id;
@@ -492,7 +495,7 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
   for (size_t e = 0; e < contacts_->elements.size(); ++e) {
     const ForceContact& element = contacts_->elements[e];
     const long pairCount = static_cast<long>(element.iGraphics.size()) * static_cast<long>(element.jGraphics.size());
-    if (pairCount <= kAllPairsReportLimit) {
+    if (pairCount <= kAllPairsReportLimit && !closeOnly) {
       // Small elements: every pair at every output, so each pair's history is one unbroken series.
       for (int gi : element.iGraphics) {
         for (int gj : element.jGraphics) {
@@ -519,6 +522,39 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
   }
 }
 
+std::optional<ContactEvaluator::Culprit> ContactEvaluator::hardestContactOn(int body, double time,
+                                                                          std::span<const BodyKinematics> bodies) {
+  std::vector<PairReport> reports;
+  report(time, bodies, reports, true);
+  std::optional<Culprit> hardest;
+  for (const PairReport& pair : reports) {
+    if (!pair.inContact) continue;
+    const ForceContact& element = *pair.element;
+    int bodyI = -1, bodyJ = -1;
+    for (const ContactGraphic& graphic : contacts_->graphics) {
+      if (graphic.id == pair.iGraphic) bodyI = graphic.body;
+      if (graphic.id == pair.jGraphic) bodyJ = graphic.body;
+    }
+    if (bodyI != body && bodyJ != body) continue;
+    if (hardest && pair.force.norm() <= hardest->pair.force.norm()) continue;
+    Culprit culprit{pair, 0, effectiveMass(bodyI, bodyJ)};
+    // dFn/dδ of a built-in or named law by a central difference at the deepest point (a subroutine's is unknown).
+    if (element.normalLaw && element.normalLaw->force && pair.penetration > 0) {
+      const double delta = pair.penetration, step = 1e-6 * delta;
+      NormalInput input;
+      input.penetrationRate = pair.penetrationRate;
+      input.effectiveMass = culprit.effectiveMass;
+      input.penetration = delta + step;
+      const double above = element.normalLaw->force(element.normalValues, input);
+      input.penetration = delta - step;
+      const double below = element.normalLaw->force(element.normalValues, input);
+      culprit.stiffness = (above - below) / (2 * step);
+    }
+    hardest = culprit;
+  }
+  return hardest;
+}
+
 // ---- touching pairs ------------------------------------------------------------------------------------------
 
 ContactEvaluator::Anchor ContactEvaluator::anchorOf(const Candidate& c, std::span<const BodyKinematics> bodies) const {
@@ -543,6 +579,16 @@ void ContactEvaluator::markTouching(const Candidate& c) {
   touching_[PairKey{c.element, c.graphicI, c.graphicJ}] = std::move(anchor);
 }
 
+std::vector<ContactEvaluator::SubroutineCost> ContactEvaluator::takeSubroutineCosts() {
+  std::vector<SubroutineCost> costs;
+  for (auto& [routine, cost] : costs_) {
+    if (cost.calls > 0) costs.push_back(cost);
+    cost.calls = 0;
+    cost.seconds = 0;
+  }
+  return costs;
+}
+
 std::vector<SubroutineMessage> ContactEvaluator::takeMessages() {
   for (std::string& line : takeLawMessages()) messages_.push_back({nullptr, std::move(line), false});
   return std::exchange(messages_, {});
@@ -556,6 +602,20 @@ auto ContactEvaluator::invoke(const ForceContact& element, const UserSubroutine&
   callingRoutine_ = &routine;
   ScopedSubroutineHost host(*this);
   try {
+    if (!countingCalls_) return callSubroutine(routine, call);
+    // DebugOutput: each call counted and timed (when it returns; a failure ends the run anyway).
+    struct Timed {
+      SubroutineCost& cost;
+      std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+      ~Timed() {
+        cost.calls += 1;
+        cost.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      }
+    };
+    SubroutineCost& cost = costs_[&routine];
+    cost.element = &element;
+    cost.function = routine.function;
+    const Timed timed{cost};
     return callSubroutine(routine, call);
   } catch (const SubroutineError& error) {
     subroutineFailed(element, routine, error);
@@ -674,20 +734,10 @@ std::optional<MarkerMotion> ContactEvaluator::markerMotion(int id) const {
   if (id == 0) return MarkerMotion{};
   const Marker* marker = model_.marker(id);
   if (!marker) return std::nullopt;
-  MarkerMotion motion;
   const BodyKinematics* body =
       marker->body >= 0 && static_cast<size_t>(marker->body) < bodies_.size() ? &bodies_[static_cast<size_t>(marker->body)]
                                                                              : nullptr;
-  if (!body) {
-    motion.position = marker->position;
-    motion.rotation = marker->orientation;
-    return motion;
-  }
-  motion.position = body->position + body->rotation * marker->position;
-  motion.rotation = body->rotation * marker->orientation;
-  motion.velocity = body->velocityAt(motion.position);
-  motion.angularVelocity = body->angularVelocity;
-  return motion;
+  return lodestone::markerMotion(*marker, body);
 }
 
 void ContactEvaluator::subroutineMessage(int id, std::string_view message, bool error, bool stop) {

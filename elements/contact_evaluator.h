@@ -32,6 +32,7 @@ struct PairLoads {
 
 // What contacts.csv reports about one graphic pair.
 struct PairReport {
+  const ForceContact* element = nullptr;
   long elementId = 0;
   long iGraphic = 0, jGraphic = 0;
   bool inContact = false;
@@ -106,7 +107,19 @@ class ContactEvaluator : private SubroutineHost {
   // One report per pair to write: every pair of an element with at most kAllPairsReportLimit pairs, the close
   // pairs of larger elements (a pile of a thousand spheres would otherwise write half a million rows).
   static constexpr long kAllPairsReportLimit = 100;
-  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports);
+  // `closeOnly`: only the pairs the broad phase finds close (DebugOutput's view), whatever the element's size.
+  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
+              bool closeOnly = false);
+
+  // ---- diagnosis ----------------------------------------------------------------------------------------------
+  // The touching pair that pushes hardest on body `body` at these kinematics, when one does, and the stiffness of
+  // its normal law there (dF/dδ, by differences): what a failed or struggling integration most likely tripped on.
+  struct Culprit {
+    PairReport pair;
+    double stiffness = 0;      // dFn/dδ at the pair's deepest point
+    double effectiveMass = 0;  // of the two bodies
+  };
+  std::optional<Culprit> hardestContactOn(int body, double time, std::span<const BodyKinematics> bodies);
 
   // ---- user subroutines -------------------------------------------------------------------------------------
   bool hasSubroutines() const { return hasSubroutines_; }
@@ -119,6 +132,15 @@ class ContactEvaluator : private SubroutineHost {
   // Messages since the last call, for the run log.
   // (Lines from named laws, through their host's message(), come with them.)
   std::vector<SubroutineMessage> takeMessages();
+  // DebugOutput: count and time every subroutine call; the calls and their cost since the last take.
+  struct SubroutineCost {
+    const ForceContact* element = nullptr;
+    std::string function;
+    long calls = 0;
+    double seconds = 0;
+  };
+  void countSubroutineCalls(bool on) { countingCalls_ = on; }
+  std::vector<SubroutineCost> takeSubroutineCosts();
   // Set once a subroutine asked to stop (c_errmes with endflg "STOP") or failed: why, naming the element and
   // function, in one line.
   //
@@ -227,6 +249,8 @@ class ContactEvaluator : private SubroutineHost {
   std::span<const BodyKinematics> bodies_;          // of the latest detect()
   const ForceContact* callingElement_ = nullptr;
   const UserSubroutine* callingRoutine_ = nullptr;
+  bool countingCalls_ = false;
+  std::map<const UserSubroutine*, SubroutineCost> costs_;
   std::set<const UserSubroutine*> failedRoutines_;  // not called again (CONTACTPOST's last call is skipped)
   std::map<std::tuple<long, long, long>, std::vector<ContactPostPoint>> postPairs_;  // (id, I, J) at this output
   std::set<int> contactPostStarted_;                // elements whose CONTACTPOST had its first call

@@ -5,6 +5,7 @@
 #include <map>
 #include <type_traits>
 
+#include "elements/activation.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -149,6 +150,27 @@ ElementKind stopKind() {
   });
 }
 
+// Deactivate / Activate: the element they name must be in the deck's model.
+ElementKind activationKind(const ElementSchema<ActivationSpec>& schema, bool active) {
+  return commandOnlyKind(schema, [&schema, active](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    ActivationSpec spec{};
+    if (!readElement(schema, node, spec, context)) return;
+    if (!activationTypeAvailable(spec)) {
+      context.diagnostics().error(spec.loc, "element_type=\"" + spec.element_type +
+                                                "\" cannot be switched yet: those elements are not available; "
+                                                "Deactivate and Activate switch CONTACT and SENSOR elements");
+      return;
+    }
+    const std::string target = activationTarget(spec);
+    if (!context.isDefined(target, spec.element_id)) {
+      context.diagnostics().error(spec.loc, "element_id=" + std::to_string(spec.element_id) + ": the model has no " +
+                                                target + " with this id (element_type=\"" + spec.element_type + "\")");
+      return;
+    }
+    model.commands.push_back(activationCommand(spec, active));
+  });
+}
+
 ElementKind otherKind(std::string element, ElementSupport support, std::string note) {
   ElementKind kind;
   kind.element = std::move(element);
@@ -162,12 +184,16 @@ std::vector<ElementKind> buildCatalog() {
       singletonKind(paramUnitSchema(), &ModelSpec::units, checkParamUnit, false),
       singletonKind(paramTransientSchema(), &ModelSpec::transient, checkParamTransient, true),
       singletonKind(forceGravitySchema(), &ModelSpec::gravity, noCheck<ForceGravitySpec>, true),
+      singletonKind(debugOutputSchema(), &ModelSpec::debugOutput, noCheck<DebugOutputSpec>, false),
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
+      collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
       simulateKind(),
       stopKind(),
+      activationKind(deactivateSchema(), false),
+      activationKind(activateSchema(), true),
   };
   const auto ignored = [&](const std::string& element, const std::string& note) {
     catalog.push_back(otherKind(element, ElementSupport::IgnoredWithWarning, note));
@@ -186,7 +212,6 @@ std::vector<ElementKind> buildCatalog() {
   ignored("ResOutput", outputNote);
   ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
-  ignored("DebugOutput", "debug logs are not available yet");
   ignored("Reference_String", "no element in this version reads strings");
   ignored("Reference_Variable", "no element in this version reads variables");
   ignored("Reference_Array", "no element in this version reads arrays");
@@ -209,12 +234,9 @@ std::vector<ElementKind> buildCatalog() {
                               "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }
-  refused("Sensor_Event", "sensors are not available yet");
   refused("Sensor_Evaluate", "sensors are not available yet");
   refused("Body_Flexible", "flexible bodies are not available");
   refused("Body_Point", "point bodies are not available yet");
-  refused("Deactivate", "activating and deactivating elements is not available yet");
-  refused("Activate", "activating and deactivating elements is not available yet");
   refused("UserProgramControl", "CONSUB is not available");
   refused("Load_Model", "decks must be one file");
   refused("Load_Command", "decks must be one file");

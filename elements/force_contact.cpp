@@ -349,6 +349,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
   };
 
   for (const ForceContactSpec& spec : contacts) {
+    if (!spec.active) continue;
     ForceContact contact;
     contact.id = spec.id;
     contact.loc = spec.loc;
@@ -497,6 +498,15 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
 
 std::string describeContact(const ForceContact& contact) {
   return contact.loc.subject() + " (" + contact.loc.position() + ")";
+}
+
+std::string describeLaws(const ForceContact& contact) {
+  const std::string normal = contact.normalLaw ? contact.normalLaw->keyword
+                                               : "USERCNF:" + (contact.userNormal ? contact.userNormal->function : "");
+  const std::string friction = contact.frictionLaw
+                                   ? contact.frictionLaw->keyword
+                                   : "USERCFF:" + (contact.userFriction ? contact.userFriction->function : "");
+  return normal + "+" + friction;
 }
 
 }  // namespace lodestone

@@ -39,6 +39,7 @@ struct ForceContactSpec {
   std::optional<std::string> script_name, interpreter;
   // Every law parameter given (or defaulted), by attribute name; vectors hold 3 numbers.
   std::map<std::string, std::vector<double>> lawValues;
+  bool active = true;  // false after <Deactivate element_type="CONTACT">
 };
 
 const ElementSchema<ForceContactSpec>& forceContactSchema();
@@ -88,5 +89,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
 
 // "Force_Contact id=301 (deck.xml:118:3)": how run-time messages name a contact element.
 std::string describeContact(const ForceContact& contact);
+// "IMPACT+COULOMB_ON", "USERCNF:CNFSUB+COULOMB_OFF": the laws an element uses, in one word.
+std::string describeLaws(const ForceContact& contact);
 
 }  // namespace lodestone

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/debug_output.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
 #include "elements/reference_marker.h"
+#include "elements/sensor_event.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
 
@@ -35,10 +37,12 @@ struct ModelSpec {
   std::optional<ParamUnitSpec> units;
   std::optional<ParamTransientSpec> transient;
   std::optional<ForceGravitySpec> gravity;
+  std::optional<DebugOutputSpec> debugOutput;
   std::vector<BodyRigidSpec> bodies;
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;
   std::vector<ForceContactSpec> contacts;
+  std::vector<SensorEventSpec> sensors;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -49,6 +49,8 @@ struct IntegratorSettings {
 // The Force_Contact elements and their geometry (elements/force_contact.h). Only elements and the driver look
 // inside; the core only carries it.
 struct ContactModel;
+// The active Sensor_Event elements (elements/sensor_event.h), carried the same way.
+struct SensorModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -64,6 +66,7 @@ struct Model {
   std::vector<Marker> markers;
   IntegratorSettings integrator;
   std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
+  std::shared_ptr<const SensorModel> sensors;    // never null once built; may hold no sensors
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -142,12 +142,14 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   nonlinearSolver_ = std::move(newton);
   checkSundials(IDASetNonlinearSolver(idas, nonlinearSolver_.get()), "IDASetNonlinearSolver");
 
-  // Contact onset and separation: every root function falls through zero when its event happens; rises are the
-  // same functions changing their meaning after an event and must not stop the integration.
+  // Contact onset and separation, and sensors: each root function has the direction in which it crossing zero is
+  // an event (contact functions fall through zero; their rises are the same functions changing meaning after an
+  // event and must not stop the integration).
   if (const int roots = system.rootCount(); roots > 0) {
     checkSundials(IDARootInit(idas, roots, rootCallback), "IDARootInit");
-    std::vector<int> falling(static_cast<size_t>(roots), -1);
-    checkSundials(IDASetRootDirection(idas, falling.data()), "IDASetRootDirection");
+    std::vector<int> directions(static_cast<size_t>(roots), -1);
+    system.rootDirections(directions.data());
+    checkSundials(IDASetRootDirection(idas, directions.data()), "IDASetRootDirection");
     checkSundials(IDASetNoInactiveRootWarn(idas), "IDASetNoInactiveRootWarn");
     rootsFound_.assign(static_cast<size_t>(roots), 0);
   }
@@ -158,6 +160,8 @@ Integrator::~Integrator() = default;
 StepResult Integrator::computeConsistentStart(double nextOutputTime) {
   ScopedTimer timer(times_.integrator);
   const int flag = IDACalcIC(idas_.get(), IDA_YA_YDP_INIT, nextOutputTime);
+  // The consistent values become the returned state, so that what is evaluated at the start (sensors) sees them.
+  if (flag >= 0) checkSundials(IDAGetConsistentIC(idas_.get(), y_.get(), yp_.get()), "IDAGetConsistentIC");
   return {flag < 0 ? StepStatus::Failed : StepStatus::Stepped, flag, time()};
 }
 
@@ -185,6 +189,14 @@ std::span<const double> Integrator::returnedState() const {
   return {data(y_.get()), static_cast<size_t>(stateSize_)};
 }
 
+std::span<const double> Integrator::returnedDerivative() const {
+  return {data(yp_.get()), static_cast<size_t>(stateSize_)};
+}
+
+void Integrator::setMaxStep(double hMax) { checkSundials(IDASetMaxStep(idas_.get(), hMax), "IDASetMaxStep"); }
+
+void Integrator::setNextStep(double step) { checkSundials(IDASetInitStep(idas_.get(), step), "IDASetInitStep"); }
+
 void Integrator::restartAtReturnedState(double time) {
   beforeRestarts_ += currentStatistics();
   normaliseEulerParameters(system_.layout(), data(y_.get()));
@@ -198,6 +210,11 @@ void Integrator::interpolate(double t, std::span<double> y) const {
   checkSundials(IDAGetDky(idas_.get(), t, 0, interpolated_.get()), "IDAGetDky");
   std::copy_n(data(interpolated_.get()), stateSize_, y.begin());
   normaliseEulerParameters(system_.layout(), y.data());
+}
+
+void Integrator::interpolateDerivative(double t, std::vector<double>& yp) const {
+  checkSundials(IDAGetDky(idas_.get(), t, 1, interpolated_.get()), "IDAGetDky");
+  yp.assign(data(interpolated_.get()), data(interpolated_.get()) + stateSize_);
 }
 
 double Integrator::time() const {
@@ -369,10 +386,10 @@ int Integrator::jacobianTimesCallback(double t, N_Vector y, N_Vector yp, N_Vecto
   });
 }
 
-int Integrator::rootCallback(double t, N_Vector y, N_Vector /*yp*/, double* g, void* user) {
+int Integrator::rootCallback(double t, N_Vector y, N_Vector yp, double* g, void* user) {
   auto* self = static_cast<Integrator*>(user);
   return self->guarded("a root function", [&] {
-    self->system_.rootFunctions(t, data(y), g);
+    self->system_.rootFunctions(t, data(y), data(yp), g);
     return 0;
   });
 }

@@ -39,7 +39,8 @@ struct IntegratorOptions {
   bool projectEulerParameters = true;
 };
 
-// RootFound: IDAS stopped where a root function (contact onset or separation) crossed zero; see rootsFound().
+// RootFound: IDAS stopped where a root function (contact onset or separation, a sensor) crossed zero; see
+// rootsFound().
 enum class StepStatus { Stepped, ReachedStopTime, RootFound, Failed };
 
 struct StepResult {
@@ -83,14 +84,21 @@ class Integrator {
   StepResult step();
   // After a RootFound step: for each root function, −1 where it fell through zero, 0 elsewhere.
   const std::vector<int>& rootsFound() const { return rootsFound_; }
-  // The state IDAS returned from the latest step: its solution at the step's end, or at the root.
+  // The state IDAS returned from the latest step: its solution at the step's end, or at the root; and its
+  // derivative there.
   std::span<const double> returnedState() const;
+  std::span<const double> returnedDerivative() const;
+  // A new largest step (a sensor's hmax), from the next step on.
+  void setMaxStep(double hMax);
+  // The size of the first step after the next restartAtReturnedState (a sensor's stepsize).
+  void setNextStep(double step);
   // Restarts IDAS at `time` from the state it returned there (at a root: the force law changes, so the BDF
   // history before it would smear the change over the next steps). Keeps the stop time and the statistics.
   void restartAtReturnedState(double time);
 
-  // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised.
+  // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised; and its derivative.
   void interpolate(double t, std::span<double> y) const;
+  void interpolateDerivative(double t, std::vector<double>& yp) const;
 
   double time() const;
   // The integrator's current state (IDAGetCurrentY) untouched by the driver: after a step, IDAS's solution at

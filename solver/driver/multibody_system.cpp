@@ -18,6 +18,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times)
       kinematics_(model.bodies.size()),
       loads_(model.bodies.size()),
       contacts_(model),
+      sensors_(model),
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
@@ -184,12 +185,30 @@ void MultibodySystem::differentiateContacts(const double* y) {
   }
 }
 
-void MultibodySystem::rootFunctions(double /*time*/, const double* y, double* g) {
+void MultibodySystem::rootFunctions(double time, const double* y, const double* yp, double* g) {
   Stopwatch watch;
   updateKinematics(y);
-  detectContacts();
-  contacts_.rootFunctions(g);
-  times_.contactDetection += watch.lap();
+  if (contacts_.rootCount() > 0) {
+    detectContacts();
+    contacts_.rootFunctions(g);
+    times_.contactDetection += watch.lap();
+  }
+  if (sensors_.rootCount() > 0) {
+    if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
+    sensors_.rootFunctions(time, kinematics_, g + contacts_.rootCount());
+    times_.sensors += watch.lap();
+  }
+}
+
+void MultibodySystem::rootDirections(int* directions) const {
+  std::fill(directions, directions + contacts_.rootCount(), -1);
+  sensors_.rootDirections(directions + contacts_.rootCount());
+}
+
+double MultibodySystem::sensorValue(int index, double time, const double* y, const double* yp) {
+  updateKinematics(y);
+  if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
+  return sensors_.value(index, time, kinematics_);
 }
 
 void MultibodySystem::applyContactRoots(double time, const double* y, const int* rootsFound,
@@ -214,6 +233,20 @@ void MultibodySystem::sampleContacts(double time, std::span<const double> y, std
   updateKinematics(y.data());
   contacts_.report(time, kinematics_, reports);
   contacts_.contactPost(time, kinematics_);  // reads the contacts report() has just detected
+}
+
+void MultibodySystem::closeContacts(double time, std::span<const double> y, std::vector<PairReport>& reports) {
+  reports.clear();
+  if (contacts_.empty()) return;
+  updateKinematics(y.data());
+  contacts_.report(time, kinematics_, reports, true);
+}
+
+std::optional<ContactEvaluator::Culprit> MultibodySystem::hardestContactOn(int body, double time,
+                                                                         std::span<const double> y) {
+  if (contacts_.empty() || body < 0) return std::nullopt;
+  updateKinematics(y.data());
+  return contacts_.hardestContactOn(body, time, kinematics_);
 }
 
 void MultibodySystem::startSubroutines(double time, std::span<const double> y) {

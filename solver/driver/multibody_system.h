@@ -10,6 +10,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
+#include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
@@ -41,22 +42,35 @@ class MultibodySystem {
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
 
-  // ---- contact events -------------------------------------------------------------------------------------
-  // Root functions IDAS watches (contact onset and separation), evaluated at y.
-  int rootCount() const { return contacts_.rootCount(); }
-  void rootFunctions(double time, const double* y, double* g);
+  // ---- contact and sensor events ----------------------------------------------------------------------------
+  // Root functions IDAS watches, evaluated at (y, y'): contact onset and separation first (contactRootCount()
+  // of them), then the sensors located by zero crossing.
+  int rootCount() const { return contacts_.rootCount() + sensors_.rootCount(); }
+  int contactRootCount() const { return contacts_.rootCount(); }
+  void rootFunctions(double time, const double* y, const double* yp, double* g);
+  // The direction of each root function's events: −1 falling (contacts, LT sensors), +1 rising (GE), 0 either (EQ).
+  void rootDirections(int* directions) const;
+  // The sensors, and the value of sensor `index`'s expression at (y, y').
+  const SensorEvaluator& sensors() const { return sensors_; }
+  double sensorValue(int index, double time, const double* y, const double* yp);
   // IDAS stopped at a root at state y: the pairs that crossed change status.
   void applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
   // What contacts.csv reports for state y at `time`; also runs CONTACTPOST there.
   void sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
+  // DebugOutput's view: the pairs close or touching at state y.
+  void closeContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
+  // The contact that pushes hardest on body `body` at state y (what a failure most likely tripped on).
+  std::optional<ContactEvaluator::Culprit> hardestContactOn(int body, double time, std::span<const double> y);
 
   // ---- user subroutines -------------------------------------------------------------------------------------
   // The set-up calls (iflag) at the start of a simulation, and CONTACTPOST's last call at the end of the run.
   void startSubroutines(double time, std::span<const double> y);
   void finishSubroutines(double time, std::span<const double> y);
   std::vector<SubroutineMessage> takeSubroutineMessages() { return contacts_.takeMessages(); }
+  void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
+  std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
   const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
 
   // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
@@ -85,6 +99,7 @@ class MultibodySystem {
   std::vector<BodyKinematics> kinematics_;
   std::vector<BodyLoad> loads_;
   ContactEvaluator contacts_;
+  SensorEvaluator sensors_;
   // Contact derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, keyed by (row body, column body)).
   std::vector<BodyBlock> contactBlocks_;

@@ -9,9 +9,12 @@
 
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
+#include "solver/core/text.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
 #include "solver/output/contact_results_writer.h"
+#include "solver/output/csv_file.h"
+#include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
 #include "solver/xml/deck_reader.h"
@@ -59,6 +62,10 @@ class DeckRun {
       log_.emplace(outputDir / "run.log");
       results_.emplace(outputDir / "bodies.csv");
       if (model->contacts && !model->contacts->elements.empty()) contactResults_.emplace(outputDir / "contacts.csv");
+      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
+      if (spec_.debugOutput && spec_.debugOutput->switch_on) {
+        trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
+      }
     } catch (const std::runtime_error& cannotWrite) {
       outcome_.status = RunStatus::SimulationFailed;
       outcome_.message = cannotWrite.what();
@@ -74,6 +81,14 @@ class DeckRun {
     simulation_->times().build = setupTimes.build;
     simulation_->setRunLog(&*log_);
     simulation_->setProgressHandler(request_.onProgress);
+    if (trace_) simulation_->setDebugTrace(&*trace_);
+    simulation_->setSensorActionHandler([this](const SensorAction& action) {
+      std::string row;
+      appendReal(row, action.time);
+      row += "," + std::to_string(action.id) + "," + action.action + ",";
+      appendReal(row, action.value);
+      sensorEvents_->append(row + "\n");
+    });
     simulation_->setOutputHandler([this](const OutputFrame& frame) {
       results_->write(frame.time, frame.bodies);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
@@ -83,7 +98,7 @@ class DeckRun {
     bool stopped = false;
     for (const CommandSpec& command : spec_.commands) {
       if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
-        if (!simulate_(*simulate)) break;
+        if (!simulate_(*simulate) || halted_) break;
       } else if (const auto* modify = std::get_if<ModifyCommand>(&command)) {
         if (!modify_(*modify)) break;
       } else if (std::holds_alternative<StopSpec>(command)) {
@@ -106,6 +121,8 @@ class DeckRun {
     log_->phaseTimes(times);
     std::vector<std::filesystem::path> outputs{results_->path()};
     if (contactResults_) outputs.push_back(contactResults_->path());
+    if (sensorEvents_) outputs.push_back(sensorEvents_->path());
+    if (trace_) outputs.push_back(trace_->path());
     outputs.push_back(log_->path());
     log_->files(deckPath_, outputs);
     if (stopped) log_->line("Execution terminated by STOP command.");
@@ -144,8 +161,9 @@ class DeckRun {
       failureTime_ = result.time;
       return false;
     }
-    log_->line("TRANSIENT SIMULATION COMPLETED");
+    log_->line(result.haltedBy ? "TRANSIENT SIMULATION HALTED" : "TRANSIENT SIMULATION COMPLETED");
     log_->line();
+    halted_ = result.haltedBy.has_value();
     return true;
   }
 
@@ -180,6 +198,9 @@ class DeckRun {
   std::optional<RunLog> log_;
   std::optional<BodyResultsWriter> results_;
   std::optional<ContactResultsWriter> contactResults_;
+  std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
+  std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
+  bool halted_ = false;                  // a sensor with halt ended the run
   std::optional<Simulation> simulation_;
   std::optional<double> currentTime_;
   std::optional<double> failureTime_;

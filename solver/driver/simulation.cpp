@@ -3,12 +3,11 @@
 
 #include <cmath>
 
+#include "solver/core/text.h"
 #include "solver/output/number_format.h"
 #include "stopwatch.h"
 
 namespace lodestone {
-
-namespace {
 
 // Output times: start + k·interval while short of the end, then the end itself. A last interval shorter than
 // a billionth of the print interval is rounding, not an output.
@@ -16,8 +15,11 @@ struct OutputSchedule {
   double start, end, interval;
   int count;  // index of the end time; outputs are 0..count
 
-  explicit OutputSchedule(const SimulationSegment& segment)
-      : start(segment.startTime), end(segment.endTime), interval(segment.printInterval) {
+  explicit OutputSchedule(const SimulationSegment& segment) { plan(segment.startTime, segment.endTime, segment.printInterval); }
+  void plan(double from, double to, double step) {
+    start = from;
+    end = to;
+    interval = step;
     const double span = end - start;
     if (!(interval > 0) || interval >= span) {
       interval = span;
@@ -28,8 +30,6 @@ struct OutputSchedule {
   }
   double at(int k) const { return k >= count ? end : start + k * interval; }
 };
-
-}  // namespace
 
 Simulation::Simulation(Model model, SimulationOptions options)
     : options_(std::move(options)), model_(std::make_unique<Model>(std::move(model))) {
@@ -115,7 +115,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, bool int
 }
 
 SegmentOutcome Simulation::run(const SimulationSegment& segment) {
-  const OutputSchedule schedule(segment);
+  OutputSchedule schedule(segment);
   const SolverStatistics before = statistics();
   const int size = system_->layout().size();
   outputState_.resize(static_cast<size_t>(size));
@@ -137,6 +137,9 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   }
 
   segmentStart_ = before;
+  watchedStatistics_ = before;
+  system_->countSubroutineCalls(trace_ != nullptr);
+  strugglesLogged_ = 0;
   try {
     system_->startSubroutines(segment.startTime, state_);
   } catch (const SubroutineError&) {
@@ -159,6 +162,10 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       reportContactEvents();
     }
   }
+  // A sensor acts when its condition becomes true, not because it holds at the start.
+  if (size > 0) {
+    rememberSensorConditions(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative());
+  }
 
   if (size == 0) {
     // Nothing moves: every output time shows the same (empty) state.
@@ -173,23 +180,39 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   double lastProgressLine = segment.startTime;
   Stopwatch sinceProgressCall;
   int next = 1;
+  std::vector<int> firedSensors;
   for (;;) {
     const StepResult step = integrator_->step();
     // A subroutine that failed inside IDAS's callbacks made IDAS give up: the subroutine, not IDAS, is the reason.
     if (step.status == StepStatus::Failed) {
       return system_->subroutineStopRequest() ? stopForSubroutine() : fail(step.flag);
     }
+    // Which root functions crossed: contacts' come first, then the sensors located by zero crossing.
+    bool contactRootFound = false;
+    firedSensors.clear();
     if (step.status == StepStatus::RootFound) {
+      const std::vector<int>& roots = integrator_->rootsFound();
+      const int contactRoots = system_->contactRootCount();
+      for (int k = 0; k < static_cast<int>(roots.size()); ++k) {
+        if (roots[static_cast<size_t>(k)] == 0) continue;
+        if (k < contactRoots) contactRootFound = true;
+        else firedSensors.push_back(system_->sensors().sensorOfRoot(k - contactRoots));
+      }
+    }
+    if (contactRootFound) {
       system_->applyContactRoots(step.time, integrator_->returnedState().data(), integrator_->rootsFound().data(),
                                  contactEvents_);
     } else {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }
+    findUnlocatedSensors(step.time, firedSensors);
+    watchStep(step);
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
       integrator_->interpolate(t, outputState_);
       if (!emitOutput(t, outputState_, true)) break;
+      logVerboseSensors(t, outputState_);
       if (log_ && (next == schedule.count || t - lastProgressLine >= progressSpacing * (1 - 1e-9))) {
         log_->progress(t, integrator_->lastOrder(), integrator_->lastStepSize());
         lastProgressLine = t;
@@ -203,8 +226,14 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       state_.assign(reached.begin(), reached.end());
       return stopForSubroutine();
     }
+    if (!firedSensors.empty()) {
+      if (std::optional<SegmentOutcome> ended = actOnSensors(firedSensors, step.time, schedule, next)) {
+        if (log_) log_->statistics(statistics() - before);
+        return *ended;
+      }
+    }
     // The law changes at an onset or a separation: restart IDAS there rather than carry the old history across.
-    if (step.status == StepStatus::RootFound) integrator_->restartAtReturnedState(step.time);
+    if (contactRootFound) integrator_->restartAtReturnedState(step.time);
     if (onProgress_ && sinceProgressCall.elapsed() >= options_.progressCallInterval) {
       sinceProgressCall.lap();
       onProgress_(step.time, segment.startTime, segment.endTime);
@@ -215,6 +244,214 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   state_ = outputState_;
   if (log_) log_->statistics(statistics() - before);
   return {true, time_, {}};
+}
+
+// ---- watching the integration -----------------------------------------------------------------------------------
+
+void Simulation::watchStep(const StepResult& step) {
+  // A step that needed this many retries (error-test or Newton failures) is the integrator struggling.
+  constexpr long kStruggleRetries = 3;
+  constexpr int kStrugglesLogged = 5;
+  const SolverStatistics now = statistics();
+  const SolverStatistics since = now - watchedStatistics_;
+  watchedStatistics_ = now;
+  const long retries = since.errorTestFailures + since.nonlinearConvergenceFailures;
+  const std::span<const double> y = integrator_->returnedState();
+  if (trace_) {
+    trace_->write(TraceLevel::Info, step.time, "step", "end-step",
+                  {{"step", now.steps},
+                   {"h", integrator_->lastStepSize()},
+                   {"order", integrator_->lastOrder()},
+                   {"error-test-failures", since.errorTestFailures},
+                   {"newton-failures", since.nonlinearConvergenceFailures},
+                   {"residuals", since.residualEvaluations},
+                   {"jacobians", since.jacobianEvaluations}});
+    for (const ContactEvaluator::SubroutineCost& cost : system_->takeSubroutineCosts()) {
+      trace_->write(TraceLevel::Debug, step.time, "usersub", "calls",
+                    {{"element", traceName("Force_Contact", cost.element->id)},
+                     {"function", cost.function},
+                     {"calls", cost.calls},
+                     {"seconds", cost.seconds}});
+    }
+    // The trace's own look at the contacts calls subroutines too: those calls are not the run's.
+    system_->countSubroutineCalls(false);
+    system_->closeContacts(step.time, y, tracedPairs_);
+    system_->countSubroutineCalls(true);
+    for (const PairReport& pair : tracedPairs_) {
+      trace_->write(TraceLevel::Debug, step.time, "contact", "pair",
+                    {{"element", traceName("Force_Contact", pair.elementId)},
+                     {"i", pair.iGraphic},
+                     {"j", pair.jGraphic},
+                     {"state", pair.inContact ? "touching" : "close"},
+                     {"points", pair.points},
+                     {"penetration", pair.penetration},
+                     {"separation", pair.separation},
+                     {"rate", pair.penetrationRate},
+                     {"slip", pair.slipSpeed},
+                     {"fn", pair.normalForce},
+                     {"ft", pair.frictionForce},
+                     {"law", describeLaws(*pair.element)}});
+    }
+  }
+  if (retries < kStruggleRetries) return;
+  const FailureReport where = integrator_->diagnoseFailure(0);
+  const int body = system_->layout().bodyOfVariable(where.worstVariable);
+  const std::optional<ContactEvaluator::Culprit> culprit = system_->hardestContactOn(body, step.time, y);
+  const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, body) : std::vector<std::string>{};
+  if (trace_) {
+    trace_->write(TraceLevel::Warning, step.time, "step", "struggling",
+                  {{"retries", retries},
+                   {"h", integrator_->lastStepSize()},
+                   {"worst", body >= 0 ? traceName("Body_Rigid", model_->bodies[static_cast<size_t>(body)].id)
+                                       : std::string("none")}});
+    for (const std::string& line : advice) trace_->write(TraceLevel::Warning, step.time, "step", "advice", {{"text", line}});
+  }
+  if (strugglesLogged_ >= kStrugglesLogged) return;
+  ++strugglesLogged_;
+  logLine(" WARNING: the integrator struggles at t=" + scientific(step.time, 6) + " (" + std::to_string(retries) +
+          " retries for one step, h=" + scientific(integrator_->lastStepSize(), 3) + ")" +
+          (strugglesLogged_ == kStrugglesLogged ? "; further struggles are not listed" : ""));
+  for (const std::string& line : advice) logLine(" WARNING: " + line);
+}
+
+std::vector<std::string> Simulation::adviseOnContact(const ContactEvaluator::Culprit& culprit, int body) {
+  std::vector<std::string> lines;
+  const PairReport& pair = culprit.pair;
+  const ForceContact& element = *pair.element;
+  lines.push_back(describeContact(element) + " pushes hardest on " +
+                  describeBody(model_->bodies[static_cast<size_t>(body)]) + ": Post_Graphic id=" +
+                  std::to_string(pair.iGraphic) + " on id=" + std::to_string(pair.jGraphic) + ", penetration " +
+                  scientific(pair.penetration, 3) + ", normal force " + scientific(pair.normalForce, 3) +
+                  ", friction force " + scientific(pair.frictionForce, 3) + ", slip speed " +
+                  scientific(pair.slipSpeed, 3) + ", laws " + describeLaws(element) + ".");
+  if (culprit.stiffness > 0 && culprit.effectiveMass > 0) {
+    // The contact's natural period: steps much longer cannot follow it, steps forced shorter (h_min) fail.
+    const double period = 2 * M_PI * std::sqrt(culprit.effectiveMass / culprit.stiffness);
+    std::string text = "Its contact stiffness dFn/dpenetration = " + scientific(culprit.stiffness, 3) +
+                       " with mass " + scientific(culprit.effectiveMass, 3) + " vibrates with period " +
+                       scientific(period, 3) + ".";
+    if (model_->integrator.hMin > period / 20) {
+      text += " h_min = " + scientific(model_->integrator.hMin, 3) +
+              " is too long to follow it: lower h_min, or lower the stiffness.";
+    } else {
+      text += " Lower the stiffness or raise the damping, or set h_max below " + scientific(period / 10, 3) +
+              " so that steps resolve the contact.";
+    }
+    lines.push_back(text);
+  }
+  const std::string friction = element.frictionLaw ? element.frictionLaw->keyword : "";
+  if ((friction == "COULOMB_ON" || friction == "COULOMB_DYNAMICONLY" || friction == "SMOOTH_STICK_SLIP") &&
+      pair.frictionForce > 0) {
+    lines.push_back("Friction near stiction is stiff: a larger stiction_trans_vel (and friction_trans_vel) softens "
+                    "the transition between sticking and slipping.");
+  }
+  return lines;
+}
+
+// ---- sensors ---------------------------------------------------------------------------------------------------
+
+void Simulation::rememberSensorConditions(double time, std::span<const double> y, std::span<const double> yp) {
+  const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
+  sensorHolds_.assign(sensors.size(), 0);
+  for (size_t k = 0; k < sensors.size(); ++k) {
+    if (sensors[k].zeroCrossing) continue;  // IDAS watches these
+    const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), yp.data());
+    sensorHolds_[k] = system_->sensors().conditionHolds(static_cast<int>(k), value) ? 1 : 0;
+  }
+}
+
+void Simulation::findUnlocatedSensors(double time, std::vector<int>& fired) {
+  const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
+  for (size_t k = 0; k < sensors.size(); ++k) {
+    if (sensors[k].zeroCrossing) continue;
+    const double value = system_->sensorValue(static_cast<int>(k), time, integrator_->returnedState().data(),
+                                              integrator_->returnedDerivative().data());
+    const bool holds = system_->sensors().conditionHolds(static_cast<int>(k), value);
+    if (holds && !sensorHolds_[k]) fired.push_back(static_cast<int>(k));
+    sensorHolds_[k] = holds ? 1 : 0;
+  }
+}
+
+void Simulation::logVerboseSensors(double time, std::span<const double> y) {
+  const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
+  for (size_t k = 0; k < sensors.size(); ++k) {
+    if (!sensors[k].verbose) continue;
+    // Outputs are interpolated: y' there is IDAS's interpolated derivative.
+    integrator_->interpolateDerivative(time, outputDerivative_);
+    const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), outputDerivative_.data());
+    logLine(" " + describeSensor(sensors[k]) + ": " + sensors[k].expression.text() + " = " + scientific(value, 9) +
+            " at t=" + scientific(time, 9));
+  }
+}
+
+std::optional<SegmentOutcome> Simulation::actOnSensors(const std::vector<int>& fired, double time,
+                                                      OutputSchedule& schedule, int& next) {
+  const std::span<const double> y = integrator_->returnedState();
+  const std::span<const double> yp = integrator_->returnedDerivative();
+  std::optional<SegmentOutcome> ended;
+  bool writeOutput = false, restart = false;
+  for (const int index : fired) {
+    const SensorEvent& sensor = system_->sensors().sensors()[static_cast<size_t>(index)];
+    const double value = system_->sensorValue(index, time, y.data(), yp.data());
+    std::vector<std::string> actions;
+    if (sensor.halt) actions.push_back("halt");
+    if (sensor.returns) actions.push_back("return");
+    if (sensor.print) actions.push_back("print");
+    if (sensor.restart) actions.push_back("restart");
+    if (sensor.dt) actions.push_back("dt");
+    if (sensor.hmax) actions.push_back("hmax");
+    if (sensor.stepsize) actions.push_back("stepsize");
+    std::string said;
+    for (const std::string& action : actions) said += (said.empty() ? "" : ", ") + action;
+    if (trace_) {
+      const std::string name = traceName("Sensor_Event", sensor.id);
+      trace_->write(TraceLevel::Info, time, "events", "begin-event",
+                    {{"sensor", name}, {"value", value}, {"located", sensor.zeroCrossing ? 1 : 0}});
+      for (const std::string& action : actions) {
+        trace_->write(TraceLevel::Info, time, "events", "action", {{"sensor", name}, {"action", action}});
+      }
+      trace_->write(TraceLevel::Info, time, "events", "end-event", {{"sensor", name}});
+    }
+    logLine(" " + describeSensor(sensor) + ": " + sensor.expression.text() + " " + compareKeyword(sensor.compare) + " " +
+            scientific(sensor.value, 9) + " at t=" + scientific(time, 9) + " (" + sensor.expression.text() + " = " +
+            scientific(value, 9) + ", " + (sensor.zeroCrossing ? "located" : "noticed after a step, not located") +
+            "); " + (said.empty() ? "no action" : "actions: " + said));
+    if (onSensorAction_) {
+      if (actions.empty()) onSensorAction_({time, sensor.id, "none", value});
+      for (const std::string& action : actions) onSensorAction_({time, sensor.id, action, value});
+    }
+    writeOutput = writeOutput || sensor.print || sensor.halt || sensor.returns;
+    if (sensor.hmax) integrator_->setMaxStep(*sensor.hmax);
+    if (sensor.stepsize) integrator_->setNextStep(*sensor.stepsize);
+    // A new step limit or first step takes hold from a restart at the event: IDAS has already stepped past it,
+    // and its step-size history would carry the old steps on.
+    restart = restart || sensor.restart || sensor.stepsize || sensor.hmax;
+    // Outputs go on every dt from the event.
+    if (sensor.dt) {
+      schedule.plan(time, schedule.end, *sensor.dt);
+      next = 1;
+    }
+    if (sensor.halt && !ended) {
+      ended = SegmentOutcome{true, time, {}, "Simulation halted by " + describeSensor(sensor) + " at t=" +
+                                                scientific(time, 9)};
+    } else if (sensor.returns && !ended) {
+      ended = SegmentOutcome{true, time, {}, std::nullopt};
+    }
+  }
+  if (writeOutput && (!lastOutputTime_ || *lastOutputTime_ != time)) {
+    outputState_.assign(y.begin(), y.end());
+    emitOutput(time, outputState_, true);
+  }
+  if (ended) {
+    // The run goes on from the event: the next Simulate continues IDAS from there.
+    integrator_->restartAtReturnedState(time);
+    state_.assign(y.begin(), y.end());
+    time_ = time;
+    if (ended->haltedBy) logLine(" " + *ended->haltedBy);
+    return ended;
+  }
+  if (restart) integrator_->restartAtReturnedState(time);
+  return std::nullopt;
 }
 
 SegmentOutcome Simulation::stopForSubroutine() {
@@ -258,6 +495,13 @@ void Simulation::reportContactEvents() {
   constexpr long kLoggedEventLimit = 200;
   for (const ContactEvent& event : contactEvents_) {
     if (onContactEvent_) onContactEvent_(event);
+    if (trace_) {
+      trace_->write(TraceLevel::Info, event.time, "contact", event.onset ? "onset" : "separation",
+                    {{"element", traceName("Force_Contact", event.element->id)},
+                     {"i", event.iGraphic},
+                     {"j", event.jGraphic},
+                     {"located", event.located ? 1 : 0}});
+    }
     ++contactEventsLogged_;
     if (contactEventsLogged_ <= kLoggedEventLimit) {
       logLine(std::string(" Contact ") + (event.onset ? "onset" : "separation") + " at t=" +
@@ -298,6 +542,19 @@ SegmentOutcome Simulation::fail(int flag) {
     const char* what = report.fromResidual ? "residual" : "local error";
     logLine(std::string(" ERROR: largest weighted ") + what + ": " + layout.describeVariable(model, report.worstVariable) +
             " (weighted " + what + " " + scientific(report.worstWeightedError) + ").");
+  }
+  // The contact most likely at fault, at the last state IDAS accepted.
+  const std::optional<ContactEvaluator::Culprit> culprit =
+      system_->hardestContactOn(culpritBody, integrator_->time(), integrator_->currentState());
+  const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, culpritBody) : std::vector<std::string>{};
+  for (const std::string& line : advice) logLine(" ERROR: " + line);
+  if (culprit) reason += "; most likely at fault: " + describeContact(*culprit->pair.element);
+  if (trace_) {
+    trace_->write(TraceLevel::Error, report.time, "failure", "integrator",
+                  {{"flag", report.flagName},
+                   {"worst", culpritBody >= 0 ? traceName("Body_Rigid", model.bodies[static_cast<size_t>(culpritBody)].id)
+                                              : std::string("none")}});
+    for (const std::string& line : advice) trace_->write(TraceLevel::Error, report.time, "failure", "advice", {{"text", line}});
   }
   if (log_) log_->statistics(statistics() - segmentStart_);
   return {false, time_, reason};

@@ -14,9 +14,12 @@
 #include "elements/simulate.h"
 #include "integrator.h"
 #include "multibody_system.h"
+#include "solver/output/debug_trace.h"
 #include "solver/output/run_log.h"
 
 namespace lodestone {
+
+struct OutputSchedule;  // the output times of a segment (simulation.cpp)
 
 struct SimulationOptions {
   IntegratorOptions integrator;
@@ -39,6 +42,16 @@ struct SegmentOutcome {
   bool completed = true;
   double time = 0;      // where integration stopped
   std::string reason;   // when not completed: "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): …"
+  // A sensor with halt ended the run (completed, no later command runs): which one, in the log's words.
+  std::optional<std::string> haltedBy;
+};
+
+// One action a Sensor_Event carried out (events.csv: time,id,action,value).
+struct SensorAction {
+  double time = 0;
+  long id = 0;
+  std::string action;  // "halt", "return", "print", "restart", "dt", "hmax", "stepsize"; "none" for a sensor without
+  double value = 0;    // the sensor's expression at `time`
 };
 
 class Simulation {
@@ -62,6 +75,10 @@ class Simulation {
   void setOutputHandler(std::function<void(const OutputFrame&)> handler) { onOutput_ = std::move(handler); }
   // Called at every contact onset and separation (located or noticed after a step).
   void setContactEventHandler(std::function<void(const ContactEvent&)> handler) { onContactEvent_ = std::move(handler); }
+  // DebugOutput's trace (debug.log), when the deck switches it on; null otherwise.
+  void setDebugTrace(DebugTrace* trace) { trace_ = trace; }
+  // Called for every action a sensor carries out.
+  void setSensorActionHandler(std::function<void(const SensorAction&)> handler) { onSensorAction_ = std::move(handler); }
   void setProgressHandler(std::function<void(double time, double startTime, double endTime)> handler) {
     onProgress_ = std::move(handler);
   }
@@ -90,6 +107,21 @@ class Simulation {
   // Ends the segment because a user subroutine asked to stop or failed: its messages and the reason in the log.
   SegmentOutcome stopForSubroutine();
   void logLine(const std::string& text);
+  // After each accepted step: a step that needed several retries is struggling (said in run.log, a few times per
+  // segment, naming the contact most likely at fault); with DebugOutput, the step and the close contact pairs.
+  void watchStep(const StepResult& step);
+  // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
+  std::vector<std::string> adviseOnContact(const ContactEvaluator::Culprit& culprit, int body);
+  // The sensors without zero crossing whose condition has become true at the state IDAS returned at `time`.
+  void findUnlocatedSensors(double time, std::vector<int>& fired);
+  // Whether each sensor without zero crossing holds its condition at (y, y'), at the start of a segment.
+  void rememberSensorConditions(double time, std::span<const double> y, std::span<const double> yp);
+  // verbose sensors: their values at an output time, in the log.
+  void logVerboseSensors(double time, std::span<const double> y);
+  // Logs the sensors that fired at `time` (the state IDAS returned) and carries out their actions; the schedule of
+  // outputs may change (dt). Returns an outcome when the segment ends there (halt, return).
+  std::optional<SegmentOutcome> actOnSensors(const std::vector<int>& fired, double time, OutputSchedule& schedule,
+                                            int& next);
 
   SimulationOptions options_;
   PhaseTimes times_;
@@ -100,6 +132,12 @@ class Simulation {
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
   std::function<void(const ContactEvent&)> onContactEvent_;
+  std::function<void(const SensorAction&)> onSensorAction_;
+  DebugTrace* trace_ = nullptr;
+  SolverStatistics watchedStatistics_;  // statistics() after the latest accepted step
+  int strugglesLogged_ = 0;             // in this segment
+  std::vector<PairReport> tracedPairs_;
+  std::vector<char> sensorHolds_;  // per sensor: its condition held at the latest accepted state
   long subroutineMessagesLogged_ = 0;
   std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
   long contactEventsLogged_ = 0;
@@ -111,6 +149,7 @@ class Simulation {
   SolverStatistics discardedStatistics_;  // from integrators already replaced
   SolverStatistics segmentStart_;         // statistics() when the current segment began
   std::vector<double> outputState_;
+  std::vector<double> outputDerivative_;
   std::vector<BodySample> samples_;
   std::vector<PairReport> contactSamples_;
 };

@@ -141,6 +141,7 @@ void RunLog::phaseTimes(const PhaseTimes& t) {
   line(row("Jacobian Evaluation", seconds(t.jacobian) + " (" + std::to_string(t.jacobianCalls) + " times)"));
   line(row("Jacobian Factorization", seconds(t.linearSetup)));
   line(row("Linear Solve", seconds(t.linearSolve)));
+  if (t.sensors > 0) line(row("Sensors", seconds(t.sensors)));
   line(row("Integrator Other", seconds(t.integratorOther())));
   line(row("Output", seconds(t.output)));
   line(row("Total Elapsed Time", seconds(t.total)));

@@ -35,6 +35,7 @@ struct PhaseTimes {
   long jacobianCalls = 0;
   double linearSetup = 0;  // factorisation
   double linearSolve = 0;  // forward and back substitution
+  double sensors = 0;      // Sensor_Event expressions in root functions
   double integrator = 0;   // everything spent inside IDAS calls, including the phases above
   double output = 0;
   double total = 0;

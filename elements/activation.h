@@ -1,0 +1,32 @@
+// Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT") or a Sensor_Event
+// ("SENSOR") off and on between Simulate commands. Each becomes a change of the element's `active` flag, applied
+// like any other modifying command (the model is rebuilt without the inactive elements).
+#pragma once
+
+#include <string>
+
+#include "solver/core/schema.h"
+
+namespace lodestone {
+
+struct ModelSpec;
+struct ModifyCommand;
+
+struct ActivationSpec {
+  SourceLoc loc;
+  std::string element_type;
+  int element_id = 0;
+};
+
+const ElementSchema<ActivationSpec>& deactivateSchema();
+const ElementSchema<ActivationSpec>& activateSchema();
+
+// Whether Lodestone can switch elements of this type (CONTACT and SENSOR; the others need elements it lacks).
+bool activationTypeAvailable(const ActivationSpec& spec);
+// The element the command names, by its deck name ("Force_Contact"), for the id check.
+std::string activationTarget(const ActivationSpec& spec);
+
+// The command that sets the named element's `active` flag to `active`.
+ModifyCommand activationCommand(const ActivationSpec& spec, bool active);
+
+}  // namespace lodestone

@@ -1,0 +1,184 @@
+// Sensor_Event: attributes, checks, the model's sensors and their root functions.
+#include "sensor_event.h"
+
+#include <cmath>
+
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+using S = SensorEventSpec;
+
+const ElementSchema<SensorEventSpec>& sensorEventSchema() {
+  static const ElementSchema<S> schema{
+      .element = "Sensor_Event",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
+          attr::text("expr", &S::expr).modifiable(),
+          attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
+          attr::real("value", &S::value).byDefault(0.0).modifiable(),
+          attr::real("error_tol", &S::error_tol).above(0).byDefault(1e-3).modifiable(),
+          attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
+          attr::boolean("return", &S::returns).byDefault(false).modifiable(),
+          attr::boolean("print", &S::print).byDefault(false).modifiable(),
+          attr::boolean("restart", &S::restart).byDefault(false).modifiable(),
+          attr::boolean("verbose", &S::verbose).byDefault(false).modifiable(),
+          attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
+          attr::boolean("active", &S::active).byDefault(true).modifiable(),
+          attr::real("dt", &S::dt).above(0).modifiable(),
+          attr::real("hmax", &S::hmax).above(0).modifiable(),
+          attr::real("stepsize", &S::stepsize).above(0).modifiable(),
+          attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
+          attr::unsupported<S>("codgen", "code generation is not available"),
+          attr::unsupported<S>("usrsub_dll_name", "SENSUB user subroutines are not available yet"),
+          attr::unsupported<S>("usrsub_fnc_name", "SENSUB user subroutines are not available yet"),
+          attr::unsupported<S>("usrsub_param_string", "SENSUB user subroutines are not available yet"),
+          attr::presentation<S>("full_label"),
+      }};
+  return schema;
+}
+
+namespace {
+
+// The expression compiled, or its error said on the element's line with the column inside the attribute.
+std::optional<Expression> compileExpression(const S& spec, Diagnostics& diagnostics) {
+  if (!spec.expr) return std::nullopt;
+  std::variant<Expression, ExpressionError> compiled = Expression::compile(*spec.expr);
+  if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
+    diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\", column " + std::to_string(error->column) + ": " +
+                                    error->message);
+    return std::nullopt;
+  }
+  return std::get<Expression>(std::move(compiled));
+}
+
+SensorCompare compareOf(const std::string& keyword) {
+  if (keyword == "GE") return SensorCompare::GreaterOrEqual;
+  if (keyword == "LT") return SensorCompare::LessThan;
+  return SensorCompare::Equal;
+}
+
+}  // namespace
+
+void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics) {
+  if (spec.type == "USERSUB") {
+    diagnostics.error(spec.loc, "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet; write the "
+                                "condition as type=\"EXPRESSION\" with expr");
+    return;
+  }
+  if (!spec.expr) {
+    diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the expression compared with value");
+    return;
+  }
+  compileExpression(spec, diagnostics);
+}
+
+std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEventSpec>& specs, const Model& model,
+                                                    Diagnostics& diagnostics) {
+  auto result = std::make_shared<SensorModel>();
+  for (const SensorEventSpec& spec : specs) {
+    if (!spec.active) continue;
+    // Checked again: a command may have changed expr.
+    std::optional<Expression> expression = compileExpression(spec, diagnostics);
+    if (!expression) continue;
+    bool markersExist = true;
+    for (const int id : expression->markerIds()) {
+      if (model.marker(id)) continue;
+      diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" names Reference_Marker id=" + std::to_string(id) +
+                                      ", which the deck does not have");
+      markersExist = false;
+    }
+    if (!markersExist) continue;
+    SensorEvent sensor{.id = spec.id,
+                       .loc = spec.loc,
+                       .expression = std::move(*expression),
+                       .compare = compareOf(spec.compare),
+                       .value = spec.value,
+                       .errorTol = spec.error_tol,
+                       .halt = spec.halt,
+                       .returns = spec.returns,
+                       .print = spec.print,
+                       .restart = spec.restart,
+                       .verbose = spec.verbose,
+                       .zeroCrossing = spec.zero_crossing,
+                       .dt = spec.dt,
+                       .hmax = spec.hmax,
+                       .stepsize = spec.stepsize};
+    result->usesAcceleration = result->usesAcceleration || sensor.expression.usesAcceleration();
+    result->sensors.push_back(std::move(sensor));
+  }
+  return result;
+}
+
+std::string describeSensor(const SensorEvent& sensor) {
+  return sensor.loc.subject() + " (" + sensor.loc.position() + ")";
+}
+
+const char* compareKeyword(SensorCompare compare) {
+  switch (compare) {
+    case SensorCompare::GreaterOrEqual: return "GE";
+    case SensorCompare::LessThan: return "LT";
+    case SensorCompare::Equal: return "EQ";
+  }
+  return "EQ";
+}
+
+// ---- evaluation ------------------------------------------------------------------------------------------------
+
+SensorEvaluator::SensorEvaluator(const Model& model) : model_(model), sensors_(model.sensors.get()) {
+  if (!sensors_) return;
+  for (size_t k = 0; k < sensors_->sensors.size(); ++k) {
+    if (sensors_->sensors[k].zeroCrossing) rootSensors_.push_back(static_cast<int>(k));
+  }
+}
+
+const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
+  static const std::vector<SensorEvent> none;
+  return sensors_ ? sensors_->sensors : none;
+}
+
+double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
+  time_ = time;
+  bodies_ = bodies;
+  return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(*this);
+}
+
+void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {
+  for (size_t k = 0; k < rootSensors_.size(); ++k) {
+    const SensorEvent& sensor = sensors_->sensors[static_cast<size_t>(rootSensors_[k])];
+    g[k] = value(rootSensors_[k], time, bodies) - sensor.value;
+  }
+}
+
+void SensorEvaluator::rootDirections(int* directions) const {
+  for (size_t k = 0; k < rootSensors_.size(); ++k) {
+    switch (sensors_->sensors[static_cast<size_t>(rootSensors_[k])].compare) {
+      case SensorCompare::GreaterOrEqual: directions[k] = 1; break;
+      case SensorCompare::LessThan: directions[k] = -1; break;
+      case SensorCompare::Equal: directions[k] = 0; break;
+    }
+  }
+}
+
+bool SensorEvaluator::conditionHolds(int index, double expressionValue) const {
+  const SensorEvent& sensor = sensors_->sensors[static_cast<size_t>(index)];
+  switch (sensor.compare) {
+    case SensorCompare::GreaterOrEqual: return expressionValue >= sensor.value - sensor.errorTol;
+    case SensorCompare::LessThan: return expressionValue < sensor.value + sensor.errorTol;
+    case SensorCompare::Equal: return std::fabs(expressionValue - sensor.value) <= sensor.errorTol;
+  }
+  return false;
+}
+
+MarkerMotion SensorEvaluator::marker(int id) const {
+  const Marker* found = id == 0 ? nullptr : model_.marker(id);
+  if (!found) return MarkerMotion{};  // ground (ids were checked when the model was built)
+  const BodyKinematics* body = found->body >= 0 && static_cast<size_t>(found->body) < bodies_.size()
+                                   ? &bodies_[static_cast<size_t>(found->body)]
+                                   : nullptr;
+  return markerMotion(*found, body);
+}
+
+}  // namespace lodestone

@@ -1,0 +1,104 @@
+// Sensor_Event: a condition on an expression (expr compared with value) that IDAS locates in time as a root, and
+// what the run does when it happens (halt, return, print, a new output step or step limit). The deck element and
+// its checks, the sensors of a model, and their evaluation from the bodies' kinematics.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "elements/body_rigid.h"
+#include "solver/core/model.h"
+#include "solver/core/schema.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+struct SensorEventSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  std::string type;
+  std::optional<std::string> expr;
+  std::string compare;
+  double value = 0;
+  double error_tol = 1e-3;
+  bool halt = false, returns = false, print = false, restart = false, verbose = false;
+  bool zero_crossing = true;
+  bool active = true;
+  std::optional<double> dt, hmax, stepsize;
+};
+
+const ElementSchema<SensorEventSpec>& sensorEventSchema();
+// The expression compiles (errors point at its column); USERSUB sensors are refused.
+void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics);
+
+// ---- the sensors of a model -----------------------------------------------------------------------------------
+
+// How the expression is compared with the value; the sensor acts when the comparison becomes true by a crossing:
+// GE when expr rises to value, LT when it falls below it, EQ on either.
+enum class SensorCompare { GreaterOrEqual, LessThan, Equal };
+
+struct SensorEvent {
+  long id = 0;
+  SourceLoc loc;
+  Expression expression;
+  SensorCompare compare = SensorCompare::Equal;
+  double value = 0;
+  double errorTol = 1e-3;
+  bool halt = false, returns = false, print = false, restart = false, verbose = false;
+  bool zeroCrossing = true;
+  std::optional<double> dt, hmax, stepsize;
+};
+
+struct SensorModel {
+  std::vector<SensorEvent> sensors;  // the active ones
+  bool usesAcceleration = false;     // some expression reads ACCX/ACCY/ACCZ/ACCM
+};
+
+// The active sensors of a deck, their expressions checked against the model's markers.
+std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEventSpec>& specs, const Model& model,
+                                                    Diagnostics& diagnostics);
+
+// "Sensor_Event id=41 (deck.xml:12:3)"
+std::string describeSensor(const SensorEvent& sensor);
+// "GE", "LT", "EQ"
+const char* compareKeyword(SensorCompare compare);
+
+// Evaluates sensor expressions at given body kinematics (accelerations included when the expressions need them).
+class SensorEvaluator : private ExpressionContext {
+ public:
+  // `model` must outlive the evaluator.
+  explicit SensorEvaluator(const Model& model);
+
+  bool empty() const { return !sensors_ || sensors_->sensors.empty(); }
+  const std::vector<SensorEvent>& sensors() const;
+  bool usesAcceleration() const { return sensors_ && sensors_->usesAcceleration; }
+
+  // The expression of sensor `index` at `time`, for bodies at `bodies`.
+  double value(int index, double time, std::span<const BodyKinematics> bodies);
+  // Root functions of the sensors located by zero crossing, in order: expr − value.
+  int rootCount() const { return static_cast<int>(rootSensors_.size()); }
+  void rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g);
+  // The sensor of root function `root`.
+  int sensorOfRoot(int root) const { return rootSensors_[static_cast<size_t>(root)]; }
+  // IDAS's direction per root function: +1 rising (GE), −1 falling (LT), 0 either (EQ).
+  void rootDirections(int* directions) const;
+  // Whether sensor `index`'s condition holds (for sensors checked after each step, without zero crossing): the
+  // expression is on the triggering side of value, within error_tol for EQ.
+  bool conditionHolds(int index, double expressionValue) const;
+
+ private:
+  double time() const override { return time_; }
+  MarkerMotion marker(int id) const override;
+
+  const Model& model_;
+  const SensorModel* sensors_ = nullptr;
+  std::vector<int> rootSensors_;
+  double time_ = 0;
+  std::span<const BodyKinematics> bodies_;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,73 @@
+// Sensor_Event, Deactivate and Activate in decks: expressions that do not compile are errors with the column inside
+// expr and the element's line, markers the deck does not have are named, USERSUB sensors are refused, and the
+// activation commands must name an element of the model.
+#include "support/deck_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+// Lines 3–5: ground and body 2 (marker 20); line 6: the sensor.
+constexpr int kSensorLine = 6;
+constexpr int kFirstCommandLine = kSensorLine + 3;
+
+Diagnostics readAndBuild(const std::string& text) {
+  ReadResult result = readText(text);
+  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
+  return result.diagnostics;
+}
+
+std::string sensorDeck(const std::string& attributes, const std::string& commands =
+                                                          "<Simulate analysis_type=\"Transient\" end_time=\"1\" "
+                                                          "print_interval=\"0.1\"/>") {
+  return deck(groundAndBody() + "\n<Sensor_Event id=\"41\" " + attributes + "/>", commands);
+}
+
+TEST(SensorEventDeck, AValidSensorReadsAndBuilds) {
+  const Diagnostics diagnostics =
+      readAndBuild(sensorDeck("type=\"EXPRESSION\" expr=\"DZ(20) + 0.1*TIME\" compare=\"GE\" value=\"2\" halt=\"TRUE\""));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+}
+
+TEST(SensorEventDeck, ExpressionErrorsPointAtTheColumnInsideExpr) {
+  const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DZ(20) + SINN(TIME)\" value=\"1\""));
+  EXPECT_TRUE(hasError(diagnostics, kSensorLine, "Sensor_Event id=41: expr=\"DZ(20) + SINN(TIME)\", column 10: "));
+}
+
+TEST(SensorEventDeck, MarkersTheDeckDoesNotHaveAreNamed) {
+  const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DX(20, 77)\" value=\"1\""));
+  EXPECT_TRUE(hasError(diagnostics, kSensorLine,
+                       "expr=\"DX(20, 77)\" names Reference_Marker id=77, which the deck does not have"));
+}
+
+TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
+  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("value=\"1\"")), kSensorLine,
+                       "type=\"EXPRESSION\" needs expr, the expression compared with value"));
+  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("type=\"USERSUB\" value=\"1\"")), kSensorLine,
+                       "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet"));
+  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" compare=\"LE\"")), kSensorLine,
+                       "attribute 'compare' must be one of GE, LT, EQ (got 'LE')"));
+  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" error_tol=\"0\"")), kSensorLine,
+                       "attribute 'error_tol' must be > 0 (got 0)"));
+}
+
+TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
+  const std::string simulate = "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>";
+  Diagnostics diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"SENSOR\" element_id=\"41\"/>\n" + simulate));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+  diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"SENSOR\" element_id=\"42\"/>\n" + simulate));
+  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
+                       "Deactivate: element_id=42: the model has no Sensor_Event with this id (element_type=\"SENSOR\")"));
+  diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Activate element_type=\"CONTACT\" element_id=\"41\"/>\n" + simulate));
+  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Force_Contact with this id"));
+  diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"JOINT\" element_id=\"41\"/>\n" + simulate));
+  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
+                       "element_type=\"JOINT\" cannot be switched yet: those elements are not available; Deactivate "
+                       "and Activate switch CONTACT and SENSOR elements"));
+}
+
+}  // namespace
+}  // namespace lodestone::testing
