@@ -26,6 +26,7 @@ std::string commandName(Command command) {
     case Command::Check: return "check";
     case Command::Batch: return "batch";
     case Command::Elements: return "elements";
+    case Command::DebugSummary: return "debug-summary";
     case Command::Help: return "help";
     case Command::Version: return "--version";
   }
@@ -100,6 +101,14 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     }
     return line;
   }
+  if (first == "debug-summary") {
+    line.command = Command::DebugSummary;
+    if (arguments.size() != 2 || arguments[1].starts_with("-")) {
+      return UsageError{"'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log"};
+    }
+    line.traceFile = arguments[1];
+    return line;
+  }
   if (first == "run") {
     line.command = Command::Run;
   } else if (first == "check") {
@@ -107,9 +116,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
   } else if (first == "batch") {
     line.command = Command::Batch;
   } else if (first.starts_with("-")) {
-    return UsageError{"unknown option '" + first + "'; a command comes first: run, check, batch or elements"};
+    return UsageError{"unknown option '" + first +
+                      "'; a command comes first: run, check, batch, elements or debug-summary"};
   } else {
-    return UsageError{"unknown command '" + first + "'; the commands are run, check, batch and elements"};
+    return UsageError{"unknown command '" + first + "'; the commands are run, check, batch, elements and debug-summary"};
   }
 
   const std::string name = commandName(line.command);
@@ -183,6 +193,7 @@ std::string helpText() {
   lodestone batch DECK... [-j N] [-o DIR]
                                     simulate many decks, N at a time, each in its own process
   lodestone elements [NAME...]      list the deck elements Lodestone knows, or describe the named ones
+  lodestone debug-summary FILE      summarise a DebugOutput trace (debug.log) per contact pair
   lodestone --help | help           show this text
   lodestone --version               show the version
 
@@ -205,6 +216,11 @@ elements
   Without names, lists every element Lodestone reads, accepts with a warning, or refuses. With names
   (any case, e.g. Body_Rigid post_graphic), prints each element's attributes: type, default or required,
   allowed range, and whether a command can change it. This is the same table the reader checks decks with.
+
+debug-summary
+  Reads a debug.log written with <DebugOutput/> and prints, per contact pair, the first touch, the number of
+  impacts, the largest penetration and when, the peak normal and friction forces and the time spent slipping;
+  then the step sizes, where the step size collapsed, struggling steps and the failure, if any.
 
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)

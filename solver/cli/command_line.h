@@ -17,7 +17,7 @@ enum ExitCode : int {
   kExitUsage = 64,  // sysexits.h EX_USAGE
 };
 
-enum class Command { Run, Check, Batch, Elements, Help, Version };
+enum class Command { Run, Check, Batch, Elements, DebugSummary, Help, Version };
 
 struct CommandLine {
   Command command = Command::Help;
@@ -25,6 +25,7 @@ struct CommandLine {
   std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
+  std::string traceFile;                  // debug-summary: the debug.log to summarise
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
 };
 

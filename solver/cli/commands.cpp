@@ -3,6 +3,9 @@
 #include "commands.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <filesystem>
 #include <iostream>
 #include <sched.h>
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include "batch_report.h"
+#include "debug_summary.h"
 #include "batch_scheduler.h"
 #include "elements/element_catalog.h"
 #include "elements/model_builder.h"
@@ -186,6 +190,18 @@ int elementsCommand(const CommandLine& line) {
     }
   }
   return exitCode;
+}
+
+int debugSummaryCommand(const CommandLine& line) {
+  std::ifstream file(line.traceFile);
+  if (!file) {
+    std::cerr << "lodestone: cannot read " << line.traceFile << ": " << std::strerror(errno) << "\n";
+    return kExitBadDeck;
+  }
+  std::vector<std::string> lines;
+  for (std::string text; std::getline(file, text);) lines.push_back(text);
+  std::cout << formatSummary(summariseTrace(lines), line.traceFile);
+  return kExitSuccess;
 }
 
 }  // namespace lodestone::cli

@@ -9,5 +9,6 @@ int runCommand(const CommandLine& line);
 int checkCommand(const CommandLine& line);
 int batchCommand(const CommandLine& line);
 int elementsCommand(const CommandLine& line);
+int debugSummaryCommand(const CommandLine& line);
 
 }  // namespace lodestone::cli

@@ -231,6 +231,17 @@ std::span<const double> Integrator::currentState() const {
   return {data(current), static_cast<size_t>(stateSize_)};
 }
 
+void Integrator::attemptedState(std::vector<double>& y) const {
+  const std::span<const double> current = currentState();
+  y.assign(current.begin(), current.end());
+  N_Vector derivative = nullptr;
+  double step = 0;
+  if (IDAGetCurrentYp(idas_.get(), &derivative) != IDA_SUCCESS || derivative == nullptr) return;
+  if (IDAGetCurrentStep(idas_.get(), &step) != IDA_SUCCESS) return;
+  const double* yp = data(derivative);
+  for (int i = 0; i < stateSize_; ++i) y[static_cast<size_t>(i)] += step * yp[i];
+}
+
 int Integrator::lastOrder() const {
   int order = 0;
   checkSundials(IDAGetLastOrder(idas_.get(), &order), "IDAGetLastOrder");

@@ -104,6 +104,9 @@ class Integrator {
   // The integrator's current state (IDAGetCurrentY) untouched by the driver: after a step, IDAS's solution at
   // its current time, which is its history array's newest entry; at the stop time, IDAS's value there.
   std::span<const double> currentState() const;
+  // Where IDAS's next (or failing) step was headed: the current state moved on by the current step size along
+  // the current derivative. A failure at a contact onset happens in that step, while the accepted state is apart.
+  void attemptedState(std::vector<double>& y) const;
   int lastOrder() const;
   double lastStepSize() const;
   SolverStatistics statistics() const;

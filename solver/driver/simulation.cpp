@@ -296,7 +296,7 @@ void Simulation::watchStep(const StepResult& step) {
   if (retries < kStruggleRetries) return;
   const FailureReport where = integrator_->diagnoseFailure(0);
   const int body = system_->layout().bodyOfVariable(where.worstVariable);
-  const std::optional<ContactEvaluator::Culprit> culprit = system_->hardestContactOn(body, step.time, y);
+  const std::optional<ContactEvaluator::Culprit> culprit = findCulprit(body);
   const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, body) : std::vector<std::string>{};
   if (trace_) {
     trace_->write(TraceLevel::Warning, step.time, "step", "struggling",
@@ -312,6 +312,15 @@ void Simulation::watchStep(const StepResult& step) {
           " retries for one step, h=" + scientific(integrator_->lastStepSize(), 3) + ")" +
           (strugglesLogged_ == kStrugglesLogged ? "; further struggles are not listed" : ""));
   for (const std::string& line : advice) logLine(" WARNING: " + line);
+}
+
+std::optional<ContactEvaluator::Culprit> Simulation::findCulprit(int body) {
+  if (body < 0) return std::nullopt;
+  const double time = integrator_->time();
+  if (auto culprit = system_->hardestContactOn(body, time, integrator_->currentState())) return culprit;
+  std::vector<double> attempted;
+  integrator_->attemptedState(attempted);
+  return system_->hardestContactOn(body, time, attempted);
 }
 
 std::vector<std::string> Simulation::adviseOnContact(const ContactEvaluator::Culprit& culprit, int body) {
@@ -544,11 +553,13 @@ SegmentOutcome Simulation::fail(int flag) {
             " (weighted " + what + " " + scientific(report.worstWeightedError) + ").");
   }
   // The contact most likely at fault, at the last state IDAS accepted.
-  const std::optional<ContactEvaluator::Culprit> culprit =
-      system_->hardestContactOn(culpritBody, integrator_->time(), integrator_->currentState());
+  const std::optional<ContactEvaluator::Culprit> culprit = findCulprit(culpritBody);
   const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, culpritBody) : std::vector<std::string>{};
   for (const std::string& line : advice) logLine(" ERROR: " + line);
-  if (culprit) reason += "; most likely at fault: " + describeContact(*culprit->pair.element);
+  if (culprit) {
+    if (!reason.empty() && reason.back() == '.') reason.pop_back();
+    reason += "; most likely at fault: " + describeContact(*culprit->pair.element);
+  }
   if (trace_) {
     trace_->write(TraceLevel::Error, report.time, "failure", "integrator",
                   {{"flag", report.flagName},

@@ -110,6 +110,8 @@ class Simulation {
   // After each accepted step: a step that needed several retries is struggling (said in run.log, a few times per
   // segment, naming the contact most likely at fault); with DebugOutput, the step and the close contact pairs.
   void watchStep(const StepResult& step);
+  // The contact pushing hardest on `body` at IDAS's current state, or else in the step it was attempting.
+  std::optional<ContactEvaluator::Culprit> findCulprit(int body);
   // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
   std::vector<std::string> adviseOnContact(const ContactEvaluator::Culprit& culprit, int body);
   // The sensors without zero crossing whose condition has become true at the state IDAS returned at `time`.

@@ -51,7 +51,8 @@ void DebugTrace::write(TraceLevel level, double time, std::string_view topic, st
     } else if (const long* integer = std::get_if<long>(&field.value)) {
       buffer_ += std::to_string(*integer);
     } else {
-      buffer_ += std::get<std::string_view>(field.value);
+      // A comma would end the field for a reader: sentences (advice) keep their sense with semicolons.
+      for (const char c : std::get<std::string_view>(field.value)) buffer_ += c == ',' ? ';' : c;
     }
   }
   buffer_ += '\n';

@@ -75,8 +75,8 @@ TEST(CommandLine, HelpAndVersion) {
 
 TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({}), "no command given");
-  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch and elements");
-  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch or elements");
+  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch, elements and debug-summary");
+  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch, elements or debug-summary");
   EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
   EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
   EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
@@ -118,6 +118,16 @@ TEST(CommandLine, ElementsTakesNamesAndOnlyTheLawsOption) {
   const ParseResult named = parseCommandLine({"elements", "Body_Rigid", "post_graphic"});
   EXPECT_EQ(std::get<CommandLine>(named).elementNames, (std::vector<std::string>{"Body_Rigid", "post_graphic"}));
   EXPECT_EQ(usageError({"elements", "-o", "x"}), "unknown option '-o' for 'elements'");
+}
+
+TEST(CommandLine, DebugSummaryTakesOneTrace) {
+  const CommandLine line = parsedOk({"debug-summary", "out/debug.log"});
+  EXPECT_EQ(line.command, Command::DebugSummary);
+  EXPECT_EQ(line.traceFile, "out/debug.log");
+  const std::string usage = "'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log";
+  EXPECT_EQ(usageError({"debug-summary"}), usage);
+  EXPECT_EQ(usageError({"debug-summary", "a.log", "b.log"}), usage);
+  EXPECT_EQ(usageError({"debug-summary", "-o"}), usage);
 }
 
 TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {
