@@ -294,6 +294,8 @@ void Simulation::watchStep(const StepResult& step) {
     }
   }
   if (retries < kStruggleRetries) return;
+  // Naming the culprit costs a look at every close contact: only while it is still said somewhere.
+  if (!trace_ && strugglesLogged_ >= kStrugglesLogged) return;
   const FailureReport where = integrator_->diagnoseFailure(0);
   const int body = system_->layout().bodyOfVariable(where.worstVariable);
   const std::optional<ContactEvaluator::Culprit> culprit = findCulprit(body);

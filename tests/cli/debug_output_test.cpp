@@ -125,6 +125,34 @@ TEST_F(DebugOutputRun, SummaryOfTheBouncingBallsTraceAgreesWithContactsCsv) {
   RecordProperty("csv_max_penetration", std::to_string(deepest));
 }
 
+// Subroutine calls are counted and timed per step; screen_output echoes the trace on standard output.
+TEST_F(DebugOutputRun, SubroutineCallsAndTheirCostAreTracedAndEchoed) {
+  std::string deck = readFile(kUsersubModels + "sphere_usersub.xml");
+  const size_t model = deck.find("<Model>");
+  deck.insert(model + 7, "\n    <DebugOutput screen_output=\"TRUE\"/>");
+  // The library is found beside the deck or in build/lib: the deck moves, so name the library by its path.
+  const std::string library = std::string(LODESTONE_BINARY_DIR) + "/lib/usersub_examples.so";
+  for (size_t at = deck.find("\"usersub_examples\""); at != std::string::npos; at = deck.find("\"usersub_examples\"")) {
+    deck.replace(at, 18, "\"" + library + "\"");
+  }
+  const std::string path = folder.write("usersub.xml", deck);
+  ASSERT_EQ(run(path, "usersub"), 0) << stderrText();
+  const std::vector<std::string> trace = lodestone::testing::readLines(folder / "usersub/debug.log");
+  long cnfsubCalls = 0, cffsubCalls = 0;
+  for (const std::string& text : trace) {
+    const std::optional<TraceLine> line = parseTraceLine(text);
+    ASSERT_TRUE(line) << text;
+    if (line->topic != "usersub") continue;
+    EXPECT_EQ(line->label, "calls");
+    EXPECT_EQ(line->fields.at("element"), "Force_Contact/300");
+    EXPECT_GE(std::stod(line->fields.at("seconds")), 0.0);
+    (line->fields.at("function") == "CNFSUB" ? cnfsubCalls : cffsubCalls) += std::stol(line->fields.at("calls"));
+  }
+  EXPECT_GT(cnfsubCalls, 100);
+  EXPECT_GT(cffsubCalls, 100);
+  EXPECT_NE(stdoutText().find("[INFO][t="), std::string::npos) << "screen_output echoes the trace";
+}
+
 // An absurd contact stiffness with a tight h_min: the run fails (exit 2), keeps the results up to the failure, and
 // both logs name the Force_Contact and its line.
 TEST_F(DebugOutputRun, AFailingContactIsNamedWithItsLine) {
