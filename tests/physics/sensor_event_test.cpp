@@ -153,6 +153,20 @@ TEST(SensorEvent, StepsizeSetsTheFirstStepAfterTheEvent) {
   EXPECT_EQ(firstStep, 1e-7);
 }
 
+// verbose: the expression's value at every output, in run.log.
+TEST(SensorEvent, VerboseLogsTheExpressionAtEveryOutput) {
+  const SensorRun run = runFall("sensor_verbose", kFallsBelowHalf + "verbose=\"TRUE\"", kSimulateToOne);
+  ASSERT_TRUE(run.completed);
+  int lines = 0;
+  size_t at = 0;
+  while ((at = run.log.find(": DZ(20) = ", at)) != std::string::npos) {
+    ++lines;
+    ++at;
+  }
+  EXPECT_EQ(lines, 10) << "outputs at 0.1 … 1.0";
+  EXPECT_NE(run.log.find(": DZ(20) = 9.509500000E-01 at t=1.000000000E-01"), std::string::npos) << run.log;
+}
+
 // Without zero crossing the sensor is checked after each step: it acts at the first step past the crossing.
 TEST(SensorEvent, WithoutZeroCrossingTheEventIsNoticedAfterAStep) {
   const SensorRun run =
