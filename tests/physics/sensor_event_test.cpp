@@ -101,6 +101,20 @@ TEST(SensorEvent, ReturnEndsTheCurrentSimulateAndTheNextCommandContinues) {
   EXPECT_NE(run.events[1].find(",41,return,"), std::string::npos);
 }
 
+// A command changes a sensor between Simulates like any element: after returning at 0.5 m, the same sensor with
+// value 0.2 and halt stops the run at the crossing of 0.2 m, sqrt(2·0.8/g) = 0.4039 s.
+TEST(SensorEvent, ACommandChangesTheSensorBetweenSimulates) {
+  const SensorRun run = runFall(
+      "sensor_modified", kFallsBelowHalf + "return=\"TRUE\"",
+      kSimulateToOne + "\n<Sensor_Event id=\"41\" value=\"0.2\" return=\"FALSE\" halt=\"TRUE\"/>\n"
+                       "<Simulate analysis_type=\"Transient\" end_time=\"1.2\" print_interval=\"0.1\"/>");
+  ASSERT_TRUE(run.completed);
+  ASSERT_EQ(run.events.size(), 3u);
+  EXPECT_NE(run.events[1].find(",41,return,"), std::string::npos);
+  EXPECT_NE(run.events[2].find(",41,halt,"), std::string::npos);
+  EXPECT_NEAR(times(run.bodies).back(), std::sqrt(2 * 0.8 / kG), 1e-6);
+}
+
 // print adds an output at the event; dt changes the output step from the event on.
 TEST(SensorEvent, PrintWritesTheEventAndDtChangesTheOutputStep) {
   const SensorRun run = runFall("sensor_dt", kFallsBelowHalf + "print=\"TRUE\" dt=\"0.25\"", kSimulateToOne);
