@@ -17,6 +17,9 @@
 //   N=1000, zero_crossing TRUE,  GMRES: 1429 s,  64641 steps, 82413 residuals, 33687 Jacobians, 47 MB
 //                                        (22114 events located; contact detection 599 s, Jacobians 526 s)
 //   N=1000 with KLU: did not finish 0.3 s in 15 minutes (70% of the time in KLU factorisation).
+// Sensors and DebugOutput added a test or two per step when they are off: N=1000, zero_crossing FALSE, 0.3 s,
+// GMRES: 184.8 s before them, 167.8 s after (ratio 0.91, run-to-run noise; the same 7817 steps, 17662 residuals
+// and 3454 Jacobians).
 // Per step the cost grows linearly (1.6 ms at N=100 with KLU, 17 ms at N=1000 with GMRES); the number of
 // steps grows because a bigger pile has more impacts for one global step size to resolve.
 #include <sys/resource.h>
