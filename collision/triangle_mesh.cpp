@@ -70,16 +70,25 @@ struct CellHash {
   }
 };
 
+// Points by grid cell: each cell holds the last point added to it, and each point the one added before it in its
+// cell, so that a million points cost two small arrays and a hash map rather than a list per cell.
 class PointGrid {
  public:
-  PointGrid(const Vector3& origin, double cellSize) : origin_(origin), cellSize_(cellSize) {}
+  PointGrid(const Vector3& origin, double cellSize, size_t expectedPoints) : origin_(origin), cellSize_(cellSize) {
+    lastInCell_.reserve(expectedPoints);
+  }
 
   Cell cellOf(const Vector3& point) const {
     const Vector3 scaled = (point - origin_) / cellSize_;
     return {static_cast<std::int64_t>(std::floor(scaled.x())), static_cast<std::int64_t>(std::floor(scaled.y())),
             static_cast<std::int64_t>(std::floor(scaled.z()))};
   }
-  void add(const Vector3& point, int index) { cells_[cellOf(point)].push_back(index); }
+  void add(const Vector3& point, int index) {
+    if (index >= static_cast<int>(previousInCell_.size())) previousInCell_.resize(index + 1, -1);
+    const auto [entry, isNew] = lastInCell_.try_emplace(cellOf(point), index);
+    previousInCell_[index] = isNew ? -1 : entry->second;
+    entry->second = index;
+  }
   // Calls `visit` with every index stored in a cell that meets the box [lowest, highest].
   template <class Visit>
   void forEachNear(const Vector3& lowest, const Vector3& highest, Visit&& visit) const {
@@ -87,9 +96,9 @@ class PointGrid {
     for (std::int64_t x = from.x; x <= to.x; ++x) {
       for (std::int64_t y = from.y; y <= to.y; ++y) {
         for (std::int64_t z = from.z; z <= to.z; ++z) {
-          const auto found = cells_.find({x, y, z});
-          if (found == cells_.end()) continue;
-          for (int index : found->second) visit(index);
+          const auto found = lastInCell_.find({x, y, z});
+          if (found == lastInCell_.end()) continue;
+          for (int index = found->second; index >= 0; index = previousInCell_[index]) visit(index);
         }
       }
     }
@@ -104,7 +113,8 @@ class PointGrid {
  private:
   Vector3 origin_;
   double cellSize_;
-  std::unordered_map<Cell, std::vector<int>, CellHash> cells_;
+  std::unordered_map<Cell, int, CellHash> lastInCell_;
+  std::vector<int> previousInCell_;
 };
 
 // Twice the area is at most the tolerance times the longest edge: the third corner is within the coincidence
@@ -204,7 +214,7 @@ void checkTJunctions(const TriangleMesh& mesh, const std::vector<FreeEdge>& free
   freeNodes.erase(std::unique(freeNodes.begin(), freeNodes.end()), freeNodes.end());
   const double cellSize = totalLength / static_cast<double>(freeEdges.size());
   if (!(cellSize > 0)) return;
-  PointGrid grid(boundsOf(mesh.vertices).lowest, cellSize);
+  PointGrid grid(boundsOf(mesh.vertices).lowest, cellSize, freeNodes.size());
   for (int node : freeNodes) grid.add(mesh.vertices[node], node);
 
   int junctions = 0;
@@ -347,7 +357,7 @@ void checkTopology(const TriangleMesh& mesh, const std::vector<char>& zeroArea, 
       }
     }
     problems.push_back({MeshProblemKind::NonManifoldEdges, true,
-                        text(overSharedCount) + " edge(s) are shared by more than two triangles, T-connections (the first is " +
+                        text(overSharedCount) + " T-connection(s), edges shared by more than two triangles (the first is " +
                             edgeBetween(a, b) + ", shared by triangles " + listOf(sharing) +
                             "); a closed surface has exactly two triangles on each edge: make solids that touch "
                             "separate graphics, or remove the extra triangles"});
@@ -391,7 +401,7 @@ std::vector<int> coincidentVertices(const std::vector<Vector3>& vertices) {
   const double tolerance = coincidenceTolerance(vertices);
   // Cells twice the tolerance wide: the vertices within the tolerance of one lie in at most two cells per axis.
   // (All vertices equal: tolerance 0, one cell, and exact equality.)
-  PointGrid grid(boundsOf(vertices).lowest, tolerance > 0 ? 2 * tolerance : 1.0);
+  PointGrid grid(boundsOf(vertices).lowest, tolerance > 0 ? 2 * tolerance : 1.0, vertices.size());
   for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
     const Vector3& vertex = vertices[i];
     int match = -1;

@@ -41,8 +41,8 @@ std::vector<MeshProblem> checkTriangleMesh(const TriangleMesh& mesh);
 // For a mesh that is contact geometry, every problem is an error: corners out of range, zero-area triangles,
 // free edges, edges of more than two triangles, T-junctions, inconsistent winding, inward normals and no
 // enclosed volume. Contact needs a closed, consistently wound, outward-facing surface, since the inside of the
-// solid decides which way a penetrating point is pushed. Coincident nodes are welded first (see below).
-// Linear in the mesh size: edges are found through a hash map.
+// solid decides which way a penetrating point is pushed. Coincident nodes are welded first (see below), but
+// messages name nodes as the mesh numbers them. Linear in the mesh size: edges are found through a hash map.
 std::vector<MeshProblem> checkContactMesh(const TriangleMesh& mesh);
 
 // For each vertex, the lowest index of a vertex within `coincidenceTolerance` of it (itself when there is
@@ -52,7 +52,7 @@ std::vector<int> coincidentVertices(const std::vector<Vector3>& vertices);
 // 1e-9 of the bounding box's diagonal: far below any modelled feature, far above rounding in the coordinates.
 double coincidenceTolerance(const std::vector<Vector3>& vertices);
 // The same mesh with each group of coincident vertices merged into its lowest-indexed one; vertices keep their
-// order, triangles their order and corner order.
+// order, triangles their order and corner order. Every corner must be a node (checkTriangleMesh says so).
 TriangleMesh weldCoincidentVertices(const TriangleMesh& mesh);
 
 }  // namespace lodestone

@@ -102,8 +102,8 @@ TEST(MeshCheck, ThreeTrianglesOnOneEdgeAreNonManifold) {
             (std::vector<std::string>{
                 "the surface is not closed: 6 edge(s) belong to one triangle only (the first is the edge between nodes "
                 "1 and 2 of triangle 0)" + kFreeEdgeAdvice,
-                "1 edge(s) are shared by more than two triangles, T-connections (the first is the edge between nodes 0 "
-                "and 1, shared by triangles 0, 1 and 2)" + kOverSharedAdvice}));
+                "1 T-connection(s), edges shared by more than two triangles (the first is the edge between nodes 0 and "
+                "1, shared by triangles 0, 1 and 2)" + kOverSharedAdvice}));
   EXPECT_TRUE(allErrors(problems));
 }
 
@@ -116,8 +116,8 @@ TEST(MeshCheck, TwoTetrahedraSharingAnEdgeAreNonManifold) {
   pair.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}, {0, 4, 1}, {0, 1, 5}, {0, 5, 4}, {1, 4, 5}};
   for (const Placement& placement : kPlacements) {
     EXPECT_EQ(messagesOf(checkContactMesh(scaledAndMoved(pair, placement.scale, placement.offset))),
-              std::vector<std::string>{"1 edge(s) are shared by more than two triangles, T-connections (the first is the "
-                                       "edge between nodes 0 and 1, shared by triangles 0, 1, 4 and 5)" +
+              std::vector<std::string>{"1 T-connection(s), edges shared by more than two triangles (the first is the edge "
+                                       "between nodes 0 and 1, shared by triangles 0, 1, 4 and 5)" +
                                        kOverSharedAdvice})
         << "scale " << placement.scale;
   }
