@@ -166,8 +166,8 @@ TriangleMesh readStlFile(const std::string& path) {
   if (content.size() >= kStlPreambleBytes) {
     const std::uint32_t triangleCount = littleEndian32(content.data() + kStlHeaderBytes);
     const std::uint64_t binarySize = kStlPreambleBytes + std::uint64_t{kStlTriangleBytes} * triangleCount;
-    // An ASCII file cannot meet this by chance: its count bytes are text, ≥ 0x20202020, and would call for a
-    // file of 27 GB or more.
+    // An ASCII file cannot meet this by chance: its count bytes are text (tab and up, so the highest alone makes
+    // the count at least 9·2²⁴), and would call for a file of 7.5 GB or more.
     if (binarySize == content.size()) return readBinaryStl(path, content, triangleCount);
     // Text never holds a NUL byte, and a binary file nearly always does (zero coordinates, attribute words).
     if (startsWithSolid(content) && content.find('\0') == std::string::npos) return readAsciiStl(path, content);
