@@ -1,6 +1,10 @@
-// Post_Graphic: one schema with a table of attributes per geometry type, and the TriaMesh text reader.
+// Post_Graphic: one schema with a table of attributes per geometry type, and the TriaMesh readers (element text
+// or mesh file).
 #include "post_graphic.h"
 
+#include <filesystem>
+
+#include "collision/mesh_files.h"
 #include "collision/triangle_mesh.h"
 #include "solver/core/text.h"
 
@@ -78,10 +82,13 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
           {"Ellipsoid",
            {center(), attr::real("x_scale", &S::x_scale).above(0).required(),
             attr::real("y_scale", &S::y_scale).above(0).required(), attr::real("z_scale", &S::z_scale).above(0).required()}},
+          // num_point and num_triangle are required for lists in the element text, and refused beside
+          // mesh_file: completePostGraphic judges which.
           {"TriaMesh",
            {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
-            attr::integer("num_point", &S::num_point).atLeast(3).required(),
-            attr::integer("num_triangle", &S::num_triangle).atLeast(1).required()}},
+            attr::integer("num_point", &S::num_point).atLeast(3),
+            attr::integer("num_triangle", &S::num_triangle).atLeast(1),
+            attr::text("mesh_file", &S::mesh_file)}},
       }}}};
   return schema;
 }
@@ -95,8 +102,32 @@ bool isViewerOnlyGraphicType(const std::string& type) {
 
 namespace {
 
-void readTriangleMesh(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
-  if (!spec.num_point || !spec.num_triangle) return;  // already reported as missing
+// The lenient checks of a drawn mesh, then the mesh into the spec as node and triangle lists. `subject` starts
+// each message: "TriaMesh" or the mesh_file attribute.
+void storeTriangleMesh(PostGraphicSpec& spec, const TriangleMesh& mesh, const std::string& subject,
+                       Diagnostics& diagnostics) {
+  bool ok = true;
+  for (const MeshProblem& problem : checkTriangleMesh(mesh)) {
+    if (problem.isError) {
+      diagnostics.error(spec.loc, subject + ": " + problem.message);
+      ok = false;
+    } else {
+      diagnostics.warning(spec.loc, subject + ": " + problem.message);
+    }
+  }
+  if (!ok) return;
+  for (const Vector3& node : mesh.vertices) spec.nodes.insert(spec.nodes.end(), {node.x(), node.y(), node.z()});
+  for (const auto& triangle : mesh.triangles) spec.triangles.insert(spec.triangles.end(), triangle.begin(), triangle.end());
+}
+
+void readTriangleMeshText(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  for (const auto& [name, count] : {std::pair{"num_point", spec.num_point}, std::pair{"num_triangle", spec.num_triangle}}) {
+    if (!count) {
+      diagnostics.error(spec.loc, std::string("missing required attribute '") + name +
+                                      "' (or give the mesh in a file with mesh_file)");
+    }
+  }
+  if (!spec.num_point || !spec.num_triangle) return;
   const std::vector<std::string> items = splitList(elementText);
   const size_t nodeNumbers = 3 * static_cast<size_t>(*spec.num_point);
   const size_t expected = nodeNumbers + 3 * static_cast<size_t>(*spec.num_triangle);
@@ -135,25 +166,53 @@ void readTriangleMesh(PostGraphicSpec& spec, const std::string& elementText, Dia
     }
     mesh.triangles.push_back(triangle);
   }
+  storeTriangleMesh(spec, mesh, "TriaMesh", diagnostics);
+}
+
+// The mesh comes from the file alone: lists or counts beside it would be a second, possibly different, mesh.
+void readTriangleMeshFile(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  const std::string attribute = "mesh_file=\"" + *spec.mesh_file + "\"";
+  if (trim(*spec.mesh_file).empty()) {
+    diagnostics.error(spec.loc, "mesh_file is empty; name an .stl or .obj file, or remove mesh_file and list the "
+                                "nodes and triangles in the element's text");
+    return;
+  }
   bool ok = true;
-  for (const MeshProblem& problem : checkTriangleMesh(mesh)) {
-    if (problem.isError) {
-      diagnostics.error(spec.loc, "TriaMesh: " + problem.message);
+  if (!trim(elementText).empty()) {
+    diagnostics.error(spec.loc, attribute + " gives the nodes and triangles, so the element's text must be empty; "
+                                            "remove the lists from the text, or remove mesh_file");
+    ok = false;
+  }
+  for (const auto& [name, count] : {std::pair{"num_point", spec.num_point}, std::pair{"num_triangle", spec.num_triangle}}) {
+    if (count) {
+      diagnostics.error(spec.loc, std::string(name) + " counts a list in the element's text; with " + attribute +
+                                      " the file gives the mesh, so remove " + name);
       ok = false;
-    } else {
-      diagnostics.warning(spec.loc, "TriaMesh: " + problem.message);
     }
   }
   if (!ok) return;
-  for (const Vector3& node : mesh.vertices) spec.nodes.insert(spec.nodes.end(), {node.x(), node.y(), node.z()});
-  for (const auto& triangle : mesh.triangles) spec.triangles.insert(spec.triangles.end(), triangle.begin(), triangle.end());
+  // Relative to the deck's folder, so that a deck and its meshes move together.
+  std::filesystem::path path(*spec.mesh_file);
+  if (path.is_relative()) path = std::filesystem::path(spec.loc.file).parent_path() / path;
+  TriangleMesh mesh;
+  try {
+    mesh = readMeshFile(path.string());
+  } catch (const MeshFileError& error) {
+    diagnostics.error(spec.loc, attribute + ": " + error.what());
+    return;
+  }
+  // The counts as inline lists would have them, so that nothing later needs to know where the mesh came from.
+  spec.num_point = static_cast<int>(mesh.vertices.size());
+  spec.num_triangle = static_cast<int>(mesh.triangles.size());
+  storeTriangleMesh(spec, mesh, attribute, diagnostics);
 }
 
 }  // namespace
 
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
   if (spec.type == "TriaMesh") {
-    readTriangleMesh(spec, elementText, diagnostics);
+    if (spec.mesh_file) readTriangleMeshFile(spec, elementText, diagnostics);
+    else readTriangleMeshText(spec, elementText, diagnostics);
     return;
   }
   if (!trim(elementText).empty()) {

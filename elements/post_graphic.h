@@ -24,7 +24,10 @@ struct PostGraphicSpec {
   std::optional<int> num_point, num_triangle;
   int refinement_level = 0;
   bool is_material_inside = true;
-  // TriaMesh: node coordinates (x y z per node) in ref_marker_id axes, and 0-based triangle corners.
+  // TriaMesh: a mesh file (STL or OBJ) as written in the deck, relative to the deck's folder, instead of lists.
+  std::optional<std::string> mesh_file;
+  // TriaMesh: node coordinates (x y z per node) in ref_marker_id axes, and 0-based triangle corners — from the
+  // element text or from mesh_file, alike.
   std::vector<double> nodes;
   std::vector<int> triangles;
 
@@ -36,7 +39,9 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema();
 const std::vector<std::string>& supportedGraphicTypes();
 // MotionSolve types only a viewer uses (SPDP springs, outlines…): accepted with a warning and skipped.
 bool isViewerOnlyGraphicType(const std::string& type);
-// Checks that need the whole element, and reads a TriaMesh's node and triangle lists from the element text.
+// Checks that need the whole element, and reads a TriaMesh's node and triangle lists from the element text or
+// from its mesh_file. A TriaMesh gets the lenient checks of a drawn mesh here; the strict ones for contact
+// (checkContactMesh) belong where a graphic becomes contact geometry.
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics);
 
 }  // namespace lodestone

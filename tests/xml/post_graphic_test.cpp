@@ -1,5 +1,9 @@
-// Post_Graphic: every supported type reads, each type's own attributes are checked, TriaMesh text is parsed.
+// Post_Graphic: every supported type reads, each type's own attributes are checked, TriaMesh text is parsed and
+// TriaMesh mesh files are read beside the deck.
+#include <fstream>
+
 #include "support/deck_testing.h"
+#include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
@@ -94,6 +98,98 @@ TEST(PostGraphic, DegenerateTrianglesAreAWarning) {
                                                   "0 0 0 1 0 0 0 1 0 2 0 0  0 1 2  0 1 3")));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
   EXPECT_TRUE(hasWarning(result.diagnostics, 6, "1 triangle(s) have zero area (the first is triangle 1)"));
+}
+
+// A unit tetrahedron, closed and wound outwards, as an OBJ file.
+const std::string kTetrahedronObj = "# tetrahedron\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+
+std::string writeScratch(const std::string& name, const std::string& content) {
+  const std::filesystem::path path = scratchFile(name);
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << content;
+  return path.string();
+}
+
+std::string meshFileGraphic(const std::string& file, const std::string& more = "", const std::string& text = "") {
+  return graphic("type=\"TriaMesh\" ref_marker_id=\"20\" mesh_file=\"" + file + "\"" + more, text);
+}
+
+// The deck read as if it were the file `deckPath`, so that mesh files resolve against its folder.
+ReadResult readTextAt(const std::string& text, const std::string& deckPath) {
+  ReadResult result;
+  result.spec = readDeckText(text, deckPath, result.diagnostics);
+  return result;
+}
+
+TEST(PostGraphic, TriaMeshFromAFileBesideTheDeck) {
+  writeScratch("decks/meshes/tetrahedron.obj", kTetrahedronObj);
+  const std::string deckPath = writeScratch("decks/deck.xml", deck(meshFileGraphic("meshes/tetrahedron.obj")));
+  Diagnostics diagnostics;
+  const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics);
+  ASSERT_TRUE(spec) << diagnostics.formatAll();
+  EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
+  // Stored as inline lists are, so that later stages need not know where the mesh came from.
+  const PostGraphicSpec& mesh = spec->graphics[0];
+  EXPECT_EQ(mesh.nodes, (std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  EXPECT_EQ(mesh.triangles, (std::vector<int>{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}));
+  EXPECT_EQ(mesh.num_point, 4);
+  EXPECT_EQ(mesh.num_triangle, 4);
+  EXPECT_EQ(mesh.mesh_file, "meshes/tetrahedron.obj");
+
+  // An absolute path is taken as it is, wherever the deck is.
+  const std::string absolute = writeScratch("elsewhere/tetrahedron.obj", kTetrahedronObj);
+  const ReadResult fromAbsolute = readText(deck(meshFileGraphic(absolute)));
+  ASSERT_TRUE(fromAbsolute.spec) << fromAbsolute.diagnostics.formatAll();
+  EXPECT_EQ(fromAbsolute.spec->graphics[0].triangles, mesh.triangles);
+}
+
+// MotionSolve decks carry open road surfaces; drawn meshes from files are as lenient as inline ones.
+TEST(PostGraphic, TriaMeshFileMayBeOpenAndWarnsOfZeroArea) {
+  writeScratch("open/road.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nf 1 2 3 4\nf 1 2 5\n");
+  const ReadResult result = readTextAt(deck(meshFileGraphic("road.obj")), scratchFile("open/deck.xml").string());
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_EQ(result.diagnostics.errorCount(), 0);
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "Post_Graphic id=7: mesh_file=\"road.obj\": 1 triangle(s) have zero "
+                                                "area (the first is triangle 2)"));
+  EXPECT_EQ(result.spec->graphics[0].triangles.size(), 9u);
+}
+
+TEST(PostGraphic, TriaMeshFileErrorsNameTheAttributeAndTheFile) {
+  const std::string folder = scratchFile("errors").string();
+  const std::string deckPath = folder + "/deck.xml";
+  const ReadResult missing = readTextAt(deck(meshFileGraphic("nowhere.stl")), deckPath);
+  EXPECT_FALSE(missing.spec);
+  ASSERT_EQ(missing.diagnostics.entries().size(), 1u) << missing.diagnostics.formatAll();
+  EXPECT_EQ(missing.diagnostics.entries()[0].format(),
+            deckPath + ":6:1: Post_Graphic id=7: mesh_file=\"nowhere.stl\": " + folder + "/nowhere.stl: no such file");
+
+  writeScratch("errors/bad.obj", "v 0 0 0\nv 1 0 zero\nv 0 1 0\nf 1 2 3\n");
+  const ReadResult bad = readTextAt(deck(meshFileGraphic("bad.obj")), deckPath);
+  EXPECT_TRUE(hasError(bad.diagnostics, 6, "Post_Graphic id=7: mesh_file=\"bad.obj\": " + folder +
+                                               "/bad.obj:2: coordinate 'zero' is not a number"));
+}
+
+// One mesh, from one place: lists or counts beside mesh_file would be a second, possibly different, mesh.
+TEST(PostGraphic, TriaMeshFileOrListsNotBoth) {
+  writeScratch("both/tetrahedron.obj", kTetrahedronObj);
+  const std::string deckPath = scratchFile("both/deck.xml").string();
+  const ReadResult withText =
+      readTextAt(deck(meshFileGraphic("tetrahedron.obj", "", "0 0 0 1 0 0 0 1 0  0 1 2")), deckPath);
+  EXPECT_TRUE(hasError(withText.diagnostics, 6, "mesh_file=\"tetrahedron.obj\" gives the nodes and triangles, so the "
+                                                "element's text must be empty; remove the lists from the text, or "
+                                                "remove mesh_file"));
+  const ReadResult withCounts =
+      readTextAt(deck(meshFileGraphic("tetrahedron.obj", " num_point=\"4\" num_triangle=\"4\"")), deckPath);
+  EXPECT_TRUE(hasError(withCounts.diagnostics, 6, "num_point counts a list in the element's text; with "
+                                                  "mesh_file=\"tetrahedron.obj\" the file gives the mesh, so remove "
+                                                  "num_point"));
+  EXPECT_TRUE(hasError(withCounts.diagnostics, 6, "so remove num_triangle"));
+  const ReadResult empty = readTextAt(deck(meshFileGraphic("")), deckPath);
+  EXPECT_TRUE(hasError(empty.diagnostics, 6, "mesh_file is empty; name an .stl or .obj file"));
+  const ReadResult neither = readText(deck(graphic("type=\"TriaMesh\" ref_marker_id=\"20\"", "0 0 0")));
+  EXPECT_TRUE(hasError(neither.diagnostics, 6, "missing required attribute 'num_point' (or give the mesh in a file "
+                                               "with mesh_file)"));
+  EXPECT_TRUE(hasError(neither.diagnostics, 6, "missing required attribute 'num_triangle'"));
 }
 
 TEST(PostGraphic, MarkerMustExist) {
