@@ -16,7 +16,9 @@ TEST(ContactLawRegistry, EveryNormalKeywordIsListedOnce) {
                                           "HUNT_CROSSLEY", "SMOOTH", "DIPOLE"};
   std::set<std::string> listed;
   for (const NormalLaw* law : normalLaws()) {
-    if (!law->named) EXPECT_TRUE(listed.insert(law->keyword).second) << law->keyword;  // named laws: another test
+    if (!law->named) {  // named laws: another test
+      EXPECT_TRUE(listed.insert(law->keyword).second) << law->keyword;
+    }
   }
   EXPECT_EQ(listed, expected);
   for (const std::string& keyword : expected) {
@@ -31,7 +33,9 @@ TEST(ContactLawRegistry, EveryFrictionKeywordIsListedOnce) {
   const std::set<std::string> expected = {"COULOMB_ON", "COULOMB_DYNAMICONLY", "COULOMB_OFF", "SMOOTH_STICK_SLIP"};
   std::set<std::string> listed;
   for (const FrictionLaw* law : frictionLaws()) {
-    if (!law->named) EXPECT_TRUE(listed.insert(law->keyword).second) << law->keyword;
+    if (!law->named) {
+      EXPECT_TRUE(listed.insert(law->keyword).second) << law->keyword;
+    }
   }
   EXPECT_EQ(listed, expected);
   for (const std::string& keyword : expected) {
