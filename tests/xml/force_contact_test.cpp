@@ -124,6 +124,30 @@ TEST(ForceContact, TriaMeshContactIsNotAvailableYet) {
   EXPECT_TRUE(hasError(diagnostics, kContactLine + 1, "contact with TriaMesh graphics is not available yet"));
 }
 
+// A mesh named by a Force_Contact gets the strict checks of contact geometry on its own line: here the same
+// tetrahedron with one face missing (free edges) and with every face reversed (inward normals).
+TEST(ForceContact, TriaMeshForContactMustBeAClosedOutwardSurface) {
+  const auto meshDeck = [&](const std::string& triangles, int count) {
+    return deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact) +
+                "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" num_point=\"4\" num_triangle=\"" +
+                std::to_string(count) + "\">0 0 0  1 0 0  0 1 0  0 0 1  " + triangles + "</Post_Graphic>");
+  };
+  Diagnostics diagnostics = readAndBuild(meshDeck("0 2 1  0 1 3  0 3 2", 3));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine + 1,
+                       "Post_Graphic id=400: TriaMesh as contact geometry: the surface is not closed: 3 edge(s) belong "
+                       "to one triangle only"));
+  EXPECT_FALSE(hasError(diagnostics, kContactLine + 1, "not available yet")) << "the mesh's own problem comes first";
+  diagnostics = readAndBuild(meshDeck("0 1 2  0 3 1  0 2 3  1 3 2", 4));
+  EXPECT_TRUE(hasError(diagnostics, kContactLine + 1,
+                       "Post_Graphic id=400: TriaMesh as contact geometry: the triangles face inwards"));
+  // A drawn mesh, open or reversed, is no error.
+  const std::string drawnOnly = deck(contactModel(kBallOnBox + kImpact) +
+                                     "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" "
+                                     "num_point=\"4\" num_triangle=\"3\">0 0 0  1 0 0  0 1 0  0 0 1  0 2 1  0 1 3  0 3 2"
+                                     "</Post_Graphic>");
+  EXPECT_EQ(readAndBuild(drawnOnly).errorCount(), 0) << readAndBuild(drawnOnly).formatAll();
+}
+
 // ---- user subroutines (the libraries are built into build/lib, where the lookup finds them by name) --------
 
 const std::string kUserNormal = "cnf_type=\"USERCNF\" cnf_param_string=\"USER(1e7, 1.5, 10, 1e-4)\" "
