@@ -245,15 +245,26 @@ std::vector<ElementKind> buildCatalog() {
   return catalog;
 }
 
-const std::vector<ElementKind>& catalog() {
-  // Rebuilt when a law library has registered laws since: Force_Contact's attributes come from the law registry.
-  static std::vector<ElementKind> kinds = buildCatalog();
-  static int builtFor = registryVersion();
-  if (builtFor != registryVersion()) {
-    kinds = buildCatalog();
-    builtFor = registryVersion();
-  }
-  return kinds;
+// The kinds and their index by upper-case name, built together: an index kept apart from a rebuilt list would
+// point into the list it replaced.
+struct Catalog {
+  std::vector<ElementKind> kinds;
+  std::map<std::string, size_t> byUpperName;
+  int builtFor = 0;  // the law registry's version
+};
+
+Catalog makeCatalog() {
+  Catalog made{buildCatalog(), {}, registryVersion()};
+  for (size_t k = 0; k < made.kinds.size(); ++k) made.byUpperName[toUpper(made.kinds[k].element)] = k;
+  return made;
+}
+
+// Rebuilt when a law library has registered laws since: Force_Contact's attributes come from the law registry.
+// Laws are registered before decks are read, so no kind a reader holds is replaced under it.
+const Catalog& catalog() {
+  static Catalog current = makeCatalog();
+  if (current.builtFor != registryVersion()) current = makeCatalog();
+  return current;
 }
 
 std::string describeKind(const AttributeRule& rule) {
@@ -307,18 +318,14 @@ std::string describeRules(const std::vector<AttributeRule>& rules, const std::st
 }  // namespace
 
 const ElementKind* findElementKind(std::string_view name) {
-  static const std::map<std::string, const ElementKind*> byUpperName = [] {
-    std::map<std::string, const ElementKind*> index;
-    for (const ElementKind& kind : catalog()) index[toUpper(kind.element)] = &kind;
-    return index;
-  }();
-  const auto it = byUpperName.find(toUpper(name));
-  return it == byUpperName.end() ? nullptr : it->second;
+  const Catalog& current = catalog();
+  const auto it = current.byUpperName.find(toUpper(name));
+  return it == current.byUpperName.end() ? nullptr : &current.kinds[it->second];
 }
 
 std::vector<const ElementKind*> allElementKinds() {
   std::vector<const ElementKind*> kinds;
-  for (const ElementKind& kind : catalog()) kinds.push_back(&kind);
+  for (const ElementKind& kind : catalog().kinds) kinds.push_back(&kind);
   return kinds;
 }
 
