@@ -486,6 +486,8 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
     report.separation = std::max(distance, 0.0);
     const int bodyI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
     const int bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
+    report.bodyI = bodyI;
+    report.bodyJ = bodyJ;
     pairForces(elementIndex, graphicI, graphicJ, distance, points, kinematicsOf(bodyI, bodies),
                kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(graphicI)], poses_[static_cast<size_t>(graphicJ)],
                Evaluation::Residual, &report, nullptr);
@@ -530,14 +532,9 @@ std::optional<ContactEvaluator::Culprit> ContactEvaluator::hardestContactOn(int 
   for (const PairReport& pair : reports) {
     if (!pair.inContact) continue;
     const ForceContact& element = *pair.element;
-    int bodyI = -1, bodyJ = -1;
-    for (const ContactGraphic& graphic : contacts_->graphics) {
-      if (graphic.id == pair.iGraphic) bodyI = graphic.body;
-      if (graphic.id == pair.jGraphic) bodyJ = graphic.body;
-    }
-    if (bodyI != body && bodyJ != body) continue;
+    if (pair.bodyI != body && pair.bodyJ != body) continue;
     if (hardest && pair.force.norm() <= hardest->pair.force.norm()) continue;
-    Culprit culprit{pair, 0, effectiveMass(bodyI, bodyJ)};
+    Culprit culprit{pair, 0, effectiveMass(pair.bodyI, pair.bodyJ)};
     // dFn/dδ of a built-in or named law by a central difference at the deepest point (a subroutine's is unknown).
     if (element.normalLaw && element.normalLaw->force && pair.penetration > 0) {
       const double delta = pair.penetration, step = 1e-6 * delta;

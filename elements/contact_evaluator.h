@@ -35,6 +35,7 @@ struct PairReport {
   const ForceContact* element = nullptr;
   long elementId = 0;
   long iGraphic = 0, jGraphic = 0;
+  int bodyI = -1, bodyJ = -1;  // into Model::bodies; -1: ground
   bool inContact = false;
   int points = 0;
   double penetration = 0;      // largest depth, ≥ 0

@@ -284,14 +284,7 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
   } else if (type == "TriaMesh") {
     // A mesh that could never be contact geometry (open, badly wound, facing inwards) is said so already, at
     // `lodestone check` time and on the graphic's line, with the first offending triangle or edge.
-    TriangleMesh mesh;
-    for (size_t k = 0; k + 2 < graphic.nodes.size(); k += 3) {
-      mesh.vertices.emplace_back(graphic.nodes[k], graphic.nodes[k + 1], graphic.nodes[k + 2]);
-    }
-    for (size_t k = 0; k + 2 < graphic.triangles.size(); k += 3) {
-      mesh.triangles.push_back({graphic.triangles[k], graphic.triangles[k + 1], graphic.triangles[k + 2]});
-    }
-    const std::vector<MeshProblem> problems = checkContactMesh(mesh);
+    const std::vector<MeshProblem> problems = checkContactMesh(graphic.mesh);
     for (const MeshProblem& problem : problems) {
       diagnostics.error(graphic.loc, "TriaMesh as contact geometry: " + problem.message);
     }

@@ -102,9 +102,9 @@ bool isViewerOnlyGraphicType(const std::string& type) {
 
 namespace {
 
-// The lenient checks of a drawn mesh, then the mesh into the spec as node and triangle lists. `subject` starts
+// The lenient checks of a drawn mesh, then the mesh into the spec. `subject` starts
 // each message: "TriaMesh" or the mesh_file attribute.
-void storeTriangleMesh(PostGraphicSpec& spec, const TriangleMesh& mesh, const std::string& subject,
+void storeTriangleMesh(PostGraphicSpec& spec, TriangleMesh mesh, const std::string& subject,
                        Diagnostics& diagnostics) {
   bool ok = true;
   for (const MeshProblem& problem : checkTriangleMesh(mesh)) {
@@ -115,9 +115,7 @@ void storeTriangleMesh(PostGraphicSpec& spec, const TriangleMesh& mesh, const st
       diagnostics.warning(spec.loc, subject + ": " + problem.message);
     }
   }
-  if (!ok) return;
-  for (const Vector3& node : mesh.vertices) spec.nodes.insert(spec.nodes.end(), {node.x(), node.y(), node.z()});
-  for (const auto& triangle : mesh.triangles) spec.triangles.insert(spec.triangles.end(), triangle.begin(), triangle.end());
+  if (ok) spec.mesh = std::move(mesh);
 }
 
 void readTriangleMeshText(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
@@ -166,7 +164,7 @@ void readTriangleMeshText(PostGraphicSpec& spec, const std::string& elementText,
     }
     mesh.triangles.push_back(triangle);
   }
-  storeTriangleMesh(spec, mesh, "TriaMesh", diagnostics);
+  storeTriangleMesh(spec, std::move(mesh), "TriaMesh", diagnostics);
 }
 
 // The mesh comes from the file alone: lists or counts beside it would be a second, possibly different, mesh.
@@ -204,7 +202,7 @@ void readTriangleMeshFile(PostGraphicSpec& spec, const std::string& elementText,
   // The counts as inline lists would have them, so that nothing later needs to know where the mesh came from.
   spec.num_point = static_cast<int>(mesh.vertices.size());
   spec.num_triangle = static_cast<int>(mesh.triangles.size());
-  storeTriangleMesh(spec, mesh, attribute, diagnostics);
+  storeTriangleMesh(spec, std::move(mesh), attribute, diagnostics);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/triangle_mesh.h"
 #include "solver/core/schema.h"
 
 namespace lodestone {
@@ -26,10 +27,9 @@ struct PostGraphicSpec {
   bool is_material_inside = true;
   // TriaMesh: a mesh file (STL or OBJ) as written in the deck, relative to the deck's folder, instead of lists.
   std::optional<std::string> mesh_file;
-  // TriaMesh: node coordinates (x y z per node) in ref_marker_id axes, and 0-based triangle corners — from the
-  // element text or from mesh_file, alike.
-  std::vector<double> nodes;
-  std::vector<int> triangles;
+  // TriaMesh: nodes in ref_marker_id axes and 0-based triangle corners — from the element text or from mesh_file,
+  // alike.
+  TriangleMesh mesh;
 
   long markerId() const;  // the marker the geometry hangs on, whichever attribute names it
 };

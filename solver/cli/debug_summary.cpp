@@ -1,6 +1,8 @@
 // Reading a DebugOutput trace back and summarising it per contact pair.
 #include "debug_summary.h"
 
+#include "solver/output/number_format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -35,11 +37,8 @@ std::string text(const std::map<std::string, std::string>& fields, const char* k
   return found == fields.end() ? std::string() : found->second;
 }
 
-std::string sci(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4e", value);
-  return buffer;
-}
+// A figure of the summary: run.log's scientific style, five significant digits.
+std::string figure(double value) { return scientific(value, 4); }
 
 }  // namespace
 
@@ -114,7 +113,7 @@ TraceSummary summariseTrace(const std::vector<std::string>& lines) {
     } else if (line->topic == "step" && line->label == "struggling") {
       ++summary.struggles;
     } else if (line->topic == "failure" && line->label != "advice") {
-      std::string said = "t=" + sci(line->time);
+      std::string said = "t=" + figure(line->time);
       for (const auto& [key, value] : line->fields) said += ", " + key + " = " + value;
       summary.failures.push_back(said);
     } else if (line->topic == "contact" && line->label == "onset") {
@@ -160,15 +159,15 @@ std::string formatSummary(const TraceSummary& summary, const std::string& traceN
   out += row;
   for (const ContactSummary& contact : summary.contacts) {
     std::snprintf(row, sizeof row, "  %-20s %8ld %8ld %13s %8d %16s %13s %13s %13s %13s\n", contact.element.c_str(),
-                  contact.iGraphic, contact.jGraphic, contact.firstTouch ? sci(*contact.firstTouch).c_str() : "never",
-                  contact.impacts, sci(contact.maxPenetration).c_str(), sci(contact.maxPenetrationTime).c_str(),
-                  sci(contact.peakNormalForce).c_str(), sci(contact.peakFrictionForce).c_str(),
-                  sci(contact.slipTime).c_str());
+                  contact.iGraphic, contact.jGraphic, contact.firstTouch ? figure(*contact.firstTouch).c_str() : "never",
+                  contact.impacts, figure(contact.maxPenetration).c_str(), figure(contact.maxPenetrationTime).c_str(),
+                  figure(contact.peakNormalForce).c_str(), figure(contact.peakFrictionForce).c_str(),
+                  figure(contact.slipTime).c_str());
     out += row;
   }
   if (summary.contacts.empty()) out += "  (no contact pair came close)\n";
-  out += "\nSteps\n  " + std::to_string(summary.steps) + " steps, step size from " + sci(summary.smallestStep) +
-         " (at t=" + sci(summary.smallestStepTime) + ") to " + sci(summary.largestStep) + "\n";
+  out += "\nSteps\n  " + std::to_string(summary.steps) + " steps, step size from " + figure(summary.smallestStep) +
+         " (at t=" + figure(summary.smallestStepTime) + ") to " + figure(summary.largestStep) + "\n";
   if (summary.collapses.empty()) {
     out += "  the step size never fell tenfold in one step\n";
   } else {
@@ -176,7 +175,7 @@ std::string formatSummary(const TraceSummary& summary, const std::string& traceN
            " times; the first:\n";
     for (size_t k = 0; k < std::min<size_t>(summary.collapses.size(), 10); ++k) {
       const StepCollapse& collapse = summary.collapses[k];
-      out += "    t=" + sci(collapse.time) + ": " + sci(collapse.from) + " -> " + sci(collapse.to) + "\n";
+      out += "    t=" + figure(collapse.time) + ": " + figure(collapse.from) + " -> " + figure(collapse.to) + "\n";
     }
   }
   out += "  struggling steps: " + std::to_string(summary.struggles) + "\n";

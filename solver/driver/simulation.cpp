@@ -164,7 +164,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   }
   // A sensor acts when its condition becomes true, not because it holds at the start.
   if (size > 0) {
-    rememberSensorConditions(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative());
+    updateUnlocatedSensors(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative(), nullptr);
   }
 
   if (size == 0) {
@@ -205,7 +205,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     } else {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }
-    findUnlocatedSensors(step.time, firedSensors);
+    updateUnlocatedSensors(step.time, integrator_->returnedState(), integrator_->returnedDerivative(), &firedSensors);
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
@@ -362,34 +362,27 @@ std::vector<std::string> Simulation::adviseOnContact(const ContactEvaluator::Cul
 
 // ---- sensors ---------------------------------------------------------------------------------------------------
 
-void Simulation::rememberSensorConditions(double time, std::span<const double> y, std::span<const double> yp) {
+void Simulation::updateUnlocatedSensors(double time, std::span<const double> y, std::span<const double> yp,
+                                        std::vector<int>* fired) {
   const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
-  sensorHolds_.assign(sensors.size(), 0);
+  sensorHolds_.resize(sensors.size(), 0);
   for (size_t k = 0; k < sensors.size(); ++k) {
     if (sensors[k].zeroCrossing) continue;  // IDAS watches these
     const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), yp.data());
-    sensorHolds_[k] = system_->sensors().conditionHolds(static_cast<int>(k), value) ? 1 : 0;
-  }
-}
-
-void Simulation::findUnlocatedSensors(double time, std::vector<int>& fired) {
-  const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
-  for (size_t k = 0; k < sensors.size(); ++k) {
-    if (sensors[k].zeroCrossing) continue;
-    const double value = system_->sensorValue(static_cast<int>(k), time, integrator_->returnedState().data(),
-                                              integrator_->returnedDerivative().data());
     const bool holds = system_->sensors().conditionHolds(static_cast<int>(k), value);
-    if (holds && !sensorHolds_[k]) fired.push_back(static_cast<int>(k));
+    if (fired && holds && !sensorHolds_[k]) fired->push_back(static_cast<int>(k));
     sensorHolds_[k] = holds ? 1 : 0;
   }
 }
 
 void Simulation::logVerboseSensors(double time, std::span<const double> y) {
   const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
+  bool interpolated = false;
   for (size_t k = 0; k < sensors.size(); ++k) {
     if (!sensors[k].verbose) continue;
-    // Outputs are interpolated: y' there is IDAS's interpolated derivative.
-    integrator_->interpolateDerivative(time, outputDerivative_);
+    // Outputs are interpolated: y' there is IDAS's interpolated derivative, once per output.
+    if (!interpolated) integrator_->interpolateDerivative(time, outputDerivative_);
+    interpolated = true;
     const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), outputDerivative_.data());
     logLine(" " + describeSensor(sensors[k]) + ": " + sensors[k].expression.text() + " = " + scientific(value, 9) +
             " at t=" + scientific(time, 9));

@@ -114,10 +114,10 @@ class Simulation {
   std::optional<ContactEvaluator::Culprit> findCulprit(int body);
   // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
   std::vector<std::string> adviseOnContact(const ContactEvaluator::Culprit& culprit, int body);
-  // The sensors without zero crossing whose condition has become true at the state IDAS returned at `time`.
-  void findUnlocatedSensors(double time, std::vector<int>& fired);
-  // Whether each sensor without zero crossing holds its condition at (y, y'), at the start of a segment.
-  void rememberSensorConditions(double time, std::span<const double> y, std::span<const double> yp);
+  // Sensors without zero crossing: whether each holds its condition at (y, y'); those that have just come to hold
+  // join `fired`. At a segment's start `fired` is null: a condition that already holds has not become true.
+  void updateUnlocatedSensors(double time, std::span<const double> y, std::span<const double> yp,
+                              std::vector<int>* fired);
   // verbose sensors: their values at an output time, in the log.
   void logVerboseSensors(double time, std::span<const double> y);
   // Logs the sensors that fired at `time` (the state IDAS returned) and carries out their actions; the schedule of

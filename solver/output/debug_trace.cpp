@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "number_format.h"
+
 namespace lodestone {
 
 namespace {
@@ -17,12 +19,6 @@ const char* levelName(TraceLevel level) {
   return "INFO";
 }
 
-void appendNumber(std::string& out, double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9e", value);
-  out += text;
-}
-
 }  // namespace
 
 DebugTrace::DebugTrace(const std::filesystem::path& path, bool screen)
@@ -34,7 +30,7 @@ void DebugTrace::write(TraceLevel level, double time, std::string_view topic, st
   buffer_ += '[';
   buffer_ += levelName(level);
   buffer_ += "][t=";
-  appendNumber(buffer_, time);
+  buffer_ += scientific(time, 9);
   buffer_ += "][";
   buffer_ += topic;
   buffer_ += "][";
@@ -47,7 +43,7 @@ void DebugTrace::write(TraceLevel level, double time, std::string_view topic, st
     buffer_ += field.key;
     buffer_ += " = ";
     if (const double* number = std::get_if<double>(&field.value)) {
-      appendNumber(buffer_, *number);
+      buffer_ += scientific(*number, 9);
     } else if (const long* integer = std::get_if<long>(&field.value)) {
       buffer_ += std::to_string(*integer);
     } else {

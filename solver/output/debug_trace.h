@@ -1,10 +1,10 @@
 // <DebugOutput>: the structured trace of what the solver saw, for a person to read and a script to parse
 // (DESIGN.md, "DebugOutput"). Every line has one shape,
 //
-//   [LEVEL][t=1.234500000e-01][topic][label] key = value, key = value
+//   [LEVEL][t=1.234500000E-01][topic][label] key = value, key = value
 //
 // with topics step, contact, events, usersub, timing and failure, and begin-…/end-… labels around event handling.
-// Values are numbers ("%.9e", or integers) or text, whose commas are written as semicolons. The trace exists only when DebugOutput is on:
+// Values are numbers (run.log's scientific style with 9 digits, or integers) or text, whose commas are written as semicolons. The trace exists only when DebugOutput is on:
 // callers hold a pointer that is null otherwise, so a run without it pays one test per hook.
 #pragma once
 

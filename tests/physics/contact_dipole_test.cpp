@@ -23,11 +23,6 @@ struct MagnetPair {
   double cgOffsetI = 0;          // the I body's CG at −offset·x̂ from its graphic (a lever arm)
 };
 
-std::string num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
 
 // Two free 0.1 kg bodies, no gravity, a sphere of radius 10 mm on each (80 mm apart: no contact), one DIPOLE
 // element. Body 2 sits at the origin, body 3 at r·x̂.
@@ -41,12 +36,12 @@ ResultsTable runMagnets(const MagnetPair& pair) {
       "<Param_Transient integr_tol=\"1e-8\" h_max=\"1e-3\"/>\n"
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
       "<Body_Rigid id=\"2\" mass=\"0.1\" cg_id=\"20\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
-      "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"" + num(-offset2) + "\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"" + formatReal(-offset2) + "\"/>\n"
       "<Reference_Marker id=\"21\" body_id=\"2\"" + turn + "/>\n"
       "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"21\" radius=\"0.01\"/>\n"
       "<Body_Rigid id=\"3\" mass=\"0.1\" cg_id=\"30\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
-      "<Reference_Marker id=\"30\" body_id=\"3\" pos_x=\"" + num(kDistance - offset3) + "\"/>\n"
-      "<Reference_Marker id=\"31\" body_id=\"3\" pos_x=\"" + num(kDistance) + "\"" + turn + "/>\n"
+      "<Reference_Marker id=\"30\" body_id=\"3\" pos_x=\"" + formatReal(kDistance - offset3) + "\"/>\n"
+      "<Reference_Marker id=\"31\" body_id=\"3\" pos_x=\"" + formatReal(kDistance) + "\"" + turn + "/>\n"
       "<Post_Graphic id=\"201\" type=\"Sphere\" center_marker_id=\"31\" radius=\"0.01\"/>\n"
       "<Force_Contact id=\"400\" i_graphics_id=\"" + std::string(pair.iAtOrigin ? "200" : "201") +
       "\" j_graphics_id=\"" + std::string(pair.iAtOrigin ? "201" : "200") +

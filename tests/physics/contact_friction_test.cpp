@@ -7,73 +7,25 @@
 #include <gtest/gtest.h>
 
 #include "support/contact_runs.h"
+#include "support/incline_decks.h"
 
 namespace lodestone::testing {
 namespace {
 
 constexpr double kG = 9.81;
 
-std::string num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
-// A ground box whose top face is an incline of `degrees` through the origin, falling along +x' (marker 11 is the
-// incline frame: x' downhill, z' its normal), and body 2 on it: `body` gives body 2's graphic statements with its
-// CG marker 20 placed relative to marker 11 (rm_id="11").
-std::string inclineDeck(double degrees, const std::string& body, const std::string& contact, double endTime) {
-  const double theta = degrees * M_PI / 180, c = std::cos(theta), s = std::sin(theta);
-  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Force_Gravity grav_z=\"-9.81\"/>\n"
-         "<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
-         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
-         "<Reference_Marker id=\"11\" body_id=\"1\" a00=\"" + num(c) + "\" a10=\"0\" a20=\"" + num(-s) +
-         "\" a02=\"" + num(s) + "\" a12=\"0\" a22=\"" + num(c) + "\"/>\n"
-         "<Reference_Marker id=\"12\" body_id=\"1\" rm_id=\"11\" pos_z=\"-0.5\"/>\n"
-         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"12\" length_x=\"6\" "
-         "length_y=\"2\" length_z=\"1\"/>\n" +
-         body + "\n<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + contact + "/>\n" +
-         "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + num(endTime) +
-         "\" print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
-}
-
-// A 1 kg, 0.2 × 0.2 × 0.1 m block on the incline, aligned with it, its centre `height` above the face.
-std::string block(double height = 0.05001) {
-  return "<Body_Rigid id=\"2\" mass=\"1\" cg_id=\"20\" inertia_xx=\"4.1667e-3\" inertia_yy=\"4.1667e-3\" "
-         "inertia_zz=\"6.6667e-3\"/>\n"
-         "<Reference_Marker id=\"20\" body_id=\"2\" rm_id=\"11\" pos_z=\"" + num(height) + "\"/>\n"
-         "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.2\" "
-         "length_y=\"0.2\" length_z=\"0.1\"/>";
-}
-
-// Velocity of body 2 along the downhill direction x' at the output nearest `time`, and its position along x'.
-double alongSlope(const ResultsTable& bodies, double time, double degrees, const char* x, const char* z) {
-  const double theta = degrees * M_PI / 180;
-  for (size_t row : bodies.rowsOfBody(2)) {
-    if (std::fabs(bodies.at(row, "time") - time) < 1e-9) {
-      return bodies.at(row, x) * std::cos(theta) - bodies.at(row, z) * std::sin(theta);
-    }
-  }
-  ADD_FAILURE() << "no output at t=" << time;
-  return NAN;
-}
-
-const std::string kImpact = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"300\" dmax=\"1e-5\" ";
-
 // 30°, μs = 0.4 < tan 30° = 0.577, μd = 0.3: slides with a = g(sinθ − μd·cosθ) = 2.357 m/s². The slope of the
 // downhill velocity between 0.2 s and 0.5 s (after the landing transient; slip ≫ friction_trans_vel) within 1 %.
 TEST(ContactFriction, BlockSlidesDownAThirtyDegreeInclineAtTheDynamicFrictionAcceleration) {
   const ContactRun run = runContactDeck(
-      "slide30", inclineDeck(30, block(),
-                             kImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.4\" mu_dynamic=\"0.3\" "
+      "slide30", inclineDeck(30, inclineBlock(),
+                             kInclineImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.4\" mu_dynamic=\"0.3\" "
                                        "stiction_trans_vel=\"1e-3\" friction_trans_vel=\"2e-3\"",
                              0.5));
   ASSERT_TRUE(run.completed);
   const double theta = M_PI / 6;
   const double expected = kG * (std::sin(theta) - 0.3 * std::cos(theta));
-  const double measured =
-      (alongSlope(run.bodies, 0.5, 30, "vx", "vz") - alongSlope(run.bodies, 0.2, 30, "vx", "vz")) / 0.3;
+  const double measured = accelerationAlongSlope(run.bodies, 30, 0.2, 0.5);
   EXPECT_NEAR(measured, expected, 0.01 * expected);
   RecordProperty("acceleration_relative_error", sci(measured / expected - 1));
 }
@@ -86,9 +38,9 @@ TEST(ContactFriction, BlockSlidesDownAThirtyDegreeInclineAtTheDynamicFrictionAcc
 TEST(ContactFriction, BlockHeldOnATwentyDegreeInclineCreepsSlowerThanTheStictionSpeed) {
   const double vs = 1e-3, endTime = 0.5;
   const ContactRun run = runContactDeck(
-      "hold20", inclineDeck(20, block(0.05 - 4.2e-5),
-                            kImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
-                                      "stiction_trans_vel=\"" + num(vs) + "\" friction_trans_vel=\"2e-3\"",
+      "hold20", inclineDeck(20, inclineBlock(0.05 - 4.2e-5),
+                            kInclineImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
+                                      "stiction_trans_vel=\"" + formatReal(vs) + "\" friction_trans_vel=\"2e-3\"",
                             endTime));
   ASSERT_TRUE(run.completed);
   const double moved = alongSlope(run.bodies, endTime, 20, "x", "z") - alongSlope(run.bodies, 0, 20, "x", "z");
@@ -106,13 +58,12 @@ TEST(ContactFriction, SphereRollsDownAnInclineAtFiveSeventhsGSinTheta) {
       "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.05\"/>";
   const ContactRun run = runContactDeck(
       "roll30", inclineDeck(30, sphere,
-                            kImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.4\" "
+                            kInclineImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.4\" "
                                       "stiction_trans_vel=\"1e-3\" friction_trans_vel=\"2e-3\"",
                             0.5));
   ASSERT_TRUE(run.completed);
   const double expected = 5.0 / 7.0 * kG * 0.5;
-  const double measured =
-      (alongSlope(run.bodies, 0.5, 30, "vx", "vz") - alongSlope(run.bodies, 0.2, 30, "vx", "vz")) / 0.3;
+  const double measured = accelerationAlongSlope(run.bodies, 30, 0.2, 0.5);
   EXPECT_NEAR(measured, expected, 0.01 * expected);
   RecordProperty("acceleration_relative_error", sci(measured / expected - 1));
 }

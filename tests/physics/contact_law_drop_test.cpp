@@ -27,9 +27,7 @@ struct LawCase {
 std::string attributesOf(const LawCase& law) {
   std::string text = "cnf_type=\"" + law.keyword + "\" cff_type=\"COULOMB_OFF\"";
   for (const auto& [name, value] : law.parameters) {
-    char number[32];
-    std::snprintf(number, sizeof number, "%.17g", value);
-    text += " " + name + "=\"" + number + "\"";
+    text += " " + name + "=\"" + formatReal(value) + "\"";
   }
   return text;
 }

@@ -3,71 +3,33 @@
 // accelerates at g(sin θ − μc cos θ), and a block held on an incline does not creep — which a regularised Coulomb
 // law cannot do.
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "plugins/named_laws.h"
 #include "support/contact_runs.h"
+#include "support/incline_decks.h"
 
 namespace lodestone::testing {
 namespace {
 
 constexpr double kG = 9.81;
 
-std::string num(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
-
 void loadLugre() {
   const LawLibraryProblems problems = loadLawLibraries(std::string(LODESTONE_BINARY_DIR) + "/lib/lugre_friction.so");
   ASSERT_TRUE(problems.errors.empty()) << problems.errors.front();
 }
 
-const std::string kImpact = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"300\" dmax=\"1e-5\" ";
-
 std::string lugre(double sigma1, double muStatic = 0.4, double muDynamic = 0.3) {
-  return "cff_type=\"LUGRE\" mu_static=\"" + num(muStatic) + "\" mu_dynamic=\"" + num(muDynamic) +
-         "\" stribeck_vel=\"1e-3\" bristle_stiffness=\"1e5\" bristle_damping=\"" + num(sigma1) + "\"";
+  return "cff_type=\"LUGRE\" mu_static=\"" + formatReal(muStatic) + "\" mu_dynamic=\"" + formatReal(muDynamic) +
+         "\" stribeck_vel=\"1e-3\" bristle_stiffness=\"1e5\" bristle_damping=\"" + formatReal(sigma1) + "\"";
 }
 
-// A 1 kg, 0.2 × 0.2 × 0.1 m block on a ground box whose top face is a plane of `degrees` through the origin (marker
-// 11: x' downhill, z' its normal), its centre `height` above the face, with initial velocity `speed` along x'.
+// A block on an incline of `degrees` (support/incline_decks.h), its centre `height` above the face, moving downhill
+// at `speed`.
 std::string blockDeck(double degrees, double height, double speed, const std::string& friction, double endTime) {
-  const double theta = degrees * M_PI / 180, c = std::cos(theta), s = std::sin(theta);
-  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Force_Gravity grav_z=\"-9.81\"/>\n"
-         "<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
-         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
-         "<Reference_Marker id=\"11\" body_id=\"1\" a00=\"" + num(c) + "\" a10=\"0\" a20=\"" + num(-s) +
-         "\" a02=\"" + num(s) + "\" a12=\"0\" a22=\"" + num(c) + "\"/>\n"
-         "<Reference_Marker id=\"12\" body_id=\"1\" rm_id=\"11\" pos_z=\"-0.5\"/>\n"
-         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"12\" length_x=\"6\" "
-         "length_y=\"2\" length_z=\"1\"/>\n"
-         "<Body_Rigid id=\"2\" mass=\"1\" cg_id=\"20\" inertia_xx=\"4.1667e-3\" inertia_yy=\"4.1667e-3\" "
-         "inertia_zz=\"6.6667e-3\" v_ic_x=\"" + num(speed * c) + "\" v_ic_z=\"" + num(-speed * s) + "\"/>\n"
-         "<Reference_Marker id=\"20\" body_id=\"2\" rm_id=\"11\" pos_x=\"-1\" pos_z=\"" + num(height) + "\"/>\n"
-         "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.2\" "
-         "length_y=\"0.2\" length_z=\"0.1\"/>\n"
-         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + kImpact + friction + "/>\n" +
-         "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + num(endTime) +
-         "\" print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
-}
-
-// Position (x = true) or velocity of body 2 along the downhill direction x' at the output nearest `time`.
-double alongSlope(const ResultsTable& bodies, double time, double degrees, bool position) {
-  const double theta = degrees * M_PI / 180;
-  for (size_t row : bodies.rowsOfBody(2)) {
-    if (std::fabs(bodies.at(row, "time") - time) < 1e-9) {
-      return bodies.at(row, position ? "x" : "vx") * std::cos(theta) -
-             bodies.at(row, position ? "z" : "vz") * std::sin(theta);
-    }
-  }
-  ADD_FAILURE() << "no output at t=" << time;
-  return NAN;
+  return inclineDeck(degrees, inclineBlock(height, speed, degrees), kInclineImpact + friction, endTime);
 }
 
 // 1 m/s on a level plane, μc = 0.3: decelerates at μc·g and stops after v0²/(2·μc·g) = 0.16989 m. σ1 = 2 s/m keeps
@@ -77,12 +39,12 @@ TEST(ContactLugre, SlidingBlockStopsAtTheCoulombDistance) {
   loadLugre();
   const ContactRun run = runContactDeck("lugre_slide", blockDeck(0, 0.05 - 3.76e-5, 1.0, lugre(2), 0.5));
   ASSERT_TRUE(run.completed);
-  const double deceleration = (alongSlope(run.bodies, 0.05, 0, false) - alongSlope(run.bodies, 0.25, 0, false)) / 0.2;
+  const double deceleration = -accelerationAlongSlope(run.bodies, 0, 0.05, 0.25);
   EXPECT_NEAR(deceleration, 0.3 * kG, 1e-3 * 0.3 * kG);
   const double expected = 1.0 / (2 * 0.3 * kG);
-  const double stopped = alongSlope(run.bodies, 0.5, 0, true) - alongSlope(run.bodies, 0, 0, true);
+  const double stopped = alongSlope(run.bodies, 0.5, 0, "x", "z") - alongSlope(run.bodies, 0, 0, "x", "z");
   EXPECT_NEAR(stopped, expected, 5e-4 * expected);
-  EXPECT_LT(std::fabs(alongSlope(run.bodies, 0.5, 0, false)), 1e-6) << "at rest";
+  EXPECT_LT(std::fabs(alongSlope(run.bodies, 0.5, 0, "vx", "vz")), 1e-6) << "at rest";
   RecordProperty("stop_distance_relative_error", sci(stopped / expected - 1));
 }
 
@@ -94,7 +56,7 @@ TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) 
   ASSERT_TRUE(run.completed);
   const double theta = M_PI / 6;
   const double expected = kG * (std::sin(theta) - 0.3 * std::cos(theta));
-  const double measured = (alongSlope(run.bodies, 0.5, 30, false) - alongSlope(run.bodies, 0.2, 30, false)) / 0.3;
+  const double measured = accelerationAlongSlope(run.bodies, 30, 0.2, 0.5);
   EXPECT_NEAR(measured, expected, 0.01 * expected);
   RecordProperty("acceleration_relative_error", sci(measured / expected - 1));
 }
@@ -109,7 +71,7 @@ TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
   const double height = 0.05 - 4.2e-5;
   const ContactRun held = runContactDeck("lugre_hold20", blockDeck(20, height, 0, lugre(200, 0.5, 0.4), 1.0));
   ASSERT_TRUE(held.completed);
-  const double drift = alongSlope(held.bodies, 1.0, 20, true) - alongSlope(held.bodies, 0.2, 20, true);
+  const double drift = alongSlope(held.bodies, 1.0, 20, "x", "z") - alongSlope(held.bodies, 0.2, 20, "x", "z");
   EXPECT_LT(std::fabs(drift), 1e-9);
   const size_t last = held.contacts.rowCount() - 1;
   EXPECT_NEAR(held.contacts.at(last, "ft") / held.contacts.at(last, "fn"), std::tan(20 * M_PI / 180), 1e-4);
@@ -121,7 +83,7 @@ TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
                                   "stiction_trans_vel=\"1e-3\" friction_trans_vel=\"2e-3\"",
                                   1.0));
   ASSERT_TRUE(creeping.completed);
-  const double creep = alongSlope(creeping.bodies, 1.0, 20, true) - alongSlope(creeping.bodies, 0.2, 20, true);
+  const double creep = alongSlope(creeping.bodies, 1.0, 20, "x", "z") - alongSlope(creeping.bodies, 0.2, 20, "x", "z");
   EXPECT_GT(creep, 1e-4);
   RecordProperty("coulomb_on_creep_m", sci(creep));
 }

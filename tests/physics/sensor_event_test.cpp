@@ -37,17 +37,10 @@ SensorRun runFall(const std::string& name, const std::string& sensor, const std:
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"1\"/>\n"
       "<Sensor_Event id=\"41\" type=\"EXPRESSION\" " + sensor + "/>\n" + moreModel +
       "</Model><Command>\n" + commands + "\n</Command></MultiBodySystem>\n";
-  const std::filesystem::path deckPath = scratchFile(name + ".xml");
-  std::ofstream(deckPath) << deck;
-  const std::filesystem::path output = scratchFile(name + "_results");
-  std::filesystem::remove_all(output);
-  RunRequest request;
-  request.deckPath = deckPath.string();
-  request.outputDir = output.string();
-  const RunOutcome outcome = runDeck(request);
-  EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  SensorRun run{outcome.status == RunStatus::Completed, ResultsTable((output / "bodies.csv").string()),
-                readLines(output / "events.csv"), "", {}};
+  const DeckRun deckRun = runDeckText(name, deck);
+  const std::filesystem::path& output = deckRun.output;
+  SensorRun run{deckRun.completed, ResultsTable((output / "bodies.csv").string()), readLines(output / "events.csv"),
+                "", {}};
   if (std::filesystem::exists(output / "debug.log")) run.trace = readLines(output / "debug.log");
   for (const std::string& line : readLines(output / "run.log")) run.log += line + "\n";
   return run;
@@ -76,7 +69,7 @@ TEST(SensorEvent, HaltEndsTheRunAtTheLocatedCrossing) {
   EXPECT_EQ(times(run.bodies).size(), 5u) << "0, 0.1, 0.2, 0.3 and the crossing";
   ASSERT_EQ(run.events.size(), 2u);
   EXPECT_EQ(run.events[0], "time,id,action,value");
-  EXPECT_EQ(run.events[1].substr(run.events[1].find(',')), ",41,halt," + run.events[1].substr(run.events[1].rfind(',') + 1));
+  EXPECT_NE(run.events[1].find(",41,halt,"), std::string::npos) << run.events[1];
   EXPECT_NEAR(std::stod(run.events[1]), kCrossing, 1e-6 / speed);
   EXPECT_NEAR(std::stod(run.events[1].substr(run.events[1].rfind(',') + 1)), 0.5, 1e-6);
   EXPECT_NE(run.log.find("Simulation halted by Sensor_Event id=41 ("), std::string::npos) << run.log;

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "solver/core/text.h"
 #include "solver/driver/run.h"
 #include "support/results_csv.h"
 #include "support/text_files.h"
@@ -51,9 +52,14 @@ inline std::vector<LoggedContactEvent> contactEventsOf(const std::filesystem::pa
   return events;
 }
 
-// `name` must be unique per deck within a test process (ctest may also run tests in parallel processes, each of
-// which has its own scratch folder).
-inline ContactRun runContactDeck(const std::string& name, const std::string& deckText) {
+// Runs an inline deck end to end: written to a scratch folder as `name`.xml, results in `name`_results beside it.
+// A run that does not complete is a test failure too, with its message and diagnostics. `name` must be unique per
+// deck within a test process (ctest may also run tests in parallel processes, each with its own scratch folder).
+struct DeckRun {
+  bool completed = false;
+  std::filesystem::path output;  // the results folder
+};
+inline DeckRun runDeckText(const std::string& name, const std::string& deckText) {
   const std::filesystem::path deckPath = scratchFile(name + ".xml");
   std::ofstream(deckPath) << deckText;
   const std::filesystem::path output = scratchFile(name + "_results");
@@ -63,8 +69,13 @@ inline ContactRun runContactDeck(const std::string& name, const std::string& dec
   request.outputDir = output.string();
   const RunOutcome outcome = runDeck(request);
   EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return {outcome.status == RunStatus::Completed, ResultsTable((output / "bodies.csv").string()),
-          ResultsTable((output / "contacts.csv").string()), contactEventsOf(output / "run.log")};
+  return {outcome.status == RunStatus::Completed, output};
+}
+
+inline ContactRun runContactDeck(const std::string& name, const std::string& deckText) {
+  const DeckRun run = runDeckText(name, deckText);
+  return {run.completed, ResultsTable((run.output / "bodies.csv").string()),
+          ResultsTable((run.output / "contacts.csv").string()), contactEventsOf(run.output / "run.log")};
 }
 
 // A sphere (body 2, CG at its centre) above a ground box whose top face is z = 0, with one Force_Contact (id 300,
@@ -80,27 +91,24 @@ struct BallDrop {
 };
 
 inline std::string ballDropDeck(const BallDrop& drop) {
-  const auto num = [](double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return std::string(text);
-  };
   const double inertia = 0.4 * drop.mass * drop.radius * drop.radius;  // solid sphere
   return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Force_Gravity grav_z=\"" + num(-drop.gravity) + "\"/>\n"
-         "<Param_Transient integr_tol=\"" + num(drop.tolerance) + "\" h_max=\"" + num(drop.maxStep) + "\"/>\n"
+         "<Force_Gravity grav_z=\"" + formatReal(-drop.gravity) + "\"/>\n"
+         "<Param_Transient integr_tol=\"" + formatReal(drop.tolerance) + "\" h_max=\"" + formatReal(drop.maxStep) +
+         "\"/>\n"
          "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
          "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
          "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
          "length_y=\"2\" length_z=\"1\"/>\n"
-         "<Body_Rigid id=\"2\" mass=\"" + num(drop.mass) + "\" cg_id=\"20\" inertia_xx=\"" + num(inertia) +
-         "\" inertia_yy=\"" + num(inertia) + "\" inertia_zz=\"" + num(inertia) + "\" v_ic_z=\"" + num(-drop.speed) +
+         "<Body_Rigid id=\"2\" mass=\"" + formatReal(drop.mass) + "\" cg_id=\"20\" inertia_xx=\"" +
+         formatReal(inertia) + "\" inertia_yy=\"" + formatReal(inertia) + "\" inertia_zz=\"" + formatReal(inertia) +
+         "\" v_ic_z=\"" + formatReal(-drop.speed) + "\"/>\n"
+         "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(drop.height) + "\"/>\n"
+         "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(drop.radius) +
          "\"/>\n"
-         "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + num(drop.height) + "\"/>\n"
-         "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + num(drop.radius) + "\"/>\n"
          "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + drop.law + "/>\n"
-         "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + num(drop.endTime) +
-         "\" print_interval=\"" + num(drop.printInterval) + "\"/></Command></MultiBodySystem>\n";
+         "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(drop.endTime) +
+         "\" print_interval=\"" + formatReal(drop.printInterval) + "\"/></Command></MultiBodySystem>\n";
 }
 
 }  // namespace lodestone::testing

@@ -66,9 +66,9 @@ TEST(PostGraphic, TriaMeshNodesAndZeroBasedTriangles) {
       readText(deck(graphic("type=\"TriaMesh\" ref_marker_id=\"20\" num_point=\"4\" num_triangle=\"4\"", text)));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
   const PostGraphicSpec& mesh = result.spec->graphics[0];
-  EXPECT_EQ(mesh.nodes.size(), 12u);
-  EXPECT_EQ(mesh.nodes[3], 1.0);
-  EXPECT_EQ(mesh.triangles, (std::vector<int>{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}));
+  EXPECT_EQ(mesh.mesh.vertices.size(), 4u);
+  EXPECT_EQ(mesh.mesh.vertices[1], Vector3(1, 0, 0));
+  EXPECT_EQ(mesh.mesh.triangles, (std::vector<std::array<int, 3>>{{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}));
   EXPECT_TRUE(result.diagnostics.entries().empty()) << result.diagnostics.formatAll();
 }
 
@@ -130,8 +130,8 @@ TEST(PostGraphic, TriaMeshFromAFileBesideTheDeck) {
   EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
   // Stored as inline lists are, so that later stages need not know where the mesh came from.
   const PostGraphicSpec& mesh = spec->graphics[0];
-  EXPECT_EQ(mesh.nodes, (std::vector<double>{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}));
-  EXPECT_EQ(mesh.triangles, (std::vector<int>{0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}));
+  EXPECT_EQ(mesh.mesh.vertices, (std::vector<Vector3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
+  EXPECT_EQ(mesh.mesh.triangles, (std::vector<std::array<int, 3>>{{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}));
   EXPECT_EQ(mesh.num_point, 4);
   EXPECT_EQ(mesh.num_triangle, 4);
   EXPECT_EQ(mesh.mesh_file, "meshes/tetrahedron.obj");
@@ -140,7 +140,7 @@ TEST(PostGraphic, TriaMeshFromAFileBesideTheDeck) {
   const std::string absolute = writeScratch("elsewhere/tetrahedron.obj", kTetrahedronObj);
   const ReadResult fromAbsolute = readText(deck(meshFileGraphic(absolute)));
   ASSERT_TRUE(fromAbsolute.spec) << fromAbsolute.diagnostics.formatAll();
-  EXPECT_EQ(fromAbsolute.spec->graphics[0].triangles, mesh.triangles);
+  EXPECT_EQ(fromAbsolute.spec->graphics[0].mesh.triangles, mesh.mesh.triangles);
 }
 
 // MotionSolve decks carry open road surfaces; drawn meshes from files are as lenient as inline ones.
@@ -151,7 +151,7 @@ TEST(PostGraphic, TriaMeshFileMayBeOpenAndWarnsOfZeroArea) {
   EXPECT_EQ(result.diagnostics.errorCount(), 0);
   EXPECT_TRUE(hasWarning(result.diagnostics, 6, "Post_Graphic id=7: mesh_file=\"road.obj\": 1 triangle(s) have zero "
                                                 "area (the first is triangle 2)"));
-  EXPECT_EQ(result.spec->graphics[0].triangles.size(), 9u);
+  EXPECT_EQ(result.spec->graphics[0].mesh.triangles.size(), 3u);
 }
 
 TEST(PostGraphic, TriaMeshFileErrorsNameTheAttributeAndTheFile) {
