@@ -4,8 +4,6 @@
 #include "narrow_phase.h"
 
 #include <array>
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 #include "pair_routines.h"
@@ -29,11 +27,6 @@ double swapped(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
   return signedDistance;
 }
 
-double meshPair(const Shape& a, const Pose&, const Shape& b, const Pose&, double, std::vector<ContactPoint>&) {
-  throw std::invalid_argument(std::string("collision: contact between a ") + shapeTypeName(a.type) + " and a " +
-                              shapeTypeName(b.type) + " is not available: triangle-mesh contact is not implemented yet");
-}
-
 struct Entry {
   PairRoutine routine = nullptr;
   bool analytical = false;
@@ -45,12 +38,10 @@ constexpr int index(ShapeType type) { return static_cast<int>(type); }
 
 constexpr Table makeTable() {
   Table table{};
-  // Every convex pair defaults to GJK/EPA; every pair with a mesh to the clear refusal.
+  // Every convex pair defaults to GJK/EPA; pairs with a mesh never reach the table (collide() sends them to
+  // meshContact).
   for (int i = 0; i < kShapeTypeCount; ++i) {
-    for (int k = 0; k < kShapeTypeCount; ++k) {
-      const bool mesh = i == index(ShapeType::Mesh) || k == index(ShapeType::Mesh);
-      table[i][k] = {mesh ? &meshPair : &detail::fclPair, false};
-    }
+    for (int k = 0; k < kShapeTypeCount; ++k) table[i][k] = {&detail::fclPair, false};
   }
   auto exact = [&table](ShapeType first, ShapeType second, PairRoutine routine, PairRoutine mirrored) {
     table[index(first)][index(second)] = {routine, true};
@@ -72,13 +63,15 @@ constexpr Table kTable = makeTable();
 }  // namespace
 
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-               std::vector<ContactPoint>& points) {
-  const Entry& entry = kTable[index(a.type)][index(b.type)];
-  if (entry.routine == &meshPair) return meshPair(a, poseA, b, poseB, margin, points);
+               std::vector<ContactPoint>& points, const ContactOptions& options) {
   // Cheap bound first: the gap between bounding spheres never exceeds the true gap, so beyond the margin it is an
   // acceptable answer (≥ margin) and no contact is missed.
   const double boundingGap = (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();
   if (boundingGap > margin && boundingGap > 0) return boundingGap;
+  if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh || !options.analytical) {
+    return detail::meshContact(a, poseA, b, poseB, margin, options, points);
+  }
+  const Entry& entry = kTable[index(a.type)][index(b.type)];
   return entry.routine(a, poseA, b, poseB, margin, points);
 }
 

@@ -1,14 +1,31 @@
 // The narrow phase: exact contact between two shapes through a dispatch table indexed by the two shape types.
 // Analytical routines where they exist (sphere–sphere, sphere–box, box–box, sphere–cylinder, cylinder–box,
-// sphere–frustum), FCL's GJK/EPA for the other convex pairs.
+// sphere–frustum), FCL's GJK/EPA for the other convex pairs, and mesh contact (collision/mesh_pairs.cpp) for pairs
+// with a triangle mesh or whose element asks for tessellated surfaces.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "contact_point.h"
 #include "shape.h"
 
 namespace lodestone {
+
+// Force_Contact's choices for pairs that go through meshes. A is the I side, B the J side.
+enum class MasterSurface { I, J, IAndJ, Auto };
+struct ContactOptions {
+  // The surface the other side's samples are measured against: J (A's samples against B), I, both (each half the
+  // force), or AUTO: an exact primitive when there is one, else the coarser mesh (so the finer one is sampled).
+  MasterSurface master = MasterSurface::Auto;
+  bool nodeMode = false;    // sample a mesh's nodes, each with a third of its triangles' area; else triangle centres
+  bool analytical = true;   // false: primitives too are contact meshes, their tessellation (Shape::surface)
+  // Samples deeper than this are left out (a point pushed through a thin part would be pushed out the far side).
+  double ignoreDeeperThan = std::numeric_limits<double>::infinity();
+  // Mesh pairs measure the gap only within a small part of the sampled mesh's size (beyond it they return that
+  // part, which is all root finding needs), or within this when larger: a field law's range.
+  double gapNeededWithin = 0;
+};
 
 // Contact between shape `a` at `poseA` and shape `b` at `poseB`.
 //
@@ -18,9 +35,14 @@ namespace lodestone {
 //
 // Returns the signed distance between the shapes: the gap (> 0) while apart, minus the largest penetration
 // depth (< 0) while they overlap. It is continuous in the poses, so it can serve as a root function. When the
-// shapes are farther apart than `margin`, any value ≥ margin may be returned (a cheap bound is enough).
+// shapes are farther apart than `margin`, any value ≥ margin may be returned (a cheap bound is enough). Mesh pairs
+// return the gap while it is below a nearer range and that range beyond it (see ContactOptions::gapNeededWithin).
+//
+// Mesh contact gives one point per patch (a connected set of penetrating samples): its depth is the deepest
+// sample's, its normal and place the means of the samples' weighted by area × depth (so a sample that just begins
+// to penetrate adds nothing, and the point moves smoothly), its area the samples' total area.
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-               std::vector<ContactPoint>& points);
+               std::vector<ContactPoint>& points, const ContactOptions& options = {});
 
 // True when the pair is computed by an exact routine, false when it goes through FCL's GJK/EPA.
 bool hasAnalyticalRoutine(ShapeType a, ShapeType b);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "contact_point.h"
+#include "narrow_phase.h"
 #include "shape.h"
 
 namespace lodestone::detail {
@@ -21,6 +22,11 @@ double boxBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std:
 double cylinderBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 // GJK/EPA through FCL, for any pair of convex shapes.
 double fclPair(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+
+// Mesh contact: the samples of one or both shapes (by options.master) against the other's surface, gathered into
+// patches. Either shape may be a primitive; it is used exactly as master, and through its tessellation otherwise.
+double meshContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                   const ContactOptions& options, std::vector<ContactPoint>& points);
 
 // Area of the cap a plane cuts from a sphere of `radius` at penetration `depth`, projected on the plane:
 // π(2Rδ − δ²), capped at the great circle once δ passes the radius.

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+
+#include "mesh_geometry.h"
 
 namespace lodestone {
 
@@ -57,6 +60,13 @@ Shape Shape::ellipsoid(const Vector3& semiAxes) {
   return shape;
 }
 
+Shape Shape::mesh(std::shared_ptr<const MeshGeometry> surface) {
+  Shape shape;
+  shape.type = ShapeType::Mesh;
+  shape.surface = std::move(surface);
+  return shape;
+}
+
 double Shape::boundingRadius() const {
   switch (type) {
     case ShapeType::Sphere: return radius;
@@ -66,11 +76,7 @@ double Shape::boundingRadius() const {
     case ShapeType::Frustum: return std::max(bottomRadius, std::hypot(topRadius, length));
     case ShapeType::Ellipsoid: return semiAxes.maxCoeff();
     case ShapeType::Mesh: {
-      double largest = 0;
-      if (mesh) {
-        for (const Vector3& vertex : mesh->vertices) largest = std::max(largest, vertex.norm());
-      }
-      return largest;
+      return surface ? surface->boundingRadius() : 0;
     }
   }
   return 0;
@@ -115,14 +121,12 @@ Aabb boundsOf(const Shape& shape, const Pose& pose) {
       return {centre - halfWidths, centre + halfWidths};
     }
     case ShapeType::Mesh: {
-      if (!shape.mesh || shape.mesh->vertices.empty()) return {centre, centre};
-      Aabb bounds{Vector3::Constant(INFINITY), Vector3::Constant(-INFINITY)};
-      for (const Vector3& vertex : shape.mesh->vertices) {
-        const Vector3 point = centre + rotation * vertex;
-        bounds.min = bounds.min.cwiseMin(point);
-        bounds.max = bounds.max.cwiseMax(point);
-      }
-      return bounds;
+      // The mesh's own box, turned: loose by at most the turn, and a constant cost whatever the mesh's size.
+      if (!shape.surface) return {centre, centre};
+      const Aabb& local = shape.surface->bounds();
+      const Vector3 middle = centre + rotation * (0.5 * (local.max + local.min));
+      const Vector3 halfWidths = rotation.cwiseAbs() * (0.5 * (local.max - local.min));
+      return {middle - halfWidths, middle + halfWidths};
     }
   }
   return {centre, centre};

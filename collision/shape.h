@@ -1,5 +1,5 @@
-// Contact geometry: the convex primitives of Post_Graphic (and, later, triangle meshes), each in its own shape
-// frame, and their bounding boxes in ground. Elements build shapes from graphics; collision never sees the deck.
+// Contact geometry: the convex primitives of Post_Graphic and closed triangle meshes, each in its own shape frame,
+// and their bounding boxes in ground. Elements build shapes from graphics; collision never sees the deck.
 #pragma once
 
 #include <memory>
@@ -8,6 +8,8 @@
 #include "triangle_mesh.h"
 
 namespace lodestone {
+
+class MeshGeometry;
 
 enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh };
 constexpr int kShapeTypeCount = 6;
@@ -20,7 +22,9 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 // - Cylinder: centre at the origin, axis z, `radius`, from z = −halfLength to +halfLength.
 // - Frustum: axis z, `bottomRadius` at z = 0, `topRadius` at z = length (> 0); one radius may be 0 (a cone).
 // - Ellipsoid: centre at the origin, semi-axes `semiAxes` along x, y, z.
-// - Mesh: vertices in the shape frame (issue: mesh contact).
+// - Mesh: a closed triangle mesh, `surface`, in the shape frame.
+// A primitive's `surface` is its tessellation when some contact needs it as a mesh (enable_analytical="FALSE", or
+// a mesh as master surface); null otherwise.
 struct Shape {
   ShapeType type = ShapeType::Sphere;
   double radius = 0;
@@ -28,13 +32,14 @@ struct Shape {
   double halfLength = 0;
   double bottomRadius = 0, topRadius = 0, length = 0;
   Vector3 semiAxes = Vector3::Zero();
-  std::shared_ptr<const TriangleMesh> mesh;
+  std::shared_ptr<const MeshGeometry> surface;
 
   static Shape sphere(double radius);
   static Shape box(const Vector3& halfExtents);
   static Shape cylinder(double radius, double halfLength);
   static Shape frustum(double bottomRadius, double topRadius, double length);
   static Shape ellipsoid(const Vector3& semiAxes);
+  static Shape mesh(std::shared_ptr<const MeshGeometry> surface);
 
   // Radius of a sphere about the shape-frame origin that holds the whole shape.
   double boundingRadius() const;

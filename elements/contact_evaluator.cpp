@@ -128,7 +128,7 @@ void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
   const int firstPoint = static_cast<int>(points_.size());
   const double distance =
       collide(gi.shape, poses_[static_cast<size_t>(graphicI)], gj.shape, poses_[static_cast<size_t>(graphicJ)], margin,
-              points_);
+              points_, this->element(element).options);
   const int pointCount = static_cast<int>(points_.size()) - firstPoint;
   const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
   candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
@@ -271,6 +271,9 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
         input.area = point.area;
         normalForce = element.normalLaw->force(element.normalValues, input);
       }
+      // A point that carries part of its law's force (each side's patch of a mesh pair measured both ways); its
+      // friction follows the part it carries.
+      normalForce *= point.share;
 
       Vector3 friction = Vector3::Zero();
       if (element.userFriction) {
@@ -373,7 +376,7 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const Pose poseJ = placeGraphic(gj, bodyJ);
   scratch_.clear();
   const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_);
+  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_, element(c.element).options);
   return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ,
                     Evaluation::Differencing, nullptr, nullptr);
 }
@@ -510,7 +513,7 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
           scratch_.clear();
           const double distance = collide(contacts_->graphics[static_cast<size_t>(gi)].shape, poses_[static_cast<size_t>(gi)],
                                           contacts_->graphics[static_cast<size_t>(gj)].shape, poses_[static_cast<size_t>(gj)],
-                                          std::numeric_limits<double>::infinity(), scratch_);
+                                          std::numeric_limits<double>::infinity(), scratch_, element.options);
           reportPair(static_cast<int>(e), gi, gj, distance, scratch_);
         }
       }

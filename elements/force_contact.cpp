@@ -2,10 +2,13 @@
 // beside its formula), element checks, and the contact model: shapes placed on bodies, laws looked up.
 #include "force_contact.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <set>
 
+#include "collision/mesh_geometry.h"
+#include "collision/tessellation.h"
 #include "elements/post_graphic.h"
 #include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
@@ -229,10 +232,6 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
   warnUnused(spec, kNormalSubroutine, usesNormalSubroutine(spec), "cnf_type is not USERCNF", diagnostics);
   warnUnused(spec, kFrictionSubroutine, usesFrictionSubroutine(spec), "cff_type is not USERCFF", diagnostics);
   checkScript(spec, usesNormalSubroutine(spec) || usesFrictionSubroutine(spec) || usesPostSubroutine(spec), diagnostics);
-  if (spec.enable_analytical == "FALSE") {
-    diagnostics.error(spec.loc, "enable_analytical=\"FALSE\" asks for contact between tessellated surfaces, which is "
-                                "not available yet; use AUTO or TRUE");
-  }
   // Vector parameters (dipole moments) need exactly three numbers.
   const auto checkVectors = [&](const std::vector<LawParameter>& parameters) {
     for (const LawParameter& parameter : parameters) {
@@ -254,6 +253,29 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
 // ---- building ------------------------------------------------------------------------------------------------
 
 namespace {
+
+ContactOptions contactOptions(const ForceContactSpec& spec) {
+  ContactOptions options;
+  options.master = spec.master_surface == "I"         ? MasterSurface::I
+                   : spec.master_surface == "J"       ? MasterSurface::J
+                   : spec.master_surface == "I_AND_J" ? MasterSurface::IAndJ
+                                                      : MasterSurface::Auto;
+  options.nodeMode = spec.enable_node_mode;
+  // TRUE asks for what AUTO does: exact routines where they exist, GJK/EPA for other convex pairs.
+  options.analytical = spec.enable_analytical != "FALSE";
+  if (spec.ignore_penetration_larger_than) options.ignoreDeeperThan = *spec.ignore_penetration_larger_than;
+  return options;
+}
+
+// Whether some primitive of the element is met as a mesh: with enable_analytical="FALSE", or when a master surface
+// other than AUTO may make a primitive the sampled side of a pair with a mesh.
+bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics) {
+  const auto isMesh = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == ShapeType::Mesh; };
+  const bool meshI = std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isMesh);
+  const bool meshJ = std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
+  if (!contact.options.analytical) return true;
+  return (meshI || meshJ) && contact.options.master != MasterSurface::Auto;
+}
 
 // The shape of a graphic and where its shape frame sits in the graphic's marker frame.
 struct PlacedShape {
@@ -288,11 +310,9 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
     for (const MeshProblem& problem : problems) {
       diagnostics.error(graphic.loc, "TriaMesh as contact geometry: " + problem.message);
     }
-    if (problems.empty()) {
-      diagnostics.error(graphic.loc, "contact with TriaMesh graphics is not available yet; use analytical shapes "
-                                     "(Sphere, Box, Cylinder, Frustum, Ellipsoid)");
-    }
-    return std::nullopt;
+    if (!problems.empty()) return std::nullopt;
+    // The nodes are in the reference marker's frame, which is the shape frame.
+    placed.shape = Shape::mesh(std::make_shared<MeshGeometry>(graphic.mesh));
   } else {
     diagnostics.error(graphic.loc, "type " + type + " is drawn only by viewers and cannot be contact geometry");
     return std::nullopt;
@@ -495,9 +515,31 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
     if (!normalOk || !frictionOk || !postOk || !ok) continue;
     if (spec.ignore_penetration_larger_than) contact.ignorePenetrationLargerThan = *spec.ignore_penetration_larger_than;
+    contact.options = contactOptions(spec);
+    // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
+    if (needsTessellation(contact, result->graphics)) {
+      for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
+        for (int index : *side) {
+          ContactGraphic& graphic = result->graphics[static_cast<size_t>(index)];
+          if (graphic.shape.surface) continue;
+          const PostGraphicSpec& graphicSpec = *graphicSpecs.at(graphic.id);
+          if (graphicSpec.refinement_level > kMaxRefinementLevel) {
+            diagnostics.error(graphicSpec.loc, "refinement_level=" + std::to_string(graphicSpec.refinement_level) +
+                                                   " is beyond the finest tessellation, " +
+                                                   std::to_string(kMaxRefinementLevel) + " (" +
+                                                   describeContact(contact) + " meets it as a mesh)");
+            ok = false;
+            continue;
+          }
+          graphic.shape.surface = std::make_shared<MeshGeometry>(tessellate(graphic.shape, graphicSpec.refinement_level));
+        }
+      }
+      if (!ok) continue;
+    }
     contact.zeroCrossing = spec.zero_crossing;
     if (contact.normalLaw && contact.normalLaw->fieldRange) {
       contact.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);
+      contact.options.gapNeededWithin = contact.fieldRange;
     }
     result->elements.push_back(std::move(contact));
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/narrow_phase.h"
 #include "collision/shape.h"
 #include "plugins/contact_law.h"
 #include "plugins/user_subroutine.h"
@@ -72,6 +73,7 @@ struct ForceContact {
   std::optional<UserSubroutine> userFriction;
   std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when any cpost_* attribute is given
   double ignorePenetrationLargerThan = std::numeric_limits<double>::infinity();
+  ContactOptions options;                 // master surface, node mode, analytical: for pairs through meshes
   bool zeroCrossing = true;
   double fieldRange = 0;                  // gap within which a field law (DIPOLE) acts; 0 for contact laws
 };

@@ -1,0 +1,280 @@
+#include "mesh_geometry.h"
+
+#include <fcl/fcl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <unordered_map>
+
+namespace lodestone {
+
+struct MeshGeometry::Node {
+  Aabb box;
+  int left = -1, right = -1;  // children; −1 in a leaf
+  int first = 0, count = 0;   // a leaf's triangles: leafTriangles_[first … first+count)
+};
+
+namespace {
+
+constexpr int kLeafSize = 4;
+
+// Which part of a triangle is nearest a point: a corner (0–2), an edge (3 + k: from corner k to k+1) or the face.
+enum Feature { Corner0, Corner1, Corner2, Edge01, Edge12, Edge20, Face };
+
+// The nearest point of triangle abc to p and the feature it lies on (Ericson, Real-Time Collision Detection §5.1.5).
+Vector3 nearestOnTriangle(const Vector3& p, const Vector3& a, const Vector3& b, const Vector3& c, Feature& feature) {
+  const Vector3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return feature = Corner0, a;
+  const Vector3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return feature = Corner1, b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return feature = Edge01, a + (d1 / (d1 - d3)) * ab;
+  const Vector3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return feature = Corner2, c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return feature = Edge20, a + (d2 / (d2 - d6)) * ac;
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+    return feature = Edge12, b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
+  }
+  const double denominator = 1.0 / (va + vb + vc);
+  feature = Face;
+  return a + ab * (vb * denominator) + ac * (vc * denominator);
+}
+
+double squaredDistanceToBox(const Vector3& point, const Aabb& box) {
+  const Vector3 outside = (box.min - point).cwiseMax(point - box.max).cwiseMax(0.0);
+  return outside.squaredNorm();
+}
+
+}  // namespace
+
+MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVertices(mesh)) {
+  const size_t triangleCount = mesh_.triangles.size(), vertexCount = mesh_.vertices.size();
+  centres_.resize(triangleCount);
+  normals_.resize(triangleCount);
+  areas_.resize(triangleCount);
+  vertexAreas_.assign(vertexCount, 0.0);
+  vertexNormals_.assign(vertexCount, Vector3::Zero());
+  edgeNormals_.resize(triangleCount);
+  std::vector<std::vector<int>> adjacent(vertexCount);
+  std::unordered_map<long long, int> edgeOwner;  // directed edge (from, to) -> triangle
+  const auto edgeKey = [vertexCount](int from, int to) {
+    return static_cast<long long>(from) * static_cast<long long>(vertexCount) + to;
+  };
+  for (size_t t = 0; t < triangleCount; ++t) {
+    const std::array<int, 3>& corners = mesh_.triangles[t];
+    const Vector3& a = mesh_.vertices[static_cast<size_t>(corners[0])];
+    const Vector3& b = mesh_.vertices[static_cast<size_t>(corners[1])];
+    const Vector3& c = mesh_.vertices[static_cast<size_t>(corners[2])];
+    const Vector3 cross = (b - a).cross(c - a);
+    areas_[t] = 0.5 * cross.norm();
+    normals_[t] = cross.normalized();
+    centres_[t] = (a + b + c) / 3.0;
+    totalArea_ += areas_[t];
+    for (int k = 0; k < 3; ++k) {
+      const int here = corners[static_cast<size_t>(k)];
+      const int next = corners[static_cast<size_t>((k + 1) % 3)];
+      const int previous = corners[static_cast<size_t>((k + 2) % 3)];
+      vertexAreas_[static_cast<size_t>(here)] += areas_[t] / 3.0;
+      const Vector3 toNext = (mesh_.vertices[static_cast<size_t>(next)] - mesh_.vertices[static_cast<size_t>(here)]).normalized();
+      const Vector3 toPrevious =
+          (mesh_.vertices[static_cast<size_t>(previous)] - mesh_.vertices[static_cast<size_t>(here)]).normalized();
+      const double angle = std::acos(std::clamp(toNext.dot(toPrevious), -1.0, 1.0));
+      vertexNormals_[static_cast<size_t>(here)] += angle * normals_[t];
+      adjacent[static_cast<size_t>(here)].push_back(next);
+      adjacent[static_cast<size_t>(here)].push_back(previous);
+      edgeOwner[edgeKey(here, next)] = static_cast<int>(t);
+    }
+  }
+  // Each edge's pseudo-normal is the sum of its two faces (a closed, consistently wound mesh: the twin runs the
+  // other way).
+  for (size_t t = 0; t < triangleCount; ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const int here = mesh_.triangles[t][static_cast<size_t>(k)];
+      const int next = mesh_.triangles[t][static_cast<size_t>((k + 1) % 3)];
+      const auto twin = edgeOwner.find(edgeKey(next, here));
+      const Vector3 other = twin != edgeOwner.end() ? normals_[static_cast<size_t>(twin->second)] : normals_[t];
+      edgeNormals_[t][static_cast<size_t>(k)] = normals_[t] + other;
+    }
+  }
+  neighbourStart_.assign(vertexCount + 1, 0);
+  for (size_t v = 0; v < vertexCount; ++v) {
+    std::vector<int>& list = adjacent[v];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    neighbourStart_[v + 1] = neighbourStart_[v] + static_cast<int>(list.size());
+    neighbourList_.insert(neighbourList_.end(), list.begin(), list.end());
+  }
+
+  bounds_ = {Vector3::Constant(std::numeric_limits<double>::infinity()),
+             Vector3::Constant(-std::numeric_limits<double>::infinity())};
+  for (const Vector3& vertex : mesh_.vertices) {
+    bounds_.min = bounds_.min.cwiseMin(vertex);
+    bounds_.max = bounds_.max.cwiseMax(vertex);
+    boundingRadius_ = std::max(boundingRadius_, vertex.norm());
+  }
+
+  // Our hierarchy, for nearest-point queries: boxes split at the median centre along their longest side.
+  std::vector<int> order(triangleCount);
+  std::iota(order.begin(), order.end(), 0);
+  nodes_.reserve(2 * triangleCount / kLeafSize + 2);
+  nodes_.emplace_back();
+  if (triangleCount > 0) build(0, 0, static_cast<int>(triangleCount), order);
+  leafTriangles_ = std::move(order);
+
+  // FCL's, for the triangles near another shape.
+  auto model = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
+  std::vector<fcl::Vector3d> points(mesh_.vertices.begin(), mesh_.vertices.end());
+  std::vector<fcl::Triangle> triangles;
+  triangles.reserve(triangleCount);
+  for (const auto& corners : mesh_.triangles) {
+    triangles.emplace_back(static_cast<size_t>(corners[0]), static_cast<size_t>(corners[1]),
+                           static_cast<size_t>(corners[2]));
+  }
+  model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size()));
+  model->addSubModel(points, triangles);
+  model->endModel();
+  hierarchy_ = model;
+}
+
+MeshGeometry::~MeshGeometry() = default;
+
+void MeshGeometry::build(int node, int first, int count, std::vector<int>& order) {
+  Aabb box{Vector3::Constant(std::numeric_limits<double>::infinity()),
+           Vector3::Constant(-std::numeric_limits<double>::infinity())};
+  Aabb centreBox = box;
+  for (int k = first; k < first + count; ++k) {
+    const auto& corners = mesh_.triangles[static_cast<size_t>(order[static_cast<size_t>(k)])];
+    for (int corner : corners) {
+      box.min = box.min.cwiseMin(mesh_.vertices[static_cast<size_t>(corner)]);
+      box.max = box.max.cwiseMax(mesh_.vertices[static_cast<size_t>(corner)]);
+    }
+    const Vector3& centre = centres_[static_cast<size_t>(order[static_cast<size_t>(k)])];
+    centreBox.min = centreBox.min.cwiseMin(centre);
+    centreBox.max = centreBox.max.cwiseMax(centre);
+  }
+  nodes_[static_cast<size_t>(node)].box = box;
+  if (count <= kLeafSize) {
+    nodes_[static_cast<size_t>(node)].first = first;
+    nodes_[static_cast<size_t>(node)].count = count;
+    return;
+  }
+  int axis = 0;
+  (centreBox.max - centreBox.min).maxCoeff(&axis);
+  const int half = count / 2;
+  std::nth_element(order.begin() + first, order.begin() + first + half, order.begin() + first + count,
+                   [&](int a, int b) { return centres_[static_cast<size_t>(a)][axis] < centres_[static_cast<size_t>(b)][axis]; });
+  const int left = static_cast<int>(nodes_.size());
+  nodes_.emplace_back();
+  nodes_.emplace_back();
+  nodes_[static_cast<size_t>(node)].left = left;
+  nodes_[static_cast<size_t>(node)].right = left + 1;
+  build(left, first, half, order);
+  build(left + 1, first + half, count - half, order);
+}
+
+std::span<const int> MeshGeometry::neighbours(int vertex) const {
+  const int begin = neighbourStart_[static_cast<size_t>(vertex)];
+  const int end = neighbourStart_[static_cast<size_t>(vertex) + 1];
+  return {neighbourList_.data() + begin, static_cast<size_t>(end - begin)};
+}
+
+void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std::vector<int>& triangles) const {
+  // FCL's tree is walked here rather than through fcl::collide, whose exact triangle–box test (GJK) at every leaf
+  // costs more than the sample queries it would save: an OBB overlap test per node, then a box test per triangle
+  // (conservative: a triangle whose box meets the region is kept; its samples are measured exactly anyway).
+  const auto& model = static_cast<const fcl::BVHModel<fcl::OBBRSSd>&>(*hierarchy_);
+  const Vector3 half = 0.5 * (region.max - region.min);
+  const Vector3 centreInRegion = 0.5 * (region.max + region.min);
+  const fcl::OBBd box(regionPose.rotation, regionPose.position + regionPose.rotation * centreInRegion, half);
+  const Matrix3 toRegion = regionPose.rotation.transpose();
+  const size_t first = triangles.size();
+  int stack[128];
+  int top = 0;
+  if (model.getNumBVs() > 0) stack[top++] = 0;
+  while (top > 0) {
+    const fcl::BVNode<fcl::OBBRSSd>& node = model.getBV(stack[--top]);
+    if (!node.bv.obb.overlap(box)) continue;
+    if (!node.isLeaf()) {
+      stack[top++] = node.leftChild();
+      stack[top++] = node.rightChild();
+      continue;
+    }
+    const int t = node.primitiveId();
+    Vector3 low = Vector3::Constant(std::numeric_limits<double>::infinity()), high = -low;
+    for (int corner : mesh_.triangles[static_cast<size_t>(t)]) {
+      const Vector3 inRegion = toRegion * (mesh_.vertices[static_cast<size_t>(corner)] - regionPose.position);
+      low = low.cwiseMin(inRegion);
+      high = high.cwiseMax(inRegion);
+    }
+    if ((low.array() <= region.max.array()).all() && (region.min.array() <= high.array()).all()) triangles.push_back(t);
+  }
+  std::sort(triangles.begin() + static_cast<std::ptrdiff_t>(first), triangles.end());
+}
+
+SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point) const {
+  double best = std::numeric_limits<double>::infinity();
+  int bestTriangle = -1;
+  Feature bestFeature = Face;
+  Vector3 bestPoint = Vector3::Zero();
+  int stack[64];
+  int top = 0;
+  if (!mesh_.triangles.empty()) stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[static_cast<size_t>(stack[--top])];
+    if (squaredDistanceToBox(point, node.box) >= best) continue;
+    if (node.left < 0) {
+      for (int k = node.first; k < node.first + node.count; ++k) {
+        const int t = leafTriangles_[static_cast<size_t>(k)];
+        const auto& corners = mesh_.triangles[static_cast<size_t>(t)];
+        Feature feature = Face;
+        const Vector3 nearest = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
+                                                  mesh_.vertices[static_cast<size_t>(corners[1])],
+                                                  mesh_.vertices[static_cast<size_t>(corners[2])], feature);
+        const double squared = (point - nearest).squaredNorm();
+        if (squared < best) {
+          best = squared;
+          bestTriangle = t;
+          bestFeature = feature;
+          bestPoint = nearest;
+        }
+      }
+      continue;
+    }
+    // The nearer child last, so it is searched first.
+    const double left = squaredDistanceToBox(point, nodes_[static_cast<size_t>(node.left)].box);
+    const double right = squaredDistanceToBox(point, nodes_[static_cast<size_t>(node.right)].box);
+    if (left < right) {
+      stack[top++] = node.right;
+      stack[top++] = node.left;
+    } else {
+      stack[top++] = node.left;
+      stack[top++] = node.right;
+    }
+  }
+  SurfacePoint result;
+  if (bestTriangle < 0) return result;
+  const auto& corners = mesh_.triangles[static_cast<size_t>(bestTriangle)];
+  Vector3 pseudoNormal;
+  if (bestFeature == Face) pseudoNormal = normals_[static_cast<size_t>(bestTriangle)];
+  else if (bestFeature <= Corner2) pseudoNormal = vertexNormals_[static_cast<size_t>(corners[static_cast<size_t>(bestFeature)])];
+  else pseudoNormal = edgeNormals_[static_cast<size_t>(bestTriangle)][static_cast<size_t>(bestFeature - Edge01)];
+  const Vector3 offset = point - bestPoint;
+  const double distance = std::sqrt(best);
+  const bool inside = offset.dot(pseudoNormal) < 0;
+  result.distance = inside ? -distance : distance;
+  result.nearest = bestPoint;
+  // On the surface (or so near it that the offset has no direction) the feature's own normal serves.
+  const double tiny = 1e-12 * (bounds_.max - bounds_.min).norm();
+  result.normal = distance > tiny ? Vector3((inside ? -offset : offset) / distance) : Vector3(pseudoNormal.normalized());
+  return result;
+}
+
+}  // namespace lodestone

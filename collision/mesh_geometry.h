@@ -1,0 +1,75 @@
+// A closed triangle mesh prepared for contact: what each triangle and node contributes (centre, normal, area), the
+// pseudo-normals that tell inside from outside, a bounding-volume hierarchy of FCL for finding the triangles near
+// another shape, and one of ours for the nearest point on the surface. Built once per graphic and shared.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "point_queries.h"
+#include "triangle_mesh.h"
+
+namespace fcl {
+template <typename S>
+class CollisionGeometry;
+}
+
+namespace lodestone {
+
+class MeshGeometry {
+ public:
+  // `mesh` must pass checkContactMesh; coincident nodes are welded here.
+  explicit MeshGeometry(const TriangleMesh& mesh);
+  ~MeshGeometry();
+  MeshGeometry(const MeshGeometry&) = delete;
+  MeshGeometry& operator=(const MeshGeometry&) = delete;
+
+  const TriangleMesh& mesh() const { return mesh_; }
+  int triangleCount() const { return static_cast<int>(mesh_.triangles.size()); }
+  int vertexCount() const { return static_cast<int>(mesh_.vertices.size()); }
+
+  const Vector3& centre(int triangle) const { return centres_[static_cast<size_t>(triangle)]; }
+  const Vector3& normal(int triangle) const { return normals_[static_cast<size_t>(triangle)]; }
+  double area(int triangle) const { return areas_[static_cast<size_t>(triangle)]; }
+  // A node's share of the surface: a third of the area of each triangle it is a corner of.
+  double vertexArea(int vertex) const { return vertexAreas_[static_cast<size_t>(vertex)]; }
+  double totalArea() const { return totalArea_; }
+  // Nodes joined to `vertex` by an edge.
+  std::span<const int> neighbours(int vertex) const;
+
+  // The box around the mesh in its own frame.
+  const Aabb& bounds() const { return bounds_; }
+  double boundingRadius() const { return boundingRadius_; }
+
+  // The triangles that may lie within the box `region` (in the frame of `regionPose`, given in the mesh's frame),
+  // found through FCL's bounding-volume hierarchy; appended to `triangles` in increasing order. Every triangle that
+  // meets the region is among them; a few more may be.
+  void trianglesNear(const Aabb& region, const Pose& regionPose, std::vector<int>& triangles) const;
+
+  // The signed distance from `point` (mesh frame) to the surface, negative inside, with the nearest surface point
+  // and the outward direction there: the direction from the nearest point to an outside point (and away from an
+  // inside one), so that pushing along it leads out the shortest way; the angle-weighted pseudo-normal of the
+  // nearest feature decides the sign (Bærentzen and Aanæs 2005), which is exact for a closed surface.
+  SurfacePoint nearestSurfacePoint(const Vector3& point) const;
+
+ private:
+  struct Node;
+  void build(int node, int first, int count, std::vector<int>& order);
+
+  TriangleMesh mesh_;
+  std::vector<Vector3> centres_, normals_;
+  std::vector<double> areas_, vertexAreas_;
+  double totalArea_ = 0;
+  std::vector<Vector3> vertexNormals_;                 // angle-weighted pseudo-normals
+  std::vector<std::array<Vector3, 3>> edgeNormals_;    // per triangle, edge k from corner k to k+1: sum of the faces
+  std::vector<int> neighbourStart_, neighbourList_;
+  Aabb bounds_;
+  double boundingRadius_ = 0;
+  std::vector<Node> nodes_;
+  std::vector<int> leafTriangles_;
+  std::shared_ptr<fcl::CollisionGeometry<double>> hierarchy_;
+};
+
+}  // namespace lodestone

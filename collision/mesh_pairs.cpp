@@ -1,0 +1,230 @@
+// Mesh contact. One side's samples — the centres of its triangles, or its nodes — are measured against the other
+// side's surface (the master): an exact primitive through nearestSurfacePoint, or a mesh through its own
+// nearest-point hierarchy. FCL's bounding-volume hierarchy of the sampled mesh first picks the triangles near the
+// master's box, so the cost follows the triangles near the contact, not the mesh's size.
+//
+// Penetrating samples that share a node form a patch, and each patch becomes one ContactPoint: the contact laws
+// are written for one point per contact (IMPACT's stiffness is the whole contact's), so a patch gives the force
+// an analytical pair would, whatever the number of triangles in it. Its depth is the deepest sample's; its normal
+// and place are means weighted by area × depth, so a sample that just starts to penetrate adds nothing and the
+// force turns and moves smoothly as triangles come and go.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "mesh_geometry.h"
+#include "pair_routines.h"
+#include "point_queries.h"
+
+namespace lodestone::detail {
+
+namespace {
+
+// How near, as a part of the sampled mesh's bounding radius, samples are measured.
+constexpr double kNearFraction = 0.05;
+
+struct Sample {
+  int id;                  // triangle or node
+  double depth;            // > 0
+  double area;
+  Vector3 position;        // on the sampled surface, ground
+  Vector3 masterNormal;    // the master's outward normal there, ground
+};
+
+// One side of a mesh pair: `sampled` (a mesh, or a primitive's tessellation) against `master`.
+struct Side {
+  const Shape& sampled;
+  const Pose& sampledPose;
+  const Shape& master;
+  const Pose& masterPose;
+  bool masterExact;   // master is a primitive used as such
+  bool sampledIsA;
+};
+
+const MeshGeometry& surfaceOf(const Shape& shape) {
+  if (!shape.surface) {
+    throw std::invalid_argument(std::string("collision: a ") + shapeTypeName(shape.type) +
+                                " is used as a mesh but has no tessellation");
+  }
+  return *shape.surface;
+}
+
+// Union–find over sample indices.
+int findRoot(std::vector<int>& parent, int k) {
+  while (parent[static_cast<size_t>(k)] != k) {
+    parent[static_cast<size_t>(k)] = parent[static_cast<size_t>(parent[static_cast<size_t>(k)])];
+    k = parent[static_cast<size_t>(k)];
+  }
+  return k;
+}
+void join(std::vector<int>& parent, int a, int b) {
+  a = findRoot(parent, a);
+  b = findRoot(parent, b);
+  if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+}
+
+// The signed distance of this side: −(deepest penetration) when a sample penetrates, else the smallest gap among
+// the samples, or the near range when that is smaller.
+double sampleSide(const Side& side, double margin, const ContactOptions& options, double share,
+                  std::vector<ContactPoint>& points) {
+  const MeshGeometry& mesh = surfaceOf(side.sampled);
+  const Matrix3& rotationS = side.sampledPose.rotation;
+  const Matrix3& rotationM = side.masterPose.rotation;
+  // The master's box in its frame, inflated by the margin, placed in the sampled mesh's frame.
+  // Samples farther than `near` from the master are not measured: the gap is exact within it, and said to be `near`
+  // beyond. Contact needs the gap exact only near zero (onset is located there), so `near` is a
+  // small part of the sampled mesh's size, or the margin when that is smaller, or a field law's range.
+  const double near = std::min(margin, std::max(options.gapNeededWithin, kNearFraction * mesh.boundingRadius()));
+  thread_local std::vector<int> triangles;
+  triangles.clear();
+  if (std::isfinite(near)) {
+    const Aabb masterBox =
+        (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds()).inflated(std::max(near, 0.0));
+    const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
+                               rotationS.transpose() * rotationM};
+    mesh.trianglesNear(masterBox, masterInSampled, triangles);
+  } else {
+    triangles.resize(static_cast<size_t>(mesh.triangleCount()));
+    std::iota(triangles.begin(), triangles.end(), 0);
+  }
+  if (triangles.empty()) return near > 0 ? near : std::numeric_limits<double>::min();
+
+  thread_local std::vector<int> ids;
+  ids.clear();
+  if (options.nodeMode) {
+    for (int t : triangles) {
+      for (int corner : mesh.mesh().triangles[static_cast<size_t>(t)]) ids.push_back(corner);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  } else {
+    ids.assign(triangles.begin(), triangles.end());
+  }
+
+  thread_local std::vector<Sample> samples;
+  samples.clear();
+  double nearest = std::numeric_limits<double>::infinity();
+  for (int id : ids) {
+    const Vector3& local = options.nodeMode ? mesh.mesh().vertices[static_cast<size_t>(id)] : mesh.centre(id);
+    const Vector3 position = side.sampledPose.position + rotationS * local;
+    const Vector3 inMaster = rotationM.transpose() * (position - side.masterPose.position);
+    const SurfacePoint surface = side.masterExact ? nearestSurfacePoint(side.master, inMaster)
+                                                  : surfaceOf(side.master).nearestSurfacePoint(inMaster);
+    nearest = std::min(nearest, surface.distance);
+    if (surface.distance >= 0 || -surface.distance > options.ignoreDeeperThan) continue;
+    samples.push_back({id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
+                       rotationM * surface.normal});
+  }
+  if (samples.empty()) return std::min(nearest, near);
+
+  // Patches: samples that share a node (triangle centres) or an edge (nodes) belong together.
+  thread_local std::vector<int> parent;
+  parent.resize(samples.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  if (options.nodeMode) {
+    // ids of the samples are sorted (ids were), so a neighbour is found by binary search.
+    for (size_t k = 0; k < samples.size(); ++k) {
+      for (int neighbour : mesh.neighbours(samples[k].id)) {
+        const auto found = std::lower_bound(samples.begin(), samples.end(), neighbour,
+                                            [](const Sample& sample, int id) { return sample.id < id; });
+        if (found != samples.end() && found->id == neighbour) join(parent, static_cast<int>(k), static_cast<int>(found - samples.begin()));
+      }
+    }
+  } else {
+    thread_local std::vector<std::pair<int, int>> corners;  // (node, sample)
+    corners.clear();
+    for (size_t k = 0; k < samples.size(); ++k) {
+      for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) corners.emplace_back(corner, static_cast<int>(k));
+    }
+    std::sort(corners.begin(), corners.end());
+    for (size_t k = 1; k < corners.size(); ++k) {
+      if (corners[k].first == corners[k - 1].first) join(parent, corners[k].second, corners[k - 1].second);
+    }
+  }
+
+  struct Patch {
+    double weight = 0, depth = 0, area = 0;
+    Vector3 position = Vector3::Zero(), normal = Vector3::Zero();
+  };
+  thread_local std::vector<Patch> patches;
+  thread_local std::vector<int> patchOf;
+  patches.clear();
+  patchOf.assign(samples.size(), -1);
+  double deepest = 0;
+  for (size_t k = 0; k < samples.size(); ++k) {
+    const int root = findRoot(parent, static_cast<int>(k));
+    if (patchOf[static_cast<size_t>(root)] < 0) {
+      patchOf[static_cast<size_t>(root)] = static_cast<int>(patches.size());
+      patches.emplace_back();
+    }
+    Patch& patch = patches[static_cast<size_t>(patchOf[static_cast<size_t>(root)])];
+    const Sample& sample = samples[k];
+    const double weight = sample.area * sample.depth;
+    patch.weight += weight;
+    patch.position += weight * sample.position;
+    patch.normal += weight * sample.masterNormal;
+    patch.depth = std::max(patch.depth, sample.depth);
+    patch.area += sample.area;
+    deepest = std::max(deepest, sample.depth);
+  }
+  for (const Patch& patch : patches) {
+    ContactPoint point;
+    const Vector3 onSampled = patch.position / patch.weight;
+    const Vector3 masterNormal = patch.normal.normalized();
+    // The normal points from B to A: the master's outward normal when A is sampled (B is master), and the other
+    // way when B is sampled.
+    point.normal = side.sampledIsA ? masterNormal : Vector3(-masterNormal);
+    point.depth = patch.depth;
+    point.area = patch.area;
+    point.share = share;
+    if (side.sampledIsA) {
+      point.pointOnA = onSampled;
+      point.pointOnB = onSampled + patch.depth * point.normal;
+    } else {
+      point.pointOnB = onSampled;
+      point.pointOnA = onSampled - patch.depth * point.normal;
+    }
+    points.push_back(point);
+  }
+  return -deepest;
+}
+
+}  // namespace
+
+double meshContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                   const ContactOptions& options, std::vector<ContactPoint>& points) {
+  const bool exactA = a.type != ShapeType::Mesh && options.analytical;
+  const bool exactB = b.type != ShapeType::Mesh && options.analytical;
+  bool sampleA = false, sampleB = false;
+  switch (options.master) {
+    case MasterSurface::J: sampleA = true; break;
+    case MasterSurface::I: sampleB = true; break;
+    case MasterSurface::IAndJ: sampleA = sampleB = true; break;
+    case MasterSurface::Auto:
+      if (exactA != exactB) {
+        // An exact primitive is the better master: its surface and normals are the true ones.
+        sampleA = exactB;
+        sampleB = exactA;
+      } else {
+        // Two meshes: the finer one's samples against the coarser surface.
+        const MeshGeometry& meshA = surfaceOf(a);
+        const MeshGeometry& meshB = surfaceOf(b);
+        sampleA = meshA.totalArea() / meshA.triangleCount() <= meshB.totalArea() / meshB.triangleCount();
+        sampleB = !sampleA;
+      }
+      break;
+  }
+  const double share = sampleA && sampleB ? 0.5 : 1.0;
+  double distance = std::numeric_limits<double>::infinity();
+  if (sampleA) distance = sampleSide({a, poseA, b, poseB, exactB, true}, margin, options, share, points);
+  if (sampleB) {
+    distance = std::min(distance, sampleSide({b, poseB, a, poseA, exactA, false}, margin, options, share, points));
+  }
+  return distance;
+}
+
+}  // namespace lodestone::detail
