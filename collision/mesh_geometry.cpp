@@ -130,7 +130,7 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
   leafTriangles_ = std::move(order);
 
   // FCL's, for the triangles near another shape.
-  auto model = std::make_shared<fcl::BVHModel<fcl::OBBRSSd>>();
+  auto model = std::make_shared<fcl::BVHModel<fcl::AABBd>>();
   std::vector<fcl::Vector3d> points(mesh_.vertices.begin(), mesh_.vertices.end());
   std::vector<fcl::Triangle> triangles;
   triangles.reserve(triangleCount);
@@ -187,43 +187,56 @@ std::span<const int> MeshGeometry::neighbours(int vertex) const {
 }
 
 void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std::vector<int>& triangles) const {
-  // FCL's tree is walked here rather than through fcl::collide, whose exact triangle–box test (GJK) at every leaf
-  // costs more than the sample queries it would save: an OBB overlap test per node, then a box test per triangle
-  // (conservative: a triangle whose box meets the region is kept; its samples are measured exactly anyway).
-  const auto& model = static_cast<const fcl::BVHModel<fcl::OBBRSSd>&>(*hierarchy_);
-  const Vector3 half = 0.5 * (region.max - region.min);
-  const Vector3 centreInRegion = 0.5 * (region.max + region.min);
-  const fcl::OBBd box(regionPose.rotation, regionPose.position + regionPose.rotation * centreInRegion, half);
-  const Matrix3 toRegion = regionPose.rotation.transpose();
+  // FCL's tree of axis-aligned boxes, walked here with a cheap conservative overlap test rather than through
+  // fcl::collide, whose exact tests (15-axis OBB separation per node, GJK per triangle) cost more than the sample
+  // queries they would save. A node is skipped when one of the six face axes of the two boxes separates them; the
+  // nine edge–edge axes are not tried, so a few nodes that do not meet the region are opened, never the reverse.
+  const auto& model = static_cast<const fcl::BVHModel<fcl::AABBd>&>(*hierarchy_);
+  const Vector3 regionHalf = 0.5 * (region.max - region.min);
+  const Vector3 regionCentre = regionPose.position + regionPose.rotation * (0.5 * (region.max + region.min));
+  const Matrix3& axes = regionPose.rotation;  // the region's axes, in the mesh frame
+  const Matrix3 absoluteAxes = axes.cwiseAbs();
+  // Half-widths of the region along the mesh axes.
+  const Vector3 regionReach = absoluteAxes * regionHalf;
+  const auto apart = [&](const Vector3& nodeCentre, const Vector3& nodeHalf) {
+    const Vector3 offset = regionCentre - nodeCentre;
+    if ((offset.cwiseAbs() - nodeHalf - regionReach).maxCoeff() > 0) return true;  // the mesh axes
+    const Vector3 offsetInRegion = axes.transpose() * offset;
+    const Vector3 nodeReach = absoluteAxes.transpose() * nodeHalf;
+    return (offsetInRegion.cwiseAbs() - regionHalf - nodeReach).maxCoeff() > 0;  // the region's axes
+  };
   const size_t first = triangles.size();
   int stack[128];
   int top = 0;
   if (model.getNumBVs() > 0) stack[top++] = 0;
   while (top > 0) {
-    const fcl::BVNode<fcl::OBBRSSd>& node = model.getBV(stack[--top]);
-    if (!node.bv.obb.overlap(box)) continue;
+    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack[--top]);
+    if (apart(0.5 * (node.bv.min_ + node.bv.max_), 0.5 * (node.bv.max_ - node.bv.min_))) continue;
     if (!node.isLeaf()) {
       stack[top++] = node.leftChild();
       stack[top++] = node.rightChild();
       continue;
     }
-    const int t = node.primitiveId();
-    Vector3 low = Vector3::Constant(std::numeric_limits<double>::infinity()), high = -low;
-    for (int corner : mesh_.triangles[static_cast<size_t>(t)]) {
-      const Vector3 inRegion = toRegion * (mesh_.vertices[static_cast<size_t>(corner)] - regionPose.position);
-      low = low.cwiseMin(inRegion);
-      high = high.cwiseMax(inRegion);
-    }
-    if ((low.array() <= region.max.array()).all() && (region.min.array() <= high.array()).all()) triangles.push_back(t);
+    triangles.push_back(node.primitiveId());
   }
   std::sort(triangles.begin() + static_cast<std::ptrdiff_t>(first), triangles.end());
 }
 
-SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point) const {
+SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) const {
   double best = std::numeric_limits<double>::infinity();
   int bestTriangle = -1;
   Feature bestFeature = Face;
   Vector3 bestPoint = Vector3::Zero();
+  // A triangle near the answer first makes the search prune at once: a point inside the mesh lies inside the boxes
+  // of many nodes, which only a small `best` rules out.
+  if (hint && *hint >= 0 && *hint < triangleCount()) {
+    const auto& corners = mesh_.triangles[static_cast<size_t>(*hint)];
+    bestPoint = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
+                                  mesh_.vertices[static_cast<size_t>(corners[1])],
+                                  mesh_.vertices[static_cast<size_t>(corners[2])], bestFeature);
+    best = (point - bestPoint).squaredNorm();
+    bestTriangle = *hint;
+  }
   int stack[64];
   int top = 0;
   if (!mesh_.triangles.empty()) stack[top++] = 0;
@@ -239,7 +252,7 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point) const {
                                                   mesh_.vertices[static_cast<size_t>(corners[1])],
                                                   mesh_.vertices[static_cast<size_t>(corners[2])], feature);
         const double squared = (point - nearest).squaredNorm();
-        if (squared < best) {
+        if (squared < best || (squared == best && t < bestTriangle)) {
           best = squared;
           bestTriangle = t;
           bestFeature = feature;
@@ -261,6 +274,7 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point) const {
   }
   SurfacePoint result;
   if (bestTriangle < 0) return result;
+  if (hint) *hint = bestTriangle;
   const auto& corners = mesh_.triangles[static_cast<size_t>(bestTriangle)];
   Vector3 pseudoNormal;
   if (bestFeature == Face) pseudoNormal = normals_[static_cast<size_t>(bestTriangle)];

@@ -52,7 +52,8 @@ class MeshGeometry {
   // and the outward direction there: the direction from the nearest point to an outside point (and away from an
   // inside one), so that pushing along it leads out the shortest way; the angle-weighted pseudo-normal of the
   // nearest feature decides the sign (Bærentzen and Aanæs 2005), which is exact for a closed surface.
-  SurfacePoint nearestSurfacePoint(const Vector3& point) const;
+  // `hint`, when given, is a triangle to try first (the answer for a point nearby), and is set to the nearest one.
+  SurfacePoint nearestSurfacePoint(const Vector3& point, int* hint = nullptr) const;
 
  private:
   struct Node;

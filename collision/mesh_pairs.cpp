@@ -25,7 +25,7 @@ namespace lodestone::detail {
 namespace {
 
 // How near, as a part of the sampled mesh's bounding radius, samples are measured.
-constexpr double kNearFraction = 0.05;
+constexpr double kNearFraction = 0.01;
 
 struct Sample {
   int id;                  // triangle or node
@@ -108,12 +108,13 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   thread_local std::vector<Sample> samples;
   samples.clear();
   double nearest = std::numeric_limits<double>::infinity();
+  int hint = -1;  // neighbouring samples have neighbouring nearest triangles
   for (int id : ids) {
     const Vector3& local = options.nodeMode ? mesh.mesh().vertices[static_cast<size_t>(id)] : mesh.centre(id);
     const Vector3 position = side.sampledPose.position + rotationS * local;
     const Vector3 inMaster = rotationM.transpose() * (position - side.masterPose.position);
     const SurfacePoint surface = side.masterExact ? nearestSurfacePoint(side.master, inMaster)
-                                                  : surfaceOf(side.master).nearestSurfacePoint(inMaster);
+                                                  : surfaceOf(side.master).nearestSurfacePoint(inMaster, &hint);
     nearest = std::min(nearest, surface.distance);
     if (surface.distance >= 0 || -surface.distance > options.ignoreDeeperThan) continue;
     samples.push_back({id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
