@@ -148,7 +148,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   }
 
   struct Patch {
-    double weight = 0, depth = 0, area = 0;
+    double weight = 0, depth = 0, area = 0, weightedDepth = 0;
     Vector3 position = Vector3::Zero(), normal = Vector3::Zero();
   };
   thread_local std::vector<Patch> patches;
@@ -168,14 +168,16 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     patch.weight += weight;
     patch.position += weight * sample.position;
     patch.normal += weight * sample.masterNormal;
+    patch.weightedDepth += weight * sample.depth;
     patch.depth = std::max(patch.depth, sample.depth);
     patch.area += sample.area;
     deepest = std::max(deepest, sample.depth);
   }
   for (const Patch& patch : patches) {
     ContactPoint point;
-    const Vector3 onSampled = patch.position / patch.weight;
     const Vector3 masterNormal = patch.normal.normalized();
+    // The patch's points: on the master surface where the mean sample meets it, and `depth` inside from there.
+    const Vector3 onMaster = (patch.position + patch.weightedDepth * masterNormal) / patch.weight;
     // The normal points from B to A: the master's outward normal when A is sampled (B is master), and the other
     // way when B is sampled.
     point.normal = side.sampledIsA ? masterNormal : Vector3(-masterNormal);
@@ -183,11 +185,11 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     point.area = patch.area;
     point.share = share;
     if (side.sampledIsA) {
-      point.pointOnA = onSampled;
-      point.pointOnB = onSampled + patch.depth * point.normal;
+      point.pointOnB = onMaster;
+      point.pointOnA = onMaster - patch.depth * point.normal;
     } else {
-      point.pointOnB = onSampled;
-      point.pointOnA = onSampled - patch.depth * point.normal;
+      point.pointOnA = onMaster;
+      point.pointOnB = onMaster + patch.depth * point.normal;
     }
     points.push_back(point);
   }

@@ -1,0 +1,213 @@
+// Mesh contact at the collision level: the mesh's signed distance against the exact one of the shape it tessellates,
+// and the patches of mesh pairs (depth, normal, place, area, share) against what the geometry says they must be.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "collision/mesh_geometry.h"
+#include "collision/narrow_phase.h"
+#include "collision/tessellation.h"
+#include "collision_test_support.h"
+#include "mesh_test_support.h"
+
+namespace lodestone {
+namespace {
+
+using testing::poseOf;
+
+// The closed surface of a set of unit cells (integer corners), each exposed face two triangles wound outwards.
+TriangleMesh voxelMesh(const std::vector<std::array<int, 3>>& cells) {
+  TriangleMesh mesh;
+  std::map<std::array<int, 3>, int> index;
+  const auto node = [&](std::array<int, 3> corner) {
+    const auto [found, added] = index.emplace(corner, static_cast<int>(mesh.vertices.size()));
+    if (added) mesh.vertices.emplace_back(corner[0], corner[1], corner[2]);
+    return found->second;
+  };
+  const auto filled = [&](std::array<int, 3> cell) { return std::find(cells.begin(), cells.end(), cell) != cells.end(); };
+  for (const auto& cell : cells) {
+    for (int a = 0; a < 3; ++a) {
+      const int b = (a + 1) % 3, c = (a + 2) % 3;
+      for (int side : {0, 1}) {
+        std::array<int, 3> neighbour = cell;
+        neighbour[static_cast<size_t>(a)] += side ? 1 : -1;
+        if (filled(neighbour)) continue;
+        std::array<int, 4> quad{};
+        const int offsets[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+        for (int k = 0; k < 4; ++k) {
+          std::array<int, 3> corner = cell;
+          corner[static_cast<size_t>(a)] += side;
+          corner[static_cast<size_t>(b)] += offsets[k][0];
+          corner[static_cast<size_t>(c)] += offsets[k][1];
+          quad[static_cast<size_t>(k)] = node(corner);
+        }
+        if (side) {  // b × c = a: counter-clockwise seen from +a
+          mesh.triangles.push_back({quad[0], quad[1], quad[2]});
+          mesh.triangles.push_back({quad[0], quad[2], quad[3]});
+        } else {
+          mesh.triangles.push_back({quad[0], quad[2], quad[1]});
+          mesh.triangles.push_back({quad[0], quad[3], quad[2]});
+        }
+      }
+    }
+  }
+  return mesh;
+}
+
+Shape meshShape(const TriangleMesh& mesh) { return Shape::mesh(std::make_shared<MeshGeometry>(mesh)); }
+
+Shape tessellated(Shape shape, int level) {
+  shape.surface = std::make_shared<MeshGeometry>(tessellate(shape, level));
+  return shape;
+}
+
+// A box's tessellation is its exact surface, so the mesh's signed distance must be the box's, inside and outside,
+// near faces, edges and corners alike (the pseudo-normals decide the sign there).
+TEST(CollisionMesh, SignedDistanceOfATessellatedBoxIsTheBoxs) {
+  const Shape box = Shape::box(Vector3(0.5, 0.3, 0.2));
+  const MeshGeometry mesh(tessellate(box, 1));
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> coordinate(-0.8, 0.8);
+  int inside = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const Vector3 point(coordinate(random), coordinate(random), coordinate(random));
+    const SurfacePoint exact = nearestSurfacePoint(box, point);
+    const SurfacePoint fromMesh = mesh.nearestSurfacePoint(point);
+    ASSERT_NEAR(fromMesh.distance, exact.distance, 1e-12) << point.transpose();
+    ASSERT_LT((fromMesh.nearest + fromMesh.distance * fromMesh.normal - point).norm(), 1e-12) << point.transpose();
+    inside += exact.distance < 0;
+  }
+  EXPECT_GT(inside, 100) << "the test must try points inside too";
+}
+
+TEST(CollisionMesh, SignedDistanceOfATorusMeshHasTheRightSignInTheHole) {
+  const MeshGeometry torus(testing::torus(48, 24));
+  EXPECT_GT(torus.nearestSurfacePoint(Vector3::Zero()).distance, 0.69);        // the hole's centre: 1 − 0.3 away
+  EXPECT_LT(torus.nearestSurfacePoint(Vector3(1, 0, 0)).distance, -0.29);      // inside the ring
+  EXPECT_NEAR(torus.nearestSurfacePoint(Vector3(0, 2, 0)).distance, 0.7, 1e-9);  // beyond a vertex on the rim
+}
+
+// A mesh sphere on an exact box (the box is master under AUTO): one patch whose depth is the lowest sample's
+// depth, its normal the box's face normal, its area that of the penetrating triangles.
+TEST(CollisionMesh, MeshSphereOnExactBoxGivesOnePatch) {
+  const Shape sphere = meshShape(tessellate(Shape::sphere(0.1), 2));
+  const Shape box = Shape::box(Vector3(1, 1, 0.5));
+  const Pose boxPose = poseOf(Vector3(0, 0, -0.5));
+  for (bool nodes : {false, true}) {
+    ContactOptions options;
+    options.nodeMode = nodes;
+    std::vector<ContactPoint> points;
+    const double distance = collide(sphere, poseOf(Vector3(0, 0, 0.099)), box, boxPose, 0.01, points, options);
+    ASSERT_EQ(points.size(), 1u) << "node mode " << nodes;
+    const ContactPoint& point = points[0];
+    // The deepest sample: its depth is the true 1 mm less the sampling's sag (centres lie inside the sphere).
+    double lowest = INFINITY;
+    const MeshGeometry& mesh = *sphere.surface;
+    if (nodes) {
+      for (const Vector3& v : mesh.mesh().vertices) lowest = std::min(lowest, v.z());
+    } else {
+      for (int t = 0; t < mesh.triangleCount(); ++t) lowest = std::min(lowest, mesh.centre(t).z());
+    }
+    EXPECT_NEAR(point.depth, -(0.099 + lowest), 1e-12);
+    EXPECT_NEAR(distance, -point.depth, 1e-15);
+    EXPECT_LT((point.normal - Vector3::UnitZ()).norm(), 1e-12);
+    EXPECT_NEAR(point.pointOnA.x(), 0, 0.01);
+    EXPECT_NEAR(point.pointOnB.z(), 0, 1e-12) << "the point on B is on the box's face";
+    EXPECT_GT(point.area, 0);
+    EXPECT_EQ(point.share, 1);
+  }
+}
+
+// Apart, the gap is the nearest sample's while it is small (it locates onset), and stays positive beyond.
+TEST(CollisionMesh, GapIsTheNearestSamplesNearContact) {
+  const Shape cube = meshShape(testing::scaledAndMoved(testing::unitCube(), 0.1, Vector3(-0.05, -0.05, -0.05)));
+  const Shape box = Shape::box(Vector3(1, 1, 0.5));
+  std::vector<ContactPoint> points;
+  EXPECT_NEAR(collide(cube, poseOf(Vector3(0, 0, 0.0502)), box, poseOf(Vector3(0, 0, -0.5)), 0.1, points), 2e-4, 1e-12);
+  EXPECT_TRUE(points.empty());
+  EXPECT_GT(collide(cube, poseOf(Vector3(0, 0, 0.08)), box, poseOf(Vector3(0, 0, -0.5)), 0.1, points), 0);
+  EXPECT_TRUE(points.empty());
+}
+
+// A non-convex mesh (an arch on two legs) on a box touches in two places: two patches, one per leg, each carrying
+// its own depth; the deeper leg's patch is deeper.
+TEST(CollisionMesh, SeparateTouchingRegionsAreSeparatePatches) {
+  const Shape arch = meshShape(voxelMesh({{0, 0, 1}, {1, 0, 1}, {2, 0, 1}, {0, 0, 0}, {2, 0, 0}}));
+  const Shape box = Shape::box(Vector3(10, 10, 0.5));
+  // Tilted a little about y, so the legs sink by different amounts.
+  const Pose pose = poseOf(Vector3(0, 0, -0.01), 0.002, Vector3::UnitY());
+  std::vector<ContactPoint> points;
+  collide(arch, pose, box, poseOf(Vector3(0, 0, -0.5)), 0.01, points);
+  ASSERT_EQ(points.size(), 2u);
+  std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.pointOnA.x() < b.pointOnA.x(); });
+  EXPECT_NEAR(points[0].pointOnA.x(), 0.5, 0.05);
+  EXPECT_NEAR(points[1].pointOnA.x(), 2.5, 0.05);
+  EXPECT_GT(points[1].depth, points[0].depth) << "turning about +y lowers +x";
+  for (const ContactPoint& point : points) EXPECT_NEAR(point.area, 1.0, 1e-9) << "a leg's foot, 1 × 1";
+}
+
+// master_surface: J samples A (I) against B, I the other way, I_AND_J both, each point carrying half the force.
+TEST(CollisionMesh, MasterSurfaceChoosesTheSampledSide) {
+  const Shape cube = meshShape(testing::scaledAndMoved(testing::unitCube(), 0.1, Vector3(-0.05, -0.05, -0.05)));
+  const Shape plate = tessellated(Shape::box(Vector3(1, 1, 0.5)), 0);
+  const Pose cubePose = poseOf(Vector3(0.3, 0.2, 0.049)), platePose = poseOf(Vector3(0, 0, -0.5));
+  const auto run = [&](MasterSurface master) {
+    ContactOptions options;
+    options.master = master;
+    std::vector<ContactPoint> points;
+    collide(cube, cubePose, plate, platePose, 0.01, points, options);
+    return points;
+  };
+  const std::vector<ContactPoint> sampledCube = run(MasterSurface::J);
+  ASSERT_EQ(sampledCube.size(), 1u);
+  EXPECT_NEAR(sampledCube[0].depth, 1e-3, 1e-12);
+  EXPECT_NEAR(sampledCube[0].area, 0.01, 1e-12) << "the cube's bottom face";
+  EXPECT_NEAR(sampledCube[0].pointOnA.z(), -1e-3, 1e-12) << "the cube's bottom";
+  EXPECT_NEAR(sampledCube[0].pointOnA.x(), 0.3, 1e-12) << "under the cube's centre";
+  const std::vector<ContactPoint> sampledPlate = run(MasterSurface::I);
+  // The plate's triangles are large: their centres are far from the cube, so none of them is inside it.
+  EXPECT_TRUE(sampledPlate.empty());
+  const std::vector<ContactPoint> both = run(MasterSurface::IAndJ);
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].share, 0.5);
+  // AUTO samples the finer mesh, the cube.
+  const std::vector<ContactPoint> automatic = run(MasterSurface::Auto);
+  ASSERT_EQ(automatic.size(), 1u);
+  EXPECT_NEAR(automatic[0].area, 0.01, 1e-12);
+}
+
+TEST(CollisionMesh, SamplesDeeperThanTheLimitAreLeftOut) {
+  const Shape cube = meshShape(testing::scaledAndMoved(testing::unitCube(), 0.1, Vector3(-0.05, -0.05, -0.05)));
+  const Shape box = Shape::box(Vector3(1, 1, 0.5));
+  ContactOptions options;
+  options.ignoreDeeperThan = 0.02;
+  std::vector<ContactPoint> points;
+  collide(cube, poseOf(Vector3(0, 0, 0.04)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
+  ASSERT_EQ(points.size(), 1u) << "1 cm deep: kept";
+  points.clear();
+  collide(cube, poseOf(Vector3(0, 0, 0.02)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
+  // The bottom (3 cm deep) is left out; the sides' centres (at 1.3 cm… 0.3 cm below the face) remain.
+  for (const ContactPoint& point : points) EXPECT_LE(point.depth, 0.02);
+}
+
+// enable_analytical="FALSE" sends even a sphere–box pair through meshes: the depth is then the tessellation's.
+TEST(CollisionMesh, AnalyticalOffUsesTheTessellations) {
+  const Shape sphere = tessellated(Shape::sphere(0.1), 1);
+  const Shape box = tessellated(Shape::box(Vector3(1, 1, 0.5)), 0);
+  ContactOptions options;
+  options.analytical = false;
+  std::vector<ContactPoint> exact, meshed;
+  collide(sphere, poseOf(Vector3(0, 0, 0.099)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, exact);
+  collide(sphere, poseOf(Vector3(0, 0, 0.099)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, meshed, options);
+  ASSERT_EQ(exact.size(), 1u);
+  ASSERT_EQ(meshed.size(), 1u);
+  EXPECT_NEAR(exact[0].depth, 1e-3, 1e-15);
+  EXPECT_LT(meshed[0].depth, exact[0].depth) << "triangle centres lie inside the sphere";
+  EXPECT_GT(meshed[0].depth, 0);
+}
+
+}  // namespace
+}  // namespace lodestone
