@@ -13,8 +13,8 @@ struct ContactPoint {
   Vector3 normal = Vector3::UnitZ();    // unit, ground, from B towards A: the direction that pushes A out of B
   double depth = 0;                     // penetration (> 0)
   double area = 0;                      // this point's share of the overlap area on the contact plane; 0 unknown
-  double share = 1;                     // the part of its law's force this point carries: ½ for each side's patches
-                                        // of a mesh pair with master_surface="I_AND_J"
+  double share = 1;                     // the part of its law's force this point carries: for a mesh sample, its
+                                        // part of its patch (halved with master_surface="I_AND_J"); 1 otherwise
 };
 
 }  // namespace lodestone

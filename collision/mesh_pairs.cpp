@@ -3,11 +3,11 @@
 // nearest-point hierarchy. FCL's bounding-volume hierarchy of the sampled mesh first picks the triangles near the
 // master's box, so the cost follows the triangles near the contact, not the mesh's size.
 //
-// Penetrating samples that share a node form a patch, and each patch becomes one ContactPoint: the contact laws
-// are written for one point per contact (IMPACT's stiffness is the whole contact's), so a patch gives the force
-// an analytical pair would, whatever the number of triangles in it. Its depth is the deepest sample's; its normal
-// and place are means weighted by area × depth, so a sample that just starts to penetrate adds nothing and the
-// force turns and moves smoothly as triangles come and go.
+// Penetrating samples that share a node form a patch. The contact laws are written for one point per contact
+// (IMPACT's stiffness is the whole contact's), so a patch gives its law's force once, whatever the number of
+// triangles in it: its depth is the deepest sample's, its normal the mean of the samples' weighted by area × depth,
+// and each sample carries the part area × depth of the force (ContactPoint::share). A sample that just starts to
+// penetrate adds nothing, so the force turns and moves smoothly as triangles come and go.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -148,8 +148,8 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   }
 
   struct Patch {
-    double weight = 0, depth = 0, area = 0, weightedDepth = 0;
-    Vector3 position = Vector3::Zero(), normal = Vector3::Zero();
+    double weight = 0, depth = 0, area = 0;
+    Vector3 normal = Vector3::Zero();
   };
   thread_local std::vector<Patch> patches;
   thread_local std::vector<int> patchOf;
@@ -166,24 +166,28 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     const Sample& sample = samples[k];
     const double weight = sample.area * sample.depth;
     patch.weight += weight;
-    patch.position += weight * sample.position;
     patch.normal += weight * sample.masterNormal;
-    patch.weightedDepth += weight * sample.depth;
     patch.depth = std::max(patch.depth, sample.depth);
     patch.area += sample.area;
     deepest = std::max(deepest, sample.depth);
   }
-  for (const Patch& patch : patches) {
-    ContactPoint point;
+  // One point per sample, all with their patch's depth, normal and area, each carrying the part area × depth of its
+  // patch's force: together the law's force once per patch, its elastic part acting at the weighted centre, while
+  // damping and friction see each sample's own velocity (so a face rocking on a face is damped, and a spinning
+  // contact feels friction round its axis).
+  for (size_t k = 0; k < samples.size(); ++k) {
+    const Sample& sample = samples[k];
+    const Patch& patch = patches[static_cast<size_t>(patchOf[static_cast<size_t>(findRoot(parent, static_cast<int>(k)))])];
     const Vector3 masterNormal = patch.normal.normalized();
-    // The patch's points: on the master surface where the mean sample meets it, and `depth` inside from there.
-    const Vector3 onMaster = (patch.position + patch.weightedDepth * masterNormal) / patch.weight;
+    ContactPoint point;
     // The normal points from B to A: the master's outward normal when A is sampled (B is master), and the other
     // way when B is sampled.
     point.normal = side.sampledIsA ? masterNormal : Vector3(-masterNormal);
     point.depth = patch.depth;
     point.area = patch.area;
-    point.share = share;
+    point.share = share * sample.area * sample.depth / patch.weight;
+    // On the master surface where the sample meets it, and `depth` inside from there.
+    const Vector3 onMaster = sample.position + sample.depth * sample.masterNormal;
     if (side.sampledIsA) {
       point.pointOnB = onMaster;
       point.pointOnA = onMaster - patch.depth * point.normal;

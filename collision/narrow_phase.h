@@ -38,9 +38,10 @@ struct ContactOptions {
 // shapes are farther apart than `margin`, any value ≥ margin may be returned (a cheap bound is enough). Mesh pairs
 // return the gap while it is below a nearer range and that range beyond it (see ContactOptions::gapNeededWithin).
 //
-// Mesh contact gives one point per patch (a connected set of penetrating samples): its depth is the deepest
-// sample's, its normal and place the means of the samples' weighted by area × depth (so a sample that just begins
-// to penetrate adds nothing, and the point moves smoothly), its area the samples' total area.
+// Mesh contact gives one point per penetrating sample, grouped in patches (connected sets of samples): every point
+// of a patch has the patch's depth (the deepest sample's), normal (the samples' mean weighted by area × depth) and
+// area (the samples' total), and carries the part area × depth of the patch's force (ContactPoint::share), so the
+// law acts once per patch and a sample that just begins to penetrate adds nothing.
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points, const ContactOptions& options = {});
 
