@@ -206,15 +206,17 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
     return (offsetInRegion.cwiseAbs() - regionHalf - nodeReach).maxCoeff() > 0;  // the region's axes
   };
   const size_t first = triangles.size();
-  int stack[128];
-  int top = 0;
-  if (model.getNumBVs() > 0) stack[top++] = 0;
-  while (top > 0) {
-    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack[--top]);
+  // FCL splits at the mean, so its tree may be deeper than a median split's: the stack grows as needed.
+  thread_local std::vector<int> stack;
+  stack.clear();
+  if (model.getNumBVs() > 0) stack.push_back(0);
+  while (!stack.empty()) {
+    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
+    stack.pop_back();
     if (apart(0.5 * (node.bv.min_ + node.bv.max_), 0.5 * (node.bv.max_ - node.bv.min_))) continue;
     if (!node.isLeaf()) {
-      stack[top++] = node.leftChild();
-      stack[top++] = node.rightChild();
+      stack.push_back(node.leftChild());
+      stack.push_back(node.rightChild());
       continue;
     }
     triangles.push_back(node.primitiveId());
@@ -237,7 +239,7 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) 
     best = (point - bestPoint).squaredNorm();
     bestTriangle = *hint;
   }
-  int stack[64];
+  int stack[64];  // our tree splits at the median: depth ≤ log2(triangles) + 1
   int top = 0;
   if (!mesh_.triangles.empty()) stack[top++] = 0;
   while (top > 0) {
