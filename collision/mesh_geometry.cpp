@@ -5,21 +5,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <span>
 #include <unordered_map>
 
 namespace lodestone {
 
-struct MeshGeometry::Node {
-  Aabb box;
-  int left = -1, right = -1;  // children; −1 in a leaf
-  int first = 0, count = 0;   // a leaf's triangles: leafTriangles_[first … first+count)
+// FCL's tree of axis-aligned boxes over the triangles, one triangle per leaf: it serves both queries.
+struct MeshGeometry::Hierarchy {
+  fcl::BVHModel<fcl::AABBd> model;
 };
 
 namespace {
-
-constexpr int kLeafSize = 4;
 
 // Which part of a triangle is nearest a point: a corner (0–2), an edge (3 + k: from corner k to k+1) or the face.
 enum Feature { Corner0, Corner1, Corner2, Edge01, Edge12, Edge20, Face };
@@ -48,8 +44,8 @@ Vector3 nearestOnTriangle(const Vector3& p, const Vector3& a, const Vector3& b, 
   return a + ab * (vb * denominator) + ac * (vc * denominator);
 }
 
-double squaredDistanceToBox(const Vector3& point, const Aabb& box) {
-  const Vector3 outside = (box.min - point).cwiseMax(point - box.max).cwiseMax(0.0);
+double squaredDistanceToBox(const Vector3& point, const fcl::AABBd& box) {
+  const Vector3 outside = (box.min_ - point).cwiseMax(point - box.max_).cwiseMax(0.0);
   return outside.squaredNorm();
 }
 
@@ -121,16 +117,6 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
     boundingRadius_ = std::max(boundingRadius_, vertex.norm());
   }
 
-  // Our hierarchy, for nearest-point queries: boxes split at the median centre along their longest side.
-  std::vector<int> order(triangleCount);
-  std::iota(order.begin(), order.end(), 0);
-  nodes_.reserve(2 * triangleCount / kLeafSize + 2);
-  nodes_.emplace_back();
-  if (triangleCount > 0) build(0, 0, static_cast<int>(triangleCount), order);
-  leafTriangles_ = std::move(order);
-
-  // FCL's, for the triangles near another shape.
-  auto model = std::make_shared<fcl::BVHModel<fcl::AABBd>>();
   std::vector<fcl::Vector3d> points(mesh_.vertices.begin(), mesh_.vertices.end());
   std::vector<fcl::Triangle> triangles;
   triangles.reserve(triangleCount);
@@ -138,47 +124,13 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
     triangles.emplace_back(static_cast<size_t>(corners[0]), static_cast<size_t>(corners[1]),
                            static_cast<size_t>(corners[2]));
   }
-  model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size()));
-  model->addSubModel(points, triangles);
-  model->endModel();
-  hierarchy_ = model;
+  hierarchy_ = std::make_unique<Hierarchy>();
+  hierarchy_->model.beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size()));
+  hierarchy_->model.addSubModel(points, triangles);
+  hierarchy_->model.endModel();
 }
 
 MeshGeometry::~MeshGeometry() = default;
-
-void MeshGeometry::build(int node, int first, int count, std::vector<int>& order) {
-  Aabb box{Vector3::Constant(std::numeric_limits<double>::infinity()),
-           Vector3::Constant(-std::numeric_limits<double>::infinity())};
-  Aabb centreBox = box;
-  for (int k = first; k < first + count; ++k) {
-    const auto& corners = mesh_.triangles[static_cast<size_t>(order[static_cast<size_t>(k)])];
-    for (int corner : corners) {
-      box.min = box.min.cwiseMin(mesh_.vertices[static_cast<size_t>(corner)]);
-      box.max = box.max.cwiseMax(mesh_.vertices[static_cast<size_t>(corner)]);
-    }
-    const Vector3& centre = centres_[static_cast<size_t>(order[static_cast<size_t>(k)])];
-    centreBox.min = centreBox.min.cwiseMin(centre);
-    centreBox.max = centreBox.max.cwiseMax(centre);
-  }
-  nodes_[static_cast<size_t>(node)].box = box;
-  if (count <= kLeafSize) {
-    nodes_[static_cast<size_t>(node)].first = first;
-    nodes_[static_cast<size_t>(node)].count = count;
-    return;
-  }
-  int axis = 0;
-  (centreBox.max - centreBox.min).maxCoeff(&axis);
-  const int half = count / 2;
-  std::nth_element(order.begin() + first, order.begin() + first + half, order.begin() + first + count,
-                   [&](int a, int b) { return centres_[static_cast<size_t>(a)][axis] < centres_[static_cast<size_t>(b)][axis]; });
-  const int left = static_cast<int>(nodes_.size());
-  nodes_.emplace_back();
-  nodes_.emplace_back();
-  nodes_[static_cast<size_t>(node)].left = left;
-  nodes_[static_cast<size_t>(node)].right = left + 1;
-  build(left, first, half, order);
-  build(left + 1, first + half, count - half, order);
-}
 
 std::span<const int> MeshGeometry::neighbours(int vertex) const {
   const int begin = neighbourStart_[static_cast<size_t>(vertex)];
@@ -187,11 +139,10 @@ std::span<const int> MeshGeometry::neighbours(int vertex) const {
 }
 
 void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std::vector<int>& triangles) const {
-  // FCL's tree of axis-aligned boxes, walked here with a cheap conservative overlap test rather than through
-  // fcl::collide, whose exact tests (15-axis OBB separation per node, GJK per triangle) cost more than the sample
+  // The tree walked with a cheap conservative overlap test rather than through fcl::collide, whose exact tests (15-axis OBB separation per node, GJK per triangle) cost more than the sample
   // queries they would save. A node is skipped when one of the six face axes of the two boxes separates them; the
   // nine edge–edge axes are not tried, so a few nodes that do not meet the region are opened, never the reverse.
-  const auto& model = static_cast<const fcl::BVHModel<fcl::AABBd>&>(*hierarchy_);
+  const auto& model = hierarchy_->model;
   const Vector3 regionHalf = 0.5 * (region.max - region.min);
   const Vector3 regionCentre = regionPose.position + regionPose.rotation * (0.5 * (region.max + region.min));
   const Matrix3& axes = regionPose.rotation;  // the region's axes, in the mesh frame
@@ -206,7 +157,7 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
     return (offsetInRegion.cwiseAbs() - regionHalf - nodeReach).maxCoeff() > 0;  // the region's axes
   };
   const size_t first = triangles.size();
-  // FCL splits at the mean, so its tree may be deeper than a median split's: the stack grows as needed.
+  // FCL splits at the mean, so its depth has no small bound: the stack grows as needed.
   thread_local std::vector<int> stack;
   stack.clear();
   if (model.getNumBVs() > 0) stack.push_back(0);
@@ -239,40 +190,35 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) 
     best = (point - bestPoint).squaredNorm();
     bestTriangle = *hint;
   }
-  int stack[64];  // our tree splits at the median: depth ≤ log2(triangles) + 1
-  int top = 0;
-  if (!mesh_.triangles.empty()) stack[top++] = 0;
-  while (top > 0) {
-    const Node& node = nodes_[static_cast<size_t>(stack[--top])];
-    if (squaredDistanceToBox(point, node.box) >= best) continue;
-    if (node.left < 0) {
-      for (int k = node.first; k < node.first + node.count; ++k) {
-        const int t = leafTriangles_[static_cast<size_t>(k)];
-        const auto& corners = mesh_.triangles[static_cast<size_t>(t)];
-        Feature feature = Face;
-        const Vector3 nearest = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
-                                                  mesh_.vertices[static_cast<size_t>(corners[1])],
-                                                  mesh_.vertices[static_cast<size_t>(corners[2])], feature);
-        const double squared = (point - nearest).squaredNorm();
-        if (squared < best || (squared == best && t < bestTriangle)) {
-          best = squared;
-          bestTriangle = t;
-          bestFeature = feature;
-          bestPoint = nearest;
-        }
+  const auto& model = hierarchy_->model;
+  thread_local std::vector<int> stack;
+  stack.clear();
+  if (model.getNumBVs() > 0) stack.push_back(0);
+  while (!stack.empty()) {
+    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
+    stack.pop_back();
+    if (squaredDistanceToBox(point, node.bv) >= best) continue;
+    if (node.isLeaf()) {
+      const int t = node.primitiveId();
+      const auto& corners = mesh_.triangles[static_cast<size_t>(t)];
+      Feature feature = Face;
+      const Vector3 nearest = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
+                                                mesh_.vertices[static_cast<size_t>(corners[1])],
+                                                mesh_.vertices[static_cast<size_t>(corners[2])], feature);
+      const double squared = (point - nearest).squaredNorm();
+      if (squared < best || (squared == best && t < bestTriangle)) {
+        best = squared;
+        bestTriangle = t;
+        bestFeature = feature;
+        bestPoint = nearest;
       }
       continue;
     }
     // The nearer child last, so it is searched first.
-    const double left = squaredDistanceToBox(point, nodes_[static_cast<size_t>(node.left)].box);
-    const double right = squaredDistanceToBox(point, nodes_[static_cast<size_t>(node.right)].box);
-    if (left < right) {
-      stack[top++] = node.right;
-      stack[top++] = node.left;
-    } else {
-      stack[top++] = node.left;
-      stack[top++] = node.right;
-    }
+    const int left = node.leftChild(), right = node.rightChild();
+    const bool leftNearer = squaredDistanceToBox(point, model.getBV(left).bv) < squaredDistanceToBox(point, model.getBV(right).bv);
+    stack.push_back(leftNearer ? right : left);
+    stack.push_back(leftNearer ? left : right);
   }
   SurfacePoint result;
   if (bestTriangle < 0) return result;

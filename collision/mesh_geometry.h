@@ -1,6 +1,6 @@
 // A closed triangle mesh prepared for contact: what each triangle and node contributes (centre, normal, area), the
-// pseudo-normals that tell inside from outside, a bounding-volume hierarchy of FCL for finding the triangles near
-// another shape, and one of ours for the nearest point on the surface. Built once per graphic and shared.
+// pseudo-normals that tell inside from outside, and FCL's bounding-volume hierarchy, which finds both the triangles
+// near another shape and the nearest point on the surface. Built once per graphic and shared.
 #pragma once
 
 #include <array>
@@ -10,11 +10,6 @@
 
 #include "point_queries.h"
 #include "triangle_mesh.h"
-
-namespace fcl {
-template <typename S>
-class CollisionGeometry;
-}
 
 namespace lodestone {
 
@@ -56,8 +51,7 @@ class MeshGeometry {
   SurfacePoint nearestSurfacePoint(const Vector3& point, int* hint = nullptr) const;
 
  private:
-  struct Node;
-  void build(int node, int first, int count, std::vector<int>& order);
+  struct Hierarchy;
 
   TriangleMesh mesh_;
   std::vector<Vector3> centres_, normals_;
@@ -68,9 +62,7 @@ class MeshGeometry {
   std::vector<int> neighbourStart_, neighbourList_;
   Aabb bounds_;
   double boundingRadius_ = 0;
-  std::vector<Node> nodes_;
-  std::vector<int> leafTriangles_;
-  std::shared_ptr<fcl::CollisionGeometry<double>> hierarchy_;
+  std::unique_ptr<Hierarchy> hierarchy_;
 };
 
 }  // namespace lodestone

@@ -74,23 +74,19 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   const MeshGeometry& mesh = surfaceOf(side.sampled);
   const Matrix3& rotationS = side.sampledPose.rotation;
   const Matrix3& rotationM = side.masterPose.rotation;
-  // The master's box in its frame, inflated by the margin, placed in the sampled mesh's frame.
   // Samples farther than `near` from the master are not measured: the gap is exact within it, and said to be `near`
-  // beyond. Contact needs the gap exact only near zero (onset is located there), so `near` is a
-  // small part of the sampled mesh's size, or the margin when that is smaller, or a field law's range.
-  const double near = std::min(margin, std::max(options.gapNeededWithin, kNearFraction * mesh.boundingRadius()));
+  // beyond (contacts.csv's separation too). Contact needs the gap exact only near zero (onset is located there), so
+  // `near` is a small part of the sampled mesh's size, or the margin when that is smaller, or a field law's range.
+  const double near = std::min(margin, std::max(options.fieldRange, kNearFraction * mesh.boundingRadius()));
+  // The candidates: the sampled triangles that meet the master's box, inflated by `near` and placed in the sampled
+  // mesh's frame.
+  const Aabb masterBox =
+      (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds()).inflated(std::max(near, 0.0));
+  const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
+                             rotationS.transpose() * rotationM};
   thread_local std::vector<int> triangles;
   triangles.clear();
-  if (std::isfinite(near)) {
-    const Aabb masterBox =
-        (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds()).inflated(std::max(near, 0.0));
-    const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
-                               rotationS.transpose() * rotationM};
-    mesh.trianglesNear(masterBox, masterInSampled, triangles);
-  } else {
-    triangles.resize(static_cast<size_t>(mesh.triangleCount()));
-    std::iota(triangles.begin(), triangles.end(), 0);
-  }
+  mesh.trianglesNear(masterBox, masterInSampled, triangles);
   if (triangles.empty()) return near > 0 ? near : std::numeric_limits<double>::min();
 
   thread_local std::vector<int> ids;
@@ -149,20 +145,22 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
 
   struct Patch {
     double weight = 0, depth = 0, area = 0;
-    Vector3 normal = Vector3::Zero();
+    Vector3 normal = Vector3::Zero();  // summed, then made unit
   };
   thread_local std::vector<Patch> patches;
-  thread_local std::vector<int> patchOf;
+  thread_local std::vector<int> patchOf;  // per sample; at first per union–find root
   patches.clear();
   patchOf.assign(samples.size(), -1);
   double deepest = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
+    // Roots come before the samples they hold (join keeps the lower index), so each root has its patch already.
     const int root = findRoot(parent, static_cast<int>(k));
     if (patchOf[static_cast<size_t>(root)] < 0) {
       patchOf[static_cast<size_t>(root)] = static_cast<int>(patches.size());
       patches.emplace_back();
     }
-    Patch& patch = patches[static_cast<size_t>(patchOf[static_cast<size_t>(root)])];
+    patchOf[k] = patchOf[static_cast<size_t>(root)];
+    Patch& patch = patches[static_cast<size_t>(patchOf[k])];
     const Sample& sample = samples[k];
     const double weight = sample.area * sample.depth;
     patch.weight += weight;
@@ -171,18 +169,18 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     patch.area += sample.area;
     deepest = std::max(deepest, sample.depth);
   }
+  for (Patch& patch : patches) patch.normal.normalize();
   // One point per sample, all with their patch's depth, normal and area, each carrying the part area × depth of its
   // patch's force: together the law's force once per patch, its elastic part acting at the weighted centre, while
   // damping and friction see each sample's own velocity (so a face rocking on a face is damped, and a spinning
   // contact feels friction round its axis).
   for (size_t k = 0; k < samples.size(); ++k) {
     const Sample& sample = samples[k];
-    const Patch& patch = patches[static_cast<size_t>(patchOf[static_cast<size_t>(findRoot(parent, static_cast<int>(k)))])];
-    const Vector3 masterNormal = patch.normal.normalized();
+    const Patch& patch = patches[static_cast<size_t>(patchOf[k])];
     ContactPoint point;
     // The normal points from B to A: the master's outward normal when A is sampled (B is master), and the other
     // way when B is sampled.
-    point.normal = side.sampledIsA ? masterNormal : Vector3(-masterNormal);
+    point.normal = side.sampledIsA ? patch.normal : Vector3(-patch.normal);
     point.depth = patch.depth;
     point.area = patch.area;
     point.share = share * sample.area * sample.depth / patch.weight;

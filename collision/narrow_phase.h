@@ -20,11 +20,13 @@ struct ContactOptions {
   MasterSurface master = MasterSurface::Auto;
   bool nodeMode = false;    // sample a mesh's nodes, each with a third of its triangles' area; else triangle centres
   bool analytical = true;   // false: primitives too are contact meshes, their tessellation (Shape::surface)
-  // Samples deeper than this are left out (a point pushed through a thin part would be pushed out the far side).
+  // ignore_penetration_larger_than: a pair of primitives deeper than this exerts no force; of a mesh pair, the
+  // samples deeper than this are left out (a point pushed through a thin part would be pushed out the far side).
   double ignoreDeeperThan = std::numeric_limits<double>::infinity();
-  // Mesh pairs measure the gap only within a small part of the sampled mesh's size (beyond it they return that
-  // part, which is all root finding needs), or within this when larger: a field law's range.
-  double gapNeededWithin = 0;
+  // The gap within which a field law (DIPOLE) acts; 0 for contact laws. Mesh pairs measure the gap only within a
+  // small part of the sampled mesh's size (beyond it they return that part, which is all root finding needs), or
+  // within this when larger.
+  double fieldRange = 0;
 };
 
 // Contact between shape `a` at `poseA` and shape `b` at `poseB`.
@@ -36,7 +38,7 @@ struct ContactOptions {
 // Returns the signed distance between the shapes: the gap (> 0) while apart, minus the largest penetration
 // depth (< 0) while they overlap. It is continuous in the poses, so it can serve as a root function. When the
 // shapes are farther apart than `margin`, any value ≥ margin may be returned (a cheap bound is enough). Mesh pairs
-// return the gap while it is below a nearer range and that range beyond it (see ContactOptions::gapNeededWithin).
+// return the gap while it is below a nearer range and that range beyond it (see ContactOptions::fieldRange).
 //
 // Mesh contact gives one point per penetrating sample, grouped in patches (connected sets of samples): every point
 // of a patch has the patch's depth (the deepest sample's), normal (the samples' mean weighted by area × depth) and

@@ -40,7 +40,7 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
       }
       (isI ? found->inI : found->inJ) = true;
       const double reach = kProximityFraction * contacts_->graphics[static_cast<size_t>(graphic)].shape.boundingRadius() +
-                           0.5 * element.fieldRange;
+                           0.5 * element.options.fieldRange;
       proximity_[static_cast<size_t>(graphic)] = std::max(proximity_[static_cast<size_t>(graphic)], reach);
     };
     for (int graphic : element.iGraphics) join(graphic, true);
@@ -133,7 +133,7 @@ void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
   const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
   candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
   const ForceContact& contact = this->element(element);
-  const bool fieldActive = contact.normalLaw && contact.normalLaw->field && distance <= contact.fieldRange;
+  const bool fieldActive = contact.normalLaw && contact.normalLaw->field && distance <= contact.options.fieldRange;
   if (pointCount > 0 || fieldActive) {
     activePairs_.push_back({static_cast<int>(candidates_.size()) - 1, gi.body, gj.body});
   }
@@ -177,7 +177,7 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
 
   double deepest = 0;
   for (const ContactPoint& point : points) deepest = std::max(deepest, point.depth);
-  const bool ignored = deepest > element.ignorePenetrationLargerThan;
+  const bool ignored = deepest > element.options.ignoreDeeperThan;
   if (!ignored && !points.empty()) {
     NormalInput input;
     input.effectiveMass = effectiveMass(graphicDataI.body, graphicDataJ.body);
@@ -219,7 +219,8 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
     double* frictionState = stateOf(namedFriction, &Anchor::frictionState, zeroFrictionState_, frictionElapsed);
     const bool advancing = evaluation == Evaluation::AcceptedStep && anchor;
     size_t pointIndex = 0;
-    Vector3 centroid = Vector3::Zero();
+    Vector3 centroid = Vector3::Zero();  // of the points weighted by the part of the force each carries
+    double shares = 0;
     for (const ContactPoint& point : points) {
       const Vector3 at = 0.5 * (point.pointOnA + point.pointOnB);
       const Vector3 velocityI = bodyI ? bodyI->velocityAt(at) : Vector3::Zero();
@@ -305,7 +306,8 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
         friction = -(mu * std::fabs(normalForce)) * Vector3(slip / slipSpeed);
       }
       apply(normalForce * point.normal + friction, at);
-      centroid += at;
+      centroid += point.share * at;
+      shares += point.share;
       ++pointIndex;
       if (post) {
         post->push_back({point.depth, -normalVelocity, slipSpeed, at, relative, point.normal,
@@ -324,10 +326,10 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
     }
     if (report) {
       report->points = static_cast<int>(points.size());
-      report->point = centroid / static_cast<double>(points.size());
+      report->point = centroid / shares;
     }
   }
-  if (element.normalLaw && element.normalLaw->field && distance <= element.fieldRange) {
+  if (element.normalLaw && element.normalLaw->field && distance <= element.options.fieldRange) {
     // A field law's vectors (DIPOLE's moments) are given in each body's axes (REFERENCE §3), not in the axes of
     // the graphic's centre marker, which may be turned relative to its body: the law gets the graphic's centre
     // with its body's axes (ground's for a ground graphic).

@@ -46,7 +46,7 @@ struct PairReport {
   double frictionForce = 0;    // sum of the points' friction force magnitudes
   Vector3 force = Vector3::Zero();   // total on the I body, ground (field forces included)
   Vector3 torque = Vector3::Zero();  // total on the I body about its CG, ground
-  Vector3 point = Vector3::Zero();   // centroid of the contact points
+  Vector3 point = Vector3::Zero();   // centroid of the contact points, weighted by the part of the force each carries
   Vector3 normal = Vector3::Zero();  // unit, from J to I, at the deepest point
 };
 

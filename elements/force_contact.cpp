@@ -514,7 +514,6 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                 : subroutine(kFrictionSubroutine, contact.userFriction);
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
     if (!normalOk || !frictionOk || !postOk || !ok) continue;
-    if (spec.ignore_penetration_larger_than) contact.ignorePenetrationLargerThan = *spec.ignore_penetration_larger_than;
     contact.options = contactOptions(spec);
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
     if (needsTessellation(contact, result->graphics)) {
@@ -527,7 +526,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
             diagnostics.error(graphicSpec.loc, "refinement_level=" + std::to_string(graphicSpec.refinement_level) +
                                                    " is beyond the finest tessellation, " +
                                                    std::to_string(kMaxRefinementLevel) + " (" +
-                                                   describeContact(contact) + " meets it as a mesh)");
+                                                   describeContact(contact) + " meets it as a mesh); use 0 to " +
+                                                   std::to_string(kMaxRefinementLevel));
             ok = false;
             continue;
           }
@@ -538,8 +538,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     }
     contact.zeroCrossing = spec.zero_crossing;
     if (contact.normalLaw && contact.normalLaw->fieldRange) {
-      contact.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);
-      contact.options.gapNeededWithin = contact.fieldRange;
+      contact.options.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);
     }
     result->elements.push_back(std::move(contact));
   }

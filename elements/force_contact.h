@@ -72,10 +72,10 @@ struct ForceContact {
   std::vector<double> frictionValues;
   std::optional<UserSubroutine> userFriction;
   std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when any cpost_* attribute is given
-  double ignorePenetrationLargerThan = std::numeric_limits<double>::infinity();
-  ContactOptions options;                 // master surface, node mode, analytical: for pairs through meshes
+  // How its pairs are computed: ignore_penetration_larger_than, a field law's range, and for pairs through meshes
+  // the master surface, node mode and enable_analytical.
+  ContactOptions options;
   bool zeroCrossing = true;
-  double fieldRange = 0;                  // gap within which a field law (DIPOLE) acts; 0 for contact laws
 };
 
 struct ContactModel {

@@ -23,17 +23,21 @@ using testing::sci;
 
 constexpr double kGravity = 9.81;
 
-// A ground plate (top face z = 0) and one body whose graphic and contact attributes the caller gives.
-std::string plateDeck(const std::string& bodyAndGraphic, const std::string& plateAttributes,
+// A ground plate (top face z = 0) and one body whose graphic and contact attributes the caller gives. With
+// `meshAttributes` (refinement_level="…"), given to the plate here and to its graphic by the caller, the contact
+// is between tessellated surfaces (enable_analytical="FALSE").
+std::string plateDeck(const std::string& bodyAndGraphic, const std::string& meshAttributes,
                       const std::string& contactAttributes, double endTime, double printInterval) {
+  const std::string meshContact = meshAttributes.empty() ? "" : " enable_analytical=\"FALSE\"";
   return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
          "<Force_Gravity grav_z=\"" + formatReal(-kGravity) + "\"/>\n"
          "<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
          "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
          "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.05\"/>\n"
          "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"1\" length_y=\"1\" "
-         "length_z=\"0.1\" " + plateAttributes + "/>\n" + bodyAndGraphic +
-         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + contactAttributes + "/>\n"
+         "length_z=\"0.1\" " + meshAttributes + "/>\n" + bodyAndGraphic +
+         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + contactAttributes + meshContact +
+         "/>\n"
          "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
          "\" print_interval=\"" + formatReal(printInterval) + "\"/></Command></MultiBodySystem>\n";
 }
@@ -49,11 +53,8 @@ std::string ballDeck(const std::string& meshAttributes) {
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.1\"/>\n"
       "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kBallRadius) + "\" " +
       meshAttributes + "/>\n";
-  const bool mesh = !meshAttributes.empty();
   return plateDeck(ball, meshAttributes,
-                   "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"20\" dmax=\"1e-4\"" +
-                       std::string(mesh ? " enable_analytical=\"FALSE\"" : ""),
-                   0.4, 5e-4);
+                   "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"20\" dmax=\"1e-4\"", 0.4, 5e-4);
 }
 
 // The highest the ball's lowest point gets after its first bounce.
@@ -99,11 +100,8 @@ std::string spinningCylinderDeck(const std::string& meshAttributes) {
       "a02=\"0.\" a12=\"1.\" a22=\"0.\"/>\n"
       "<Post_Graphic id=\"200\" type=\"Cylinder\" center_marker_id=\"21\" radius=\"0.05\" length=\"0.1\" " +
       meshAttributes + "/>\n";
-  const bool mesh = !meshAttributes.empty();
   return plateDeck(cylinder, meshAttributes,
-                   "cnf_type=\"IMPACT\" stiffness=\"1e4\" exponent=\"1\" damping=\"20\" dmax=\"1e-4\"" +
-                       std::string(mesh ? " enable_analytical=\"FALSE\"" : ""),
-                   1.0, 2e-4);
+                   "cnf_type=\"IMPACT\" stiffness=\"1e4\" exponent=\"1\" damping=\"20\" dmax=\"1e-4\"", 1.0, 2e-4);
 }
 
 struct ForceFigures {

@@ -225,9 +225,11 @@ TEST(CollisionMesh, SamplesDeeperThanTheLimitAreLeftOut) {
   collide(cube, poseOf(Vector3(0, 0, 0.04)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
   ASSERT_EQ(patchesOf(points).size(), 1u) << "1 cm deep: kept";
   points.clear();
-  collide(cube, poseOf(Vector3(0, 0, 0.02)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
-  // The bottom (3 cm deep) is left out; the sides' centres (at 1.3 cm… 0.3 cm below the face) remain.
-  for (const ContactPoint& point : points) EXPECT_LE(point.depth, 0.02);
+  // Centre on the face: the bottom's centres (5 cm deep) are left out; the lower triangle of each side, its centre
+  // 5/3 cm deep, remains.
+  collide(cube, poseOf(Vector3::Zero()), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
+  ASSERT_FALSE(points.empty());
+  for (const ContactPoint& point : points) EXPECT_NEAR(point.depth, 0.05 / 3, 1e-12);
 }
 
 // enable_analytical="FALSE" sends even a sphere–box pair through meshes: the depth is then the tessellation's.

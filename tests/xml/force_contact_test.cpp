@@ -158,22 +158,24 @@ TEST(ForceContact, EachContactMeshProblemIsNamedOnTheGraphicsLine) {
   }
 }
 
-// A mesh named by a Force_Contact gets the strict checks of contact geometry on its own line: here the same
-// tetrahedron with one face missing (free edges) and with every face reversed (inward normals).
-TEST(ForceContact, TriaMeshForContactMustBeAClosedOutwardSurface) {
-  const auto meshDeck = [&](const std::string& triangles, int count) {
-    return deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact) +
-                "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" num_point=\"4\" num_triangle=\"" +
-                std::to_string(count) + "\">0 0 0  1 0 0  0 1 0  0 0 1  " + triangles + "</Post_Graphic>");
-  };
-  Diagnostics diagnostics = readAndBuild(meshDeck("0 2 1  0 1 3  0 3 2", 3));
-  EXPECT_TRUE(hasError(diagnostics, kContactLine + 1,
-                       "Post_Graphic id=400: TriaMesh as contact geometry: the surface is not closed: 3 edge(s) belong "
-                       "to one triangle only"));
-  diagnostics = readAndBuild(meshDeck("0 1 2  0 3 1  0 2 3  1 3 2", 4));
-  EXPECT_TRUE(hasError(diagnostics, kContactLine + 1,
-                       "Post_Graphic id=400: TriaMesh as contact geometry: the triangles face inwards"));
-  // A drawn mesh, open or reversed, is no error.
+// A primitive met as a mesh must have a refinement level that can be tessellated; said on the graphic's line.
+TEST(ForceContact, RefinementLevelBeyondTheFinestIsAnErrorWhereTheGraphicIsMeshed) {
+  const std::string ball = "\n<Post_Graphic id=\"400\" type=\"Sphere\" center_marker_id=\"11\" radius=\"0.1\" "
+                           "refinement_level=\"7\"/>";
+  const Diagnostics meshed = readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact +
+                                                            " enable_analytical=\"FALSE\"") + ball));
+  EXPECT_TRUE(hasError(meshed, kContactLine + 1,
+                       "Post_Graphic id=400: refinement_level=7 is beyond the finest tessellation, 6 (Force_Contact "
+                       "id=300"))
+      << meshed.formatAll();
+  EXPECT_TRUE(hasError(meshed, kContactLine + 1, "meets it as a mesh); use 0 to 6")) << meshed.formatAll();
+  const Diagnostics exact =
+      readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact) + ball));
+  EXPECT_EQ(exact.errorCount(), 0) << "not meshed, the level is only drawing advice\n" << exact.formatAll();
+}
+
+// The strict checks are for contact geometry only: an open mesh that no Force_Contact names is no error.
+TEST(ForceContact, DrawnTriaMeshNeedNotBeClosed) {
   const std::string drawnOnly = deck(contactModel(kBallOnBox + kImpact) +
                                      "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" "
                                      "num_point=\"4\" num_triangle=\"3\">0 0 0  1 0 0  0 1 0  0 0 1  0 2 1  0 1 3  0 3 2"
