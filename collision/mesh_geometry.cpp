@@ -49,6 +49,29 @@ double squaredDistanceToBox(const Vector3& point, const fcl::AABBd& box) {
   return outside.squaredNorm();
 }
 
+// Depth first over FCL's tree: a node whose box `skip` rules out is passed over, each leaf's triangle goes to
+// `leaf`, and of two children the one `leftFirst(left, right)` names is opened first.
+template <class Skip, class Leaf, class LeftFirst>
+void walkTree(const fcl::BVHModel<fcl::AABBd>& model, Skip skip, Leaf leaf, LeftFirst leftFirst) {
+  // FCL splits at the mean, so its depth has no small bound: the stack grows as needed.
+  thread_local std::vector<int> stack;
+  stack.clear();
+  if (model.getNumBVs() > 0) stack.push_back(0);
+  while (!stack.empty()) {
+    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
+    stack.pop_back();
+    if (skip(node.bv)) continue;
+    if (node.isLeaf()) {
+      leaf(node.primitiveId());
+      continue;
+    }
+    const int left = node.leftChild(), right = node.rightChild();
+    const bool leftOpensFirst = leftFirst(left, right);
+    stack.push_back(leftOpensFirst ? right : left);  // the one pushed last is opened first
+    stack.push_back(leftOpensFirst ? left : right);
+  }
+}
+
 }  // namespace
 
 MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVertices(mesh)) {
@@ -157,21 +180,9 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
     return (offsetInRegion.cwiseAbs() - regionHalf - nodeReach).maxCoeff() > 0;  // the region's axes
   };
   const size_t first = triangles.size();
-  // FCL splits at the mean, so its depth has no small bound: the stack grows as needed.
-  thread_local std::vector<int> stack;
-  stack.clear();
-  if (model.getNumBVs() > 0) stack.push_back(0);
-  while (!stack.empty()) {
-    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
-    stack.pop_back();
-    if (apart(0.5 * (node.bv.min_ + node.bv.max_), 0.5 * (node.bv.max_ - node.bv.min_))) continue;
-    if (!node.isLeaf()) {
-      stack.push_back(node.leftChild());
-      stack.push_back(node.rightChild());
-      continue;
-    }
-    triangles.push_back(node.primitiveId());
-  }
+  walkTree(
+      model, [&](const fcl::AABBd& box) { return apart(0.5 * (box.min_ + box.max_), 0.5 * (box.max_ - box.min_)); },
+      [&](int triangle) { triangles.push_back(triangle); }, [](int, int) { return true; });
   std::sort(triangles.begin() + static_cast<std::ptrdiff_t>(first), triangles.end());
 }
 
@@ -180,46 +191,29 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) 
   int bestTriangle = -1;
   Feature bestFeature = Face;
   Vector3 bestPoint = Vector3::Zero();
+  const auto tryTriangle = [&](int t) {
+    const auto& corners = mesh_.triangles[static_cast<size_t>(t)];
+    Feature feature = Face;
+    const Vector3 nearest = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
+                                              mesh_.vertices[static_cast<size_t>(corners[1])],
+                                              mesh_.vertices[static_cast<size_t>(corners[2])], feature);
+    const double squared = (point - nearest).squaredNorm();
+    if (squared < best || (squared == best && t < bestTriangle)) {
+      best = squared;
+      bestTriangle = t;
+      bestFeature = feature;
+      bestPoint = nearest;
+    }
+  };
   // A triangle near the answer first makes the search prune at once: a point inside the mesh lies inside the boxes
   // of many nodes, which only a small `best` rules out.
-  if (hint && *hint >= 0 && *hint < triangleCount()) {
-    const auto& corners = mesh_.triangles[static_cast<size_t>(*hint)];
-    bestPoint = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
-                                  mesh_.vertices[static_cast<size_t>(corners[1])],
-                                  mesh_.vertices[static_cast<size_t>(corners[2])], bestFeature);
-    best = (point - bestPoint).squaredNorm();
-    bestTriangle = *hint;
-  }
+  if (hint && *hint >= 0 && *hint < triangleCount()) tryTriangle(*hint);
   const auto& model = hierarchy_->model;
-  thread_local std::vector<int> stack;
-  stack.clear();
-  if (model.getNumBVs() > 0) stack.push_back(0);
-  while (!stack.empty()) {
-    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
-    stack.pop_back();
-    if (squaredDistanceToBox(point, node.bv) >= best) continue;
-    if (node.isLeaf()) {
-      const int t = node.primitiveId();
-      const auto& corners = mesh_.triangles[static_cast<size_t>(t)];
-      Feature feature = Face;
-      const Vector3 nearest = nearestOnTriangle(point, mesh_.vertices[static_cast<size_t>(corners[0])],
-                                                mesh_.vertices[static_cast<size_t>(corners[1])],
-                                                mesh_.vertices[static_cast<size_t>(corners[2])], feature);
-      const double squared = (point - nearest).squaredNorm();
-      if (squared < best || (squared == best && t < bestTriangle)) {
-        best = squared;
-        bestTriangle = t;
-        bestFeature = feature;
-        bestPoint = nearest;
-      }
-      continue;
-    }
-    // The nearer child last, so it is searched first.
-    const int left = node.leftChild(), right = node.rightChild();
-    const bool leftNearer = squaredDistanceToBox(point, model.getBV(left).bv) < squaredDistanceToBox(point, model.getBV(right).bv);
-    stack.push_back(leftNearer ? right : left);
-    stack.push_back(leftNearer ? left : right);
-  }
+  walkTree(
+      model, [&](const fcl::AABBd& box) { return squaredDistanceToBox(point, box) >= best; }, tryTriangle,
+      [&](int left, int right) {
+        return squaredDistanceToBox(point, model.getBV(left).bv) < squaredDistanceToBox(point, model.getBV(right).bv);
+      });
   SurfacePoint result;
   if (bestTriangle < 0) return result;
   if (hint) *hint = bestTriangle;
