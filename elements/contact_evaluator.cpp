@@ -370,16 +370,23 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
   }
 }
 
-PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) {
+PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
+                                     Geometry geometry) {
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
   const Pose poseI = placeGraphic(gi, bodyI);
   const Pose poseJ = placeGraphic(gj, bodyJ);
-  scratch_.clear();
-  const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_, element(c.element).options);
-  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ,
+  if (geometry != Geometry::Kept) {
+    std::vector<ContactPoint>& points = geometry == Geometry::MeasureAndKeep ? keptPoints_ : scratch_;
+    points.clear();
+    const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
+    const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, points, element(c.element).options);
+    if (geometry == Geometry::MeasureAndKeep) keptDistance_ = distance;
+    return pairForces(c.element, c.graphicI, c.graphicJ, distance, points, bodyI, bodyJ, poseI, poseJ,
+                      Evaluation::Differencing, nullptr, nullptr);
+  }
+  return pairForces(c.element, c.graphicI, c.graphicJ, keptDistance_, keptPoints_, bodyI, bodyJ, poseI, poseJ,
                     Evaluation::Differencing, nullptr, nullptr);
 }
 

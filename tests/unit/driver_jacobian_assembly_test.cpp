@@ -196,8 +196,9 @@ namespace lodestone {
 namespace {
 
 // Two spheres pressed into each other and sliding, and one of them on the floor: contact couples the bodies.
-Model spheresInContact() {
-  const std::string text = R"(<?xml version="1.0"?>
+// `enableAnalytical`: "TRUE", or "FALSE" for the same contact between the shapes' tessellations.
+Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
+  std::string text = R"(<?xml version="1.0"?>
 <MultiBodySystem><Model>
   <Force_Gravity grav_z="-9.81"/>
   <Body_Rigid id="1" isground="TRUE"/>
@@ -213,9 +214,10 @@ Model spheresInContact() {
   <Post_Graphic id="300" type="BoxDefinedFromCenter" center_marker_id="30" length_x="0.1" length_y="0.12" length_z="0.1"/>
   <Force_Contact id="1" i_graphics_id="200 300" j_graphics_id="100 200" cnf_type="HUNT_CROSSLEY" stiffness="1e6"
      exponent="1.5" damping="50" cff_type="COULOMB_ON" mu_static="0.5" mu_dynamic="0.4" stiction_trans_vel="0.05"
-     friction_trans_vel="0.1"/>
+     friction_trans_vel="0.1" enable_analytical="ANALYTICAL"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )";
+  text.replace(text.find("ANALYTICAL"), 10, enableAnalytical);
   Diagnostics diagnostics;
   std::optional<ModelSpec> spec = readDeckText(text, "contact.xml", diagnostics);
   std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
@@ -223,8 +225,19 @@ Model spheresInContact() {
   return *model;
 }
 
+// The contact blocks of `model` at its initial state against central differences of the residual.
+void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContext context);
+
 TEST_F(SundialsMatrices, ContactJacobianMatchesFiniteDifferenceOfTheResidualAndGrowsTheSparseStructure) {
-  const Model model = spheresInContact();
+  expectContactJacobianMatchesFiniteDifferences(spheresInContact(), context.get());
+}
+
+// Mesh pairs too: their velocity columns reuse the contact points measured at the unperturbed state.
+TEST_F(SundialsMatrices, MeshContactJacobianMatchesFiniteDifferenceOfTheResidual) {
+  expectContactJacobianMatchesFiniteDifferences(spheresInContact("FALSE"), context.get());
+}
+
+void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContext context) {
   PhaseTimes times;
   MultibodySystem system(model, times);
   const int size = system.layout().size();
@@ -233,7 +246,7 @@ TEST_F(SundialsMatrices, ContactJacobianMatchesFiniteDifferenceOfTheResidualAndG
   const double cj = 40.0;
 
   auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
-  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
+  SunMatrixPtr matrix(sparse->createMatrix(context));
   const long nonZerosBefore = system.jacobianPattern().nonZeros();
   system.prepareJacobian(0.0, y.data(), yp.data());
   sparse->begin(matrix.get());
