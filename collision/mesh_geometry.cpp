@@ -140,6 +140,8 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
     boundingRadius_ = std::max(boundingRadius_, vertex.norm());
   }
 
+  findFacePlanes();
+
   std::vector<fcl::Vector3d> points(mesh_.vertices.begin(), mesh_.vertices.end());
   std::vector<fcl::Triangle> triangles;
   triangles.reserve(triangleCount);
@@ -154,6 +156,31 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
 }
 
 MeshGeometry::~MeshGeometry() = default;
+
+void MeshGeometry::findFacePlanes() {
+  // Triangles whose planes agree to a part in 1e9 of the mesh's size are one face.
+  const double tolerance = 1e-9 * std::max(boundingRadius_, (bounds_.max - bounds_.min).norm());
+  std::vector<FacePlane> planes;
+  for (size_t t = 0; t < normals_.size(); ++t) {
+    const Vector3& normal = normals_[t];
+    if (normal.squaredNorm() == 0) return;  // degenerate: no plane
+    const double offset = normal.dot(centres_[t]);
+    const auto same = [&](const FacePlane& plane) {
+      return (plane.normal - normal).norm() * boundingRadius_ <= tolerance && std::fabs(plane.offset - offset) <= tolerance;
+    };
+    if (std::none_of(planes.begin(), planes.end(), same)) {
+      if (static_cast<int>(planes.size()) == kMaxFacePlanes) return;
+      planes.push_back({normal, offset});
+    }
+  }
+  // Convex when every node lies on or below every face plane.
+  for (const FacePlane& plane : planes) {
+    for (const Vector3& vertex : mesh_.vertices) {
+      if (plane.normal.dot(vertex) - plane.offset > tolerance) return;
+    }
+  }
+  facePlanes_ = std::move(planes);
+}
 
 std::span<const int> MeshGeometry::neighbours(int vertex) const {
   const int begin = neighbourStart_[static_cast<size_t>(vertex)];
@@ -186,7 +213,28 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
   std::sort(triangles.begin() + static_cast<std::ptrdiff_t>(first), triangles.end());
 }
 
+std::optional<SurfacePoint> MeshGeometry::insideConvex(const Vector3& point) const {
+  if (facePlanes_.empty()) return std::nullopt;
+  // Inside a convex body the nearest surface point lies on the nearest face plane, within its face.
+  const FacePlane* nearestPlane = &facePlanes_.front();
+  double height = -std::numeric_limits<double>::infinity();  // above the nearest plane: ≤ 0 inside
+  for (const FacePlane& plane : facePlanes_) {
+    const double above = plane.normal.dot(point) - plane.offset;
+    if (above > height) {
+      height = above;
+      nearestPlane = &plane;
+    }
+  }
+  if (height > 0) return std::nullopt;
+  SurfacePoint result;
+  result.distance = height;
+  result.nearest = point - height * nearestPlane->normal;
+  result.normal = nearestPlane->normal;
+  return result;
+}
+
 SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) const {
+  if (const std::optional<SurfacePoint> inside = insideConvex(point)) return *inside;
   double best = std::numeric_limits<double>::infinity();
   int bestTriangle = -1;
   Feature bestFeature = Face;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -50,8 +51,17 @@ class MeshGeometry {
   // `hint`, when given, is a triangle to try first (the answer for a point nearby), and is set to the nearest one.
   SurfacePoint nearestSurfacePoint(const Vector3& point, int* hint = nullptr) const;
 
+  // A convex mesh with at most kMaxFacePlanes distinct face planes (a box, a wedge, a prism: most floors and walls)
+  // keeps its planes: a point inside is then measured against them alone, without the tree.
+  static constexpr int kMaxFacePlanes = 64;
+  bool convexWithFewFaces() const { return !facePlanes_.empty(); }
+  // When convexWithFewFaces() and `point` is inside or on the surface: nearestSurfacePoint(point), found from the
+  // face planes. Otherwise nothing (then a point outside a convexWithFewFaces() mesh).
+  std::optional<SurfacePoint> insideConvex(const Vector3& point) const;
+
  private:
   struct Hierarchy;
+  void findFacePlanes();
 
   TriangleMesh mesh_;
   std::vector<Vector3> centres_, normals_;
@@ -62,6 +72,11 @@ class MeshGeometry {
   std::vector<int> neighbourStart_, neighbourList_;
   Aabb bounds_;
   double boundingRadius_ = 0;
+  struct FacePlane {
+    Vector3 normal;  // outward, unit
+    double offset;   // normal · x on the plane
+  };
+  std::vector<FacePlane> facePlanes_;  // empty unless convexWithFewFaces()
   std::unique_ptr<Hierarchy> hierarchy_;
 };
 

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,20 +104,35 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
 
   thread_local std::vector<Sample> samples;
   samples.clear();
+  // A master mesh that is convex with few faces tells a sample inside it from its face planes at once. The gap of a
+  // sample outside is wanted only while no sample is inside (then the pair's distance is the smallest gap), so
+  // those samples wait, and are measured through the tree only if none turns out to be inside.
+  const MeshGeometry* masterMesh = side.masterExact ? nullptr : &surfaceOf(side.master);
+  const bool convexMaster = masterMesh && masterMesh->convexWithFewFaces();
+  thread_local std::vector<Vector3> outside;  // in the master's frame
+  outside.clear();
   double nearest = std::numeric_limits<double>::infinity();
   int hint = -1;  // neighbouring samples have neighbouring nearest triangles
   for (int id : ids) {
     const Vector3& local = options.nodeMode ? mesh.mesh().vertices[static_cast<size_t>(id)] : mesh.centre(id);
     const Vector3 position = side.sampledPose.position + rotationS * local;
     const Vector3 inMaster = rotationM.transpose() * (position - side.masterPose.position);
-    const SurfacePoint surface = side.masterExact ? nearestSurfacePoint(side.master, inMaster)
-                                                  : surfaceOf(side.master).nearestSurfacePoint(inMaster, &hint);
-    nearest = std::min(nearest, surface.distance);
-    if (surface.distance >= 0 || -surface.distance > options.ignoreDeeperThan) continue;
-    samples.push_back({id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
-                       rotationM * surface.normal});
+    std::optional<SurfacePoint> surface;
+    if (!masterMesh) surface = nearestSurfacePoint(side.master, inMaster);
+    else if (!convexMaster) surface = masterMesh->nearestSurfacePoint(inMaster, &hint);
+    else if (!(surface = masterMesh->insideConvex(inMaster))) {
+      outside.push_back(inMaster);
+      continue;
+    }
+    nearest = std::min(nearest, surface->distance);
+    if (surface->distance >= 0 || -surface->distance > options.ignoreDeeperThan) continue;
+    samples.push_back({id, -surface->distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
+                       rotationM * surface->normal});
   }
-  if (samples.empty()) return std::min(nearest, near);
+  if (samples.empty()) {
+    for (const Vector3& point : outside) nearest = std::min(nearest, masterMesh->nearestSurfacePoint(point, &hint).distance);
+    return std::min(nearest, near);
+  }
 
   // Patches: samples that share a node (triangle centres) or an edge (nodes) belong together.
   thread_local std::vector<int> parent;

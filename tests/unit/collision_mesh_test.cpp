@@ -164,6 +164,49 @@ TEST(CollisionMesh, GapIsTheNearestSamplesNearContact) {
   EXPECT_TRUE(points.empty());
 }
 
+// The same apart against a box's tessellation (a convex master with few faces: the samples outside it are
+// measured only when none is inside) and, touching, the depth of the deepest sample.
+TEST(CollisionMesh, GapAgainstAConvexMeshMasterIsTheNearestSamples) {
+  const Shape cube = meshShape(testing::scaledAndMoved(testing::unitCube(), 0.1, Vector3(-0.05, -0.05, -0.05)));
+  const Shape box = tessellated(Shape::box(Vector3(1, 1, 0.5)), 0);
+  ASSERT_TRUE(box.surface->convexWithFewFaces());
+  ContactOptions options;
+  options.analytical = false;
+  options.master = MasterSurface::J;
+  std::vector<ContactPoint> points;
+  EXPECT_NEAR(collide(cube, poseOf(Vector3(0, 0, 0.0502)), box, poseOf(Vector3(0, 0, -0.5)), 0.1, points, options),
+              2e-4, 1e-12);
+  EXPECT_TRUE(points.empty());
+  // Tilted, so that one side's triangle centres go in and the others stay out.
+  const double tilt = 0.02;
+  EXPECT_NEAR(collide(cube, poseOf(Vector3(0, 0, 0.049), tilt, Vector3::UnitY()), box, poseOf(Vector3(0, 0, -0.5)),
+                      0.1, points, options),
+              -(0.05 * std::cos(tilt) + (0.05 / 3) * std::sin(tilt) - 0.049), 1e-12);
+  EXPECT_FALSE(points.empty());
+}
+
+// A convex mesh with few face planes is measured inside from its planes; a sphere's 320 faces are too many for
+// that, and a non-convex mesh is measured through its tree, where the nearest plane would be wrong.
+TEST(CollisionMesh, OnlyConvexMeshesWithFewFacesAreMeasuredFromTheirPlanes) {
+  const Shape box = Shape::box(Vector3(0.5, 0.3, 0.2));
+  const MeshGeometry boxMesh(tessellate(box, 2));
+  ASSERT_TRUE(boxMesh.convexWithFewFaces());
+  const Vector3 inside(0.1, -0.2, 0.05);
+  const std::optional<SurfacePoint> fromPlanes = boxMesh.insideConvex(inside);
+  ASSERT_TRUE(fromPlanes.has_value());
+  EXPECT_NEAR(fromPlanes->distance, nearestSurfacePoint(box, inside).distance, 1e-15);
+  EXPECT_FALSE(boxMesh.insideConvex(Vector3(0.1, -0.2, 0.25)).has_value()) << "outside";
+
+  EXPECT_FALSE(MeshGeometry(tessellate(Shape::sphere(1), 0)).convexWithFewFaces());
+
+  // An L of three unit cubes: the point is 0.1 from both faces of the re-entrant edge (1, y, 1), so √0.02 from
+  // the edge itself; the nearest plane, x = 1, would say 0.1.
+  const MeshGeometry bracket(voxelMesh({{0, 0, 0}, {1, 0, 0}, {0, 0, 1}}));
+  EXPECT_FALSE(bracket.convexWithFewFaces());
+  EXPECT_FALSE(bracket.insideConvex(Vector3(0.9, 0.5, 0.9)).has_value());
+  EXPECT_NEAR(bracket.nearestSurfacePoint(Vector3(0.9, 0.5, 0.9)).distance, -std::sqrt(0.02), 1e-12);
+}
+
 // A non-convex mesh (an arch on two legs) on a box touches in two places: two patches, one per leg, each carrying
 // its own depth; the deeper leg's patch is deeper.
 TEST(CollisionMesh, SeparateTouchingRegionsAreSeparatePatches) {
