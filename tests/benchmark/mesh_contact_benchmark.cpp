@@ -1,0 +1,191 @@
+// Mesh contact speed. Prints figures; asserts nothing.
+//
+// 1. Cost of one contact evaluation (collide()) against the number of triangles: a tessellated cylinder (R 50 mm,
+//    100 mm long) lying on a box 0.98 mm deep, turned to 64 angles about its axis in turn, at refinement levels
+//    0–4; against the box's tessellation (mesh–mesh) and, as a Mesh, against the exact box (the semi pair). Then
+//    a tessellated sphere the same way.
+// 2. models/cylinder_on_box.xml against models/cylinder_on_box_mesh.xml: wall time of 1 s of simulation in this
+//    process (reading, building and results files left out), the mesh form's cylinder at levels 0–2, at the decks'
+//    integr_tol 1e-6 and at 1e-3.
+//
+//   mesh_contact_benchmark [SOURCE_DIR]     (default: the source tree it was built from)
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "collision/mesh_geometry.h"
+#include "collision/narrow_phase.h"
+#include "collision/tessellation.h"
+#include "elements/model_builder.h"
+#include "solver/driver/simulation.h"
+#include "solver/xml/deck_reader.h"
+
+using namespace lodestone;
+
+namespace {
+
+constexpr double kRadius = 0.05, kHalfLength = 0.05, kDepth = 0.98e-3;
+
+Shape tessellated(const Shape& primitive, int level) {
+  Shape shape = primitive;
+  shape.surface = std::make_shared<MeshGeometry>(tessellate(primitive, level));
+  return shape;
+}
+
+struct Cost {
+  double microseconds = 0;
+  double points = 0;  // per call
+};
+
+// `rolled`: the sampled shape's pose for the k-th of 64 angles.
+template <class Pose0>
+Cost costPerCall(const Shape& a, Pose0 rolled, const Shape& b, const ContactOptions& options) {
+  std::vector<ContactPoint> points;
+  const Pose poseB{Vector3(0, 0, -0.05), Matrix3::Identity()};
+  const int angles = 64, rounds = 40;
+  long pointCount = 0;
+  double sink = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < rounds; ++round) {
+    for (int k = 0; k < angles; ++k) {
+      points.clear();
+      sink += collide(a, rolled(k, angles), b, poseB, 0.01, points, options);
+      pointCount += static_cast<long>(points.size());
+    }
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  if (sink == 12345.678) std::puts("");  // keeps the loop
+  const double calls = angles * rounds;
+  return {std::chrono::duration<double, std::micro>(stop - start).count() / calls, pointCount / calls};
+}
+
+void costAgainstTriangles() {
+  const Shape box = Shape::box(Vector3(0.5, 0.5, 0.05));
+  const Shape boxMesh = tessellated(box, 1);
+  ContactOptions meshOptions;
+  meshOptions.analytical = false;  // enable_analytical="FALSE": the box is used as its mesh
+  const ContactOptions semiOptions;  // the exact box is the master (AUTO)
+  // The cylinder's axis along y, its centre kRadius − kDepth above the box's top face (z = 0), turned by an angle
+  // about its axis that is not a multiple of the facets' (so every call finds a different facet below).
+  const auto cylinderPose = [](int k, int angles) {
+    const double angle = 2.0 * M_PI * (k + 0.37) / angles / 7.0;
+    const Matrix3 axisAlongY = Eigen::AngleAxisd(-M_PI / 2, Vector3::UnitX()).toRotationMatrix();
+    return Pose{Vector3(0, 0, kRadius - kDepth), Eigen::AngleAxisd(angle, Vector3::UnitY()).toRotationMatrix() * axisAlongY};
+  };
+  const auto spherePose = [](int k, int angles) {
+    const double angle = 2.0 * M_PI * (k + 0.37) / angles;
+    return Pose{Vector3(0, 0, kRadius - kDepth), Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized()).toRotationMatrix()};
+  };
+  std::printf("Cost of one contact evaluation (collide), 0.98 mm deep, mean over 64 angles:\n");
+  std::printf("%-9s %5s %10s | %-28s | %-28s\n", "shape", "level", "triangles", "against the box's mesh",
+              "against the exact box");
+  std::printf("%-9s %5s %10s | %12s %15s | %12s %15s\n", "", "", "", "us per call", "points per call", "us per call",
+              "points per call");
+  for (int level = 0; level <= 4; ++level) {
+    const Shape cylinder = tessellated(Shape::cylinder(kRadius, kHalfLength), level);
+    const Cost mesh = costPerCall(cylinder, cylinderPose, boxMesh, meshOptions);
+    const Cost semi = costPerCall(Shape::mesh(cylinder.surface), cylinderPose, box, semiOptions);
+    std::printf("%-9s %5d %10d | %12.2f %15.1f | %12.2f %15.1f\n", "cylinder", level, cylinder.surface->triangleCount(),
+                mesh.microseconds, mesh.points, semi.microseconds, semi.points);
+    std::fflush(stdout);
+  }
+  for (int level = 0; level <= 4; ++level) {
+    const Shape sphere = tessellated(Shape::sphere(kRadius), level);
+    const Cost mesh = costPerCall(sphere, spherePose, boxMesh, meshOptions);
+    const Cost semi = costPerCall(Shape::mesh(sphere.surface), spherePose, box, semiOptions);
+    std::printf("%-9s %5d %10d | %12.2f %15.1f | %12.2f %15.1f\n", "sphere", level, sphere.surface->triangleCount(),
+                mesh.microseconds, mesh.points, semi.microseconds, semi.points);
+    std::fflush(stdout);
+  }
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    std::exit(1);
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+void replaceOnce(std::string& text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos) {
+    std::fprintf(stderr, "the deck has changed: '%s' not found\n", from.c_str());
+    std::exit(1);
+  }
+  text.replace(at, from.size(), to);
+}
+
+struct RunFigures {
+  double seconds = 0;
+  SolverStatistics statistics;
+};
+
+RunFigures runDeck(const std::string& text, const std::string& name) {
+  Diagnostics diagnostics;
+  const std::optional<ModelSpec> spec = readDeckText(text, name, diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  if (!model) {
+    std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
+    std::exit(1);
+  }
+  Simulation simulation(std::move(*model), SimulationOptions{});
+  SimulationSegment segment;
+  segment.startTime = 0;
+  segment.endTime = 1.0;
+  segment.printInterval = 1e-3;
+  const auto start = std::chrono::steady_clock::now();
+  const SegmentOutcome outcome = simulation.run(segment);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!outcome.completed) {
+    std::fprintf(stderr, "%s did not complete\n", name.c_str());
+    std::exit(2);
+  }
+  return {seconds, simulation.statistics()};
+}
+
+void cylinderDecks(const std::string& sourceDir) {
+  const std::string analytical = readFile(sourceDir + "/models/cylinder_on_box.xml");
+  const std::string mesh = readFile(sourceDir + "/models/cylinder_on_box_mesh.xml");
+  std::printf("\nmodels/cylinder_on_box*.xml, 1 s simulated (10 rev/s):\n");
+  std::printf("%-10s %-22s %10s %8s %10s %10s %12s\n", "integr_tol", "contact", "wall s", "steps", "residuals",
+              "jacobians", "wall / exact");
+  for (const std::string tolerance : {"1e-6", "1e-3"}) {
+    std::string exactDeck = analytical;
+    replaceOnce(exactDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
+    const RunFigures exact = runDeck(exactDeck, "cylinder_on_box.xml");
+    std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12s\n", tolerance.c_str(), "analytical", exact.seconds,
+                exact.statistics.steps, exact.statistics.residualEvaluations, exact.statistics.jacobianEvaluations, "1");
+    for (int level = 0; level <= 2; ++level) {
+      std::string meshDeck = mesh;
+      replaceOnce(meshDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
+      replaceOnce(meshDeck, "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=\"1\"",
+                  "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=\"" + std::to_string(level) + "\"");
+      const RunFigures figures = runDeck(meshDeck, "cylinder_on_box_mesh.xml");
+      const std::string label = "mesh, cylinder level " + std::to_string(level);
+      std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12.1f\n", tolerance.c_str(), label.c_str(), figures.seconds,
+                  figures.statistics.steps, figures.statistics.residualEvaluations,
+                  figures.statistics.jacobianEvaluations, figures.seconds / exact.seconds);
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string sourceDir = argc > 1 ? argv[1] : LODESTONE_SOURCE_DIR;
+  costAgainstTriangles();
+  cylinderDecks(sourceDir);
+  return 0;
+}
