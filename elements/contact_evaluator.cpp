@@ -101,13 +101,23 @@ double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
 }
 
 void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
+  bodies_ = bodies;
+  if (empty()) return;
+  bool moved = !detected_;
+  for (size_t g = 0; g < poses_.size(); ++g) {
+    const Pose pose = placeGraphic(contacts_->graphics[g], kinematicsOf(contacts_->graphics[g].body, bodies));
+    moved = moved || pose.position != poses_[g].position || pose.rotation != poses_[g].rotation;
+    poses_[g] = pose;
+  }
+  // The integrator asks again at a state it has asked about (root functions, then the accepted step, then the
+  // Jacobian, all at the step's end): the same poses find the same contacts. Whether each pair is touching is kept
+  // up to date on the candidates by applyRoots and synchronise.
+  if (!moved) return;
+  detected_ = true;
   candidates_.clear();
   points_.clear();
   activePairs_.clear();
-  bodies_ = bodies;
-  if (empty()) return;
   for (size_t g = 0; g < poses_.size(); ++g) {
-    poses_[g] = placeGraphic(contacts_->graphics[g], kinematicsOf(contacts_->graphics[g].body, bodies));
     boxes_[g] = boundsOf(contacts_->graphics[g].shape, poses_[g]).inflated(proximity_[g]);
   }
   broadPhase_.findOverlaps(boxes_, overlaps_);
@@ -377,16 +387,15 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
   const Pose poseI = placeGraphic(gi, bodyI);
   const Pose poseJ = placeGraphic(gj, bodyJ);
-  if (geometry != Geometry::Kept) {
-    std::vector<ContactPoint>& points = geometry == Geometry::MeasureAndKeep ? keptPoints_ : scratch_;
-    points.clear();
-    const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-    const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, points, element(c.element).options);
-    if (geometry == Geometry::MeasureAndKeep) keptDistance_ = distance;
-    return pairForces(c.element, c.graphicI, c.graphicJ, distance, points, bodyI, bodyJ, poseI, poseJ,
+  if (geometry == Geometry::Detected) {
+    const std::span<const ContactPoint> points(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount));
+    return pairForces(c.element, c.graphicI, c.graphicJ, c.distance, points, bodyI, bodyJ, poseI, poseJ,
                       Evaluation::Differencing, nullptr, nullptr);
   }
-  return pairForces(c.element, c.graphicI, c.graphicJ, keptDistance_, keptPoints_, bodyI, bodyJ, poseI, poseJ,
+  scratch_.clear();
+  const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
+  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_, element(c.element).options);
+  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ,
                     Evaluation::Differencing, nullptr, nullptr);
 }
 

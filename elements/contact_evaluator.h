@@ -100,13 +100,12 @@ class ContactEvaluator : private SubroutineHost {
     int bodyI, bodyJ;
   };
   const std::vector<ActivePair>& activePairs() const { return activePairs_; }
-  // Where pairLoads takes the pair's contact points from. The points depend on the bodies' positions only, so
-  // differencing a velocity can reuse the points measured at the unperturbed state instead of colliding again
-  // (for a mesh pair the collision is most of the cost).
+  // Where pairLoads takes the pair's contact points from. The points depend on the bodies' positions only, so the
+  // unperturbed state and every perturbed velocity can use the points detect() found, and only a perturbed
+  // position needs a new collision (for a mesh pair the collision is most of the cost).
   enum class Geometry {
-    MeasureAndKeep,  // collide at these kinematics and keep the points for `Kept`
-    Measure,         // collide at these kinematics
-    Kept,            // the points of the last MeasureAndKeep: only velocities may differ from that call's
+    Detected,  // the points of the last detect(): the bodies' positions must be those it saw
+    Measure,   // collide at the given kinematics
   };
   // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
   // the Jacobian differences them (user subroutines get dflag = 1).
@@ -244,8 +243,7 @@ class ContactEvaluator : private SubroutineHost {
   std::vector<Candidate> candidates_;
   std::vector<ContactPoint> points_;
   std::vector<ContactPoint> scratch_;
-  std::vector<ContactPoint> keptPoints_;  // Geometry::Kept's points and signed distance
-  double keptDistance_ = 0;
+  bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection
   std::vector<ActivePair> activePairs_;
   // The pairs in contact and where each contact began. Only accepted states (steps and located roots) change
   // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in

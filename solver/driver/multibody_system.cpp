@@ -149,12 +149,13 @@ void MultibodySystem::differentiateContacts(const double* y) {
   for (auto& [bodies, coupling] : couplings_) coupling.used = false;
   // Each active pair's loads depend on the 13 states of its (one or two) moving bodies. Forward differences over
   // those states only: 13 or 26 evaluations of one pair, whatever the size of the model. Only the 7 position
-  // states move the contact points; the 6 velocity columns reuse the points of the unperturbed state.
+  // states move the contact points; the unperturbed state and the 6 velocity columns use the points detected
+  // at this state (prepareJacobian has just detected them).
   using Geometry = ContactEvaluator::Geometry;
   for (const ContactEvaluator::ActivePair& pair : contacts_.activePairs()) {
     const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
     const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
-    const PairLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::MeasureAndKeep);
+    const PairLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected);
     for (const int column : {pair.bodyI, pair.bodyJ}) {
       if (column < 0) continue;
       if (column == pair.bodyJ && pair.bodyI == pair.bodyJ) continue;
@@ -168,7 +169,7 @@ void MultibodySystem::differentiateContacts(const double* y) {
         perturbed.acceleration = kinematics_[static_cast<size_t>(column)].acceleration;
         perturbed.angularAcceleration = kinematics_[static_cast<size_t>(column)].angularAcceleration;
         state[k] = saved;
-        const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Kept;
+        const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
         const PairLoads moved = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry)
                                                      : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry);
         // The body residual is M v' − f and J ω' + ω × Jω − Rᵀτ: loads enter with a minus sign, torques in body
