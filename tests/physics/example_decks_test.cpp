@@ -1,12 +1,17 @@
 // The figures the contact example decks in models/ promise in their comments, checked on their results: a user
 // who runs a deck must see what its comment says.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <numbers>
 #include <set>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "solver/driver/run.h"
+#include "support/contact_runs.h"
 #include "support/results_csv.h"
 
 namespace lodestone::testing {
@@ -74,6 +79,110 @@ TEST(ExampleDecks, MagnetsComeToRestTouchingWithoutABounce) {
   EXPECT_NEAR(contacts.at(last, "penetration"), 16.449417 / 1e5, 1e-8) << "the spring carries the magnetic force";
   const std::vector<size_t> one = bodies.rowsOfBody(2), two = bodies.rowsOfBody(3);
   EXPECT_NEAR(bodies.at(two.back(), "vx") - bodies.at(one.back(), "vx"), 0, 1e-6);
+}
+
+// ---- mesh contact: models/sphere_on_mesh_floor.xml and models/bracket_down_stairs.xml ----------------------------
+
+// The text between `begin` (included) and the first `end` after it (included); empty when either is missing.
+std::string elementText(const std::string& text, const std::string& begin, const std::string& end) {
+  const size_t from = text.find(begin);
+  if (from == std::string::npos) return "";
+  const size_t to = text.find(end, from);
+  return to == std::string::npos ? "" : text.substr(from, to + end.size() - from);
+}
+
+// How high the ball's bottom rises after its first impact: the highest CG height between the first separation and
+// the second touch, less the CG height at the first touch (free fall from rest until then: z0 − g·t²/2, with t the
+// onset that run.log gives). For the exact sphere this is the apex less the radius; for the mesh ball the touch
+// height is that of its bottom face.
+double firstReboundHeight(const std::filesystem::path& resultsDir) {
+  const ResultsTable bodies((resultsDir / "bodies.csv").string());
+  const std::vector<LoggedContactEvent> events = contactEventsOf(resultsDir / "run.log");
+  std::vector<double> onsets, separations;
+  for (const LoggedContactEvent& event : events) (event.onset ? onsets : separations).push_back(event.time);
+  EXPECT_GE(onsets.size(), 2u) << "the ball must land twice";
+  EXPECT_GE(separations.size(), 1u);
+  if (onsets.size() < 2 || separations.empty()) return NAN;
+  const std::vector<size_t> rows = bodies.rowsOfBody(2);
+  const double touchHeight = bodies.at(rows.front(), "z") - 0.5 * 9.81 * onsets[0] * onsets[0];
+  double apex = -INFINITY;
+  for (size_t row : rows) {
+    const double time = bodies.at(row, "time");
+    if (time > separations[0] && time < onsets[1]) apex = std::max(apex, bodies.at(row, "z"));
+  }
+  return apex - touchHeight;
+}
+
+// The mesh ball (320 triangles) on the mesh floor (12) against the same deck with an exact Sphere and a
+// BoxDefinedFromCenter floor, run here from the deck's own text: the rebound heights agree within 2 % (measured:
+// 128.50 mm for the mesh, 127.93 mm exact, +0.44 %, since the mesh ball's bottom face is 0.89 mm above the sphere's
+// bottom and it falls that much further).
+TEST(ExampleDecks, MeshBallReboundsAsHighAsTheExactBall) {
+  const std::string deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/sphere_on_mesh_floor.xml";
+  std::ifstream in(deckPath);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string exactDeck = text.str();
+  const std::string floor = elementText(exactDeck, "<Post_Graphic id=\"100\"", "</Post_Graphic>");
+  const std::string ball = elementText(exactDeck, "<Post_Graphic id=\"200\"", "/>");
+  ASSERT_NE(floor.find("TriaMesh"), std::string::npos) << "the deck's floor is not the TriaMesh this test expects";
+  ASSERT_NE(ball.find("mesh_file"), std::string::npos) << "the deck's ball is not the mesh this test expects";
+  exactDeck.replace(exactDeck.find(floor), floor.size(),
+                    "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.05\"/>\n"
+                    "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"1\" "
+                    "length_y=\"1\" length_z=\"0.1\"/>");
+  exactDeck.replace(exactDeck.find(ball), ball.size(),
+                    "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.05\"/>");
+  const DeckRun exact = runDeckText("example_sphere_exact", exactDeck);
+  ASSERT_TRUE(exact.completed);
+  const double exactHeight = firstReboundHeight(exact.output);
+  RecordProperty("exact_rebound_height", sci(exactHeight));
+  // The deck drops the ball 0.2 m; its law gives a restitution of 0.8, a rebound of 0.128 m.
+  EXPECT_NEAR(exactHeight, 0.128, 0.002) << "the exact ball's rebound, which the deck's comment quotes";
+
+  const double meshHeight = firstReboundHeight(runExample("sphere_on_mesh_floor"));
+  RecordProperty("mesh_rebound_height", sci(meshHeight));
+  EXPECT_NEAR(meshHeight / exactHeight, 1, 0.02) << "mesh " << meshHeight << " m, exact " << exactHeight << " m";
+}
+
+// The L bracket thrown onto the stairs: it comes down them (touching them before it touches the floor), never higher
+// than its starting energy allows, and ends on the floor beyond the flight, below the bottom step's top.
+TEST(ExampleDecks, BracketTumblesDownTheStairsOntoTheFloor) {
+  const std::string dir = runExample("bracket_down_stairs");
+  const ResultsTable bodies(dir + "/bodies.csv");
+  const std::vector<size_t> rows = bodies.rowsOfBody(2);
+  ASSERT_GT(rows.size(), 2u);
+  const size_t first = rows.front(), last = rows.back();
+  ASSERT_DOUBLE_EQ(bodies.at(last, "time"), 2.0);
+
+  constexpr double kBottomStepTop = 0.08, kBottomStepNose = 0.4;  // the stairs' profile, in the deck
+  const double z0 = bodies.at(first, "z");
+  EXPECT_LT(bodies.at(last, "z"), kBottomStepTop) << "ends lower than the bottom step's top";
+  // The lowest an L can rest is standing on the outer corners of its legs' tips, its CG 18 mm up.
+  EXPECT_GT(bodies.at(last, "z"), 0.015) << "on the floor, not sunk into it";
+  EXPECT_GT(bodies.at(last, "x"), kBottomStepNose) << "beyond the flight";
+  EXPECT_LT(bodies.at(last, "z"), z0 - 0.3) << "moved down the stairs";
+
+  // Its starting energy (0.65 m/s, 25 rad/s about y, I_yy = 3.26263e-4 kg·m², 0.3024 kg) could lift the CG at most
+  // 56 mm above the release; contact that made energy would show here.
+  const double mass = 0.3024, kinetic = 0.5 * mass * 0.65 * 0.65 + 0.5 * 3.26263e-4 * 25 * 25;
+  double highest = -INFINITY;
+  for (size_t row : rows) highest = std::max(highest, bodies.at(row, "z"));
+  EXPECT_LT(highest, z0 + kinetic / (mass * 9.81));
+
+  // run.log names the pair of each event: the first onset is with the stairs (Post_Graphic 100), and the floor
+  // (110) comes later.
+  const std::string onset = " Contact onset at t=";
+  double onStairs = INFINITY, onFloor = INFINITY;
+  for (const std::string& line : readLines(dir + "/run.log")) {
+    const size_t at = line.find(onset);
+    if (at == std::string::npos) continue;
+    const double time = std::strtod(line.c_str() + at + onset.size(), nullptr);
+    if (line.find("and id=100") != std::string::npos) onStairs = std::min(onStairs, time);
+    if (line.find("and id=110") != std::string::npos) onFloor = std::min(onFloor, time);
+  }
+  EXPECT_LT(onStairs, onFloor) << "the bracket must come down the stairs, not fly over them";
+  EXPECT_LT(onFloor, 2.0) << "it reaches the floor";
 }
 
 }  // namespace
