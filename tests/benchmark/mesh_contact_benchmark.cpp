@@ -9,6 +9,12 @@
 //    integr_tol 1e-6, and at 1e-4 and 1e-3.
 //
 //   mesh_contact_benchmark [SOURCE_DIR]     (default: the source tree it was built from)
+//
+// Measured on the 2-core development VM (RelWithDebInfo; timings vary by about 30 % from run to run):
+//   cylinder on the box's mesh, µs per evaluation: 5–7 (level 0, 192 triangles, 3.6 samples in contact),
+//     10–14 (704, 36), 35–62 (2688, 157), 180–310 (10752, 662), 780–1260 (41984, 2615).
+//   the decks at level 1, mesh / analytical wall time: 4.0 at integr_tol 1e-3, 17 at 1e-4, 70–100 at 1e-6
+//     (10912 steps against 1017: the integrator follows the 320 Hz facet ripple).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
