@@ -49,26 +49,34 @@ double squaredDistanceToBox(const Vector3& point, const fcl::AABBd& box) {
   return outside.squaredNorm();
 }
 
-// Depth first over FCL's tree: a node whose box `skip` rules out is passed over, each leaf's triangle goes to
-// `leaf`, and of two children the one `leftFirst(left, right)` names is opened first.
-template <class Skip, class Leaf, class LeftFirst>
-void walkTree(const fcl::BVHModel<fcl::AABBd>& model, Skip skip, Leaf leaf, LeftFirst leftFirst) {
+// Depth first over FCL's tree, nearer nodes first: `bound(box)` is a lower bound of what a node's triangles can
+// give, and a node whose bound is not below `limit()` (which may fall as leaves are found) is passed over; each
+// leaf's triangle goes to `leaf`. Each node's bound is computed once, when its parent is opened, and kept on the
+// stack with it.
+template <class Bound, class Limit, class Leaf>
+void walkTree(const fcl::BVHModel<fcl::AABBd>& model, Bound bound, Limit limit, Leaf leaf) {
+  struct Entry {
+    int node;
+    double bound;
+  };
   // FCL splits at the mean, so its depth has no small bound: the stack grows as needed.
-  thread_local std::vector<int> stack;
+  thread_local std::vector<Entry> stack;
   stack.clear();
-  if (model.getNumBVs() > 0) stack.push_back(0);
+  if (model.getNumBVs() > 0) stack.push_back({0, bound(model.getBV(0).bv)});
   while (!stack.empty()) {
-    const fcl::BVNode<fcl::AABBd>& node = model.getBV(stack.back());
+    const Entry entry = stack.back();
     stack.pop_back();
-    if (skip(node.bv)) continue;
+    if (!(entry.bound < limit())) continue;
+    const fcl::BVNode<fcl::AABBd>& node = model.getBV(entry.node);
     if (node.isLeaf()) {
       leaf(node.primitiveId());
       continue;
     }
-    const int left = node.leftChild(), right = node.rightChild();
-    const bool leftOpensFirst = leftFirst(left, right);
-    stack.push_back(leftOpensFirst ? right : left);  // the one pushed last is opened first
-    stack.push_back(leftOpensFirst ? left : right);
+    const Entry left{node.leftChild(), bound(model.getBV(node.leftChild()).bv)};
+    const Entry right{node.rightChild(), bound(model.getBV(node.rightChild()).bv)};
+    const bool leftFirst = !(right.bound < left.bound);
+    stack.push_back(leftFirst ? right : left);  // the one pushed last is opened first
+    stack.push_back(leftFirst ? left : right);
   }
 }
 
@@ -102,9 +110,9 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
       const int next = corners[static_cast<size_t>((k + 1) % 3)];
       const int previous = corners[static_cast<size_t>((k + 2) % 3)];
       vertexAreas_[static_cast<size_t>(here)] += areas_[t] / 3.0;
-      const Vector3 toNext = (mesh_.vertices[static_cast<size_t>(next)] - mesh_.vertices[static_cast<size_t>(here)]).normalized();
-      const Vector3 toPrevious =
-          (mesh_.vertices[static_cast<size_t>(previous)] - mesh_.vertices[static_cast<size_t>(here)]).normalized();
+      const Vector3& corner = mesh_.vertices[static_cast<size_t>(here)];
+      const Vector3 toNext = (mesh_.vertices[static_cast<size_t>(next)] - corner).normalized();
+      const Vector3 toPrevious = (mesh_.vertices[static_cast<size_t>(previous)] - corner).normalized();
       const double angle = std::acos(std::clamp(toNext.dot(toPrevious), -1.0, 1.0));
       vertexNormals_[static_cast<size_t>(here)] += angle * normals_[t];
       adjacent[static_cast<size_t>(here)].push_back(next);
@@ -163,10 +171,10 @@ void MeshGeometry::findFacePlanes() {
   std::vector<FacePlane> planes;
   for (size_t t = 0; t < normals_.size(); ++t) {
     const Vector3& normal = normals_[t];
-    if (normal.squaredNorm() == 0) return;  // degenerate: no plane
     const double offset = normal.dot(centres_[t]);
     const auto same = [&](const FacePlane& plane) {
-      return (plane.normal - normal).norm() * boundingRadius_ <= tolerance && std::fabs(plane.offset - offset) <= tolerance;
+      return (plane.normal - normal).norm() * boundingRadius_ <= tolerance &&
+             std::fabs(plane.offset - offset) <= tolerance;
     };
     if (std::none_of(planes.begin(), planes.end(), same)) {
       if (static_cast<int>(planes.size()) == kMaxFacePlanes) return;
@@ -189,9 +197,10 @@ std::span<const int> MeshGeometry::neighbours(int vertex) const {
 }
 
 void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std::vector<int>& triangles) const {
-  // The tree walked with a cheap conservative overlap test rather than through fcl::collide, whose exact tests (15-axis OBB separation per node, GJK per triangle) cost more than the sample
-  // queries they would save. A node is skipped when one of the six face axes of the two boxes separates them; the
-  // nine edge–edge axes are not tried, so a few nodes that do not meet the region are opened, never the reverse.
+  // The tree walked with a cheap conservative overlap test rather than through fcl::collide, whose exact tests
+  // (15-axis OBB separation per node, GJK per triangle) cost more than the sample queries they would save. A node
+  // is skipped when one of the six face axes of the two boxes separates them; the nine edge–edge axes are not
+  // tried, so a few nodes that do not meet the region are opened, never the reverse.
   const auto& model = hierarchy_->model;
   const Vector3 regionHalf = 0.5 * (region.max - region.min);
   const Vector3 regionCentre = regionPose.position + regionPose.rotation * (0.5 * (region.max + region.min));
@@ -207,9 +216,14 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
     return (offsetInRegion.cwiseAbs() - regionHalf - nodeReach).maxCoeff() > 0;  // the region's axes
   };
   const size_t first = triangles.size();
+  // Bound 0 for a node that may meet the region, infinite for one that cannot; every node below infinity opens.
+  constexpr double kApart = std::numeric_limits<double>::infinity();
   walkTree(
-      model, [&](const fcl::AABBd& box) { return apart(0.5 * (box.min_ + box.max_), 0.5 * (box.max_ - box.min_)); },
-      [&](int triangle) { triangles.push_back(triangle); }, [](int, int) { return true; });
+      model,
+      [&](const fcl::AABBd& box) {
+        return apart(0.5 * (box.min_ + box.max_), 0.5 * (box.max_ - box.min_)) ? kApart : 0.0;
+      },
+      [] { return kApart; }, [&](int triangle) { triangles.push_back(triangle); });
   std::sort(triangles.begin() + static_cast<std::ptrdiff_t>(first), triangles.end());
 }
 
@@ -258,17 +272,15 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) 
   if (hint && *hint >= 0 && *hint < triangleCount()) tryTriangle(*hint);
   const auto& model = hierarchy_->model;
   walkTree(
-      model, [&](const fcl::AABBd& box) { return squaredDistanceToBox(point, box) >= best; }, tryTriangle,
-      [&](int left, int right) {
-        return squaredDistanceToBox(point, model.getBV(left).bv) < squaredDistanceToBox(point, model.getBV(right).bv);
-      });
+      model, [&](const fcl::AABBd& box) { return squaredDistanceToBox(point, box); }, [&] { return best; },
+      tryTriangle);
   SurfacePoint result;
   if (bestTriangle < 0) return result;
   if (hint) *hint = bestTriangle;
   const auto& corners = mesh_.triangles[static_cast<size_t>(bestTriangle)];
   Vector3 pseudoNormal;
   if (bestFeature == Face) pseudoNormal = normals_[static_cast<size_t>(bestTriangle)];
-  else if (bestFeature <= Corner2) pseudoNormal = vertexNormals_[static_cast<size_t>(corners[static_cast<size_t>(bestFeature)])];
+  else if (bestFeature <= Corner2) pseudoNormal = vertexNormals_[static_cast<size_t>(corners[bestFeature])];
   else pseudoNormal = edgeNormals_[static_cast<size_t>(bestTriangle)][static_cast<size_t>(bestFeature - Edge01)];
   const Vector3 offset = point - bestPoint;
   const double distance = std::sqrt(best);
@@ -277,7 +289,8 @@ SurfacePoint MeshGeometry::nearestSurfacePoint(const Vector3& point, int* hint) 
   result.nearest = bestPoint;
   // On the surface (or so near it that the offset has no direction) the feature's own normal serves.
   const double tiny = 1e-12 * (bounds_.max - bounds_.min).norm();
-  result.normal = distance > tiny ? Vector3((inside ? -offset : offset) / distance) : Vector3(pseudoNormal.normalized());
+  result.normal =
+      distance > tiny ? Vector3((inside ? -offset : offset) / distance) : Vector3(pseudoNormal.normalized());
   return result;
 }
 

@@ -82,7 +82,8 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // The candidates: the sampled triangles that meet the master's box, inflated by `near` and placed in the sampled
   // mesh's frame.
   const Aabb masterBox =
-      (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds()).inflated(std::max(near, 0.0));
+      (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds())
+          .inflated(std::max(near, 0.0));
   const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
                              rotationS.transpose() * rotationM};
   thread_local std::vector<int> triangles;
@@ -130,7 +131,9 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
                        rotationM * surface->normal});
   }
   if (samples.empty()) {
-    for (const Vector3& point : outside) nearest = std::min(nearest, masterMesh->nearestSurfacePoint(point, &hint).distance);
+    for (const Vector3& point : outside) {
+      nearest = std::min(nearest, masterMesh->nearestSurfacePoint(point, &hint).distance);
+    }
     return std::min(nearest, near);
   }
 
@@ -144,14 +147,18 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       for (int neighbour : mesh.neighbours(samples[k].id)) {
         const auto found = std::lower_bound(samples.begin(), samples.end(), neighbour,
                                             [](const Sample& sample, int id) { return sample.id < id; });
-        if (found != samples.end() && found->id == neighbour) join(parent, static_cast<int>(k), static_cast<int>(found - samples.begin()));
+        if (found != samples.end() && found->id == neighbour) {
+          join(parent, static_cast<int>(k), static_cast<int>(found - samples.begin()));
+        }
       }
     }
   } else {
     thread_local std::vector<std::pair<int, int>> corners;  // (node, sample)
     corners.clear();
     for (size_t k = 0; k < samples.size(); ++k) {
-      for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) corners.emplace_back(corner, static_cast<int>(k));
+      for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) {
+        corners.emplace_back(corner, static_cast<int>(k));
+      }
     }
     std::sort(corners.begin(), corners.end());
     for (size_t k = 1; k < corners.size(); ++k) {

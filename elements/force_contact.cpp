@@ -270,11 +270,11 @@ ContactOptions contactOptions(const ForceContactSpec& spec) {
 // Whether some primitive of the element is met as a mesh: with enable_analytical="FALSE", or when a master surface
 // other than AUTO may make a primitive the sampled side of a pair with a mesh.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics) {
-  const auto isMesh = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == ShapeType::Mesh; };
-  const bool meshI = std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isMesh);
-  const bool meshJ = std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
   if (!contact.options.analytical) return true;
-  return (meshI || meshJ) && contact.options.master != MasterSurface::Auto;
+  if (contact.options.master == MasterSurface::Auto) return false;
+  const auto isMesh = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == ShapeType::Mesh; };
+  return std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isMesh) ||
+         std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
 }
 
 // The shape of a graphic and where its shape frame sits in the graphic's marker frame.

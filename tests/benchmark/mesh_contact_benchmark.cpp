@@ -13,14 +13,13 @@
 // Measured on the 2-core development VM (RelWithDebInfo; timings vary by about 30 % from run to run):
 //   cylinder on the box's mesh, µs per evaluation: 5–7 (level 0, 192 triangles, 3.6 samples in contact),
 //     10–14 (704, 36), 35–62 (2688, 157), 180–310 (10752, 662), 780–1260 (41984, 2615).
-//   the decks at level 1, mesh / analytical wall time: 4.0 at integr_tol 1e-3, 17 at 1e-4, 70–100 at 1e-6
+//   the decks at level 1, mesh / analytical wall time: 4–6 at integr_tol 1e-3, 17–25 at 1e-4, 70–107 at 1e-6
 //     (10912 steps against 1017: the integrator follows the 320 Hz facet ripple).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,6 +31,7 @@
 #include "elements/model_builder.h"
 #include "solver/driver/simulation.h"
 #include "solver/xml/deck_reader.h"
+#include "support/text_files.h"
 
 using namespace lodestone;
 
@@ -51,8 +51,8 @@ struct Cost {
 };
 
 // `rolled`: the sampled shape's pose for the k-th of 64 angles.
-template <class Pose0>
-Cost costPerCall(const Shape& a, Pose0 rolled, const Shape& b, const ContactOptions& options) {
+template <class PoseOfAngle>
+Cost costPerCall(const Shape& a, PoseOfAngle rolled, const Shape& b, const ContactOptions& options) {
   std::vector<ContactPoint> points;
   const Pose poseB{Vector3(0, 0, -0.05), Matrix3::Identity()};
   const int angles = 64, rounds = 40;
@@ -83,11 +83,13 @@ void costAgainstTriangles() {
   const auto cylinderPose = [](int k, int angles) {
     const double angle = 2.0 * M_PI * (k + 0.37) / angles / 7.0;
     const Matrix3 axisAlongY = Eigen::AngleAxisd(-M_PI / 2, Vector3::UnitX()).toRotationMatrix();
-    return Pose{Vector3(0, 0, kRadius - kDepth), Eigen::AngleAxisd(angle, Vector3::UnitY()).toRotationMatrix() * axisAlongY};
+    return Pose{Vector3(0, 0, kRadius - kDepth),
+                Eigen::AngleAxisd(angle, Vector3::UnitY()).toRotationMatrix() * axisAlongY};
   };
   const auto spherePose = [](int k, int angles) {
     const double angle = 2.0 * M_PI * (k + 0.37) / angles;
-    return Pose{Vector3(0, 0, kRadius - kDepth), Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized()).toRotationMatrix()};
+    return Pose{Vector3(0, 0, kRadius - kDepth),
+                Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized()).toRotationMatrix()};
   };
   std::printf("Cost of one contact evaluation (collide), 0.98 mm deep, mean over 64 angles:\n");
   std::printf("%-9s %5s %10s | %-28s | %-28s\n", "shape", "level", "triangles", "against the box's mesh",
@@ -112,15 +114,14 @@ void costAgainstTriangles() {
   }
 }
 
-std::string readFile(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) {
+// A deck's text; a missing deck ends the benchmark.
+std::string deckText(const std::string& path) {
+  std::string text = testing::readText(path);
+  if (text.empty()) {
     std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return text;
 }
 
 void replaceOnce(std::string& text, const std::string& from, const std::string& to) {
@@ -161,8 +162,8 @@ RunFigures runDeck(const std::string& text, const std::string& name) {
 }
 
 void cylinderDecks(const std::string& sourceDir) {
-  const std::string analytical = readFile(sourceDir + "/models/cylinder_on_box.xml");
-  const std::string mesh = readFile(sourceDir + "/models/cylinder_on_box_mesh.xml");
+  const std::string analytical = deckText(sourceDir + "/models/cylinder_on_box.xml");
+  const std::string mesh = deckText(sourceDir + "/models/cylinder_on_box_mesh.xml");
   std::printf("\nmodels/cylinder_on_box*.xml, 1 s simulated (10 rev/s):\n");
   std::printf("%-10s %-22s %10s %8s %10s %10s %12s\n", "integr_tol", "contact", "wall s", "steps", "residuals",
               "jacobians", "wall / exact");
@@ -171,12 +172,13 @@ void cylinderDecks(const std::string& sourceDir) {
     replaceOnce(exactDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
     const RunFigures exact = runDeck(exactDeck, "cylinder_on_box.xml");
     std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12s\n", tolerance.c_str(), "analytical", exact.seconds,
-                exact.statistics.steps, exact.statistics.residualEvaluations, exact.statistics.jacobianEvaluations, "1");
+                exact.statistics.steps, exact.statistics.residualEvaluations,
+                exact.statistics.jacobianEvaluations, "1");
     for (int level = 0; level <= 2; ++level) {
       std::string meshDeck = mesh;
       replaceOnce(meshDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
-      replaceOnce(meshDeck, "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=\"1\"",
-                  "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=\"" + std::to_string(level) + "\"");
+      const std::string cylinderLevel = "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=";
+      replaceOnce(meshDeck, cylinderLevel + "\"1\"", cylinderLevel + "\"" + std::to_string(level) + "\"");
       const RunFigures figures = runDeck(meshDeck, "cylinder_on_box_mesh.xml");
       const std::string label = "mesh, cylinder level " + std::to_string(level);
       std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12.1f\n", tolerance.c_str(), label.c_str(), figures.seconds,

@@ -3,16 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <numbers>
 #include <set>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "solver/driver/run.h"
 #include "support/contact_runs.h"
 #include "support/results_csv.h"
+#include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
@@ -118,11 +117,8 @@ double firstReboundHeight(const std::filesystem::path& resultsDir) {
 // 128.50 mm for the mesh, 127.93 mm exact, +0.44 %, since the mesh ball's bottom face is 0.89 mm above the sphere's
 // bottom and it falls that much further).
 TEST(ExampleDecks, MeshBallReboundsAsHighAsTheExactBall) {
-  const std::string deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/sphere_on_mesh_floor.xml";
-  std::ifstream in(deckPath);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string exactDeck = text.str();
+  std::string exactDeck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/sphere_on_mesh_floor.xml");
+  ASSERT_FALSE(exactDeck.empty()) << "models/sphere_on_mesh_floor.xml cannot be read";
   const std::string floor = elementText(exactDeck, "<Post_Graphic id=\"100\"", "</Post_Graphic>");
   const std::string ball = elementText(exactDeck, "<Post_Graphic id=\"200\"", "/>");
   ASSERT_NE(floor.find("TriaMesh"), std::string::npos) << "the deck's floor is not the TriaMesh this test expects";

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ inline std::vector<double> csvFields(const std::string& line) {
     values.push_back(value);
   }
   return values;
+}
+
+// The whole file; empty when it cannot be read.
+inline std::string readText(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 inline bool anyLineContains(const std::vector<std::string>& lines, const std::string& text) {

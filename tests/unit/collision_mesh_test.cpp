@@ -27,7 +27,9 @@ TriangleMesh voxelMesh(const std::vector<std::array<int, 3>>& cells) {
     if (added) mesh.vertices.emplace_back(corner[0], corner[1], corner[2]);
     return found->second;
   };
-  const auto filled = [&](std::array<int, 3> cell) { return std::find(cells.begin(), cells.end(), cell) != cells.end(); };
+  const auto filled = [&](std::array<int, 3> cell) {
+    return std::find(cells.begin(), cells.end(), cell) != cells.end();
+  };
   for (const auto& cell : cells) {
     for (int a = 0; a < 3; ++a) {
       const int b = (a + 1) % 3, c = (a + 2) % 3;
