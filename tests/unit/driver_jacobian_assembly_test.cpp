@@ -237,6 +237,33 @@ TEST_F(SundialsMatrices, MeshContactJacobianMatchesFiniteDifferenceOfTheResidual
   expectContactJacobianMatchesFiniteDifferences(spheresInContact("FALSE"), context.get());
 }
 
+// Detection keeps what it found while no graphic has moved: the residual at a state is what a fresh system gives
+// there, whatever was evaluated before — a moved body is detected afresh, and a changed velocity (same positions)
+// still reaches the contact's damping and friction.
+TEST(ContactDetection, ResidualDoesNotDependOnTheStatesEvaluatedBefore) {
+  for (const std::string analytical : {"TRUE", "FALSE"}) {
+    const Model model = spheresInContact(analytical);
+    PhaseTimes times;
+    MultibodySystem warm(model, times);
+    const size_t size = static_cast<size_t>(warm.layout().size());
+    std::vector<double> y(size), yp(size, 0.0);
+    warm.initialState(y);
+    const auto residual = [&](MultibodySystem& system, const std::vector<double>& state) {
+      std::vector<double> r(size);
+      system.residual(0.0, state.data(), yp.data(), r.data());
+      return r;
+    };
+    std::vector<double> moved = y;
+    moved[2] -= 1e-4;  // body 2 (the sphere) 0.1 mm lower: deeper into the floor and the box
+    std::vector<double> faster = y;
+    faster[9] -= 0.05;  // body 2 moving down faster: more damping
+    for (const std::vector<double>* state : {&y, &moved, &y, &faster, &y}) {
+      MultibodySystem fresh(model, times);
+      EXPECT_EQ(residual(warm, *state), residual(fresh, *state)) << analytical;
+    }
+  }
+}
+
 void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContext context) {
   PhaseTimes times;
   MultibodySystem system(model, times);
