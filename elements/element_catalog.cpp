@@ -190,6 +190,8 @@ std::vector<ElementKind> buildCatalog() {
       postGraphicKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
+      collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
+      collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -216,8 +218,8 @@ std::vector<ElementKind> buildCatalog() {
   ignored("Reference_Variable", "no element in this version reads variables");
   ignored("Reference_Array", "no element in this version reads arrays");
   ignored("Reference_Spline", "no element in this version reads splines");
-  const std::string jointNote = "joints and constraints are not available yet";
-  for (const char* element : {"Constraint_Joint", "Constraint_Jprim", "Constraint_Coupler", "Constraint_Gear",
+  const std::string jointNote = "this constraint is not available yet; Constraint_Joint and Constraint_Jprim are";
+  for (const char* element : {"Constraint_Coupler", "Constraint_Gear",
                               "Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
                               "Constraint_CVSF", "Constraint_SFSF", "Constraint_UserConstr", "Constraint_PTdCV",
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {

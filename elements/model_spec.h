@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/constraint_joint.h"
 #include "elements/debug_output.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
@@ -43,6 +44,8 @@ struct ModelSpec {
   std::vector<PostGraphicSpec> graphics;
   std::vector<ForceContactSpec> contacts;
   std::vector<SensorEventSpec> sensors;
+  std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
+  std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -28,8 +28,8 @@ const ElementSchema<ParamTransientSpec>& paramTransientSchema() {
           attr::ignored<S>("vel_tol_factor", kDaeNote),
           attr::ignored<S>("rel_abs_tol_ratio", kDaeNote),
           attr::ignored<S>("dae_alg_tol_factor", kDaeNote),
-          attr::ignored<S>("dae_index", "bodies without joints have no constraints; the index does not arise"),
-          attr::ignored<S>("dae_constr_tol", "bodies without joints have no constraints"),
+          attr::ignored<S>("dae_index", "joints are always integrated in the stabilised index-2 form"),
+          attr::real("dae_constr_tol", &S::dae_constr_tol).above(0).byDefault(1e-5).modifiable(),
           attr::ignored<S>("dae_corrector_maxit", kDaeNote),
           attr::ignored<S>("dae_corrector_minit", kDaeNote),
           attr::ignored<S>("dae_vel_ctrl", kDaeNote),
@@ -68,6 +68,7 @@ IntegratorSettings integratorSettingsOf(const std::optional<ParamTransientSpec>&
   settings.hMin = spec.h_min.value_or(0.0);
   settings.h0Max = spec.h0_max.value_or(0.0);
   settings.maxOrder = spec.max_order;
+  settings.constraintTol = spec.dae_constr_tol;
   return settings;
 }
 

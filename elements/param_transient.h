@@ -15,6 +15,7 @@ struct ParamTransientSpec {
   double integr_tol = 0;
   std::optional<double> h_max, h_min, h0_max;
   int max_order = 0;
+  double dae_constr_tol = 0;
 };
 
 const ElementSchema<ParamTransientSpec>& paramTransientSchema();

@@ -44,11 +44,15 @@ struct IntegratorSettings {
   double hMin = 0;
   double h0Max = 0;
   int maxOrder = 5;
+  // The largest violation of a joint's position equations the run may show (a warning in run.log beyond it).
+  double constraintTol = 1e-5;
 };
 
 // The Force_Contact elements and their geometry (elements/force_contact.h). Only elements and the driver look
 // inside; the core only carries it.
 struct ContactModel;
+// The active Constraint_Joint and Constraint_Jprim elements and their equations (elements/constraint_joint.h).
+struct ConstraintModel;
 // The active Sensor_Event elements (elements/sensor_event.h), carried the same way.
 struct SensorModel;
 
@@ -67,6 +71,7 @@ struct Model {
   IntegratorSettings integrator;
   std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
   std::shared_ptr<const SensorModel> sensors;    // never null once built; may hold no sensors
+  std::shared_ptr<const ConstraintModel> constraints;  // never null once built; may hold no joints
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -30,7 +30,10 @@ constexpr int kDenseLinearSolverMaxBodies = 1;
 // blocks. Measured with contact_pile_benchmark: see there.
 constexpr int kKrylovMinBodies = 200;
 
-LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested);
+// Models with joints always factorise (KLU beyond one body): the block-Jacobi preconditioner sees each body alone
+// and nothing of the joints' algebraic equations.
+LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested,
+                                    bool hasConstraints = false);
 const char* describeLinearSolver(LinearSolverKind kind);
 
 struct IntegratorOptions {
@@ -68,9 +71,11 @@ class Integrator {
   // Receives every message IDAS reports (errors and warnings), already formatted as one line.
   using MessageHandler = std::function<void(const std::string& line)>;
 
+  // `initialDerivative`, when given, is consistent with `initialState` (joints: see MultibodySystem::assemble) and
+  // computeConsistentStart keeps it; otherwise IDACalcIC computes it.
   Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
              std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
-             MessageHandler onMessage);
+             MessageHandler onMessage, std::span<const double> initialDerivative = {});
   ~Integrator();
   Integrator(const Integrator&) = delete;
   Integrator& operator=(const Integrator&) = delete;
@@ -151,6 +156,7 @@ class Integrator {
   std::string callbackException_;
   int stateSize_ = 0;
   std::optional<double> reachedTime_;
+  bool consistentStartGiven_ = false;
   double stopTime_ = 0;
   std::vector<int> rootsFound_;
   SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached

@@ -10,10 +10,11 @@ namespace lodestone {
 
 using namespace body_state;
 
-MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times)
+MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::span<const double> bodyStates)
     : model_(model),
       times_(times),
-      layout_(model),
+      constraints_(model, bodyStates),
+      layout_(model, constraints_.multiplierCount()),
       pattern_(layout_.size()),
       kinematics_(model.bodies.size()),
       loads_(model.bodies.size()),
@@ -25,12 +26,42 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times)
     const int offset = layout_.bodyOffset(body);
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
   }
+  constraints_.addPatternBlocks(pattern_);
 }
 
 void MultibodySystem::initialState(std::span<double> y) const {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     bodyInitialState(model_.bodies[static_cast<size_t>(body)], y.data() + layout_.bodyOffset(body));
   }
+  std::fill(y.begin() + layout_.bodyStateSize(), y.end(), 0.0);
+}
+
+std::string MultibodySystem::describeVariable(int index) const {
+  if (std::string joint = constraints_.describeVariable(index); !joint.empty()) return joint;
+  return layout_.describeVariable(model_, index);
+}
+
+AssemblyReport MultibodySystem::assemble(double time, std::span<double> y, std::span<double> yp) {
+  return constraints_.assemble(y, yp, [&](std::span<const double> state, std::vector<BodyLoad>& loads) {
+    updateKinematics(state.data());
+    detectContacts();
+    evaluateForces(time, state.data(), false);
+    loads = loads_;
+  });
+}
+
+void MultibodySystem::acceptState(const double* y) {
+  if (constraints_.empty()) return;
+  updateKinematics(y);
+  constraints_.acceptState(kinematics_);
+}
+
+void MultibodySystem::jointReactions(std::span<const double> y, std::vector<JointReaction>& reactions) {
+  reactions.clear();
+  if (constraints_.empty()) return;
+  updateKinematics(y.data());
+  constraints_.evaluate(kinematics_);
+  constraints_.reactions(y.data(), reactions);
 }
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
@@ -41,9 +72,10 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   times_.kinematics += watch.lap();
   detectContacts();
   times_.contactDetection += watch.lap();
-  evaluateForces(time);
+  evaluateForces(time, y);
   times_.forces += watch.lap();
   assembleBodyEquations(y, yp, r);
+  if (!constraints_.empty()) constraints_.addResidual(y, kinematics_, r);
   times_.assembly += watch.lap();
   ++times_.residualCalls;
 
@@ -52,6 +84,9 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   for (int i = 0; i < layout_.size(); ++i) {
     if (!std::isfinite(r[i])) {
       lastNonFiniteBody_ = layout_.bodyOfVariable(i);
+      if (const Joint* joint = constraints_.jointOfVariable(i)) {
+        lastNonFiniteBody_ = joint->bodyI >= 0 ? joint->bodyI : joint->bodyJ;
+      }
       return false;
     }
   }
@@ -72,10 +107,14 @@ void MultibodySystem::addBodyAccelerations(const double* yp) {
 
 void MultibodySystem::detectContacts() { contacts_.detect(kinematics_); }
 
-void MultibodySystem::evaluateForces(double time) {
+void MultibodySystem::evaluateForces(double time, const double* y, bool withJoints) {
   for (BodyLoad& load : loads_) load = BodyLoad{};
   addGravityLoads(model_, loads_);
   contacts_.addLoads(time, kinematics_, loads_);
+  if (withJoints && !constraints_.empty()) {
+    constraints_.evaluate(kinematics_);
+    constraints_.addLoads(y, loads_);
+  }
 }
 
 void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, double* r) {
@@ -94,8 +133,11 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   updateKinematics(y);
   if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
   detectContacts();
-  evaluateForces(time);
+  evaluateForces(time, y);
   differentiateContacts(y);
+  if (!constraints_.empty()) {
+    constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
+  }
   times_.jacobian += watch.lap();
 }
 
@@ -113,6 +155,7 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
     if (!coupling.used) coupling.values.setZero();
     assembler.addBlock(coupling.patternBlock, coupling.values.data());
   }
+  constraints_.writeJacobian(assembler);
   times_.jacobian += watch.lap();
   ++times_.jacobianCalls;
 }
@@ -267,7 +310,8 @@ void MultibodySystem::finishSubroutines(double time, std::span<const double> y) 
   contacts_.finishContactPost(time);
 }
 
-void MultibodySystem::sampleBodies(std::span<const double> y, std::vector<BodySample>& samples) const {
+void MultibodySystem::sampleBodies(std::span<const double> y, std::span<const double> yp,
+                                   std::vector<BodySample>& samples) const {
   samples.resize(model_.bodies.size());
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const double* state = y.data() + layout_.bodyOffset(body);
@@ -277,7 +321,12 @@ void MultibodySystem::sampleBodies(std::span<const double> y, std::vector<BodySa
     sample.position = Eigen::Map<const Vector3>(state + kPosition);
     sample.eulerParameters = e.normalized();
     sample.velocity = Eigen::Map<const Vector3>(state + kVelocity);
-    sample.angularVelocity = rotationFromEulerParameters(e) * Eigen::Map<const Vector3>(state + kAngularVelocity);
+    const Matrix3 rotation = rotationFromEulerParameters(e);
+    sample.angularVelocity = rotation * Eigen::Map<const Vector3>(state + kAngularVelocity);
+    const double* rate = yp.data() + layout_.bodyOffset(body);
+    sample.acceleration = Eigen::Map<const Vector3>(rate + kVelocity);
+    // d(Rω_b)/dt = Rω_b' + ω × Rω_b, and ω × ω = 0.
+    sample.angularAcceleration = rotation * Eigen::Map<const Vector3>(rate + kAngularVelocity);
   }
 }
 

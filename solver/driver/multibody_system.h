@@ -10,6 +10,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
+#include "constraint_system.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
@@ -21,15 +22,30 @@ namespace lodestone {
 
 class MultibodySystem {
  public:
-  // `model` and `times` must outlive the system.
-  MultibodySystem(const Model& model, PhaseTimes& times);
+  // `model` and `times` must outlive the system. Which joint equations are independent is decided at
+  // `bodyStates` (13 per body, as in the state; empty: the model's initial state).
+  MultibodySystem(const Model& model, PhaseTimes& times, std::span<const double> bodyStates = {});
 
   const Model& model() const { return model_; }
   const StateLayout& layout() const { return layout_; }
   const JacobianPattern& jacobianPattern() const { return pattern_; }
 
-  // The model's initial state (Body_Rigid initial pose and velocities).
+  // The model's initial state (Body_Rigid initial pose and velocities; joint multipliers zero).
   void initialState(std::span<double> y) const;
+  // "Body_Rigid id=3 (…), CG position x" or "Constraint_Joint id=4 (…), reaction multiplier of x translation".
+  std::string describeVariable(int index) const;
+
+  // ---- joints -------------------------------------------------------------------------------------------------
+  const ConstraintSystem& constraints() const { return constraints_; }
+  bool hasConstraints() const { return !constraints_.empty(); }
+  // Moves the bodies in y onto their joints and writes the consistent derivative (see ConstraintSystem::assemble).
+  AssemblyReport assemble(double time, std::span<double> y, std::span<double> yp);
+  // After every accepted step (the turns of SCREW and RACK_PINION angles are counted from there).
+  void acceptState(const double* y);
+  // Every joint's reaction at state y.
+  void jointReactions(std::span<const double> y, std::vector<JointReaction>& reactions);
+  // Largest violation of a joint's position equations at state y.
+  double largestConstraintError(std::span<const double> y) { return constraints_.largestPositionError(y); }
 
   // r = F(t, y, y'). Returns false when a residual is not finite; the body is then lastNonFiniteBody().
   bool residual(double time, const double* y, const double* yp, double* r);
@@ -77,13 +93,15 @@ class MultibodySystem {
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
 
   // What bodies.csv reports for state y: Euler parameters normalised, angular velocity turned into ground axes.
-  void sampleBodies(std::span<const double> y, std::vector<BodySample>& samples) const;
+  // The accelerations come from y'.
+  void sampleBodies(std::span<const double> y, std::span<const double> yp, std::vector<BodySample>& samples) const;
 
  private:
   void updateKinematics(const double* y);
   void addBodyAccelerations(const double* yp);  // for user subroutines (CNFSUB's gapdotdot)
   void detectContacts();
-  void evaluateForces(double time);
+  // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
+  void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
   // Where contact derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body `columnBody`'s
@@ -93,6 +111,7 @@ class MultibodySystem {
 
   const Model& model_;
   PhaseTimes& times_;
+  ConstraintSystem constraints_;  // before layout_: it decides how many multipliers the state has
   StateLayout layout_;
   JacobianPattern pattern_;
   std::vector<int> bodyBlocks_;  // each body's own block in pattern_

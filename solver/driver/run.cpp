@@ -63,6 +63,9 @@ class DeckRun {
       results_.emplace(outputDir / "bodies.csv");
       if (model->contacts && !model->contacts->elements.empty()) contactResults_.emplace(outputDir / "contacts.csv");
       if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
+      if (!spec_.joints.empty() || !spec_.primitives.empty()) {
+        jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
+      }
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
       }
@@ -92,6 +95,7 @@ class DeckRun {
     simulation_->setOutputHandler([this](const OutputFrame& frame) {
       results_->write(frame.time, frame.bodies);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
+      if (jointResults_) writeJointReactions(frame);
     });
 
     workingSpec_ = spec_;
@@ -122,6 +126,7 @@ class DeckRun {
     std::vector<std::filesystem::path> outputs{results_->path()};
     if (contactResults_) outputs.push_back(contactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
+    if (jointResults_) outputs.push_back(jointResults_->path());
     if (trace_) outputs.push_back(trace_->path());
     outputs.push_back(log_->path());
     log_->files(deckPath_, outputs);
@@ -149,6 +154,23 @@ class DeckRun {
   }
 
  private:
+  // joints.csv: each joint's reaction on its I marker, in ground (force, then torque about the marker's origin).
+  void writeJointReactions(const OutputFrame& frame) {
+    std::string rows;
+    for (const JointReaction& reaction : frame.joints) {
+      appendReal(rows, frame.time);
+      rows += "," + std::to_string(reaction.id);
+      for (const Vector3* v : {&reaction.force, &reaction.torque}) {
+        for (int k = 0; k < 3; ++k) {
+          rows += ",";
+          appendReal(rows, (*v)(k));
+        }
+      }
+      rows += "\n";
+    }
+    jointResults_->append(rows);
+  }
+
   bool simulate_(const SimulateSpec& command) {
     std::optional<SimulationSegment> segment = planSegment(command, currentTime_, outcome_.diagnostics);
     if (!segment) return badDeckAt(command.loc, "this Simulate cannot be run");
@@ -199,6 +221,7 @@ class DeckRun {
   std::optional<BodyResultsWriter> results_;
   std::optional<ContactResultsWriter> contactResults_;
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
+  std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
   bool halted_ = false;                  // a sensor with halt ended the run
   std::optional<Simulation> simulation_;

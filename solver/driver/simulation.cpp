@@ -42,7 +42,8 @@ Simulation::~Simulation() = default;
 
 LinearSolverKind Simulation::linearSolver() const {
   return integrator_ ? integrator_->linearSolver()
-                     : chooseLinearSolver(system_->layout().bodyCount(), options_.integrator.linearSolver);
+                     : chooseLinearSolver(system_->layout().bodyCount(), options_.integrator.linearSolver,
+                                          system_->hasConstraints());
 }
 
 SolverStatistics Simulation::statistics() const {
@@ -57,17 +58,28 @@ void Simulation::logLine(const std::string& text) {
 
 bool Simulation::replaceModel(Model model, std::string& whyNot) {
   auto replacement = std::make_unique<Model>(std::move(model));
-  auto system = std::make_unique<MultibodySystem>(*replacement, times_);
-  if (system->layout().size() != system_->layout().size()) {
+  if (replacement->bodies.size() != model_->bodies.size()) {
     whyNot = "a command may change element attributes but not add or remove moving bodies (" +
-             std::to_string(system_->layout().bodyCount()) + " before, " +
-             std::to_string(system->layout().bodyCount()) + " after)";
+             std::to_string(model_->bodies.size()) + " before, " + std::to_string(replacement->bodies.size()) +
+             " after)";
     return false;
   }
+  // The bodies' states carry over; joints switched on or off change the multipliers, which the next segment's
+  // assembly computes afresh.
+  const size_t bodyStates = static_cast<size_t>(system_->layout().bodyStateSize());
+  const std::vector<double> bodies(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(bodyStates));
+  auto system = started_ ? std::make_unique<MultibodySystem>(*replacement, times_, bodies)
+                         : std::make_unique<MultibodySystem>(*replacement, times_);
   discardIntegrator();
   model_ = std::move(replacement);
   system_ = std::move(system);
-  if (!started_) system_->initialState(state_);
+  redundancyLogged_ = false;
+  state_.resize(static_cast<size_t>(system_->layout().size()));
+  if (!started_) {
+    system_->initialState(state_);
+  } else {
+    std::fill(state_.begin() + static_cast<std::ptrdiff_t>(bodyStates), state_.end(), 0.0);
+  }
   return true;
 }
 
@@ -77,7 +89,45 @@ void Simulation::discardIntegrator() {
   integrator_.reset();
 }
 
-void Simulation::startIntegrator(double startTime) {
+std::optional<std::string> Simulation::assembleJoints(double time, std::vector<double>& derivative) {
+  if (!redundancyLogged_) {
+    for (const std::string& note : system_->constraints().redundancyNotes()) logLine(" WARNING: " + note + ".");
+    redundancyLogged_ = true;
+  }
+  derivative.assign(state_.size(), 0.0);
+  const AssemblyReport report = system_->assemble(time, state_, derivative);
+  if (report.failure) {
+    logLine(" ERROR: " + *report.failure + ".");
+    return *report.failure;
+  }
+  std::vector<const AssemblyReport::Moved*> moved;
+  for (const AssemblyReport::Moved& m : report.moved) {
+    if (m.translation > 0 || m.rotation > 0) moved.push_back(&m);
+  }
+  if (report.iterations == 0) {
+    logLine(" Assembly: the bodies meet their joints as given (largest error " + scientific(report.largestError, 3) + ").");
+  } else {
+    logLine(" Assembly: " + std::to_string(report.iterations) + " iterations moved " + std::to_string(moved.size()) +
+            " bodies onto their joints (largest error left " + scientific(report.largestError, 3) + "):");
+    constexpr size_t kListed = 10;
+    for (size_t k = 0; k < moved.size() && k < kListed; ++k) {
+      logLine("   " + describeBody(model_->bodies[static_cast<size_t>(moved[k]->body)]) + " moved " +
+              scientific(moved[k]->translation, 3) + " and turned " + scientific(moved[k]->rotation, 3) + " rad");
+    }
+    if (moved.size() > kListed) logLine("   and " + std::to_string(moved.size() - kListed) + " more bodies");
+  }
+  double velocityChange = 0;
+  for (const AssemblyReport::Moved& m : report.moved) {
+    velocityChange = std::max({velocityChange, m.velocityChange, m.angularVelocityChange});
+  }
+  if (velocityChange > 0) {
+    logLine(" Assembly: initial velocities changed by up to " + scientific(velocityChange, 3) +
+            " to agree with the joints.");
+  }
+  return std::nullopt;
+}
+
+void Simulation::startIntegrator(double startTime, std::span<const double> startDerivative) {
   discardIntegrator();
   time_ = startTime;
   // Once a user subroutine has failed (IDAS then gives up at once) or asked to stop, its own words say why.
@@ -85,14 +135,16 @@ void Simulation::startIntegrator(double startTime) {
     if (!system_->subroutineStopRequest()) logLine(" " + line);
   };
   integrator_ = std::make_unique<Integrator>(*system_, model_->integrator, startTime, state_, options_.integrator,
-                                             times_, onMessage);
+                                             times_, onMessage, startDerivative);
 }
 
-bool Simulation::emitOutput(double time, std::span<const double> state, bool integratorHasStepped) {
+bool Simulation::emitOutput(double time, std::span<const double> state, std::span<const double> derivative,
+                            bool integratorHasStepped) {
   ScopedTimer timer(times_.output);
   lastOutputTime_ = time;
   if (!onOutput_) return true;
-  system_->sampleBodies(state, samples_);
+  system_->sampleBodies(state, derivative, samples_);
+  system_->jointReactions(state, jointSamples_);
   try {
     system_->sampleContacts(time, state, contactSamples_);
   } catch (const SubroutineError&) {
@@ -102,6 +154,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, bool int
   frame.time = time;
   frame.bodies = samples_;
   frame.contacts = contactSamples_;
+  frame.joints = jointSamples_;
   frame.state = state;
   if (integrator_ && integratorHasStepped) {
     frame.integratorTime = integrator_->time();
@@ -145,17 +198,37 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   } catch (const SubroutineError&) {
     return stopForSubroutine();
   }
-  if (!lastOutputTime_ || *lastOutputTime_ != segment.startTime) {
-    if (!emitOutput(segment.startTime, state_, continues)) return stopForSubroutine();
+  // Joints: the bodies move onto them before anything is written or integrated.
+  std::vector<double> startDerivative;
+  if (!continues && size > 0 && system_->hasConstraints()) {
+    if (std::optional<std::string> failure = assembleJoints(segment.startTime, startDerivative)) {
+      if (log_) log_->statistics(statistics() - before);
+      return {false, segment.startTime, *failure};
+    }
+  }
+  // The start's output: after IDAS has made the start consistent when it starts afresh (the accelerations are
+  // part of the output), at once otherwise.
+  const bool writeStart = !lastOutputTime_ || *lastOutputTime_ != segment.startTime;
+  const bool startsAfresh = !continues && size > 0;
+  if (writeStart && !startsAfresh) {
+    std::vector<double> derivative(state_.size(), 0.0);
+    if (continues) integrator_->interpolateDerivative(segment.startTime, derivative);
+    if (!emitOutput(segment.startTime, state_, derivative, continues)) return stopForSubroutine();
   }
   started_ = true;
   if (!continues) {
     time_ = segment.startTime;
     if (size > 0) {
-      startIntegrator(segment.startTime);
+      startIntegrator(segment.startTime, startDerivative);
       const StepResult start = integrator_->computeConsistentStart(schedule.at(1));
       if (start.status == StepStatus::Failed) {
+        // What the deck gave is still written, so that the failing run shows where it started.
+        if (writeStart) emitOutput(segment.startTime, state_, std::vector<double>(state_.size(), 0.0), false);
         return system_->subroutineStopRequest() ? stopForSubroutine() : fail(start.flag);
+      }
+      if (writeStart && !emitOutput(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative(),
+                                    false)) {
+        return stopForSubroutine();
       }
       // Pairs that touch at the start are in contact from the start.
       system_->acceptContactStep(segment.startTime, state_.data(), contactEvents_);
@@ -169,7 +242,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
 
   if (size == 0) {
     // Nothing moves: every output time shows the same (empty) state.
-    for (int k = 1; k <= schedule.count; ++k) emitOutput(schedule.at(k), state_, false);
+    for (int k = 1; k <= schedule.count; ++k) emitOutput(schedule.at(k), state_, state_, false);
     time_ = segment.endTime;
     logLine(" No moving bodies: nothing to integrate.");
     return {true, time_, {}};
@@ -205,12 +278,14 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     } else {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }
+    system_->acceptState(integrator_->returnedState().data());
     updateUnlocatedSensors(step.time, integrator_->returnedState(), integrator_->returnedDerivative(), &firedSensors);
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
       integrator_->interpolate(t, outputState_);
-      if (!emitOutput(t, outputState_, true)) break;
+      integrator_->interpolateDerivative(t, outputDerivative_);
+      if (!emitOutput(t, outputState_, outputDerivative_, true)) break;
       logVerboseSensors(t, outputState_);
       if (log_ && (next == schedule.count || t - lastProgressLine >= progressSpacing * (1 - 1e-9))) {
         log_->progress(t, integrator_->lastOrder(), integrator_->lastStepSize());
@@ -445,7 +520,7 @@ std::optional<SegmentOutcome> Simulation::actOnSensors(const std::vector<int>& f
   }
   if (writeOutput && (!lastOutputTime_ || *lastOutputTime_ != time)) {
     outputState_.assign(y.begin(), y.end());
-    emitOutput(time, outputState_, true);
+    emitOutput(time, outputState_, yp, true);
   }
   if (ended) {
     // The run goes on from the event: the next Simulate continues IDAS from there.
@@ -545,7 +620,7 @@ SegmentOutcome Simulation::fail(int flag) {
   }
   if (report.worstVariable >= 0) {
     const char* what = report.fromResidual ? "residual" : "local error";
-    logLine(std::string(" ERROR: largest weighted ") + what + ": " + layout.describeVariable(model, report.worstVariable) +
+    logLine(std::string(" ERROR: largest weighted ") + what + ": " + system_->describeVariable(report.worstVariable) +
             " (weighted " + what + " " + scientific(report.worstWeightedError) + ").");
   }
   // The contact most likely at fault, at the last state IDAS accepted.

@@ -32,6 +32,7 @@ struct OutputFrame {
   double time = 0;
   std::span<const BodySample> bodies;  // ground-frame results, as bodies.csv has them
   std::span<const PairReport> contacts;  // contact pairs, as contacts.csv has them
+  std::span<const JointReaction> joints; // joints' reactions, as joints.csv has them
   std::span<const double> state;       // the state at `time`, Euler parameters normalised
   // IDAS's own state at its current time (at or after `time`), exactly as the integrator holds it.
   double integratorTime = 0;
@@ -95,11 +96,17 @@ class Simulation {
   std::optional<std::string> finish();
 
  private:
-  void startIntegrator(double startTime);
+  // Before a segment that starts IDAS afresh: moves the bodies onto their joints (logging what moved) and computes
+  // the consistent derivative. The reason, when the joints cannot be assembled.
+  std::optional<std::string> assembleJoints(double time, std::vector<double>& derivative);
+  // `startDerivative`: a consistent y' (joints), or empty for IDACalcIC to compute it.
+  void startIntegrator(double startTime, std::span<const double> startDerivative = {});
   void discardIntegrator();
   // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
   // False, with nothing written, when a user subroutine failed while the contacts were sampled.
-  bool emitOutput(double time, std::span<const double> state, bool integratorHasStepped);
+  // `derivative`: y' at `time` (the accelerations in bodies.csv).
+  bool emitOutput(double time, std::span<const double> state, std::span<const double> derivative,
+                  bool integratorHasStepped);
   SegmentOutcome fail(int flag);
   void reportContactEvents();
   // User subroutines' messages into the log; the reason to stop when one asked to or failed.
@@ -154,6 +161,8 @@ class Simulation {
   std::vector<double> outputDerivative_;
   std::vector<BodySample> samples_;
   std::vector<PairReport> contactSamples_;
+  std::vector<JointReaction> jointSamples_;
+  bool redundancyLogged_ = false;  // the current system's redundant joint equations are in the log
 };
 
 }  // namespace lodestone

@@ -1,14 +1,17 @@
 // The state vector's layout: 13 values per moving body, in model order.
 #include "state_layout.h"
 
+#include <algorithm>
 #include <array>
 
 namespace lodestone {
 
-StateLayout::StateLayout(const Model& model)
+StateLayout::StateLayout(const Model& model, int multiplierCount)
     : bodyCount_(static_cast<int>(model.bodies.size())),
-      size_(bodyCount_ * body_state::kSize),
-      differential_(static_cast<size_t>(size_), 1.0) {}
+      size_(bodyCount_ * body_state::kSize + multiplierCount),
+      differential_(static_cast<size_t>(size_), 1.0) {
+  std::fill(differential_.begin() + bodyCount_ * body_state::kSize, differential_.end(), 0.0);
+}
 
 int StateLayout::bodyOfVariable(int index) const {
   if (index < 0 || index >= bodyCount_ * body_state::kSize) return -1;

@@ -13,21 +13,25 @@ namespace lodestone {
 
 class StateLayout {
  public:
-  explicit StateLayout(const Model& model);
+  // `multiplierCount` joint multipliers follow the bodies' states.
+  explicit StateLayout(const Model& model, int multiplierCount = 0);
 
   int size() const { return size_; }
   int bodyCount() const { return bodyCount_; }
   // First of body `body`'s 13 values (see body_state:: for their order).
   int bodyOffset(int body) const { return body * body_state::kSize; }
   int eulerParameterOffset(int body) const { return bodyOffset(body) + body_state::kEulerParameters; }
+  int bodyStateSize() const { return bodyCount_ * body_state::kSize; }
+  int multiplierCount() const { return size_ - bodyStateSize(); }
 
-  // 1 for a differential variable, 0 for an algebraic one (IDASetId). Every body variable is differential;
-  // joints will append their multipliers here as algebraic.
+  // 1 for a differential variable, 0 for an algebraic one (IDASetId). Every body variable is differential; the
+  // joints' multipliers are algebraic.
   const std::vector<double>& differentialMask() const { return differential_; }
 
   // The moving body that owns state entry `index`, or -1 when no body does.
   int bodyOfVariable(int index) const;
-  // "Body_Rigid id=3 (deck.xml:12:3), angular velocity wx (body axes)".
+  // "Body_Rigid id=3 (deck.xml:12:3), angular velocity wx (body axes)"; "state entry 40" for a multiplier (the
+  // MultibodySystem names those).
   std::string describeVariable(const Model& model, int index) const;
 
  private:

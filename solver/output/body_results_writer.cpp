@@ -24,6 +24,8 @@ void BodyResultsWriter::write(double time, std::span<const BodySample> bodies) {
     appendAll(body.eulerParameters);
     appendAll(body.velocity);
     appendAll(body.angularVelocity);
+    appendAll(body.acceleration);
+    appendAll(body.angularAcceleration);
     buffer_ += '\n';
   }
   file_.append(buffer_);

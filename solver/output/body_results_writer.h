@@ -20,11 +20,13 @@ struct BodySample {
   Vector4 eulerParameters{1, 0, 0, 0};        // body axes in ground, unit length
   Vector3 velocity = Vector3::Zero();         // CG velocity
   Vector3 angularVelocity = Vector3::Zero();  // in ground axes
+  Vector3 acceleration = Vector3::Zero();         // CG
+  Vector3 angularAcceleration = Vector3::Zero();  // in ground axes
 };
 
 class BodyResultsWriter {
  public:
-  static constexpr const char* kHeader = "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz";
+  static constexpr const char* kHeader = "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz,ax,ay,az,wdx,wdy,wdz";
 
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit BodyResultsWriter(const std::filesystem::path& path);

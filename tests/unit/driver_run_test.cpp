@@ -112,7 +112,7 @@ TEST_F(RunTest, CompletedRunWritesResultsAndLogBesideTheDeck) {
 
   const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
   ASSERT_EQ(csv.size(), 12u);  // header + 11 output times × 1 moving body
-  EXPECT_EQ(csv[0], "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz");
+  EXPECT_EQ(csv[0], "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz,ax,ay,az,wdx,wdy,wdz");
   const std::vector<double> last = testing::csvFields(csv.back());
   EXPECT_EQ(last[0], 1.0);
   EXPECT_EQ(last[1], 2);

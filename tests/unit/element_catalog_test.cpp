@@ -23,8 +23,9 @@ TEST(ElementCatalog, DescribesVariantsAndRefusals) {
                          "    radius: real, > 0, required\n"),
             std::string::npos)
       << graphic;
-  const std::string joint = describeElement(*findElementKind("Constraint_Joint"));
-  EXPECT_EQ(joint, "Constraint_Joint: not supported: joints and constraints are not available yet\n");
+  const std::string coupler = describeElement(*findElementKind("Constraint_Coupler"));
+  EXPECT_EQ(coupler, "Constraint_Coupler: not supported: this constraint is not available yet; Constraint_Joint and "
+                     "Constraint_Jprim are\n");
   EXPECT_EQ(findElementKind("Gizmo"), nullptr);
 }
 

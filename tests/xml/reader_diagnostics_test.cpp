@@ -166,10 +166,9 @@ TEST(ReaderDiagnostics, EveryProblemIsReportedNotJustTheFirst) {
 }
 
 TEST(ReaderDiagnostics, UnsupportedMotionSolveElementIsAnErrorNamingIt) {
-  const ReadResult result = readText(deck(groundAndBody() + "\n<Constraint_Joint id=\"5\" type=\"REVOLUTE\" "
-                                                            "i_marker_id=\"20\" j_marker_id=\"20\"/>"));
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Constraint_Coupler id=\"5\" joint_id=\"3\"/>"));
   EXPECT_FALSE(result.spec);
-  EXPECT_TRUE(hasError(result.diagnostics, 6, "Constraint_Joint id=5: element is not supported: joints"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Constraint_Coupler id=5: element is not supported: this constraint"));
 }
 
 TEST(ReaderDiagnostics, UnsupportedAttributeIsAnErrorNamingIt) {

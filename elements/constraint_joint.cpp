@@ -1,0 +1,228 @@
+// Constraint_Joint and Constraint_Jprim: attributes, checks, and each type's equations.
+#include "constraint_joint.h"
+
+#include <cmath>
+
+#include "elements/joint_equations.h"
+
+namespace lodestone {
+
+using S = ConstraintJointSpec;
+
+namespace {
+
+const std::vector<std::string>& jointTypes() {
+  static const std::vector<std::string> types = {
+      "FIXED",  "REVOLUTE", "SPHERICAL", "TRANSLATIONAL", "CYLINDRICAL", "UNIVERSAL", "HOOKE", "PLANAR",
+      "CONSTANT_VELOCITY", "INLINE", "INPLANE", "ORIENTATION", "PARALLEL_AXES", "PERPENDICULAR", "SCREW",
+      "RACK_PINION"};
+  return types;
+}
+
+}  // namespace
+
+const ElementSchema<ConstraintJointSpec>& constraintJointSchema() {
+  static const ElementSchema<S> schema{
+      .element = "Constraint_Joint",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::keyword("type", &S::type, jointTypes())
+              .required()
+              .hint("FREE joints constrain nothing: leave the element out"),
+          attr::reference("i_marker_id", &S::i_marker_id, "Reference_Marker").required(),
+          attr::reference("j_marker_id", &S::j_marker_id, "Reference_Marker").required(),
+          attr::real("pitch", &S::pitch),
+          attr::real("pitch_diameter", &S::pitch_diameter).above(0),
+          attr::boolean("active", &S::active).byDefault(true).modifiable(),
+          attr::unsupported<S>("is_virtual", "virtual joints are not available"),
+          attr::presentation<S>("full_label"),
+      }};
+  return schema;
+}
+
+const ElementSchema<ConstraintJointSpec>& constraintJprimSchema() {
+  static const ElementSchema<S> schema{
+      .element = "Constraint_Jprim",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::keyword("type", &S::type,
+                        {"ATPOINT", "INLINE", "INPLANE", "ORIENTATION", "PARALLEL_AXES", "PERPENDICULAR"})
+              .required(),
+          attr::reference("i_marker_id", &S::i_marker_id, "Reference_Marker").required(),
+          attr::reference("j_marker_id", &S::j_marker_id, "Reference_Marker").required(),
+          attr::boolean("active", &S::active).byDefault(true).modifiable(),
+          attr::presentation<S>("full_label"),
+      }};
+  return schema;
+}
+
+void checkConstraintJoint(const ConstraintJointSpec& spec, Diagnostics& diagnostics) {
+  if (spec.type == "SCREW" && !spec.pitch) {
+    diagnostics.error(spec.loc, "type=\"SCREW\" needs pitch, the translation along z_J per turn");
+  }
+  if (spec.type == "SCREW" && spec.pitch && *spec.pitch == 0) {
+    diagnostics.error(spec.loc, "pitch=\"0\" makes the screw a revolute joint without its axis; use type=\"REVOLUTE\"");
+  }
+  if (spec.type == "RACK_PINION" && !spec.pitch_diameter) {
+    diagnostics.error(spec.loc, "type=\"RACK_PINION\" needs pitch_diameter, the pinion's pitch diameter");
+  }
+  if (spec.i_marker_id == spec.j_marker_id) {
+    diagnostics.error(spec.loc, "i_marker_id and j_marker_id are both " + std::to_string(spec.i_marker_id) +
+                                    "; a joint connects markers on two different bodies");
+  }
+}
+
+std::string describeJoint(const Joint& joint) {
+  return joint.loc.subject() + " (" + joint.loc.position() + ")";
+}
+
+namespace {
+
+using Kind = JointEquationKind;
+
+JointEquation point(int axis) {
+  static const char* names[] = {"x translation", "y translation", "z translation"};
+  return {.kind = Kind::Point, .axisI = axis, .name = names[axis]};
+}
+JointEquation onAxis(int axis) {
+  static const char* names[] = {"translation along x_J", "translation along y_J", "translation along z_J"};
+  return {.kind = Kind::OnJointAxisLine, .axisJ = axis, .name = names[axis]};
+}
+JointEquation axesDot(int axisI, int axisJ) {
+  static const char* axes = "xyz";
+  return {.kind = Kind::AxesDot, .axisI = axisI, .axisJ = axisJ,
+          .name = std::string(1, axes[axisI]) + "_I·" + std::string(1, axes[axisJ]) + "_J (rotation)"};
+}
+
+void addAtPoint(std::vector<JointEquation>& out) {
+  for (int k = 0; k < 3; ++k) out.push_back(point(k));
+}
+void addInline(std::vector<JointEquation>& out) {
+  out.push_back(onAxis(0));
+  out.push_back(onAxis(1));
+}
+void addParallelAxes(std::vector<JointEquation>& out) {
+  out.push_back(axesDot(2, 0));
+  out.push_back(axesDot(2, 1));
+}
+void addOrientation(std::vector<JointEquation>& out) {
+  addParallelAxes(out);
+  out.push_back(axesDot(0, 1));
+}
+
+std::vector<JointEquation> equationsOf(const std::string& type, const ConstraintJointSpec& spec) {
+  std::vector<JointEquation> out;
+  if (type == "FIXED") {
+    addAtPoint(out);
+    addOrientation(out);
+  } else if (type == "REVOLUTE") {
+    addAtPoint(out);
+    addParallelAxes(out);
+  } else if (type == "SPHERICAL" || type == "ATPOINT") {
+    addAtPoint(out);
+  } else if (type == "TRANSLATIONAL") {
+    addInline(out);
+    addOrientation(out);
+  } else if (type == "CYLINDRICAL") {
+    addInline(out);
+    addParallelAxes(out);
+  } else if (type == "PLANAR") {
+    out.push_back(onAxis(2));
+    addParallelAxes(out);
+  } else if (type == "UNIVERSAL") {
+    addAtPoint(out);
+    out.push_back(axesDot(2, 2));
+  } else if (type == "HOOKE") {
+    addAtPoint(out);
+    out.push_back(axesDot(0, 1));
+  } else if (type == "CONSTANT_VELOCITY") {
+    addAtPoint(out);
+    out.push_back({.kind = Kind::ConstantVelocity, .name = "x_I·y_J + y_I·x_J (equal and opposite spins)"});
+  } else if (type == "INLINE") {
+    addInline(out);
+  } else if (type == "INPLANE") {
+    out.push_back(onAxis(2));
+  } else if (type == "ORIENTATION") {
+    addOrientation(out);
+  } else if (type == "PARALLEL_AXES") {
+    addParallelAxes(out);
+  } else if (type == "PERPENDICULAR") {
+    out.push_back(axesDot(2, 2));
+  } else if (type == "SCREW") {
+    out.push_back({.kind = Kind::Screw, .ratio = spec.pitch.value_or(0) / (2 * M_PI),
+                   .name = "translation along z_J = pitch × turns"});
+  } else if (type == "RACK_PINION") {
+    out.push_back({.kind = Kind::RackPinion, .ratio = spec.pitch_diameter.value_or(0) / 2,
+                   .name = "rack translation = pitch radius × pinion angle"});
+  }
+  return out;
+}
+
+// A marker's frame in ground in the deck's configuration.
+void markerPoseAtStart(const Model& model, const Marker& marker, Vector3& position, Matrix3& axes, Vector3& cg) {
+  if (marker.body < 0) {
+    position = marker.position;
+    axes = marker.orientation;
+    cg = Vector3::Zero();
+    return;
+  }
+  const RigidBody& body = model.bodies[static_cast<size_t>(marker.body)];
+  const Matrix3 rotation = rotationFromEulerParameters(body.eulerParameters);
+  position = body.position + rotation * marker.position;
+  axes = rotation * marker.orientation;
+  cg = body.position;
+}
+
+}  // namespace
+
+std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
+                                                            const std::vector<ConstraintJointSpec>& primitives,
+                                                            const Model& model, Diagnostics& diagnostics) {
+  auto result = std::make_shared<ConstraintModel>();
+  const auto markerIndex = [&](long id) {
+    for (size_t k = 0; k < model.markers.size(); ++k) {
+      if (model.markers[k].id == id) return static_cast<int>(k);
+    }
+    return -1;
+  };
+  for (const std::vector<ConstraintJointSpec>* specs : {&joints, &primitives}) {
+    for (const ConstraintJointSpec& spec : *specs) {
+      if (!spec.active) continue;
+      Joint joint;
+      joint.id = spec.id;
+      joint.loc = spec.loc;
+      joint.type = spec.type;
+      joint.markerI = markerIndex(spec.i_marker_id);
+      joint.markerJ = markerIndex(spec.j_marker_id);
+      if (joint.markerI < 0 || joint.markerJ < 0) continue;  // a dangling reference, reported by the reader
+      const Marker& markerI = model.markers[static_cast<size_t>(joint.markerI)];
+      const Marker& markerJ = model.markers[static_cast<size_t>(joint.markerJ)];
+      joint.bodyI = markerI.body;
+      joint.bodyJ = markerJ.body;
+      if (joint.bodyI == joint.bodyJ) {
+        diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
+                                        std::to_string(spec.j_marker_id) + " are both on " +
+                                        (joint.bodyI < 0 ? std::string("ground")
+                                                         : model.bodies[static_cast<size_t>(joint.bodyI)].loc.subject()) +
+                                        "; a joint connects two different bodies");
+        continue;
+      }
+      joint.equations = equationsOf(spec.type, spec);
+      JointFrames frames;
+      markerPoseAtStart(model, markerI, frames.positionI, frames.axesI, frames.cgI);
+      markerPoseAtStart(model, markerJ, frames.positionJ, frames.axesJ, frames.cgJ);
+      for (JointEquation& equation : joint.equations) {
+        if (equation.kind != Kind::Screw && equation.kind != Kind::RackPinion) continue;
+        equation.offset = (frames.positionI - frames.positionJ).dot(frames.axesJ.col(2));
+        equation.angleOffset = jointEquationAngle(equation, frames);
+      }
+      result->equationCount += static_cast<int>(joint.equations.size());
+      result->joints.push_back(std::move(joint));
+    }
+  }
+  return result;
+}
+
+}  // namespace lodestone

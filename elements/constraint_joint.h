@@ -1,0 +1,97 @@
+// Constraint_Joint and Constraint_Jprim: the deck elements, and the joints of a model as lists of scalar
+// constraint equations between an I marker and a J marker (elements/joint_equations evaluates them).
+//
+// Each joint type is a combination of primitives, as Adams and MotionSolve define them (the joint axis is the
+// z-axis of the markers; d = p_I − p_J):
+//   ATPOINT (3)        d = 0 in ground axes
+//   INLINE (2)         d·x_J = d·y_J = 0: I's origin on J's z-axis
+//   INPLANE (1)        d·z_J = 0: I's origin in J's x-y plane
+//   PARALLEL_AXES (2)  z_I·x_J = z_I·y_J = 0
+//   PERPENDICULAR (1)  z_I·z_J = 0
+//   ORIENTATION (3)    z_I·x_J = z_I·y_J = x_I·y_J = 0
+// FIXED = ATPOINT + ORIENTATION; REVOLUTE = ATPOINT + PARALLEL_AXES; SPHERICAL = ATPOINT;
+// TRANSLATIONAL = INLINE + ORIENTATION; CYLINDRICAL = INLINE + PARALLEL_AXES; PLANAR = INPLANE + PARALLEL_AXES;
+// UNIVERSAL = ATPOINT + z_I·z_J = 0 (the z-axes are the cross's pins); HOOKE = ATPOINT + x_I·y_J = 0 (the z-axes
+// point down the shafts); CONSTANT_VELOCITY = ATPOINT + x_I·y_J + y_I·x_J = 0 (z-axes down the shafts, away from
+// the joint centre: equal and opposite rotations about them);
+// SCREW: (d·z_J − d0) = pitch·(θ − θ0)/2π with θ the rotation of x_I about z_J from x_J;
+// RACK_PINION: (d·z_J − d0) = (pitch_diameter/2)·(θ − θ0) with θ the rotation of the pinion (I) about z_I, x_I
+// along the rack's z_J at the start. SCREW and RACK_PINION remove one degree of freedom each and rely on other
+// joints to hold the axes; d0 and θ0 are their values in the deck's configuration (ours: Adams does not say).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/core/model.h"
+#include "solver/core/schema.h"
+
+namespace lodestone {
+
+struct ConstraintJointSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  std::string type;
+  long i_marker_id = 0;
+  long j_marker_id = 0;
+  std::optional<double> pitch;           // SCREW
+  std::optional<double> pitch_diameter;  // RACK_PINION
+  bool active = true;
+};
+
+const ElementSchema<ConstraintJointSpec>& constraintJointSchema();
+const ElementSchema<ConstraintJointSpec>& constraintJprimSchema();
+// SCREW needs pitch, RACK_PINION pitch_diameter; I and J must differ.
+void checkConstraintJoint(const ConstraintJointSpec& spec, Diagnostics& diagnostics);
+
+// ---- the joints of a model ------------------------------------------------------------------------------------
+
+// One scalar equation of a joint.
+enum class JointEquationKind {
+  Point,            // d·e_axis (ground axes x, y, z)
+  OnJointAxisLine,  // d·(axis of J): x or y for INLINE, z for INPLANE
+  AxesDot,          // (axis of I)·(axis of J)
+  ConstantVelocity, // x_I·y_J + y_I·x_J
+  Screw,            // d·z_J − d0 − ratio·(θ − θ0), θ about z_J
+  RackPinion,       // d·z_J − d0 − ratio·(θ − θ0), θ about z_I
+};
+
+struct JointEquation {
+  JointEquationKind kind = JointEquationKind::Point;
+  int axisI = 0;  // 0, 1, 2: x, y, z of I (AxesDot); of ground (Point)
+  int axisJ = 0;  // of J (OnJointAxisLine, AxesDot)
+  double ratio = 0;          // Screw: pitch/2π; RackPinion: pitch_diameter/2
+  double offset = 0;         // d0, for Screw and RackPinion
+  double angleOffset = 0;    // θ0, for Screw and RackPinion
+  std::string name;          // "x translation", "z_I·x_J": what the equation holds, for messages
+};
+
+struct Joint {
+  long id = 0;
+  SourceLoc loc;
+  std::string type;   // "REVOLUTE"
+  int markerI = -1;   // index into Model::markers
+  int markerJ = -1;
+  int bodyI = -1;     // index into Model::bodies; -1 for ground
+  int bodyJ = -1;
+  std::vector<JointEquation> equations;
+};
+
+struct ConstraintModel {
+  std::vector<Joint> joints;  // Constraint_Joint then Constraint_Jprim, the active ones, in deck order
+  int equationCount = 0;
+};
+
+// "Constraint_Joint id=3 (deck.xml:12:3)"
+std::string describeJoint(const Joint& joint);
+
+// The model's active joints and primitives. A joint between two markers of one body, or between two ground
+// markers, is an error.
+std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
+                                                            const std::vector<ConstraintJointSpec>& primitives,
+                                                            const Model& model, Diagnostics& diagnostics);
+
+}  // namespace lodestone

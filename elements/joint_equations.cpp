@@ -1,0 +1,107 @@
+// Constraint equations of joints and their velocity Jacobians.
+#include "joint_equations.h"
+
+#include <cmath>
+
+namespace lodestone {
+
+namespace {
+
+// A quantity measured on I's body: at I's origin it moves with v_I + ω_I × (p_I − cg_I).
+// Φ = d·w with w fixed in ground: Φ̇ = (v_I + ω_I × r_I − v_J − ω_J × r_J)·w, r = p − cg.
+void pointAlong(const Vector3& w, const JointFrames& f, EquationValue& out) {
+  const Vector3 d = f.positionI - f.positionJ;
+  out.value = d.dot(w);
+  out.gI << w, (f.positionI - f.cgI).cross(w);
+  out.gJ << -w, -(f.positionJ - f.cgJ).cross(w);
+}
+
+// Φ = d·w with w an axis of J: w turns with J, so J's row sees the point of J's body at p_I:
+// Φ̇ = (v_I + ω_I × r_I − v_J − ω_J × r_J)·w + d·(ω_J × w) = … − ω_J·((p_I − cg_J) × w).
+void pointAlongJointAxis(const Vector3& w, const JointFrames& f, EquationValue& out) {
+  const Vector3 d = f.positionI - f.positionJ;
+  out.value = d.dot(w);
+  out.gI << w, (f.positionI - f.cgI).cross(w);
+  out.gJ << -w, -(f.positionI - f.cgJ).cross(w);
+}
+
+// Φ = a·b, a an axis of I, b an axis of J: Φ̇ = (ω_I × a)·b + a·(ω_J × b) = (ω_I − ω_J)·(a × b).
+void addAxesDot(const Vector3& a, const Vector3& b, EquationValue& out) {
+  const Vector3 n = a.cross(b);
+  out.value += a.dot(b);
+  out.gI.tail<3>() += n;
+  out.gJ.tail<3>() -= n;
+}
+
+// θ = atan2(s, c) with s = a_s·b_s and c = a_c·b_c, each a an axis of I and b of J: the angular rows of
+// θ̇ = (c ṡ − s ċ)/(s² + c²).
+struct AngleMeasure {
+  double s, c;
+  Vector3 ds, dc;  // (a × b) of each dot product: its rate is (ω_I − ω_J)·(a × b)
+};
+
+AngleMeasure screwAngle(const JointFrames& f) {
+  // The rotation of x_I about z_J, measured from x_J (Adams' AZ).
+  const Vector3 xI = f.axesI.col(0);
+  return {xI.dot(f.axesJ.col(1)), xI.dot(f.axesJ.col(0)), xI.cross(f.axesJ.col(1)), xI.cross(f.axesJ.col(0))};
+}
+
+AngleMeasure pinionAngle(const JointFrames& f) {
+  // The rotation of the pinion about z_I, measured from the rack's axis z_J: x_I·z_J = cos θ, −y_I·z_J = sin θ.
+  const Vector3 zJ = f.axesJ.col(2);
+  const Vector3 xI = f.axesI.col(0);
+  const Vector3 yI = f.axesI.col(1);
+  return {-yI.dot(zJ), xI.dot(zJ), -yI.cross(zJ), xI.cross(zJ)};
+}
+
+AngleMeasure measureAngle(const JointEquation& equation, const JointFrames& frames) {
+  return equation.kind == JointEquationKind::Screw ? screwAngle(frames) : pinionAngle(frames);
+}
+
+// Φ = d·z_J − d0 − ratio·(θ − θ0).
+void addCoupledTranslation(const JointEquation& equation, const JointFrames& f, double referenceAngle,
+                           EquationValue& out) {
+  pointAlongJointAxis(f.axesJ.col(2), f, out);
+  const AngleMeasure m = measureAngle(equation, f);
+  const double raw = std::atan2(m.s, m.c);
+  const double turns = std::round((referenceAngle - raw) / (2 * M_PI));
+  out.angle = raw + 2 * M_PI * turns;
+  const double norm = m.s * m.s + m.c * m.c;
+  const Vector3 rate = (m.c * m.ds - m.s * m.dc) / norm;
+  out.value -= equation.offset + equation.ratio * (out.angle - equation.angleOffset);
+  out.gI.tail<3>() -= equation.ratio * rate;
+  out.gJ.tail<3>() += equation.ratio * rate;
+}
+
+}  // namespace
+
+double jointEquationAngle(const JointEquation& equation, const JointFrames& frames) {
+  const AngleMeasure m = measureAngle(equation, frames);
+  return std::atan2(m.s, m.c);
+}
+
+EquationValue evaluateJointEquation(const JointEquation& equation, const JointFrames& frames, double referenceAngle) {
+  EquationValue out;
+  switch (equation.kind) {
+    case JointEquationKind::Point:
+      pointAlong(Vector3::Unit(equation.axisI), frames, out);
+      break;
+    case JointEquationKind::OnJointAxisLine:
+      pointAlongJointAxis(frames.axesJ.col(equation.axisJ), frames, out);
+      break;
+    case JointEquationKind::AxesDot:
+      addAxesDot(frames.axesI.col(equation.axisI), frames.axesJ.col(equation.axisJ), out);
+      break;
+    case JointEquationKind::ConstantVelocity:
+      addAxesDot(frames.axesI.col(0), frames.axesJ.col(1), out);
+      addAxesDot(frames.axesI.col(1), frames.axesJ.col(0), out);
+      break;
+    case JointEquationKind::Screw:
+    case JointEquationKind::RackPinion:
+      addCoupledTranslation(equation, frames, referenceAngle, out);
+      break;
+  }
+  return out;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,592 @@
+// Joints in the residual and the iteration matrix, assembly, redundancy and reactions.
+#include "constraint_system.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseQR>
+
+#include "jacobian_assembly.h"
+#include "solver/output/number_format.h"
+
+namespace lodestone {
+
+using namespace body_state;
+
+namespace {
+
+Vector3 vec3(const double* v) { return {v[0], v[1], v[2]}; }
+
+// e rotated by the small rotation φ given in ground axes: R(e') = R(φ) R(e).
+Vector4 rotateEulerParameters(const Vector4& e, const Vector3& phi) {
+  const double angle = phi.norm();
+  const double half = 0.5 * angle;
+  const double a0 = std::cos(half);
+  const Vector3 a = angle > 0 ? Vector3(std::sin(half) / angle * phi) : Vector3(0.5 * phi);
+  const Vector3 b = e.tail<3>();
+  Vector4 result;
+  result(0) = a0 * e(0) - a.dot(b);
+  result.tail<3>() = a0 * b + e(0) * a + a.cross(b);
+  return result;
+}
+
+// The loads of equation value g times λ: force and torque about the CG, in ground.
+void addReaction(const Vector6& g, double lambda, BodyLoad& load) {
+  load.force += lambda * g.head<3>();
+  load.torque += lambda * g.tail<3>();
+}
+
+}  // namespace
+
+ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> bodyStates)
+    : model_(model), firstMultiplier_(static_cast<int>(model.bodies.size()) * kSize) {
+  if (!model.constraints) return;
+  for (const Joint& joint : model.constraints->joints) {
+    ActiveJoint active;
+    active.joint = &joint;
+    for (int k = 0; k < static_cast<int>(joint.equations.size()); ++k) {
+      active.equations.push_back(k);
+      active.referenceAngles.push_back(joint.equations[static_cast<size_t>(k)].angleOffset);
+    }
+    joints_.push_back(std::move(active));
+  }
+  if (joints_.empty()) return;
+  std::vector<double> initial;
+  if (bodyStates.empty()) {
+    initial.resize(static_cast<size_t>(firstMultiplier_));
+    for (size_t b = 0; b < model.bodies.size(); ++b) bodyInitialState(model.bodies[b], initial.data() + b * kSize);
+    bodyStates = initial;
+  }
+  decideIndependentEquations(bodyStates);
+  int offset = firstMultiplier_;
+  for (ActiveJoint& active : joints_) {
+    const size_t m = active.equations.size();
+    active.offset = offset;
+    offset += 2 * static_cast<int>(m);
+    active.values.resize(m);
+    active.referenceAngles.resize(m);
+    for (size_t k = 0; k < m; ++k) {
+      active.referenceAngles[k] = active.joint->equations[static_cast<size_t>(active.equations[k])].angleOffset;
+    }
+  }
+  multiplierCount_ = offset - firstMultiplier_;
+}
+
+JointFrames ConstraintSystem::framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const {
+  JointFrames frames;
+  const auto place = [&](int markerIndex, int body, Vector3& position, Matrix3& axes, Vector3& cg) {
+    const Marker& marker = model_.markers[static_cast<size_t>(markerIndex)];
+    if (body < 0) {
+      position = marker.position;
+      axes = marker.orientation;
+      cg.setZero();
+      return;
+    }
+    const BodyKinematics& k = bodies[static_cast<size_t>(body)];
+    position = k.position + k.rotation * marker.position;
+    axes = k.rotation * marker.orientation;
+    cg = k.position;
+  };
+  place(joint.markerI, joint.bodyI, frames.positionI, frames.axesI, frames.cgI);
+  place(joint.markerJ, joint.bodyJ, frames.positionJ, frames.axesJ, frames.cgJ);
+  return frames;
+}
+
+void ConstraintSystem::evaluateJoint(ActiveJoint& active, const JointFrames& frames,
+                                     std::vector<EquationValue>& values) const {
+  values.resize(active.equations.size());
+  for (size_t k = 0; k < active.equations.size(); ++k) {
+    values[k] = evaluateJointEquation(active.joint->equations[static_cast<size_t>(active.equations[k])], frames,
+                                      active.referenceAngles[k]);
+  }
+}
+
+void ConstraintSystem::evaluate(std::span<const BodyKinematics> bodies) {
+  for (ActiveJoint& active : joints_) {
+    active.frames = framesOf(*active.joint, bodies);
+    evaluateJoint(active, active.frames, active.values);
+  }
+}
+
+void ConstraintSystem::acceptState(std::span<const BodyKinematics> bodies) {
+  for (ActiveJoint& active : joints_) {
+    bool turns = false;
+    for (const int e : active.equations) {
+      const JointEquationKind kind = active.joint->equations[static_cast<size_t>(e)].kind;
+      turns = turns || kind == JointEquationKind::Screw || kind == JointEquationKind::RackPinion;
+    }
+    if (!turns) continue;
+    std::vector<EquationValue> values;
+    evaluateJoint(active, framesOf(*active.joint, bodies), values);
+    for (size_t k = 0; k < values.size(); ++k) active.referenceAngles[k] = values[k].angle;
+  }
+}
+
+void ConstraintSystem::addLoads(const double* y, std::vector<BodyLoad>& loads) const {
+  for (const ActiveJoint& active : joints_) {
+    const Joint& joint = *active.joint;
+    for (size_t k = 0; k < active.equations.size(); ++k) {
+      const double lambda = y[active.offset + static_cast<int>(k)];
+      if (joint.bodyI >= 0) addReaction(active.values[k].gI, lambda, loads[static_cast<size_t>(joint.bodyI)]);
+      if (joint.bodyJ >= 0) addReaction(active.values[k].gJ, lambda, loads[static_cast<size_t>(joint.bodyJ)]);
+    }
+  }
+}
+
+void ConstraintSystem::addResidual(const double* y, std::span<const BodyKinematics> bodies, double* r) const {
+  const auto velocityTerm = [&](const Vector6& g, int body) {
+    if (body < 0) return 0.0;
+    const BodyKinematics& k = bodies[static_cast<size_t>(body)];
+    return g.head<3>().dot(k.velocity) + g.tail<3>().dot(k.angularVelocity);
+  };
+  // q' − T(u − Gᵀμ): adds T Gᵀμ, i.e. G_vᵀμ to p's rows and ½Q(e) Rᵀ G_ωᵀμ to e's rows.
+  const auto stabilise = [&](const Vector6& g, int body, double mu) {
+    if (body < 0 || mu == 0) return;
+    const int offset = body * kSize;
+    const BodyKinematics& k = bodies[static_cast<size_t>(body)];
+    Eigen::Map<Vector3>(r + offset + kPosition) += mu * g.head<3>();
+    const Vector4 e(y[offset + kEulerParameters], y[offset + kEulerParameters + 1], y[offset + kEulerParameters + 2],
+                    y[offset + kEulerParameters + 3]);
+    Eigen::Map<Vector4>(r + offset + kEulerParameters) +=
+        0.5 * eulerParameterRateMatrix(e) * (k.rotation.transpose() * (mu * g.tail<3>()));
+  };
+  for (const ActiveJoint& active : joints_) {
+    const Joint& joint = *active.joint;
+    const int m = static_cast<int>(active.equations.size());
+    for (int k = 0; k < m; ++k) {
+      const EquationValue& value = active.values[static_cast<size_t>(k)];
+      r[active.offset + k] = velocityTerm(value.gI, joint.bodyI) + velocityTerm(value.gJ, joint.bodyJ);
+      r[active.offset + m + k] = value.value;
+      const double mu = y[active.offset + m + k];
+      stabilise(value.gI, joint.bodyI, mu);
+      stabilise(value.gJ, joint.bodyJ, mu);
+    }
+  }
+}
+
+void ConstraintSystem::addPatternBlocks(JacobianPattern& pattern) {
+  for (ActiveJoint& active : joints_) {
+    const int columns = 2 * static_cast<int>(active.equations.size());
+    if (columns == 0) continue;
+    const auto add = [&](int body, int& bodyJoint, int& jointBody, Eigen::MatrixXd& bodyJointValues,
+                         Eigen::MatrixXd& jointBodyValues) {
+      if (body < 0) return;
+      bodyJoint = pattern.addBlock({body * kSize, kSize, active.offset, columns});
+      jointBody = pattern.addBlock({active.offset, columns, body * kSize, kSize});
+      bodyJointValues = Eigen::MatrixXd::Zero(kSize, columns);
+      jointBodyValues = Eigen::MatrixXd::Zero(columns, kSize);
+    };
+    add(active.joint->bodyI, active.blockBodyJointI, active.blockJointBodyI, active.bodyJointI, active.jointBodyI);
+    add(active.joint->bodyJ, active.blockBodyJointJ, active.blockJointBodyJ, active.bodyJointJ, active.jointBodyJ);
+  }
+}
+
+void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinematics> bodies,
+                                     const CouplingSink& coupling) {
+  std::vector<EquationValue> moved;
+  for (ActiveJoint& active : joints_) {
+    const Joint& joint = *active.joint;
+    const int m = static_cast<int>(active.equations.size());
+    if (m == 0) continue;
+    // Velocity terms g·u of each equation for given kinematics of the two bodies.
+    const auto velocityRow = [&](const EquationValue& value, const BodyKinematics* kI, const BodyKinematics* kJ) {
+      double sum = 0;
+      if (kI) sum += value.gI.head<3>().dot(kI->velocity) + value.gI.tail<3>().dot(kI->angularVelocity);
+      if (kJ) sum += value.gJ.head<3>().dot(kJ->velocity) + value.gJ.tail<3>().dot(kJ->angularVelocity);
+      return sum;
+    };
+    const BodyKinematics* kinematicsI = joint.bodyI >= 0 ? &bodies[static_cast<size_t>(joint.bodyI)] : nullptr;
+    const BodyKinematics* kinematicsJ = joint.bodyJ >= 0 ? &bodies[static_cast<size_t>(joint.bodyJ)] : nullptr;
+
+    for (const bool sideI : {true, false}) {
+      const int body = sideI ? joint.bodyI : joint.bodyJ;
+      if (body < 0) continue;
+      Eigen::MatrixXd& bodyJoint = sideI ? active.bodyJointI : active.bodyJointJ;
+      Eigen::MatrixXd& jointBody = sideI ? active.jointBodyI : active.jointBodyJ;
+      bodyJoint.setZero();
+      jointBody.setZero();
+      const BodyKinematics& own = bodies[static_cast<size_t>(body)];
+      const double* state = y + body * kSize;
+      const Vector4 e(state[kEulerParameters], state[kEulerParameters + 1], state[kEulerParameters + 2],
+                      state[kEulerParameters + 3]);
+      const Eigen::Matrix<double, 4, 3> halfQ = 0.5 * eulerParameterRateMatrix(e);
+      for (int k = 0; k < m; ++k) {
+        const EquationValue& value = active.values[static_cast<size_t>(k)];
+        const Vector6& g = sideI ? value.gI : value.gJ;
+        const Vector3 gOmegaBody = own.rotation.transpose() * g.tail<3>();
+        // The body's rows: −Gᵀ on the load rows (column λ), T Gᵀ on the kinematic rows (column μ).
+        bodyJoint.block<3, 1>(kVelocity, k) = -g.head<3>();
+        bodyJoint.block<3, 1>(kAngularVelocity, k) = -gOmegaBody;
+        bodyJoint.block<3, 1>(kPosition, m + k) = g.head<3>();
+        bodyJoint.block<4, 1>(kEulerParameters, m + k) = halfQ * gOmegaBody;
+        // The velocity rows are G u: linear in the velocities (ω in body axes turns with R).
+        jointBody.block<1, 3>(k, kVelocity) = g.head<3>().transpose();
+        jointBody.block<1, 3>(k, kAngularVelocity) = gOmegaBody.transpose();
+      }
+      // Position derivatives by forward differences over the body's 7 position states: of Φ, of G u, and of the
+      // reactions Gᵀλ on both bodies' load rows. (The μ terms' position derivatives are left out: μ vanishes on the
+      // solution, so they only slow Newton by terms of the order of μ.)
+      double perturbedState[kSize];
+      std::copy_n(state, kSize, perturbedState);
+      for (int column = 0; column < kVelocity; ++column) {
+        const double saved = perturbedState[column];
+        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
+        perturbedState[column] = saved + increment;
+        const BodyKinematics perturbed = bodyKinematics(perturbedState);
+        perturbedState[column] = saved;
+        const BodyKinematics* kI = sideI ? &perturbed : kinematicsI;
+        const BodyKinematics* kJ = sideI ? kinematicsJ : &perturbed;
+        JointFrames frames = active.frames;
+        if (sideI) {
+          const Marker& marker = model_.markers[static_cast<size_t>(joint.markerI)];
+          frames.positionI = perturbed.position + perturbed.rotation * marker.position;
+          frames.axesI = perturbed.rotation * marker.orientation;
+          frames.cgI = perturbed.position;
+        } else {
+          const Marker& marker = model_.markers[static_cast<size_t>(joint.markerJ)];
+          frames.positionJ = perturbed.position + perturbed.rotation * marker.position;
+          frames.axesJ = perturbed.rotation * marker.orientation;
+          frames.cgJ = perturbed.position;
+        }
+        evaluateJoint(active, frames, moved);
+        BodyLoad changeI, changeJ;
+        for (int k = 0; k < m; ++k) {
+          const EquationValue& base = active.values[static_cast<size_t>(k)];
+          const EquationValue& now = moved[static_cast<size_t>(k)];
+          jointBody(k, column) = (velocityRow(now, kI, kJ) - velocityRow(base, kinematicsI, kinematicsJ)) / increment;
+          jointBody(m + k, column) = (now.value - base.value) / increment;
+          const double lambda = y[active.offset + k];
+          addReaction(now.gI - base.gI, lambda, changeI);
+          addReaction(now.gJ - base.gJ, lambda, changeJ);
+        }
+        for (const auto& [rowBody, change] : {std::pair{joint.bodyI, changeI}, std::pair{joint.bodyJ, changeJ}}) {
+          if (rowBody < 0) continue;
+          auto block = coupling(rowBody, body);
+          const Matrix3& rotation = bodies[static_cast<size_t>(rowBody)].rotation;
+          block.block<3, 1>(0, column) -= change.force / increment;
+          block.block<3, 1>(3, column) -= rotation.transpose() * change.torque / increment;
+        }
+      }
+    }
+  }
+}
+
+void ConstraintSystem::writeJacobian(JacobianAssembler& assembler) const {
+  for (const ActiveJoint& active : joints_) {
+    if (active.blockBodyJointI >= 0) {
+      assembler.addBlock(active.blockBodyJointI, active.bodyJointI.data());
+      assembler.addBlock(active.blockJointBodyI, active.jointBodyI.data());
+    }
+    if (active.blockBodyJointJ >= 0) {
+      assembler.addBlock(active.blockBodyJointJ, active.bodyJointJ.data());
+      assembler.addBlock(active.blockJointBodyJ, active.jointBodyJ.data());
+    }
+  }
+}
+
+// ---- the stacked equations, for assembly and redundancy -------------------------------------------------------
+
+void ConstraintSystem::stackJacobian(std::span<const double> y, Eigen::VectorXd& phi,
+                                     std::vector<Eigen::Triplet<double>>& g) {
+  const size_t bodyCount = model_.bodies.size();
+  scratch_.resize(bodyCount);
+  for (size_t b = 0; b < bodyCount; ++b) scratch_[b] = bodyKinematics(y.data() + b * kSize);
+  int rows = 0;
+  for (const ActiveJoint& active : joints_) rows += static_cast<int>(active.equations.size());
+  phi.resize(rows);
+  g.clear();
+  int row = 0;
+  std::vector<EquationValue> values;
+  for (ActiveJoint& active : joints_) {
+    evaluateJoint(active, framesOf(*active.joint, scratch_), values);
+    for (const EquationValue& value : values) {
+      phi(row) = value.value;
+      for (int c = 0; c < 6; ++c) {
+        if (active.joint->bodyI >= 0 && value.gI(c) != 0) g.emplace_back(row, active.joint->bodyI * 6 + c, value.gI(c));
+        if (active.joint->bodyJ >= 0 && value.gJ(c) != 0) g.emplace_back(row, active.joint->bodyJ * 6 + c, value.gJ(c));
+      }
+      ++row;
+    }
+  }
+}
+
+void ConstraintSystem::decideIndependentEquations(std::span<const double> bodyStates) {
+  Eigen::VectorXd phi;
+  std::vector<Eigen::Triplet<double>> triplets;
+  std::vector<double> state(bodyStates.begin(), bodyStates.end());
+  stackJacobian(state, phi, triplets);
+  const int rows = static_cast<int>(phi.size());
+  const int columns = static_cast<int>(model_.bodies.size()) * 6;
+  if (rows == 0) return;
+  // Gᵀ with each equation's column scaled to unit length, so that the rank test compares like with like
+  // (translations in deck units, rotations in radians).
+  Eigen::VectorXd norms = Eigen::VectorXd::Zero(rows);
+  for (const auto& t : triplets) norms(t.row()) += t.value() * t.value();
+  std::vector<Eigen::Triplet<double>> transposed;
+  for (const auto& t : triplets) transposed.emplace_back(t.col(), t.row(), t.value() / std::sqrt(norms(t.row())));
+  std::vector<char> independent(static_cast<size_t>(rows), 0);
+  if (columns > 0) {
+    Eigen::SparseMatrix<double> gt(columns, rows);
+    gt.setFromTriplets(transposed.begin(), transposed.end());
+    gt.makeCompressed();
+    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+    qr.setPivotThreshold(1e-9);
+    qr.compute(gt);
+    const auto& permutation = qr.colsPermutation().indices();
+    for (Eigen::Index k = 0; k < qr.rank(); ++k) independent[static_cast<size_t>(permutation(k))] = 1;
+  }
+  // An equation with no velocity Jacobian at all (between two ground markers cannot happen; a degenerate axis
+  // pair) is dependent too: the loop above never marks it.
+  int row = 0;
+  for (ActiveJoint& active : joints_) {
+    std::vector<int> kept;
+    for (const int e : active.equations) {
+      if (independent[static_cast<size_t>(row)] && norms(row) > 0) {
+        kept.push_back(e);
+      } else {
+        redundancyNotes_.push_back(describeJoint(*active.joint) + ": " + active.joint->equations[static_cast<size_t>(e)].name +
+                                   " repeats what other joints already hold; it is left out, and the reaction it "
+                                   "would carry is carried by those joints");
+      }
+      ++row;
+    }
+    active.equations = std::move(kept);
+  }
+}
+
+// ---- assembly -------------------------------------------------------------------------------------------------
+
+AssemblyReport ConstraintSystem::assemble(
+    std::span<double> y, std::span<double> yp,
+    const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt) {
+  AssemblyReport report;
+  const int bodyCount = static_cast<int>(model_.bodies.size());
+  const int columns = bodyCount * 6;
+  std::vector<double> start(y.begin(), y.begin() + firstMultiplier_);
+  double scale = 1;
+  for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+  for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
+  const double tolerance = 1e-12 * scale;
+
+  Eigen::VectorXd phi;
+  std::vector<Eigen::Triplet<double>> triplets;
+  Eigen::SparseMatrix<double> g;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> normal;
+  const auto factorise = [&]() {
+    g.resize(static_cast<Eigen::Index>(phi.size()), columns);
+    g.setFromTriplets(triplets.begin(), triplets.end());
+    const Eigen::SparseMatrix<double> ggt = g * g.transpose();
+    normal.compute(ggt);
+    return normal.info() == Eigen::Success;
+  };
+  // The joint and equation of stacked row `row`, for messages.
+  const auto nameRow = [&](int row) -> std::string {
+    for (const ActiveJoint& active : joints_) {
+      if (row < static_cast<int>(active.equations.size())) {
+        return describeJoint(*active.joint) + " (" + active.joint->equations[static_cast<size_t>(active.equations[static_cast<size_t>(row)])].name + ")";
+      }
+      row -= static_cast<int>(active.equations.size());
+    }
+    return "a joint";
+  };
+
+  constexpr int kMaxIterations = 50;
+  for (;;) {
+    stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
+    Eigen::Index worst = 0;
+    report.largestError = phi.size() > 0 ? phi.cwiseAbs().maxCoeff(&worst) : 0.0;
+    if (!std::isfinite(report.largestError)) {
+      report.failure = nameRow(static_cast<int>(worst)) + " cannot be assembled: its equations became undefined";
+      return report;
+    }
+    if (report.largestError <= tolerance) break;
+    if (report.iterations == kMaxIterations || !factorise()) {
+      report.failure = nameRow(static_cast<int>(worst)) + " cannot be assembled: after " +
+                       std::to_string(report.iterations) + " iterations it is still off by " +
+                       scientific(report.largestError, 3) +
+                       "; check that its markers can coincide as the joint type requires";
+      return report;
+    }
+    const Eigen::VectorXd change = -(g.transpose() * normal.solve(phi));
+    for (int b = 0; b < bodyCount; ++b) {
+      double* state = y.data() + b * kSize;
+      Eigen::Map<Vector3>(state + kPosition) += change.segment<3>(6 * b);
+      Eigen::Map<Vector4> e(state + kEulerParameters);
+      e = rotateEulerParameters(e, change.segment<3>(6 * b + 3)).normalized();
+    }
+    ++report.iterations;
+  }
+
+  // Velocities: the smallest change that satisfies G u = 0, and the consistent accelerations and reactions.
+  std::vector<BodyKinematics> kinematics(static_cast<size_t>(bodyCount));
+  for (int b = 0; b < bodyCount; ++b) kinematics[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
+  Eigen::VectorXd u(columns);
+  for (int b = 0; b < bodyCount; ++b) {
+    u.segment<3>(6 * b) = kinematics[static_cast<size_t>(b)].velocity;
+    u.segment<3>(6 * b + 3) = kinematics[static_cast<size_t>(b)].angularVelocity;
+  }
+  if (phi.size() > 0 && !factorise()) {
+    report.failure = "the joints are singular in the assembled configuration (they lock up or lose an axis)";
+    return report;
+  }
+  const Eigen::VectorXd before = u;
+  if (phi.size() > 0) u -= g.transpose() * normal.solve(g * u);
+
+  // Movements, for the report.
+  for (int b = 0; b < bodyCount; ++b) {
+    AssemblyReport::Moved moved;
+    moved.body = b;
+    const double* now = y.data() + b * kSize;
+    const double* then = start.data() + b * kSize;
+    moved.translation = (vec3(now) - vec3(then)).norm();
+    const Vector4 eNow(now[3], now[4], now[5], now[6]);
+    const Vector4 eThen(then[3], then[4], then[5], then[6]);
+    moved.rotation = 2 * std::acos(std::min(1.0, std::fabs(eNow.normalized().dot(eThen.normalized()))));
+    moved.velocityChange = (u.segment<3>(6 * b) - before.segment<3>(6 * b)).norm();
+    moved.angularVelocityChange = (u.segment<3>(6 * b + 3) - before.segment<3>(6 * b + 3)).norm();
+    if (moved.translation > 0 || moved.rotation > 0 || moved.velocityChange > 0 || moved.angularVelocityChange > 0) {
+      report.moved.push_back(moved);
+    }
+  }
+  std::sort(report.moved.begin(), report.moved.end(), [](const auto& a, const auto& b) {
+    return a.translation + a.rotation > b.translation + b.rotation;
+  });
+
+  for (int b = 0; b < bodyCount; ++b) {
+    double* state = y.data() + b * kSize;
+    Eigen::Map<Vector3>(state + kVelocity) = u.segment<3>(6 * b);
+    Eigen::Map<Vector3>(state + kAngularVelocity) =
+        kinematics[static_cast<size_t>(b)].rotation.transpose() * u.segment<3>(6 * b + 3);
+    kinematics[static_cast<size_t>(b)].angularVelocity = u.segment<3>(6 * b + 3);
+    kinematics[static_cast<size_t>(b)].velocity = u.segment<3>(6 * b);
+  }
+
+  // Accelerations: M u' = F + Gᵀλ with G u' = −γ, γ = (dG/dt) u by central differences along the motion.
+  std::vector<BodyLoad> loads(static_cast<size_t>(bodyCount));
+  loadsAt(y, loads);
+  const double massFactor = model_.units.massFactor;
+  Eigen::VectorXd free(columns);  // M⁻¹ F
+  std::vector<Matrix3> inverseInertia(static_cast<size_t>(bodyCount));
+  for (int b = 0; b < bodyCount; ++b) {
+    const RigidBody& body = model_.bodies[static_cast<size_t>(b)];
+    const BodyKinematics& k = kinematics[static_cast<size_t>(b)];
+    const Matrix3 inertia = massFactor * k.rotation * body.inertia * k.rotation.transpose();
+    inverseInertia[static_cast<size_t>(b)] = inertia.inverse();
+    const BodyLoad& load = loads[static_cast<size_t>(b)];
+    free.segment<3>(6 * b) = load.force / (massFactor * body.mass);
+    free.segment<3>(6 * b + 3) =
+        inverseInertia[static_cast<size_t>(b)] * (load.torque - k.angularVelocity.cross(inertia * k.angularVelocity));
+  }
+  Eigen::VectorXd accelerations = free;
+  Eigen::VectorXd lambda;
+  if (phi.size() > 0) {
+    const double h = 1e-6;
+    const auto velocityTermsAt = [&](double sign) {
+      std::vector<double> shifted(y.begin(), y.begin() + firstMultiplier_);
+      for (int b = 0; b < bodyCount; ++b) {
+        double* state = shifted.data() + b * kSize;
+        Eigen::Map<Vector3>(state + kPosition) += sign * h * u.segment<3>(6 * b);
+        Eigen::Map<Vector4> e(state + kEulerParameters);
+        e = rotateEulerParameters(e, sign * h * u.segment<3>(6 * b + 3));
+      }
+      Eigen::VectorXd unused;
+      std::vector<Eigen::Triplet<double>> shiftedTriplets;
+      stackJacobian(shifted, unused, shiftedTriplets);
+      Eigen::SparseMatrix<double> shiftedG(g.rows(), columns);
+      shiftedG.setFromTriplets(shiftedTriplets.begin(), shiftedTriplets.end());
+      return Eigen::VectorXd(shiftedG * u);
+    };
+    const Eigen::VectorXd gamma = (velocityTermsAt(1) - velocityTermsAt(-1)) / (2 * h);
+    // G M⁻¹ Gᵀ λ = −γ − G M⁻¹ F
+    Eigen::SparseMatrix<double> inverseMass(columns, columns);
+    std::vector<Eigen::Triplet<double>> massTriplets;
+    for (int b = 0; b < bodyCount; ++b) {
+      const double inverse = 1 / (massFactor * model_.bodies[static_cast<size_t>(b)].mass);
+      for (int i = 0; i < 3; ++i) massTriplets.emplace_back(6 * b + i, 6 * b + i, inverse);
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) massTriplets.emplace_back(6 * b + 3 + i, 6 * b + 3 + j, inverseInertia[static_cast<size_t>(b)](i, j));
+      }
+    }
+    inverseMass.setFromTriplets(massTriplets.begin(), massTriplets.end());
+    const Eigen::SparseMatrix<double> reduced = g * inverseMass * g.transpose();
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> reducedSolver(reduced);
+    if (reducedSolver.info() != Eigen::Success) {
+      report.failure = "the joints' reactions cannot be found in the assembled configuration";
+      return report;
+    }
+    lambda = reducedSolver.solve(-gamma - g * free);
+    accelerations = free + inverseMass * (g.transpose() * lambda);
+  }
+
+  std::fill(yp.begin(), yp.end(), 0.0);
+  for (int b = 0; b < bodyCount; ++b) {
+    const double* state = y.data() + b * kSize;
+    double* rate = yp.data() + b * kSize;
+    const BodyKinematics& k = kinematics[static_cast<size_t>(b)];
+    Eigen::Map<Vector3>(rate + kPosition) = vec3(state + kVelocity);
+    const Vector4 e(state[3], state[4], state[5], state[6]);
+    Eigen::Map<Vector4>(rate + kEulerParameters) = 0.5 * eulerParameterRateMatrix(e) * vec3(state + kAngularVelocity);
+    Eigen::Map<Vector3>(rate + kVelocity) = accelerations.segment<3>(6 * b);
+    Eigen::Map<Vector3>(rate + kAngularVelocity) = k.rotation.transpose() * accelerations.segment<3>(6 * b + 3);
+  }
+  int row = 0;
+  for (const ActiveJoint& active : joints_) {
+    const int m = static_cast<int>(active.equations.size());
+    for (int k = 0; k < m; ++k, ++row) {
+      y[static_cast<size_t>(active.offset + k)] = lambda.size() > 0 ? lambda(row) : 0.0;
+      y[static_cast<size_t>(active.offset + m + k)] = 0.0;
+    }
+  }
+  return report;
+}
+
+double ConstraintSystem::largestPositionError(std::span<const double> y) {
+  Eigen::VectorXd phi;
+  std::vector<Eigen::Triplet<double>> triplets;
+  stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
+  return phi.size() > 0 ? phi.cwiseAbs().maxCoeff() : 0.0;
+}
+
+void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& out) const {
+  out.clear();
+  for (const ActiveJoint& active : joints_) {
+    const Joint& joint = *active.joint;
+    JointReaction reaction;
+    reaction.id = joint.id;
+    BodyLoad onI;
+    for (size_t k = 0; k < active.equations.size(); ++k) {
+      addReaction(active.values[k].gI, y[active.offset + static_cast<int>(k)], onI);
+    }
+    // The equations' rows give the torque about I's CG (ground's origin for a ground marker); moved to I's origin.
+    reaction.force = onI.force;
+    reaction.torque = onI.torque + (active.frames.cgI - active.frames.positionI).cross(onI.force);
+    out.push_back(reaction);
+  }
+}
+
+std::string ConstraintSystem::describeVariable(int index) const {
+  const Joint* joint = jointOfVariable(index);
+  if (!joint) return {};
+  for (const ActiveJoint& active : joints_) {
+    if (active.joint != joint) continue;
+    const int m = static_cast<int>(active.equations.size());
+    const int k = index - active.offset;
+    const bool isLambda = k < m;
+    const JointEquation& equation = joint->equations[static_cast<size_t>(active.equations[static_cast<size_t>(isLambda ? k : k - m)])];
+    return describeJoint(*joint) + ", " + (isLambda ? "reaction multiplier of " : "stabilising multiplier of ") +
+           equation.name;
+  }
+  return {};
+}
+
+const Joint* ConstraintSystem::jointOfVariable(int index) const {
+  for (const ActiveJoint& active : joints_) {
+    if (index >= active.offset && index < active.offset + 2 * static_cast<int>(active.equations.size())) {
+      return active.joint;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace lodestone

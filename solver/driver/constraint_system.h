@@ -1,0 +1,135 @@
+// Joints in the DAE, in the stabilised index-2 form of Gear, Gupta and Leimkuhler (GGL). With q the bodies'
+// positions and Euler parameters, u their CG velocities and angular velocities, Φ(q) = 0 the joints' equations and
+// G(q) their velocity Jacobian (dΦ/dt = G u), the equations are
+//     q' = T(q)(u − Gᵀμ)      (T maps velocities to position rates: p' = v, e' = ½Q(e)ω)
+//     M u' = f + Gᵀλ          (λ: the reactions; Gᵀλ is the force and torque the joints apply)
+//     G(q) u = 0              (velocity level)
+//     Φ(q) = 0                (position level)
+// λ and μ are algebraic variables, excluded from IDAS's error test. μ is zero on the exact solution (since
+// Φ' = G T⁻¹q' = G(u − Gᵀμ) and both Φ and G u vanish); it lets the position and velocity constraints both hold at
+// every step, so nothing drifts. Each joint's multipliers sit together after the bodies' 13 states: λ of its
+// active equations, then μ; its residual rows in the same places hold G u (λ's rows) and Φ (μ's rows).
+//
+// Before integrating, assemble() moves the bodies onto Φ = 0 and G u = 0 by the smallest changes (Gauss-Newton
+// with minimum-norm steps) and computes the consistent accelerations and reactions, which IDACalcIC cannot do for
+// an index-2 system. Equations that repeat others (a planar four-bar's out-of-plane equations) are found from the
+// rank of G when the system is built, reported, and left out: the others hold them too.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <Eigen/Sparse>
+
+#include "elements/body_rigid.h"
+#include "elements/constraint_joint.h"
+#include "elements/joint_equations.h"
+#include "solver/core/model.h"
+
+namespace lodestone {
+
+class JacobianPattern;
+class JacobianAssembler;
+
+// What assemble() did.
+struct AssemblyReport {
+  struct Moved {
+    int body = 0;              // index into Model::bodies
+    double translation = 0;    // how far its CG moved
+    double rotation = 0;       // by how much it turned, radians
+    double velocityChange = 0;          // |Δv|
+    double angularVelocityChange = 0;   // |Δω|
+  };
+  std::vector<Moved> moved;  // bodies that moved, largest change first
+  int iterations = 0;
+  double largestError = 0;   // max |Φ| left
+  std::optional<std::string> failure;  // "Constraint_Joint id=3 (deck.xml:40:5) cannot be assembled: …"
+};
+
+// One joint's reaction on its I marker, in ground: force, and torque about the marker's origin.
+struct JointReaction {
+  long id = 0;
+  Vector3 force = Vector3::Zero();
+  Vector3 torque = Vector3::Zero();
+};
+
+class ConstraintSystem {
+ public:
+  // Which equations are independent is decided at `bodyStates` (13 per body; empty: the model's initial state).
+  ConstraintSystem(const Model& model, std::span<const double> bodyStates);
+
+  bool empty() const { return joints_.empty(); }
+  int multiplierCount() const { return multiplierCount_; }
+  // Multipliers start after the bodies' states.
+  int firstMultiplier() const { return firstMultiplier_; }
+  // Equations left out as redundant, as run-log lines ("Constraint_Joint id=4 (…): z_I·x_J (rotation) repeats
+  // other equations and is left out").
+  const std::vector<std::string>& redundancyNotes() const { return redundancyNotes_; }
+  // "Constraint_Joint id=3 (deck.xml:12:3), multiplier λ of x translation", for the variable at `index`, or
+  // empty when `index` is not a multiplier.
+  std::string describeVariable(int index) const;
+  // The joint owning multiplier `index`, or nullptr.
+  const Joint* jointOfVariable(int index) const;
+
+  // ---- the residual -----------------------------------------------------------------------------------------
+  // Evaluates every active equation at the bodies' kinematics (null entries of ground are handled here).
+  void evaluate(std::span<const BodyKinematics> bodies);
+  // Adds the reactions Gᵀλ to the bodies' loads (after evaluate).
+  void addLoads(const double* y, std::vector<BodyLoad>& loads) const;
+  // The kinematic rows' Gᵀμ terms, and the constraint rows (after evaluate). y, r: the whole state and residual.
+  void addResidual(const double* y, std::span<const BodyKinematics> bodies, double* r) const;
+  // At an accepted state: the angles that turn (SCREW, RACK_PINION) count their turns from here.
+  void acceptState(std::span<const BodyKinematics> bodies);
+
+  // ---- the Jacobian -----------------------------------------------------------------------------------------
+  // Blocks: for every joint and each of its moving bodies, (body rows × joint columns) and (joint rows × body
+  // columns). Registers them in `pattern`.
+  void addPatternBlocks(JacobianPattern& pattern);
+  // Where the derivatives of body `rowBody`'s six load rows with respect to body `columnBody`'s 13 states go.
+  using CouplingSink = std::function<Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>>(int rowBody, int columnBody)>;
+  // Computes the joint blocks at state y (after evaluate at y) and adds the reactions' position derivatives to
+  // the bodies' load rows through `coupling`.
+  void differentiate(const double* y, std::span<const BodyKinematics> bodies, const CouplingSink& coupling);
+  void writeJacobian(JacobianAssembler& assembler) const;
+
+  // ---- before integrating, and for output -------------------------------------------------------------------
+  // Moves the bodies in y onto the constraints, makes their velocities consistent, and writes the consistent
+  // derivative yp, given the bodies' loads (without the joints') at the assembled state from `loadsAt`.
+  AssemblyReport assemble(std::span<double> y, std::span<double> yp,
+                          const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt);
+  // Largest |Φ| over the active equations at state y.
+  double largestPositionError(std::span<const double> y);
+  // Every joint's reaction at state y (after evaluate at y).
+  void reactions(const double* y, std::vector<JointReaction>& out) const;
+
+ private:
+  struct ActiveJoint {
+    const Joint* joint = nullptr;
+    std::vector<int> equations;  // indices into joint->equations that are in the DAE
+    int offset = 0;              // first multiplier (λ of equations[0]); μ follow the λ
+    int blockBodyJointI = -1, blockJointBodyI = -1, blockBodyJointJ = -1, blockJointBodyJ = -1;
+    std::vector<double> referenceAngles;  // per active equation
+    JointFrames frames;                   // at the latest evaluate
+    std::vector<EquationValue> values;    // per active equation, at the latest evaluate
+    // Latest differentiate: (13 × 2m) and (2m × 13) per moving body, column-major.
+    Eigen::MatrixXd bodyJointI, jointBodyI, bodyJointJ, jointBodyJ;
+  };
+
+  JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
+  void evaluateJoint(ActiveJoint& active, const JointFrames& frames, std::vector<EquationValue>& values) const;
+  // The full velocity Jacobian (rows: active equations; columns: 6 per body, v and ω in ground) and Φ, at y.
+  void stackJacobian(std::span<const double> y, Eigen::VectorXd& phi, std::vector<Eigen::Triplet<double>>& g);
+  void decideIndependentEquations(std::span<const double> bodyStates);
+
+  const Model& model_;
+  std::vector<ActiveJoint> joints_;
+  int firstMultiplier_ = 0;
+  int multiplierCount_ = 0;
+  std::vector<std::string> redundancyNotes_;
+  std::vector<BodyKinematics> scratch_;
+};
+
+}  // namespace lodestone
