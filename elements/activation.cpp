@@ -36,26 +36,38 @@ const ElementSchema<ActivationSpec>& activateSchema() {
 }
 
 bool activationTypeAvailable(const ActivationSpec& spec) {
-  return spec.element_type == "CONTACT" || spec.element_type == "SENSOR";
+  return spec.element_type == "CONTACT" || spec.element_type == "SENSOR" || spec.element_type == "JOINT" ||
+         spec.element_type == "JPRIM" || spec.element_type == "MOTION";
 }
 
 std::string activationTarget(const ActivationSpec& spec) {
-  return spec.element_type == "SENSOR" ? "Sensor_Event" : "Force_Contact";
+  if (spec.element_type == "SENSOR") return "Sensor_Event";
+  if (spec.element_type == "JOINT") return "Constraint_Joint";
+  if (spec.element_type == "JPRIM") return "Constraint_Jprim";
+  if (spec.element_type == "MOTION") return "Motion_Joint";
+  return "Force_Contact";
 }
+
+namespace {
+
+template <class Spec>
+void setActive(std::vector<Spec>& elements, long id, bool active) {
+  for (Spec& element : elements) {
+    if (element.id == id) element.active = active;
+  }
+}
+
+}  // namespace
 
 ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
   const long id = spec.element_id;
-  const bool sensor = spec.element_type == "SENSOR";
-  return ModifyCommand{spec.loc, [id, sensor, active](ModelSpec& model) {
-                         if (sensor) {
-                           for (SensorEventSpec& element : model.sensors) {
-                             if (element.id == id) element.active = active;
-                           }
-                         } else {
-                           for (ForceContactSpec& element : model.contacts) {
-                             if (element.id == id) element.active = active;
-                           }
-                         }
+  const std::string type = spec.element_type;
+  return ModifyCommand{spec.loc, [id, type, active](ModelSpec& model) {
+                         if (type == "SENSOR") setActive(model.sensors, id, active);
+                         else if (type == "JOINT") setActive(model.joints, id, active);
+                         else if (type == "JPRIM") setActive(model.primitives, id, active);
+                         else if (type == "MOTION") setActive(model.motions, id, active);
+                         else setActive(model.contacts, id, active);
                        }};
 }
 

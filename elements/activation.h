@@ -1,5 +1,6 @@
-// Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT") or a Sensor_Event
-// ("SENSOR") off and on between Simulate commands. Each becomes a change of the element's `active` flag, applied
+// Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT"), a Sensor_Event
+// ("SENSOR"), a Constraint_Joint ("JOINT"), a Constraint_Jprim ("JPRIM") or a Motion_Joint ("MOTION") off and on
+// between Simulate commands. Each becomes a change of the element's `active` flag, applied
 // like any other modifying command (the model is rebuilt without the inactive elements).
 #pragma once
 
@@ -21,7 +22,7 @@ struct ActivationSpec {
 const ElementSchema<ActivationSpec>& deactivateSchema();
 const ElementSchema<ActivationSpec>& activateSchema();
 
-// Whether Lodestone can switch elements of this type (CONTACT and SENSOR; the others need elements it lacks).
+// Whether Lodestone can switch elements of this type (the others need elements it lacks).
 bool activationTypeAvailable(const ActivationSpec& spec);
 // The element the command names, by its deck name ("Force_Contact"), for the id check.
 std::string activationTarget(const ActivationSpec& spec);

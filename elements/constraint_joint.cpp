@@ -179,6 +179,7 @@ void markerPoseAtStart(const Model& model, const Marker& marker, Vector3& positi
 
 std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
                                                             const std::vector<ConstraintJointSpec>& primitives,
+                                                            const std::vector<MotionJointSpec>& motions,
                                                             const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ConstraintModel>();
   const auto markerIndex = [&](long id) {
@@ -221,6 +222,59 @@ std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<Co
       result->equationCount += static_cast<int>(joint.equations.size());
       result->joints.push_back(std::move(joint));
     }
+  }
+  for (const MotionJointSpec& spec : motions) {
+    if (!spec.active) continue;
+    const ConstraintJointSpec* target = nullptr;
+    for (const ConstraintJointSpec& joint : joints) {
+      if (joint.id == spec.joint_id) target = &joint;
+    }
+    if (!target) continue;  // a dangling reference, reported by the reader
+    const bool rotational = spec.motion_type == "R";
+    const bool allowed = target->type == "CYLINDRICAL" || target->type == (rotational ? "REVOLUTE" : "TRANSLATIONAL");
+    if (!allowed) {
+      diagnostics.error(spec.loc, std::string("motion_type=\"") + spec.motion_type + "\" drives " +
+                                      (rotational ? "a REVOLUTE or CYLINDRICAL" : "a TRANSLATIONAL or CYLINDRICAL") +
+                                      " joint; Constraint_Joint id=" + std::to_string(target->id) + " (" +
+                                      target->loc.position() + ") is " + target->type);
+      continue;
+    }
+    if (!target->active) {
+      diagnostics.error(spec.loc, "drives Constraint_Joint id=" + std::to_string(target->id) +
+                                      ", which is deactivated; deactivate the motion too (element_type=\"MOTION\")");
+      continue;
+    }
+    std::optional<Expression> expression = compileMotionExpression(spec, diagnostics);
+    if (!expression) continue;
+    const Joint* driven = nullptr;
+    for (const Joint& joint : result->joints) {
+      if (joint.id == target->id && joint.loc.element == "Constraint_Joint") driven = &joint;
+    }
+    if (!driven) continue;  // the joint itself had an error, reported
+    auto motion = std::make_shared<JointMotion>(JointMotion{.expression = std::move(*expression),
+                                                            .valueType = spec.val_type.empty() ? 'D' : spec.val_type[0],
+                                                            .initialDisplacement = spec.ic_disp,
+                                                            .initialVelocity = spec.ic_vel});
+    Joint entry;
+    entry.id = spec.id;
+    entry.loc = spec.loc;
+    entry.type = "MOTION";
+    entry.markerI = driven->markerI;
+    entry.markerJ = driven->markerJ;
+    entry.bodyI = driven->bodyI;
+    entry.bodyJ = driven->bodyJ;
+    entry.motion = motion;
+    JointEquation equation{.kind = rotational ? Kind::JointRotation : Kind::JointTranslation,
+                           .name = rotational ? "rotation about z_J" : "translation along z_J"};
+    JointFrames frames;
+    markerPoseAtStart(model, model.markers[static_cast<size_t>(entry.markerI)], frames.positionI, frames.axesI,
+                      frames.cgI);
+    markerPoseAtStart(model, model.markers[static_cast<size_t>(entry.markerJ)], frames.positionJ, frames.axesJ,
+                      frames.cgJ);
+    if (rotational) equation.angleOffset = jointEquationAngle(equation, frames);
+    entry.equations.push_back(equation);
+    result->equationCount += 1;
+    result->joints.push_back(std::move(entry));
   }
   return result;
 }

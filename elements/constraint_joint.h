@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "elements/motion_joint.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 
@@ -57,6 +58,8 @@ enum class JointEquationKind {
   ConstantVelocity, // x_I·y_J + y_I·x_J
   Screw,            // d·z_J − d0 − ratio·(θ − θ0), θ about z_J
   RackPinion,       // d·z_J − d0 − ratio·(θ − θ0), θ about z_I
+  JointTranslation, // d·z_J: what a translational Motion_Joint prescribes
+  JointRotation,    // θ, the rotation of x_I about z_J (AZ): what a rotational Motion_Joint prescribes
 };
 
 struct JointEquation {
@@ -69,6 +72,16 @@ struct JointEquation {
   std::string name;          // "x translation", "z_I·x_J": what the equation holds, for messages
 };
 
+// What a Motion_Joint prescribes (see elements/motion_joint.h).
+struct JointMotion {
+  Expression expression;
+  char valueType = 'D';  // 'D', 'V' or 'A'
+  std::optional<double> initialDisplacement, initialVelocity;  // ic_disp, ic_vel
+  // The number of states the motion adds to the DAE: s for V, s and w for A.
+  int stateCount() const { return valueType == 'D' ? 0 : valueType == 'V' ? 1 : 2; }
+};
+
+// A joint, a primitive, or a Motion_Joint (type "MOTION", on its joint's markers, with `motion` set).
 struct Joint {
   long id = 0;
   SourceLoc loc;
@@ -78,6 +91,9 @@ struct Joint {
   int bodyI = -1;     // index into Model::bodies; -1 for ground
   int bodyJ = -1;
   std::vector<JointEquation> equations;
+  std::shared_ptr<const JointMotion> motion;
+  // The motions' equations are counted among the joints' in reactions only by their own element.
+  bool isMotion() const { return motion != nullptr; }
 };
 
 struct ConstraintModel {
@@ -88,10 +104,11 @@ struct ConstraintModel {
 // "Constraint_Joint id=3 (deck.xml:12:3)"
 std::string describeJoint(const Joint& joint);
 
-// The model's active joints and primitives. A joint between two markers of one body, or between two ground
-// markers, is an error.
+// The model's active joints, primitives and motions. A joint between two markers of one body, or between two
+// ground markers, is an error; so is a motion on a joint that is inactive or of a type it cannot drive.
 std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
                                                             const std::vector<ConstraintJointSpec>& primitives,
+                                                            const std::vector<MotionJointSpec>& motions,
                                                             const Model& model, Diagnostics& diagnostics);
 
 }  // namespace lodestone

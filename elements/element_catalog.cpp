@@ -158,7 +158,8 @@ ElementKind activationKind(const ElementSchema<ActivationSpec>& schema, bool act
     if (!activationTypeAvailable(spec)) {
       context.diagnostics().error(spec.loc, "element_type=\"" + spec.element_type +
                                                 "\" cannot be switched yet: those elements are not available; "
-                                                "Deactivate and Activate switch CONTACT and SENSOR elements");
+                                                "Deactivate and Activate switch CONTACT, SENSOR, JOINT, JPRIM and MOTION "
+                                                "elements");
       return;
     }
     const std::string target = activationTarget(spec);
@@ -192,6 +193,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
+      collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -225,7 +227,7 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  for (const char* element : {"Motion_Joint", "Motion_Marker"}) refused(element, "prescribed motions need joints, which are not available yet");
+  refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
   for (const char* element : {"Force_Scalar_TwoBody", "Force_Scalar_OneBody", "Force_Vector_TwoBody",
                               "Force_Vector_OneBody", "Force_Bushing", "Force_Beam", "Force_SpringDamper",
                               "Force_Field", "Force_MultiPoint", "Force_FlexModal",

@@ -55,7 +55,15 @@ AngleMeasure pinionAngle(const JointFrames& f) {
 }
 
 AngleMeasure measureAngle(const JointEquation& equation, const JointFrames& frames) {
-  return equation.kind == JointEquationKind::Screw ? screwAngle(frames) : pinionAngle(frames);
+  return equation.kind == JointEquationKind::RackPinion ? pinionAngle(frames) : screwAngle(frames);
+}
+
+// θ̇'s angular rows for an angle measured by `m`.
+Vector3 angleRate(const AngleMeasure& m) { return (m.c * m.ds - m.s * m.dc) / (m.s * m.s + m.c * m.c); }
+
+// The value of atan2 nearest `referenceAngle`, whole turns added.
+double unwrap(double raw, double referenceAngle) {
+  return raw + 2 * M_PI * std::round((referenceAngle - raw) / (2 * M_PI));
 }
 
 // Φ = d·z_J − d0 − ratio·(θ − θ0).
@@ -63,11 +71,8 @@ void addCoupledTranslation(const JointEquation& equation, const JointFrames& f, 
                            EquationValue& out) {
   pointAlongJointAxis(f.axesJ.col(2), f, out);
   const AngleMeasure m = measureAngle(equation, f);
-  const double raw = std::atan2(m.s, m.c);
-  const double turns = std::round((referenceAngle - raw) / (2 * M_PI));
-  out.angle = raw + 2 * M_PI * turns;
-  const double norm = m.s * m.s + m.c * m.c;
-  const Vector3 rate = (m.c * m.ds - m.s * m.dc) / norm;
+  out.angle = unwrap(std::atan2(m.s, m.c), referenceAngle);
+  const Vector3 rate = angleRate(m);
   out.value -= equation.offset + equation.ratio * (out.angle - equation.angleOffset);
   out.gI.tail<3>() -= equation.ratio * rate;
   out.gJ.tail<3>() += equation.ratio * rate;
@@ -100,6 +105,18 @@ EquationValue evaluateJointEquation(const JointEquation& equation, const JointFr
     case JointEquationKind::RackPinion:
       addCoupledTranslation(equation, frames, referenceAngle, out);
       break;
+    case JointEquationKind::JointTranslation:
+      pointAlongJointAxis(frames.axesJ.col(2), frames, out);
+      break;
+    case JointEquationKind::JointRotation: {
+      const AngleMeasure m = screwAngle(frames);
+      out.angle = unwrap(std::atan2(m.s, m.c), referenceAngle);
+      out.value = out.angle;
+      const Vector3 rate = angleRate(m);
+      out.gI.tail<3>() = rate;
+      out.gJ.tail<3>() = -rate;
+      break;
+    }
   }
   return out;
 }

@@ -30,11 +30,18 @@ struct EquationValue {
   double angle = 0;  // Screw, RackPinion: the unwrapped angle θ the value used
 };
 
-// Equation `equation` at `frames`. Screw and RackPinion measure an angle that may turn many times: of the values
-// atan2 gives plus whole turns, the one nearest `referenceAngle` (the angle at the latest accepted state).
+// Equation `equation` at `frames`. Screw, RackPinion and JointRotation measure an angle that may turn many times:
+// of the values atan2 gives plus whole turns, the one nearest `referenceAngle` (the angle at the latest accepted
+// state).
 EquationValue evaluateJointEquation(const JointEquation& equation, const JointFrames& frames, double referenceAngle);
 
-// The angle a Screw or RackPinion equation measures at `frames`, in (−π, π].
+// Whether equations of this kind measure an angle that may turn many times (Screw, RackPinion, JointRotation).
+inline bool measuresTurningAngle(JointEquationKind kind) {
+  return kind == JointEquationKind::Screw || kind == JointEquationKind::RackPinion ||
+         kind == JointEquationKind::JointRotation;
+}
+
+// The angle a Screw, RackPinion or JointRotation equation measures at `frames`, in (−π, π].
 double jointEquationAngle(const JointEquation& equation, const JointFrames& frames);
 
 }  // namespace lodestone

@@ -168,7 +168,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   model.contacts = buildContactModel(spec.contacts, spec.graphics, model, diagnostics);
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
-  model.constraints = buildConstraintModel(spec.joints, spec.primitives, model, diagnostics);
+  model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }

@@ -46,6 +46,7 @@ struct ModelSpec {
   std::vector<SensorEventSpec> sensors;
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
+  std::vector<MotionJointSpec> motions;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -71,6 +71,66 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
     }
   }
   multiplierCount_ = offset - firstMultiplier_;
+  for (ActiveJoint& active : joints_) {
+    if (!active.joint->isMotion() || active.joint->motion->stateCount() == 0) continue;
+    active.motionState = offset;
+    offset += active.joint->motion->stateCount();
+  }
+  motionStateCount_ = offset - firstMultiplier_ - multiplierCount_;
+}
+
+namespace {
+
+// Motion expressions read TIME only (checked when the deck is read).
+class TimeOnly final : public ExpressionContext {
+ public:
+  explicit TimeOnly(double time) : time_(time) {}
+  double time() const override { return time_; }
+  MarkerMotion marker(int) const override { return {}; }
+
+ private:
+  double time_;
+};
+
+double valueAt(const Expression& expression, double time) { return expression.evaluate(TimeOnly(time)); }
+
+}  // namespace
+
+void ConstraintSystem::updateTargets(double time, const double* y) {
+  for (ActiveJoint& active : joints_) {
+    if (!active.joint->isMotion()) continue;
+    const JointMotion& motion = *active.joint->motion;
+    const Expression& f = motion.expression;
+    const double value = valueAt(f, time);
+    active.expressionValue = value;
+    // Central differences: the first derivative with a relative step of 1e-5 (truncation ~1e-11 of the third
+    // derivative, rounding ~1e-11 of f), the second with 1e-4 (~1e-9 and ~1e-8).
+    const auto rate = [&]() {
+      const double h = 1e-5 * std::max(1.0, std::fabs(time));
+      return (valueAt(f, time + h) - valueAt(f, time - h)) / (2 * h);
+    };
+    const auto curvature = [&]() {
+      const double h = 1e-4 * std::max(1.0, std::fabs(time));
+      return (valueAt(f, time + h) - 2 * value + valueAt(f, time - h)) / (h * h);
+    };
+    switch (motion.valueType) {
+      case 'D':
+        active.targetPosition = value;
+        active.targetVelocity = rate();
+        active.targetAcceleration = curvature();
+        break;
+      case 'V':
+        active.targetPosition = y[active.motionState];
+        active.targetVelocity = value;
+        active.targetAcceleration = rate();
+        break;
+      default:
+        active.targetPosition = y[active.motionState];
+        active.targetVelocity = y[active.motionState + 1];
+        active.targetAcceleration = value;
+        break;
+    }
+  }
 }
 
 JointFrames ConstraintSystem::framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const {
@@ -99,10 +159,12 @@ void ConstraintSystem::evaluateJoint(ActiveJoint& active, const JointFrames& fra
   for (size_t k = 0; k < active.equations.size(); ++k) {
     values[k] = evaluateJointEquation(active.joint->equations[static_cast<size_t>(active.equations[k])], frames,
                                       active.referenceAngles[k]);
+    if (active.joint->isMotion()) values[k].value -= active.targetPosition;
   }
 }
 
-void ConstraintSystem::evaluate(std::span<const BodyKinematics> bodies) {
+void ConstraintSystem::evaluate(std::span<const BodyKinematics> bodies, double time, const double* y) {
+  updateTargets(time, y);
   for (ActiveJoint& active : joints_) {
     active.frames = framesOf(*active.joint, bodies);
     evaluateJoint(active, active.frames, active.values);
@@ -114,7 +176,7 @@ void ConstraintSystem::acceptState(std::span<const BodyKinematics> bodies) {
     bool turns = false;
     for (const int e : active.equations) {
       const JointEquationKind kind = active.joint->equations[static_cast<size_t>(e)].kind;
-      turns = turns || kind == JointEquationKind::Screw || kind == JointEquationKind::RackPinion;
+      turns = turns || measuresTurningAngle(kind);
     }
     if (!turns) continue;
     std::vector<EquationValue> values;
@@ -134,7 +196,8 @@ void ConstraintSystem::addLoads(const double* y, std::vector<BodyLoad>& loads) c
   }
 }
 
-void ConstraintSystem::addResidual(const double* y, std::span<const BodyKinematics> bodies, double* r) const {
+void ConstraintSystem::addResidual(const double* y, const double* yp, std::span<const BodyKinematics> bodies,
+                                   double* r) const {
   const auto velocityTerm = [&](const Vector6& g, int body) {
     if (body < 0) return 0.0;
     const BodyKinematics& k = bodies[static_cast<size_t>(body)];
@@ -156,11 +219,22 @@ void ConstraintSystem::addResidual(const double* y, std::span<const BodyKinemati
     const int m = static_cast<int>(active.equations.size());
     for (int k = 0; k < m; ++k) {
       const EquationValue& value = active.values[static_cast<size_t>(k)];
-      r[active.offset + k] = velocityTerm(value.gI, joint.bodyI) + velocityTerm(value.gJ, joint.bodyJ);
+      r[active.offset + k] = velocityTerm(value.gI, joint.bodyI) + velocityTerm(value.gJ, joint.bodyJ) -
+                             (joint.isMotion() ? active.targetVelocity : 0.0);
       r[active.offset + m + k] = value.value;
       const double mu = y[active.offset + m + k];
       stabilise(value.gI, joint.bodyI, mu);
       stabilise(value.gJ, joint.bodyJ, mu);
+    }
+    // A motion's own states: s' = f (V) or s' = w, w' = f (A).
+    if (active.motionState >= 0) {
+      const int s = active.motionState;
+      if (joint.motion->valueType == 'V') {
+        r[s] = yp[s] - active.expressionValue;
+      } else {
+        r[s] = yp[s] - y[s + 1];
+        r[s + 1] = yp[s + 1] - active.expressionValue;
+      }
     }
   }
 }
@@ -179,6 +253,14 @@ void ConstraintSystem::addPatternBlocks(JacobianPattern& pattern) {
     };
     add(active.joint->bodyI, active.blockBodyJointI, active.blockJointBodyI, active.bodyJointI, active.jointBodyI);
     add(active.joint->bodyJ, active.blockBodyJointJ, active.blockJointBodyJ, active.bodyJointJ, active.jointBodyJ);
+  }
+  for (ActiveJoint& active : joints_) {
+    if (active.motionState < 0) continue;
+    const int states = active.joint->motion->stateCount();
+    if (!active.equations.empty()) {
+      active.blockJointMotion = pattern.addBlock({active.offset, 2, active.motionState, states});
+    }
+    active.blockMotionMotion = pattern.addBlock({active.motionState, states, active.motionState, states});
   }
 }
 
@@ -272,8 +354,21 @@ void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinema
   }
 }
 
-void ConstraintSystem::writeJacobian(JacobianAssembler& assembler) const {
+void ConstraintSystem::writeJacobian(double cj, JacobianAssembler& assembler) const {
   for (const ActiveJoint& active : joints_) {
+    if (active.motionState >= 0) {
+      // Rows (G u − V, Φ − P) against the states (s[, w]): P = s, and V = w for val_type A; and the states' own
+      // rows s' − f, or s' − w and w' − f. Column-major.
+      const bool velocity = active.joint->motion->valueType == 'V';
+      const double jointMotionV[2] = {0, -1};
+      const double jointMotionA[4] = {0, -1, -1, 0};
+      const double motionMotionV[1] = {cj};
+      const double motionMotionA[4] = {cj, 0, -1, cj};
+      if (active.blockJointMotion >= 0) {
+        assembler.addBlock(active.blockJointMotion, velocity ? jointMotionV : jointMotionA);
+      }
+      assembler.addBlock(active.blockMotionMotion, velocity ? motionMotionV : motionMotionA);
+    }
     if (active.blockBodyJointI >= 0) {
       assembler.addBlock(active.blockBodyJointI, active.bodyJointI.data());
       assembler.addBlock(active.blockJointBodyI, active.jointBodyI.data());
@@ -344,6 +439,9 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
     for (const int e : active.equations) {
       if (independent[static_cast<size_t>(row)] && norms(row) > 0) {
         kept.push_back(e);
+      } else if (active.joint->isMotion()) {
+        motionConflicts_.push_back(describeJoint(*active.joint) + " drives a " + active.joint->equations[static_cast<size_t>(e)].name +
+                                   " that the joints already hold, so it cannot act; check joint_id and motion_type");
       } else {
         redundancyNotes_.push_back(describeJoint(*active.joint) + ": " + active.joint->equations[static_cast<size_t>(e)].name +
                                    " repeats what other joints already hold; it is left out, and the reaction it "
@@ -358,9 +456,15 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
 // ---- assembly -------------------------------------------------------------------------------------------------
 
 AssemblyReport ConstraintSystem::assemble(
-    std::span<double> y, std::span<double> yp,
+    double time, bool firstStart, std::span<double> y, std::span<double> yp,
     const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt) {
   AssemblyReport report;
+  if (!motionConflicts_.empty()) {
+    report.failure = motionConflicts_.front();
+    return report;
+  }
+  initialiseMotionStates(firstStart, y);
+  updateTargets(time, y.data());
   const int bodyCount = static_cast<int>(model_.bodies.size());
   const int columns = bodyCount * 6;
   std::vector<double> start(y.begin(), y.begin() + firstMultiplier_);
@@ -430,8 +534,21 @@ AssemblyReport ConstraintSystem::assemble(
     report.failure = "the joints are singular in the assembled configuration (they lock up or lose an axis)";
     return report;
   }
+  // The motions' target velocities and accelerations, per stacked row.
+  Eigen::VectorXd targetVelocity = Eigen::VectorXd::Zero(phi.size());
+  Eigen::VectorXd targetAcceleration = Eigen::VectorXd::Zero(phi.size());
+  {
+    int row = 0;
+    for (const ActiveJoint& active : joints_) {
+      for (size_t k = 0; k < active.equations.size(); ++k, ++row) {
+        if (!active.joint->isMotion()) continue;
+        targetVelocity(row) = active.targetVelocity;
+        targetAcceleration(row) = active.targetAcceleration;
+      }
+    }
+  }
   const Eigen::VectorXd before = u;
-  if (phi.size() > 0) u -= g.transpose() * normal.solve(g * u);
+  if (phi.size() > 0) u -= g.transpose() * normal.solve(g * u - targetVelocity);
 
   // Movements, for the report.
   for (int b = 0; b < bodyCount; ++b) {
@@ -515,7 +632,7 @@ AssemblyReport ConstraintSystem::assemble(
       report.failure = "the joints' reactions cannot be found in the assembled configuration";
       return report;
     }
-    lambda = reducedSolver.solve(-gamma - g * free);
+    lambda = reducedSolver.solve(targetAcceleration - gamma - g * free);
     accelerations = free + inverseMass * (g.transpose() * lambda);
   }
 
@@ -537,11 +654,50 @@ AssemblyReport ConstraintSystem::assemble(
       y[static_cast<size_t>(active.offset + k)] = lambda.size() > 0 ? lambda(row) : 0.0;
       y[static_cast<size_t>(active.offset + m + k)] = 0.0;
     }
+    if (active.motionState >= 0) {
+      const size_t state = static_cast<size_t>(active.motionState);
+      if (active.joint->motion->valueType == 'V') {
+        yp[state] = active.expressionValue;
+      } else {
+        yp[state] = y[state + 1];
+        yp[state + 1] = active.expressionValue;
+      }
+    }
   }
   return report;
 }
 
-double ConstraintSystem::largestPositionError(std::span<const double> y) {
+void ConstraintSystem::initialiseMotionStates(bool firstStart, std::span<double> y) {
+  const size_t bodyCount = model_.bodies.size();
+  scratch_.resize(bodyCount);
+  for (size_t b = 0; b < bodyCount; ++b) scratch_[b] = bodyKinematics(y.data() + b * kSize);
+  for (const ActiveJoint& active : joints_) {
+    if (active.motionState < 0) continue;
+    const JointMotion& motion = *active.joint->motion;
+    const Joint& joint = *active.joint;
+    const EquationValue measured =
+        evaluateJointEquation(joint.equations.front(), framesOf(joint, scratch_), active.referenceAngles.empty()
+                                                                                       ? joint.equations.front().angleOffset
+                                                                                       : active.referenceAngles.front());
+    double rate = 0;
+    if (joint.bodyI >= 0) {
+      const BodyKinematics& k = scratch_[static_cast<size_t>(joint.bodyI)];
+      rate += measured.gI.head<3>().dot(k.velocity) + measured.gI.tail<3>().dot(k.angularVelocity);
+    }
+    if (joint.bodyJ >= 0) {
+      const BodyKinematics& k = scratch_[static_cast<size_t>(joint.bodyJ)];
+      rate += measured.gJ.head<3>().dot(k.velocity) + measured.gJ.tail<3>().dot(k.angularVelocity);
+    }
+    const size_t state = static_cast<size_t>(active.motionState);
+    y[state] = firstStart && motion.initialDisplacement ? *motion.initialDisplacement : measured.value;
+    if (motion.valueType == 'A') {
+      y[state + 1] = firstStart && motion.initialVelocity ? *motion.initialVelocity : rate;
+    }
+  }
+}
+
+double ConstraintSystem::largestPositionError(double time, std::span<const double> y) {
+  updateTargets(time, y.data());
   Eigen::VectorXd phi;
   std::vector<Eigen::Triplet<double>> triplets;
   stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
@@ -552,6 +708,7 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
   out.clear();
   for (const ActiveJoint& active : joints_) {
     const Joint& joint = *active.joint;
+    if (joint.isMotion()) continue;  // a motion's force is not its joint's reaction
     JointReaction reaction;
     reaction.id = joint.id;
     BodyLoad onI;
@@ -566,6 +723,13 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
 }
 
 std::string ConstraintSystem::describeVariable(int index) const {
+  for (const ActiveJoint& active : joints_) {
+    if (active.motionState < 0 || index < active.motionState) continue;
+    const int k = index - active.motionState;
+    if (k < active.joint->motion->stateCount()) {
+      return describeJoint(*active.joint) + (k == 0 ? ", integrated displacement" : ", integrated velocity");
+    }
+  }
   const Joint* joint = jointOfVariable(index);
   if (!joint) return {};
   for (const ActiveJoint& active : joints_) {
@@ -583,6 +747,10 @@ std::string ConstraintSystem::describeVariable(int index) const {
 const Joint* ConstraintSystem::jointOfVariable(int index) const {
   for (const ActiveJoint& active : joints_) {
     if (index >= active.offset && index < active.offset + 2 * static_cast<int>(active.equations.size())) {
+      return active.joint;
+    }
+    if (active.motionState >= 0 && index >= active.motionState &&
+        index < active.motionState + active.joint->motion->stateCount()) {
       return active.joint;
     }
   }

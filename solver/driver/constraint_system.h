@@ -63,6 +63,8 @@ class ConstraintSystem {
 
   bool empty() const { return joints_.empty(); }
   int multiplierCount() const { return multiplierCount_; }
+  // The states Motion_Joint adds (s, and w for val_type A), after the multipliers.
+  int motionStateCount() const { return motionStateCount_; }
   // Multipliers start after the bodies' states.
   int firstMultiplier() const { return firstMultiplier_; }
   // Equations left out as redundant, as run-log lines ("Constraint_Joint id=4 (…): z_I·x_J (rotation) repeats
@@ -75,12 +77,14 @@ class ConstraintSystem {
   const Joint* jointOfVariable(int index) const;
 
   // ---- the residual -----------------------------------------------------------------------------------------
-  // Evaluates every active equation at the bodies' kinematics (null entries of ground are handled here).
-  void evaluate(std::span<const BodyKinematics> bodies);
+  // Evaluates every active equation at the bodies' kinematics and the motions' targets at `time` (y holds the
+  // motions' own states).
+  void evaluate(std::span<const BodyKinematics> bodies, double time, const double* y);
   // Adds the reactions Gᵀλ to the bodies' loads (after evaluate).
   void addLoads(const double* y, std::vector<BodyLoad>& loads) const;
-  // The kinematic rows' Gᵀμ terms, and the constraint rows (after evaluate). y, r: the whole state and residual.
-  void addResidual(const double* y, std::span<const BodyKinematics> bodies, double* r) const;
+  // The kinematic rows' Gᵀμ terms, the constraint rows and the motions' state rows (after evaluate). y, yp, r:
+  // the whole state, its derivative and the residual.
+  void addResidual(const double* y, const double* yp, std::span<const BodyKinematics> bodies, double* r) const;
   // At an accepted state: the angles that turn (SCREW, RACK_PINION) count their turns from here.
   void acceptState(std::span<const BodyKinematics> bodies);
 
@@ -93,15 +97,16 @@ class ConstraintSystem {
   // Computes the joint blocks at state y (after evaluate at y) and adds the reactions' position derivatives to
   // the bodies' load rows through `coupling`.
   void differentiate(const double* y, std::span<const BodyKinematics> bodies, const CouplingSink& coupling);
-  void writeJacobian(JacobianAssembler& assembler) const;
+  void writeJacobian(double cj, JacobianAssembler& assembler) const;
 
   // ---- before integrating, and for output -------------------------------------------------------------------
-  // Moves the bodies in y onto the constraints, makes their velocities consistent, and writes the consistent
-  // derivative yp, given the bodies' loads (without the joints') at the assembled state from `loadsAt`.
-  AssemblyReport assemble(std::span<double> y, std::span<double> yp,
+  // Moves the bodies in y onto the constraints at `time`, makes their velocities consistent, and writes the
+  // consistent derivative yp, given the bodies' loads (without the joints') at the assembled state from
+  // `loadsAt`. At `firstStart` the motions' states start from ic_disp and ic_vel where the deck gives them.
+  AssemblyReport assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp,
                           const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt);
-  // Largest |Φ| over the active equations at state y.
-  double largestPositionError(std::span<const double> y);
+  // Largest |Φ| over the active equations at state y and `time`.
+  double largestPositionError(double time, std::span<const double> y);
   // Every joint's reaction at state y (after evaluate at y).
   void reactions(const double* y, std::vector<JointReaction>& out) const;
 
@@ -116,11 +121,24 @@ class ConstraintSystem {
     std::vector<EquationValue> values;    // per active equation, at the latest evaluate
     // Latest differentiate: (13 × 2m) and (2m × 13) per moving body, column-major.
     Eigen::MatrixXd bodyJointI, jointBodyI, bodyJointJ, jointBodyJ;
+    // A motion: its states' first index (-1 for val_type D), its target displacement, velocity and acceleration
+    // at the latest evaluate, and its blocks (its rows × its states; its states' own rows).
+    int motionState = -1;
+    double targetPosition = 0, targetVelocity = 0, targetAcceleration = 0;
+    double expressionValue = 0;  // f(t)
+    int blockJointMotion = -1, blockMotionMotion = -1;
   };
+
+  // The motions' targets at `time` from their expressions and states in y.
+  void updateTargets(double time, const double* y);
+  // The motions' states s (and w) from ic_disp (and ic_vel) at the first start, from the joints' displacement
+  // (and velocity) otherwise.
+  void initialiseMotionStates(bool firstStart, std::span<double> y);
 
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
   void evaluateJoint(ActiveJoint& active, const JointFrames& frames, std::vector<EquationValue>& values) const;
   // The full velocity Jacobian (rows: active equations; columns: 6 per body, v and ω in ground) and Φ, at y.
+  // (After updateTargets.)
   void stackJacobian(std::span<const double> y, Eigen::VectorXd& phi, std::vector<Eigen::Triplet<double>>& g);
   void decideIndependentEquations(std::span<const double> bodyStates);
 
@@ -128,7 +146,9 @@ class ConstraintSystem {
   std::vector<ActiveJoint> joints_;
   int firstMultiplier_ = 0;
   int multiplierCount_ = 0;
+  int motionStateCount_ = 0;
   std::vector<std::string> redundancyNotes_;
+  std::vector<std::string> motionConflicts_;  // motions whose equation the joints already hold
   std::vector<BodyKinematics> scratch_;
 };
 

@@ -14,7 +14,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
     : model_(model),
       times_(times),
       constraints_(model, bodyStates),
-      layout_(model, constraints_.multiplierCount()),
+      layout_(model, constraints_.multiplierCount(), constraints_.motionStateCount()),
       pattern_(layout_.size()),
       kinematics_(model.bodies.size()),
       loads_(model.bodies.size()),
@@ -41,8 +41,8 @@ std::string MultibodySystem::describeVariable(int index) const {
   return layout_.describeVariable(model_, index);
 }
 
-AssemblyReport MultibodySystem::assemble(double time, std::span<double> y, std::span<double> yp) {
-  return constraints_.assemble(y, yp, [&](std::span<const double> state, std::vector<BodyLoad>& loads) {
+AssemblyReport MultibodySystem::assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp) {
+  return constraints_.assemble(time, firstStart, y, yp, [&](std::span<const double> state, std::vector<BodyLoad>& loads) {
     updateKinematics(state.data());
     detectContacts();
     evaluateForces(time, state.data(), false);
@@ -56,11 +56,11 @@ void MultibodySystem::acceptState(const double* y) {
   constraints_.acceptState(kinematics_);
 }
 
-void MultibodySystem::jointReactions(std::span<const double> y, std::vector<JointReaction>& reactions) {
+void MultibodySystem::jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions) {
   reactions.clear();
   if (constraints_.empty()) return;
   updateKinematics(y.data());
-  constraints_.evaluate(kinematics_);
+  constraints_.evaluate(kinematics_, time, y.data());
   constraints_.reactions(y.data(), reactions);
 }
 
@@ -75,7 +75,7 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   evaluateForces(time, y);
   times_.forces += watch.lap();
   assembleBodyEquations(y, yp, r);
-  if (!constraints_.empty()) constraints_.addResidual(y, kinematics_, r);
+  if (!constraints_.empty()) constraints_.addResidual(y, yp, kinematics_, r);
   times_.assembly += watch.lap();
   ++times_.residualCalls;
 
@@ -112,7 +112,7 @@ void MultibodySystem::evaluateForces(double time, const double* y, bool withJoin
   addGravityLoads(model_, loads_);
   contacts_.addLoads(time, kinematics_, loads_);
   if (withJoints && !constraints_.empty()) {
-    constraints_.evaluate(kinematics_);
+    constraints_.evaluate(kinematics_, time, y);
     constraints_.addLoads(y, loads_);
   }
 }
@@ -155,7 +155,7 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
     if (!coupling.used) coupling.values.setZero();
     assembler.addBlock(coupling.patternBlock, coupling.values.data());
   }
-  constraints_.writeJacobian(assembler);
+  constraints_.writeJacobian(cj, assembler);
   times_.jacobian += watch.lap();
   ++times_.jacobianCalls;
 }

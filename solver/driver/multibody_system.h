@@ -39,13 +39,16 @@ class MultibodySystem {
   const ConstraintSystem& constraints() const { return constraints_; }
   bool hasConstraints() const { return !constraints_.empty(); }
   // Moves the bodies in y onto their joints and writes the consistent derivative (see ConstraintSystem::assemble).
-  AssemblyReport assemble(double time, std::span<double> y, std::span<double> yp);
+  // `firstStart`: the run's first (motions start from ic_disp, ic_vel).
+  AssemblyReport assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp);
   // After every accepted step (the turns of SCREW and RACK_PINION angles are counted from there).
   void acceptState(const double* y);
   // Every joint's reaction at state y.
-  void jointReactions(std::span<const double> y, std::vector<JointReaction>& reactions);
+  void jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions);
   // Largest violation of a joint's position equations at state y.
-  double largestConstraintError(std::span<const double> y) { return constraints_.largestPositionError(y); }
+  double largestConstraintError(double time, std::span<const double> y) {
+    return constraints_.largestPositionError(time, y);
+  }
 
   // r = F(t, y, y'). Returns false when a residual is not finite; the body is then lastNonFiniteBody().
   bool residual(double time, const double* y, const double* yp, double* r);

@@ -95,7 +95,7 @@ std::optional<std::string> Simulation::assembleJoints(double time, std::vector<d
     redundancyLogged_ = true;
   }
   derivative.assign(state_.size(), 0.0);
-  const AssemblyReport report = system_->assemble(time, state_, derivative);
+  const AssemblyReport report = system_->assemble(time, !started_, state_, derivative);
   if (report.failure) {
     logLine(" ERROR: " + *report.failure + ".");
     return *report.failure;
@@ -144,7 +144,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   lastOutputTime_ = time;
   if (!onOutput_) return true;
   system_->sampleBodies(state, derivative, samples_);
-  system_->jointReactions(state, jointSamples_);
+  system_->jointReactions(time, state, jointSamples_);
   try {
     system_->sampleContacts(time, state, contactSamples_);
   } catch (const SubroutineError&) {

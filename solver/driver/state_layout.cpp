@@ -6,11 +6,13 @@
 
 namespace lodestone {
 
-StateLayout::StateLayout(const Model& model, int multiplierCount)
+StateLayout::StateLayout(const Model& model, int multiplierCount, int motionStateCount)
     : bodyCount_(static_cast<int>(model.bodies.size())),
-      size_(bodyCount_ * body_state::kSize + multiplierCount),
+      size_(bodyCount_ * body_state::kSize + multiplierCount + motionStateCount),
+      multiplierCount_(multiplierCount),
       differential_(static_cast<size_t>(size_), 1.0) {
-  std::fill(differential_.begin() + bodyCount_ * body_state::kSize, differential_.end(), 0.0);
+  const auto firstMultiplier = differential_.begin() + bodyCount_ * body_state::kSize;
+  std::fill(firstMultiplier, firstMultiplier + multiplierCount, 0.0);
 }
 
 int StateLayout::bodyOfVariable(int index) const {

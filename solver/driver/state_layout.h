@@ -13,8 +13,8 @@ namespace lodestone {
 
 class StateLayout {
  public:
-  // `multiplierCount` joint multipliers follow the bodies' states.
-  explicit StateLayout(const Model& model, int multiplierCount = 0);
+  // `multiplierCount` joint multipliers follow the bodies' states, then `motionStateCount` motion states.
+  explicit StateLayout(const Model& model, int multiplierCount = 0, int motionStateCount = 0);
 
   int size() const { return size_; }
   int bodyCount() const { return bodyCount_; }
@@ -22,7 +22,7 @@ class StateLayout {
   int bodyOffset(int body) const { return body * body_state::kSize; }
   int eulerParameterOffset(int body) const { return bodyOffset(body) + body_state::kEulerParameters; }
   int bodyStateSize() const { return bodyCount_ * body_state::kSize; }
-  int multiplierCount() const { return size_ - bodyStateSize(); }
+  int multiplierCount() const { return multiplierCount_; }
 
   // 1 for a differential variable, 0 for an algebraic one (IDASetId). Every body variable is differential; the
   // joints' multipliers are algebraic.
@@ -37,6 +37,7 @@ class StateLayout {
  private:
   int bodyCount_ = 0;
   int size_ = 0;
+  int multiplierCount_ = 0;
   std::vector<double> differential_;
 };
 

@@ -298,11 +298,12 @@ TEST_F(LodestoneCommand, RealMotionSolveDecksAreCheckedWithoutACrash) {
     const CommandResult result = lodestone({"check", deck});
     EXPECT_EQ(result.exitCode, 1) << name << ": these decks use elements this version cannot run";
     if (name == "TIRE TEST RIG.xml") {
-      EXPECT_NE(result.err.find(deck + ":1375:3: Motion_Joint id=303001: element is not supported"), std::string::npos)
+      EXPECT_NE(result.err.find(deck + ":2023:3: Control_StateEqn id=305001: element is not supported"), std::string::npos)
           << result.err.substr(0, 2000);
     }
-    // Their joints read without a word.
+    // Their joints and motions read without a word.
     EXPECT_EQ(result.err.find("Constraint_Joint id="), std::string::npos) << name;
+    EXPECT_EQ(result.err.find("Motion_Joint id="), std::string::npos) << name;
   }
 }
 

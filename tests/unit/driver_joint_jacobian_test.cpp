@@ -17,7 +17,8 @@ namespace {
 // Two moving bodies: body 2 hangs from ground by joint 1 (`groundJoint`), body 3 from body 2 by joint 2 (`type`).
 // The markers are placed so that every type is satisfied in the deck's configuration, with axes that are not
 // the ground axes.
-Model twoBodies(const std::string& groundJoint, const std::string& type, const std::string& extra = "") {
+Model twoBodies(const std::string& groundJoint, const std::string& type, const std::string& extra = "",
+                const std::string& more = "") {
   const std::string text = R"(<?xml version="1.0"?>
 <MultiBodySystem><Model>
   <Force_Gravity grav_z="-9.81"/>
@@ -34,6 +35,7 @@ Model twoBodies(const std::string& groundJoint, const std::string& type, const s
   <Reference_Marker id="31" body_id="3" pos_x="0.65" pos_y="-0.12" pos_z="0.43" psi="0.5" theta="1.9" phi="-0.8"/>
   <Constraint_Joint id="1" type=")" + groundJoint + R"(" i_marker_id="21" j_marker_id="10"/>
   <Constraint_Joint id="2" type=")" + type + R"(" i_marker_id="31" j_marker_id="22" )" + extra + R"(/>
+  )" + more + R"(
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )";
   Diagnostics diagnostics;
@@ -130,6 +132,20 @@ INSTANTIATE_TEST_SUITE_P(EveryType, JointJacobian,
                          ::testing::Values("FIXED", "REVOLUTE", "SPHERICAL", "TRANSLATIONAL", "CYLINDRICAL",
                                            "UNIVERSAL", "HOOKE", "PLANAR", "CONSTANT_VELOCITY", "INLINE", "INPLANE",
                                            "ORIENTATION", "PARALLEL_AXES", "PERPENDICULAR", "SCREW", "RACK_PINION"));
+
+// A motion adds an equation and, for val_type V and A, states of its own: their blocks too.
+class MotionJacobian : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(MotionJacobian, MatchesFiniteDifferencesOfTheResidual) {
+  const std::string valueType = GetParam();
+  expectJacobianMatchesFiniteDifferences(twoBodies(
+      "SPHERICAL", "CYLINDRICAL", "",
+      "<Motion_Joint id=\"7\" joint_id=\"2\" motion_type=\"R\" val_type=\"" + valueType +
+          "\" expr=\"0.3*SIN(2*TIME)+0.1\"/>\n<Motion_Joint id=\"8\" joint_id=\"2\" motion_type=\"T\" val_type=\"" +
+          valueType + "\" expr=\"0.05*TIME\"/>"));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryValueType, MotionJacobian, ::testing::Values("D", "V", "A"));
 
 }  // namespace
 }  // namespace lodestone

@@ -64,9 +64,12 @@ TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Force_Contact with this id"));
   diagnostics = readAndBuild(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"JOINT\" element_id=\"41\"/>\n" + simulate));
+  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Constraint_Joint with this id"));
+  diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"GEAR\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
-                       "element_type=\"JOINT\" cannot be switched yet: those elements are not available; Deactivate "
-                       "and Activate switch CONTACT and SENSOR elements"));
+                       "element_type=\"GEAR\" cannot be switched yet: those elements are not available; Deactivate "
+                       "and Activate switch CONTACT, SENSOR, JOINT, JPRIM and MOTION elements"));
 }
 
 }  // namespace
