@@ -49,13 +49,26 @@ void checkSimulate(const SimulateSpec& spec, Diagnostics& diagnostics) {
 
 std::optional<SimulationSegment> planSegment(const SimulateSpec& spec, std::optional<double> currentTime,
                                              Diagnostics& diagnostics) {
-  if (spec.analysis_type != "Transient") {
-    diagnostics.error(spec.loc, "analysis_type " + spec.analysis_type +
-                                    " is not supported yet: only Transient analyses run in this version");
-    return std::nullopt;
-  }
   SimulationSegment segment;
   segment.loc = spec.loc;
+  if (spec.analysis_type == "Static" || spec.analysis_type == "Assembly") {
+    segment.analysis = spec.analysis_type == "Static" ? AnalysisType::Static : AnalysisType::Assembly;
+    const double now = currentTime.value_or(spec.start_time.value_or(0.0));
+    const double at = spec.end_time.value_or(now);
+    if (at < now - 1e-12 * (1.0 + std::fabs(now))) {
+      diagnostics.error(spec.loc, "end_time " + formatReal(at) + " is before time " + formatReal(now) +
+                                      " reached by the previous Simulate; a " + spec.analysis_type +
+                                      " analysis happens at end_time, which must not go back in time");
+      return std::nullopt;
+    }
+    segment.startTime = segment.endTime = std::max(at, now);
+    return segment;
+  }
+  if (spec.analysis_type != "Transient") {
+    diagnostics.error(spec.loc, "analysis_type " + spec.analysis_type +
+                                    " is not supported yet: Transient, Static and Assembly analyses run in this version");
+    return std::nullopt;
+  }
   if (currentTime) {
     segment.startTime = *currentTime;
     if (spec.start_time && std::fabs(*spec.start_time - *currentTime) > 1e-12 * (1.0 + std::fabs(*currentTime))) {

@@ -484,16 +484,7 @@ AssemblyReport ConstraintSystem::assemble(
     normal.compute(ggt);
     return normal.info() == Eigen::Success;
   };
-  // The joint and equation of stacked row `row`, for messages.
-  const auto nameRow = [&](int row) -> std::string {
-    for (const ActiveJoint& active : joints_) {
-      if (row < static_cast<int>(active.equations.size())) {
-        return describeJoint(*active.joint) + " (" + active.joint->equations[static_cast<size_t>(active.equations[static_cast<size_t>(row)])].name + ")";
-      }
-      row -= static_cast<int>(active.equations.size());
-    }
-    return "a joint";
-  };
+  const auto nameRow = [&](int row) { return describeRow(row); };
 
   constexpr int kMaxIterations = 50;
   for (;;) {
@@ -694,6 +685,25 @@ void ConstraintSystem::initialiseMotionStates(bool firstStart, std::span<double>
       y[state + 1] = firstStart && motion.initialVelocity ? *motion.initialVelocity : rate;
     }
   }
+}
+
+std::string ConstraintSystem::describeRow(int row) const {
+  for (const ActiveJoint& active : joints_) {
+    if (row < static_cast<int>(active.equations.size())) {
+      return describeJoint(*active.joint) + " (" +
+             active.joint->equations[static_cast<size_t>(active.equations[static_cast<size_t>(row)])].name + ")";
+    }
+    row -= static_cast<int>(active.equations.size());
+  }
+  return "a joint";
+}
+
+int ConstraintSystem::lambdaIndexOfRow(int row) const {
+  for (const ActiveJoint& active : joints_) {
+    if (row < static_cast<int>(active.equations.size())) return active.offset + row;
+    row -= static_cast<int>(active.equations.size());
+  }
+  return -1;
 }
 
 double ConstraintSystem::largestPositionError(double time, std::span<const double> y) {

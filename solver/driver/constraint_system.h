@@ -105,6 +105,17 @@ class ConstraintSystem {
   // `loadsAt`. At `firstStart` the motions' states start from ic_disp and ic_vel where the deck gives them.
   AssemblyReport assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp,
                           const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt);
+  // Φ and the velocity Jacobian G (rows: active equations in order; columns: 6 per body, v and ω in ground) at
+  // state y and `time`.
+  void stack(double time, std::span<const double> y, Eigen::VectorXd& phi, std::vector<Eigen::Triplet<double>>& g) {
+    updateTargets(time, y.data());
+    stackJacobian(y, phi, g);
+  }
+  // The multiplier λ of stacked row `row` in the state.
+  int lambdaIndexOfRow(int row) const;
+  // The joint and equation of stacked row `row`, for messages.
+  std::string describeRow(int row) const;
+
   // Largest |Φ| over the active equations at state y and `time`.
   double largestPositionError(double time, std::span<const double> y);
   // Every joint's reaction at state y (after evaluate at y).

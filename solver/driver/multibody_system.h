@@ -35,6 +35,17 @@ class MultibodySystem {
   // "Body_Rigid id=3 (…), CG position x" or "Constraint_Joint id=4 (…), reaction multiplier of x translation".
   std::string describeVariable(int index) const;
 
+  // ---- static equilibrium (multibody_statics.cpp) -------------------------------------------------------------
+  struct StaticReport {
+    int iterations = 0;
+    double imbalance = 0;       // largest force or torque left on a body
+    double constraintError = 0; // largest |Φ| left
+    std::optional<std::string> failure;
+  };
+  // Moves the bodies in y (velocities set to zero) to where every body's loads balance, with the joints'
+  // reactions in y's multipliers: Newton's method on the loads and the joints' equations, damped by halving.
+  StaticReport solveStatics(double time, std::span<double> y);
+
   // ---- joints -------------------------------------------------------------------------------------------------
   const ConstraintSystem& constraints() const { return constraints_; }
   bool hasConstraints() const { return !constraints_.empty(); }

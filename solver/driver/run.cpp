@@ -183,7 +183,11 @@ class DeckRun {
       failureTime_ = result.time;
       return false;
     }
-    log_->line(result.haltedBy ? "TRANSIENT SIMULATION HALTED" : "TRANSIENT SIMULATION COMPLETED");
+    const char* analysis = segment->analysis == AnalysisType::Static     ? "STATIC ANALYSIS COMPLETED"
+                           : segment->analysis == AnalysisType::Assembly ? "ASSEMBLY COMPLETED"
+                           : result.haltedBy                              ? "TRANSIENT SIMULATION HALTED"
+                                                                          : "TRANSIENT SIMULATION COMPLETED";
+    log_->line(analysis);
     log_->line();
     halted_ = result.haltedBy.has_value();
     return true;

@@ -167,7 +167,34 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   return true;
 }
 
+SegmentOutcome Simulation::runAtOneTime(const SimulationSegment& segment) {
+  const bool statics = segment.analysis == AnalysisType::Static;
+  const double time = segment.endTime;
+  logLine(std::string(" ") + (statics ? "Static equilibrium" : "Assembly") + " at t=" + scientific(time, 6) + ".");
+  // The next transient analysis starts IDAS afresh from what this one leaves.
+  discardIntegrator();
+  time_ = time;
+  std::vector<double> derivative(state_.size(), 0.0);
+  if (statics) {
+    const MultibodySystem::StaticReport report = system_->solveStatics(time, state_);
+    if (report.failure) {
+      logLine(" ERROR: " + *report.failure + ".");
+      return {false, time, *report.failure};
+    }
+    logLine(" Static equilibrium found in " + std::to_string(report.iterations) + " iterations (largest load left " +
+            scientific(report.imbalance, 3) + ", largest joint error " + scientific(report.constraintError, 3) + ").");
+  } else if (system_->hasConstraints()) {
+    if (std::optional<std::string> failure = assembleJoints(time, derivative)) return {false, time, *failure};
+  } else {
+    logLine(" No joints: nothing to assemble.");
+  }
+  started_ = true;
+  if (!emitOutput(time, state_, derivative, false)) return stopForSubroutine();
+  return {true, time, {}};
+}
+
 SegmentOutcome Simulation::run(const SimulationSegment& segment) {
+  if (segment.analysis != AnalysisType::Transient) return runAtOneTime(segment);
   OutputSchedule schedule(segment);
   const SolverStatistics before = statistics();
   const int size = system_->layout().size();

@@ -89,7 +89,8 @@ class Simulation {
   // different layout.
   bool replaceModel(Model model, std::string& whyNot);
 
-  // Integrates from segment.startTime to segment.endTime.
+  // Integrates from segment.startTime to segment.endTime; or, for a Static or Assembly analysis, finds the
+  // equilibrium or the assembled configuration at segment.endTime and writes it as one output.
   SegmentOutcome run(const SimulationSegment& segment);
   // The end of the run, completed or not: user subroutines' last calls (CONTACTPOST with endflg) and their
   // messages. The reason, when one of those calls failed (a Python exception).
@@ -101,6 +102,7 @@ class Simulation {
   std::optional<std::string> assembleJoints(double time, std::vector<double>& derivative);
   // `startDerivative`: a consistent y' (joints), or empty for IDACalcIC to compute it.
   void startIntegrator(double startTime, std::span<const double> startDerivative = {});
+  SegmentOutcome runAtOneTime(const SimulationSegment& segment);
   void discardIntegrator();
   // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
   // False, with nothing written, when a user subroutine failed while the contacts were sampled.

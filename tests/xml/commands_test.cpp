@@ -57,9 +57,17 @@ TEST(Commands, SegmentsResolveTimes) {
   EXPECT_TRUE(diagnostics.entries().empty());
 }
 
-TEST(Commands, OnlyTransientRuns) {
-  const ReadResult result = readText(deck(groundAndBody(), "<Simulate analysis_type=\"Static\" end_time=\"0\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "analysis_type Static is not supported yet"));
+TEST(Commands, TransientStaticAndAssemblyRun) {
+  const ReadResult statics = readText(deck(groundAndBody(), "<Simulate analysis_type=\"Static\" end_time=\"0\"/>\n"
+                                                            "<Simulate analysis_type=\"Assembly\"/>"));
+  EXPECT_TRUE(statics.spec) << statics.diagnostics.formatAll();
+  const ReadResult linear = readText(deck(groundAndBody(), "<Simulate analysis_type=\"Linear\" end_time=\"0\"/>"));
+  EXPECT_TRUE(hasError(linear.diagnostics, kFirstCommandLine,
+                       "analysis_type Linear is not supported yet: Transient, Static and Assembly analyses run"));
+  // A static analysis at a time before the one reached.
+  const ReadResult back = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
+                                                         "<Simulate analysis_type=\"Static\" end_time=\"0.5\"/>"));
+  EXPECT_TRUE(hasError(back.diagnostics, kFirstCommandLine + 1, "end_time 0.5 is before time 1 reached"));
 }
 
 TEST(Commands, CommandsAfterStopAreReported) {

@@ -1,0 +1,164 @@
+// Static equilibrium: the configuration where every body's loads — gravity, contacts, the joints' reactions —
+// balance, at one time with the bodies at rest. Unknowns: each body's small displacement and rotation (six, in
+// ground) and the joints' multipliers λ; equations: each body's net force and torque about its CG, and the joints'
+// position equations Φ. The Jacobian is formed by differences (the loads of contacts and forces have no other
+// form here), so one iteration costs (6·bodies + equations) load evaluations: fine for the mechanisms statics
+// are run on, quadratic in their size.
+#include <cmath>
+
+#include <Eigen/Dense>
+
+#include "multibody_system.h"
+#include "solver/output/number_format.h"
+
+namespace lodestone {
+
+using namespace body_state;
+
+namespace {
+
+Vector4 turned(const Vector4& e, const Vector3& phi) {
+  const double angle = phi.norm();
+  const double half = 0.5 * angle;
+  const double a0 = std::cos(half);
+  const Vector3 a = angle > 0 ? Vector3(std::sin(half) / angle * phi) : Vector3(0.5 * phi);
+  const Vector3 b = e.tail<3>();
+  Vector4 result;
+  result(0) = a0 * e(0) - a.dot(b);
+  result.tail<3>() = a0 * b + e(0) * a + a.cross(b);
+  return result.normalized();
+}
+
+}  // namespace
+
+MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::span<double> y) {
+  StaticReport report;
+  const int bodies = layout_.bodyCount();
+  if (bodies == 0) return report;
+  for (int b = 0; b < bodies; ++b) {
+    std::fill_n(y.data() + layout_.bodyOffset(b) + kVelocity, 6, 0.0);
+  }
+  Eigen::VectorXd phi;
+  std::vector<Eigen::Triplet<double>> triplets;
+  constraints_.stack(time, y, phi, triplets);
+  const int rows = static_cast<int>(phi.size());
+  std::vector<int> lambdaIndex(static_cast<size_t>(rows));
+  for (int k = 0; k < rows; ++k) lambdaIndex[static_cast<size_t>(k)] = constraints_.lambdaIndexOfRow(k);
+  const int size = 6 * bodies + rows;
+
+  // The residual: each body's net load (force, torque about the CG; ground axes), then Φ.
+  const auto residualAt = [&](std::span<const double> state, Eigen::VectorXd& out) {
+    updateKinematics(state.data());
+    detectContacts();
+    evaluateForces(time, state.data());
+    out.resize(size);
+    for (int b = 0; b < bodies; ++b) {
+      out.segment<3>(6 * b) = loads_[static_cast<size_t>(b)].force;
+      out.segment<3>(6 * b + 3) = loads_[static_cast<size_t>(b)].torque;
+    }
+    Eigen::VectorXd constraintValues;
+    std::vector<Eigen::Triplet<double>> unused;
+    constraints_.stack(time, state, constraintValues, unused);
+    out.tail(rows) = constraintValues;
+  };
+  // x ↦ y: move the bodies by Δx (translation, rotation in ground) and set the multipliers.
+  const auto moved = [&](std::span<const double> from, const Eigen::VectorXd& step, std::vector<double>& to) {
+    to.assign(from.begin(), from.end());
+    for (int b = 0; b < bodies; ++b) {
+      double* state = to.data() + layout_.bodyOffset(b);
+      Eigen::Map<Vector3>(state + kPosition) += step.segment<3>(6 * b);
+      Eigen::Map<Vector4> e(state + kEulerParameters);
+      e = turned(e, step.segment<3>(6 * b + 3));
+    }
+    for (int k = 0; k < rows; ++k) to[static_cast<size_t>(lambdaIndex[static_cast<size_t>(k)])] += step(6 * bodies + k);
+  };
+
+  // Scales for the convergence test: the loads at the start (at least the bodies' weights) and the model's size.
+  Eigen::VectorXd r;
+  residualAt(y, r);
+  double loadScale = 0, lengthScale = 1;
+  for (int b = 0; b < bodies; ++b) {
+    const RigidBody& body = model_.bodies[static_cast<size_t>(b)];
+    loadScale = std::max(loadScale, model_.units.massFactor * body.mass * model_.gravity.norm());
+    loadScale = std::max(loadScale, r.segment<3>(6 * b).norm());
+    lengthScale = std::max(lengthScale, body.position.cwiseAbs().maxCoeff());
+  }
+  if (loadScale == 0) loadScale = 1;
+  const auto imbalanceOf = [&](const Eigen::VectorXd& values, int* worstBody) {
+    double worst = 0;
+    for (int b = 0; b < bodies; ++b) {
+      const double load = std::max(values.segment<3>(6 * b).norm(), values.segment<3>(6 * b + 3).norm() / lengthScale);
+      if (load > worst) {
+        worst = load;
+        if (worstBody) *worstBody = b;
+      }
+    }
+    return worst;
+  };
+  const auto converged = [&](const Eigen::VectorXd& values) {
+    const double constraintError = rows > 0 ? values.tail(rows).cwiseAbs().maxCoeff() : 0.0;
+    return imbalanceOf(values, nullptr) <= 1e-9 * loadScale && constraintError <= 1e-10 * lengthScale;
+  };
+
+  constexpr int kMaxIterations = 200;
+  double damping = 1e-3;
+  std::vector<double> trial;
+  Eigen::MatrixXd jacobian(size, size);
+  Eigen::VectorXd shifted;
+  while (!converged(r)) {
+    if (report.iterations == kMaxIterations) break;
+    // Differences: each body coordinate by a small step, each multiplier by one (loads are linear in λ).
+    for (int column = 0; column < size; ++column) {
+      Eigen::VectorXd step = Eigen::VectorXd::Zero(size);
+      const double h = column < 6 * bodies ? 1e-7 * (column % 6 < 3 ? lengthScale : 1.0) : 1.0;
+      step(column) = h;
+      moved(y, step, trial);
+      residualAt(trial, shifted);
+      jacobian.col(column) = (shifted - r) / h;
+    }
+    // Levenberg–Marquardt: Newton's step where the Jacobian is well conditioned, a scaled steepest descent where it
+    // is not (a pendulum released horizontally sits where the gravity torque is at its largest, so Newton's
+    // Jacobian is singular there). The damping shrinks after each success and grows until a step helps.
+    const Eigen::MatrixXd normal = jacobian.transpose() * jacobian;
+    const Eigen::VectorXd gradient = jacobian.transpose() * r;
+    const Eigen::VectorXd scaling = normal.diagonal().cwiseMax(1e-12 * normal.diagonal().maxCoeff());
+    const double before = r.norm();
+    bool accepted = false;
+    for (int attempt = 0; attempt < 40 && !accepted; ++attempt) {
+      Eigen::MatrixXd damped = normal;
+      damped.diagonal() += damping * scaling;
+      const Eigen::VectorXd step = -damped.ldlt().solve(gradient);
+      moved(y, step, trial);
+      residualAt(trial, shifted);
+      if (step.allFinite() && shifted.allFinite() && shifted.norm() < before) {
+        accepted = true;
+        damping = std::max(damping / 10, 1e-12);
+      } else {
+        damping *= 10;
+      }
+    }
+    ++report.iterations;
+    if (!accepted) {
+      int body = 0;
+      imbalanceOf(r, &body);
+      report.failure = "no static equilibrium: no change of the configuration lowers the loads left (largest " +
+                       scientific(imbalanceOf(r, nullptr), 3) + ", on " +
+                       describeBody(model_.bodies[static_cast<size_t>(body)]) +
+                       "); a body or a mechanism is free to move along a load";
+      break;
+    }
+    std::copy(trial.begin(), trial.end(), y.begin());
+    r = shifted;
+  }
+  int worstBody = 0;
+  report.imbalance = imbalanceOf(r, &worstBody);
+  report.constraintError = rows > 0 ? r.tail(rows).cwiseAbs().maxCoeff() : 0.0;
+  if (!report.failure && !converged(r)) {
+    report.failure = "no static equilibrium found after " + std::to_string(report.iterations) +
+                     " iterations: " + describeBody(model_.bodies[static_cast<size_t>(worstBody)]) +
+                     " still has an unbalanced load of " + scientific(report.imbalance, 3);
+  }
+  return report;
+}
+
+}  // namespace lodestone
