@@ -455,6 +455,93 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
 
 // ---- assembly -------------------------------------------------------------------------------------------------
 
+bool ConstraintSystem::projectPositions(std::span<double> y, int maxIterations, AssemblyReport& report,
+                                        Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
+                                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) {
+  const int bodyCount = static_cast<int>(model_.bodies.size());
+  const int columns = bodyCount * 6;
+  double scale = 1;
+  for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+  for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
+  const double tolerance = 1e-12 * scale;
+  std::vector<Eigen::Triplet<double>> triplets;
+  const auto factorise = [&]() {
+    g.resize(static_cast<Eigen::Index>(phi.size()), columns);
+    g.setFromTriplets(triplets.begin(), triplets.end());
+    normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
+    return normal.info() == Eigen::Success;
+  };
+  for (;;) {
+    stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
+    Eigen::Index worst = 0;
+    report.largestError = phi.size() > 0 ? phi.cwiseAbs().maxCoeff(&worst) : 0.0;
+    if (!std::isfinite(report.largestError)) {
+      report.failure = describeRow(static_cast<int>(worst)) + " cannot be assembled: its equations became undefined";
+      return false;
+    }
+    if (report.largestError <= tolerance) return true;
+    if (report.iterations == maxIterations || !factorise()) {
+      report.failure = describeRow(static_cast<int>(worst)) + " cannot be assembled: after " +
+                       std::to_string(report.iterations) + " iterations it is still off by " +
+                       scientific(report.largestError, 3) +
+                       "; check that its markers can coincide as the joint type requires";
+      return false;
+    }
+    const Eigen::VectorXd change = -(g.transpose() * normal.solve(phi));
+    for (int b = 0; b < bodyCount; ++b) {
+      double* state = y.data() + b * kSize;
+      Eigen::Map<Vector3>(state + kPosition) += change.segment<3>(6 * b);
+      Eigen::Map<Vector4> e(state + kEulerParameters);
+      e = rotateEulerParameters(e, change.segment<3>(6 * b + 3)).normalized();
+    }
+    ++report.iterations;
+  }
+}
+
+void ConstraintSystem::projectOutput(double time, std::span<double> y) {
+  if (joints_.empty()) return;
+  updateTargets(time, y.data());
+  AssemblyReport report;
+  Eigen::VectorXd phi;
+  Eigen::SparseMatrix<double> g;
+  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> normal;
+  std::vector<double> original(y.begin(), y.end());
+  // Interpolated states miss the equations by about the local error: a few iterations close them; if they do not
+  // (a singular configuration), the output keeps what IDAS gave.
+  if (!projectPositions(y, 5, report, phi, g, normal)) {
+    std::copy(original.begin(), original.end(), y.begin());
+    return;
+  }
+  if (phi.size() == 0) return;
+  std::vector<Eigen::Triplet<double>> triplets;
+  stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
+  g.resize(static_cast<Eigen::Index>(phi.size()), static_cast<Eigen::Index>(model_.bodies.size()) * 6);
+  g.setFromTriplets(triplets.begin(), triplets.end());
+  normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
+  if (normal.info() != Eigen::Success) return;
+  Eigen::VectorXd u(g.cols());
+  Eigen::VectorXd targetVelocity = Eigen::VectorXd::Zero(phi.size());
+  int row = 0;
+  for (const ActiveJoint& active : joints_) {
+    for (size_t k = 0; k < active.equations.size(); ++k, ++row) {
+      if (active.joint->isMotion()) targetVelocity(row) = active.targetVelocity;
+    }
+  }
+  std::vector<Matrix3> rotations(model_.bodies.size());
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    const BodyKinematics k = bodyKinematics(y.data() + b * kSize);
+    rotations[b] = k.rotation;
+    u.segment<3>(static_cast<Eigen::Index>(6 * b)) = k.velocity;
+    u.segment<3>(static_cast<Eigen::Index>(6 * b + 3)) = k.angularVelocity;
+  }
+  u -= g.transpose() * normal.solve(g * u - targetVelocity);
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    double* state = y.data() + b * kSize;
+    Eigen::Map<Vector3>(state + kVelocity) = u.segment<3>(static_cast<Eigen::Index>(6 * b));
+    Eigen::Map<Vector3>(state + kAngularVelocity) = rotations[b].transpose() * u.segment<3>(static_cast<Eigen::Index>(6 * b + 3));
+  }
+}
+
 AssemblyReport ConstraintSystem::assemble(
     double time, bool firstStart, std::span<double> y, std::span<double> yp,
     const std::function<void(std::span<const double> y, std::vector<BodyLoad>& loads)>& loadsAt) {
@@ -468,50 +555,18 @@ AssemblyReport ConstraintSystem::assemble(
   const int bodyCount = static_cast<int>(model_.bodies.size());
   const int columns = bodyCount * 6;
   std::vector<double> start(y.begin(), y.begin() + firstMultiplier_);
-  double scale = 1;
-  for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
-  for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
-  const double tolerance = 1e-12 * scale;
-
   Eigen::VectorXd phi;
-  std::vector<Eigen::Triplet<double>> triplets;
   Eigen::SparseMatrix<double> g;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> normal;
+  if (!projectPositions(y, 50, report, phi, g, normal)) return report;
   const auto factorise = [&]() {
+    std::vector<Eigen::Triplet<double>> triplets;
+    stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
     g.resize(static_cast<Eigen::Index>(phi.size()), columns);
     g.setFromTriplets(triplets.begin(), triplets.end());
-    const Eigen::SparseMatrix<double> ggt = g * g.transpose();
-    normal.compute(ggt);
+    normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
     return normal.info() == Eigen::Success;
   };
-  const auto nameRow = [&](int row) { return describeRow(row); };
-
-  constexpr int kMaxIterations = 50;
-  for (;;) {
-    stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
-    Eigen::Index worst = 0;
-    report.largestError = phi.size() > 0 ? phi.cwiseAbs().maxCoeff(&worst) : 0.0;
-    if (!std::isfinite(report.largestError)) {
-      report.failure = nameRow(static_cast<int>(worst)) + " cannot be assembled: its equations became undefined";
-      return report;
-    }
-    if (report.largestError <= tolerance) break;
-    if (report.iterations == kMaxIterations || !factorise()) {
-      report.failure = nameRow(static_cast<int>(worst)) + " cannot be assembled: after " +
-                       std::to_string(report.iterations) + " iterations it is still off by " +
-                       scientific(report.largestError, 3) +
-                       "; check that its markers can coincide as the joint type requires";
-      return report;
-    }
-    const Eigen::VectorXd change = -(g.transpose() * normal.solve(phi));
-    for (int b = 0; b < bodyCount; ++b) {
-      double* state = y.data() + b * kSize;
-      Eigen::Map<Vector3>(state + kPosition) += change.segment<3>(6 * b);
-      Eigen::Map<Vector4> e(state + kEulerParameters);
-      e = rotateEulerParameters(e, change.segment<3>(6 * b + 3)).normalized();
-    }
-    ++report.iterations;
-  }
 
   // Velocities: the smallest change that satisfies G u = 0, and the consistent accelerations and reactions.
   std::vector<BodyKinematics> kinematics(static_cast<size_t>(bodyCount));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <Eigen/Sparse>
+#include <Eigen/SparseCholesky>
 
 #include "elements/body_rigid.h"
 #include "elements/constraint_joint.h"
@@ -116,6 +117,9 @@ class ConstraintSystem {
   // The joint and equation of stacked row `row`, for messages.
   std::string describeRow(int row) const;
 
+  // Moves an output state (interpolated between IDAS's steps) onto the joints' position and velocity equations.
+  void projectOutput(double time, std::span<double> y);
+
   // Largest |Φ| over the active equations at state y and `time`.
   double largestPositionError(double time, std::span<const double> y);
   // Every joint's reaction at state y (after evaluate at y).
@@ -149,6 +153,10 @@ class ConstraintSystem {
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
   void evaluateJoint(ActiveJoint& active, const JointFrames& frames, std::vector<EquationValue>& values) const;
   // The full velocity Jacobian (rows: active equations; columns: 6 per body, v and ω in ground) and Φ, at y.
+  // Gauss-Newton with minimum-norm steps onto Φ = 0 (after updateTargets); false, with the failure in `report`,
+  // when it does not converge in `maxIterations`. Leaves Φ, G and the factorised G Gᵀ of the last iterate.
+  bool projectPositions(std::span<double> y, int maxIterations, AssemblyReport& report, Eigen::VectorXd& phi,
+                        Eigen::SparseMatrix<double>& g, Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
   // (After updateTargets.)
   void stackJacobian(std::span<const double> y, Eigen::VectorXd& phi, std::vector<Eigen::Triplet<double>>& g);
   void decideIndependentEquations(std::span<const double> bodyStates);

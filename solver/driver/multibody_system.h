@@ -56,6 +56,8 @@ class MultibodySystem {
   void acceptState(const double* y);
   // Every joint's reaction at state y.
   void jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions);
+  // Moves an interpolated output state onto the joints (see ConstraintSystem::projectOutput).
+  void projectOutput(double time, std::span<double> y) { constraints_.projectOutput(time, y); }
   // Largest violation of a joint's position equations at state y.
   double largestConstraintError(double time, std::span<const double> y) {
     return constraints_.largestPositionError(time, y);

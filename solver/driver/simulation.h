@@ -103,6 +103,9 @@ class Simulation {
   // `startDerivative`: a consistent y' (joints), or empty for IDACalcIC to compute it.
   void startIntegrator(double startTime, std::span<const double> startDerivative = {});
   SegmentOutcome runAtOneTime(const SimulationSegment& segment);
+  // Warns once per segment when IDAS's state at a step that wrote outputs violates a joint's position equations by
+  // more than dae_constr_tol.
+  void watchConstraintDrift(double time, std::span<const double> state);
   void discardIntegrator();
   // `integratorHasStepped`: IDAS holds a current state to report beside the output (not before its first step).
   // False, with nothing written, when a user subroutine failed while the contacts were sampled.
@@ -164,7 +167,8 @@ class Simulation {
   std::vector<BodySample> samples_;
   std::vector<PairReport> contactSamples_;
   std::vector<JointReaction> jointSamples_;
-  bool redundancyLogged_ = false;  // the current system's redundant joint equations are in the log
+  bool redundancyLogged_ = false;
+  bool driftLogged_ = false;  // in this segment  // the current system's redundant joint equations are in the log
 };
 
 }  // namespace lodestone
