@@ -512,34 +512,53 @@ void ConstraintSystem::projectOutput(double time, std::span<double> y) {
     std::copy(original.begin(), original.end(), y.begin());
     return;
   }
-  if (phi.size() == 0) return;
+  if (phi.size() == 0 || !factoriseNormal(y, phi, g, normal)) return;
+  projectVelocities(y, g, normal);
+}
+
+bool ConstraintSystem::factoriseNormal(std::span<const double> y, Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
+                                       Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) {
   std::vector<Eigen::Triplet<double>> triplets;
   stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
   g.resize(static_cast<Eigen::Index>(phi.size()), static_cast<Eigen::Index>(model_.bodies.size()) * 6);
   g.setFromTriplets(triplets.begin(), triplets.end());
   normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
-  if (normal.info() != Eigen::Success) return;
-  Eigen::VectorXd u(g.cols());
-  Eigen::VectorXd targetVelocity = Eigen::VectorXd::Zero(phi.size());
+  return normal.info() == Eigen::Success;
+}
+
+Eigen::VectorXd ConstraintSystem::stackedTargets(double ActiveJoint::*target) const {
+  int rows = 0;
+  for (const ActiveJoint& active : joints_) rows += static_cast<int>(active.equations.size());
+  Eigen::VectorXd values = Eigen::VectorXd::Zero(rows);
   int row = 0;
   for (const ActiveJoint& active : joints_) {
     for (size_t k = 0; k < active.equations.size(); ++k, ++row) {
-      if (active.joint->isMotion()) targetVelocity(row) = active.targetVelocity;
+      if (active.joint->isMotion()) values(row) = active.*target;
     }
   }
-  std::vector<Matrix3> rotations(model_.bodies.size());
-  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+  return values;
+}
+
+Eigen::VectorXd ConstraintSystem::projectVelocities(std::span<double> y, const Eigen::SparseMatrix<double>& g,
+                                                    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) {
+  const size_t bodyCount = model_.bodies.size();
+  Eigen::VectorXd u(static_cast<Eigen::Index>(6 * bodyCount));
+  std::vector<Matrix3> rotations(bodyCount);
+  for (size_t b = 0; b < bodyCount; ++b) {
     const BodyKinematics k = bodyKinematics(y.data() + b * kSize);
     rotations[b] = k.rotation;
     u.segment<3>(static_cast<Eigen::Index>(6 * b)) = k.velocity;
     u.segment<3>(static_cast<Eigen::Index>(6 * b + 3)) = k.angularVelocity;
   }
-  u -= g.transpose() * normal.solve(g * u - targetVelocity);
-  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+  const Eigen::VectorXd change = -(g.transpose() * normal.solve(g * u - stackedTargets(&ActiveJoint::targetVelocity)));
+  u += change;
+  for (size_t b = 0; b < bodyCount; ++b) {
     double* state = y.data() + b * kSize;
     Eigen::Map<Vector3>(state + kVelocity) = u.segment<3>(static_cast<Eigen::Index>(6 * b));
-    Eigen::Map<Vector3>(state + kAngularVelocity) = rotations[b].transpose() * u.segment<3>(static_cast<Eigen::Index>(6 * b + 3));
+    Eigen::Map<Vector3>(state + kAngularVelocity) =
+        rotations[b].transpose() * u.segment<3>(static_cast<Eigen::Index>(6 * b + 3));
   }
+  return change;
 }
 
 AssemblyReport ConstraintSystem::assemble(
@@ -559,16 +578,16 @@ AssemblyReport ConstraintSystem::assemble(
   Eigen::SparseMatrix<double> g;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> normal;
   if (!projectPositions(y, 50, report, phi, g, normal)) return report;
-  const auto factorise = [&]() {
-    std::vector<Eigen::Triplet<double>> triplets;
-    stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
-    g.resize(static_cast<Eigen::Index>(phi.size()), columns);
-    g.setFromTriplets(triplets.begin(), triplets.end());
-    normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
-    return normal.info() == Eigen::Success;
-  };
 
-  // Velocities: the smallest change that satisfies G u = 0, and the consistent accelerations and reactions.
+  // Velocities: the smallest change that satisfies G u = V (zero but for motions).
+  Eigen::VectorXd velocityChange = Eigen::VectorXd::Zero(columns);
+  if (phi.size() > 0) {
+    if (!factoriseNormal(y, phi, g, normal)) {
+      report.failure = "the joints are singular in the assembled configuration (they lock up or lose an axis)";
+      return report;
+    }
+    velocityChange = projectVelocities(y, g, normal);
+  }
   std::vector<BodyKinematics> kinematics(static_cast<size_t>(bodyCount));
   for (int b = 0; b < bodyCount; ++b) kinematics[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
   Eigen::VectorXd u(columns);
@@ -576,25 +595,6 @@ AssemblyReport ConstraintSystem::assemble(
     u.segment<3>(6 * b) = kinematics[static_cast<size_t>(b)].velocity;
     u.segment<3>(6 * b + 3) = kinematics[static_cast<size_t>(b)].angularVelocity;
   }
-  if (phi.size() > 0 && !factorise()) {
-    report.failure = "the joints are singular in the assembled configuration (they lock up or lose an axis)";
-    return report;
-  }
-  // The motions' target velocities and accelerations, per stacked row.
-  Eigen::VectorXd targetVelocity = Eigen::VectorXd::Zero(phi.size());
-  Eigen::VectorXd targetAcceleration = Eigen::VectorXd::Zero(phi.size());
-  {
-    int row = 0;
-    for (const ActiveJoint& active : joints_) {
-      for (size_t k = 0; k < active.equations.size(); ++k, ++row) {
-        if (!active.joint->isMotion()) continue;
-        targetVelocity(row) = active.targetVelocity;
-        targetAcceleration(row) = active.targetAcceleration;
-      }
-    }
-  }
-  const Eigen::VectorXd before = u;
-  if (phi.size() > 0) u -= g.transpose() * normal.solve(g * u - targetVelocity);
 
   // Movements, for the report.
   for (int b = 0; b < bodyCount; ++b) {
@@ -606,8 +606,8 @@ AssemblyReport ConstraintSystem::assemble(
     const Vector4 eNow(now[3], now[4], now[5], now[6]);
     const Vector4 eThen(then[3], then[4], then[5], then[6]);
     moved.rotation = 2 * std::acos(std::min(1.0, std::fabs(eNow.normalized().dot(eThen.normalized()))));
-    moved.velocityChange = (u.segment<3>(6 * b) - before.segment<3>(6 * b)).norm();
-    moved.angularVelocityChange = (u.segment<3>(6 * b + 3) - before.segment<3>(6 * b + 3)).norm();
+    moved.velocityChange = velocityChange.segment<3>(6 * b).norm();
+    moved.angularVelocityChange = velocityChange.segment<3>(6 * b + 3).norm();
     if (moved.translation > 0 || moved.rotation > 0 || moved.velocityChange > 0 || moved.angularVelocityChange > 0) {
       report.moved.push_back(moved);
     }
@@ -615,15 +615,6 @@ AssemblyReport ConstraintSystem::assemble(
   std::sort(report.moved.begin(), report.moved.end(), [](const auto& a, const auto& b) {
     return a.translation + a.rotation > b.translation + b.rotation;
   });
-
-  for (int b = 0; b < bodyCount; ++b) {
-    double* state = y.data() + b * kSize;
-    Eigen::Map<Vector3>(state + kVelocity) = u.segment<3>(6 * b);
-    Eigen::Map<Vector3>(state + kAngularVelocity) =
-        kinematics[static_cast<size_t>(b)].rotation.transpose() * u.segment<3>(6 * b + 3);
-    kinematics[static_cast<size_t>(b)].angularVelocity = u.segment<3>(6 * b + 3);
-    kinematics[static_cast<size_t>(b)].velocity = u.segment<3>(6 * b);
-  }
 
   // Accelerations: M u' = F + Gᵀλ with G u' = −γ, γ = (dG/dt) u by central differences along the motion.
   std::vector<BodyLoad> loads(static_cast<size_t>(bodyCount));
@@ -678,7 +669,7 @@ AssemblyReport ConstraintSystem::assemble(
       report.failure = "the joints' reactions cannot be found in the assembled configuration";
       return report;
     }
-    lambda = reducedSolver.solve(targetAcceleration - gamma - g * free);
+    lambda = reducedSolver.solve(stackedTargets(&ActiveJoint::targetAcceleration) - gamma - g * free);
     accelerations = free + inverseMass * (g.transpose() * lambda);
   }
 

@@ -157,6 +157,15 @@ class ConstraintSystem {
   // when it does not converge in `maxIterations`. Leaves Φ, G and the factorised G Gᵀ of the last iterate.
   bool projectPositions(std::span<double> y, int maxIterations, AssemblyReport& report, Eigen::VectorXd& phi,
                         Eigen::SparseMatrix<double>& g, Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
+  // Stacks G at y and factorises G Gᵀ; false when it is singular.
+  bool factoriseNormal(std::span<const double> y, Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
+                       Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
+  // The velocities in y moved by the smallest change onto G u = V (after factoriseNormal); returns the change
+  // (6 per body, ground).
+  Eigen::VectorXd projectVelocities(std::span<double> y, const Eigen::SparseMatrix<double>& g,
+                                    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
+  // A motion target (&ActiveJoint::targetVelocity…) per stacked row; zero for joints.
+  Eigen::VectorXd stackedTargets(double ActiveJoint::*target) const;
   // (After updateTargets.)
   void stackJacobian(std::span<const double> y, Eigen::VectorXd& phi, std::vector<Eigen::Triplet<double>>& g);
   void decideIndependentEquations(std::span<const double> bodyStates);
