@@ -190,6 +190,7 @@ std::vector<ElementKind> buildCatalog() {
       postGraphicKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
+      collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -213,7 +214,6 @@ std::vector<ElementKind> buildCatalog() {
   ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
   ignored("Reference_String", "no element in this version reads strings");
-  ignored("Reference_Variable", "no element in this version reads variables");
   ignored("Reference_Array", "no element in this version reads arrays");
   ignored("Reference_Spline", "no element in this version reads splines");
   const std::string jointNote = "joints and constraints are not available yet";

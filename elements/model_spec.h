@@ -16,6 +16,7 @@
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
 #include "elements/reference_marker.h"
+#include "elements/reference_variable.h"
 #include "elements/sensor_event.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
@@ -43,6 +44,7 @@ struct ModelSpec {
   std::vector<PostGraphicSpec> graphics;
   std::vector<ForceContactSpec> contacts;
   std::vector<SensorEventSpec> sensors;
+  std::vector<ReferenceVariableSpec> variables;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -51,6 +51,8 @@ struct IntegratorSettings {
 struct ContactModel;
 // The active Sensor_Event elements (elements/sensor_event.h), carried the same way.
 struct SensorModel;
+// The Reference_Variable elements (elements/reference_variable.h), carried the same way.
+struct VariableModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -67,6 +69,7 @@ struct Model {
   IntegratorSettings integrator;
   std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
   std::shared_ptr<const SensorModel> sensors;    // never null once built; may hold no sensors
+  std::shared_ptr<const VariableModel> variables;  // never null once built; may hold no variables
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -36,7 +36,8 @@ TEST(SensorEventDeck, ExpressionErrorsPointAtTheColumnInsideExpr) {
 TEST(SensorEventDeck, MarkersTheDeckDoesNotHaveAreNamed) {
   const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DX(20, 77)\" value=\"1\""));
   EXPECT_TRUE(hasError(diagnostics, kSensorLine,
-                       "expr=\"DX(20, 77)\" names Reference_Marker id=77, which the deck does not have"));
+                       "expr=\"DX(20, 77)\", column 8: names Reference_Marker id=77, which the deck does not "
+                       "have"));
 }
 
 TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
