@@ -1,6 +1,7 @@
 // Deactivate and Activate: attributes, and the change each makes to the deck's elements.
 #include "activation.h"
 
+#include "elements/force_elements.h"
 #include "elements/model_spec.h"
 
 namespace lodestone {
@@ -12,12 +13,13 @@ ElementSchema<ActivationSpec> activationSchema(const char* element) {
   return ElementSchema<S>{
       .element = element,
       .attributes = {
-          // MotionSolve's element types; Lodestone switches CONTACT and SENSOR (activationTypeAvailable).
+          // MotionSolve's element types; Lodestone switches CONTACT, SENSOR and the force types
+          // (activationTypeAvailable). SPRINGDAMPER is Adams' name for SPDP.
           attr::keyword("element_type", &S::element_type,
                         {"CONTACT", "SENSOR", "BEAM", "BUSH", "COUPLER", "CVCV", "CVSF", "DIFF", "FIELD", "FORCE",
                          "FRICTION", "GCON", "GEAR", "GFORCE", "GSE", "JOINT", "JPRIM", "LSE", "MATE", "MFORCE",
                          "MOTION", "NFORCE", "PFORCE", "PTCV", "PTDCV", "PTDSF", "PTDSFF", "PTSF", "SFORCE", "TFSISO",
-                         "VFORCE", "VTORQUE"})
+                         "VFORCE", "VTORQUE", "SPDP", "SPRINGDAMPER"})
               .required(),
           attr::integer("element_id", &S::element_id).required(),
       }};
@@ -36,7 +38,7 @@ const ElementSchema<ActivationSpec>& activateSchema() {
 }
 
 bool activationTypeAvailable(const ActivationSpec& spec) {
-  return spec.element_type == "CONTACT" || spec.element_type == "SENSOR";
+  return spec.element_type == "CONTACT" || spec.element_type == "SENSOR" || isForceActivationType(spec.element_type);
 }
 
 std::string activationTarget(const ActivationSpec& spec) {
@@ -44,6 +46,7 @@ std::string activationTarget(const ActivationSpec& spec) {
 }
 
 ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
+  if (isForceActivationType(spec.element_type)) return forceActivationCommand(spec, active);
   const long id = spec.element_id;
   const bool sensor = spec.element_type == "SENSOR";
   return ModifyCommand{spec.loc, [id, sensor, active](ModelSpec& model) {
@@ -57,6 +60,11 @@ ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
                            }
                          }
                        }};
+}
+
+std::vector<std::string> activationTargets(const ActivationSpec& spec) {
+  if (isForceActivationType(spec.element_type)) return forceActivationTargets(spec.element_type);
+  return {activationTarget(spec)};
 }
 
 }  // namespace lodestone

@@ -1,9 +1,11 @@
-// Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT") or a Sensor_Event
-// ("SENSOR") off and on between Simulate commands. Each becomes a change of the element's `active` flag, applied
+// Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT"), a Sensor_Event
+// ("SENSOR") or a force element (FORCE, SFORCE, GFORCE, BUSH…; elements/force_elements.h) off and on between
+// Simulate commands. Each becomes a change of the element's `active` flag, applied
 // like any other modifying command (the model is rebuilt without the inactive elements).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "solver/core/schema.h"
 
@@ -21,12 +23,17 @@ struct ActivationSpec {
 const ElementSchema<ActivationSpec>& deactivateSchema();
 const ElementSchema<ActivationSpec>& activateSchema();
 
-// Whether Lodestone can switch elements of this type (CONTACT and SENSOR; the others need elements it lacks).
+// Whether Lodestone can switch elements of this type (CONTACT, SENSOR and the force types; the others need
+// elements it lacks).
 bool activationTypeAvailable(const ActivationSpec& spec);
 // The element the command names, by its deck name ("Force_Contact"), for the id check.
 std::string activationTarget(const ActivationSpec& spec);
 
 // The command that sets the named element's `active` flag to `active`.
 ModifyCommand activationCommand(const ActivationSpec& spec, bool active);
+
+// The deck names of the elements the command may name: activationTarget's, or several for a force type (FORCE
+// names any force element with the id).
+std::vector<std::string> activationTargets(const ActivationSpec& spec);
 
 }  // namespace lodestone

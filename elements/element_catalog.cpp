@@ -158,13 +158,20 @@ ElementKind activationKind(const ElementSchema<ActivationSpec>& schema, bool act
     if (!activationTypeAvailable(spec)) {
       context.diagnostics().error(spec.loc, "element_type=\"" + spec.element_type +
                                                 "\" cannot be switched yet: those elements are not available; "
-                                                "Deactivate and Activate switch CONTACT and SENSOR elements");
+                                                "Deactivate and Activate switch CONTACT, SENSOR, FORCE, SFORCE, "
+                                                "GFORCE, VFORCE, VTORQUE, BUSH and SPDP elements");
       return;
     }
-    const std::string target = activationTarget(spec);
-    if (!context.isDefined(target, spec.element_id)) {
+    const std::vector<std::string> targets = activationTargets(spec);
+    bool defined = false;
+    std::string named;
+    for (const std::string& target : targets) {
+      defined = defined || context.isDefined(target, spec.element_id);
+      named += (named.empty() ? "" : targets.size() > 2 ? ", " : " or ") + target;
+    }
+    if (!defined) {
       context.diagnostics().error(spec.loc, "element_id=" + std::to_string(spec.element_id) + ": the model has no " +
-                                                target + " with this id (element_type=\"" + spec.element_type + "\")");
+                                                named + " with this id (element_type=\"" + spec.element_type + "\")");
       return;
     }
     model.commands.push_back(activationCommand(spec, active));
@@ -191,6 +198,11 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
+      collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
+      collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
+      collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
+      collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
+      collectionKind(forceBushingSchema(), &ModelSpec::bushings, noCheck<ForceBushingSpec>, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -224,10 +236,8 @@ std::vector<ElementKind> buildCatalog() {
     refused(element, jointNote);
   }
   for (const char* element : {"Motion_Joint", "Motion_Marker"}) refused(element, "prescribed motions need joints, which are not available yet");
-  for (const char* element : {"Force_Scalar_TwoBody", "Force_Scalar_OneBody", "Force_Vector_TwoBody",
-                              "Force_Vector_OneBody", "Force_Bushing", "Force_Beam", "Force_SpringDamper",
-                              "Force_Field", "Force_MultiPoint", "Force_FlexModal",
-                              "Force_Friction", "Force_Aero", "Force_Tire"}) {
+  for (const char* element : {"Force_Scalar_OneBody", "Force_Beam", "Force_Field", "Force_MultiPoint",
+                              "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
   for (const char* element : {"Control_StateEqn", "Control_Diff", "Control_SISO", "Control_PlantInput",

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "elements/force_elements.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -169,6 +170,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   model.contacts = buildContactModel(spec.contacts, spec.graphics, model, diagnostics);
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
+  model.forces = buildForceModel(spec, model, diagnostics);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }

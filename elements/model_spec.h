@@ -10,8 +10,12 @@
 
 #include "elements/body_rigid.h"
 #include "elements/debug_output.h"
+#include "elements/force_bushing.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
+#include "elements/force_scalar_two_body.h"
+#include "elements/force_spring_damper.h"
+#include "elements/force_vector.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
@@ -45,6 +49,10 @@ struct ModelSpec {
   std::vector<ForceContactSpec> contacts;
   std::vector<SensorEventSpec> sensors;
   std::vector<ReferenceVariableSpec> variables;
+  std::vector<ForceScalarTwoBodySpec> scalarForces;
+  std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
+  std::vector<ForceSpringDamperSpec> springDampers;
+  std::vector<ForceBushingSpec> bushings;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -67,7 +67,8 @@ TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"JOINT\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
                        "element_type=\"JOINT\" cannot be switched yet: those elements are not available; Deactivate "
-                       "and Activate switch CONTACT and SENSOR elements"));
+                       "and Activate switch CONTACT, SENSOR, FORCE, SFORCE, GFORCE, VFORCE, VTORQUE, BUSH and SPDP "
+                       "elements"));
 }
 
 }  // namespace
