@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "solver/core/marker_measures.h"
+#include "solver/core/text.h"
 #include "solver/expr/expression.h"
 
 namespace lodestone {
@@ -35,7 +36,7 @@ const ElementSchema<ForceSpringDamperSpec>& forceSpringDamperSchema() {
 void checkForceSpringDamper(const ForceSpringDamperSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "TRANSLATIONAL" && spec.length < 0) {
     diagnostics.error(spec.loc, "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got " +
-                                    std::to_string(spec.length) + ")");
+                                    formatReal(spec.length) + ")");
   }
 }
 

@@ -121,7 +121,7 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
 TEST(ForceElementDecks, TranslationalFreeLengthIsNotNegative) {
   EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" "
                                               "j_marker_id=\"10\" length=\"-1\"/>")),
-                       kFirstLine, "length is the spring's free length and must be >= 0"));
+                       kFirstLine, "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got -1)"));
   EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"10\" "
                                               "ktx=\"-1\"/>")),
                        kFirstLine, "attribute 'ktx' must be >= 0 (got -1)"));
