@@ -30,8 +30,8 @@ bool isFinite(const Vector3& v) { return std::isfinite(v.x()) && std::isfinite(v
 std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ForceModel>();
   std::vector<ForceElement>& elements = result->elements;
-  addElements(spec.scalarForces, [&](const auto& s, ForceConnection& c) { return buildScalarForce(s, model, c, diagnostics); },
-              elements);
+  addElements(spec.scalarForces,
+              [&](const auto& s, ForceConnection& c) { return buildScalarForce(s, model, c, diagnostics); }, elements);
   const auto vector = [&](const auto& s, ForceConnection& c) { return buildVectorForce(s, model, c, diagnostics); };
   addElements(spec.vectorForcesTwoBody, vector, elements);
   addElements(spec.vectorForcesOneBody, vector, elements);

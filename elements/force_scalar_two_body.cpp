@@ -64,7 +64,8 @@ std::optional<ScalarForce> buildScalarForce(const ForceScalarTwoBodySpec& spec, 
   const int bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);  // J's axes direct an action-only force
   connection.bodyJ = spec.is_action_only ? -1 : bodyJ;
   if (spec.val_expression) {
-    force.value = buildForceExpression("val_expression", *spec.val_expression, spec.loc, model, connection, diagnostics);
+    force.value =
+        buildForceExpression("val_expression", *spec.val_expression, spec.loc, model, connection, diagnostics);
     if (!force.value) return std::nullopt;
   }
   return force;

@@ -59,7 +59,8 @@ const ElementSchema<ForceVectorSpec>& forceVectorTwoBodySchema() {
 const ElementSchema<ForceVectorSpec>& forceVectorOneBodySchema() {
   static const ElementSchema<S> schema = [] {
     ElementSchema<S> made{.element = "Force_Vector_OneBody", .idField = &S::id, .attributes = {}};
-    made.attributes.push_back(attr::reference("marker_id", &S::i_marker_id, "Reference_Marker").required().modifiable());
+    made.attributes.push_back(
+        attr::reference("marker_id", &S::i_marker_id, "Reference_Marker").required().modifiable());
     addCommonRows(made.attributes, "VFOSUB, VTOSUB and GFOSUB");
     return made;
   }();

@@ -71,10 +71,9 @@ class CycleFinder {
       for (const int id : variable.expression.variableIds()) {
         const ReferenceVariable& read = variables_.variables[static_cast<size_t>(variables_.indexOf(id))];
         variable.usesAcceleration = variable.usesAcceleration || read.usesAcceleration;
+        std::vector<int>& markers = variable.markersRead;
         for (const int marker : read.markersRead) {
-          if (std::find(variable.markersRead.begin(), variable.markersRead.end(), marker) == variable.markersRead.end()) {
-            variable.markersRead.push_back(marker);
-          }
+          if (std::find(markers.begin(), markers.end(), marker) == markers.end()) markers.push_back(marker);
         }
       }
     }
@@ -134,7 +133,8 @@ std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<Refere
     std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
     if (!expression) continue;
     result->indexById[spec.id] = static_cast<int>(result->variables.size());
-    result->variables.push_back(ReferenceVariable{.id = spec.id, .loc = spec.loc, .expression = std::move(*expression)});
+    result->variables.push_back(
+        ReferenceVariable{.id = spec.id, .loc = spec.loc, .expression = std::move(*expression)});
   }
   bool referencesExist = true;
   for (const ReferenceVariable& variable : result->variables) {

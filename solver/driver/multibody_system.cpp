@@ -10,6 +10,14 @@ namespace lodestone {
 
 using namespace body_state;
 
+namespace {
+
+// The forward-difference step for a state value in the Jacobian's element blocks (contacts and forces): about the
+// square root of the machine epsilon, relative to values larger than 1.
+double differenceStep(double value) { return 1.5e-8 * std::max(1.0, std::fabs(value)); }
+
+}  // namespace
+
 MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times)
     : model_(model),
       times_(times),
@@ -166,7 +174,7 @@ void MultibodySystem::differentiateContacts(const double* y) {
       std::copy_n(y + layout_.bodyOffset(column), kSize, state);
       for (int k = 0; k < kSize; ++k) {
         const double saved = state[k];
-        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
+        const double increment = differenceStep(saved);
         state[k] = saved + increment;
         BodyKinematics perturbed = bodyKinematics(state);
         perturbed.acceleration = kinematics_[static_cast<size_t>(column)].acceleration;
@@ -214,7 +222,7 @@ void MultibodySystem::differentiateForces(double time, const double* y) {
       std::copy_n(y + layout_.bodyOffset(column), kSize, state);
       for (int k = 0; k < kSize; ++k) {
         const double saved = state[k];
-        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
+        const double increment = differenceStep(saved);
         state[k] = saved + increment;
         kinematics = bodyKinematics(state);
         state[k] = saved;

@@ -89,8 +89,8 @@ class MultibodySystem {
   void evaluateForces(double time);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
-  // Where contact derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body `columnBody`'s
-  // state go: rows kVelocity.. of the returned block's view.
+  // Where contact and force derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body
+  // `columnBody`'s state go: rows kVelocity.. of the returned block's view.
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
   // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
   // (after differentiateContacts, whose blocks these add to).
@@ -111,7 +111,7 @@ class MultibodySystem {
   ContactEvaluator contacts_;
   SensorEvaluator sensors_;
   ForceEvaluator forces_;
-  // Contact derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
+  // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, keyed by (row body, column body)).
   std::vector<BodyBlock> contactBlocks_;
   std::vector<bool> hasContactBlock_;

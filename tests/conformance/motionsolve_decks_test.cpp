@@ -92,7 +92,8 @@ TEST(RealMotionSolveDeck, TireRigModelPartsBuild) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
-  const std::regex unsupported(R"(<(Constraint_Joint|Motion_Joint|Force_Vector_TwoBody|Control_StateEqn|UserProgramControl|Deactivate)[^>]*/>)");
+  const std::regex unsupported(
+      R"(<(Constraint_Joint|Motion_Joint|Force_Vector_TwoBody|Control_StateEqn|UserProgramControl|Deactivate)[^>]*/>)");
   text = std::regex_replace(text, unsupported, "");
   const std::regex userVariable(R"(<Reference_Variable[^>]*"USERSUB"[^>]*/>)");
   text = std::regex_replace(text, userVariable, "");

@@ -146,8 +146,8 @@ TEST(ForceSpringDamper, RotationalSpringWindsPastHalfATurnBetweenSpinningBodies)
 TEST(ForceScalarTwoBody, ExpressionOfTheDistanceGivesTheSpringsMotion) {
   const DeckRun spring = runDeckText("scalar_reference_spring", massOnSpring(kSpring));
   const DeckRun scalar = runDeckText(
-      "scalar_spring", massOnSpring("<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"10\" "
-                                    "val_expression=\"-50*(DM(20,10)-1)\"/>"));
+      "scalar_spring", massOnSpring("<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" i_marker_id=\"20\" "
+                                    "j_marker_id=\"10\" val_expression=\"-50*(DM(20,10)-1)\"/>"));
   ASSERT_TRUE(spring.completed && scalar.completed);
   const ResultsTable expected = bodiesOf(spring), actual = bodiesOf(scalar);
   ASSERT_EQ(expected.rowCount(), actual.rowCount());
@@ -166,7 +166,8 @@ std::string pushedPair(const std::string& actionOnly) {
   return forceDeck(body(2, 1, 1, "pos_x=\"1\"") +
                        "<Reference_Marker id=\"30\" body_id=\"3\" a00=\"1\" a10=\"0\" a20=\"0\" a02=\"0\" a12=\"1\" "
                        "a22=\"0\"/>\n"
-                       "<Body_Rigid id=\"3\" cg_id=\"30\" mass=\"3\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>\n"
+                       "<Body_Rigid id=\"3\" cg_id=\"30\" mass=\"3\" inertia_xx=\"1\" inertia_yy=\"1\" "
+                       "inertia_zz=\"1\"/>\n"
                        "<Force_Scalar_TwoBody id=\"7\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"30\" val=\"2\" "
                        "is_action_only=\"" + actionOnly + "\"/>",
                    "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>");
@@ -184,7 +185,8 @@ TEST(ForceScalarTwoBody, ActionReactionPushesThePairApartAndKeepsItsMomentum) {
     const double t = bodies.at(a[k], "time");
     EXPECT_NEAR(bodies.at(a[k], "x"), 1 + t * t, 1e-8) << t;
     EXPECT_NEAR(bodies.at(b[k], "x"), -t * t / 3, 1e-8) << t;
-    const Eigen::Vector3d momentum = bodies.vector3(a[k], "vx", "vy", "vz") + 3 * bodies.vector3(b[k], "vx", "vy", "vz");
+    const Eigen::Vector3d momentum =
+        bodies.vector3(a[k], "vx", "vy", "vz") + 3 * bodies.vector3(b[k], "vx", "vy", "vz");
     worstMomentum = std::max(worstMomentum, momentum.norm());
   }
   EXPECT_LT(worstMomentum, 1e-9);
@@ -203,7 +205,8 @@ TEST(ForceScalarTwoBody, ActionOnlyPushesAlongJsZAxisWithoutReaction) {
     EXPECT_NEAR(bodies.at(a[k], "x"), 1, 1e-9) << t;
     EXPECT_NEAR(bodies.at(a[k], "y"), t * t, 1e-8) << t;
     EXPECT_LT(bodies.vector3(b[k], "vx", "vy", "vz").norm(), 1e-12) << t;
-    const Eigen::Vector3d momentum = bodies.vector3(a[k], "vx", "vy", "vz") + 3 * bodies.vector3(b[k], "vx", "vy", "vz");
+    const Eigen::Vector3d momentum =
+        bodies.vector3(a[k], "vx", "vy", "vz") + 3 * bodies.vector3(b[k], "vx", "vy", "vz");
     EXPECT_NEAR(momentum.y(), 2 * t, 1e-8) << t;
   }
 }
@@ -230,8 +233,8 @@ TEST(ForceScalarTwoBody, TorqueTurnsAboutJsZAxisWithReaction) {
 // +y, y = 1.5/m·t² with m = 1.5. Fails when the components are taken in ground axes.
 TEST(ForceVectorOneBody, ConstantForceInTheReferenceAxesGivesAParabola) {
   const std::string model = body(2, 1.5, 1, "") +
-                            "<Reference_Marker id=\"40\" body_id=\"1\" a00=\"0\" a10=\"1\" a20=\"0\" a02=\"0\" a12=\"0\" "
-                            "a22=\"1\"/>\n"
+                            "<Reference_Marker id=\"40\" body_id=\"1\" a00=\"0\" a10=\"1\" a20=\"0\" a02=\"0\" "
+                            "a12=\"0\" a22=\"1\"/>\n"
                             "<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" ref_marker_id=\"40\" "
                             "fx_expression=\"3\" fy_expression=\"0\" fz_expression=\"0\"/>";
   const DeckRun run = runDeckText("vector_constant",
@@ -290,9 +293,11 @@ TEST(ForceVectorTwoBody, ThePairKeepsItsLinearAndAngularMomentum) {
   const std::vector<size_t> a = bodies.rowsOfBody(2), b = bodies.rowsOfBody(3);
   // Isotropic inertia: a body's spin angular momentum is I·ω whatever its attitude.
   const auto momenta = [&](size_t rowA, size_t rowB) {
-    const Eigen::Vector3d pA = 1 * bodies.vector3(rowA, "vx", "vy", "vz"), pB = 2 * bodies.vector3(rowB, "vx", "vy", "vz");
-    const Eigen::Vector3d angular = bodies.vector3(rowA, "x", "y", "z").cross(pA) + 0.1 * bodies.vector3(rowA, "wx", "wy", "wz") +
-                            bodies.vector3(rowB, "x", "y", "z").cross(pB) + 0.2 * bodies.vector3(rowB, "wx", "wy", "wz");
+    const Eigen::Vector3d pA = 1 * bodies.vector3(rowA, "vx", "vy", "vz");
+    const Eigen::Vector3d pB = 2 * bodies.vector3(rowB, "vx", "vy", "vz");
+    const Eigen::Vector3d angular =
+        bodies.vector3(rowA, "x", "y", "z").cross(pA) + 0.1 * bodies.vector3(rowA, "wx", "wy", "wz") +
+        bodies.vector3(rowB, "x", "y", "z").cross(pB) + 0.2 * bodies.vector3(rowB, "wx", "wy", "wz");
     return std::make_pair(Eigen::Vector3d(pA + pB), angular);
   };
   const auto [linear0, angular0] = momenta(a.front(), b.front());
@@ -401,9 +406,11 @@ TEST(ForceActivation, CommandChangesTheForcesExpression) {
   const std::string scalar = "<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"10\" "
                              "val_expression=\"-50*(DM(20,10)-1)\"/>";
   const std::string deck =
-      withCommands(massOnSpring(scalar), "<Simulate analysis_type=\"Transient\" end_time=\"0.3\" print_interval=\"0.01\"/>\n"
+      withCommands(massOnSpring(scalar), "<Simulate analysis_type=\"Transient\" end_time=\"0.3\" "
+                                         "print_interval=\"0.01\"/>\n"
                                          "<Force_Scalar_TwoBody id=\"5\" val_expression=\"0\"/>\n"
-                                         "<Simulate analysis_type=\"Transient\" end_time=\"0.6\" print_interval=\"0.01\"/>");
+                                         "<Simulate analysis_type=\"Transient\" end_time=\"0.6\" "
+                                         "print_interval=\"0.01\"/>");
   const DeckRun run = runDeckText("scalar_modified", deck);
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies = bodiesOf(run);

@@ -77,9 +77,9 @@ TEST(ForceElementDecks, VectorComponentsMustBelongToTheType) {
 }
 
 TEST(ForceElementDecks, UserSubroutinesAreRefusedByName) {
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(kScalar + "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1)\"/>")),
-                       kFirstLine, "attribute 'usrsub_dll_name' is not supported: SFOSUB user subroutines are not "
-                                   "available yet"));
+  const std::string subroutine = kScalar + "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1)\"/>";
+  EXPECT_TRUE(hasError(readAndBuild(forceDeck(subroutine)), kFirstLine,
+                       "attribute 'usrsub_dll_name' is not supported: SFOSUB user subroutines are not available yet"));
   EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kFirstLine,
                        "Reference_Variable id=3: type=\"USERSUB\" (a VARSUB user subroutine) is not available yet"));
 }
@@ -109,8 +109,9 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
     EXPECT_EQ(diagnostics.errorCount(), 0) << type << "\n" << diagnostics.formatAll();
   }
   // Line 8 is the first command (the one element is on line 7, then </Model> and <Command>).
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(spring, "<Deactivate element_type=\"BUSH\" element_id=\"7\"/>\n" + simulate)),
-                       kFirstLine + 3, "element_id=7: the model has no Force_Bushing with this id"));
+  EXPECT_TRUE(
+      hasError(readAndBuild(forceDeck(spring, "<Deactivate element_type=\"BUSH\" element_id=\"7\"/>\n" + simulate)),
+               kFirstLine + 3, "element_id=7: the model has no Force_Bushing with this id"));
   EXPECT_TRUE(hasError(
       readAndBuild(forceDeck(spring, "<Activate element_type=\"FORCE\" element_id=\"8\"/>\n" + simulate)),
       kFirstLine + 3,
@@ -121,7 +122,8 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
 TEST(ForceElementDecks, TranslationalFreeLengthIsNotNegative) {
   EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" "
                                               "j_marker_id=\"10\" length=\"-1\"/>")),
-                       kFirstLine, "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got -1)"));
+                       kFirstLine,
+                       "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got -1)"));
   EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"10\" "
                                               "ktx=\"-1\"/>")),
                        kFirstLine, "attribute 'ktx' must be >= 0 (got -1)"));
