@@ -1,6 +1,7 @@
 // Deactivate and Activate: attributes, and the change each makes to the deck's elements.
 #include "activation.h"
 
+#include "elements/force_elements.h"
 #include "elements/model_spec.h"
 
 namespace lodestone {
@@ -12,12 +13,13 @@ ElementSchema<ActivationSpec> activationSchema(const char* element) {
   return ElementSchema<S>{
       .element = element,
       .attributes = {
-          // MotionSolve's element types; Lodestone switches CONTACT and SENSOR (activationTypeAvailable).
+          // MotionSolve's element types; Lodestone switches CONTACT, SENSOR and the force types
+          // (activationTypeAvailable). SPRINGDAMPER is Adams' name for SPDP.
           attr::keyword("element_type", &S::element_type,
                         {"CONTACT", "SENSOR", "BEAM", "BUSH", "COUPLER", "CVCV", "CVSF", "DIFF", "FIELD", "FORCE",
                          "FRICTION", "GCON", "GEAR", "GFORCE", "GSE", "JOINT", "JPRIM", "LSE", "MATE", "MFORCE",
                          "MOTION", "NFORCE", "PFORCE", "PTCV", "PTDCV", "PTDSF", "PTDSFF", "PTSF", "SFORCE", "TFSISO",
-                         "VFORCE", "VTORQUE"})
+                         "VFORCE", "VTORQUE", "SPDP", "SPRINGDAMPER"})
               .required(),
           attr::integer("element_id", &S::element_id).required(),
       }};
@@ -37,7 +39,7 @@ const ElementSchema<ActivationSpec>& activateSchema() {
 
 bool activationTypeAvailable(const ActivationSpec& spec) {
   return spec.element_type == "CONTACT" || spec.element_type == "SENSOR" || spec.element_type == "JOINT" ||
-         spec.element_type == "JPRIM" || spec.element_type == "MOTION";
+         spec.element_type == "JPRIM" || spec.element_type == "MOTION" || isForceActivationType(spec.element_type);
 }
 
 std::string activationTarget(const ActivationSpec& spec) {
@@ -60,6 +62,7 @@ void setActive(std::vector<Spec>& elements, long id, bool active) {
 }  // namespace
 
 ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
+  if (isForceActivationType(spec.element_type)) return forceActivationCommand(spec, active);
   const long id = spec.element_id;
   const std::string type = spec.element_type;
   return ModifyCommand{spec.loc, [id, type, active](ModelSpec& model) {
@@ -69,6 +72,11 @@ ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
                          else if (type == "MOTION") setActive(model.motions, id, active);
                          else setActive(model.contacts, id, active);
                        }};
+}
+
+std::vector<std::string> activationTargets(const ActivationSpec& spec) {
+  if (isForceActivationType(spec.element_type)) return forceActivationTargets(spec.element_type);
+  return {activationTarget(spec)};
 }
 
 }  // namespace lodestone

@@ -1,10 +1,12 @@
 // Deactivate and Activate: commands that switch a Force_Contact (element_type="CONTACT"), a Sensor_Event
-// ("SENSOR"), a Constraint_Joint ("JOINT"), a Constraint_Jprim ("JPRIM") or a Motion_Joint ("MOTION") off and on
-// between Simulate commands. Each becomes a change of the element's `active` flag, applied
+// ("SENSOR"), a Constraint_Joint ("JOINT"), a Constraint_Jprim ("JPRIM"), a Motion_Joint ("MOTION") or a force
+// element (FORCE, SFORCE, GFORCE, BUSH…; elements/force_elements.h) off and on between Simulate commands. Each
+// becomes a change of the element's `active` flag, applied
 // like any other modifying command (the model is rebuilt without the inactive elements).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "solver/core/schema.h"
 
@@ -29,5 +31,9 @@ std::string activationTarget(const ActivationSpec& spec);
 
 // The command that sets the named element's `active` flag to `active`.
 ModifyCommand activationCommand(const ActivationSpec& spec, bool active);
+
+// The deck names of the elements the command may name: activationTarget's, or several for a force type (FORCE
+// names any force element with the id).
+std::vector<std::string> activationTargets(const ActivationSpec& spec);
 
 }  // namespace lodestone

@@ -56,6 +56,13 @@ struct BodyLoad {
   Vector3 torque = Vector3::Zero();
 };
 
+// What one element (a contact pair, a force) applies to the two bodies it joins, in ground; torques about each
+// body's CG.
+struct TwoBodyLoads {
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
 // A moving body's frame and motion in ground, computed once per residual for every force element to read.
 struct BodyKinematics {
   Vector3 position = Vector3::Zero();         // CG

@@ -25,10 +25,7 @@
 namespace lodestone {
 
 // Forces of one graphic pair on its two bodies, in ground; torques about each body's CG.
-struct PairLoads {
-  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
-  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
-};
+using PairLoads = TwoBodyLoads;
 
 // What contacts.csv reports about one graphic pair.
 struct PairReport {

@@ -158,14 +158,20 @@ ElementKind activationKind(const ElementSchema<ActivationSpec>& schema, bool act
     if (!activationTypeAvailable(spec)) {
       context.diagnostics().error(spec.loc, "element_type=\"" + spec.element_type +
                                                 "\" cannot be switched yet: those elements are not available; "
-                                                "Deactivate and Activate switch CONTACT, SENSOR, JOINT, JPRIM and MOTION "
-                                                "elements");
+                                                "Deactivate and Activate switch CONTACT, SENSOR, JOINT, JPRIM, MOTION, "
+                                                "FORCE, SFORCE, GFORCE, VFORCE, VTORQUE, BUSH and SPDP elements");
       return;
     }
-    const std::string target = activationTarget(spec);
-    if (!context.isDefined(target, spec.element_id)) {
+    const std::vector<std::string> targets = activationTargets(spec);
+    bool defined = false;
+    std::string named;
+    for (const std::string& target : targets) {
+      defined = defined || context.isDefined(target, spec.element_id);
+      named += (named.empty() ? "" : targets.size() > 2 ? ", " : " or ") + target;
+    }
+    if (!defined) {
       context.diagnostics().error(spec.loc, "element_id=" + std::to_string(spec.element_id) + ": the model has no " +
-                                                target + " with this id (element_type=\"" + spec.element_type + "\")");
+                                                named + " with this id (element_type=\"" + spec.element_type + "\")");
       return;
     }
     model.commands.push_back(activationCommand(spec, active));
@@ -194,6 +200,12 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
+      collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
+      collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
+      collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
+      collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
+      collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
+      collectionKind(forceBushingSchema(), &ModelSpec::bushings, noCheck<ForceBushingSpec>, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -217,7 +229,6 @@ std::vector<ElementKind> buildCatalog() {
   ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
   ignored("Reference_String", "no element in this version reads strings");
-  ignored("Reference_Variable", "no element in this version reads variables");
   ignored("Reference_Array", "no element in this version reads arrays");
   ignored("Reference_Spline", "no element in this version reads splines");
   const std::string jointNote = "this constraint is not available yet; Constraint_Joint and Constraint_Jprim are";
@@ -228,10 +239,8 @@ std::vector<ElementKind> buildCatalog() {
     refused(element, jointNote);
   }
   refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
-  for (const char* element : {"Force_Scalar_TwoBody", "Force_Scalar_OneBody", "Force_Vector_TwoBody",
-                              "Force_Vector_OneBody", "Force_Bushing", "Force_Beam", "Force_SpringDamper",
-                              "Force_Field", "Force_MultiPoint", "Force_FlexModal",
-                              "Force_Friction", "Force_Aero", "Force_Tire"}) {
+  for (const char* element : {"Force_Scalar_OneBody", "Force_Beam", "Force_Field", "Force_MultiPoint",
+                              "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
   for (const char* element : {"Control_StateEqn", "Control_Diff", "Control_SISO", "Control_PlantInput",

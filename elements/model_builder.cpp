@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "elements/force_elements.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -166,9 +167,11 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   }
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   model.contacts = buildContactModel(spec.contacts, spec.graphics, model, diagnostics);
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
+  model.forces = buildForceModel(spec, model, diagnostics);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }

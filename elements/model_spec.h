@@ -11,12 +11,17 @@
 #include "elements/body_rigid.h"
 #include "elements/constraint_joint.h"
 #include "elements/debug_output.h"
+#include "elements/force_bushing.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
+#include "elements/force_scalar_two_body.h"
+#include "elements/force_spring_damper.h"
+#include "elements/force_vector.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
 #include "elements/reference_marker.h"
+#include "elements/reference_variable.h"
 #include "elements/sensor_event.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
@@ -47,6 +52,11 @@ struct ModelSpec {
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<MotionJointSpec> motions;
+  std::vector<ReferenceVariableSpec> variables;
+  std::vector<ForceScalarTwoBodySpec> scalarForces;
+  std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
+  std::vector<ForceSpringDamperSpec> springDampers;
+  std::vector<ForceBushingSpec> bushings;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

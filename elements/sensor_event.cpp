@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "elements/expression_context.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -45,13 +46,7 @@ namespace {
 // The expression compiled, or its error said on the element's line with the column inside the attribute.
 std::optional<Expression> compileExpression(const S& spec, Diagnostics& diagnostics) {
   if (!spec.expr) return std::nullopt;
-  std::variant<Expression, ExpressionError> compiled = Expression::compile(*spec.expr);
-  if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
-    diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\", column " + std::to_string(error->column) + ": " +
-                                    error->message);
-    return std::nullopt;
-  }
-  return std::get<Expression>(std::move(compiled));
+  return compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
 }
 
 SensorCompare compareOf(const std::string& keyword) {
@@ -82,15 +77,7 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
     if (!spec.active) continue;
     // Checked again: a command may have changed expr.
     std::optional<Expression> expression = compileExpression(spec, diagnostics);
-    if (!expression) continue;
-    bool markersExist = true;
-    for (const int id : expression->markerIds()) {
-      if (model.marker(id)) continue;
-      diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" names Reference_Marker id=" + std::to_string(id) +
-                                      ", which the deck does not have");
-      markersExist = false;
-    }
-    if (!markersExist) continue;
+    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
     SensorEvent sensor{.id = spec.id,
                        .loc = spec.loc,
                        .expression = std::move(*expression),
@@ -106,7 +93,8 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
                        .dt = spec.dt,
                        .hmax = spec.hmax,
                        .stepsize = spec.stepsize};
-    result->usesAcceleration = result->usesAcceleration || sensor.expression.usesAcceleration();
+    result->usesAcceleration =
+        result->usesAcceleration || readsAcceleration(sensor.expression, model.variables.get());
     result->sensors.push_back(std::move(sensor));
   }
   return result;
@@ -127,7 +115,7 @@ const char* compareKeyword(SensorCompare compare) {
 
 // ---- evaluation ------------------------------------------------------------------------------------------------
 
-SensorEvaluator::SensorEvaluator(const Model& model) : model_(model), sensors_(model.sensors.get()) {
+SensorEvaluator::SensorEvaluator(const Model& model) : context_(model), sensors_(model.sensors.get()) {
   if (!sensors_) return;
   for (size_t k = 0; k < sensors_->sensors.size(); ++k) {
     if (sensors_->sensors[k].zeroCrossing) rootSensors_.push_back(static_cast<int>(k));
@@ -140,9 +128,8 @@ const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
 }
 
 double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
-  time_ = time;
-  bodies_ = bodies;
-  return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(*this);
+  context_.setState(time, bodies);
+  return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(context_);
 }
 
 void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {
@@ -170,15 +157,6 @@ bool SensorEvaluator::conditionHolds(int index, double expressionValue) const {
     case SensorCompare::Equal: return std::fabs(expressionValue - sensor.value) <= sensor.errorTol;
   }
   return false;
-}
-
-MarkerMotion SensorEvaluator::marker(int id) const {
-  const Marker* found = id == 0 ? nullptr : model_.marker(id);
-  if (!found) return MarkerMotion{};  // ground (ids were checked when the model was built)
-  const BodyKinematics* body = found->body >= 0 && static_cast<size_t>(found->body) < bodies_.size()
-                                   ? &bodies_[static_cast<size_t>(found->body)]
-                                   : nullptr;
-  return markerMotion(*found, body);
 }
 
 }  // namespace lodestone

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/expression_context.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
@@ -68,7 +69,7 @@ std::string describeSensor(const SensorEvent& sensor);
 const char* compareKeyword(SensorCompare compare);
 
 // Evaluates sensor expressions at given body kinematics (accelerations included when the expressions need them).
-class SensorEvaluator : private ExpressionContext {
+class SensorEvaluator {
  public:
   // `model` must outlive the evaluator.
   explicit SensorEvaluator(const Model& model);
@@ -91,14 +92,9 @@ class SensorEvaluator : private ExpressionContext {
   bool conditionHolds(int index, double expressionValue) const;
 
  private:
-  double time() const override { return time_; }
-  MarkerMotion marker(int id) const override;
-
-  const Model& model_;
+  ModelExpressionContext context_;
   const SensorModel* sensors_ = nullptr;
   std::vector<int> rootSensors_;
-  double time_ = 0;
-  std::span<const BodyKinematics> bodies_;
 };
 
 }  // namespace lodestone

@@ -55,6 +55,11 @@ struct ContactModel;
 struct ConstraintModel;
 // The active Sensor_Event elements (elements/sensor_event.h), carried the same way.
 struct SensorModel;
+// The Reference_Variable elements (elements/reference_variable.h), and the active force elements with expressions
+// or laws of their own — Force_Scalar_TwoBody, Force_Vector_*, Force_SpringDamper, Force_Bushing
+// (elements/force_elements.h) — carried the same way.
+struct VariableModel;
+struct ForceModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -72,6 +77,8 @@ struct Model {
   std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
   std::shared_ptr<const SensorModel> sensors;    // never null once built; may hold no sensors
   std::shared_ptr<const ConstraintModel> constraints;  // never null once built; may hold no joints
+  std::shared_ptr<const VariableModel> variables;  // never null once built; may hold no variables
+  std::shared_ptr<const ForceModel> forces;        // never null once built; may hold no elements
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

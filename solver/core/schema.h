@@ -366,8 +366,9 @@ std::optional<Modification<Spec>> readModification(const ElementSchema<Spec>& sc
       detail::reportUnknownAttribute(given, modification.loc, diagnostics);
       continue;
     }
+    // Text such as a label is read for its checks only; text marked modifiable (an expression) changes.
     if (rule->kind == ValueKind::Presentation || rule->kind == ValueKind::Ignored ||
-        rule->kind == ValueKind::Unsupported || rule->kind == ValueKind::Text) {
+        rule->kind == ValueKind::Unsupported || (rule->kind == ValueKind::Text && !rule->isModifiable)) {
       detail::readValue(*rule, given.value, modification.loc, context);
       continue;
     }

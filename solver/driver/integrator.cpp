@@ -15,6 +15,7 @@
 #include <sunnonlinsol/sunnonlinsol_newton.h>
 
 #include "euler_parameter_projection.h"
+#include "solver/output/number_format.h"
 #include "stopwatch.h"
 #include "timed_linear_solver.h"
 
@@ -193,6 +194,16 @@ StepResult Integrator::step() {
   // bounds every step.
   const int flag = IDASolve(idas_.get(), stopTime_, &reached, y_.get(), yp_.get(), IDA_ONE_STEP);
   if (flag < 0) return {StepStatus::Failed, flag, time()};
+  // Steps too small to move time (t + h = t) come when the equations cannot be continued past an instant — a force
+  // that is NaN from then on: IDAS retries smaller after each failed residual and only warns, forever. Give up.
+  stalledSteps_ = reachedTime_ && reached <= *reachedTime_ ? stalledSteps_ + 1 : 0;
+  if (stalledSteps_ >= kMaxStalledSteps) {
+    double step = 0;
+    IDAGetLastStep(idas_.get(), &step);
+    lastErrorMessage_ = "the step size fell to " + scientific(step, 3) + ", too small to move time on from t = " +
+                        scientific(reached, 9) + " in " + std::to_string(kMaxStalledSteps) + " steps";
+    return {StepStatus::Failed, IDA_TOO_MUCH_WORK, reached};
+  }
   reachedTime_ = reached;
   if (flag == IDA_ROOT_RETURN) {
     checkSundials(IDAGetRootInfo(idas_.get(), rootsFound_.data()), "IDAGetRootInfo");
@@ -218,6 +229,7 @@ void Integrator::restartAtReturnedState(double time) {
   normaliseEulerParameters(system_.layout(), data(y_.get()));
   checkSundials(IDAReInit(idas_.get(), time, y_.get(), yp_.get()), "IDAReInit");
   convergenceFailuresAtJacobian_ = 0;  // IDAReInit zeroes the counter
+  stalledSteps_ = 0;
   checkSundials(IDASetStopTime(idas_.get(), stopTime_), "IDASetStopTime");
   reachedTime_ = time;
 }

@@ -162,6 +162,8 @@ class Integrator {
   SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached
   SUNLinearSolver kluSolver_ = nullptr;  // inside the timed wrapper, for re-analysis when the pattern grows
   long convergenceFailuresAtJacobian_ = 0;  // IDAS's Newton failure count at the latest Jacobian
+  int stalledSteps_ = 0;                    // consecutive steps that did not move time
+  static constexpr int kMaxStalledSteps = 20;
   // Krylov only: the iteration matrix at the latest preconditioner set-up (at cj = setupCj_) and ∂F/∂y', so a
   // product at IDAS's current cj is exact: A(cj) = A(setupCj_) + (cj − setupCj_)·∂F/∂y'.
   std::unique_ptr<BlockJacobian> iterationBlocks_;

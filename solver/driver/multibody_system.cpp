@@ -10,6 +10,14 @@ namespace lodestone {
 
 using namespace body_state;
 
+namespace {
+
+// The forward-difference step for a state value in the Jacobian's element blocks (contacts and forces): about the
+// square root of the machine epsilon, relative to values larger than 1.
+double differenceStep(double value) { return 1.5e-8 * std::max(1.0, std::fabs(value)); }
+
+}  // namespace
+
 MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::span<const double> bodyStates)
     : model_(model),
       times_(times),
@@ -20,6 +28,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       loads_(model.bodies.size()),
       contacts_(model),
       sensors_(model),
+      forces_(model),
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
@@ -111,6 +120,7 @@ void MultibodySystem::evaluateForces(double time, const double* y, bool withJoin
   for (BodyLoad& load : loads_) load = BodyLoad{};
   addGravityLoads(model_, loads_);
   contacts_.addLoads(time, kinematics_, loads_);
+  forces_.addLoads(time, kinematics_, loads_);
   if (withJoints && !constraints_.empty()) {
     constraints_.evaluate(kinematics_, time, y);
     constraints_.addLoads(y, loads_);
@@ -135,6 +145,7 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   detectContacts();
   evaluateForces(time, y);
   differentiateContacts(y);
+  differentiateForces(time, y);
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }
@@ -206,7 +217,7 @@ void MultibodySystem::differentiateContacts(const double* y) {
       std::copy_n(y + layout_.bodyOffset(column), kSize, state);
       for (int k = 0; k < kSize; ++k) {
         const double saved = state[k];
-        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
+        const double increment = differenceStep(saved);
         state[k] = saved + increment;
         BodyKinematics perturbed = bodyKinematics(state);
         perturbed.acceleration = kinematics_[static_cast<size_t>(column)].acceleration;
@@ -215,19 +226,53 @@ void MultibodySystem::differentiateContacts(const double* y) {
         const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
         const PairLoads moved = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry)
                                                      : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry);
-        // The body residual is M v' − f and J ω' + ω × Jω − Rᵀτ: loads enter with a minus sign, torques in body
-        // axes (the turning of Rᵀ itself is in the body's own block already).
-        const auto write = [&](int row, const Vector3& force0, const Vector3& force1, const Vector3& torque0,
-                               const Vector3& torque1) {
-          if (row < 0) return;
-          auto block = couplingBlock(row, column);
-          const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
-          block.block<3, 1>(0, k) -= (force1 - force0) / increment;
-          block.block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
-        };
-        write(pair.bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
-        write(pair.bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
+        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, increment, base, moved);
       }
+    }
+  }
+}
+
+void MultibodySystem::subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment,
+                                             const TwoBodyLoads& base, const TwoBodyLoads& moved) {
+  // The body residual is M v' − f and J ω' + ω × Jω − Rᵀτ: loads enter with a minus sign, torques in body axes (the
+  // turning of Rᵀ itself is in the body's own block already).
+  const auto write = [&](int row, const Vector3& force0, const Vector3& force1, const Vector3& torque0,
+                         const Vector3& torque1) {
+    if (row < 0) return;
+    auto block = couplingBlock(row, column);
+    const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
+    block.block<3, 1>(0, k) -= (force1 - force0) / increment;
+    block.block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
+  };
+  write(bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
+  write(bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
+}
+
+void MultibodySystem::differentiateForces(double time, const double* y) {
+  // Each element's loads depend on the 13 states of the bodies it reads: its markers' bodies and those of the
+  // markers its expressions name. Forward differences over those states only, with every other body where it is:
+  // 13 evaluations of the one element per body it reads, whatever the size of the model.
+  const std::vector<ForceElement>& elements = forces_.elements();
+  for (size_t e = 0; e < elements.size(); ++e) {
+    const ForceConnection& connection = elements[e].connection;
+    if (connection.bodyI < 0 && connection.bodyJ < 0) continue;
+    const int element = static_cast<int>(e);
+    const TwoBodyLoads base = forces_.elementLoads(element, time, kinematics_);
+    for (const int column : connection.bodiesRead) {
+      BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
+      const BodyKinematics unperturbed = kinematics;
+      double state[kSize];
+      std::copy_n(y + layout_.bodyOffset(column), kSize, state);
+      for (int k = 0; k < kSize; ++k) {
+        const double saved = state[k];
+        const double increment = differenceStep(saved);
+        state[k] = saved + increment;
+        kinematics = bodyKinematics(state);
+        state[k] = saved;
+        const TwoBodyLoads moved = forces_.elementLoads(element, time, kinematics_);
+        subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base, moved);
+      }
+      kinematics = unperturbed;
     }
   }
 }

@@ -11,6 +11,7 @@
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
 #include "constraint_system.h"
+#include "elements/force_elements.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
@@ -107,6 +108,8 @@ class MultibodySystem {
 
   // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
+  // The force elements, and which of them was last not finite (ForceEvaluator::lastNonFinite).
+  const ForceEvaluator& forces() const { return forces_; }
 
   // What bodies.csv reports for state y: Euler parameters normalised, angular velocity turned into ground axes.
   // The accelerations come from y'.
@@ -120,9 +123,16 @@ class MultibodySystem {
   void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
-  // Where contact derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body `columnBody`'s
-  // state go: rows kVelocity.. of the returned block's view.
+  // Where contact and force derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body
+  // `columnBody`'s state go: rows kVelocity.. of the returned block's view.
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
+  // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
+  // (after differentiateContacts, whose blocks these add to).
+  void differentiateForces(double time, const double* y);
+  // Adds −(moved − base)/increment of an element's loads to the rows of its bodies (−1: none) in the column of
+  // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
+  void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
+                              const TwoBodyLoads& moved);
   void assembleBodyEquations(const double* y, const double* yp, double* r);
 
   const Model& model_;
@@ -135,7 +145,8 @@ class MultibodySystem {
   std::vector<BodyLoad> loads_;
   ContactEvaluator contacts_;
   SensorEvaluator sensors_;
-  // Contact derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
+  ForceEvaluator forces_;
+  // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, keyed by (row body, column body)).
   std::vector<BodyBlock> contactBlocks_;
   std::vector<bool> hasContactBlock_;

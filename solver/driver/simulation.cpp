@@ -661,6 +661,12 @@ SegmentOutcome Simulation::fail(int flag) {
     logLine(" ERROR: the residual of " + describeBody(model.bodies[static_cast<size_t>(report.nonFiniteBody)]) +
             " was not finite.");
   }
+  if (const ForceElement* force = system_->forces().lastNonFinite()) {
+    logLine(" ERROR: " + describeForce(*force) + " gave a force or torque that is not finite at t=" +
+            scientific(system_->forces().lastNonFiniteTime(), 6) +
+            " (look at its expressions and the variables they read).");
+    reason += "; not finite: " + force->loc.subject();
+  }
   if (report.worstVariable >= 0) {
     const char* what = report.fromResidual ? "residual" : "local error";
     logLine(std::string(" ERROR: largest weighted ") + what + ": " + system_->describeVariable(report.worstVariable) +

@@ -65,7 +65,6 @@ constexpr const char* kNeedsForces = "force measures come with joints and forces
 constexpr const char* kNeedsCurves = "Lodestone does not read splines or curves";
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
-    {"VARVAL", "Reference_Variable comes with joints and forces"},
     {"ARYVAL", kNeedsElements}, {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
     {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
     {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
@@ -336,6 +335,7 @@ class ExpressionCompiler {
       if (upper == function.name) return parseFunctionCall(name, function);
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
+    if (upper == "VARVAL") return parseVariableCall(name);
     for (const UnavailableName& unavailable : kUnavailable) {
       if (upper != unavailable.name) continue;
       fail(name.offset, upper + " is not available yet" +
@@ -413,26 +413,54 @@ class ExpressionCompiler {
   void parseMeasureCall(const Token& name, MarkerMeasure measure) {
     const std::string measureName(markerMeasureName(measure));
     std::vector<int> ids;
-    const int count = parseCall(measureName, [&](int index) { ids.push_back(parseMarkerId(measureName, index)); });
+    std::vector<size_t> offsets;
+    const int count = parseCall(measureName, [&](int index) {
+      offsets.push_back(current_.offset);
+      ids.push_back(parseIdLiteral(measureName, index, "marker id", "ids are 0 (ground) or positive", true));
+    });
     const MarkerMeasureArguments accepted = markerMeasureArguments(measure);
     if (count < 1 || count > accepted.count) {
       const std::string range = accepted.count == 2 ? "1 or 2" : "1 to " + std::to_string(accepted.count);
       fail(name.offset, measureName + " takes " + range + " marker ids, got " + std::to_string(count));
     }
     Instruction instruction{.operation = Operation::Measure, .measure = measure};
-    std::vector<int>& named = expression_.markerIds_;
     for (size_t k = 0; k < ids.size(); ++k) {
       instruction.markers[static_cast<size_t>(accepted.roles[k])] = ids[k];
-      if (ids[k] != 0 && std::find(named.begin(), named.end(), ids[k]) == named.end()) named.push_back(ids[k]);
+      if (ids[k] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, ids[k], offsets[k]);
     }
     if (measure >= MarkerMeasure::ACCX && measure <= MarkerMeasure::ACCM) expression_.usesAcceleration_ = true;
     pushValue(name.offset);
     expression_.program_.push_back(instruction);
   }
 
-  // A marker id is a literal: a whole number, 0 for ground, with an optional sign (so that "-1" gets a message
-  // about being negative rather than about not being a number).
-  int parseMarkerId(const std::string& measureName, int index) {
+  // VARVAL(id): one Reference_Variable id, whose value the context gives when the program runs.
+  void parseVariableCall(const Token& name) {
+    size_t offset = 0;
+    int id = 0;
+    const int count = parseCall("VARVAL", [&](int index) {
+      offset = current_.offset;
+      id = parseIdLiteral("VARVAL", index, "Reference_Variable id", "ids are positive", false);
+    });
+    if (count != 1) fail(name.offset, "VARVAL takes 1 Reference_Variable id, got " + std::to_string(count));
+    noteId(expression_.variableIds_, expression_.variableColumns_, id, offset);
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::Variable};
+    instruction.markers[0] = id;
+    expression_.program_.push_back(instruction);
+  }
+
+  // Records an id the expression names, once, with the column of its first appearance.
+  static void noteId(std::vector<int>& ids, std::vector<int>& columns, int id, size_t offset) {
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
+    ids.push_back(id);
+    columns.push_back(static_cast<int>(offset) + 1);
+  }
+
+  // An id is a literal: a whole number (0 for ground where `zeroAllowed`), with an optional sign (so that "-1" gets
+  // a message about being negative rather than about not being a number). `what` names it in messages
+  // ("marker id"), `allowed` says which ids are ("ids are 0 (ground) or positive").
+  int parseIdLiteral(const std::string& functionName, int index, const std::string& what, const char* allowed,
+                     bool zeroAllowed) {
     const Token first = current_;
     bool negative = false;
     while (current_.kind == TokenKind::Plus || current_.kind == TokenKind::Minus) {
@@ -440,21 +468,21 @@ class ExpressionCompiler {
       advance();
     }
     if (current_.kind != TokenKind::Number) {
-      fail(current_.offset, "expected a marker id (a whole number) as argument " + std::to_string(index + 1) + " of " +
-                                measureName + ", found " + describe(current_));
+      fail(current_.offset, "expected a " + what + " (a whole number) as argument " + std::to_string(index + 1) +
+                                " of " + functionName + ", found " + describe(current_));
     }
     const Token number = current_;
     advance();
     const std::string written(text_.substr(first.offset, number.end() - first.offset));
     const double value = negative ? -number.number : number.number;
     if (number.inDegrees || value != std::floor(value)) {
-      fail(first.offset, "marker id '" + written + "' of " + measureName + " is not a whole number");
+      fail(first.offset, what + " '" + written + "' of " + functionName + " is not a whole number");
     }
-    if (value < 0) {
-      fail(first.offset,
-           "marker id '" + written + "' of " + measureName + " is negative; ids are 0 (ground) or positive");
+    if (value < 0 || (value == 0 && !zeroAllowed)) {
+      fail(first.offset, what + " '" + written + "' of " + functionName + " is " + (value < 0 ? "negative" : "0") +
+                             "; " + allowed);
     }
-    if (value > INT_MAX) fail(first.offset, "marker id '" + written + "' of " + measureName + " is too large");
+    if (value > INT_MAX) fail(first.offset, what + " '" + written + "' of " + functionName + " is too large");
     return static_cast<int>(value);
   }
 
@@ -503,6 +531,8 @@ class ExpressionCompiler {
   Expression expression_;
 };
 
+double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
+
 std::variant<Expression, ExpressionError> Expression::compile(std::string_view text) {
   try {
     return ExpressionCompiler(text).compile();
@@ -538,6 +568,7 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Constant: *top++ = instruction->constant; continue;
       case Operation::Time: *top++ = context.time(); continue;
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
+      case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
       case Operation::Negate: a[0] = -a[0]; break;
       case Operation::Square: a[0] = a[0] * a[0]; break;
       case Operation::Sin: a[0] = std::sin(a[0]); break;

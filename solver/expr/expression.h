@@ -17,7 +17,8 @@
 //               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI (i[,j]). Marker i relative to marker j,
 //               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
 //               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
-// Other MotionSolve names (VARVAL, FX, AKISPL, IF…) are refused with a message saying they are not available yet.
+//   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
+// Other MotionSolve names (FX, AKISPL, IF…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -44,6 +45,9 @@ class ExpressionContext {
   // angular acceleration. Id 0 is the ground frame (at rest at the origin, identity axes); an expression never
   // asks for it, but a context should answer it all the same.
   virtual MarkerMotion marker(int id) const = 0;
+  // VARVAL(id): the value of Reference_Variable `id` at this time and state. A context without variables answers
+  // NaN (a model checks the ids VARVAL names when it is built, so only a bare context can be asked).
+  virtual double variable(int id) const;
 };
 
 struct ExpressionError {
@@ -59,8 +63,13 @@ class Expression {
   // Fast: no allocation, no string work. The context is asked for TIME and for each nonzero marker a measure uses.
   double evaluate(const ExpressionContext& context) const;
 
-  // Every nonzero marker id the expression names, in order of appearance, without repeats (for reference checks).
+  // Every nonzero marker id the expression names, in order of appearance, without repeats (for reference checks),
+  // and the 1-based column of each one's first appearance (for the message when the deck lacks it).
   const std::vector<int>& markerIds() const { return markerIds_; }
+  const std::vector<int>& markerColumns() const { return markerColumns_; }
+  // The same for the Reference_Variable ids VARVAL names.
+  const std::vector<int>& variableIds() const { return variableIds_; }
+  const std::vector<int>& variableColumns() const { return variableColumns_; }
   // ACCX, ACCY, ACCZ or ACCM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   const std::string& text() const { return text_; }
@@ -69,10 +78,10 @@ class Expression {
   static constexpr int kStackCapacity = 64;
 
  private:
-  // One step of the postfix program: push a constant, TIME or a measure, or replace the top operandCount values
-  // with the operation's result.
+  // One step of the postfix program: push a constant, TIME, a measure or a variable, or replace the top
+  // operandCount values with the operation's result.
   enum class Operation : std::uint8_t {
-    Constant, Time, Measure,
+    Constant, Time, Measure, Variable,
     Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
@@ -81,7 +90,8 @@ class Expression {
     Operation operation = Operation::Constant;
     MarkerMeasure measure = MarkerMeasure::DX;  // Measure: which one
     std::uint8_t operandCount = 0;              // values it takes off the stack
-    std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame
+    std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame;
+                                                // Variable: markers[0] is the Reference_Variable id
     double constant = 0;                        // Constant: the value it pushes
   };
 
@@ -93,7 +103,8 @@ class Expression {
 
   std::string text_;
   std::vector<Instruction> program_;
-  std::vector<int> markerIds_;
+  std::vector<int> markerIds_, markerColumns_;
+  std::vector<int> variableIds_, variableColumns_;
   bool usesAcceleration_ = false;
 
   friend class ExpressionCompiler;

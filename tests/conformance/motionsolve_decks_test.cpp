@@ -6,6 +6,8 @@
 #include <regex>
 #include <sstream>
 
+#include "elements/force_elements.h"
+#include "elements/reference_variable.h"
 #include "support/deck_testing.h"
 #include "support/text_files.h"
 
@@ -26,7 +28,10 @@ TEST_P(RealMotionSolveDeck, EveryUnsupportedElementIsNamedAtItsLine) {
 
   // Independently of the reader: where each element tag of the unsupported kinds opens in the file.
   const std::vector<std::string> text = readLines(path);
-  const std::regex tag(R"(<\s*(Constraint_(?!Joint|Jprim)\w+|Motion_(?!Joint)\w+|Force_(?!Gravity)\w+|Control_\w+|Sensor_(?!Event)\w+|UserProgramControl)\b)");
+  const std::regex tag(
+      R"(<\s*(Constraint_(?!Joint|Jprim)\w+|Motion_(?!Joint)\w+|)"
+      R"(Force_(?!Gravity|Scalar_TwoBody|Vector_\w+Body|SpringDamper|Bushing)\w+|)"
+      R"(Control_\w+|Sensor_(?!Event)\w+|UserProgramControl)\b)");
   std::map<int, std::string> unsupportedAt;  // line -> element
   for (size_t i = 0; i < text.size(); ++i) {
     std::smatch match;
@@ -67,7 +72,8 @@ TEST_P(RealMotionSolveDeck, SupportedElementsReadWithoutErrors) {
   for (const Diagnostic& d : diagnostics.entries()) {
     if (d.severity != Severity::Error) continue;
     for (const char* element : {"Body_Rigid", "Reference_Marker", "Post_Graphic", "Param_Unit", "Param_Transient",
-                                "Force_Gravity", "Constraint_Joint", "Constraint_Jprim", "Motion_Joint"}) {
+                                "Force_Gravity", "Constraint_Joint", "Constraint_Jprim", "Motion_Joint",
+                                "Force_SpringDamper", "Force_Bushing", "Force_Vector_OneBody"}) {
       EXPECT_NE(d.where.element, element) << d.format();
     }
   }
@@ -79,13 +85,17 @@ INSTANTIATE_TEST_SUITE_P(Decks, RealMotionSolveDeck, ::testing::Values("TIRE TES
 TEST(RealMotionSolveDeck, TireRigModelPartsBuild) {
   const std::string path = kDeckFolder + "/TIRE TEST RIG.xml";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "conformance deck not available (needs ../shared): " << path;
-  // Keep only what this version supports: the bodies, markers, graphics, units and gravity must build.
+  // Keep only what this version supports: the bodies, markers, graphics, units, gravity, the scalar force and the
+  // variables given by expressions must build.
   std::ifstream in(path);
   std::stringstream buffer;
   buffer << in.rdbuf();
   std::string text = buffer.str();
-  const std::regex unsupported(R"(<(Constraint_Joint|Motion_Joint|Force_Scalar_TwoBody|Force_Vector_TwoBody|Control_StateEqn|UserProgramControl|Deactivate)[^>]*/>)");
+  const std::regex unsupported(
+      R"(<(Constraint_Joint|Motion_Joint|Force_Vector_TwoBody|Control_StateEqn|UserProgramControl|Deactivate)[^>]*/>)");
   text = std::regex_replace(text, unsupported, "");
+  const std::regex userVariable(R"(<Reference_Variable[^>]*"USERSUB"[^>]*/>)");
+  text = std::regex_replace(text, userVariable, "");
   const std::regex command(R"(<Command>[\s\S]*</Command>)");
   text = std::regex_replace(text, command,
                             "<Command><Simulate analysis_type=\"Transient\" end_time=\"0.1\" print_interval=\"0.01\"/>"
@@ -100,6 +110,8 @@ TEST(RealMotionSolveDeck, TireRigModelPartsBuild) {
   EXPECT_NEAR(model->units.massFactor, 1e-3, 1e-18);
   EXPECT_EQ(model->gravity, Vector3(0, 0, -9810));
   EXPECT_EQ(spec->graphics.size(), 29u);
+  EXPECT_EQ(model->forces->elements.size(), 1u) << "Force_Scalar_TwoBody id=30301";
+  EXPECT_EQ(model->variables->variables.size(), 5u) << "17 Reference_Variable, 12 of them USERSUB";
 }
 
 }  // namespace

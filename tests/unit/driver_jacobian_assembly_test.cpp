@@ -389,5 +389,95 @@ TEST(LinearSolverTest, KrylovAndKluIntegrateTheSameContactMotion) {
   EXPECT_EQ(kluRun.statistics.linearIterations, 0);
 }
 
+
+// ---- force elements ------------------------------------------------------------------------------------------------
+
+// Three moving bodies joined by every force element, whose expressions also read a fourth body (4) through its
+// markers and through a Reference_Variable: body 4 receives no load, but the loads on bodies 2 and 3 depend on it.
+Model bodiesJoinedByForces() {
+  const std::string text = R"deck(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Reference_Marker id="10" body_id="1"/>
+  <Body_Rigid id="2" mass="1" cg_id="20" inertia_xx="0.2" inertia_yy="0.3" inertia_zz="0.4"
+     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="1" w_ic_y="-2" w_ic_z="3"/>
+  <Reference_Marker id="20" body_id="2" pos_x="0.1" pos_y="0.2"/>
+  <Reference_Marker id="21" body_id="2" pos_x="0.5" pos_y="0.25" pos_z="0.1" psi="0.3" theta="0.2"/>
+  <Body_Rigid id="3" mass="2" cg_id="30" inertia_xx="0.5" inertia_yy="0.4" inertia_zz="0.3"
+     v_ic_z="0.4" w_ic_x="-1" w_ic_z="2"/>
+  <Reference_Marker id="30" body_id="3" pos_x="1" pos_y="0.3" pos_z="0.2" psi="0.5"/>
+  <Reference_Marker id="31" body_id="3" pos_x="0.6" pos_y="0.3" pos_z="0.15" psi="0.4" theta="0.1"/>
+  <Body_Rigid id="4" mass="1.5" cg_id="40" inertia_xx="0.3" inertia_yy="0.3" inertia_zz="0.3"
+     v_ic_x="-0.2" w_ic_y="1.5"/>
+  <Reference_Marker id="40" body_id="4" pos_y="-1" theta="0.7"/>
+  <Reference_Variable id="1" expr="VX(40, 10) + 2*WZ(40)"/>
+  <Force_Bushing id="1" i_marker_id="21" j_marker_id="31" kx="100" ky="200" kz="300" ktx="10" kty="20" ktz="30"
+     cx="1" cy="2" cz="3" ctx="0.1" cty="0.2" ctz="0.3" preload_x="1" preload_tz="-0.5"/>
+  <Force_SpringDamper id="2" type="TRANSLATIONAL" i_marker_id="20" j_marker_id="30" stiffness="50" damping="2"
+     length="0.5" preload="3"/>
+  <Force_SpringDamper id="3" type="ROTATIONAL" i_marker_id="21" j_marker_id="31" stiffness="5" damping="0.5"
+     length="0.1" preload="0.2"/>
+  <Force_Vector_TwoBody id="4" type="ForceAndTorque" i_marker_id="21" j_floating_marker_id="31" ref_marker_id="40"
+     fx_expression="2*DX(40,20) + VARVAL(1)" fy_expression="VY(21,31)" fz_expression="1"
+     tx_expression="0" ty_expression="0.5" tz_expression="WZ(40)"/>
+  <Force_Scalar_TwoBody id="5" type="FORCE" i_marker_id="30" j_marker_id="20" val_expression="3*DM(30,20) + VZ(40)"/>
+  <Force_Scalar_TwoBody id="6" type="FORCE" is_action_only="TRUE" i_marker_id="20" j_marker_id="40" val="2"/>
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)deck";
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, "forces.xml", diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  if (!model) throw std::runtime_error(diagnostics.formatAll());
+  return *model;
+}
+
+// The force elements' blocks (forward differences over the states of the bodies each element reads) against
+// central differences of the whole residual. Fails when an element's dependence on a body it reads only through
+// an expression or a variable is missing (body 4's columns), or when a block lands on the wrong rows.
+TEST_F(SundialsMatrices, ForceElementJacobianMatchesFiniteDifferenceOfTheResidual) {
+  const Model model = bodiesJoinedByForces();
+  PhaseTimes times;
+  MultibodySystem system(model, times);
+  const Evaluation point = somewhereOffTheSolution(system);
+  const int size = system.layout().size();
+  const double cj = 25.0;
+
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
+  system.prepareJacobian(0.3, point.y.data(), point.yp.data());
+  sparse->begin(matrix.get());
+  system.writeJacobian(cj, *sparse);
+  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
+
+  Eigen::MatrixXd numeric(size, size);
+  std::vector<double> plus(static_cast<size_t>(size)), minus(plus.size());
+  for (int column = 0; column < size; ++column) {
+    const size_t c = static_cast<size_t>(column);
+    for (const bool rate : {false, true}) {
+      std::vector<double> y = point.y, yp = point.yp;
+      std::vector<double>& shifted = rate ? yp : y;
+      const double h = 1e-6 * std::max(1.0, std::fabs(shifted[c]));
+      shifted[c] += h;
+      system.residual(0.3, y.data(), yp.data(), plus.data());
+      shifted[c] -= 2 * h;
+      system.residual(0.3, y.data(), yp.data(), minus.data());
+      for (int row = 0; row < size; ++row) {
+        const double derivative = (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / (2 * h);
+        numeric(row, column) = (rate ? numeric(row, column) + cj * derivative : derivative);
+      }
+    }
+  }
+  // Forward differences with a relative step of 1.5e-8 against central ones: agreement to 1e-6 of the largest
+  // entry (a missing block would differ by its whole size, here up to ~3e2).
+  const double scale = numeric.cwiseAbs().maxCoeff();
+  EXPECT_LT((analytic - numeric).cwiseAbs().maxCoeff(), 1e-6 * scale);
+  // Body 4 (states 26..38) moves the loads on bodies 2 and 3 (load rows 7..12 and 20..25) through the vector force's
+  // reference axes and expressions, the variable and the scalar force's expression.
+  EXPECT_GT(numeric.block(7, 26, 6, 13).cwiseAbs().maxCoeff(), 1e-2);
+  EXPECT_GT(numeric.block(13 + 7, 26, 6, 13).cwiseAbs().maxCoeff(), 1e-2);
+  // Body 4 itself receives nothing: its load rows depend on no other body.
+  EXPECT_EQ(analytic.block(26 + 7, 0, 6, 26).cwiseAbs().maxCoeff(), 0.0);
+}
+
 }  // namespace
 }  // namespace lodestone

@@ -18,11 +18,12 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-// Markers by id, TIME, and a record of which markers were asked for.
+// Markers and variables by id, TIME, and a record of which markers were asked for.
 class FakeContext : public ExpressionContext {
  public:
   double now = 0;
   std::map<int, MarkerMotion> markers;
+  std::map<int, double> variables;
   mutable std::vector<int> asked;
 
   double time() const override { return now; }
@@ -30,6 +31,7 @@ class FakeContext : public ExpressionContext {
     asked.push_back(id);
     return markers.at(id);
   }
+  double variable(int id) const override { return variables.at(id); }
 };
 
 Expression compiled(const std::string& text) {
@@ -337,6 +339,32 @@ TEST(ExpressionReport, MarkerIdsInOrderWithoutRepeatsOrGround) {
   EXPECT_EQ(compiled("DX(0)").markerIds(), std::vector<int>{});
 }
 
+// Each marker id once, with the column where it first appears (what a message about a missing marker points at).
+TEST(ExpressionReport, MarkerColumnsAreWhereEachIdFirstAppears) {
+  const Expression expression = compiled("DX(2,3) + DM(2, -0) + VX(0, 12)");
+  EXPECT_EQ(expression.markerIds(), (std::vector<int>{2, 3, 12}));
+  EXPECT_EQ(expression.markerColumns(), (std::vector<int>{4, 6, 29}));
+}
+
+// VARVAL(id) asks the context for the variable, wherever it stands in the program; ids are reported like markers'.
+TEST(ExpressionVariables, VarvalReadsTheContextsVariable) {
+  FakeContext context;
+  context.now = 2;
+  context.variables = {{7, 1.5}, {30400100, -4}};
+  EXPECT_DOUBLE_EQ(valueOf("VARVAL(7)", context), 1.5);
+  EXPECT_DOUBLE_EQ(valueOf("3*varval(7) + VarVal( 30400100 )*TIME", context), 3 * 1.5 - 4 * 2);
+  const Expression expression = compiled("VARVAL(7) + VARVAL(30400100)*VARVAL(7)");
+  EXPECT_EQ(expression.variableIds(), (std::vector<int>{7, 30400100}));
+  EXPECT_EQ(expression.variableColumns(), (std::vector<int>{8, 20}));
+  EXPECT_TRUE(expression.markerIds().empty());
+  // A context that does not give variables answers NaN.
+  struct WithoutVariables : ExpressionContext {
+    double time() const override { return 0; }
+    MarkerMotion marker(int) const override { return {}; }
+  };
+  EXPECT_TRUE(std::isnan(compiled("VARVAL(7)").evaluate(WithoutVariables())));
+}
+
 TEST(ExpressionReport, UsesAccelerationOnlyWithAccelerationMeasures) {
   EXPECT_TRUE(compiled("ACCX(2)").usesAcceleration());
   EXPECT_TRUE(compiled("1 + accm(2, 3)").usesAcceleration());
@@ -374,7 +402,12 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"1e999", 1, "number '1e999' is out of range"},
       {"SINN(1)", 1, "unknown function 'SINN'"},
       {"1 + foo", 5, "unknown name 'foo'"},
-      {"VARVAL(3)", 1, "VARVAL is not available yet (Reference_Variable comes with joints and forces)"},
+      {"VARVAL(0)", 8, "Reference_Variable id '0' of VARVAL is 0; ids are positive"},
+      {"VARVAL(-3)", 8, "Reference_Variable id '-3' of VARVAL is negative; ids are positive"},
+      {"VARVAL(2.5)", 8, "Reference_Variable id '2.5' of VARVAL is not a whole number"},
+      {"1+VARVAL(TIME)", 10, "expected a Reference_Variable id (a whole number) as argument 1 of VARVAL, found 'TIME'"},
+      {"VARVAL(1, 2)", 1, "VARVAL takes 1 Reference_Variable id, got 2"},
+      {"VARVAL()", 1, "VARVAL takes 1 Reference_Variable id, got 0"},
       {"2*fx(4)", 3, "FX is not available yet (force measures come with joints and forces)"},
       {"VR(2)", 1, "VR is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},

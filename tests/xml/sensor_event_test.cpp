@@ -36,7 +36,8 @@ TEST(SensorEventDeck, ExpressionErrorsPointAtTheColumnInsideExpr) {
 TEST(SensorEventDeck, MarkersTheDeckDoesNotHaveAreNamed) {
   const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DX(20, 77)\" value=\"1\""));
   EXPECT_TRUE(hasError(diagnostics, kSensorLine,
-                       "expr=\"DX(20, 77)\" names Reference_Marker id=77, which the deck does not have"));
+                       "expr=\"DX(20, 77)\", column 8: names Reference_Marker id=77, which the deck does not "
+                       "have"));
 }
 
 TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
@@ -69,7 +70,8 @@ TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"GEAR\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
                        "element_type=\"GEAR\" cannot be switched yet: those elements are not available; Deactivate "
-                       "and Activate switch CONTACT, SENSOR, JOINT, JPRIM and MOTION elements"));
+                       "and Activate switch CONTACT, SENSOR, JOINT, JPRIM, MOTION, FORCE, SFORCE, GFORCE, VFORCE, "
+                       "VTORQUE, BUSH and SPDP elements"));
 }
 
 }  // namespace

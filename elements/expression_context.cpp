@@ -1,0 +1,110 @@
+// Expressions in elements: compiling, reference checks, and evaluation from the bodies' kinematics.
+#include "expression_context.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "elements/reference_variable.h"
+
+namespace lodestone {
+
+std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
+                                           Diagnostics& diagnostics) {
+  std::variant<Expression, ExpressionError> compiled = Expression::compile(text);
+  if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
+    diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(error->column) + ": " +
+                               error->message);
+    return std::nullopt;
+  }
+  return std::get<Expression>(std::move(compiled));
+}
+
+bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                               const Model& model, const VariableModel* variables, Diagnostics& diagnostics) {
+  bool found = true;
+  const auto missing = [&](const char* element, int id, int column) {
+    diagnostics.error(loc, attribute + "=\"" + expression.text() + "\", column " + std::to_string(column) +
+                               ": names " + element + " id=" + std::to_string(id) + ", which the deck does not have");
+    found = false;
+  };
+  for (size_t k = 0; k < expression.markerIds().size(); ++k) {
+    if (!model.marker(expression.markerIds()[k])) {
+      missing("Reference_Marker", expression.markerIds()[k], expression.markerColumns()[k]);
+    }
+  }
+  for (size_t k = 0; k < expression.variableIds().size(); ++k) {
+    if (!variables || variables->indexOf(expression.variableIds()[k]) < 0) {
+      missing("Reference_Variable", expression.variableIds()[k], expression.variableColumns()[k]);
+    }
+  }
+  return found;
+}
+
+bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                               const Model& model, Diagnostics& diagnostics) {
+  return checkExpressionReferences(expression, attribute, loc, model, model.variables.get(), diagnostics);
+}
+
+bool readsAcceleration(const Expression& expression, const VariableModel* variables) {
+  if (expression.usesAcceleration()) return true;
+  if (!variables) return false;
+  return std::any_of(expression.variableIds().begin(), expression.variableIds().end(), [&](int id) {
+    const int index = variables->indexOf(id);
+    return index >= 0 && variables->variables[static_cast<size_t>(index)].usesAcceleration;
+  });
+}
+
+void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies) {
+  const auto addMarker = [&](int id) {
+    const Marker* marker = model.marker(id);
+    if (marker && marker->body >= 0 && std::find(bodies.begin(), bodies.end(), marker->body) == bodies.end()) {
+      bodies.push_back(marker->body);
+    }
+  };
+  for (const int id : expression.markerIds()) addMarker(id);
+  if (!model.variables) return;
+  for (const int id : expression.variableIds()) {
+    const int index = model.variables->indexOf(id);
+    if (index < 0) continue;
+    for (const int marker : model.variables->variables[static_cast<size_t>(index)].markersRead) addMarker(marker);
+  }
+}
+
+ModelExpressionContext::ModelExpressionContext(const Model& model) : model_(model), variables_(model.variables.get()) {
+  markers_.reserve(model.markers.size());
+  for (const Marker& marker : model.markers) markers_.emplace(marker.id, &marker);
+  if (variables_) {
+    values_.resize(variables_->variables.size());
+    computedIn_.resize(variables_->variables.size(), 0);
+  }
+}
+
+void ModelExpressionContext::setState(double time, std::span<const BodyKinematics> bodies) {
+  time_ = time;
+  bodies_ = bodies;
+  ++generation_;
+}
+
+MarkerMotion ModelExpressionContext::marker(int id) const {
+  const auto found = markers_.find(id);
+  if (found == markers_.end()) return MarkerMotion{};  // ground (ids were checked when the model was built)
+  const Marker& marker = *found->second;
+  const BodyKinematics* body =
+      marker.body >= 0 && static_cast<size_t>(marker.body) < bodies_.size() ? &bodies_[static_cast<size_t>(marker.body)]
+                                                                             : nullptr;
+  return markerMotion(marker, body);
+}
+
+double ModelExpressionContext::variable(int id) const {
+  const int index = variables_ ? variables_->indexOf(id) : -1;
+  if (index < 0) return std::numeric_limits<double>::quiet_NaN();
+  const size_t k = static_cast<size_t>(index);
+  if (computedIn_[k] != generation_) {
+    // No cycle can recurse forever here: buildVariableModel refuses variables that read themselves.
+    values_[k] = variables_->variables[k].expression.evaluate(*this);
+    computedIn_[k] = generation_;
+  }
+  return values_[k];
+}
+
+}  // namespace lodestone

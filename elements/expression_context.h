@@ -1,0 +1,68 @@
+// Expressions in elements: compiling an attribute's expression with its errors placed in the deck, checking that
+// the markers and Reference_Variables it names exist, and the context that evaluates it from the bodies'
+// kinematics at run time (Sensor_Event, Reference_Variable and the force elements all read expressions this way).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "elements/body_rigid.h"
+#include "solver/core/diagnostics.h"
+#include "solver/core/model.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+struct VariableModel;
+
+// The expression an attribute holds, compiled; or its error on the element's line with the column inside the
+// attribute: `expr="DZ(20) + SINN(TIME)", column 10: unknown function 'SINN'`.
+std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
+                                           Diagnostics& diagnostics);
+
+// Whether every marker and every Reference_Variable (in `variables`, which may be null: none) the expression names
+// exists; each one missing is an error with its column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77,
+// which the deck does not have`.
+bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                               const Model& model, const VariableModel* variables, Diagnostics& diagnostics);
+// The same against the model's own variables.
+bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                               const Model& model, Diagnostics& diagnostics);
+
+// Whether the expression reads accelerations (ACCX…), itself or through the variables it reads.
+bool readsAcceleration(const Expression& expression, const VariableModel* variables);
+
+// The moving bodies (indices into Model::bodies) whose state the expression reads: those of the markers it names,
+// itself or through the variables it reads. Appended to `bodies` without repeats.
+void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies);
+
+// Evaluates expressions at given body kinematics: TIME, the markers' motion and VARVAL. A variable is evaluated the
+// first time an expression reads it after setState and kept until the next setState, so a variable that many
+// elements read costs one evaluation per state. `model` must outlive the context.
+class ModelExpressionContext final : public ExpressionContext {
+ public:
+  explicit ModelExpressionContext(const Model& model);
+
+  // What expressions read from now on; forgets the variables' values.
+  void setState(double time, std::span<const BodyKinematics> bodies);
+
+  double time() const override { return time_; }
+  MarkerMotion marker(int id) const override;
+  double variable(int id) const override;
+
+ private:
+  const Model& model_;
+  const VariableModel* variables_ = nullptr;
+  std::unordered_map<long, const Marker*> markers_;
+  double time_ = 0;
+  std::span<const BodyKinematics> bodies_;
+  mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
+  mutable std::vector<std::uint64_t> computedIn_;
+  std::uint64_t generation_ = 1;
+};
+
+}  // namespace lodestone

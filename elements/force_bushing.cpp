@@ -1,0 +1,77 @@
+// Force_Bushing: attributes and the bushing's force and torque.
+#include "force_bushing.h"
+
+#include "solver/core/marker_measures.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+using S = ForceBushingSpec;
+
+const ElementSchema<ForceBushingSpec>& forceBushingSchema() {
+  // Coefficients are not negative (MotionSolve: "all stiffness values must be non-negative"); preloads are any sign.
+  const auto coefficient = [](const char* name, double S::*field) {
+    return attr::real(name, field).atLeast(0).byDefault(0.0).modifiable();
+  };
+  const auto preload = [](const char* name, double S::*field) {
+    return attr::real(name, field).byDefault(0.0).modifiable();
+  };
+  static const ElementSchema<S> schema{
+      .element = "Force_Bushing",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::reference("i_marker_id", &S::i_marker_id, "Reference_Marker").required().modifiable(),
+          attr::reference("j_marker_id", &S::j_marker_id, "Reference_Marker").required().modifiable(),
+          coefficient("kx", &S::kx), coefficient("ky", &S::ky), coefficient("kz", &S::kz),
+          coefficient("ktx", &S::ktx), coefficient("kty", &S::kty), coefficient("ktz", &S::ktz),
+          coefficient("cx", &S::cx), coefficient("cy", &S::cy), coefficient("cz", &S::cz),
+          coefficient("ctx", &S::ctx), coefficient("cty", &S::cty), coefficient("ctz", &S::ctz),
+          preload("preload_x", &S::preload_x), preload("preload_y", &S::preload_y),
+          preload("preload_z", &S::preload_z), preload("preload_tx", &S::preload_tx),
+          preload("preload_ty", &S::preload_ty), preload("preload_tz", &S::preload_tz),
+          attr::presentation<S>("full_label"),
+      }};
+  return schema;
+}
+
+Bushing buildBushing(const ForceBushingSpec& spec, const Model& model, ForceConnection& connection) {
+  connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
+  connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
+  return Bushing{.iMarker = spec.i_marker_id,
+                 .jMarker = spec.j_marker_id,
+                 .stiffness = {spec.kx, spec.ky, spec.kz},
+                 .damping = {spec.cx, spec.cy, spec.cz},
+                 .preload = {spec.preload_x, spec.preload_y, spec.preload_z},
+                 .torsionalStiffness = {spec.ktx, spec.kty, spec.ktz},
+                 .torsionalDamping = {spec.ctx, spec.cty, spec.ctz},
+                 .torquePreload = {spec.preload_tx, spec.preload_ty, spec.preload_tz}};
+}
+
+ElementAction bushingAction(const Bushing& bushing, const ExpressionContext& context) {
+  const MarkerMotion i = context.marker(static_cast<int>(bushing.iMarker));
+  const MarkerMotion j = context.marker(static_cast<int>(bushing.jMarker));
+  const Matrix3& axes = j.rotation;
+  const Vector3 separation = i.position - j.position;
+  // The rates as J sees them: the separation's derivative in J's frame, and I's angular velocity relative to J's.
+  const Vector3 displacement = axes.transpose() * separation;
+  const Vector3 velocity = axes.transpose() * (i.velocity - j.velocity - j.angularVelocity.cross(separation));
+  const MarkerMotion ground;
+  const Vector3 rotation(markerMeasure(MarkerMeasure::AX, i, j, ground), markerMeasure(MarkerMeasure::AY, i, j, ground),
+                         markerMeasure(MarkerMeasure::AZ, i, j, ground));
+  const Vector3 angularVelocity = axes.transpose() * (i.angularVelocity - j.angularVelocity);
+  const Vector3 force = -bushing.stiffness.cwiseProduct(displacement) - bushing.damping.cwiseProduct(velocity) +
+                        bushing.preload;
+  const Vector3 torque = -bushing.torsionalStiffness.cwiseProduct(rotation) -
+                         bushing.torsionalDamping.cwiseProduct(angularVelocity) + bushing.torquePreload;
+  ElementAction action;
+  action.force = axes * force;
+  action.torque = axes * torque;
+  action.point = i.position;
+  action.reactionForce = -action.force;
+  action.reactionTorque = -action.torque;
+  action.reactionPoint = i.position;
+  return action;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,178 @@
+// The force elements of a model: building them from the deck, evaluating their loads, and switching them.
+#include "force_elements.h"
+
+#include <cmath>
+#include <limits>
+
+#include "elements/activation.h"
+#include "elements/model_spec.h"
+
+namespace lodestone {
+
+namespace {
+
+// Builds the active elements of one deck vector; `build` fills the connection and returns the law, or nothing after
+// reporting why.
+template <class Spec, class Build>
+void addElements(const std::vector<Spec>& specs, Build build, std::vector<ForceElement>& elements) {
+  for (const Spec& spec : specs) {
+    if (!spec.active) continue;
+    ForceConnection connection;
+    auto law = build(spec, connection);
+    if (law) elements.push_back(ForceElement{spec.loc, std::move(connection), std::move(*law)});
+  }
+}
+
+bool isFinite(const Vector3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+
+}  // namespace
+
+std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const Model& model, Diagnostics& diagnostics) {
+  auto result = std::make_shared<ForceModel>();
+  std::vector<ForceElement>& elements = result->elements;
+  addElements(spec.scalarForces,
+              [&](const auto& s, ForceConnection& c) { return buildScalarForce(s, model, c, diagnostics); }, elements);
+  const auto vector = [&](const auto& s, ForceConnection& c) { return buildVectorForce(s, model, c, diagnostics); };
+  addElements(spec.vectorForcesTwoBody, vector, elements);
+  addElements(spec.vectorForcesOneBody, vector, elements);
+  addElements(spec.springDampers,
+              [&](const auto& s, ForceConnection& c) { return buildSpringDamper(s, model, c, diagnostics); }, elements);
+  addElements(spec.bushings,
+              [&](const auto& s, ForceConnection& c) { return std::optional<Bushing>(buildBushing(s, model, c)); },
+              elements);
+  return result;
+}
+
+std::string describeForce(const ForceElement& element) {
+  return element.loc.subject() + " (" + element.loc.position() + ")";
+}
+
+// ---- evaluation ------------------------------------------------------------------------------------------------
+
+ForceEvaluator::ForceEvaluator(const Model& model) : context_(model), forces_(model.forces.get()) {
+  angles_.assign(elements().size(), std::numeric_limits<double>::quiet_NaN());
+}
+
+const std::vector<ForceElement>& ForceEvaluator::elements() const {
+  static const std::vector<ForceElement> none;
+  return forces_ ? forces_->elements : none;
+}
+
+void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
+  if (empty()) return;
+  context_.setState(time, bodies);
+  for (size_t k = 0; k < forces_->elements.size(); ++k) {
+    const ForceConnection& connection = forces_->elements[k].connection;
+    const TwoBodyLoads element = evaluate(k, bodies);
+    if (!(isFinite(element.forceOnI) && isFinite(element.torqueOnI) && isFinite(element.forceOnJ) &&
+          isFinite(element.torqueOnJ))) {
+      lastNonFinite_ = static_cast<int>(k);
+      lastNonFiniteTime_ = time;
+    }
+    if (connection.bodyI >= 0) {
+      loads[static_cast<size_t>(connection.bodyI)].force += element.forceOnI;
+      loads[static_cast<size_t>(connection.bodyI)].torque += element.torqueOnI;
+    }
+    if (connection.bodyJ >= 0) {
+      loads[static_cast<size_t>(connection.bodyJ)].force += element.forceOnJ;
+      loads[static_cast<size_t>(connection.bodyJ)].torque += element.torqueOnJ;
+    }
+  }
+}
+
+TwoBodyLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
+  context_.setState(time, bodies);
+  return evaluate(static_cast<size_t>(index), bodies);
+}
+
+const ForceElement* ForceEvaluator::lastNonFinite() const {
+  return lastNonFinite_ < 0 ? nullptr : &forces_->elements[static_cast<size_t>(lastNonFinite_)];
+}
+
+TwoBodyLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinematics> bodies) {
+  const ForceElement& element = forces_->elements[index];
+  const ElementAction action = std::visit(
+      [&](const auto& law) -> ElementAction {
+        using Law = std::decay_t<decltype(law)>;
+        if constexpr (std::is_same_v<Law, ScalarForce>) return scalarForceAction(law, context_);
+        else if constexpr (std::is_same_v<Law, VectorForce>) return vectorForceAction(law, context_);
+        else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
+        else return bushingAction(law, context_);
+      },
+      element.law);
+  // Forces at points become torques about the CGs of the bodies that carry them.
+  TwoBodyLoads loads;
+  if (const int body = element.connection.bodyI; body >= 0) {
+    loads.forceOnI = action.force;
+    loads.torqueOnI = (action.point - bodies[static_cast<size_t>(body)].position).cross(action.force) + action.torque;
+  }
+  if (const int body = element.connection.bodyJ; body >= 0) {
+    loads.forceOnJ = action.reactionForce;
+    loads.torqueOnJ = (action.reactionPoint - bodies[static_cast<size_t>(body)].position).cross(action.reactionForce) +
+                      action.reactionTorque;
+  }
+  return loads;
+}
+
+// ---- Deactivate and Activate ------------------------------------------------------------------------------------
+
+namespace {
+
+struct ForceActivationType {
+  const char* keyword;
+  bool scalar, vector, springDamper, bushing;
+};
+constexpr ForceActivationType kForceTypes[] = {
+    {"FORCE", true, true, true, true},          {"SFORCE", true, false, false, false},
+    {"GFORCE", false, true, false, false},      {"VFORCE", false, true, false, false},
+    {"VTORQUE", false, true, false, false},     {"BUSH", false, false, false, true},
+    {"SPDP", false, false, true, false},        {"SPRINGDAMPER", false, false, true, false},
+};
+
+const ForceActivationType* findForceType(const std::string& elementType) {
+  for (const ForceActivationType& type : kForceTypes) {
+    if (elementType == type.keyword) return &type;
+  }
+  return nullptr;
+}
+
+template <class Spec>
+void setActive(std::vector<Spec>& specs, long id, bool active) {
+  for (Spec& spec : specs) {
+    if (spec.id == id) spec.active = active;
+  }
+}
+
+}  // namespace
+
+bool isForceActivationType(const std::string& elementType) { return findForceType(elementType) != nullptr; }
+
+std::vector<std::string> forceActivationTargets(const std::string& elementType) {
+  std::vector<std::string> targets;
+  const ForceActivationType* type = findForceType(elementType);
+  if (!type) return targets;
+  if (type->scalar) targets.push_back(forceScalarTwoBodySchema().element);
+  if (type->vector) {
+    targets.push_back(forceVectorTwoBodySchema().element);
+    targets.push_back(forceVectorOneBodySchema().element);
+  }
+  if (type->springDamper) targets.push_back(forceSpringDamperSchema().element);
+  if (type->bushing) targets.push_back(forceBushingSchema().element);
+  return targets;
+}
+
+ModifyCommand forceActivationCommand(const ActivationSpec& spec, bool active) {
+  const ForceActivationType type = *findForceType(spec.element_type);
+  const long id = spec.element_id;
+  return ModifyCommand{spec.loc, [type, id, active](ModelSpec& model) {
+                         if (type.scalar) setActive(model.scalarForces, id, active);
+                         if (type.vector) {
+                           setActive(model.vectorForcesTwoBody, id, active);
+                           setActive(model.vectorForcesOneBody, id, active);
+                         }
+                         if (type.springDamper) setActive(model.springDampers, id, active);
+                         if (type.bushing) setActive(model.bushings, id, active);
+                       }};
+}
+
+}  // namespace lodestone

@@ -1,0 +1,85 @@
+// The force elements with a law of their own — Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody,
+// Force_SpringDamper, Force_Bushing — as a model holds them, their evaluation at run time, and their element types
+// for Deactivate and Activate. Each element's attributes and law are in its own file.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "elements/body_rigid.h"
+#include "elements/expression_context.h"
+#include "elements/force_bushing.h"
+#include "elements/force_law.h"
+#include "elements/force_scalar_two_body.h"
+#include "elements/force_spring_damper.h"
+#include "elements/force_vector.h"
+#include "solver/core/model.h"
+
+namespace lodestone {
+
+struct ModelSpec;
+struct ModifyCommand;
+struct ActivationSpec;
+
+struct ForceElement {
+  SourceLoc loc;  // the element's name, id and place in the deck
+  ForceConnection connection;
+  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing> law;
+};
+
+struct ForceModel {
+  std::vector<ForceElement> elements;  // the active ones, in deck order by element type
+};
+
+// The deck's active force elements on a model whose bodies, markers and variables are built. Never null.
+std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const Model& model, Diagnostics& diagnostics);
+
+// "Force_Bushing id=7 (deck.xml:12:3)": how run-time messages name a force element.
+std::string describeForce(const ForceElement& element);
+
+// Evaluates the force elements at given body kinematics. Keeps, between evaluations, what a law needs to remember
+// (a rotational spring's whole turns). `model` must outlive the evaluator.
+class ForceEvaluator {
+ public:
+  explicit ForceEvaluator(const Model& model);
+
+  bool empty() const { return elements().empty(); }
+  const std::vector<ForceElement>& elements() const;
+
+  // Adds the loads of every element at `time` to the loads of its bodies.
+  void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+  // The loads of element `index` alone, as the Jacobian differences them.
+  TwoBodyLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
+  // The latest element whose loads were not finite in addLoads (a NaN from an expression), and the time it was;
+  // null if none has been. Kept until another is, since a run usually fails some steps after the NaN first came
+  // (IDAS retries smaller steps until it cannot go on).
+  const ForceElement* lastNonFinite() const;
+  double lastNonFiniteTime() const { return lastNonFiniteTime_; }
+
+ private:
+  // The context must hold the state already.
+  TwoBodyLoads evaluate(size_t index, std::span<const BodyKinematics> bodies);
+
+  ModelExpressionContext context_;
+  const ForceModel* forces_ = nullptr;
+  std::vector<double> angles_;  // per element: a rotational spring's angle at its latest evaluation (NaN: none yet)
+  int lastNonFinite_ = -1;
+  double lastNonFiniteTime_ = 0;
+};
+
+// ---- Deactivate and Activate ------------------------------------------------------------------------------------
+// MotionSolve's element types for these elements: SFORCE (Force_Scalar_*), GFORCE, VFORCE and VTORQUE
+// (Force_Vector_*), BUSH (Force_Bushing), SPDP (Force_SpringDamper; SPRINGDAMPER, Adams' name, too) and FORCE,
+// "all action forces": every one of these elements with the id (ours: FORCE does not switch a Force_Contact, which
+// has CONTACT, nor gravity, which has no id). GFORCE, VFORCE and VTORQUE each switch a Force_Vector_* of any type.
+
+bool isForceActivationType(const std::string& elementType);
+// The deck names of the elements a force element type may name.
+std::vector<std::string> forceActivationTargets(const std::string& elementType);
+// The command that sets the `active` flag of every element of those kinds with the command's id.
+ModifyCommand forceActivationCommand(const ActivationSpec& spec, bool active);
+
+}  // namespace lodestone

@@ -1,0 +1,33 @@
+// Force elements: their connection to bodies and their expressions.
+#include "force_law.h"
+
+#include <algorithm>
+
+#include "elements/expression_context.h"
+
+namespace lodestone {
+
+int bodyOfMarker(const Model& model, long id, ForceConnection& connection) {
+  const Marker* marker = id == 0 ? nullptr : model.marker(id);
+  const int body = marker ? marker->body : -1;
+  std::vector<int>& read = connection.bodiesRead;
+  if (body >= 0 && std::find(read.begin(), read.end(), body) == read.end()) read.push_back(body);
+  return body;
+}
+
+std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
+                                               const SourceLoc& loc, const Model& model, ForceConnection& connection,
+                                               Diagnostics& diagnostics) {
+  std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics);
+  if (!expression || !checkExpressionReferences(*expression, attribute, loc, model, diagnostics)) return std::nullopt;
+  if (readsAcceleration(*expression, model.variables.get())) {
+    diagnostics.error(loc, attribute + "=\"" + text + "\" reads accelerations (ACCX, ACCY, ACCZ or ACCM, itself or "
+                                                      "through a Reference_Variable); a force that depends on the "
+                                                      "accelerations it causes is not available");
+    return std::nullopt;
+  }
+  addBodiesRead(*expression, model, connection.bodiesRead);
+  return expression;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,45 @@
+// What every force element with a law of its own shares (Force_Scalar_TwoBody, Force_Vector_*,
+// Force_SpringDamper, Force_Bushing): the action its law computes from marker motions, where the element acts and
+// what it reads once the model is built, and how its expressions are checked. The model of these elements and their
+// run-time evaluation are in elements/force_elements.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/core/diagnostics.h"
+#include "solver/core/model.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+// A force element's law at one state, all in ground: a force and a torque on the I side with the point the force
+// acts at, and the reaction on the J side with its own point. The evaluator turns the points into torques about the
+// bodies' CGs, so a law needs to know nothing about bodies. A reaction that goes to ground, or that an action-only
+// element does not have, is left zero.
+struct ElementAction {
+  Vector3 force = Vector3::Zero(), torque = Vector3::Zero(), point = Vector3::Zero();
+  Vector3 reactionForce = Vector3::Zero(), reactionTorque = Vector3::Zero(), reactionPoint = Vector3::Zero();
+};
+
+// Where a built force element acts and what its loads depend on.
+struct ForceConnection {
+  int bodyI = -1;  // moving body (index into Model::bodies) the action loads; -1: ground
+  int bodyJ = -1;  // moving body the reaction loads; -1: ground, or no reaction (action-only, one-body elements)
+  // Every moving body whose state the loads read: those of the element's markers and of the markers its
+  // expressions name, themselves or through Reference_Variables (the Jacobian differences over these).
+  std::vector<int> bodiesRead;
+};
+
+// The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.
+int bodyOfMarker(const Model& model, long id, ForceConnection& connection);
+
+// A force element's expression attribute, compiled and checked: markers and variables it names must exist, and it
+// may not read accelerations (the force would then depend on the accelerations it causes, which Lodestone does not
+// solve for). The bodies it reads are added to `connection`. Errors say the attribute and the column.
+std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
+                                               const SourceLoc& loc, const Model& model, ForceConnection& connection,
+                                               Diagnostics& diagnostics);
+
+}  // namespace lodestone

@@ -1,0 +1,150 @@
+// Reference_Variable: attributes, checks, and the model's variables in dependency order.
+#include "reference_variable.h"
+
+#include <algorithm>
+
+#include "elements/expression_context.h"
+
+namespace lodestone {
+
+using S = ReferenceVariableSpec;
+
+const ElementSchema<ReferenceVariableSpec>& referenceVariableSchema() {
+  static const ElementSchema<S> schema{
+      .element = "Reference_Variable",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
+          attr::text("expr", &S::expr).modifiable(),
+          attr::unsupported<S>("usrsub_dll_name", "VARSUB user subroutines are not available yet"),
+          attr::unsupported<S>("usrsub_fnc_name", "VARSUB user subroutines are not available yet"),
+          attr::unsupported<S>("usrsub_param_string", "VARSUB user subroutines are not available yet"),
+          attr::unsupported<S>("script_name", "VARSUB user subroutines are not available yet"),
+          attr::unsupported<S>("interpreter", "VARSUB user subroutines are not available yet"),
+          attr::presentation<S>("full_label"),
+      }};
+  return schema;
+}
+
+void checkReferenceVariable(const ReferenceVariableSpec& spec, Diagnostics& diagnostics) {
+  if (spec.type == "USERSUB") {
+    diagnostics.error(spec.loc, "type=\"USERSUB\" (a VARSUB user subroutine) is not available yet; write the value as "
+                                "type=\"EXPRESSION\" with expr");
+    return;
+  }
+  if (!spec.expr) {
+    diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the expression that gives the variable's value");
+    return;
+  }
+  compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+}
+
+int VariableModel::indexOf(long id) const {
+  const auto found = indexById.find(id);
+  return found == indexById.end() ? -1 : found->second;
+}
+
+namespace {
+
+// Depth-first walk of "reads" edges: each cycle is reported once, on the variable where the walk entered it, with
+// the chain of ids and where each is; the variables of a cycle and those that read them are marked broken.
+class CycleFinder {
+ public:
+  CycleFinder(VariableModel& variables, Diagnostics& diagnostics)
+      : variables_(variables), diagnostics_(diagnostics), state_(variables.variables.size(), State::Unvisited) {}
+
+  // False when some variable reads itself through a chain.
+  bool run() {
+    for (size_t k = 0; k < state_.size(); ++k) {
+      if (state_[k] == State::Unvisited) visit(static_cast<int>(k));
+    }
+    return ok_;
+  }
+
+  // After run(): the variables' transitive reads, each computed from those of the variables it reads.
+  void completeReads() {
+    for (const int k : finished_) {
+      ReferenceVariable& variable = variables_.variables[static_cast<size_t>(k)];
+      variable.markersRead = variable.expression.markerIds();
+      variable.usesAcceleration = variable.expression.usesAcceleration();
+      for (const int id : variable.expression.variableIds()) {
+        const ReferenceVariable& read = variables_.variables[static_cast<size_t>(variables_.indexOf(id))];
+        variable.usesAcceleration = variable.usesAcceleration || read.usesAcceleration;
+        std::vector<int>& markers = variable.markersRead;
+        for (const int marker : read.markersRead) {
+          if (std::find(markers.begin(), markers.end(), marker) == markers.end()) markers.push_back(marker);
+        }
+      }
+    }
+  }
+
+ private:
+  enum class State { Unvisited, OnPath, Done };
+
+  void visit(int k) {
+    state_[static_cast<size_t>(k)] = State::OnPath;
+    path_.push_back(k);
+    for (const int id : variables_.variables[static_cast<size_t>(k)].expression.variableIds()) {
+      const int next = variables_.indexOf(id);
+      if (next < 0) continue;  // reported by the reference check
+      if (state_[static_cast<size_t>(next)] == State::OnPath) {
+        reportCycle(next);
+      } else if (state_[static_cast<size_t>(next)] == State::Unvisited) {
+        visit(next);
+      }
+    }
+    path_.pop_back();
+    state_[static_cast<size_t>(k)] = State::Done;
+    finished_.push_back(k);  // after everything it reads
+  }
+
+  void reportCycle(int start) {
+    ok_ = false;
+    const auto from = std::find(path_.begin(), path_.end(), start);
+    const ReferenceVariable& first = variables_.variables[static_cast<size_t>(start)];
+    std::string chain = "id=" + std::to_string(first.id);
+    for (auto it = from + 1; it != path_.end(); ++it) {
+      const ReferenceVariable& variable = variables_.variables[static_cast<size_t>(*it)];
+      chain += " -> id=" + std::to_string(variable.id) + " (" + variable.loc.position() + ")";
+    }
+    chain += " -> id=" + std::to_string(first.id);
+    diagnostics_.error(first.loc, "expr=\"" + first.expression.text() + "\": the variable depends on its own value "
+                                  "through VARVAL: " + chain + "; break the cycle so that one of these variables is "
+                                  "computed without the others");
+  }
+
+  VariableModel& variables_;
+  Diagnostics& diagnostics_;
+  std::vector<State> state_;
+  std::vector<int> path_;
+  std::vector<int> finished_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<ReferenceVariableSpec>& specs,
+                                                        const Model& model, Diagnostics& diagnostics) {
+  auto result = std::make_shared<VariableModel>();
+  for (const ReferenceVariableSpec& spec : specs) {
+    if (spec.type != "EXPRESSION" || !spec.expr) continue;  // reported by checkReferenceVariable
+    // Compiled again: a command may have changed expr.
+    std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+    if (!expression) continue;
+    result->indexById[spec.id] = static_cast<int>(result->variables.size());
+    result->variables.push_back(
+        ReferenceVariable{.id = spec.id, .loc = spec.loc, .expression = std::move(*expression)});
+  }
+  bool referencesExist = true;
+  for (const ReferenceVariable& variable : result->variables) {
+    referencesExist =
+        checkExpressionReferences(variable.expression, "expr", variable.loc, model, result.get(), diagnostics) &&
+        referencesExist;
+  }
+  CycleFinder cycles(*result, diagnostics);
+  if (cycles.run() && referencesExist) cycles.completeReads();
+  return result;
+}
+
+}  // namespace lodestone
