@@ -443,6 +443,7 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
         motionConflicts_.push_back(describeJoint(*active.joint) + " drives a " + active.joint->equations[static_cast<size_t>(e)].name +
                                    " that the joints already hold, so it cannot act; check joint_id and motion_type");
       } else {
+        leftOut_.push_back({active.joint, e});
         redundancyNotes_.push_back(describeJoint(*active.joint) + ": " + active.joint->equations[static_cast<size_t>(e)].name +
                                    " repeats what other joints already hold; it is left out, and the reaction it "
                                    "would carry is carried by those joints");
@@ -578,6 +579,24 @@ AssemblyReport ConstraintSystem::assemble(
   Eigen::SparseMatrix<double> g;
   Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> normal;
   if (!projectPositions(y, 50, report, phi, g, normal)) return report;
+  // The equations left out as repeats must hold too: joints that contradict each other only look redundant.
+  {
+    std::vector<BodyKinematics> bodies(static_cast<size_t>(bodyCount));
+    for (int b = 0; b < bodyCount; ++b) bodies[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
+    double scale = 1;
+    for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+    for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
+    for (const auto& [joint, index] : leftOut_) {
+      const JointEquation& equation = joint->equations[static_cast<size_t>(index)];
+      const EquationValue value = evaluateJointEquation(equation, framesOf(*joint, bodies), equation.angleOffset);
+      if (std::fabs(value.value) > 1e-8 * scale) {
+        report.failure = describeJoint(*joint) + " cannot be assembled: its " + equation.name + " is off by " +
+                         scientific(std::fabs(value.value), 3) +
+                         " where the other joints hold the bodies; the joints contradict each other";
+        return report;
+      }
+    }
+  }
 
   // Velocities: the smallest change that satisfies G u = V (zero but for motions).
   Eigen::VectorXd velocityChange = Eigen::VectorXd::Zero(columns);

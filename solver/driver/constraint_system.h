@@ -176,7 +176,9 @@ class ConstraintSystem {
   int multiplierCount_ = 0;
   int motionStateCount_ = 0;
   std::vector<std::string> redundancyNotes_;
-  std::vector<std::string> motionConflicts_;  // motions whose equation the joints already hold
+  std::vector<std::string> motionConflicts_;
+  // The equations left out as repeats (joint, index into its equations), checked after every assembly.
+  std::vector<std::pair<const Joint*, int>> leftOut_;  // motions whose equation the joints already hold
   std::vector<BodyKinematics> scratch_;
 };
 
