@@ -42,6 +42,10 @@ namespace {
 // iterations than that with a preconditioner that sees each body alone.
 constexpr int kKrylovDimension = 30;
 
+// The absolute tolerance that makes a joint multiplier's weight in IDAS's norms negligible (1e-100), without
+// the subnormal numbers a larger one would give.
+constexpr double kMultiplierAbsoluteTolerance = 1e100;
+
 double* data(N_Vector vector) { return N_VGetArrayPointer(vector); }
 
 void normaliseEulerParameters(const StateLayout& layout, double* y) {
@@ -86,13 +90,28 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
 
   // Our choice: integr_tol is both the relative and the absolute tolerance, for every variable. Deck units
   // make positions (mm) and Euler parameters (≈1) differ in scale, and the relative part covers the large ones.
-  checkSundials(IDASStolerances(idas, settings.integrTol, settings.integrTol), "IDASStolerances");
-  if (layout.multiplierCount() > 0) {
+  if (layout.multiplierCount() == 0) {
+    checkSundials(IDASStolerances(idas, settings.integrTol, settings.integrTol), "IDASStolerances");
+  } else {
+    // The joints' multipliers λ and μ are algebraic: left out of the error test (IDASetSuppressAlg, below) and,
+    // through a weight of ~0, out of Newton's convergence test too. Their error shows where it matters, in the
+    // velocities and positions they drive (δu = h·M⁻¹Gᵀδλ, δq = −h·T Gᵀδμ), which the test weighs. Weighed
+    // themselves at 1/integr_tol, they made it see round-off: at step h a velocity residual at round-off ε|u|
+    // moves λ by about m·ε|u|/h, which on the first steps at integr_tol 1e-8 (h ≈ 1e-8) outweighs the tolerance,
+    // so Newton stalls and IDAS shrinks h until it fails at t = 0 (a revolute pivot off the origin; an INLINE
+    // joint on a tilted axis). Measured on the Adams revolute pendulum at 1e-7 (5 s): 609 → 750 steps, but
+    // 1060 → 989 residuals, 24 → 19 Newton failures, and the RMS error against Adams 3.2e-6 → 9.1e-7 in x.
+    NVectorPtr absolute(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
+    N_VConst(settings.integrTol, absolute.get());
+    const int first = layout.bodyStateSize();
+    std::fill(data(absolute.get()) + first, data(absolute.get()) + first + layout.multiplierCount(),
+              kMultiplierAbsoluteTolerance);
+    checkSundials(IDASVtolerances(idas, settings.integrTol, absolute.get()), "IDASVtolerances");
     // IDAS reuses an iteration matrix while cj = α/h stays within 25% of the cj it was formed at, and corrects the
     // Newton update by 2/(1 + cj/cj_old) — right for differential variables, wrong for an index-2 multiplier,
-    // whose entries scale with cj². Measured on the Adams revolute pendulum (5 s, integr_tol 1e-7): 58 Newton
-    // failures in 582 steps with 25%, 7 in 609 with 5%, for 145 matrices instead of 104 and 1060 residuals instead
-    // of 1475. A joint's matrix blocks are cheap, so the matrix is refreshed sooner.
+    // whose entries scale with cj². Measured on the Adams revolute pendulum (5 s, integr_tol 1e-7): 25 Newton
+    // failures in 961 steps with 25%, 3 in 750 with 5%, for 159 matrices instead of 79 and 989 residuals instead
+    // of 1621. A joint's matrix blocks are cheap, so the matrix is refreshed sooner.
     checkSundials(IDASetDeltaCjLSetup(idas, 0.05), "IDASetDeltaCjLSetup");
   }
   checkSundials(IDASetMaxOrd(idas, settings.maxOrder), "IDASetMaxOrd");

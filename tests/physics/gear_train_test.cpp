@@ -10,11 +10,8 @@
 // ratios hold but the meshes carry 3 % of the force). A tooth skipped at either mesh of a planet would move the
 // carrier by 2π/(Zs + Zr) = 0.087 rad against the sun, over a third of its 0.24 rad turn in the window.
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <map>
 #include <numbers>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +19,7 @@
 
 #include "solver/driver/run.h"
 #include "support/contact_runs.h"
+#include "support/results_csv.h"
 
 namespace lodestone::testing {
 namespace {
@@ -38,37 +36,8 @@ std::string runExample(const std::string& name) {
   return request.outputDir;
 }
 
-// A results file read with strtod: support/results_csv.h's std::stod throws on the subnormal numbers a body at rest
-// can write (a carrier that never turns: 6e-318 rad/s), which would hide what a broken gear train does.
-class Results {
- public:
-  explicit Results(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    if (!std::getline(in, line)) return;
-    std::stringstream header(line);
-    for (std::string name; std::getline(header, name, ',');) columns_[name] = static_cast<int>(columns_.size());
-    while (std::getline(in, line)) {
-      std::vector<double> row;
-      std::stringstream cells(line);
-      for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::strtod(cell.c_str(), nullptr));
-      if (!row.empty()) rows_.push_back(std::move(row));
-    }
-  }
-  size_t rowCount() const { return rows_.size(); }
-  double at(size_t row, const std::string& column) const { return rows_.at(row).at(columns_.at(column)); }
-  std::vector<size_t> rowsOfBody(long id) const {
-    std::vector<size_t> selected;
-    for (size_t i = 0; i < rows_.size(); ++i) {
-      if (static_cast<long>(at(i, "id")) == id) selected.push_back(i);
-    }
-    return selected;
-  }
-
- private:
-  std::map<std::string, int> columns_;
-  std::vector<std::vector<double>> rows_;
-};
+// Results of a run, column by column.
+using Results = ResultsTable;
 
 // A body turning about the ground z axis: its angle, unwrapped along its rows, and its wz, from `from` on.
 struct Turning {

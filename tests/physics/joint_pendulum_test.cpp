@@ -201,7 +201,6 @@ Moved movedBody(const DeckRun& run, long id) {
 // 0.000E+00 rad"; the two runs agree to 1e-12.
 // Fails when: the assembly moves the body by another amount or turns it; the log line is missing; the assembled
 // pendulum swings about another point (its CG would not keep its 1 m from the ground pivot).
-// integr_tol is 1e-7: at 1e-8 this run fails at t = 0 (see DISABLED_TightToleranceStartsOffTheOrigin).
 TEST(JointPendulum, OffsetMarkersAreAssembledAndReported) {
   DeckXml d;
   d.integrTol = 1e-7;
@@ -348,29 +347,43 @@ TEST(JointPendulum, ContradictoryJointsAreRefused) {
   }
 }
 
-// DISABLED: solver bug, for the main engineer. At integr_tol 1e-8 a plain revolute pendulum fails at t = 0 when its
-// pivot is not at the ground origin: ground and pendulum markers both at (0.37, 0, 0), CG 1 m further along x,
-// gravity −y. run.log: "Assembly: the bodies meet their joints as given (largest error 1.110E-16)", then
-// "integration failed at t=0 with IDA_CONV_FAIL … h = 6.65934e-15 …; largest weighted residual: Constraint_Joint
-// id=1, stabilising multiplier of x translation". The same pendulum pivoting at the origin (where Φ is exactly 0)
-// runs at 1e-9; pivots at 1e-6, 1.3e-3, 0.1, 0.37 m fail at 1e-8 (0.001 passes at 1e-8 but fails at 1e-9); at
-// 1e-7 all run. So does any assembly that moved a body (a 1 µm offset is enough). A related case never ends: a
-// body on an INLINE joint along the tilted axis (1, 0, 1)/√2 with integr_tol 1e-8 struggles at t = 5.4e-14 with
-// h = 8e-19 and does not fail or progress (the run had to be killed; with the axis along z, or at 1e-7, it runs).
-// Likely cause: round-off in Φ (1e-16 of the coordinates) divided by the tiny first steps drives the stabilising
-// multipliers μ, which IDAS's Newton convergence test includes; the corrector cannot converge and the step shrinks.
-TEST(JointPendulum, DISABLED_TightToleranceStartsOffTheOrigin) {
-  DeckXml d;
-  d.integrTol = 1e-8;
-  d.gravity = Vec3(0, -9.81, 0);
-  d.endTime = 0.5;
-  d.printInterval = 0.05;
-  const Vec3 pivot(0.37, 0, 0);
-  const std::string statements = markerXml(10, 1, pivot) + markerXml(20, 2, pivot + Vec3(1, 0, 0)) +
-                                 markerXml(21, 2, pivot) + bodyXml(BodyXml{2, 20, 1, Vec3(0.01, 0.01, 0.01)}) +
-                                 jointXml(1, "REVOLUTE", 21, 10);
-  const DeckRun run = runDeckText("tight_tolerance_offset_pivot", deckXml(d, statements));
-  EXPECT_TRUE(run.completed);
+// Tight tolerances with a pivot off the origin: ground and pendulum markers both at (0.37, 0, 0), the CG 1 m
+// further along x, gravity −y, at integr_tol 1e-8 and 1e-10. This once failed at t = 0 (IDA_CONV_FAIL, h =
+// 6.7e-15): Φ is at round-off (1e-16) there, not 0 as at the origin, and the joint's multipliers, which IDAS's
+// Newton test then weighed at 1/integr_tol, moved by round-off divided by the tiny first steps. The pendulum must
+// swing as the same one pivoting at the origin, shifted by 0.37 m. Measured: the two agree to 6.9e-8 m (1e-8) and
+// 7.3e-10 m (1e-10); the pivot stays within 1.1e-12 m.
+// Fails when: a multiplier's round-off decides Newton's convergence again (the run fails at t = 0).
+TEST(JointPendulum, TightToleranceStartsOffTheOrigin) {
+  for (const double tolerance : {1e-8, 1e-10}) {
+    DeckXml d;
+    d.integrTol = tolerance;
+    d.gravity = Vec3(0, -9.81, 0);
+    d.endTime = 0.5;
+    d.printInterval = 0.05;
+    const auto pendulumAt = [&](const Vec3& pivot) {
+      return markerXml(10, 1, pivot) + markerXml(20, 2, pivot + Vec3(1, 0, 0)) + markerXml(21, 2, pivot) +
+             bodyXml(BodyXml{2, 20, 1, Vec3(0.01, 0.01, 0.01)}) + jointXml(1, "REVOLUTE", 21, 10);
+    };
+    const Vec3 pivot(0.37, 0, 0);
+    const std::string name = "tight_tolerance_" + sci(tolerance);
+    const DeckRun off = runDeckText(name + "_offset_pivot", deckXml(d, pendulumAt(pivot)));
+    const DeckRun origin = runDeckText(name + "_origin", deckXml(d, pendulumAt(Vec3::Zero())));
+    ASSERT_TRUE(off.completed) << readText(off.output / "run.log");
+    ASSERT_TRUE(origin.completed) << readText(origin.output / "run.log");
+    const ResultsTable a((off.output / "bodies.csv").string()), b((origin.output / "bodies.csv").string());
+    ASSERT_EQ(a.rowCount(), b.rowCount());
+    double difference = 0;
+    for (size_t row = 0; row < a.rowCount(); ++row) {
+      difference = std::max(difference, (a.vector3(row, "x", "y", "z") - pivot - b.vector3(row, "x", "y", "z")).norm());
+    }
+    RecordProperty("offset_vs_origin_" + sci(tolerance), sci(difference));
+    EXPECT_LT(difference, 100 * tolerance);
+    const double pivotDrift = pendulumViolation(a, pivot, pivot).distance;
+    RecordProperty("pivot_drift_" + sci(tolerance), sci(pivotDrift));
+    EXPECT_LT(pivotDrift, 1e-10);
+    EXPECT_LT(a.at(a.rowCount() - 1, "y"), -0.5);  // it has swung down
+  }
 }
 
 // ---- d. redundant equations ------------------------------------------------------------------------------------

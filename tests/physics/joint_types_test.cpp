@@ -3,8 +3,7 @@
 // the figures measured when the tests were written are in each comment.
 //
 // Common to all: SI units, ground body 1; the moving bodies' CG markers have ground's axes, so a body's Euler
-// parameters are its rotation from the deck's configuration. The runs are 1–2 s at integr_tol 1e-8 (1e-7 for
-// INLINE: see DISABLED_TightToleranceStartsOffTheOrigin in joint_pendulum_test.cpp).
+// parameters are its rotation from the deck's configuration. The runs are 1–2 s at integr_tol 1e-8.
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -317,13 +316,13 @@ TEST(JointTypes, AtpointHoldsThePoint) {
 
 // INLINE: the CG on the line through the origin along (1, 0, 1)/√2. The CG slides along it with the line's part
 // of gravity and the part of its throw along it; the joint's force goes through the CG, so the spin (isotropic
-// inertia) stays (1, 2, 3). Measured: 2e-13 m off the line and the slide, spin 4e-15. integr_tol 1e-7: at 1e-8
-// this run never ends (DISABLED_TightToleranceStartsOffTheOrigin in joint_pendulum_test.cpp).
+// inertia) stays (1, 2, 3). Measured: 2e-13 m off the line and the slide, spin 4e-15. At integr_tol 1e-8 this run
+// once crept at h = 8e-19 and never ended (see TightToleranceStartsOffTheOrigin in joint_pendulum_test.cpp).
 // Fails when the CG leaves the line, the slide is held, or the joint twists the body.
 TEST_P(Primitive, InlineKeepsThePointOnTheLine) {
   const Vec3 axis = Vec3(1, 0, 1).normalized();
   BodyXml body{2, 20, 1, Vec3(0.02, 0.02, 0.02), Vec3(0.2, 0.3, 0.2), kSpin};
-  const JointRun run = runJoints("inline_" + GetParam(), primitiveDeck(1e-7),
+  const JointRun run = runJoints("inline_" + GetParam(), primitiveDeck(),
                             markerXml(10, 1, Vec3::Zero(), Vec3::UnitY(), axis) + markerXml(20, 2, Vec3::Zero()) +
                                 bodyXml(body) + jointXml(1, "INLINE", 20, 10, "", GetParam()));
   ASSERT_TRUE(run.completed);

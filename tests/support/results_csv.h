@@ -1,9 +1,11 @@
 // Reads a results CSV written by a run (header row, then numbers) so tests can check it column by column.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,7 @@ class ResultsTable {
       if (line.empty()) continue;
       std::vector<double> row;
       std::stringstream cells(line);
-      for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+      for (std::string cell; std::getline(cells, cell, ',');) row.push_back(number(cell, path));
       rows_.push_back(std::move(row));
     }
   }
@@ -46,6 +48,15 @@ class ResultsTable {
   }
 
  private:
+  // strtod, not std::stod: stod throws on the subnormal numbers a body at rest can write (6e-318 rad/s), while a
+  // cell that is not a number at all must still fail the test.
+  static double number(const std::string& cell, const std::string& path) {
+    char* end = nullptr;
+    const double value = std::strtod(cell.c_str(), &end);
+    if (end == cell.c_str() || *end != '\0') throw std::runtime_error(path + ": '" + cell + "' is not a number");
+    return value;
+  }
+
   std::map<std::string, int> columns_;
   std::vector<std::vector<double>> rows_;
 };
