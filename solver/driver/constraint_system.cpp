@@ -8,6 +8,7 @@
 #include <Eigen/SparseQR>
 
 #include "jacobian_assembly.h"
+#include "joint_graph.h"
 #include "solver/output/number_format.h"
 
 namespace lodestone {
@@ -412,28 +413,69 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
   std::vector<double> state(bodyStates.begin(), bodyStates.end());
   stackJacobian(state, phi, triplets);
   const int rows = static_cast<int>(phi.size());
-  const int columns = static_cast<int>(model_.bodies.size()) * 6;
   if (rows == 0) return;
-  // Gᵀ with each equation's column scaled to unit length, so that the rank test compares like with like
-  // (translations in deck units, rotations in radians).
+  // Each equation's row scaled to unit length, so that the rank test compares like with like (translations in
+  // deck units, rotations in radians).
   Eigen::VectorXd norms = Eigen::VectorXd::Zero(rows);
   for (const auto& t : triplets) norms(t.row()) += t.value() * t.value();
-  std::vector<Eigen::Triplet<double>> transposed;
-  for (const auto& t : triplets) transposed.emplace_back(t.col(), t.row(), t.value() / std::sqrt(norms(t.row())));
+
+  // The rank is decided block by block (joint_graph.h): nodes are the bodies and ground, edges the joints.
+  const int bodyCount = static_cast<int>(model_.bodies.size());
+  const auto node = [&](int body) { return body < 0 ? bodyCount : body; };
+  std::vector<std::pair<int, int>> edges;
+  std::vector<int> rowOfFirstEquation;
+  int row = 0;
+  for (const ActiveJoint& active : joints_) {
+    edges.emplace_back(node(active.joint->bodyI), node(active.joint->bodyJ));
+    rowOfFirstEquation.push_back(row);
+    row += static_cast<int>(active.equations.size());
+  }
+  const std::vector<int> blockOfJoint = biconnectedBlocks(bodyCount + 1, edges);
+  const int blockCount = blockOfJoint.empty() ? 0 : *std::max_element(blockOfJoint.begin(), blockOfJoint.end()) + 1;
+  std::vector<std::vector<int>> rowsOfBlock(static_cast<size_t>(blockCount));
+  for (size_t j = 0; j < joints_.size(); ++j) {
+    for (size_t k = 0; k < joints_[j].equations.size(); ++k) {
+      rowsOfBlock[static_cast<size_t>(blockOfJoint[j])].push_back(rowOfFirstEquation[j] + static_cast<int>(k));
+    }
+  }
+  std::vector<std::vector<Eigen::Triplet<double>>> tripletsOfRow(static_cast<size_t>(rows));
+  for (const auto& t : triplets) tripletsOfRow[static_cast<size_t>(t.row())].push_back(t);
+
   std::vector<char> independent(static_cast<size_t>(rows), 0);
-  if (columns > 0) {
-    Eigen::SparseMatrix<double> gt(columns, rows);
-    gt.setFromTriplets(transposed.begin(), transposed.end());
-    gt.makeCompressed();
-    Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
-    qr.setPivotThreshold(1e-9);
-    qr.compute(gt);
-    const auto& permutation = qr.colsPermutation().indices();
-    for (Eigen::Index k = 0; k < qr.rank(); ++k) independent[static_cast<size_t>(permutation(k))] = 1;
+  std::vector<int> localColumn(static_cast<size_t>(bodyCount) * 6, -1);
+  for (const std::vector<int>& blockRows : rowsOfBlock) {
+    // The block's Gᵀ: its bodies' velocities by its equations.
+    std::vector<Eigen::Triplet<double>> transposed;
+    std::vector<int> usedColumns;
+    for (int local = 0; local < static_cast<int>(blockRows.size()); ++local) {
+      const int global = blockRows[static_cast<size_t>(local)];
+      for (const auto& t : tripletsOfRow[static_cast<size_t>(global)]) {
+        int& column = localColumn[static_cast<size_t>(t.col())];
+        if (column < 0) {
+          column = static_cast<int>(usedColumns.size());
+          usedColumns.push_back(t.col());
+        }
+        transposed.emplace_back(column, local, t.value() / std::sqrt(norms(global)));
+      }
+    }
+    if (!usedColumns.empty()) {
+      Eigen::SparseMatrix<double> gt(static_cast<Eigen::Index>(usedColumns.size()),
+                                     static_cast<Eigen::Index>(blockRows.size()));
+      gt.setFromTriplets(transposed.begin(), transposed.end());
+      gt.makeCompressed();
+      Eigen::SparseQR<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> qr;
+      qr.setPivotThreshold(1e-9);
+      qr.compute(gt);
+      const auto& permutation = qr.colsPermutation().indices();
+      for (Eigen::Index k = 0; k < qr.rank(); ++k) {
+        independent[static_cast<size_t>(blockRows[static_cast<size_t>(permutation(k))])] = 1;
+      }
+    }
+    for (const int column : usedColumns) localColumn[static_cast<size_t>(column)] = -1;
   }
   // An equation with no velocity Jacobian at all (between two ground markers cannot happen; a degenerate axis
   // pair) is dependent too: the loop above never marks it.
-  int row = 0;
+  row = 0;
   for (ActiveJoint& active : joints_) {
     std::vector<int> kept;
     for (const int e : active.equations) {
