@@ -190,6 +190,7 @@ std::vector<ElementKind> buildCatalog() {
   std::vector<ElementKind> catalog = {
       singletonKind(paramUnitSchema(), &ModelSpec::units, checkParamUnit, false),
       singletonKind(paramTransientSchema(), &ModelSpec::transient, checkParamTransient, true),
+      singletonKind(paramStaticSchema(), &ModelSpec::statics, checkParamStatic, true),
       singletonKind(forceGravitySchema(), &ModelSpec::gravity, noCheck<ForceGravitySpec>, true),
       singletonKind(debugOutputSchema(), &ModelSpec::debugOutput, noCheck<DebugOutputSpec>, false),
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
@@ -221,8 +222,8 @@ std::vector<ElementKind> buildCatalog() {
       "Lodestone writes bodies.csv, contacts.csv (decks with Force_Contact) and run.log; other result files are not "
       "available";
   ignored("Messaging", "messages always go to run.log");
-  ignored("Param_Simulation", "its settings concern constraints, which this version does not have");
-  ignored("Param_Static", "static analysis is not available");
+  ignored("Param_Simulation", "Lodestone's own settings apply: joints are assembled to 1e-12 of the model's size, "
+                               "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
   ignored("H3DOutput", outputNote);
   ignored("ResOutput", outputNote);

@@ -108,6 +108,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.deckPath = spec.deckPath;
   model.units = unitSystemOf(spec.units);
   model.integrator = integratorSettingsOf(spec.transient);
+  model.statics = staticSettingsOf(spec.statics);
   if (spec.gravity) model.gravity = Vector3(spec.gravity->grav_x, spec.gravity->grav_y, spec.gravity->grav_z);
   model.elementCounts = spec.elementCounts;
 

@@ -17,6 +17,7 @@
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
+#include "elements/param_static.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
@@ -42,6 +43,7 @@ struct ModelSpec {
   std::string deckPath;
   std::optional<ParamUnitSpec> units;
   std::optional<ParamTransientSpec> transient;
+  std::optional<ParamStaticSpec> statics;
   std::optional<ForceGravitySpec> gravity;
   std::optional<DebugOutputSpec> debugOutput;
   std::vector<BodyRigidSpec> bodies;

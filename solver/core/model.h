@@ -48,6 +48,14 @@ struct IntegratorSettings {
   double constraintTol = 1e-5;
 };
 
+// Convergence limits of a static analysis, from Param_Static; unset limits are Lodestone's own: loads within 1e-9
+// of the largest weight or initial load, joint equations within 1e-10 of the model's size.
+struct StaticSettings {
+  std::optional<double> maxImbalance;        // largest force or torque left on a body, deck units
+  std::optional<double> maxConstraintError;  // largest violation of a joint equation left
+  int maxIterations = 200;
+};
+
 // The Force_Contact elements and their geometry (elements/force_contact.h). Only elements and the driver look
 // inside; the core only carries it.
 struct ContactModel;
@@ -74,6 +82,7 @@ struct Model {
   std::vector<long> groundBodyIds;
   std::vector<Marker> markers;
   IntegratorSettings integrator;
+  StaticSettings statics;
   std::shared_ptr<const ContactModel> contacts;  // never null once built; may hold no elements
   std::shared_ptr<const SensorModel> sensors;    // never null once built; may hold no sensors
   std::shared_ptr<const ConstraintModel> constraints;  // never null once built; may hold no joints

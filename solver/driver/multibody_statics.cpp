@@ -95,18 +95,29 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     }
     return worst;
   };
+  // Param_Static's max_imbalance bounds every force and torque as given (MotionSolve tests each equation of motion);
+  // without it, forces and torques over the model's size are held to 1e-9 of the load scale.
+  const StaticSettings& limits = model_.statics;
+  const auto largestLoad = [&](const Eigen::VectorXd& values) {
+    double worst = 0;
+    for (int b = 0; b < bodies; ++b) {
+      worst = std::max({worst, values.segment<3>(6 * b).norm(), values.segment<3>(6 * b + 3).norm()});
+    }
+    return worst;
+  };
   const auto converged = [&](const Eigen::VectorXd& values) {
     const double constraintError = rows > 0 ? values.tail(rows).cwiseAbs().maxCoeff() : 0.0;
-    return imbalanceOf(values, nullptr) <= 1e-9 * loadScale && constraintError <= 1e-10 * lengthScale;
+    const bool balanced = limits.maxImbalance ? largestLoad(values) <= *limits.maxImbalance
+                                              : imbalanceOf(values, nullptr) <= 1e-9 * loadScale;
+    return balanced && constraintError <= limits.maxConstraintError.value_or(1e-10 * lengthScale);
   };
 
-  constexpr int kMaxIterations = 200;
   double damping = 1e-3;
   std::vector<double> trial;
   Eigen::MatrixXd jacobian(size, size);
   Eigen::VectorXd shifted;
   while (!converged(r)) {
-    if (report.iterations == kMaxIterations) break;
+    if (report.iterations == limits.maxIterations) break;
     // Differences: each body coordinate by a small step, each multiplier by one (loads are linear in λ).
     for (int column = 0; column < size; ++column) {
       Eigen::VectorXd step = Eigen::VectorXd::Zero(size);

@@ -2,6 +2,8 @@
 // straight down, with the joint carrying its weight, and a transient from there stays at rest; a body that nothing
 // holds has no equilibrium and the run says so; an Assembly analysis moves a body onto a joint its markers miss.
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -50,6 +52,64 @@ TEST(StaticAnalysis, PendulumHangsStraightDownAndStaysThere) {
   const std::string log = readText(run.output / "run.log");
   EXPECT_NE(log.find("Static equilibrium found in"), std::string::npos) << log;
   EXPECT_NE(log.find("STATIC ANALYSIS COMPLETED"), std::string::npos) << log;
+}
+
+// The pendulum with a Param_Static in its model.
+std::string pendulumWithLimits(const std::string& paramStatic, const std::string& commands) {
+  std::string text = pendulum(commands);
+  const std::string transient = "<Param_Transient integr_tol=\"1e-7\"/>";
+  return text.replace(text.find(transient), transient.size(), transient + "\n" + paramStatic);
+}
+
+// The figures of run.log's " Static equilibrium found in N iterations (largest load left X, …" line.
+struct StaticLine {
+  int iterations = -1;
+  double loadLeft = -1;
+};
+StaticLine staticLine(const DeckRun& run) {
+  const std::string log = readText(run.output / "run.log");
+  const size_t at = log.find("Static equilibrium found in ");
+  if (at == std::string::npos) return {};
+  StaticLine line;
+  std::sscanf(log.c_str() + at, "Static equilibrium found in %d iterations (largest load left %lf", &line.iterations,
+              &line.loadLeft);
+  return line;
+}
+
+// Param_Static as the real vehicle decks write it: max_imbalance bounds the loads left, max_num_iter the
+// iterations, and the solve stops as soon as the deck's limits are met. Measured: 7 iterations to 1e-9 by
+// default; max_imbalance 5 N (of the 19.62 N weight) stops after 5 with 5.0e-4 N left; max_num_iter 2 fails,
+// naming the limit.
+// Fails when: a limit is read but not applied, or applied to another quantity.
+TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
+  const std::string statics = "<Simulate analysis_type=\"Static\"/>";
+  const DeckRun strict = runDeckText("static_default_limits", pendulum(statics));
+  ASSERT_TRUE(strict.completed);
+  const StaticLine byDefault = staticLine(strict);
+  RecordProperty("default_iterations", byDefault.iterations);
+
+  const DeckRun loose = runDeckText(
+      "static_loose_imbalance",
+      pendulumWithLimits(R"(<Param_Static method="FIM_D" max_imbalance="5" max_error="1e-3" stability="1e-10"
+                             max_ke_tol="1e-5" max_dq_tol="0.001" max_num_iter="75"/>)",
+                         statics));
+  ASSERT_TRUE(loose.completed) << readText(loose.output / "run.log");
+  const StaticLine looser = staticLine(loose);
+  RecordProperty("loose_iterations", looser.iterations);
+  RecordProperty("loose_load_left", sci(looser.loadLeft));
+  EXPECT_LT(looser.iterations, byDefault.iterations);
+  EXPECT_LE(looser.loadLeft, 5.0);
+  EXPECT_GT(looser.loadLeft, 1e-6);  // it did stop early
+
+  const std::filesystem::path deckPath = scratchFile("static_two_iterations.xml");
+  std::ofstream(deckPath) << pendulumWithLimits("<Param_Static max_num_iter=\"2\"/>", statics);
+  RunRequest request;
+  request.deckPath = deckPath.string();
+  request.outputDir = scratchFile("static_two_iterations_results").string();
+  const RunOutcome outcome = runDeck(request);
+  EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
+  EXPECT_NE(outcome.message.find("no static equilibrium found after 2 iterations"), std::string::npos)
+      << outcome.message;
 }
 
 // Nothing holds a body against gravity: no equilibrium, the run fails (exit 2) saying so and naming the body.

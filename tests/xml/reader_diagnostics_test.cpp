@@ -188,6 +188,24 @@ TEST(ReaderDiagnostics, IgnoredAttributeSaysWhy) {
   EXPECT_TRUE(hasWarning(result.diagnostics, 6, "attribute 'dae_index' has no effect in Lodestone"));
 }
 
+// Param_Static as the vehicle decks write it reads without an error: the limits are read, the MKEAM-only and
+// solver-internal attributes are ignored with their reason, and MKEAM itself is run as a force-imbalance solve.
+TEST(ReaderDiagnostics, ParamStaticReadsItsLimitsAndSaysWhatItIgnores) {
+  const ReadResult result = readText(deck(groundAndBody() + R"(
+<Param_Static method="MKEAM" max_error="1e-4" max_imbalance="1e-4" stability="1e-10" max_ke_tol="1e-5"
+              max_dq_tol="0.001" max_num_iter="75"/>)"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  ASSERT_TRUE(result.spec->statics);
+  EXPECT_EQ(result.spec->statics->max_num_iter, 75);
+  EXPECT_EQ(result.spec->statics->max_imbalance, 1e-4);
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "method MKEAM (kinetic energy attrition) runs as a force-imbalance"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "attribute 'max_ke_tol' has no effect in Lodestone"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "attribute 'stability' has no effect in Lodestone"));
+  const ReadResult wrong = readText(deck(groundAndBody() + "\n<Param_Static max_num_iter=\"0\" method=\"NEWTON\"/>"));
+  EXPECT_TRUE(hasError(wrong.diagnostics, 6, "attribute 'max_num_iter' must be >= 1"));
+  EXPECT_TRUE(hasError(wrong.diagnostics, 6, "'method'"));
+}
+
 TEST(ReaderDiagnostics, CommandInModelAndModelElementInCommand) {
   const ReadResult result = readText(deck(groundAndBody() + "\n<Simulate end_time=\"1\" print_interval=\"0.1\"/>",
                                           "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
