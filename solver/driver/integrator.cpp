@@ -22,7 +22,7 @@
 namespace lodestone {
 
 LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested, bool hasConstraints) {
-  if (requested) return *requested;
+  if (requested && !(hasConstraints && *requested == LinearSolverKind::Krylov)) return *requested;
   if (bodyCount <= kDenseLinearSolverMaxBodies) return LinearSolverKind::Dense;
   return bodyCount < kKrylovMinBodies || hasConstraints ? LinearSolverKind::SparseKlu : LinearSolverKind::Krylov;
 }

@@ -30,8 +30,9 @@ constexpr int kDenseLinearSolverMaxBodies = 1;
 // blocks. Measured with contact_pile_benchmark: see there.
 constexpr int kKrylovMinBodies = 200;
 
-// Models with joints always factorise (KLU beyond one body): the block-Jacobi preconditioner sees each body alone
-// and nothing of the joints' algebraic equations.
+// Models with joints always factorise (KLU beyond one body), even when GMRES is requested: the block-Jacobi
+// preconditioner sees each body alone and nothing of the joints' algebraic equations, and GMRES's weighted
+// residual would not see the joints' rows at all (their multipliers weigh ~0, see the Integrator).
 LinearSolverKind chooseLinearSolver(int bodyCount, std::optional<LinearSolverKind> requested,
                                     bool hasConstraints = false);
 const char* describeLinearSolver(LinearSolverKind kind);

@@ -44,7 +44,8 @@ class MultibodySystem {
     std::optional<std::string> failure;
   };
   // Moves the bodies in y (velocities set to zero) to where every body's loads balance, with the joints'
-  // reactions in y's multipliers: Newton's method on the loads and the joints' equations, damped by halving.
+  // reactions in y's multipliers: Levenberg–Marquardt on the loads and the joints' equations, to the limits of
+  // the model's Param_Static (StaticSettings).
   StaticReport solveStatics(double time, std::span<double> y);
 
   // ---- joints -------------------------------------------------------------------------------------------------

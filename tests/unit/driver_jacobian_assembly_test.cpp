@@ -187,6 +187,10 @@ TEST(LinearSolverTest, ChoiceFollowsModelSizeUnlessRequested) {
   EXPECT_EQ(chooseLinearSolver(kKrylovMinBodies - 1, std::nullopt), LinearSolverKind::SparseKlu);
   EXPECT_EQ(chooseLinearSolver(kKrylovMinBodies, std::nullopt), LinearSolverKind::Krylov);
   EXPECT_EQ(chooseLinearSolver(1000, LinearSolverKind::Dense), LinearSolverKind::Dense);
+  // With joints: a factorisation, even when GMRES is asked for.
+  EXPECT_EQ(chooseLinearSolver(kKrylovMinBodies, std::nullopt, true), LinearSolverKind::SparseKlu);
+  EXPECT_EQ(chooseLinearSolver(1000, LinearSolverKind::Krylov, true), LinearSolverKind::SparseKlu);
+  EXPECT_EQ(chooseLinearSolver(1000, LinearSolverKind::Krylov, false), LinearSolverKind::Krylov);
 }
 
 }  // namespace
