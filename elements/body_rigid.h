@@ -2,6 +2,8 @@
 // integrator solves for each moving body — kinematics and Newton–Euler with the gyroscopic term.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -84,6 +86,26 @@ struct BodyKinematics {
 
 // The kinematics of a body's 13 state values (the Euler parameters need not be normalised).
 BodyKinematics bodyKinematics(const double* state);
+// The forward-difference step for a state value in the Jacobian's coupling blocks (contacts, forces, joints):
+// about the square root of the machine epsilon, relative to values larger than 1.
+inline double differenceStep(double value) { return 1.5e-8 * std::max(1.0, std::fabs(value)); }
+
+// Calls visit(k, increment, kinematics) for each of the first `count` of a body's 13 state values, moved by its
+// difference step with the others as given: the columns of a Jacobian block by forward differences.
+template <class Visit>
+void forEachPerturbedState(const double* state, int count, Visit&& visit) {
+  double moved[body_state::kSize];
+  std::copy_n(state, body_state::kSize, moved);
+  for (int k = 0; k < count; ++k) {
+    const double saved = moved[k];
+    const double increment = differenceStep(saved);
+    moved[k] = saved + increment;
+    const BodyKinematics kinematics = bodyKinematics(moved);
+    moved[k] = saved;
+    visit(k, increment, kinematics);
+  }
+}
+
 // Adds the accelerations of the body's 13 state derivatives (ω' is in body axes; R·ω' is the angular
 // acceleration in ground, since d(Rω_b)/dt = Rω'_b + ω × Rω_b and ω × ω = 0).
 void addAccelerations(const double* stateDerivative, BodyKinematics& kinematics);

@@ -37,6 +37,19 @@ Vector4 eulerParametersFromRotation(const Matrix3& rotation) {
   return e;
 }
 
+Vector4 rotateEulerParameters(const Vector4& e, const Vector3& phi) {
+  // Quaternion product a·e with a = (cos ½|φ|, sin ½|φ| φ/|φ|); a → (1, ½φ) as |φ| → 0.
+  const double angle = phi.norm();
+  const double half = 0.5 * angle;
+  const double a0 = std::cos(half);
+  const Vector3 a = angle > 0 ? Vector3(std::sin(half) / angle * phi) : Vector3(0.5 * phi);
+  const Vector3 b = e.tail<3>();
+  Vector4 result;
+  result(0) = a0 * e(0) - a.dot(b);
+  result.tail<3>() = a0 * b + e(0) * a + a.cross(b);
+  return result;
+}
+
 Eigen::Matrix<double, 4, 3> eulerParameterRateMatrix(const Vector4& e) {
   Eigen::Matrix<double, 4, 3> q;
   q << -e(1), -e(2), -e(3),

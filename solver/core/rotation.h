@@ -20,6 +20,10 @@ Matrix3 rotationFromEulerParameters(const Vector4& e);
 // Euler parameters of an orthonormal matrix, with e0 >= 0.
 Vector4 eulerParametersFromRotation(const Matrix3& rotation);
 
+// e turned further by the rotation vector φ (axis × angle) given in ground axes: R(result) = R(φ) R(e). Exact for
+// any angle; the result has e's length.
+Vector4 rotateEulerParameters(const Vector4& e, const Vector3& phi);
+
 // ė = ½ Q(e) ω with ω in body axes: the 4×3 matrix Q.
 Eigen::Matrix<double, 4, 3> eulerParameterRateMatrix(const Vector4& e);
 

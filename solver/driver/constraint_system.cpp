@@ -9,6 +9,7 @@
 
 #include "jacobian_assembly.h"
 #include "joint_graph.h"
+#include "solver/core/rotation.h"
 #include "solver/output/number_format.h"
 
 namespace lodestone {
@@ -18,19 +19,6 @@ using namespace body_state;
 namespace {
 
 Vector3 vec3(const double* v) { return {v[0], v[1], v[2]}; }
-
-// e rotated by the small rotation φ given in ground axes: R(e') = R(φ) R(e).
-Vector4 rotateEulerParameters(const Vector4& e, const Vector3& phi) {
-  const double angle = phi.norm();
-  const double half = 0.5 * angle;
-  const double a0 = std::cos(half);
-  const Vector3 a = angle > 0 ? Vector3(std::sin(half) / angle * phi) : Vector3(0.5 * phi);
-  const Vector3 b = e.tail<3>();
-  Vector4 result;
-  result(0) = a0 * e(0) - a.dot(b);
-  result.tail<3>() = a0 * b + e(0) * a + a.cross(b);
-  return result;
-}
 
 // The loads of equation value g times λ: force and torque about the CG, in ground.
 void addReaction(const Vector6& g, double lambda, BodyLoad& load) {
@@ -135,22 +123,27 @@ void ConstraintSystem::updateTargets(double time, const double* y) {
 }
 
 JointFrames ConstraintSystem::framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const {
+  const auto of = [&](int body) { return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)]; };
+  return framesOf(joint, of(joint.bodyI), of(joint.bodyJ));
+}
+
+JointFrames ConstraintSystem::framesOf(const Joint& joint, const BodyKinematics* bodyI,
+                                       const BodyKinematics* bodyJ) const {
   JointFrames frames;
-  const auto place = [&](int markerIndex, int body, Vector3& position, Matrix3& axes, Vector3& cg) {
+  const auto place = [&](int markerIndex, const BodyKinematics* body, Vector3& position, Matrix3& axes, Vector3& cg) {
     const Marker& marker = model_.markers[static_cast<size_t>(markerIndex)];
-    if (body < 0) {
+    if (!body) {
       position = marker.position;
       axes = marker.orientation;
       cg.setZero();
       return;
     }
-    const BodyKinematics& k = bodies[static_cast<size_t>(body)];
-    position = k.position + k.rotation * marker.position;
-    axes = k.rotation * marker.orientation;
-    cg = k.position;
+    position = body->position + body->rotation * marker.position;
+    axes = body->rotation * marker.orientation;
+    cg = body->position;
   };
-  place(joint.markerI, joint.bodyI, frames.positionI, frames.axesI, frames.cgI);
-  place(joint.markerJ, joint.bodyJ, frames.positionJ, frames.axesJ, frames.cgJ);
+  place(joint.markerI, bodyI, frames.positionI, frames.axesI, frames.cgI);
+  place(joint.markerJ, bodyJ, frames.positionJ, frames.axesJ, frames.cgJ);
   return frames;
 }
 
@@ -310,29 +303,10 @@ void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinema
       // Position derivatives by forward differences over the body's 7 position states: of Φ, of G u, and of the
       // reactions Gᵀλ on both bodies' load rows. (The μ terms' position derivatives are left out: μ vanishes on the
       // solution, so they only slow Newton by terms of the order of μ.)
-      double perturbedState[kSize];
-      std::copy_n(state, kSize, perturbedState);
-      for (int column = 0; column < kVelocity; ++column) {
-        const double saved = perturbedState[column];
-        const double increment = 1.5e-8 * std::max(1.0, std::fabs(saved));
-        perturbedState[column] = saved + increment;
-        const BodyKinematics perturbed = bodyKinematics(perturbedState);
-        perturbedState[column] = saved;
+      forEachPerturbedState(state, kVelocity, [&](int column, double increment, const BodyKinematics& perturbed) {
         const BodyKinematics* kI = sideI ? &perturbed : kinematicsI;
         const BodyKinematics* kJ = sideI ? kinematicsJ : &perturbed;
-        JointFrames frames = active.frames;
-        if (sideI) {
-          const Marker& marker = model_.markers[static_cast<size_t>(joint.markerI)];
-          frames.positionI = perturbed.position + perturbed.rotation * marker.position;
-          frames.axesI = perturbed.rotation * marker.orientation;
-          frames.cgI = perturbed.position;
-        } else {
-          const Marker& marker = model_.markers[static_cast<size_t>(joint.markerJ)];
-          frames.positionJ = perturbed.position + perturbed.rotation * marker.position;
-          frames.axesJ = perturbed.rotation * marker.orientation;
-          frames.cgJ = perturbed.position;
-        }
-        evaluateJoint(active, frames, moved);
+        evaluateJoint(active, framesOf(joint, kI, kJ), moved);
         BodyLoad changeI, changeJ;
         for (int k = 0; k < m; ++k) {
           const EquationValue& base = active.values[static_cast<size_t>(k)];
@@ -350,7 +324,7 @@ void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinema
           block.block<3, 1>(0, column) -= change.force / increment;
           block.block<3, 1>(3, column) -= rotation.transpose() * change.torque / increment;
         }
-      }
+      });
     }
   }
 }

@@ -151,6 +151,8 @@ class ConstraintSystem {
   void initialiseMotionStates(bool firstStart, std::span<double> y);
 
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
+  // The same with each side's kinematics given (null: ground).
+  JointFrames framesOf(const Joint& joint, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
   void evaluateJoint(ActiveJoint& active, const JointFrames& frames, std::vector<EquationValue>& values) const;
   // The full velocity Jacobian (rows: active equations; columns: 6 per body, v and ω in ground) and Φ, at y.
   // Gauss-Newton with minimum-norm steps onto Φ = 0 (after updateTargets); false, with the failure in `report`,

@@ -9,27 +9,12 @@
 #include <Eigen/Dense>
 
 #include "multibody_system.h"
+#include "solver/core/rotation.h"
 #include "solver/output/number_format.h"
 
 namespace lodestone {
 
 using namespace body_state;
-
-namespace {
-
-Vector4 turned(const Vector4& e, const Vector3& phi) {
-  const double angle = phi.norm();
-  const double half = 0.5 * angle;
-  const double a0 = std::cos(half);
-  const Vector3 a = angle > 0 ? Vector3(std::sin(half) / angle * phi) : Vector3(0.5 * phi);
-  const Vector3 b = e.tail<3>();
-  Vector4 result;
-  result(0) = a0 * e(0) - a.dot(b);
-  result.tail<3>() = a0 * b + e(0) * a + a.cross(b);
-  return result.normalized();
-}
-
-}  // namespace
 
 MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::span<double> y) {
   StaticReport report;
@@ -68,7 +53,7 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
       double* state = to.data() + layout_.bodyOffset(b);
       Eigen::Map<Vector3>(state + kPosition) += step.segment<3>(6 * b);
       Eigen::Map<Vector4> e(state + kEulerParameters);
-      e = turned(e, step.segment<3>(6 * b + 3));
+      e = rotateEulerParameters(e, step.segment<3>(6 * b + 3)).normalized();
     }
     for (int k = 0; k < rows; ++k) to[static_cast<size_t>(lambdaIndex[static_cast<size_t>(k)])] += step(6 * bodies + k);
   };

@@ -10,13 +10,6 @@ namespace lodestone {
 
 using namespace body_state;
 
-namespace {
-
-// The forward-difference step for a state value in the Jacobian's element blocks (contacts and forces): about the
-// square root of the machine epsilon, relative to values larger than 1.
-double differenceStep(double value) { return 1.5e-8 * std::max(1.0, std::fabs(value)); }
-
-}  // namespace
 
 MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::span<const double> bodyStates)
     : model_(model),
@@ -213,21 +206,17 @@ void MultibodySystem::differentiateContacts(const double* y) {
     for (const int column : {pair.bodyI, pair.bodyJ}) {
       if (column < 0) continue;
       if (column == pair.bodyJ && pair.bodyI == pair.bodyJ) continue;
-      double state[kSize];
-      std::copy_n(y + layout_.bodyOffset(column), kSize, state);
-      for (int k = 0; k < kSize; ++k) {
-        const double saved = state[k];
-        const double increment = differenceStep(saved);
-        state[k] = saved + increment;
-        BodyKinematics perturbed = bodyKinematics(state);
-        perturbed.acceleration = kinematics_[static_cast<size_t>(column)].acceleration;
-        perturbed.angularAcceleration = kinematics_[static_cast<size_t>(column)].angularAcceleration;
-        state[k] = saved;
+      const BodyKinematics& unperturbed = kinematics_[static_cast<size_t>(column)];
+      forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
+                            [&](int k, double increment, const BodyKinematics& moved) {
+        BodyKinematics perturbed = moved;
+        perturbed.acceleration = unperturbed.acceleration;
+        perturbed.angularAcceleration = unperturbed.angularAcceleration;
         const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
-        const PairLoads moved = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry)
+        const PairLoads loads = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry)
                                                      : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry);
-        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, increment, base, moved);
-      }
+        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, increment, base, loads);
+      });
     }
   }
 }
@@ -261,17 +250,12 @@ void MultibodySystem::differentiateForces(double time, const double* y) {
     for (const int column : connection.bodiesRead) {
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
       const BodyKinematics unperturbed = kinematics;
-      double state[kSize];
-      std::copy_n(y + layout_.bodyOffset(column), kSize, state);
-      for (int k = 0; k < kSize; ++k) {
-        const double saved = state[k];
-        const double increment = differenceStep(saved);
-        state[k] = saved + increment;
-        kinematics = bodyKinematics(state);
-        state[k] = saved;
-        const TwoBodyLoads moved = forces_.elementLoads(element, time, kinematics_);
-        subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base, moved);
-      }
+      forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
+                            [&](int k, double increment, const BodyKinematics& moved) {
+        kinematics = moved;
+        const TwoBodyLoads loads = forces_.elementLoads(element, time, kinematics_);
+        subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base, loads);
+      });
       kinematics = unperturbed;
     }
   }

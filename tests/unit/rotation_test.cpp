@@ -79,6 +79,20 @@ TEST(RotationTest, RateMatrixGivesTheDerivativeOfTheRotation) {
   }
 }
 
+// Turning e by φ in ground axes is the rotation about φ by |φ| applied after R(e), for large and tiny angles (the
+// assembly and the static solver step with both); |e| is kept.
+TEST(RotationTest, RotateEulerParametersAppliesTheRotationVectorInGround) {
+  const Vector4 e = eulerParametersFromRotation(rotationFromEuler313(0.3, 1.1, -0.7));
+  for (const Vector3& phi : {Vector3(0.4, -1.2, 2.0), Vector3(1e-9, 2e-9, -3e-9), Vector3::Zero().eval()}) {
+    const Vector4 turned = rotateEulerParameters(e, phi);
+    const Matrix3 about = phi.norm() > 0 ? Eigen::AngleAxisd(phi.norm(), phi.normalized()).toRotationMatrix()
+                                         : Matrix3::Identity();
+    EXPECT_LT((rotationFromEulerParameters(turned) - about * rotationFromEulerParameters(e)).cwiseAbs().maxCoeff(),
+              1e-14);
+    EXPECT_NEAR(turned.norm(), 1, 1e-15);
+  }
+}
+
 TEST(RotationTest, SkewIsTheCrossProduct) {
   const Vector3 a(1, -2, 3), b(-0.5, 4, 2);
   EXPECT_LT((skew(a) * b - a.cross(b)).norm(), 1e-15);
