@@ -10,25 +10,17 @@
 
 #include "solver/driver/run.h"
 #include "support/contact_runs.h"
-#include "support/oscillation.h"
 #include "support/joint_testing.h"
+#include "support/model_runs.h"
+#include "support/oscillation.h"
 #include "support/results_csv.h"
 #include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
 
-std::string runExample(const std::string& name) {
-  RunRequest request;
-  request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/" + name + ".xml";
-  request.outputDir = std::string(LODESTONE_BINARY_DIR) + "/test_output/example_" + name;
-  const RunOutcome outcome = runDeck(request);
-  EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return request.outputDir;
-}
-
 TEST(ExampleDecks, NewtonsCradlePassesTheMomentumToTheLastBall) {
-  const std::string dir = runExample("newtons_cradle");
+  const std::string dir = runModel("newtons_cradle");
   const ResultsTable bodies(dir + "/bodies.csv");
   ASSERT_GT(bodies.rowCount(), 5u);
   const size_t last = bodies.rowCount() - 5;  // the five balls' rows at the last output
@@ -48,7 +40,7 @@ TEST(ExampleDecks, NewtonsCradlePassesTheMomentumToTheLastBall) {
 }
 
 TEST(ExampleDecks, BlockSlidesAtTheCoulombAcceleration) {
-  const ResultsTable bodies(runExample("incline_sliding") + "/bodies.csv");
+  const ResultsTable bodies(runModel("incline_sliding") + "/bodies.csv");
   const size_t last = bodies.rowCount() - 1;
   ASSERT_DOUBLE_EQ(bodies.at(last, "time"), 1.0);
   const double theta = std::numbers::pi / 6;
@@ -58,14 +50,14 @@ TEST(ExampleDecks, BlockSlidesAtTheCoulombAcceleration) {
 }
 
 TEST(ExampleDecks, BlockSticksWithFrictionCarryingTheSlope) {
-  const ResultsTable contacts(runExample("incline_sticking") + "/contacts.csv");
+  const ResultsTable contacts(runModel("incline_sticking") + "/contacts.csv");
   const size_t last = contacts.rowCount() - 1;
   EXPECT_NEAR(contacts.at(last, "ft") / contacts.at(last, "fn"), std::tan(20 * std::numbers::pi / 180), 1e-4);
   EXPECT_LT(contacts.at(last, "slip_speed"), 1e-4) << "creep stays below stiction_trans_vel";
 }
 
 TEST(ExampleDecks, MagnetsComeToRestTouchingWithoutABounce) {
-  const std::string dir = runExample("dipole_magnets");
+  const std::string dir = runModel("dipole_magnets");
   const ResultsTable contacts(dir + "/contacts.csv");
   const ResultsTable bodies(dir + "/bodies.csv");
   bool touched = false;
@@ -138,7 +130,7 @@ TEST(ExampleDecks, MeshBallReboundsAsHighAsTheExactBall) {
   // The deck drops the ball 0.2 m; its law gives a restitution of 0.8, a rebound of 0.128 m.
   EXPECT_NEAR(exactHeight, 0.128, 0.002) << "the exact ball's rebound, which the deck's comment quotes";
 
-  const double meshHeight = firstReboundHeight(runExample("sphere_on_mesh_floor"));
+  const double meshHeight = firstReboundHeight(runModel("sphere_on_mesh_floor"));
   RecordProperty("mesh_rebound_height", sci(meshHeight));
   EXPECT_NEAR(meshHeight / exactHeight, 1, 0.02) << "mesh " << meshHeight << " m, exact " << exactHeight << " m";
 }
@@ -146,7 +138,7 @@ TEST(ExampleDecks, MeshBallReboundsAsHighAsTheExactBall) {
 // The L bracket thrown onto the stairs: it comes down them (touching them before it touches the floor), never higher
 // than its starting energy allows, and ends on the floor beyond the flight, below the bottom step's top.
 TEST(ExampleDecks, BracketTumblesDownTheStairsOntoTheFloor) {
-  const std::string dir = runExample("bracket_down_stairs");
+  const std::string dir = runModel("bracket_down_stairs");
   const ResultsTable bodies(dir + "/bodies.csv");
   const std::vector<size_t> rows = bodies.rowsOfBody(2);
   ASSERT_GT(rows.size(), 2u);
@@ -187,7 +179,7 @@ TEST(ExampleDecks, BracketTumblesDownTheStairsOntoTheFloor) {
 
 // The block on the spring-damper: its equilibrium, damped period and exponential decay, as the deck's comment says.
 TEST(ExampleDecks, SpringDamperBlockOscillatesAndDecaysAsPromised) {
-  const ResultsTable bodies(runExample("spring_damper_oscillator") + "/bodies.csv");
+  const ResultsTable bodies(runModel("spring_damper_oscillator") + "/bodies.csv");
   const double equilibrium = -(0.5 + 9.81 / 400), sigma = 1, omegaD = std::sqrt(399.0);
   const double period = periodOf(zeroCrossings(signalOf(bodies, 2, "z", "vz", equilibrium)));
   EXPECT_NEAR(period / (2 * std::numbers::pi / omegaD), 1, 1e-5);
@@ -210,7 +202,7 @@ TEST(ExampleDecks, SpringDamperBlockOscillatesAndDecaysAsPromised) {
 // Fails when: the deck's inertias or lengths change; integr_tol is loosened to 1e-5 (the energy then wanders by
 // 1e-4 of it); a joint does work (a wrong reaction, or Gᵀμ leaking into the velocities).
 TEST(ExampleDecks, DoublePendulumKeepsItsEnergy) {
-  const ResultsTable bodies(runExample("double_pendulum") + "/bodies.csv");
+  const ResultsTable bodies(runModel("double_pendulum") + "/bodies.csv");
   const BodyMotion upper(bodies, 2), lower(bodies, 3);
   ASSERT_EQ(upper.count(), 301u);
   EXPECT_NEAR(upper.at(0, "wdz"), -9 * 9.81 / 7, 1e-6);
@@ -239,7 +231,7 @@ TEST(ExampleDecks, DoublePendulumKeepsItsEnergy) {
 // Fails when: a joint lets the loop open; the rod's length or the crank's changes in the deck; the reaction of the
 // guide is reported on the other marker (its sign flips).
 TEST(ExampleDecks, SliderFollowsTheCrankSliderKinematics) {
-  const std::string dir = runExample("slider_crank");
+  const std::string dir = runModel("slider_crank");
   const ResultsTable bodies(dir + "/bodies.csv");
   const ResultsTable joints(dir + "/joints.csv");
   const BodyMotion crank(bodies, 2), slider(bodies, 4);

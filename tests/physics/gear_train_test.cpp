@@ -19,6 +19,7 @@
 
 #include "solver/driver/run.h"
 #include "support/contact_runs.h"
+#include "support/model_runs.h"
 #include "support/results_csv.h"
 
 namespace lodestone::testing {
@@ -26,15 +27,6 @@ namespace {
 
 // Running: the drive's speed ramp ends at 12.5 ms; from 20 ms on the gears turn at a steady speed.
 constexpr double kRunning = 0.02;
-
-std::string runExample(const std::string& name) {
-  RunRequest request;
-  request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/" + name + ".xml";
-  request.outputDir = std::string(LODESTONE_BINARY_DIR) + "/test_output/example_" + name;
-  const RunOutcome outcome = runDeck(request);
-  EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return request.outputDir;
-}
 
 // Results of a run, column by column.
 using Results = ResultsTable;
@@ -88,7 +80,7 @@ double meanNormalForce(const Results& contacts, int id, int jFirst, int jLast, d
 // speed within 3 % (measured: 0.03 %); and each of the six meshes pushes with the brake's load, 1.76 N along the
 // normal, on average within 10 % (measured: within 1 %).
 TEST(GearTrain, EpicyclicCarrierTurnsAtTheToothRatio) {
-  const std::string dir = runExample("epicyclic_gears");
+  const std::string dir = runModel("epicyclic_gears");
   const Results bodies(dir + "/bodies.csv");
   const double zs = 15, zp = 21, zr = 57;
   const double ratio = zs / (zs + zr);
@@ -137,7 +129,7 @@ TEST(GearTrain, EpicyclicCarrierTurnsAtTheToothRatio) {
 // the pinion's angle within 1 % (measured: 0.01 %), its mean speed too, and the teeth push with the brake's
 // load, 1.92 N along the normal, on average within 10 % (measured: 2 %).
 TEST(GearTrain, SpurPairTurnsAtTheToothRatio) {
-  const std::string dir = runExample("spur_gear_pair");
+  const std::string dir = runModel("spur_gear_pair");
   const Results bodies(dir + "/bodies.csv");
   const double ratio = -15.0 / 21.0;
   const Turning pinion = turning(bodies, 2, kRunning);

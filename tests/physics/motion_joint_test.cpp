@@ -8,6 +8,7 @@
 
 #include "support/contact_runs.h"
 #include "support/deck_testing.h"
+#include "support/model_runs.h"
 
 namespace lodestone::testing {
 namespace {
@@ -137,12 +138,9 @@ TEST(MotionJoint, DeactivatedMotionLetsTheJointGoOnFreely) {
 // (m g / k)^(1/1.5) = 34 µm, to within 3 µm; it never leaves the line of its guide. A follower that lost contact,
 // a cam turning at another rate or a sign error in the profile misses by millimetres.
 TEST(MotionJoint, CamFollowerRidesOnTheCamProfile) {
-  RunRequest request;
-  request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/cam_follower.xml";
-  request.outputDir = std::string(LODESTONE_BINARY_DIR) + "/test_output/example_cam_follower";
-  const RunOutcome outcome = runDeck(request);
-  ASSERT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  const ResultsTable bodies(request.outputDir + "/bodies.csv");
+  const std::string dir = runModel("cam_follower");
+  if (::testing::Test::HasFailure()) return;
+  const ResultsTable bodies(dir + "/bodies.csv");
   const double e = 0.01, R = 0.04, r = 0.01;
   const double compression = std::pow(0.2 * 9.81 / 1e7, 1 / 1.5);
   double worst = 0;

@@ -6,24 +6,11 @@
 
 #include "solver/core/rotation.h"
 #include "solver/driver/run.h"
+#include "support/model_runs.h"
 #include "support/results_csv.h"
 
 namespace lodestone::testing {
 namespace {
-
-std::string runModel(const std::string& deck) {
-  // One folder per test and deck: ctest runs tests in parallel, and two tests running the same deck into one
-  // folder would delete each other's results.
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  const std::string output = std::string(LODESTONE_BINARY_DIR) + "/test_output/" + test + "_" + deck;
-  std::filesystem::remove_all(output);
-  RunRequest request;
-  request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/" + deck + ".xml";
-  request.outputDir = output;
-  const RunOutcome outcome = runDeck(request);
-  EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return output;
-}
 
 // x = 3t, z = 1 + 4t − g t²/2 from (0, 0, 1) at (3, 0, 4) m/s.
 Vector3 projectilePosition(double t) { return {3 * t, 0, 1 + 4 * t - 0.5 * 9.81 * t * t}; }
