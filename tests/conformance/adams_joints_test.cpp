@@ -76,7 +76,7 @@ constexpr double kG = 9.80665, kL = 2, kMass = 1;
 // Tolerances on the relative RMS: the aim is 1e-4 of each quantity's range. Quantities the integrator carries
 // (positions, velocities, Euler parameters, angular velocities) measured at most 1.7e-6 against the revolute and
 // prismatic histories, accelerations and reactions (computed from the state) at most 2.1e-5: 2e-5 and 1e-4 leave a
-// margin of 5–10 above that and stay above the 6-digit precision of the Adams files.
+// margin of 5 to 12 above that and stay above the 6-digit precision of the Adams files.
 std::vector<Quantity> quantities() {
   return {
       {"Pos", {"x", "y", "z"}, false, kL, 2e-5},
