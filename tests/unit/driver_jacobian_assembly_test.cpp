@@ -16,6 +16,7 @@
 #include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
 #include "support/solver_runs.h"
+#include "jacobian_test_support.h"
 
 namespace lodestone {
 namespace {
@@ -45,18 +46,6 @@ Eigen::MatrixXd denseCopy(SUNMatrix matrix) {
   Eigen::MatrixXd copy(size, size);
   for (sunindextype column = 0; column < size; ++column) {
     for (sunindextype row = 0; row < size; ++row) copy(row, column) = SUNDenseMatrix_Column(matrix, column)[row];
-  }
-  return copy;
-}
-
-Eigen::MatrixXd denseCopyOfSparse(SUNMatrix matrix) {
-  const sunindextype size = SUNSparseMatrix_Rows(matrix);
-  Eigen::MatrixXd copy = Eigen::MatrixXd::Zero(size, size);
-  const sunindextype* starts = SUNSparseMatrix_IndexPointers(matrix);
-  const sunindextype* rows = SUNSparseMatrix_IndexValues(matrix);
-  const double* values = SUNSparseMatrix_Data(matrix);
-  for (sunindextype column = 0; column < size; ++column) {
-    for (sunindextype k = starts[column]; k < starts[column + 1]; ++k) copy(rows[k], column) += values[k];
   }
   return copy;
 }
@@ -287,33 +276,7 @@ void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContex
   EXPECT_EQ(system.jacobianPattern().nonZeros(), nonZerosBefore + 2 * 6 * 13);
   const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
 
-  Eigen::MatrixXd numeric(size, size);
-  std::vector<double> plus(static_cast<size_t>(size)), minus(plus.size());
-  for (int column = 0; column < size; ++column) {
-    const size_t c = static_cast<size_t>(column);
-    const double h = 1e-7 * std::max(1.0, std::fabs(y[c]));
-    std::vector<double> shifted = y;
-    shifted[c] = y[c] + h;
-    system.residual(0.0, shifted.data(), yp.data(), plus.data());
-    shifted[c] = y[c] - h;
-    system.residual(0.0, shifted.data(), yp.data(), minus.data());
-    for (int row = 0; row < size; ++row) {
-      numeric(row, column) = (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / (2 * h);
-    }
-  }
-  // Plus cj·∂F/∂y', also by central differences of the residual (y' enters the load rows times mass and inertia).
-  for (int column = 0; column < size; ++column) {
-    const size_t c = static_cast<size_t>(column);
-    std::vector<double> shifted = yp;
-    const double h = 1e-6;
-    shifted[c] = yp[c] + h;
-    system.residual(0.0, y.data(), shifted.data(), plus.data());
-    shifted[c] = yp[c] - h;
-    system.residual(0.0, y.data(), shifted.data(), minus.data());
-    for (int row = 0; row < size; ++row) {
-      numeric(row, column) += cj * (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / (2 * h);
-    }
-  }
+  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
   // The contact blocks are forward differences with a relative step of 1.5e-8 against a central reference: with
   // contact stiffness entries up to ~1e5 here, agreement to 1e-4 of the largest entry shows the blocks are right
   // (a missing or misplaced block would differ by its whole size).
@@ -443,7 +406,6 @@ TEST_F(SundialsMatrices, ForceElementJacobianMatchesFiniteDifferenceOfTheResidua
   PhaseTimes times;
   MultibodySystem system(model, times);
   const Evaluation point = somewhereOffTheSolution(system);
-  const int size = system.layout().size();
   const double cj = 25.0;
 
   auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
@@ -453,24 +415,7 @@ TEST_F(SundialsMatrices, ForceElementJacobianMatchesFiniteDifferenceOfTheResidua
   system.writeJacobian(cj, *sparse);
   const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
 
-  Eigen::MatrixXd numeric(size, size);
-  std::vector<double> plus(static_cast<size_t>(size)), minus(plus.size());
-  for (int column = 0; column < size; ++column) {
-    const size_t c = static_cast<size_t>(column);
-    for (const bool rate : {false, true}) {
-      std::vector<double> y = point.y, yp = point.yp;
-      std::vector<double>& shifted = rate ? yp : y;
-      const double h = 1e-6 * std::max(1.0, std::fabs(shifted[c]));
-      shifted[c] += h;
-      system.residual(0.3, y.data(), yp.data(), plus.data());
-      shifted[c] -= 2 * h;
-      system.residual(0.3, y.data(), yp.data(), minus.data());
-      for (int row = 0; row < size; ++row) {
-        const double derivative = (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / (2 * h);
-        numeric(row, column) = (rate ? numeric(row, column) + cj * derivative : derivative);
-      }
-    }
-  }
+  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.3, point.y, point.yp, cj, 1e-6);
   // Forward differences with a relative step of 1.5e-8 against central ones: agreement to 1e-6 of the largest
   // entry (a missing block would differ by its whole size, here up to ~3e2).
   const double scale = numeric.cwiseAbs().maxCoeff();

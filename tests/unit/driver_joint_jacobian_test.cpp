@@ -10,6 +10,7 @@
 #include "solver/driver/multibody_system.h"
 #include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
+#include "jacobian_test_support.h"
 
 namespace lodestone {
 namespace {
@@ -45,18 +46,6 @@ Model twoBodies(const std::string& groundJoint, const std::string& type, const s
   return *model;
 }
 
-Eigen::MatrixXd denseCopyOfSparse(SUNMatrix matrix) {
-  const sunindextype columns = SUNSparseMatrix_Columns(matrix);
-  Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(SUNSparseMatrix_Rows(matrix), columns);
-  const sunindextype* starts = SUNSparseMatrix_IndexPointers(matrix);
-  const sunindextype* rows = SUNSparseMatrix_IndexValues(matrix);
-  const double* values = SUNSparseMatrix_Data(matrix);
-  for (sunindextype c = 0; c < columns; ++c) {
-    for (sunindextype k = starts[c]; k < starts[c + 1]; ++k) dense(rows[k], c) += values[k];
-  }
-  return dense;
-}
-
 void expectJacobianMatchesFiniteDifferences(const Model& model) {
   SUNContext context = nullptr;
   ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
@@ -90,24 +79,7 @@ void expectJacobianMatchesFiniteDifferences(const Model& model) {
   system.writeJacobian(cj, *sparse);
   const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
 
-  Eigen::MatrixXd numeric(size, size);
-  std::vector<double> plus(static_cast<size_t>(size)), minus(plus.size());
-  for (int column = 0; column < size; ++column) {
-    const size_t c = static_cast<size_t>(column);
-    const double h = 1e-7 * std::max(1.0, std::fabs(y[c]));
-    std::vector<double> shifted = y;
-    shifted[c] = y[c] + h;
-    system.residual(0.0, shifted.data(), yp.data(), plus.data());
-    shifted[c] = y[c] - h;
-    system.residual(0.0, shifted.data(), yp.data(), minus.data());
-    for (int row = 0; row < size; ++row) numeric(row, column) = (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / (2 * h);
-    std::vector<double> shiftedRate = yp;
-    shiftedRate[c] = yp[c] + 1e-6;
-    system.residual(0.0, y.data(), shiftedRate.data(), plus.data());
-    shiftedRate[c] = yp[c] - 1e-6;
-    system.residual(0.0, y.data(), shiftedRate.data(), minus.data());
-    for (int row = 0; row < size; ++row) numeric(row, column) += cj * (plus[static_cast<size_t>(row)] - minus[static_cast<size_t>(row)]) / 2e-6;
-  }
+  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
   // Forward differences (relative step 1.5e-8) against central ones: agreement to 1e-5 of the largest entry; a
   // missing block, a wrong sign or a transposed axis differs by the size of its entries (order 1 to 40 here).
   const double scale = numeric.cwiseAbs().maxCoeff();
