@@ -31,11 +31,10 @@
 #include <string>
 #include <vector>
 
-#include "elements/model_builder.h"
+#include "deck_model.h"
 #include "pile_deck.h"
 #include "solver/core/text.h"
 #include "solver/driver/simulation.h"
-#include "solver/xml/deck_reader.h"
 
 using namespace lodestone;
 using lodestone::benchmark::pileDeck;
@@ -54,13 +53,7 @@ double endTime() {
 }
 
 void runPile(int count, bool zeroCrossing) {
-  Diagnostics diagnostics;
-  const std::optional<ModelSpec> spec = readDeckText(pileDeck(count, zeroCrossing), "pile.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) {
-    std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
-    std::exit(1);
-  }
+  Model model = benchmark::modelOfDeck(pileDeck(count, zeroCrossing), "pile.xml");
   SimulationOptions options;
   if (const char* solver = std::getenv("PILE_LINEAR_SOLVER")) {
     const std::string name = solver;
@@ -68,7 +61,7 @@ void runPile(int count, bool zeroCrossing) {
                                       : name == "DENSE"  ? LinearSolverKind::Dense
                                                          : LinearSolverKind::SparseKlu;
   }
-  Simulation simulation(std::move(*model), options);
+  Simulation simulation(std::move(model), options);
   long onsets = 0, separations = 0, located = 0;
   simulation.setContactEventHandler([&](const ContactEvent& event) {
     (event.onset ? onsets : separations) += 1;

@@ -15,9 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "elements/model_builder.h"
+#include "deck_model.h"
 #include "solver/driver/multibody_system.h"
-#include "solver/xml/deck_reader.h"
 
 using namespace lodestone;
 
@@ -62,15 +61,9 @@ int main(int argc, char** argv) {
   std::printf("%8s %9s %16s %16s %18s %18s\n", "bodies", "elements", "residual (us)", "Jacobian (us)",
               "residual/element", "Jacobian/element");
   for (const int count : counts) {
-    Diagnostics diagnostics;
-    const std::optional<ModelSpec> spec = readDeckText(chainDeck(count), "chain.xml", diagnostics);
-    const std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-    if (!model) {
-      std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
-      return 1;
-    }
+    const Model model = benchmark::modelOfDeck(chainDeck(count), "chain.xml");
     PhaseTimes times;
-    MultibodySystem system(*model, times);
+    MultibodySystem system(model, times);
     std::vector<double> y(static_cast<size_t>(system.layout().size())), yp(y.size(), 0.0), r(y.size());
     system.initialState(y);
     const int elements = 3 * (count - 1);

@@ -16,10 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "elements/model_builder.h"
+#include "deck_model.h"
 #include "solver/core/text.h"
 #include "solver/driver/simulation.h"
-#include "solver/xml/deck_reader.h"
 
 using namespace lodestone;
 
@@ -66,14 +65,8 @@ struct Figures {
 };
 
 Figures runChain(int count, double tolerance, double endTime) {
-  Diagnostics diagnostics;
-  const std::optional<ModelSpec> spec = readDeckText(chainDeck(count, tolerance), "chain.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) {
-    std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
-    std::exit(1);
-  }
-  Simulation simulation(std::move(*model), SimulationOptions{});
+  Model model = benchmark::modelOfDeck(chainDeck(count, tolerance), "chain.xml");
+  Simulation simulation(std::move(model), SimulationOptions{});
   SimulationSegment segment;
   segment.startTime = 0;
   segment.endTime = endTime;

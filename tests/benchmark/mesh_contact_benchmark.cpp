@@ -25,12 +25,11 @@
 
 #include <Eigen/Geometry>
 
+#include "deck_model.h"
 #include "collision/mesh_geometry.h"
 #include "collision/narrow_phase.h"
 #include "collision/tessellation.h"
-#include "elements/model_builder.h"
 #include "solver/driver/simulation.h"
-#include "solver/xml/deck_reader.h"
 #include "support/text_files.h"
 
 using namespace lodestone;
@@ -139,14 +138,8 @@ struct RunFigures {
 };
 
 RunFigures runDeck(const std::string& text, const std::string& name) {
-  Diagnostics diagnostics;
-  const std::optional<ModelSpec> spec = readDeckText(text, name, diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) {
-    std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
-    std::exit(1);
-  }
-  Simulation simulation(std::move(*model), SimulationOptions{});
+  Model model = benchmark::modelOfDeck(text, name);
+  Simulation simulation(std::move(model), SimulationOptions{});
   SimulationSegment segment;
   segment.startTime = 0;
   segment.endTime = 1.0;

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "elements/model_builder.h"
+#include "deck_model.h"
 #include "lodestone/usersub.h"
 #include "pile_deck.h"
 #include "plugins/builtin/builtin_laws.h"
@@ -27,7 +27,6 @@
 #include "plugins/user_library.h"
 #include "plugins/user_subroutine.h"
 #include "solver/driver/simulation.h"
-#include "solver/xml/deck_reader.h"
 
 using namespace lodestone;
 
@@ -47,15 +46,8 @@ void timeCalls(const char* label, long calls, volatile double& sink, Call call) 
 }
 
 double runPile(const std::string& laws) {
-  Diagnostics diagnostics;
-  const std::optional<ModelSpec> spec =
-      readDeckText(benchmark::pileDeck(64, false, laws, 0.3), "pile.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) {
-    std::fprintf(stderr, "%s", diagnostics.formatAll().c_str());
-    std::exit(1);
-  }
-  Simulation simulation(std::move(*model));
+  Model model = benchmark::modelOfDeck(benchmark::pileDeck(64, false, laws, 0.3), "pile.xml");
+  Simulation simulation(std::move(model));
   const auto start = std::chrono::steady_clock::now();
   const SegmentOutcome outcome = simulation.run({{}, 0.0, 0.3, 0.01});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
