@@ -247,9 +247,9 @@ TEST(ExampleDecks, SliderFollowsTheCrankSliderKinematics) {
   EXPECT_LT(worst, 1e-6);
   const std::vector<double> turned = angleAbout(crank, Vec3::UnitZ());
   EXPECT_GT(turned.back(), 2 * std::numbers::pi) << "the crank makes a whole turn";
-  for (size_t row = 0; row < joints.rowCount(); ++row) {
-    if (joints.at(row, "id") == 4) EXPECT_NEAR(joints.at(row, "fz"), 2.25 * 9.81, 1e-6);
-  }
+  const std::vector<size_t> guide = joints.rowsOfBody(4);  // joints.csv's id column: the guide's rows
+  ASSERT_FALSE(guide.empty()) << "joints.csv has no rows for the guide, Constraint_Joint id=4";
+  for (const size_t row : guide) EXPECT_NEAR(joints.at(row, "fz"), 2.25 * 9.81, 1e-6);
 }
 
 }  // namespace

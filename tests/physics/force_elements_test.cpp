@@ -429,18 +429,13 @@ TEST(ForceElements, NotFiniteExpressionFailsTheRunNamingTheElement) {
       forceDeck(body(2, 1, 1, "") + "<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" "
                                     "fx_expression=\"1+0*SQRT(0.45-TIME)\"/>",
                 "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>");
-  const std::filesystem::path deckPath = scratchFile("force_nan.xml");
-  std::ofstream(deckPath) << deck;
-  RunRequest request;
-  request.deckPath = deckPath.string();
-  request.outputDir = scratchFile("force_nan_results").string();
-  const RunOutcome outcome = runDeck(request);
+  const RunOutcome outcome = runDeckTextOutcome("force_nan", deck);
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed) << outcome.message;
   EXPECT_NE(outcome.message.find("not finite: Force_Vector_OneBody id=8"), std::string::npos) << outcome.message;
   std::string log;
-  for (const std::string& line : readLines(std::filesystem::path(request.outputDir) / "run.log")) log += line + "\n";
-  EXPECT_NE(log.find("ERROR: Force_Vector_OneBody id=8 (" + deckPath.string()), std::string::npos) << log;
-  const ResultsTable bodies((std::filesystem::path(request.outputDir) / "bodies.csv").string());
+  for (const std::string& line : readLines(scratchFile("force_nan_results") / "run.log")) log += line + "\n";
+  EXPECT_NE(log.find("ERROR: Force_Vector_OneBody id=8 (" + scratchFile("force_nan.xml").string()), std::string::npos) << log;
+  const ResultsTable bodies((scratchFile("force_nan_results") / "bodies.csv").string());
   EXPECT_NEAR(bodies.at(bodies.rowCount() - 1, "time"), 0.4, 1e-9) << "outputs up to the failure are kept";
 }
 

@@ -289,12 +289,7 @@ TEST(JointPendulum, UnreachableJointIsRefusedNamingIt) {
       markerXml(21, 2, Vec3::Zero()) + markerXml(22, 2, Vec3(1, 0, 0)) + bodyXml(BodyXml{}) +
       jointXml(1, "SPHERICAL", 21, 10) + jointXml(2, "INPLANE", 22, 11, "", "Constraint_Jprim");
   const std::string deck = deckXml(DeckXml{}, statements);
-  const std::filesystem::path path = scratchFile("unreachable.xml");
-  std::ofstream(path) << deck;
-  RunRequest request;
-  request.deckPath = path.string();
-  request.outputDir = scratchFile("unreachable_results").string();
-  const RunOutcome outcome = runDeck(request);
+  const RunOutcome outcome = runDeckTextOutcome("unreachable", deck);
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
   EXPECT_NE(outcome.message.find("Constraint_Jprim id=2 ("), std::string::npos) << outcome.message;
   EXPECT_NE(outcome.message.find("unreachable.xml:13:"), std::string::npos) << outcome.message;
@@ -336,12 +331,7 @@ TEST(JointPendulum, ContradictoryJointsAreRefused) {
   d.endTime = 0.1;
   d.printInterval = 0.05;
   for (const Contradiction& c : cases) {
-    const std::filesystem::path path = scratchFile("contradiction_" + c.name + ".xml");
-    std::ofstream(path) << deckXml(d, c.statements);
-    RunRequest request;
-    request.deckPath = path.string();
-    request.outputDir = scratchFile("contradiction_" + c.name + "_results").string();
-    const RunOutcome outcome = runDeck(request);
+    const RunOutcome outcome = runDeckTextOutcome("contradiction_" + c.name, deckXml(d, c.statements));
     EXPECT_EQ(static_cast<int>(outcome.status), 2) << c.name << ": " << outcome.message;
     EXPECT_NE(outcome.message.find("Constraint_Joint id=2"), std::string::npos) << c.name << ": " << outcome.message;
   }

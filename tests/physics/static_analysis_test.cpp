@@ -101,12 +101,8 @@ TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
   EXPECT_LE(looser.loadLeft, 5.0);
   EXPECT_GT(looser.loadLeft, 1e-6);  // it did stop early
 
-  const std::filesystem::path deckPath = scratchFile("static_two_iterations.xml");
-  std::ofstream(deckPath) << pendulumWithLimits("<Param_Static max_num_iter=\"2\"/>", statics);
-  RunRequest request;
-  request.deckPath = deckPath.string();
-  request.outputDir = scratchFile("static_two_iterations_results").string();
-  const RunOutcome outcome = runDeck(request);
+  const RunOutcome outcome =
+      runDeckTextOutcome("static_two_iterations", pendulumWithLimits("<Param_Static max_num_iter=\"2\"/>", statics));
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
   EXPECT_NE(outcome.message.find("no static equilibrium found after 2 iterations"), std::string::npos)
       << outcome.message;
@@ -114,13 +110,8 @@ TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
 
 // Nothing holds a body against gravity: no equilibrium, the run fails (exit 2) saying so and naming the body.
 TEST(StaticAnalysis, FreeBodyHasNoEquilibriumAndTheRunSaysSo) {
-  const std::filesystem::path deckPath = scratchFile("static_free.xml");
-  std::ofstream(deckPath) << deck(groundAndBody() + "\n<Force_Gravity grav_z=\"-9.81\"/>",
-                                  "<Simulate analysis_type=\"Static\"/>");
-  RunRequest request;
-  request.deckPath = deckPath.string();
-  request.outputDir = scratchFile("static_free_results").string();
-  const RunOutcome outcome = runDeck(request);
+  const RunOutcome outcome = runDeckTextOutcome(
+      "static_free", deck(groundAndBody() + "\n<Force_Gravity grav_z=\"-9.81\"/>", "<Simulate analysis_type=\"Static\"/>"));
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
   EXPECT_NE(outcome.message.find("no static equilibrium"), std::string::npos) << outcome.message;
   EXPECT_NE(outcome.message.find("Body_Rigid id=2"), std::string::npos) << outcome.message;

@@ -59,7 +59,8 @@ struct DeckRun {
   bool completed = false;
   std::filesystem::path output;  // the results folder
 };
-inline DeckRun runDeckText(const std::string& name, const std::string& deckText) {
+// The outcome of running `deckText` as above, whatever it is: for decks that must fail, and what their message says.
+inline RunOutcome runDeckTextOutcome(const std::string& name, const std::string& deckText) {
   const std::filesystem::path deckPath = scratchFile(name + ".xml");
   std::ofstream(deckPath) << deckText;
   const std::filesystem::path output = scratchFile(name + "_results");
@@ -67,9 +68,12 @@ inline DeckRun runDeckText(const std::string& name, const std::string& deckText)
   RunRequest request;
   request.deckPath = deckPath.string();
   request.outputDir = output.string();
-  const RunOutcome outcome = runDeck(request);
+  return runDeck(request);
+}
+inline DeckRun runDeckText(const std::string& name, const std::string& deckText) {
+  const RunOutcome outcome = runDeckTextOutcome(name, deckText);
   EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return {outcome.status == RunStatus::Completed, output};
+  return {outcome.status == RunStatus::Completed, scratchFile(name + "_results")};
 }
 
 inline ContactRun runContactDeck(const std::string& name, const std::string& deckText) {
