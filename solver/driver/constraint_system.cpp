@@ -476,18 +476,8 @@ bool ConstraintSystem::projectPositions(std::span<double> y, int maxIterations, 
                                         Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
                                         Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) {
   const int bodyCount = static_cast<int>(model_.bodies.size());
-  const int columns = bodyCount * 6;
-  double scale = 1;
-  for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
-  for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
-  const double tolerance = 1e-12 * scale;
+  const double tolerance = 1e-12 * lengthScale(y);
   std::vector<Eigen::Triplet<double>> triplets;
-  const auto factorise = [&]() {
-    g.resize(static_cast<Eigen::Index>(phi.size()), columns);
-    g.setFromTriplets(triplets.begin(), triplets.end());
-    normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
-    return normal.info() == Eigen::Success;
-  };
   for (;;) {
     stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
     Eigen::Index worst = 0;
@@ -497,7 +487,7 @@ bool ConstraintSystem::projectPositions(std::span<double> y, int maxIterations, 
       return false;
     }
     if (report.largestError <= tolerance) return true;
-    if (report.iterations == maxIterations || !factorise()) {
+    if (report.iterations == maxIterations || !factoriseStacked(triplets, phi.size(), g, normal)) {
       report.failure = describeRow(static_cast<int>(worst)) + " cannot be assembled: after " +
                        std::to_string(report.iterations) + " iterations it is still off by " +
                        scientific(report.largestError, 3) +
@@ -537,10 +527,32 @@ bool ConstraintSystem::factoriseNormal(std::span<const double> y, Eigen::VectorX
                                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) {
   std::vector<Eigen::Triplet<double>> triplets;
   stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
-  g.resize(static_cast<Eigen::Index>(phi.size()), static_cast<Eigen::Index>(model_.bodies.size()) * 6);
+  return factoriseStacked(triplets, phi.size(), g, normal);
+}
+
+bool ConstraintSystem::factoriseStacked(const std::vector<Eigen::Triplet<double>>& triplets, Eigen::Index rows,
+                                        Eigen::SparseMatrix<double>& g,
+                                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) const {
+  g.resize(rows, static_cast<Eigen::Index>(model_.bodies.size()) * 6);
   g.setFromTriplets(triplets.begin(), triplets.end());
   normal.compute(Eigen::SparseMatrix<double>(g * g.transpose()));
   return normal.info() == Eigen::Success;
+}
+
+std::string ConstraintSystem::describeSingularRow(const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factors) const {
+  // Eigen stops at the first zero pivot: D is set up to it, and its position maps back through the ordering.
+  const Eigen::VectorXd pivots = factors.vectorD();
+  for (Eigen::Index k = 0; k < pivots.size(); ++k) {
+    if (pivots(k) == 0) return describeRow(static_cast<int>(factors.permutationPinv().indices()(k)));
+  }
+  return "a joint";
+}
+
+double ConstraintSystem::lengthScale(std::span<const double> y) const {
+  double scale = 1;
+  for (size_t b = 0; b < model_.bodies.size(); ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+  for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
+  return scale;
 }
 
 Eigen::VectorXd ConstraintSystem::stackedTargets(double ActiveJoint::*target) const {
@@ -599,9 +611,7 @@ AssemblyReport ConstraintSystem::assemble(
   {
     std::vector<BodyKinematics> bodies(static_cast<size_t>(bodyCount));
     for (int b = 0; b < bodyCount; ++b) bodies[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
-    double scale = 1;
-    for (int b = 0; b < bodyCount; ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
-    for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
+    const double scale = lengthScale(y);
     for (const auto& [joint, index] : leftOut_) {
       const JointEquation& equation = joint->equations[static_cast<size_t>(index)];
       const EquationValue value = evaluateJointEquation(equation, framesOf(*joint, bodies), equation.angleOffset);
@@ -618,7 +628,8 @@ AssemblyReport ConstraintSystem::assemble(
   Eigen::VectorXd velocityChange = Eigen::VectorXd::Zero(columns);
   if (phi.size() > 0) {
     if (!factoriseNormal(y, phi, g, normal)) {
-      report.failure = "the joints are singular in the assembled configuration (they lock up or lose an axis)";
+      report.failure = describeSingularRow(normal) + " cannot be assembled: the joints lock up or lose an axis in the "
+                       "assembled configuration; check that the joints' axes are not aligned where they must cross";
       return report;
     }
     velocityChange = projectVelocities(y, g, normal);
@@ -701,7 +712,9 @@ AssemblyReport ConstraintSystem::assemble(
     const Eigen::SparseMatrix<double> reduced = g * inverseMass * g.transpose();
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> reducedSolver(reduced);
     if (reducedSolver.info() != Eigen::Success) {
-      report.failure = "the joints' reactions cannot be found in the assembled configuration";
+      report.failure = describeSingularRow(reducedSolver) + " cannot be assembled: the joints are nearly singular in "
+                       "the assembled configuration, so their reactions cannot be found; check that the joints' axes "
+                       "are not aligned where they must cross";
       return report;
     }
     lambda = reducedSolver.solve(stackedTargets(&ActiveJoint::targetAcceleration) - gamma - g * free);

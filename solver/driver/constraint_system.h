@@ -162,6 +162,15 @@ class ConstraintSystem {
   // Stacks G at y and factorises G Gᵀ; false when it is singular.
   bool factoriseNormal(std::span<const double> y, Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
+  // G from its stacked triplets (`rows` equations), and the factors of G Gᵀ; false when G Gᵀ is singular.
+  bool factoriseStacked(const std::vector<Eigen::Triplet<double>>& triplets, Eigen::Index rows,
+                        Eigen::SparseMatrix<double>& g, Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) const;
+  // The joint and equation whose pivot vanished when `factors` (of a matrix with a row per stacked equation)
+  // failed, for the failure message.
+  std::string describeSingularRow(const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factors) const;
+  // The model's size at y: the largest coordinate of a CG or a marker, at least 1 (deck units); joint tolerances
+  // are relative to it.
+  double lengthScale(std::span<const double> y) const;
   // The velocities in y moved by the smallest change onto G u = V (after factoriseNormal); returns the change
   // (6 per body, ground).
   Eigen::VectorXd projectVelocities(std::span<double> y, const Eigen::SparseMatrix<double>& g,
