@@ -152,7 +152,8 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
   if (!report.failure && !converged(r)) {
     report.failure = "no static equilibrium found after " + std::to_string(report.iterations) +
                      " iterations: " + describeBody(model_.bodies[static_cast<size_t>(worstBody)]) +
-                     " still has an unbalanced load of " + scientific(report.imbalance, 3);
+                     " still has an unbalanced load of " + scientific(report.imbalance, 3) +
+                     "; allow more iterations or a larger imbalance (Param_Static max_num_iter, max_imbalance)";
   }
   return report;
 }
