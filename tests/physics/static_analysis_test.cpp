@@ -106,6 +106,7 @@ TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
   EXPECT_NE(outcome.message.find("no static equilibrium found after 2 iterations"), std::string::npos)
       << outcome.message;
+  EXPECT_NE(outcome.message.find("Param_Static max_num_iter"), std::string::npos) << outcome.message;
 }
 
 // Nothing holds a body against gravity: no equilibrium, the run fails (exit 2) saying so and naming the body.
