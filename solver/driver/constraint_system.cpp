@@ -85,7 +85,7 @@ double valueAt(const Expression& expression, double time) { return expression.ev
 
 }  // namespace
 
-void ConstraintSystem::updateTargets(double time, const double* y) {
+void ConstraintSystem::updateTargets(double time, const double* y, bool withAcceleration) {
   for (ActiveJoint& active : joints_) {
     if (!active.joint->isMotion()) continue;
     const JointMotion& motion = *active.joint->motion;
@@ -106,12 +106,12 @@ void ConstraintSystem::updateTargets(double time, const double* y) {
       case 'D':
         active.targetPosition = value;
         active.targetVelocity = rate();
-        active.targetAcceleration = curvature();
+        if (withAcceleration) active.targetAcceleration = curvature();
         break;
       case 'V':
         active.targetPosition = y[active.motionState];
         active.targetVelocity = value;
-        active.targetAcceleration = rate();
+        if (withAcceleration) active.targetAcceleration = rate();
         break;
       default:
         active.targetPosition = y[active.motionState];
@@ -599,7 +599,7 @@ AssemblyReport ConstraintSystem::assemble(
     return report;
   }
   initialiseMotionStates(firstStart, y);
-  updateTargets(time, y.data());
+  updateTargets(time, y.data(), true);
   const int bodyCount = static_cast<int>(model_.bodies.size());
   const int columns = bodyCount * 6;
   std::vector<double> start(y.begin(), y.begin() + firstMultiplier_);

@@ -144,8 +144,9 @@ class ConstraintSystem {
     int blockJointMotion = -1, blockMotionMotion = -1;
   };
 
-  // The motions' targets at `time` from their expressions and states in y.
-  void updateTargets(double time, const double* y);
+  // The motions' targets at `time` from their expressions and states in y; the acceleration targets only
+  // `withAcceleration` (the assembly needs them, the residual does not: they cost two more evaluations of f).
+  void updateTargets(double time, const double* y, bool withAcceleration = false);
   // The motions' states s (and w) from ic_disp (and ic_vel) at the first start, from the joints' displacement
   // (and velocity) otherwise.
   void initialiseMotionStates(bool firstStart, std::span<double> y);
