@@ -50,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
+import make_meshes
+
 HERE = Path(__file__).resolve().parent
 
 MODULE = 0.002
@@ -319,12 +321,7 @@ def check_closed(nodes, triangles):
 
 
 def write_obj(path, title, nodes, triangles):
-    with open(path, "w") as out:
-        out.write(f"# {title}\n# written by make_gears.py: {len(nodes)} nodes, {len(triangles)} triangles\n")
-        for x, y, z in nodes:
-            out.write(f"v {x:.9g} {y:.9g} {z:.9g}\n")
-        for a, b, c in triangles:
-            out.write(f"f {a + 1} {b + 1} {c + 1}\n")
+    make_meshes.write_obj(path, title, nodes, triangles, writer="make_gears.py")
 
 
 def rotate(poly, angle, centre=(0.0, 0.0)):

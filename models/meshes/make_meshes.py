@@ -15,9 +15,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def write_obj(path, title, nodes, triangles):
+def write_obj(path, title, nodes, triangles, writer="make_meshes.py"):
+    """An OBJ file: a comment with `title` and the script that wrote it, the nodes, the 1-based triangles."""
     with open(path, "w") as out:
-        out.write(f"# {title}\n# written by make_meshes.py: {len(nodes)} nodes, {len(triangles)} triangles\n")
+        out.write(f"# {title}\n# written by {writer}: {len(nodes)} nodes, {len(triangles)} triangles\n")
         for x, y, z in nodes:
             out.write(f"v {x:.9g} {y:.9g} {z:.9g}\n")
         for a, b, c in triangles:
