@@ -20,7 +20,9 @@ const ElementSchema<SensorEventSpec>& sensorEventSchema() {
           attr::text("expr", &S::expr).modifiable(),
           attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
           attr::real("value", &S::value).byDefault(0.0).modifiable(),
-          attr::real("error_tol", &S::error_tol).above(0).byDefault(1e-3).modifiable(),
+          // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the crossing is
+          // located to the integrator's precision whatever error_tol says.
+          attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
           attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
           attr::boolean("return", &S::returns).byDefault(false).modifiable(),
           attr::boolean("print", &S::print).byDefault(false).modifiable(),
@@ -68,6 +70,11 @@ void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics) {
     return;
   }
   compileExpression(spec, diagnostics);
+  if (spec.compare == "EQ" && spec.error_tol == 0 && !spec.zero_crossing) {
+    diagnostics.warning(spec.loc, "compare=\"EQ\" with error_tol=\"0\" and zero_crossing=\"FALSE\" fires only if expr "
+                                  "equals value exactly at the end of a step, which almost never happens; give "
+                                  "error_tol > 0 or zero_crossing=\"TRUE\"");
+  }
 }
 
 std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEventSpec>& specs, const Model& model,

@@ -47,8 +47,22 @@ TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
                        "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet"));
   EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" compare=\"LE\"")), kSensorLine,
                        "attribute 'compare' must be one of GE, LT, EQ (got 'LE')"));
-  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" error_tol=\"0\"")), kSensorLine,
-                       "attribute 'error_tol' must be > 0 (got 0)"));
+  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" error_tol=\"-1e-3\"")), kSensorLine,
+                       "attribute 'error_tol' must be >= 0 (got -0.001)"));
+}
+
+// MotionView exports error_tol="0." by default (a real vehicle deck has it): valid, since zero crossing locates the
+// event whatever the tolerance; only an EQ sensor that is merely checked after each step could then never fire.
+TEST(SensorEventDeck, ZeroErrorToleranceIsValidAndWarnedOnlyWhereItCannotFire) {
+  Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0.\""));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+  EXPECT_EQ(diagnostics.warningCount(), 0) << diagnostics.formatAll();
+  diagnostics = readAndBuild(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0\" zero_crossing=\"FALSE\""));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(diagnostics, kSensorLine, "fires only if expr equals value exactly at the end of a step"));
+  diagnostics = readAndBuild(
+      sensorDeck("expr=\"TIME\" value=\"0.5\" compare=\"GE\" error_tol=\"0\" zero_crossing=\"FALSE\""));
+  EXPECT_EQ(diagnostics.warningCount(), 0) << diagnostics.formatAll();
 }
 
 TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
