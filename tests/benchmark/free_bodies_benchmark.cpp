@@ -3,10 +3,11 @@
 //
 //   free_bodies_benchmark [--solver auto|dense|klu|both] [--tol 1e-3] [N ...]     (default: N = 10 100 1000)
 //
-// Measured on the 2-core development VM (RelWithDebInfo, KLU chosen automatically):
-//   integr_tol 1e-3:  N=10: 30 steps, 1.0 ms, 3.5 us/step/body;  N=100: 30 steps, 9.5 ms, 3.2;  N=1000: 31, 98 ms, 3.2
-//   integr_tol 1e-6:  N=10: 104 steps, 2.7 ms, 2.6;  N=100: 89 steps, 21 ms, 2.3;  N=1000: 95 steps, 209 ms, 2.2
-//   dense LU instead: N=10: 12 us/step/body, N=100: 105 — which is why KLU is used from two bodies on.
+// Measured on the 2-core development VM (RelWithDebInfo, KLU chosen automatically), 2026-11-22:
+//   integr_tol 1e-3:  N=10: 30 steps, 1.3 ms, 4.3 us/step/body;  N=100: 30 steps, 11 ms, 3.7;
+//                     N=1000: 31 steps, 0.14 s, 4.5;  N=3000: 31 steps, 0.45 s, 4.9
+//   integr_tol 1e-6:  N=10: 104 steps, 3.6 ms, 3.5;  N=100: 89 steps, 27 ms, 3.0;  N=1000: 82 steps, 0.32 s, 3.9
+//   dense LU instead: N=10: 16 us/step/body, N=100: 141 — which is why KLU is used from two bodies on.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
