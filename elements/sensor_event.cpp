@@ -20,8 +20,8 @@ const ElementSchema<SensorEventSpec>& sensorEventSchema() {
           attr::text("expr", &S::expr).modifiable(),
           attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
           attr::real("value", &S::value).byDefault(0.0).modifiable(),
-          // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the crossing is
-          // located to the integrator's precision whatever error_tol says.
+          // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the
+          // crossing is located to the integrator's precision whatever error_tol says.
           attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
           attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
           attr::boolean("return", &S::returns).byDefault(false).modifiable(),

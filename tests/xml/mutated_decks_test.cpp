@@ -177,7 +177,8 @@ TEST(MutatedDecks, EveryDamagedDeckGetsDiagnosticsNeverACrash) {
         if (diagnostic.severity != Severity::Error) continue;
         EXPECT_EQ(diagnostic.where.file, displayName) << diagnostic.format();
         if (diagnostic.where.line <= 0 && !isAboutTheWholeDeck(diagnostic)) {
-          ADD_FAILURE() << "error without a line: " << diagnostic.format() << "\n  mutant: " << keepMutant(mutant, name);
+          ADD_FAILURE() << "error without a line: " << diagnostic.format()
+                        << "\n  mutant: " << keepMutant(mutant, name);
         }
       }
     }
