@@ -539,7 +539,8 @@ bool ConstraintSystem::factoriseStacked(const std::vector<Eigen::Triplet<double>
   return normal.info() == Eigen::Success;
 }
 
-std::string ConstraintSystem::describeSingularRow(const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factors) const {
+std::string ConstraintSystem::describeSingularRow(
+    const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factors) const {
   // Eigen stops at the first zero pivot: D is set up to it, and its position maps back through the ordering.
   const Eigen::VectorXd pivots = factors.vectorD();
   for (Eigen::Index k = 0; k < pivots.size(); ++k) {
@@ -550,7 +551,9 @@ std::string ConstraintSystem::describeSingularRow(const Eigen::SimplicialLDLT<Ei
 
 double ConstraintSystem::lengthScale(std::span<const double> y) const {
   double scale = 1;
-  for (size_t b = 0; b < model_.bodies.size(); ++b) scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    scale = std::max(scale, vec3(y.data() + b * kSize).cwiseAbs().maxCoeff());
+  }
   for (const Marker& marker : model_.markers) scale = std::max(scale, marker.position.cwiseAbs().maxCoeff());
   return scale;
 }

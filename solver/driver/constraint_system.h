@@ -165,7 +165,8 @@ class ConstraintSystem {
                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal);
   // G from its stacked triplets (`rows` equations), and the factors of G Gᵀ; false when G Gᵀ is singular.
   bool factoriseStacked(const std::vector<Eigen::Triplet<double>>& triplets, Eigen::Index rows,
-                        Eigen::SparseMatrix<double>& g, Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) const;
+                        Eigen::SparseMatrix<double>& g,
+                        Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& normal) const;
   // The joint and equation whose pivot vanished when `factors` (of a matrix with a row per stacked equation)
   // failed, for the failure message.
   std::string describeSingularRow(const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>>& factors) const;

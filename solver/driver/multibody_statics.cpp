@@ -69,10 +69,12 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     lengthScale = std::max(lengthScale, body.position.cwiseAbs().maxCoeff());
   }
   if (loadScale == 0) loadScale = 1;
-  const auto imbalanceOf = [&](const Eigen::VectorXd& values, int* worstBody) {
+  // The largest force or torque left on a body, torques divided by `torqueArm` (a length, to compare them with
+  // forces; 1 compares them as given).
+  const auto imbalanceOf = [&](const Eigen::VectorXd& values, double torqueArm, int* worstBody) {
     double worst = 0;
     for (int b = 0; b < bodies; ++b) {
-      const double load = std::max(values.segment<3>(6 * b).norm(), values.segment<3>(6 * b + 3).norm() / lengthScale);
+      const double load = std::max(values.segment<3>(6 * b).norm(), values.segment<3>(6 * b + 3).norm() / torqueArm);
       if (load > worst) {
         worst = load;
         if (worstBody) *worstBody = b;
@@ -83,17 +85,10 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
   // Param_Static's max_imbalance bounds every force and torque as given (MotionSolve tests each equation of motion);
   // without it, forces and torques over the model's size are held to 1e-9 of the load scale.
   const StaticSettings& limits = model_.statics;
-  const auto largestLoad = [&](const Eigen::VectorXd& values) {
-    double worst = 0;
-    for (int b = 0; b < bodies; ++b) {
-      worst = std::max({worst, values.segment<3>(6 * b).norm(), values.segment<3>(6 * b + 3).norm()});
-    }
-    return worst;
-  };
   const auto converged = [&](const Eigen::VectorXd& values) {
     const double constraintError = rows > 0 ? values.tail(rows).cwiseAbs().maxCoeff() : 0.0;
-    const bool balanced = limits.maxImbalance ? largestLoad(values) <= *limits.maxImbalance
-                                              : imbalanceOf(values, nullptr) <= 1e-9 * loadScale;
+    const bool balanced = limits.maxImbalance ? imbalanceOf(values, 1.0, nullptr) <= *limits.maxImbalance
+                                              : imbalanceOf(values, lengthScale, nullptr) <= 1e-9 * loadScale;
     return balanced && constraintError <= limits.maxConstraintError.value_or(1e-10 * lengthScale);
   };
 
@@ -136,9 +131,9 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     ++report.iterations;
     if (!accepted) {
       int body = 0;
-      imbalanceOf(r, &body);
+      imbalanceOf(r, lengthScale, &body);
       report.failure = "no static equilibrium: no change of the configuration lowers the loads left (largest " +
-                       scientific(imbalanceOf(r, nullptr), 3) + ", on " +
+                       scientific(imbalanceOf(r, lengthScale, nullptr), 3) + ", on " +
                        describeBody(model_.bodies[static_cast<size_t>(body)]) +
                        "); a body or a mechanism is free to move along a load";
       break;
@@ -147,7 +142,7 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     r = shifted;
   }
   int worstBody = 0;
-  report.imbalance = imbalanceOf(r, &worstBody);
+  report.imbalance = imbalanceOf(r, lengthScale, &worstBody);
   report.constraintError = rows > 0 ? r.tail(rows).cwiseAbs().maxCoeff() : 0.0;
   if (!report.failure && !converged(r)) {
     report.failure = "no static equilibrium found after " + std::to_string(report.iterations) +

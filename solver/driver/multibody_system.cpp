@@ -10,7 +10,6 @@ namespace lodestone {
 
 using namespace body_state;
 
-
 MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::span<const double> bodyStates)
     : model_(model),
       times_(times),

@@ -433,9 +433,9 @@ TEST(ForceElements, NotFiniteExpressionFailsTheRunNamingTheElement) {
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed) << outcome.message;
   EXPECT_NE(outcome.message.find("not finite: Force_Vector_OneBody id=8"), std::string::npos) << outcome.message;
   std::string log;
-  for (const std::string& line : readLines(scratchFile("force_nan_results") / "run.log")) log += line + "\n";
+  for (const std::string& line : readLines(resultsFolderOf("force_nan") / "run.log")) log += line + "\n";
   EXPECT_NE(log.find("ERROR: Force_Vector_OneBody id=8 (" + scratchFile("force_nan.xml").string()), std::string::npos) << log;
-  const ResultsTable bodies((scratchFile("force_nan_results") / "bodies.csv").string());
+  const ResultsTable bodies((resultsFolderOf("force_nan") / "bodies.csv").string());
   EXPECT_NEAR(bodies.at(bodies.rowCount() - 1, "time"), 0.4, 1e-9) << "outputs up to the failure are kept";
 }
 

@@ -388,12 +388,6 @@ std::vector<std::string> redundancyLines(const DeckRun& run) {
   return logLines(run, "repeats what other joints already hold; it is left out");
 }
 
-// A planar four-bar (ground 1 m, crank 0.3 m, coupler 1 m, rocker 0.6 m) on four REVOLUTE joints about ground z:
-// 20 equations on 18 coordinates for 1 degree of freedom, so 3 are redundant (in 3-D, the out-of-plane ones). The
-// crank starts at 5 rad/s (the assembly makes the other links' velocities agree). run.log names 3 redundant
-// equations, and over 2 s every joint's two marker origins stay together (loop closure) and the links stay in
-// their plane. Measured: closure within 1.1e-12 at integr_tol 1e-7.
-// Fails when: more or fewer equations are reported redundant; the loop opens by more than 1e-6.
 // A planar four-bar: frame link A–D 1 m, crank A–B 0.3 m (body 2, starting at 5 rad/s), coupler B–C 1 m (body 3),
 // rocker C–D 0.6 m (body 4), on four REVOLUTE joints about z. Its frame markers 100 (at A) and 101 (at D) are on
 // `frameBody`: ground (1), or a body the deck adds.
@@ -419,6 +413,16 @@ struct FourBar {
            markerXml(41, 4, c) + markerXml(42, 4, d) + jointXml(1, "REVOLUTE", 21, 100) +
            jointXml(2, "REVOLUTE", 31, 22) + jointXml(3, "REVOLUTE", 41, 32) + jointXml(4, "REVOLUTE", 42, 101);
   }
+  // The run both four-bar tests make: integr_tol 1e-7, gravity along −y (in the linkage's plane), outputs every
+  // 0.01 s.
+  static DeckXml settings(double endTime) {
+    DeckXml d;
+    d.integrTol = 1e-7;
+    d.gravity = Vec3(0, -9.81, 0);
+    d.endTime = endTime;
+    d.printInterval = 0.01;
+    return d;
+  }
   // The largest distance between a joint's two marker origins over the run; `frame` is the frame body's motion,
   // null for ground.
   double closure(const ResultsTable& bodies, const BodyMotion* frame) const {
@@ -435,15 +439,15 @@ struct FourBar {
   }
 };
 
+// A planar four-bar (ground 1 m, crank 0.3 m, coupler 1 m, rocker 0.6 m) on four REVOLUTE joints about ground z:
+// 20 equations on 18 coordinates for 1 degree of freedom, so 3 are redundant (in 3-D, the out-of-plane ones). The
+// crank starts at 5 rad/s (the assembly makes the other links' velocities agree). run.log names 3 redundant
+// equations, and over 2 s every joint's two marker origins stay together (loop closure) and the links stay in
+// their plane. Measured: closure within 1.1e-12 at integr_tol 1e-7.
+// Fails when: more or fewer equations are reported redundant; the loop opens by more than 1e-6.
 TEST(JointLinkages, PlanarFourBarRunsWithThreeRedundantEquations) {
   const FourBar fourBar;
-  const std::string statements = fourBar.statements(1);
-  DeckXml d;
-  d.integrTol = 1e-7;
-  d.gravity = Vec3(0, -9.81, 0);
-  d.endTime = 2;
-  d.printInterval = 0.01;
-  const DeckRun run = runDeckText("four_bar", deckXml(d, statements));
+  const DeckRun run = runDeckText("four_bar", deckXml(FourBar::settings(2), fourBar.statements(1)));
   ASSERT_TRUE(run.completed);
   EXPECT_EQ(redundancyLines(run).size(), 3u) << readText(run.output / "run.log");
 
@@ -476,12 +480,7 @@ TEST(JointLinkages, FourBarOnATurningBaseStillHasThreeRedundantEquations) {
   base.angularVelocity = Vec3(0, 0, 0.5);
   const std::string statements = markerXml(50, 5, Vec3(0.5, 0, 0)) + bodyXml(base) + markerXml(102, 1, fourBar.a) +
                                  fourBar.statements(5) + jointXml(5, "REVOLUTE", 100, 102);
-  DeckXml d;
-  d.integrTol = 1e-7;
-  d.gravity = Vec3(0, -9.81, 0);
-  d.endTime = 1;
-  d.printInterval = 0.01;
-  const DeckRun run = runDeckText("four_bar_on_base", deckXml(d, statements));
+  const DeckRun run = runDeckText("four_bar_on_base", deckXml(FourBar::settings(1), statements));
   ASSERT_TRUE(run.completed) << readText(run.output / "run.log");
   EXPECT_EQ(redundancyLines(run).size(), 3u) << readText(run.output / "run.log");
 

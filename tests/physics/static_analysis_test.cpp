@@ -112,7 +112,8 @@ TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
 // Nothing holds a body against gravity: no equilibrium, the run fails (exit 2) saying so and naming the body.
 TEST(StaticAnalysis, FreeBodyHasNoEquilibriumAndTheRunSaysSo) {
   const RunOutcome outcome = runDeckTextOutcome(
-      "static_free", deck(groundAndBody() + "\n<Force_Gravity grav_z=\"-9.81\"/>", "<Simulate analysis_type=\"Static\"/>"));
+      "static_free",
+      deck(groundAndBody() + "\n<Force_Gravity grav_z=\"-9.81\"/>", "<Simulate analysis_type=\"Static\"/>"));
   EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
   EXPECT_NE(outcome.message.find("no static equilibrium"), std::string::npos) << outcome.message;
   EXPECT_NE(outcome.message.find("Body_Rigid id=2"), std::string::npos) << outcome.message;

@@ -59,11 +59,13 @@ struct DeckRun {
   bool completed = false;
   std::filesystem::path output;  // the results folder
 };
+// The results folder of the inline deck `name`.
+inline std::filesystem::path resultsFolderOf(const std::string& name) { return scratchFile(name + "_results"); }
 // The outcome of running `deckText` as above, whatever it is: for decks that must fail, and what their message says.
 inline RunOutcome runDeckTextOutcome(const std::string& name, const std::string& deckText) {
   const std::filesystem::path deckPath = scratchFile(name + ".xml");
   std::ofstream(deckPath) << deckText;
-  const std::filesystem::path output = scratchFile(name + "_results");
+  const std::filesystem::path output = resultsFolderOf(name);
   std::filesystem::remove_all(output);
   RunRequest request;
   request.deckPath = deckPath.string();
@@ -73,7 +75,7 @@ inline RunOutcome runDeckTextOutcome(const std::string& name, const std::string&
 inline DeckRun runDeckText(const std::string& name, const std::string& deckText) {
   const RunOutcome outcome = runDeckTextOutcome(name, deckText);
   EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
-  return {outcome.status == RunStatus::Completed, scratchFile(name + "_results")};
+  return {outcome.status == RunStatus::Completed, resultsFolderOf(name)};
 }
 
 inline ContactRun runContactDeck(const std::string& name, const std::string& deckText) {

@@ -14,7 +14,9 @@ namespace {
 using Edges = std::vector<std::pair<int, int>>;
 constexpr int kGround = 9;
 
-int distinct(const std::vector<int>& blocks) { return static_cast<int>(std::set<int>(blocks.begin(), blocks.end()).size()); }
+int distinct(const std::vector<int>& blocks) {
+  return static_cast<int>(std::set<int>(blocks.begin(), blocks.end()).size());
+}
 
 TEST(JointGraph, EveryLinkOfAChainIsItsOwnBlock) {
   const std::vector<int> blocks = biconnectedBlocks(10, Edges{{kGround, 0}, {0, 1}, {1, 2}, {2, 3}});
@@ -51,7 +53,8 @@ TEST(JointGraph, TwoJointsBetweenTheSameBodiesShareABlock) {
 }
 
 TEST(JointGraph, AJointOnOneBodyAndSeparateMechanismsAreTheirOwnBlocks) {
-  const std::vector<int> blocks = biconnectedBlocks(10, Edges{{4, 4}, {kGround, 5}, {6, 7}, {6, 7}, {kGround, kGround}});
+  const std::vector<int> blocks =
+      biconnectedBlocks(10, Edges{{4, 4}, {kGround, 5}, {6, 7}, {6, 7}, {kGround, kGround}});
   EXPECT_EQ(distinct(blocks), 4);  // the self-loops, the bridge to 5, the pair 6–7
   EXPECT_EQ(blocks[2], blocks[3]);
   for (const int block : blocks) EXPECT_GE(block, 0);
