@@ -123,6 +123,68 @@ double typicalRadius(const Shape& shape) {
   }
 }
 
+// The point of `shape` at `pose` farthest along `direction` (unit): its support point. For a frustum, the true
+// circles, of which FCL's polytope is inscribed.
+Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direction) {
+  const Vector3 local = pose.rotation.transpose() * direction;
+  // The rim point of a disk of `radius` about the local z axis, farthest along `local`.
+  const auto rim = [&](double radius) {
+    const Eigen::Vector2d across(local.x(), local.y());
+    const double length = across.norm();
+    return length > 0 ? Vector3(radius * local.x() / length, radius * local.y() / length, 0) : Vector3::Zero();
+  };
+  Vector3 point = Vector3::Zero();
+  switch (shape.type) {
+    case ShapeType::Sphere: point = shape.radius * local; break;
+    case ShapeType::Box: point = local.cwiseSign().cwiseProduct(shape.halfExtents); break;
+    case ShapeType::Cylinder:
+      point = rim(shape.radius) + Vector3(0, 0, local.z() >= 0 ? shape.halfLength : -shape.halfLength);
+      break;
+    case ShapeType::Ellipsoid: {
+      const Vector3 scaled = shape.semiAxes.cwiseProduct(local);
+      const double length = scaled.norm();
+      point = length > 0 ? Vector3(shape.semiAxes.cwiseProduct(scaled) / length) : Vector3::Zero();
+      break;
+    }
+    case ShapeType::Frustum: {
+      const Vector3 bottom = rim(shape.bottomRadius);
+      const Vector3 top = rim(shape.topRadius) + Vector3(0, 0, shape.length);
+      point = bottom.dot(local) >= top.dot(local) ? bottom : top;
+      break;
+    }
+    case ShapeType::Mesh: break;
+  }
+  return pose.position + pose.rotation * point;
+}
+
+// The shallowest way out along a few axes — each shape's own three and the line between their centres — by the
+// overlap of the shapes' extents along each: every axis's overlap bounds the true depth from above. EPA's answer is
+// the true depth to its tolerance, except where it fails: as the deeper side flips inside a thin shape, libccd's EPA
+// can return a way out sideways, ten times too deep (an ellipsoid in the middle of a plate), and the depth jumps.
+struct AxisDepth {
+  double depth = INFINITY;
+  Vector3 normal = Vector3::UnitZ();  // from B to A
+};
+
+AxisDepth shallowestAxis(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB) {
+  std::array<Vector3, 7> axes;
+  for (int k = 0; k < 3; ++k) {
+    axes[static_cast<size_t>(k)] = poseA.rotation.col(k);
+    axes[static_cast<size_t>(k) + 3] = poseB.rotation.col(k);
+  }
+  const Vector3 between = poseA.position - poseB.position;
+  axes[6] = between.norm() > 0 ? Vector3(between.normalized()) : Vector3::UnitZ();
+  AxisDepth best;
+  for (const Vector3& axis : axes) {
+    // A moved along +axis clears B by maxB − minA; along −axis by maxA − minB.
+    const double up = supportPoint(b, poseB, axis).dot(axis) - supportPoint(a, poseA, -axis).dot(axis);
+    const double down = supportPoint(a, poseA, axis).dot(axis) - supportPoint(b, poseB, -axis).dot(axis);
+    if (up < best.depth) best = {up, axis};
+    if (down < best.depth) best = {down, -axis};
+  }
+  return best;
+}
+
 }  // namespace
 
 double fclPair(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
@@ -140,14 +202,20 @@ double fclPair(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
     // Verified by test: FCL 0.7's normal points from o1 (A) to o2 (B) and `pos` is midway between the two
     // surfaces, so ours (B to A) is its negative and each surface point lies half the depth away.
     const fcl::Contactd& contact = collisionResult.getContact(0);
-    const double depth = std::max(contact.penetration_depth, 0.0);
-    const Vector3 normal = -contact.normal.normalized();
+    double depth = std::max(contact.penetration_depth, 0.0);
+    Vector3 normal = -contact.normal.normalized();
+    Vector3 pointOnA = contact.pos - 0.5 * depth * normal;
+    if (const AxisDepth axis = shallowestAxis(a, poseA, b, poseB); axis.depth < depth) {
+      depth = std::max(axis.depth, 0.0);
+      normal = axis.normal;
+      pointOnA = supportPoint(a, poseA, -normal);  // A's deepest point in B along the way out
+    }
     if (depth > 0) {
       ContactPoint point;
       point.normal = normal;
       point.depth = depth;
-      point.pointOnA = contact.pos - 0.5 * depth * normal;
-      point.pointOnB = contact.pos + 0.5 * depth * normal;
+      point.pointOnA = pointOnA;
+      point.pointOnB = pointOnA + depth * normal;
       // Estimate: the circle where two spheres of the shapes' typical radii overlap by `depth`,
       // a² ≈ 2δ·R₁R₂/(R₁ + R₂) (exact to first order for spheres and for a sphere on a plane).
       const double inverse = 1 / typicalRadius(a) + 1 / typicalRadius(b);

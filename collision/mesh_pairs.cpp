@@ -5,8 +5,9 @@
 //
 // Penetrating samples that share a node form a patch. The contact laws are written for one point per contact
 // (IMPACT's stiffness is the whole contact's), so a patch gives its law's force once, whatever the number of
-// triangles in it: its depth is the deepest sample's, its normal the mean of the samples' weighted by area × depth,
-// and each sample carries the part area × depth of the force (ContactPoint::share). A sample that just starts to
+// triangles in it: its depth is its rigid approach (lawDepth: the deepest sample's for a curved surface, the mean for
+// a flat one), its normal the mean of the samples' weighted by area × depth, and each sample carries the part area ×
+// depth of the force (ContactPoint::share). A sample that just starts to
 // penetrate adds nothing, so the force turns and moves smoothly as triangles come and go.
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "contact_patch.h"
 #include "mesh_geometry.h"
 #include "pair_routines.h"
 #include "point_queries.h"
@@ -188,11 +190,30 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     const double weight = sample.area * sample.depth;
     patch.weight += weight;
     patch.normal += weight * sample.masterNormal;
-    patch.depth = std::max(patch.depth, sample.depth);
     patch.area += sample.area;
     deepest = std::max(deepest, sample.depth);
   }
-  for (Patch& patch : patches) patch.normal.normalize();
+  // Each patch's law acts at the depth of its rigid approach (lawDepth): its deepest sample's for a curved surface,
+  // for a flat one the depth at its centre of pressure. The samples are weighted by area × depth, not by area (as
+  // analytical polygons are, whose area grows from nothing): a sample that begins to penetrate then moves nothing.
+  thread_local std::vector<DepthSample> patchSamples;
+  thread_local std::vector<double> patchTilts, tilts;  // per sample of the patch; per sample
+  tilts.assign(samples.size(), 0.0);
+  for (size_t p = 0; p < patches.size(); ++p) {
+    Patch& patch = patches[p];
+    patch.normal.normalize();
+    patchSamples.clear();
+    for (size_t k = 0; k < samples.size(); ++k) {
+      if (patchOf[k] == static_cast<int>(p)) {
+        patchSamples.push_back({samples[k].position, samples[k].depth, samples[k].area * samples[k].depth});
+      }
+    }
+    patchTilts.resize(patchSamples.size());
+    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts);
+    for (size_t k = 0, next = 0; k < samples.size(); ++k) {
+      if (patchOf[k] == static_cast<int>(p)) tilts[k] = patchTilts[next++];
+    }
+  }
   // One point per sample, all with their patch's depth, normal and area, each carrying the part area × depth of its
   // patch's force: together the law's force once per patch, its elastic part acting at the weighted centre, while
   // damping and friction see each sample's own velocity (so a face rocking on a face is damped, and a spinning
@@ -205,6 +226,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     // way when B is sampled.
     point.normal = side.sampledIsA ? patch.normal : Vector3(-patch.normal);
     point.depth = patch.depth;
+    point.tilt = tilts[k];
     point.area = patch.area;
     point.share = share * sample.area * sample.depth / patch.weight;
     // On the master surface where the sample meets it, and `depth` inside from there.

@@ -3,6 +3,7 @@
 // farther apart than the margin before any routine runs.
 #include "narrow_phase.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -69,7 +70,10 @@ double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
   const double boundingGap = (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();
   if (boundingGap > margin && boundingGap > 0) return boundingGap;
   if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh || !options.analytical) {
-    return detail::meshContact(a, poseA, b, poseB, margin, options, points);
+    // A mesh pair measures its gap only within a near range, and says that range beyond it; the bounding spheres'
+    // gap, a lower bound too, takes over where it is larger, so the value does not jump where the early-out above
+    // begins. It never hides a penetration: a depth never exceeds the bounding spheres' overlap.
+    return std::max(detail::meshContact(a, poseA, b, poseB, margin, options, points), boundingGap);
   }
   const Entry& entry = kTable[index(a.type)][index(b.type)];
   return entry.routine(a, poseA, b, poseB, margin, points);

@@ -31,19 +31,21 @@ struct ContactOptions {
 
 // Contact between shape `a` at `poseA` and shape `b` at `poseB`.
 //
-// Appends to `points` one ContactPoint per point of contact while the shapes overlap (several where the contact
-// is a patch or a line: box face on box face gives the corners of the overlap polygon, a cylinder lying on a
-// face gives its two end points), and nothing while they are apart.
+// Appends to `points` the samples of each contact patch while the shapes overlap (see ContactPoint: a sphere gives
+// one point; a box face on a box face, a cylinder lying or standing on a face, a box on a cylinder's cap give a
+// patch sampled over its overlap region; crossed edges one point; a mesh pair its penetrating samples gathered in
+// patches), and nothing while they are apart.
 //
 // Returns the signed distance between the shapes: the gap (> 0) while apart, minus the largest penetration
 // depth (< 0) while they overlap. It is continuous in the poses, so it can serve as a root function. When the
 // shapes are farther apart than `margin`, any value ≥ margin may be returned (a cheap bound is enough). Mesh pairs
-// return the gap while it is below a nearer range and that range beyond it (see ContactOptions::fieldRange).
+// return the gap while it is below a nearer range and beyond it that range or the bounding spheres' gap, whichever
+// is larger (see ContactOptions::fieldRange); the value stays continuous through the whole approach.
 //
-// Mesh contact gives one point per penetrating sample, grouped in patches (connected sets of samples): every point
-// of a patch has the patch's depth (the deepest sample's), normal (the samples' mean weighted by area × depth) and
-// area (the samples' total), and carries the part area × depth of the patch's force (ContactPoint::share), so the
-// law acts once per patch and a sample that just begins to penetrate adds nothing.
+// Every patch's points have the patch's depth (its deepest sample's), normal and area, and carry the part area ×
+// depth of the patch's force (ContactPoint::share), so the law acts once per patch, the centre of pressure follows the
+// depth, and a sample that just begins to penetrate adds nothing. Analytical patches (collision/contact_patch.h) are
+// sampled by quadrature over their polygon or line; mesh patches (mesh_pairs.cpp) are connected sets of samples.
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points, const ContactOptions& options = {});
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "contact_patch.h"
 #include "pair_routines.h"
 
 namespace lodestone::detail {
@@ -32,31 +33,6 @@ void closestOnLines(const Vector3& p, const Vector3& u, double sLimit, const Vec
   s = std::clamp(s, -sLimit, sLimit);
   t = std::clamp(vw + s * cosine, -tLimit, tLimit);
   s = std::clamp(t * cosine - uw, -sLimit, sLimit);
-}
-
-// Sutherland–Hodgman: keeps the part of `polygon` where normal·x ≤ offset.
-template <std::size_t Capacity>
-int clipPolygon(const std::array<Vector3, Capacity>& polygon, int count, const Vector3& normal, double offset,
-                std::array<Vector3, Capacity>& clipped) {
-  int kept = 0;
-  for (int i = 0; i < count; ++i) {
-    const Vector3& current = polygon[i];
-    const Vector3& next = polygon[(i + 1) % count];
-    const double currentHeight = normal.dot(current) - offset, nextHeight = normal.dot(next) - offset;
-    if (currentHeight <= 0) clipped[kept++] = current;
-    if ((currentHeight < 0 && nextHeight > 0) || (currentHeight > 0 && nextHeight < 0)) {
-      clipped[kept++] = current + (next - current) * (currentHeight / (currentHeight - nextHeight));
-    }
-  }
-  return kept;
-}
-
-// Area of a planar polygon projected on the plane of unit `normal`.
-template <std::size_t Capacity>
-double polygonArea(const std::array<Vector3, Capacity>& polygon, int count, const Vector3& normal) {
-  Vector3 sum = Vector3::Zero();
-  for (int i = 0; i < count; ++i) sum += polygon[i].cross(polygon[(i + 1) % count]);
-  return 0.5 * std::abs(sum.dot(normal));
 }
 
 struct BestAxis {
@@ -155,44 +131,23 @@ double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& pos
   const Vector3 sideP = incidentHalf[p] * incidentPose.rotation.col(p);
   const Vector3 sideQ = incidentHalf[q] * incidentPose.rotation.col(q);
 
-  // Up to 4 + 4 clip planes' worth of vertices, plus one for the reference plane.
-  using Polygon = std::array<Vector3, 16>;
-  Polygon polygon{incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
-                  incidentCentre + sideP - sideQ};
-  Polygon scratch;
-  int count = 4;
-  for (int k = 0; k < 3 && count > 0; ++k) {
+  // The patch: the incident face clipped to the reference face's sides and to below its plane.
+  thread_local std::vector<Vector3> polygon;
+  polygon.assign({incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
+                  incidentCentre + sideP - sideQ});
+  for (int k = 0; k < 3 && !polygon.empty(); ++k) {
     if (k == faceAxis) continue;
     const Vector3 side = referencePose.rotation.col(k);
     for (double sign : {1.0, -1.0}) {
-      count = clipPolygon(polygon, count, sign * side, sign * side.dot(referencePose.position) + referenceHalf[k],
-                          scratch);
-      polygon = scratch;
+      clipPolygonInPlace(polygon, sign * side, sign * side.dot(referencePose.position) + referenceHalf[k]);
     }
   }
-  // The overlap patch: the clipped incident face below the reference plane.
-  const int patchCount = clipPolygon(polygon, count, referenceNormal, planeOffset, scratch);
-  const double patchArea = patchCount >= 3 ? polygonArea(scratch, patchCount, referenceNormal) : 0.0;
-
-  const std::size_t first = points.size();
-  for (int k = 0; k < count; ++k) {
-    const double depth = planeOffset - referenceNormal.dot(polygon[k]);
-    if (depth <= 0) continue;
-    ContactPoint point;
-    point.depth = depth;
-    if (referenceIsB) {
-      point.normal = referenceNormal;
-      point.pointOnA = polygon[k];
-      point.pointOnB = polygon[k] + depth * referenceNormal;
-    } else {
-      point.normal = -referenceNormal;
-      point.pointOnB = polygon[k];
-      point.pointOnA = polygon[k] + depth * referenceNormal;
-    }
-    points.push_back(point);
-  }
-  if (points.size() == first) {
-    // Rounding left no incident vertex below the plane: report the single deepest point of the axis.
+  clipPolygonInPlace(polygon, referenceNormal, planeOffset);
+  PatchBuilder patch(bestFace.normal, referenceIsB, planeOffset);
+  patch.addPolygon(polygon);
+  patch.setArea(projectedArea(polygon, referenceNormal));
+  if (patch.appendTo(points) == 0) {
+    // Rounding left no area below the plane: report the single deepest point of the axis.
     ContactPoint point;
     point.normal = bestFace.normal;
     point.depth = -bestFace.separation;
@@ -201,8 +156,6 @@ double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& pos
     point.pointOnB = support + point.depth * point.normal;
     points.push_back(point);
   }
-  const double share = patchArea / static_cast<double>(points.size() - first);
-  for (std::size_t k = first; k < points.size(); ++k) points[k].area = share;
   return signedDistance;
 }
 
@@ -218,6 +171,14 @@ bool clipToSlab(double fromValue, double toValue, double centre, double limit, d
   low = std::max(low, t0);
   high = std::min(high, t1);
   return low <= high;
+}
+
+// Keeps the part of [low, high] where the linear function from + τ·(to − from) is positive; false when none is.
+bool clipToPositive(double from, double to, double& low, double& high) {
+  if (from <= 0 && to <= 0) return false;
+  if (from < 0) low = std::max(low, from / (from - to));
+  if (to < 0) high = std::min(high, from / (from - to));
+  return low < high;
 }
 
 // Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
@@ -280,7 +241,6 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
   const double signedDistance = best.separation;
   if (signedDistance >= 0) return signedDistance;
   const Vector3& normal = best.normal;  // from the box to the cylinder
-  const std::size_t first = points.size();
   auto append = [&](const Vector3& onA, double depth, double area) {
     ContactPoint point;
     point.normal = normal;
@@ -292,9 +252,9 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
   };
 
   if (best.kind == kBoxFace) {
-    // The cylinder on a box face. Candidates: the lowest generator line (two points: a cylinder lying on the
-    // face gives a line contact) clipped to the face, and the rim points a quarter turn apart on each cap
-    // (a cylinder standing on its cap gives 4 rim points). Each keeps its own depth; those above the face drop.
+    // The cylinder on a box face: one patch of the lowest generator line (a cylinder lying on the face touches
+    // along it) and the lower cap (a cylinder standing or tilted on its rim touches with a disk or a segment of it),
+    // each clipped to the face and to below its plane.
     const int faceAxis = best.first;
     const double faceOffset = normal.dot(poseB.position) + half[faceAxis];
     const Vector3 tilt = normal - normal.dot(axis) * axis;
@@ -302,16 +262,8 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     // Standing exactly upright the rim has no lowest point; any perpendicular serves.
     const Vector3 down = tiltLength > 1e-12 ? Vector3(-tilt / tiltLength) : Vector3(axis.unitOrthogonal());
     const Vector3 across = axis.cross(down);
-    auto depthOf = [&](const Vector3& point) { return faceOffset - normal.dot(point); };
-    // Points must lie over the face: its other two axes bound them.
-    auto overFace = [&](const Vector3& point) {
-      const Vector3 local = boxAxes.transpose() * (point - poseB.position);
-      for (int k = 0; k < 3; ++k) {
-        if (k != faceAxis && std::abs(local[k]) > half[k] * (1 + 1e-12)) return false;
-      }
-      return true;
-    };
-    // Generator line, clipped to the face.
+    PatchBuilder patch(normal, true, faceOffset);
+    // Generator line, clipped to the face and to where it is below the face's plane (its depth is linear along it).
     const Vector3 lineStart = centre + radius * down - halfLength * axis;
     const Vector3 lineEnd = centre + radius * down + halfLength * axis;
     double low = 0, high = 1;
@@ -321,74 +273,87 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
       const Vector3 side = boxAxes.col(k);
       lineOverFace = clipToSlab(side.dot(lineStart), side.dot(lineEnd), side.dot(poseB.position), half[k], low, high);
     }
-    double lineLength = 0, lineDepthSum = 0;
-    int linePoints = 0;
-    if (lineOverFace) {
-      for (double fraction : {low, high}) {
-        const Vector3 point = lineStart + fraction * (lineEnd - lineStart);
-        const double depth = depthOf(point);
-        if (depth > 0) append(point, depth, 0), lineDepthSum += depth, ++linePoints;
-      }
-      if (linePoints == 2 && high - low > 1e-12) {
-        lineLength = (high - low) * 2 * halfLength;
-      } else if (linePoints == 1) {
-        points.pop_back(), linePoints = 0;  // one end only: the rim points below cover it
-      } else {
-        lineLength = 0;
-      }
+    const double startDepth = patch.depthAt(lineStart), endDepth = patch.depthAt(lineEnd);
+    double lineLength = 0, lineDepth = 0;
+    if (lineOverFace && clipToPositive(startDepth, endDepth, low, high)) {
+      patch.addLine(lineStart + low * (lineEnd - lineStart), lineStart + high * (lineEnd - lineStart), radius);
+      lineLength = (high - low) * 2 * halfLength;
+      lineDepth = std::max(0.0, startDepth + 0.5 * (low + high) * (endDepth - startDepth));
     }
-    // Rim points of both caps (the lowest one is the deepest point of the cylinder when it stands or tilts).
-    for (double end : {-1.0, 1.0}) {
-      const Vector3 capCentre = centre + end * halfLength * axis;
-      const Vector3 rim[4] = {capCentre + radius * down, capCentre - radius * down, capCentre + radius * across,
-                              capCentre - radius * across};
-      for (int k = 0; k < 4; ++k) {
-        if (k == 0 && linePoints == 2) continue;  // already a line end
-        const double depth = depthOf(rim[k]);
-        if (depth > 0 && overFace(rim[k])) append(rim[k], depth, 0);
-      }
-    }
-    // Overlap area on the face: the side's strip for a line contact, else the part of the lower cap's disk
-    // below the face, whichever is larger (an estimate between the two clean cases).
-    double area = 0;
-    if (linePoints == 2) {
-      const double depth = std::min(lineDepthSum / 2, radius);
-      area = 2 * std::sqrt(std::max(0.0, 2 * radius * depth - depth * depth)) * lineLength;
-    }
+    // The lower cap as a polygon with a vertex on its lowest rim point.
     const double along = normal.dot(axis);
     const Vector3 lowerCap = centre - (along >= 0 ? 1.0 : -1.0) * halfLength * axis;
-    const double capDepth = depthOf(lowerCap);
+    thread_local std::vector<Vector3> cap;
+    capPolygon(lowerCap, radius, down, across, cap);
+    clipPolygonInPlace(cap, normal, faceOffset);
+    const double belowFace = projectedArea(cap, normal);
+    for (int k = 0; k < 3 && !cap.empty(); ++k) {
+      if (k == faceAxis) continue;
+      const Vector3 side = boxAxes.col(k);
+      for (double sign : {1.0, -1.0}) clipPolygonInPlace(cap, sign * side, sign * side.dot(poseB.position) + half[k]);
+    }
+    const double overFace = projectedArea(cap, normal);
+    patch.addPolygon(cap);
+    // Overlap area on the face: the side's strip for a line contact, else the part of the lower cap's disk below the
+    // face (exactly, unless the face's edges cut it: then the polygon's), whichever is larger (an estimate between
+    // the two clean cases).
+    double area = 0;
+    if (lineLength > 0) {
+      const double depth = std::min(lineDepth, radius);
+      area = 2 * std::sqrt(std::max(0.0, 2 * radius * depth - depth * depth)) * lineLength;
+    }
+    const double capDepth = patch.depthAt(lowerCap);
     const double sine = tiltLength;
-    const double capArea = sine > 1e-12 ? diskSegmentArea(radius, -capDepth / sine)
-                                        : (capDepth > 0 ? std::numbers::pi * radius * radius : 0.0);
-    area = std::max(area, capArea * std::abs(along));
-    if (points.size() == first) {
+    const double capArea = overFace < belowFace * (1 - 1e-9) ? overFace
+                           : sine > 1e-12 ? diskSegmentArea(radius, -capDepth / sine) * std::abs(along)
+                                          : (capDepth > 0 ? std::numbers::pi * radius * radius : 0.0);
+    patch.setArea(std::max(area, capArea));
+    if (patch.appendTo(points) == 0) {
       // Overhanging the face's edge: the deepest point of the cylinder alone.
       const Vector3 deepest = centre + radius * down - (along >= 0 ? 1.0 : -1.0) * halfLength * axis;
       append(deepest, -signedDistance, 0);
     }
-    const double share = area / static_cast<double>(points.size() - first);
-    for (std::size_t k = first; k < points.size(); ++k) points[k].area = share;
     return signedDistance;
   }
 
   if (best.kind == kCap) {
-    // The box against a flat end: its vertices below the end's plane and within the disk.
+    // The box against a flat end: its face turned to the cylinder, clipped to the cap's disk and to inside the
+    // cylinder (its depth is how far past the cap's plane it reaches).
     const double capOffset = normal.dot(centre) - halfLength;
-    double deepestDepth = -INFINITY;
-    Vector3 deepestCorner = Vector3::Zero();
-    for (int vertex = 0; vertex < 8; ++vertex) {
-      const Vector3 corner = poseB.position + boxAxes * Vector3(vertex & 1 ? half.x() : -half.x(),
-                                                                vertex & 2 ? half.y() : -half.y(),
-                                                                vertex & 4 ? half.z() : -half.z());
-      const double depth = normal.dot(corner) - capOffset;
-      if (depth > deepestDepth) deepestDepth = depth, deepestCorner = corner;
-      const Vector3 fromCentre = corner - centre;
-      if (depth > 0 && (fromCentre - fromCentre.dot(axis) * axis).norm() <= radius) {
-        append(corner - depth * normal, depth, 0);
-      }
+    const Vector3 alignment = boxAxes.transpose() * normal;
+    int faceAxis = 0;
+    alignment.cwiseAbs().maxCoeff(&faceAxis);
+    const Vector3 faceNormal = (alignment[faceAxis] >= 0 ? 1.0 : -1.0) * boxAxes.col(faceAxis);
+    const int p = (faceAxis + 1) % 3, q = (faceAxis + 2) % 3;
+    const Vector3 faceCentre = poseB.position + half[faceAxis] * faceNormal;
+    const Vector3 sideP = half[p] * boxAxes.col(p), sideQ = half[q] * boxAxes.col(q);
+    thread_local std::vector<Vector3> polygon;
+    polygon.assign({faceCentre + sideP + sideQ, faceCentre - sideP + sideQ, faceCentre - sideP - sideQ,
+                    faceCentre + sideP - sideQ});
+    // The cap's disk as the polygon of kCapPolygonSides sides inscribed in it: one slab per side.
+    const Vector3 first = axis.unitOrthogonal(), second = axis.cross(first);
+    for (int k = 0; k < kCapPolygonSides && !polygon.empty(); ++k) {
+      const double angle = 2 * std::numbers::pi * (k + 0.5) / kCapPolygonSides;
+      const Vector3 outward = std::cos(angle) * first + std::sin(angle) * second;
+      clipPolygonInPlace(polygon, outward,
+                         outward.dot(centre) + radius * std::cos(std::numbers::pi / kCapPolygonSides));
     }
-    if (points.size() == first) append(deepestCorner - deepestDepth * normal, deepestDepth, 0);
+    clipPolygonInPlace(polygon, -normal, -capOffset);
+    PatchBuilder patch(normal, false, -capOffset);
+    patch.addPolygon(polygon);
+    patch.setArea(projectedArea(polygon, normal));
+    if (patch.appendTo(points) == 0) {
+      double deepestDepth = -INFINITY;
+      Vector3 deepestCorner = Vector3::Zero();
+      for (int vertex = 0; vertex < 8; ++vertex) {
+        const Vector3 corner = poseB.position + boxAxes * Vector3(vertex & 1 ? half.x() : -half.x(),
+                                                                  vertex & 2 ? half.y() : -half.y(),
+                                                                  vertex & 4 ? half.z() : -half.z());
+        const double depth = normal.dot(corner) - capOffset;
+        if (depth > deepestDepth) deepestDepth = depth, deepestCorner = corner;
+      }
+      append(deepestCorner - deepestDepth * normal, deepestDepth, 0);
+    }
     return signedDistance;
   }
 

@@ -179,6 +179,13 @@ void bodyInitialState(const RigidBody& body, double* y) {
       rotationFromEulerParameters(body.eulerParameters).transpose() * body.angularVelocity;
 }
 
+KineticEnergy bodyKineticEnergy(const RigidBody& body, double massFactor, const double* state) {
+  const Eigen::Map<const Vector3> velocity(state + kVelocity);
+  const Eigen::Map<const Vector3> angularVelocity(state + kAngularVelocity);
+  return {0.5 * massFactor * body.mass * velocity.squaredNorm(),
+          0.5 * massFactor * angularVelocity.dot(body.inertia * angularVelocity)};
+}
+
 MarkerMotion markerMotion(const Marker& marker, const BodyKinematics* body) {
   MarkerMotion motion;
   if (!body) {

@@ -134,4 +134,11 @@ void bodyRateJacobian(const RigidBody& body, double massFactor, BodyBlock& block
 // The 13 initial state values of a body (its ω converted to body axes).
 void bodyInitialState(const RigidBody& body, double* y);
 
+// A body's kinetic energy at its 13 state values, with the mass multiplication factor: ½M·v² of its CG's motion
+// and ½ω·Jω of its turning (ω in body axes).
+struct KineticEnergy {
+  double translational = 0, rotational = 0;
+};
+KineticEnergy bodyKineticEnergy(const RigidBody& body, double massFactor, const double* state);
+
 }  // namespace lodestone

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "collision/narrow_phase.h"
+#include "solver/core/quadrature.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -46,10 +48,10 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     for (int graphic : element.iGraphics) join(graphic, true);
     for (int graphic : element.jGraphics) join(graphic, false);
     hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
-    const bool keepsState = (element.normalLaw && element.normalLaw->named && element.normalLaw->named->state_size > 0) ||
-                            (element.frictionLaw && element.frictionLaw->named &&
-                             element.frictionLaw->named->state_size > 0);
+    laws_.push_back(makeContactLaws(element));
+    const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
     keepsLawState_.push_back(keepsState ? 1 : 0);
+    callsSubroutines_.push_back(element.userNormal || element.userFriction ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
     rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
@@ -157,202 +159,100 @@ Pose placeMarker(const ContactGraphic& graphic, const BodyKinematics* body) {
   return {body->position + body->rotation * graphic.marker.position, body->rotation * graphic.marker.rotation};
 }
 
-// A point and a direction in ground, in a marker's frame, as the subroutines take them (three doubles each).
-void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction, std::array<double, 3>& location,
-              std::array<double, 3>& normal) {
-  Eigen::Map<Vector3>(location.data()) = marker.rotation.transpose() * (point - marker.position);
-  Eigen::Map<Vector3>(normal.data()) = marker.rotation.transpose() * direction;
+// The forces on both bodies of a pair from a force on I at `at` (and its opposite on J).
+void addForce(PairLoads& loads, const Vector3& force, const Vector3& at, const Vector3& centreI,
+              const Vector3& centreJ) {
+  loads.forceOnI += force;
+  loads.torqueOnI += (at - centreI).cross(force);
+  loads.forceOnJ -= force;
+  loads.torqueOnJ -= (at - centreJ).cross(force);
+}
+
+// What contacts.csv says of the points at a pair's largest depth (a patch shares its depth): their rate and slip
+// weighted by the part of the force each carries.
+struct DeepestPatch {
+  double depth = -1, shares = 0, rate = 0, slip = 0;
+  Vector3 normal = Vector3::Zero();
+  void add(const LawPoint& point) {
+    const ContactPoint& contact = *point.contact;
+    if (contact.depth > depth) *this = {contact.depth, 0, 0, 0, contact.normal};
+    if (contact.depth < depth) return;
+    shares += contact.share;
+    rate += contact.share * point.penetrationRate;
+    slip += contact.share * point.slip.norm();
+  }
+};
+
+// The energy a normal law stores at depth δ, ∫₀^δ f(s, 0) ds, by quadrature of the law itself (any law: built-in,
+// named or a subroutine). With s = δu² the integrand of a power law k·s^e becomes 2kδ^(e+1)·u^(2e+1): a polynomial
+// for IMPACT's e = 1.5 and LINEAR's 1, and smooth at the onset for any e, where f itself may not be.
+template <class ElasticForce>
+double storedElasticEnergy(const ElasticForce& elasticForce, double depth) {
+  if (!(depth > 0)) return 0;
+  return integrate([&](double u) { return elasticForce(depth * u * u) * 2 * depth * u; }, 0.0, 1.0);
 }
 
 }  // namespace
 
-PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
-                                       std::span<const ContactPoint> points, const BodyKinematics* bodyI,
-                                       const BodyKinematics* bodyJ, const Pose& poseI, const Pose& poseJ,
-                                       Evaluation evaluation, PairReport* report,
-                                       std::vector<ContactPostPoint>* post) {
-  const bool differencing = evaluation == Evaluation::Differencing;
-  const ForceContact& element = this->element(elementIndex);
+ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::span<const BodyKinematics> bodies) const {
+  const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(c.graphicI)];
+  const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
+  return {c.element,
+          c.graphicI,
+          c.graphicJ,
+          c.distance,
+          std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)),
+          kinematicsOf(graphicI.body, bodies),
+          kinematicsOf(graphicJ.body, bodies),
+          poses_[static_cast<size_t>(c.graphicI)],
+          poses_[static_cast<size_t>(c.graphicJ)]};
+}
+
+PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluation, PairReport* report,
+                                       std::vector<ContactPostPoint>* post, ContactEnergy* energy) {
+  const ForceContact& element = this->element(pair.element);
+  const ContactLaws& laws = laws_[static_cast<size_t>(pair.element)];
+  const Vector3 centreI = pair.bodyI ? pair.bodyI->position : Vector3::Zero();
+  const Vector3 centreJ = pair.bodyJ ? pair.bodyJ->position : Vector3::Zero();
   PairLoads loads;
-  const ContactGraphic& graphicDataI = contacts_->graphics[static_cast<size_t>(graphicI)];
-  const ContactGraphic& graphicDataJ = contacts_->graphics[static_cast<size_t>(graphicJ)];
-  const Vector3 centreI = bodyI ? bodyI->position : Vector3::Zero();
-  const Vector3 centreJ = bodyJ ? bodyJ->position : Vector3::Zero();
-  const auto apply = [&](const Vector3& force, const Vector3& at) {
-    loads.forceOnI += force;
-    loads.torqueOnI += (at - centreI).cross(force);
-    loads.forceOnJ -= force;
-    loads.torqueOnJ -= (at - centreJ).cross(force);
-  };
-
   double deepest = 0;
-  for (const ContactPoint& point : points) deepest = std::max(deepest, point.depth);
-  const bool ignored = deepest > element.options.ignoreDeeperThan;
-  if (!ignored && !points.empty()) {
-    NormalInput input;
-    input.effectiveMass = effectiveMass(graphicDataI.body, graphicDataJ.body);
-    const bool userLaw = element.userNormal || element.userFriction;
-    const Pose markerI = userLaw ? placeMarker(graphicDataI, bodyI) : Pose{};
-    const Pose markerJ = userLaw ? placeMarker(graphicDataJ, bodyJ) : Pose{};
-    const bool keepsState = keepsLawState_[static_cast<size_t>(elementIndex)] != 0;
-    Anchor* anchor = nullptr;  // set once the contact has begun (at an accepted state)
-    if (element.userFriction || keepsState) {
-      const auto found = touching_.find(PairKey{elementIndex, graphicI, graphicJ});
-      if (found != touching_.end()) anchor = &found->second;
-    }
-    // CFFSUB's x: how far I has moved on J since the contact began (nothing before it has begun).
-    Vector3 displacement = Vector3::Zero();
-    if (element.userFriction && anchor) {
-      const Vector3 onI = bodyI ? Vector3(bodyI->position + bodyI->rotation * anchor->onI) : anchor->onI;
-      const Vector3 onJ = bodyJ ? Vector3(bodyJ->position + bodyJ->rotation * anchor->onJ) : anchor->onJ;
-      displacement = onI - onJ;
-    }
-    // Named laws with state: where each point's state starts from now, and how long ago that was. At an accepted
-    // step the stored state is then advanced to it, point by point, after the point's forces are known.
-    const auto stateOf = [&](const lodestone_law* law, LawStateHistory Anchor::*history, std::vector<double>& zero,
-                             double& elapsed) -> double* {
-      elapsed = 0;
-      if (!law || law->state_size == 0) return nullptr;
-      const size_t numbers = points.size() * static_cast<size_t>(law->state_size);
-      if (!anchor) {
-        zero.assign(numbers, 0.0);
-        return zero.data();
-      }
-      LawStateHistory& states = anchor->*history;
-      states.reserve(numbers);
-      return evaluation == Evaluation::AcceptedStep ? states.advanceTo(time_, elapsed) : states.at(time_, elapsed);
-    };
-    const lodestone_law* namedNormal = element.normalLaw ? element.normalLaw->named : nullptr;
-    const lodestone_law* namedFriction = element.frictionLaw ? element.frictionLaw->named : nullptr;
-    double normalElapsed = 0, frictionElapsed = 0;
-    double* normalState = stateOf(namedNormal, &Anchor::normalState, zeroNormalState_, normalElapsed);
-    double* frictionState = stateOf(namedFriction, &Anchor::frictionState, zeroFrictionState_, frictionElapsed);
-    const bool advancing = evaluation == Evaluation::AcceptedStep && anchor;
-    size_t pointIndex = 0;
+  for (const ContactPoint& point : pair.points) deepest = std::max(deepest, point.depth);
+  if (!pair.points.empty() && deepest <= element.options.ignoreDeeperThan) {
+    // Each point of a patch: the law acts at the patch's depth with the point's own motion, and the point carries its
+    // share of that force; its friction follows the normal force it carries.
+    const LawPair lawPair = lawPairOf(pair, evaluation);
     Vector3 centroid = Vector3::Zero();  // of the points weighted by the part of the force each carries
-    double shares = 0;
-    for (const ContactPoint& point : points) {
-      const Vector3 at = 0.5 * (point.pointOnA + point.pointOnB);
-      const Vector3 velocityI = bodyI ? bodyI->velocityAt(at) : Vector3::Zero();
-      const Vector3 velocityJ = bodyJ ? bodyJ->velocityAt(at) : Vector3::Zero();
-      const Vector3 relative = velocityI - velocityJ;
-      const double normalVelocity = point.normal.dot(relative);
-      const Vector3 slip = relative - normalVelocity * point.normal;
-      const double slipSpeed = slip.norm();
-      // The subroutines' view of the point: where it is on each graphic, relative to the graphic's marker and in
-      // its axes, with the outward normals (I's points away from I, along −n; n points from J to I).
-      NormalCall normalCall{.gap = -point.depth, .gapdot = normalVelocity, .dflag = differencing};
-      if (userLaw) {
-        inMarker(markerI, point.pointOnA, -point.normal, normalCall.loci, normalCall.ni);
-        inMarker(markerJ, point.pointOnB, point.normal, normalCall.locj, normalCall.nj);
-      }
-
-      // A named law's view of the point.
-      lodestone_contact_point lawPoint{};
-      if (namedNormal || namedFriction) {
-        lawPoint = {.time = time_,
-                    .elapsed = 0,
-                    .penetration = point.depth,
-                    .penetration_rate = -normalVelocity,
-                    .area = point.area,
-                    .effective_mass = input.effectiveMass,
-                    .normal = {point.normal.x(), point.normal.y(), point.normal.z()},
-                    .slip_velocity = {slip.x(), slip.y(), slip.z()},
-                    .normal_force = 0,
-                    .differencing = differencing ? 1 : 0};
-      }
-      const auto stateAt = [&](double* states, const lodestone_law* law) {
-        return states ? states + pointIndex * static_cast<size_t>(law->state_size) : nullptr;
-      };
-
-      double normalForce = 0;
-      if (element.userNormal) {
-        const Vector3 accelerationI = bodyI ? bodyI->accelerationAt(at) : Vector3::Zero();
-        const Vector3 accelerationJ = bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero();
-        normalCall.gapdotdot = point.normal.dot(accelerationI - accelerationJ);
-        normalForce = callNormalSubroutine(element, normalCall);
-      } else if (namedNormal) {
-        lawPoint.elapsed = normalElapsed;
-        double* state = stateAt(normalState, namedNormal);
-        normalForce = namedNormal->normal_force(namedNormal, element.normalValues.data(), &lawPoint, state);
-        if (advancing && state) namedNormal->advance_state(namedNormal, element.normalValues.data(), &lawPoint, state);
-      } else {
-        input.penetration = point.depth;
-        input.penetrationRate = -normalVelocity;
-        input.area = point.area;
-        normalForce = element.normalLaw->force(element.normalValues, input);
-      }
-      // A point that carries part of its law's force (each side's patch of a mesh pair measured both ways); its
-      // friction follows the part it carries.
-      normalForce *= point.share;
-
-      Vector3 friction = Vector3::Zero();
-      if (element.userFriction) {
-        // The contact frame: z along n, x along the slip (any tangent when there is none), y = z × x.
-        const Vector3 tangentX = slipSpeed > 0 ? Vector3(slip / slipSpeed) : Vector3(point.normal.unitOrthogonal());
-        const Vector3 tangentY = point.normal.cross(tangentX);
-        const FrictionCall frictionCall{.loci = normalCall.loci,
-                                        .locj = normalCall.locj,
-                                        .x = {tangentX.dot(displacement), tangentY.dot(displacement), 0},
-                                        .xdot = {slipSpeed, 0, 0},
-                                        .nforce = normalForce,
-                                        .dflag = differencing};
-        const std::array<double, 3> result = callFrictionSubroutine(element, frictionCall);
-        friction = result[0] * tangentX + result[1] * tangentY + result[2] * point.normal;
-      } else if (namedFriction) {
-        lawPoint.elapsed = frictionElapsed;
-        lawPoint.normal_force = normalForce;
-        double* state = stateAt(frictionState, namedFriction);
-        double force[3] = {0, 0, 0};
-        namedFriction->friction_force(namedFriction, element.frictionValues.data(), &lawPoint, state, force);
-        friction = Vector3(force[0], force[1], force[2]);
-        if (advancing && state) {
-          namedFriction->advance_state(namedFriction, element.frictionValues.data(), &lawPoint, state);
-        }
-      } else if (element.frictionLaw->coefficient && slipSpeed > 0) {
-        // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the
-        // same formula reproduces the built-in law to the last bit.
-        const double mu = element.frictionLaw->coefficient(element.frictionValues, slipSpeed);
-        friction = -(mu * std::fabs(normalForce)) * Vector3(slip / slipSpeed);
-      }
-      apply(normalForce * point.normal + friction, at);
-      centroid += point.share * at;
-      shares += point.share;
-      ++pointIndex;
+    DeepestPatch deepestPatch;
+    for (int k = 0; k < static_cast<int>(pair.points.size()); ++k) {
+      const LawPoint point = lawPointOf(pair, k);
+      const double normalForce = point.contact->share * laws.normal->force(lawPair, point);
+      const Vector3 friction = laws.friction->force(lawPair, point, normalForce);
+      addForce(loads, normalForce * point.contact->normal + friction, point.at, centreI, centreJ);
+      if (energy) addPointEnergy(laws, lawPair, point, normalForce, friction, *energy);
       if (post) {
-        post->push_back({point.depth, -normalVelocity, slipSpeed, at, relative, point.normal,
-                         normalForce * point.normal, friction});
+        const Vector3 relative = point.slip - point.penetrationRate * point.contact->normal;
+        post->push_back({point.contact->depth, point.penetrationRate, point.slip.norm(), point.at, relative,
+                         point.contact->normal, normalForce * point.contact->normal, friction});
       }
       if (report) {
         report->normalForce += normalForce;
         report->frictionForce += friction.norm();
-        if (point.depth >= report->penetration) {
-          report->penetration = point.depth;
-          report->penetrationRate = -normalVelocity;
-          report->slipSpeed = slipSpeed;
-          report->normal = point.normal;
-        }
+        centroid += point.contact->share * point.at;
+        deepestPatch.add(point);
       }
     }
     if (report) {
-      report->points = static_cast<int>(points.size());
+      report->points = static_cast<int>(pair.points.size());
+      double shares = 0;
+      for (const ContactPoint& point : pair.points) shares += point.share;
       report->point = centroid / shares;
+      report->penetration = deepestPatch.depth;
+      report->penetrationRate = deepestPatch.rate / deepestPatch.shares;
+      report->slipSpeed = deepestPatch.slip / deepestPatch.shares;
+      report->normal = deepestPatch.normal;
     }
   }
-  if (element.normalLaw && element.normalLaw->field && distance <= element.options.fieldRange) {
-    // A field law's vectors (DIPOLE's moments) are given in each body's axes (REFERENCE §3), not in the axes of
-    // the graphic's centre marker, which may be turned relative to its body: the law gets the graphic's centre
-    // with its body's axes (ground's for a ground graphic).
-    const Pose fieldI{poseI.position, bodyI ? bodyI->rotation : Matrix3::Identity()};
-    const Pose fieldJ{poseJ.position, bodyJ ? bodyJ->rotation : Matrix3::Identity()};
-    FieldInput input{fieldI, fieldJ, distance, model_.units};
-    FieldOutput field;
-    element.normalLaw->field(element.normalValues, input, field);
-    loads.forceOnI += field.forceOnI;
-    loads.torqueOnI += (poseI.position - centreI).cross(field.forceOnI) + field.momentOnI;
-    loads.forceOnJ += field.forceOnJ;
-    loads.torqueOnJ += (poseJ.position - centreJ).cross(field.forceOnJ) + field.momentOnJ;
-  }
+  addFieldLoads(pair, loads, energy);
   if (report) {
     report->force = loads.forceOnI;
     report->torque = loads.torqueOnI;
@@ -360,15 +260,126 @@ PairLoads ContactEvaluator::pairForces(int elementIndex, int graphicI, int graph
   return loads;
 }
 
+LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation) {
+  const size_t e = static_cast<size_t>(pair.element);
+  const ForceContact& element = this->element(pair.element);
+  const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(pair.graphicI)];
+  const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(pair.graphicJ)];
+  LawPair law;
+  law.element = &element;
+  law.time = time_;
+  law.differencing = evaluation == Evaluation::Differencing;
+  law.effectiveMass = effectiveMass(graphicI.body, graphicJ.body);
+  law.bodyI = pair.bodyI;
+  law.bodyJ = pair.bodyJ;
+  law.subroutines = this;
+  if (callsSubroutines_[e]) {
+    law.markerI = placeMarker(graphicI, pair.bodyI);
+    law.markerJ = placeMarker(graphicJ, pair.bodyJ);
+  }
+  // The contact's anchor exists once it has begun (at an accepted state); before, laws with state start from zero.
+  Anchor* anchor = nullptr;
+  if (element.userFriction || keepsLawState_[e]) {
+    const auto found = touching_.find(PairKey{pair.element, pair.graphicI, pair.graphicJ});
+    if (found != touching_.end()) anchor = &found->second;
+  }
+  if (element.userFriction && anchor) {
+    const Vector3 onI = pair.bodyI ? Vector3(pair.bodyI->position + pair.bodyI->rotation * anchor->onI) : anchor->onI;
+    const Vector3 onJ = pair.bodyJ ? Vector3(pair.bodyJ->position + pair.bodyJ->rotation * anchor->onJ) : anchor->onJ;
+    law.displacement = onI - onJ;
+  }
+  law.advancing = evaluation == Evaluation::AcceptedStep && anchor;
+  // Where each point's state starts from now, and how long ago that was. At an accepted step the stored state is
+  // then advanced to it, point by point, by the law itself.
+  const auto statesOf = [&](int stateSize, LawStateHistory Anchor::*history, std::vector<double>& zero,
+                            double& elapsed) -> double* {
+    elapsed = 0;
+    if (stateSize == 0) return nullptr;
+    const size_t numbers = pair.points.size() * static_cast<size_t>(stateSize);
+    if (!anchor) {
+      zero.assign(numbers, 0.0);
+      return zero.data();
+    }
+    LawStateHistory& states = anchor->*history;
+    states.reserve(numbers);
+    return law.advancing ? states.advanceTo(time_, elapsed) : states.at(time_, elapsed);
+  };
+  const ContactLaws& laws = laws_[e];
+  law.normalStates = statesOf(laws.normal->stateSize(), &Anchor::normalState, zeroNormalState_, law.normalElapsed);
+  law.frictionStates =
+      statesOf(laws.friction->stateSize(), &Anchor::frictionState, zeroFrictionState_, law.frictionElapsed);
+  return law;
+}
+
+LawPoint ContactEvaluator::lawPointOf(const PairState& pair, int index) const {
+  const ContactPoint& contact = pair.points[static_cast<size_t>(index)];
+  LawPoint point;
+  point.contact = &contact;
+  point.index = index;
+  point.at = 0.5 * (contact.pointOnA + contact.pointOnB);
+  const Vector3 velocityI = pair.bodyI ? pair.bodyI->velocityAt(point.at) : Vector3::Zero();
+  const Vector3 velocityJ = pair.bodyJ ? pair.bodyJ->velocityAt(point.at) : Vector3::Zero();
+  const Vector3 relative = velocityI - velocityJ;
+  const double normalVelocity = contact.normal.dot(relative);
+  point.penetrationRate = -normalVelocity;
+  point.slip = relative - normalVelocity * contact.normal;
+  return point;
+}
+
+void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& lawPair, const LawPoint& point,
+                                      double normalForce, const Vector3& friction, ContactEnergy& energy) const {
+  // The law at zero rate, at any depth: its elastic part.
+  ContactPoint resting = *point.contact;
+  LawPoint atRest = point;
+  atRest.contact = &resting;
+  atRest.penetrationRate = 0;
+  const auto elasticForce = [&](double depth) {
+    resting.depth = depth;
+    return laws.normal->force(lawPair, atRest);
+  };
+  const double share = point.contact->share;
+  energy.dashpotPower += (normalForce - share * elasticForce(point.contact->depth)) * point.penetrationRate;
+  energy.slipPower -= friction.dot(point.slip);
+  // A tilted patch stores ½·F·tilt at each point beyond the law's energy at its depth (a flat face under a linear law
+  // rocks on a Winkler layer: exactly its energy).
+  if (energy.withStrain) {
+    const double depth = point.contact->depth;
+    energy.strain += share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elasticForce(depth) * point.contact->tilt);
+  }
+}
+
+void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, ContactEnergy* energy) const {
+  const ForceContact& element = this->element(pair.element);
+  if (!element.normalLaw || !element.normalLaw->field || pair.distance > element.options.fieldRange) return;
+  // A field law's vectors (DIPOLE's moments) are given in each body's axes (REFERENCE §3), not in the axes of the
+  // graphic's centre marker, which may be turned relative to its body: the law gets the graphic's centre with its
+  // body's axes (ground's for a ground graphic).
+  const Pose fieldI{pair.poseI.position, pair.bodyI ? pair.bodyI->rotation : Matrix3::Identity()};
+  const Pose fieldJ{pair.poseJ.position, pair.bodyJ ? pair.bodyJ->rotation : Matrix3::Identity()};
+  const FieldInput input{fieldI, fieldJ, pair.distance, model_.units};
+  FieldOutput field;
+  element.normalLaw->field(element.normalValues, input, field);
+  const Vector3 centreI = pair.bodyI ? pair.bodyI->position : Vector3::Zero();
+  const Vector3 centreJ = pair.bodyJ ? pair.bodyJ->position : Vector3::Zero();
+  loads.forceOnI += field.forceOnI;
+  loads.torqueOnI += (pair.poseI.position - centreI).cross(field.forceOnI) + field.momentOnI;
+  loads.forceOnJ += field.forceOnJ;
+  loads.torqueOnJ += (pair.poseJ.position - centreJ).cross(field.forceOnJ) + field.momentOnJ;
+  if (energy) {
+    // Each dipole's force acts at its graphic's centre, its moment on its body.
+    const auto power = [](const BodyKinematics* body, const Vector3& at, const Vector3& force, const Vector3& moment) {
+      return body ? force.dot(body->velocityAt(at)) + moment.dot(body->angularVelocity) : 0.0;
+    };
+    energy->fieldPower += power(pair.bodyI, pair.poseI.position, field.forceOnI, field.momentOnI) +
+                          power(pair.bodyJ, pair.poseJ.position, field.forceOnJ, field.momentOnJ);
+  }
+}
+
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
   time_ = time;
   for (const ActivePair& pair : activePairs_) {
     const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
-    const std::span<const ContactPoint> points(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount));
-    const PairLoads pairLoads =
-        pairForces(c.element, c.graphicI, c.graphicJ, c.distance, points, kinematicsOf(pair.bodyI, bodies),
-                   kinematicsOf(pair.bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
-                   poses_[static_cast<size_t>(c.graphicJ)], Evaluation::Residual, nullptr, nullptr);
+    const PairLoads pairLoads = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
     if (pair.bodyI >= 0) {
       loads[static_cast<size_t>(pair.bodyI)].force += pairLoads.forceOnI;
       loads[static_cast<size_t>(pair.bodyI)].torque += pairLoads.torqueOnI;
@@ -380,23 +391,34 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
   }
 }
 
+ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinematics> bodies, bool withStrain) {
+  time_ = time;
+  ContactEnergy energy;
+  energy.withStrain = withStrain;
+  for (const ActivePair& pair : activePairs_) {
+    const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
+    pairForces(pairOf(c, bodies), Evaluation::Differencing, nullptr, nullptr, &energy);
+  }
+  return energy;
+}
+
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
                                      Geometry geometry) {
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
-  const Pose poseI = placeGraphic(gi, bodyI);
-  const Pose poseJ = placeGraphic(gj, bodyJ);
-  if (geometry == Geometry::Detected) {
-    const std::span<const ContactPoint> points(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount));
-    return pairForces(c.element, c.graphicI, c.graphicJ, c.distance, points, bodyI, bodyJ, poseI, poseJ,
-                      Evaluation::Differencing, nullptr, nullptr);
+  PairState state = pairOf(c, {});
+  state.bodyI = bodyI;
+  state.bodyJ = bodyJ;
+  state.poseI = placeGraphic(gi, bodyI);
+  state.poseJ = placeGraphic(gj, bodyJ);
+  if (geometry == Geometry::Measure) {
+    scratch_.clear();
+    const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
+    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch_, element(c.element).options);
+    state.points = scratch_;
   }
-  scratch_.clear();
-  const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, margin, scratch_, element(c.element).options);
-  return pairForces(c.element, c.graphicI, c.graphicJ, distance, scratch_, bodyI, bodyJ, poseI, poseJ,
-                    Evaluation::Differencing, nullptr, nullptr);
+  return pairForces(state, Evaluation::Differencing, nullptr, nullptr);
 }
 
 void ContactEvaluator::rootFunctions(double* g) const {
@@ -481,12 +503,7 @@ void ContactEvaluator::advanceLawStates() {
   if (!anyLawState_) return;
   for (const Candidate& c : candidates_) {
     if (!c.touching || c.pointCount == 0 || !keepsLawState_[static_cast<size_t>(c.element)]) continue;
-    const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
-    const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
-    pairForces(c.element, c.graphicI, c.graphicJ, c.distance,
-               std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)),
-               kinematicsOf(gi.body, bodies_), kinematicsOf(gj.body, bodies_), poses_[static_cast<size_t>(c.graphicI)],
-               poses_[static_cast<size_t>(c.graphicJ)], Evaluation::AcceptedStep, nullptr, nullptr);
+    pairForces(pairOf(c, bodies_), Evaluation::AcceptedStep, nullptr, nullptr);
   }
 }
 
@@ -505,13 +522,18 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
     report.iGraphic = contacts_->graphics[static_cast<size_t>(graphicI)].id;
     report.jGraphic = contacts_->graphics[static_cast<size_t>(graphicJ)].id;
     report.separation = std::max(distance, 0.0);
-    const int bodyI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
-    const int bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
-    report.bodyI = bodyI;
-    report.bodyJ = bodyJ;
-    pairForces(elementIndex, graphicI, graphicJ, distance, points, kinematicsOf(bodyI, bodies),
-               kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(graphicI)], poses_[static_cast<size_t>(graphicJ)],
-               Evaluation::Residual, &report, nullptr);
+    report.bodyI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
+    report.bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
+    const PairState pair{elementIndex,
+                         graphicI,
+                         graphicJ,
+                         distance,
+                         points,
+                         kinematicsOf(report.bodyI, bodies),
+                         kinematicsOf(report.bodyJ, bodies),
+                         poses_[static_cast<size_t>(graphicI)],
+                         poses_[static_cast<size_t>(graphicJ)]};
+    pairForces(pair, Evaluation::Residual, &report, nullptr);
     report.inContact = report.points > 0;
     reports.push_back(report);
   };
@@ -552,25 +574,55 @@ std::optional<ContactEvaluator::Culprit> ContactEvaluator::hardestContactOn(int 
   std::optional<Culprit> hardest;
   for (const PairReport& pair : reports) {
     if (!pair.inContact) continue;
-    const ForceContact& element = *pair.element;
     if (pair.bodyI != body && pair.bodyJ != body) continue;
     if (hardest && pair.force.norm() <= hardest->pair.force.norm()) continue;
-    Culprit culprit{pair, 0, effectiveMass(pair.bodyI, pair.bodyJ)};
-    // dFn/dδ of a built-in or named law by a central difference at the deepest point (a subroutine's is unknown).
-    if (element.normalLaw && element.normalLaw->force && pair.penetration > 0) {
-      const double delta = pair.penetration, step = 1e-6 * delta;
-      NormalInput input;
-      input.penetrationRate = pair.penetrationRate;
-      input.effectiveMass = culprit.effectiveMass;
-      input.penetration = delta + step;
-      const double above = element.normalLaw->force(element.normalValues, input);
-      input.penetration = delta - step;
-      const double below = element.normalLaw->force(element.normalValues, input);
-      culprit.stiffness = (above - below) / (2 * step);
-    }
-    hardest = culprit;
+    hardest = culpritOf(pair);
   }
   return hardest;
+}
+
+ContactEvaluator::Culprit ContactEvaluator::culpritOf(const PairReport& pair) const {
+  const ForceContact& element = *pair.element;
+  Culprit culprit{pair, 0, effectiveMass(pair.bodyI, pair.bodyJ)};
+  // dFn/dδ of the law by a central difference at the deepest point, where the law can be probed (a subroutine's,
+  // or a law with state, is unknown).
+  const NormalForceLaw& law = *laws_[static_cast<size_t>(&element - contacts_->elements.data())].normal;
+  if (law.canProbe() && pair.penetration > 0) {
+    const double delta = pair.penetration, step = 1e-6 * delta;
+    LawPair lawPair;
+    lawPair.element = &element;
+    lawPair.time = time_;
+    lawPair.effectiveMass = culprit.effectiveMass;
+    ContactPoint contact;
+    contact.normal = pair.normal;
+    LawPoint point;
+    point.contact = &contact;
+    point.penetrationRate = pair.penetrationRate;
+    contact.depth = delta + step;
+    const double above = law.force(lawPair, point);
+    contact.depth = delta - step;
+    const double below = law.force(lawPair, point);
+    culprit.stiffness = (above - below) / (2 * step);
+  }
+  return culprit;
+}
+
+double ContactEvaluator::Culprit::period() const {
+  if (!(stiffness > 0 && effectiveMass > 0)) return std::numeric_limits<double>::infinity();
+  return 2 * std::numbers::pi * std::sqrt(effectiveMass / stiffness);
+}
+
+std::optional<ContactEvaluator::Culprit> ContactEvaluator::fastestContact(double time,
+                                                                        std::span<const BodyKinematics> bodies) {
+  std::vector<PairReport> reports;
+  report(time, bodies, reports, true);
+  std::optional<Culprit> fastest;
+  for (const PairReport& pair : reports) {
+    if (!pair.inContact) continue;
+    const Culprit culprit = culpritOf(pair);
+    if (std::isfinite(culprit.period()) && (!fastest || culprit.period() < fastest->period())) fastest = culprit;
+  }
+  return fastest;
 }
 
 // ---- touching pairs ------------------------------------------------------------------------------------------
@@ -725,13 +777,7 @@ void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> 
       const long iId = contacts_->graphics[static_cast<size_t>(c.graphicI)].id;
       const long jId = contacts_->graphics[static_cast<size_t>(c.graphicJ)].id;
       std::vector<ContactPostPoint>& points = postPairs_[{element.id, iId, jId}];
-      const std::span<const ContactPoint> contactPoints(points_.data() + c.firstPoint,
-                                                         static_cast<size_t>(c.pointCount));
-      const int bodyI = contacts_->graphics[static_cast<size_t>(c.graphicI)].body;
-      const int bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
-      pairForces(c.element, c.graphicI, c.graphicJ, c.distance, contactPoints, kinematicsOf(bodyI, bodies),
-                 kinematicsOf(bodyJ, bodies), poses_[static_cast<size_t>(c.graphicI)],
-                 poses_[static_cast<size_t>(c.graphicJ)], Evaluation::Residual, nullptr, &points);
+      pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, &points);
       order.emplace_back(iId, jId);
     }
     for (const auto& [iId, jId] : order) callContactPost(element, static_cast<int>(iId), static_cast<int>(jId), 0);

@@ -17,6 +17,7 @@
 #include "collision/broad_phase.h"
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
+#include "elements/contact_laws.h"
 #include "elements/force_contact.h"
 #include "plugins/named_laws.h"
 #include "plugins/usersub/subroutine_host.h"
@@ -47,6 +48,17 @@ struct PairReport {
   Vector3 normal = Vector3::Zero();  // unit, from J to I, at the deepest point
 };
 
+// The energy balance's terms of contact (energy.csv), summed over pairs and points. A law's normal force f(δ, δ̇) is
+// elastic in its part f(δ, 0), which stores ∫₀^δ f(s, 0) ds, and dissipative in the rest; each point's terms are
+// weighed by its share of the law's force, as its force is.
+struct ContactEnergy {
+  bool withStrain = false;  // asked for: the stored energy too (a quadrature of the law per point, for outputs)
+  double strain = 0;        // Σ share·∫₀^δ f(s, 0) ds
+  double dashpotPower = 0;  // Σ share·(f(δ, δ̇) − f(δ, 0))·δ̇, dissipated by the normal law (≥ 0 for damping laws)
+  double slipPower = 0;     // Σ −f_t·v_slip, dissipated by friction
+  double fieldPower = 0;    // the power of field forces and moments (DIPOLE's magnets) on both bodies
+};
+
 // A contact that began or ended.
 struct ContactEvent {
   double time = 0;
@@ -65,7 +77,7 @@ struct SubroutineMessage {
 
 // The evaluator is also the host the subroutine utilities ask (c_sysfnc, c_get_contact_post…) while it calls a
 // Force_Contact's CNFSUB, CFFSUB or CONTACTPOST.
-class ContactEvaluator : private SubroutineHost {
+class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
  public:
   // `model` must outlive the evaluator.
   explicit ContactEvaluator(const Model& model);
@@ -117,6 +129,11 @@ class ContactEvaluator : private SubroutineHost {
   void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
               bool closeOnly = false);
 
+  // ---- energy balance ---------------------------------------------------------------------------------------
+  // The terms of every detected pair at `time` (after detect() at these kinematics). The law is evaluated as while
+  // the Jacobian is differenced (user subroutines get dflag = 1), at zero rate for its elastic part.
+  ContactEnergy energy(double time, std::span<const BodyKinematics> bodies, bool withStrain);
+
   // ---- diagnosis ----------------------------------------------------------------------------------------------
   // The touching pair that pushes hardest on body `body` at these kinematics, when one does, and the stiffness of
   // its normal law there (dF/dδ, by differences): what a failed or struggling integration most likely tripped on.
@@ -124,8 +141,13 @@ class ContactEvaluator : private SubroutineHost {
     PairReport pair;
     double stiffness = 0;      // dFn/dδ at the pair's deepest point
     double effectiveMass = 0;  // of the two bodies
+    // The contact's natural period 2π√(m/k); infinite when the stiffness or the mass is not known.
+    double period() const;
   };
   std::optional<Culprit> hardestContactOn(int body, double time, std::span<const BodyKinematics> bodies);
+  // The touching pair whose contact vibrates fastest (shortest period) at these kinematics, when any touching pair's
+  // stiffness is known: what holds the steps of a run short.
+  std::optional<Culprit> fastestContact(double time, std::span<const BodyKinematics> bodies);
 
   // ---- user subroutines -------------------------------------------------------------------------------------
   bool hasSubroutines() const { return hasSubroutines_; }
@@ -192,20 +214,38 @@ class ContactEvaluator : private SubroutineHost {
   enum class Evaluation { Residual, Differencing, AcceptedStep };
 
   const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
-  // The forces of one pair from its contact points (and its field, for DIPOLE). `report` and `post` (one entry
-  // per contact point) may be null.
-  PairLoads pairForces(int elementIndex, int graphicI, int graphicJ, double distance,
-                       std::span<const ContactPoint> points, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                       const Pose& poseI, const Pose& poseJ, Evaluation evaluation, PairReport* report,
-                       std::vector<ContactPostPoint>* post);
+  // One graphic pair at some kinematics, with the contact points collision found there.
+  struct PairState {
+    int element = 0, graphicI = 0, graphicJ = 0;
+    double distance = 0;  // signed: gap > 0, −depth < 0
+    std::span<const ContactPoint> points;
+    const BodyKinematics* bodyI = nullptr;  // null: ground
+    const BodyKinematics* bodyJ = nullptr;
+    Pose poseI, poseJ;  // the graphics in ground
+  };
+  // A candidate of the latest detect(), at the given kinematics of the bodies.
+  PairState pairOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
+  // The forces of one pair: its laws at each point of its patches, shared out, and its field (DIPOLE). `report`,
+  // `post` (one entry per contact point) and `energy` (its terms are added) may be null.
+  PairLoads pairForces(const PairState& pair, Evaluation evaluation, PairReport* report,
+                       std::vector<ContactPostPoint>* post, ContactEnergy* energy = nullptr);
+  // What the pair's laws see of it during this evaluation (states of laws that keep one, subroutine frames).
+  LawPair lawPairOf(const PairState& pair, Evaluation evaluation);
+  // Where point `index` of the pair is and how it moves.
+  LawPoint lawPointOf(const PairState& pair, int index) const;
+  // The loads of a field law (DIPOLE's magnets) on the pair, when it acts, and their power when `energy` is given.
+  void addFieldLoads(const PairState& pair, PairLoads& loads, ContactEnergy* energy) const;
+  // The energy balance's terms of one point: its law's elastic part (the law at zero rate), the rest dissipated.
+  void addPointEnergy(const ContactLaws& laws, const LawPair& lawPair, const LawPoint& point, double normalForce,
+                      const Vector3& friction, ContactEnergy& energy) const;
   // After the touching pairs are brought up to date at an accepted state: the states of named laws advance to it.
   void advanceLawStates();
   Anchor anchorOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
   void markTouching(const Candidate& candidate);
-  // Calls of the user subroutines, with the evaluator installed as the utilities' host.
-  // id and time are filled in here.
-  double callNormalSubroutine(const ForceContact& element, NormalCall call);
-  std::array<double, 3> callFrictionSubroutine(const ForceContact& element, FrictionCall call);
+  // SubroutineCaller: calls of the user subroutines, with the evaluator installed as the utilities' host; id and
+  // time are filled in here.
+  double callNormalSubroutine(const ForceContact& element, NormalCall call) override;
+  std::array<double, 3> callFrictionSubroutine(const ForceContact& element, FrictionCall call) override;
   void callContactPost(const ForceContact& element, int iGraphic, int jGraphic, int endFlag);
   // One call with this evaluator as the utilities' host; a failure is recorded (subroutineFailed) and rethrown.
   template <class Call>
@@ -225,6 +265,8 @@ class ContactEvaluator : private SubroutineHost {
   std::optional<std::pair<int, int>> orientedPair(int element, int a, int b) const;
   const ForceContact& element(int index) const { return contacts_->elements[static_cast<size_t>(index)]; }
   double effectiveMass(int bodyI, int bodyJ) const;
+  // A touching pair's report with its normal law's stiffness there and its bodies' effective mass.
+  Culprit culpritOf(const PairReport& pair) const;
 
   const Model& model_;
   const ContactModel* contacts_ = nullptr;
@@ -246,7 +288,9 @@ class ContactEvaluator : private SubroutineHost {
   // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in
   // it is apart.
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
-  std::vector<char> keepsLawState_;         // per element: a named law of it has state
+  std::vector<ContactLaws> laws_;           // per element
+  std::vector<char> keepsLawState_;         // per element: a law of it has state
+  std::vector<char> callsSubroutines_;      // per element: CNFSUB or CFFSUB (they take points in marker frames)
   bool anyLawState_ = false;
   std::vector<double> zeroNormalState_, zeroFrictionState_;  // of points whose contact is not accepted yet
 

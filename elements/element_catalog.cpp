@@ -2,6 +2,8 @@
 // which MotionSolve elements are ignored with a warning or refused with an error.
 #include "element_catalog.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <type_traits>
 
@@ -17,6 +19,47 @@ using CheckFunction = void (*)(const Spec&, Diagnostics&);
 
 template <class Spec>
 void noCheck(const Spec&, Diagnostics&) {}
+
+// Whether `message` names `attribute` as a word of its own ("mass", not the "mass" in "mass_mult_factor").
+bool namesAttribute(const std::string& message, const std::string& attribute) {
+  const auto isNamePart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = message.find(attribute); at != std::string::npos; at = message.find(attribute, at + 1)) {
+    const size_t end = at + attribute.size();
+    if ((at == 0 || !isNamePart(message[at - 1])) && (end == message.size() || !isNamePart(message[end]))) return true;
+  }
+  return false;
+}
+
+// Runs an element's own checks also when some of its attributes could not be read, so that every problem of the
+// element is said in one pass (DESIGN.md: diagnostics are collected). What they find about an attribute that could
+// not be read — a message naming it, such as "a moving body needs mass > 0" after mass="abc" — follows from the
+// problem said already, and is left out.
+void checkDespiteUnreadable(const std::vector<std::string>& unreadable, Diagnostics& diagnostics,
+                            const std::function<void(Diagnostics&)>& check) {
+  if (unreadable.empty()) return check(diagnostics);
+  Diagnostics found;
+  check(found);
+  for (const Diagnostic& finding : found.entries()) {
+    const bool follows = std::any_of(unreadable.begin(), unreadable.end(), [&](const std::string& attribute) {
+      return namesAttribute(finding.message, attribute);
+    });
+    if (follows) continue;
+    if (finding.severity == Severity::Error) diagnostics.error(finding.where, finding.message);
+    else diagnostics.warning(finding.where, finding.message);
+  }
+}
+
+// Reads one element and runs its checks.
+template <class Spec>
+Spec readAndCheck(const ElementSchema<Spec>& schema, const ElementNode& node, ReadContext& context,
+                  const std::function<void(Spec&, Diagnostics&)>& check) {
+  Spec spec{};
+  std::vector<std::string> unreadable;
+  readElement(schema, node, spec, context, &unreadable);
+  checkDespiteUnreadable(unreadable, context.diagnostics(),
+                         [&](Diagnostics& diagnostics) { check(spec, diagnostics); });
+  return spec;
+}
 
 template <class Spec>
 std::vector<AttributeRule> rulesOf(const std::vector<Attribute<Spec>>& attributes) {
@@ -50,9 +93,7 @@ ElementKind collectionKind(const ElementSchema<Spec>& schema, std::vector<Spec> 
   ElementKind kind;
   describeSchema(schema, kind);
   kind.readInModel = [&schema, container, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
-    Spec spec{};
-    if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
-    (model.*container).push_back(std::move(spec));
+    (model.*container).push_back(readAndCheck<Spec>(schema, node, context, check));
   };
   if (changeableByCommand) {
     kind.readInCommand = [&schema, container](const ElementNode& node, ModelSpec& model, ReadContext& context) {
@@ -77,8 +118,7 @@ ElementKind singletonKind(const ElementSchema<Spec>& schema, std::optional<Spec>
   ElementKind kind;
   describeSchema(schema, kind);
   kind.readInModel = [&schema, slot, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
-    Spec spec{};
-    if (readElement(schema, node, spec, context)) check(spec, context.diagnostics());
+    Spec spec = readAndCheck<Spec>(schema, node, context, check);
     if (model.*slot) {
       context.diagnostics().error(spec.loc, "only one " + schema.element + " is allowed; the first is at " +
                                                 (model.*slot)->loc.position());
@@ -119,8 +159,10 @@ ElementKind postGraphicKind() {
       model.graphics.push_back(std::move(spec));
       return;
     }
-    if (readElement(postGraphicSchema(), node, spec, context)) completePostGraphic(spec, node.text, context.diagnostics());
-    model.graphics.push_back(std::move(spec));
+    const auto complete = [&node](PostGraphicSpec& graphic, Diagnostics& diagnostics) {
+      completePostGraphic(graphic, node.text, diagnostics);
+    };
+    model.graphics.push_back(readAndCheck<PostGraphicSpec>(postGraphicSchema(), node, context, complete));
   };
   return kind;
 }
@@ -136,9 +178,7 @@ ElementKind commandOnlyKind(const ElementSchema<Spec>& schema,
 
 ElementKind simulateKind() {
   return commandOnlyKind(simulateSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
-    SimulateSpec spec{};
-    if (readElement(simulateSchema(), node, spec, context)) checkSimulate(spec, context.diagnostics());
-    model.commands.push_back(std::move(spec));
+    model.commands.push_back(readAndCheck<SimulateSpec>(simulateSchema(), node, context, checkSimulate));
   });
 }
 
@@ -206,7 +246,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
-      collectionKind(forceBushingSchema(), &ModelSpec::bushings, noCheck<ForceBushingSpec>, true),
+      collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),

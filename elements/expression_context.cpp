@@ -12,8 +12,12 @@ std::optional<Expression> compileAttribute(const std::string& attribute, const s
                                            Diagnostics& diagnostics) {
   std::variant<Expression, ExpressionError> compiled = Expression::compile(text);
   if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
-    diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(error->column) + ": " +
-                               error->message);
+    const auto report = [&](const ExpressionError& problem) {
+      diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(problem.column) + ": " +
+                                 problem.message);
+    };
+    report(*error);
+    for (const ExpressionError& further : error->further) report(further);
     return std::nullopt;
   }
   return std::get<Expression>(std::move(compiled));

@@ -31,8 +31,26 @@ const ElementSchema<ForceBushingSpec>& forceBushingSchema() {
           preload("preload_z", &S::preload_z), preload("preload_tx", &S::preload_tx),
           preload("preload_ty", &S::preload_ty), preload("preload_tz", &S::preload_tz),
           attr::presentation<S>("full_label"),
+      },
+      // Adams' BUSHING statement gives each as three values in one (K=kx,ky,kz).
+      .foreignNames = {
+          {"k", "Adams' BUSHING K", "'kx', 'ky' and 'kz'"},
+          {"c", "Adams' BUSHING C", "'cx', 'cy' and 'cz'"},
+          {"kt", "Adams' BUSHING KT", "'ktx', 'kty' and 'ktz'"},
+          {"ct", "Adams' BUSHING CT", "'ctx', 'cty' and 'ctz'"},
+          {"force", "Adams' BUSHING FORCE", "'preload_x', 'preload_y' and 'preload_z'"},
+          {"torque", "Adams' BUSHING TORQUE", "'preload_tx', 'preload_ty' and 'preload_tz'"},
       }};
   return schema;
+}
+
+void checkForceBushing(const ForceBushingSpec& spec, Diagnostics& diagnostics) {
+  for (const double S::*field : {&S::kx, &S::ky, &S::kz, &S::ktx, &S::kty, &S::ktz, &S::cx, &S::cy, &S::cz, &S::ctx,
+                                 &S::cty, &S::ctz, &S::preload_x, &S::preload_y, &S::preload_z, &S::preload_tx,
+                                 &S::preload_ty, &S::preload_tz}) {
+    if (spec.*field != 0) return;
+  }
+  diagnostics.warning(spec.loc, "every stiffness, damping and preload is 0: the element exerts no force or torque");
 }
 
 Bushing buildBushing(const ForceBushingSpec& spec, const Model& model, ForceConnection& connection) {
@@ -71,6 +89,14 @@ ElementAction bushingAction(const Bushing& bushing, const ExpressionContext& con
   action.reactionForce = -action.force;
   action.reactionTorque = -action.torque;
   action.reactionPoint = i.position;
+  // Translation: F·v is exactly the rate of ½d·K·d − preload·d, v being d's rate in J's axes. Rotation: a's rate is
+  // w only to first order, so for large turns the torque is not quite the gradient of ½a·Kt·a − preload·a.
+  action.strain = 0.5 * displacement.dot(bushing.stiffness.cwiseProduct(displacement)) -
+                  bushing.preload.dot(displacement) +
+                  0.5 * rotation.dot(bushing.torsionalStiffness.cwiseProduct(rotation)) -
+                  bushing.torquePreload.dot(rotation);
+  action.dashpotPower = velocity.dot(bushing.damping.cwiseProduct(velocity)) +
+                        angularVelocity.dot(bushing.torsionalDamping.cwiseProduct(angularVelocity));
   return action;
 }
 

@@ -32,6 +32,8 @@ struct ForceBushingSpec {
 };
 
 const ElementSchema<ForceBushingSpec>& forceBushingSchema();
+// Warns about a bushing whose coefficients and preloads are all 0: it would exert nothing.
+void checkForceBushing(const ForceBushingSpec& spec, Diagnostics& diagnostics);
 
 struct Bushing {
   long iMarker = 0, jMarker = 0;

@@ -154,6 +154,30 @@ std::optional<std::vector<double>> valuesFor(const std::vector<LawParameter>& pa
   return values;
 }
 
+// The values of a law's parameters in its table order, NaN for any the element lacks (a value that could not be
+// read, or a missing one: said already), so that the law's rules can judge the others.
+std::vector<double> valuesOrNaN(const std::vector<LawParameter>& parameters,
+                                const std::map<std::string, std::vector<double>>& given) {
+  std::vector<double> values;
+  for (const LawParameter& parameter : parameters) {
+    const auto found = given.find(parameter.name);
+    const bool complete = found != given.end() && static_cast<int>(found->second.size()) == parameter.size;
+    for (int k = 0; k < parameter.size; ++k) {
+      values.push_back(complete ? found->second[static_cast<size_t>(k)] : std::numeric_limits<double>::quiet_NaN());
+    }
+  }
+  return values;
+}
+
+// Reports what a law's rules found, each message after the law it is about: cnf_type="IMPACT": ...
+void reportLawFindings(const SourceLoc& loc, const std::string& lawAttribute, const std::string& keyword,
+                       const LawFindings& findings, bool withWarnings, Diagnostics& diagnostics) {
+  const std::string law = lawAttribute + "=\"" + keyword + "\": ";
+  for (const std::string& error : findings.errors) diagnostics.error(loc, law + error);
+  if (!withWarnings) return;
+  for (const std::string& warning : findings.warnings) diagnostics.warning(loc, law + warning);
+}
+
 }  // namespace
 
 namespace {
@@ -200,7 +224,19 @@ ElementSchema<S> buildForceContactSchema() {
           attr::unsupported<S>("i_flip_flex", kFlexibleNote),
           attr::unsupported<S>("j_flip_flex", kFlexibleNote),
       },
-      .variantSets = {lawVariants("cnf_type", normalLaws()), lawVariants("cff_type", frictionLaws())}};
+      .variantSets = {lawVariants("cnf_type", normalLaws()), lawVariants("cff_type", frictionLaws())},
+      // Adams' CONTACT statement spells these out in full.
+      .foreignNames = {
+          {"igeom", "Adams' CONTACT IGEOM", "'i_graphics_id'"},
+          {"jgeom", "Adams' CONTACT JGEOM", "'j_graphics_id'"},
+          {"restitution_coefficient", "Adams' CONTACT RESTITUTION_COEFFICIENT",
+           "'restitution_coef' (with cnf_type=\"POISSON\")"},
+          {"stiction_transition_velocity", "Adams' CONTACT STICTION_TRANSITION_VELOCITY",
+           "'stiction_trans_vel' (with cff_type=\"COULOMB_ON\")"},
+          {"friction_transition_velocity", "Adams' CONTACT FRICTION_TRANSITION_VELOCITY",
+           "'friction_trans_vel' (with cff_type=\"COULOMB_ON\" or \"COULOMB_DYNAMICONLY\")"},
+          {"coulomb_friction", "Adams' CONTACT COULOMB_FRICTION", "'cff_type' (COULOMB_ON, COULOMB_OFF, ...)"},
+      }};
 }
 
 }  // namespace
@@ -241,8 +277,16 @@ void checkForceContact(const ForceContactSpec& spec, Diagnostics& diagnostics) {
                                       " numbers (x y z), got " + std::to_string(found->second.size()));
     }
   };
-  if (const NormalLaw* law = findNormalLaw(spec.cnf_type)) checkVectors(law->parameters);
-  if (const FrictionLaw* law = findFrictionLaw(spec.cff_type)) checkVectors(law->parameters);
+  // The laws' rules between their parameters, said when the deck is read with the element's other problems.
+  const auto checkRules = [&](const char* lawAttribute, const auto* law) {
+    checkVectors(law->parameters);
+    if (!law->check) return;
+    LawFindings findings;
+    law->check(valuesOrNaN(law->parameters, spec.lawValues), findings);
+    reportLawFindings(spec.loc, lawAttribute, law->keyword, findings, true, diagnostics);
+  };
+  if (const NormalLaw* law = findNormalLaw(spec.cnf_type)) checkRules("cnf_type", law);
+  if (const FrictionLaw* law = findFrictionLaw(spec.cff_type)) checkRules("cff_type", law);
   for (const auto& [attribute, keyword] : {std::pair{"cnf_type", &spec.cnf_type}, std::pair{"cff_type", &spec.cff_type}}) {
     if (const std::optional<std::string> refusal = refusedLaw(*keyword)) {
       diagnostics.error(spec.loc, std::string(attribute) + "=\"" + *keyword + "\" cannot be used: " + *refusal);
@@ -408,25 +452,23 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       }
     }
 
-    // Each parameter's range again (a command may have changed it without naming the law), then the law's own
-    // rules between its parameters.
+    // Each parameter's range again and the law's own rules (a command may have changed values without naming the
+    // law). Their warnings were said when the deck was read.
     const auto checkLaw = [&](const std::string& lawAttribute, const std::string& keyword,
                               const std::vector<LawParameter>& parameters, const std::vector<double>& values,
                               const LawCheck& rules) {
-      std::vector<std::string> problems;
+      LawFindings findings;
       int slot = 0;
       for (const LawParameter& parameter : parameters) {
         if (parameter.size == 1 && !parameter.range.contains(values[static_cast<size_t>(slot)])) {
-          problems.push_back(parameter.name + " must be " + parameter.range.describe() + " (got " +
-                             formatReal(values[static_cast<size_t>(slot)]) + ")");
+          findings.errors.push_back(parameter.name + " must be " + parameter.range.describe() + " (got " +
+                                    formatReal(values[static_cast<size_t>(slot)]) + ")");
         }
         slot += parameter.size;
       }
-      if (problems.empty() && rules) rules(values, problems);
-      for (const std::string& problem : problems) {
-        diagnostics.error(spec.loc, lawAttribute + "=\"" + keyword + "\": " + problem);
-      }
-      return problems.empty();
+      if (rules) rules(values, findings);
+      reportLawFindings(spec.loc, lawAttribute, keyword, findings, false, diagnostics);
+      return findings.errors.empty();
     };
     // A built-in law: its values from the attributes, checked. A missing or malformed parameter was reported by
     // the reader.

@@ -89,9 +89,34 @@ const ForceElement* ForceEvaluator::lastNonFinite() const {
   return lastNonFinite_ < 0 ? nullptr : &forces_->elements[static_cast<size_t>(lastNonFinite_)];
 }
 
-TwoBodyLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinematics> bodies) {
-  const ForceElement& element = forces_->elements[index];
-  const ElementAction action = std::visit(
+ForceEnergy ForceEvaluator::energy(double time, std::span<const BodyKinematics> bodies) {
+  ForceEnergy energy;
+  if (empty()) return energy;
+  context_.setState(time, bodies);
+  for (size_t k = 0; k < forces_->elements.size(); ++k) {
+    const ForceConnection& connection = forces_->elements[k].connection;
+    const ElementAction action = act(k);
+    if (action.strain) {
+      energy.strain += *action.strain;
+      energy.dashpotPower += action.dashpotPower;
+      continue;
+    }
+    // The force acts at its point on the body's material point there; ground does no work.
+    if (connection.bodyI >= 0) {
+      const BodyKinematics& body = bodies[static_cast<size_t>(connection.bodyI)];
+      energy.appliedPower += action.force.dot(body.velocityAt(action.point)) + action.torque.dot(body.angularVelocity);
+    }
+    if (connection.bodyJ >= 0) {
+      const BodyKinematics& body = bodies[static_cast<size_t>(connection.bodyJ)];
+      energy.appliedPower += action.reactionForce.dot(body.velocityAt(action.reactionPoint)) +
+                             action.reactionTorque.dot(body.angularVelocity);
+    }
+  }
+  return energy;
+}
+
+ElementAction ForceEvaluator::act(size_t index) {
+  return std::visit(
       [&](const auto& law) -> ElementAction {
         using Law = std::decay_t<decltype(law)>;
         if constexpr (std::is_same_v<Law, ScalarForce>) return scalarForceAction(law, context_);
@@ -99,7 +124,12 @@ TwoBodyLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinemati
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else return bushingAction(law, context_);
       },
-      element.law);
+      forces_->elements[index].law);
+}
+
+TwoBodyLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinematics> bodies) {
+  const ForceElement& element = forces_->elements[index];
+  const ElementAction action = act(index);
   // Forces at points become torques about the CGs of the bodies that carry them.
   TwoBodyLoads loads;
   if (const int body = element.connection.bodyI; body >= 0) {

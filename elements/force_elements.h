@@ -40,6 +40,13 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
 // "Force_Bushing id=7 (deck.xml:12:3)": how run-time messages name a force element.
 std::string describeForce(const ForceElement& element);
 
+// The force elements' terms of the energy balance at one state (energy.csv).
+struct ForceEnergy {
+  double strain = 0;        // elastic energy stored by springs and bushings
+  double dashpotPower = 0;  // dissipated by their damping (≥ 0)
+  double appliedPower = 0;  // power of the elements without a potential (expressions) on the bodies
+};
+
 // Evaluates the force elements at given body kinematics. Keeps, between evaluations, what a law needs to remember
 // (a rotational spring's whole turns). `model` must outlive the evaluator.
 class ForceEvaluator {
@@ -53,6 +60,8 @@ class ForceEvaluator {
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
   // The loads of element `index` alone, as the Jacobian differences them.
   TwoBodyLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
+  // The energy balance's terms of every element at `time`.
+  ForceEnergy energy(double time, std::span<const BodyKinematics> bodies);
   // The latest element whose loads were not finite in addLoads (a NaN from an expression), and the time it was;
   // null if none has been. Kept until another is, since a run usually fails some steps after the NaN first came
   // (IDAS retries smaller steps until it cannot go on).
@@ -62,6 +71,7 @@ class ForceEvaluator {
  private:
   // The context must hold the state already.
   TwoBodyLoads evaluate(size_t index, std::span<const BodyKinematics> bodies);
+  ElementAction act(size_t index);
 
   ModelExpressionContext context_;
   const ForceModel* forces_ = nullptr;

@@ -23,4 +23,8 @@ void addGravityLoads(const Model& model, std::vector<BodyLoad>& loads) {
   }
 }
 
+double gravityPotential(const Model& model, size_t body, const Vector3& position, const Vector3& reference) {
+  return -model.units.massFactor * model.bodies[body].mass * model.gravity.dot(position - reference);
+}
+
 }  // namespace lodestone

@@ -21,6 +21,11 @@ namespace lodestone {
 struct ElementAction {
   Vector3 force = Vector3::Zero(), torque = Vector3::Zero(), point = Vector3::Zero();
   Vector3 reactionForce = Vector3::Zero(), reactionTorque = Vector3::Zero(), reactionPoint = Vector3::Zero();
+  // The energy balance's view (energy.csv). A law with a potential (a spring, a bushing) gives the elastic energy it
+  // stores and the power its damping dissipates (≥ 0); the power of a law without one (an expression) is work done
+  // on the bodies.
+  std::optional<double> strain;
+  double dashpotPower = 0;
 };
 
 // Where a built force element acts and what its loads depend on.

@@ -48,7 +48,7 @@ bool valueGivenOnce(const S& spec, Diagnostics& diagnostics) {
 }  // namespace
 
 void checkForceScalarTwoBody(const ForceScalarTwoBodySpec& spec, Diagnostics& diagnostics) {
-  if (!valueGivenOnce(spec, diagnostics)) return;
+  valueGivenOnce(spec, diagnostics);
   if (spec.val_expression) compileAttribute("val_expression", *spec.val_expression, spec.loc, diagnostics);
 }
 

@@ -33,7 +33,7 @@ struct ForceSpringDamperSpec {
 };
 
 const ElementSchema<ForceSpringDamperSpec>& forceSpringDamperSchema();
-// A translational spring's free length is a length: not negative.
+// A translational spring's free length is a length: not negative. A spring with nothing to give is warned about.
 void checkForceSpringDamper(const ForceSpringDamperSpec& spec, Diagnostics& diagnostics);
 
 struct SpringDamper {

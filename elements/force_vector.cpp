@@ -93,7 +93,7 @@ bool componentsFitType(const S& spec, Diagnostics& diagnostics) {
 }  // namespace
 
 void checkForceVector(const ForceVectorSpec& spec, Diagnostics& diagnostics) {
-  if (!componentsFitType(spec, diagnostics)) return;
+  componentsFitType(spec, diagnostics);
   for (size_t k = 0; k < spec.components.size(); ++k) {
     if (spec.components[k]) compileAttribute(kComponentAttributes[k], *spec.components[k], spec.loc, diagnostics);
   }

@@ -1,6 +1,7 @@
 // Motion_Joint: attributes and checks.
 #include "motion_joint.h"
 
+#include "elements/expression_context.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -37,13 +38,9 @@ std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, D
     return std::get<Expression>(Expression::compile(formatReal(*spec.q)));
   }
   if (!spec.expr) return std::nullopt;
-  std::variant<Expression, ExpressionError> compiled = Expression::compile(*spec.expr);
-  if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
-    diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\", column " + std::to_string(error->column) + ": " +
-                                    error->message);
-    return std::nullopt;
-  }
-  Expression expression = std::get<Expression>(std::move(compiled));
+  std::optional<Expression> compiled = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+  if (!compiled) return std::nullopt;
+  Expression expression = std::move(*compiled);
   if (!expression.markerIds().empty()) {
     diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" reads Reference_Marker id=" +
                                     std::to_string(expression.markerIds().front()) +

@@ -208,6 +208,7 @@ void readTriangleMeshFile(PostGraphicSpec& spec, const std::string& elementText,
 }  // namespace
 
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  if (spec.type.empty()) return;  // the type could not be read (said already): nothing to complete
   if (spec.type == "TriaMesh") {
     if (spec.mesh_file) readTriangleMeshFile(spec, elementText, diagnostics);
     else readTriangleMeshText(spec, elementText, diagnostics);

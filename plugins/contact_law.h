@@ -56,14 +56,22 @@ struct FieldOutput {
   Vector3 momentOnI = Vector3::Zero(), momentOnJ = Vector3::Zero();  // ground
 };
 
-using LawCheck = std::function<void(LawValues values, std::vector<std::string>& problems)>;
+// What a law's rules between its parameters find: errors (values the law cannot work with) and warnings (legal
+// values that are almost surely a mistake, such as a dynamic friction coefficient above the static one). Each
+// message says what would be right.
+struct LawFindings {
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+};
+using LawCheck = std::function<void(LawValues values, LawFindings& findings)>;
 
 struct NormalLaw {
   std::string keyword;                  // "IMPACT", upper case
   std::string summary;                  // one line for `lodestone elements`
   std::vector<LawParameter> parameters;
-  // Rules between parameters (and any the ranges cannot say). Appends one message per problem, each saying what
-  // would be right: "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)".
+  // Rules between parameters (and any the ranges cannot say). Appends one message per finding, each saying what
+  // would be right: "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)". A parameter the deck
+  // gave a value that could not be read is NaN (its problem is said already).
   LawCheck check;
   // The force magnitude along the normal at one contact point; ≥ 0 unless the law can pull. nullptr for a named
   // law, whose named->normal_force is called instead.

@@ -45,6 +45,10 @@ void hostMessage(const char* keyword, const char* text) {
 
 double hostStep(double x, double x0, double h0, double x1, double h1) { return step(x, x0, h0, x1, h1); }
 
+void hostWarn(void* findings, const char* text) {
+  if (findings) static_cast<LawFindings*>(findings)->warnings.push_back(text ? text : "(no message)");
+}
+
 bool isAttributeName(std::string_view name) {
   if (name.empty() || !(name[0] >= 'a' && name[0] <= 'z')) return false;
   return std::all_of(name.begin(), name.end(), [](char c) {
@@ -148,13 +152,14 @@ std::optional<std::string> registerLaw(const std::shared_ptr<SharedLibrary>& lib
   const std::string summary = std::string(law->summary ? law->summary : "") + " (from " + library->path() + ")";
   LawCheck check;
   if (law->check) {
-    check = [law](LawValues values, std::vector<std::string>& problems) {
+    // The context handed to check is the findings: report() adds an error, the host's warn() a warning.
+    check = [law](LawValues values, LawFindings& findings) {
       law->check(
           law, values.data(),
           [](void* context, const char* problem) {
-            static_cast<std::vector<std::string>*>(context)->push_back(problem ? problem : "(no message)");
+            static_cast<LawFindings*>(context)->errors.push_back(problem ? problem : "(no message)");
           },
-          &problems);
+          &findings);
     };
   }
   if (normal) {
@@ -246,7 +251,8 @@ std::vector<std::string> refusedLawKeywords() {
 }
 
 const lodestone_law_host& lawHost() {
-  static const lodestone_law_host host{sizeof(lodestone_law_host), LODESTONE_LAW_ABI_VERSION, hostStep, hostMessage};
+  static const lodestone_law_host host{sizeof(lodestone_law_host), LODESTONE_LAW_ABI_VERSION, hostStep, hostMessage,
+                                       hostWarn};
   return host;
 }
 

@@ -13,6 +13,10 @@ double coulombDynamicOnlyCoefficient(LawValues values, double slipSpeed) {
   return step(slipSpeed, 0, 0, values[kFrictionVelocity], values[kDynamic]);
 }
 
+void checkCoulombDynamicOnly(LawValues values, LawFindings& findings) {
+  law_parameters::warnNoFriction(values[kDynamic] == 0, "mu_dynamic is", findings);
+}
+
 }  // namespace
 
 const FrictionLaw& coulombDynamicOnlyLaw() {
@@ -24,6 +28,7 @@ const FrictionLaw& coulombDynamicOnlyLaw() {
           required("mu_dynamic", atLeast(0), "dynamic friction coefficient μd, dimensionless"),
           required("friction_trans_vel", above(0), "slip speed vd from which μ is μd, velocity"),
       },
+      .check = checkCoulombDynamicOnly,
       .coefficient = coulombDynamicOnlyCoefficient,
   };
   return law;

@@ -10,12 +10,16 @@ namespace {
 
 enum Slot { kStatic, kDynamic, kStictionVelocity, kFrictionVelocity };  // the order of the table below
 
-void checkCoulombOn(LawValues values, std::vector<std::string>& problems) {
+void checkCoulombOn(LawValues values, LawFindings& findings) {
   // The two STEPs below need vs < vd; with vs ≥ vd the second one would run backwards.
-  if (!(values[kStictionVelocity] < values[kFrictionVelocity])) {
-    problems.push_back("stiction_trans_vel (" + formatReal(values[kStictionVelocity]) +
-                       ") must be smaller than friction_trans_vel (" + formatReal(values[kFrictionVelocity]) + ")");
+  if (values[kStictionVelocity] >= values[kFrictionVelocity]) {
+    findings.errors.push_back("stiction_trans_vel (" + formatReal(values[kStictionVelocity]) +
+                              ") must be smaller than friction_trans_vel (" + formatReal(values[kFrictionVelocity]) +
+                              ")");
   }
+  law_parameters::warnDynamicAboveStatic(values[kStatic], values[kDynamic], findings);
+  law_parameters::warnNoFriction(values[kStatic] == 0 && values[kDynamic] == 0, "mu_static and mu_dynamic are both",
+                                 findings);
 }
 
 double coulombOnCoefficient(LawValues values, double slipSpeed) {

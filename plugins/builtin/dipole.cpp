@@ -53,6 +53,16 @@ double dipoleContactForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, kn * delta + damping * input.penetrationRate);
 }
 
+// Without magnetic moments the law is a plain spring and dashpot: a magnet whose moments were left out (or written
+// under another name) is surely meant to be a magnet.
+void checkDipole(LawValues values, LawFindings& findings) {
+  for (int slot = kMoment1; slot < kMoment2 + 3; ++slot) {
+    if (values[slot] != 0) return;
+  }
+  findings.warnings.push_back("dipole_mo1 and dipole_mo2 are both 0 0 0: the bodies carry no magnets, and DIPOLE acts "
+                              "only as a spring and dashpot on contact");
+}
+
 double dipoleFieldRange(LawValues values) { return values[kActivityDistance]; }
 
 void dipoleField(LawValues values, const FieldInput& input, FieldOutput& output) {
@@ -82,6 +92,7 @@ const NormalLaw& dipoleLaw() {
           required("dipole_cap", above(0), "distance below which the magnetic force stops growing, length"),
           required("dipole_d", atLeast(0), "surface gap up to which the magnets interact, length"),
       },
+      .check = checkDipole,
       .force = dipoleContactForce,
       .fieldRange = dipoleFieldRange,
       .field = dipoleField,

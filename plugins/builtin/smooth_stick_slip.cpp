@@ -20,6 +20,13 @@ double smoothStickSlipCoefficient(LawValues values, double slipSpeed) {
   return muDynamic + (muStatic - muDynamic) * std::exp(-beyond * beyond);
 }
 
+// μd above μs would make the curve dip after its "peak" at vc and climb back to μd.
+void checkSmoothStickSlip(LawValues values, LawFindings& findings) {
+  law_parameters::warnDynamicAboveStatic(values[kStatic], values[kDynamic], findings);
+  law_parameters::warnNoFriction(values[kStatic] == 0 && values[kDynamic] == 0, "mu_static and mu_dynamic are both",
+                                 findings);
+}
+
 }  // namespace
 
 const FrictionLaw& smoothStickSlipLaw() {
@@ -32,6 +39,7 @@ const FrictionLaw& smoothStickSlipLaw() {
           required("mu_dynamic", atLeast(0), "friction coefficient μd approached at high slip speed, dimensionless"),
           required("critical_velocity", above(0), "slip speed vc at which μ peaks at μs, velocity"),
       },
+      .check = checkSmoothStickSlip,
       .coefficient = smoothStickSlipCoefficient,
   };
   return law;

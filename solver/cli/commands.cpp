@@ -18,6 +18,7 @@
 #include "elements/element_catalog.h"
 #include "elements/model_builder.h"
 #include "progress_bar.h"
+#include "solver/driver/contact_interference.h"
 #include "solver/driver/run.h"
 #include "solver/xml/deck_reader.h"
 
@@ -95,7 +96,10 @@ int checkCommand(const CommandLine& line) {
   int exitCode = kExitSuccess;
   for (const std::string& deck : line.decks) {
     Diagnostics diagnostics;
-    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics)) buildModel(*spec, diagnostics);
+    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics)) {
+      // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
+      if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
+    }
     std::cerr << diagnostics.formatAll();
     if (diagnostics.hasErrors()) {
       exitCode = kExitBadDeck;

@@ -176,8 +176,54 @@ std::optional<Value> readValue(const AttributeRule& rule, const std::string& tex
   return value;
 }
 
-void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc, Diagnostics& diagnostics) {
-  diagnostics.warning(loc, "unknown attribute '" + attribute.name + "' ignored");
+namespace {
+
+// The values of one keyword attribute under which the element would have attribute `name`:
+// cnf_type="POISSON", or cnf_type="IMPACT", "VOLUME" or "HUNT_CROSSLEY".
+std::string variantsWith(const std::string& name, const KnownAttributeNames& known, std::string& selector) {
+  std::vector<std::string> values;
+  for (const KnownAttributeNames::OtherVariant& other : known.otherVariants) {
+    if (other.name != name || (!values.empty() && other.selector != selector)) continue;
+    selector = other.selector;
+    values.push_back(other.value);
+  }
+  return values.empty() ? std::string() : selector + "=" + listAlternatives(values, "\"", "\"");
+}
+
+}  // namespace
+
+void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc,
+                            const KnownAttributeNames& known, Diagnostics& diagnostics) {
+  const std::string& name = attribute.name;
+  const std::string message = "unknown attribute '" + name + "' ignored";
+  // An attribute of another law (or shape): the element's keyword decides which attributes it has.
+  std::string selector;
+  if (const std::string variants = variantsWith(name, known, selector); !variants.empty()) {
+    const auto given = known.selected.find(selector);
+    diagnostics.warning(loc, message + ": it is an attribute of " + variants +
+                                 (given == known.selected.end()
+                                      ? std::string()
+                                      : ", and this element has " + selector + "=\"" + given->second + "\""));
+    return;
+  }
+  if (known.foreignNames) {
+    for (const ForeignName& foreign : *known.foreignNames) {
+      if (foreign.name == name) {
+        diagnostics.warning(loc, message + "; " + foreign.source + " is " + foreign.ours + " here");
+        return;
+      }
+    }
+  }
+  std::vector<std::string> meant;
+  for (const std::string& nearest : nearestNames(name, known.inEffect)) meant.push_back("'" + nearest + "'");
+  if (meant.empty()) {
+    std::vector<std::string> others;
+    for (const KnownAttributeNames::OtherVariant& other : known.otherVariants) others.push_back(other.name);
+    for (const std::string& nearest : nearestNames(name, others)) {
+      meant.push_back("'" + nearest + "' (with " + variantsWith(nearest, known, selector) + ")");
+    }
+  }
+  diagnostics.warning(loc, message + (meant.empty() ? "" : "; did you mean " + listAlternatives(meant, "", "") + "?"));
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 // code base knows attribute names.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -222,6 +223,15 @@ struct VariantSet {
   std::vector<std::pair<std::string, std::vector<Attribute<Spec>>>> variants;
 };
 
+// A name another solver gives one of an element's attributes, which its users type out of habit: Adams'
+// SPRINGDAMPER says K for what Force_SpringDamper calls stiffness. Only for names too far from ours for a
+// "did you mean" to find them.
+struct ForeignName {
+  std::string name;    // lower case, as a deck would have it: "k"
+  std::string source;  // the solver and what it means there: "Adams' SPRINGDAMPER K"
+  std::string ours;    // the attribute(s) to write instead, quoted for the message: "'stiffness'"
+};
+
 template <class Spec>
 struct ElementSchema {
   std::string element;               // canonical name, e.g. "Body_Rigid"
@@ -229,6 +239,7 @@ struct ElementSchema {
   std::vector<Attribute<Spec>> attributes;
   // Keyword attributes that select further attributes; an element may have several (cnf_type and cff_type).
   std::vector<VariantSet<Spec>> variantSets;
+  std::vector<ForeignName> foreignNames;
 };
 
 // A spec holding the schema's defaults, as if the element had been written with no attributes.
@@ -254,7 +265,24 @@ std::optional<long> readId(const ElementNode& node, SourceLoc& loc, Diagnostics&
 // Parses one attribute's text and reports problems; records id references.
 std::optional<Value> readValue(const AttributeRule& rule, const std::string& text, const SourceLoc& loc,
                                ReadContext& context);
-void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc, Diagnostics& diagnostics);
+
+// Every name an element could mean by an attribute it does not have: the attributes in effect for it, those of its
+// other variants (with the keyword value that brings each in), and other solvers' names.
+struct KnownAttributeNames {
+  std::vector<std::string> inEffect;
+  struct OtherVariant {
+    std::string name;
+    std::string selector;  // the keyword attribute that selects the variant: "cnf_type"
+    std::string value;     // and its value: "POISSON"
+  };
+  std::vector<OtherVariant> otherVariants;
+  std::map<std::string, std::string> selected;  // keyword attribute -> the value the element gives it
+  const std::vector<ForeignName>* foreignNames = nullptr;
+};
+// Warns that the attribute is ignored, saying in the same line what was likely meant: the variant it belongs to,
+// our name for another solver's, or the nearest names by edit distance.
+void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc,
+                            const KnownAttributeNames& known, Diagnostics& diagnostics);
 
 // The schema's rows plus, for each variant set, the rows of the value the element selects. An unknown value is
 // reported by the keyword attribute's own check. A command that changes an element usually does not repeat
@@ -290,14 +318,56 @@ std::vector<const Attribute<Spec>*> rulesFor(const ElementSchema<Spec>& schema, 
   return rules;
 }
 
+template <class Spec>
+KnownAttributeNames knownAttributeNames(const ElementSchema<Spec>& schema, const ElementNode& node,
+                                        const std::vector<const Attribute<Spec>*>& rules) {
+  KnownAttributeNames known;
+  if (schema.idField) known.inEffect.push_back("id");
+  for (const Attribute<Spec>* rule : rules) known.inEffect.push_back(rule->name);
+  for (const VariantSet<Spec>& set : schema.variantSets) {
+    if (const ElementNode::Attribute* selector = findAttribute(node, set.attribute)) {
+      known.selected[set.attribute] = std::string(trim(selector->value));
+    }
+    for (const auto& [value, variantRules] : set.variants) {
+      for (const Attribute<Spec>& rule : variantRules) {
+        if (std::find(known.inEffect.begin(), known.inEffect.end(), rule.name) != known.inEffect.end()) continue;
+        known.otherVariants.push_back({rule.name, set.attribute, value});
+      }
+    }
+  }
+  known.foreignNames = &schema.foreignNames;
+  return known;
+}
+
+// Reports each attribute of the node that no rule knows.
+template <class Spec>
+void reportUnknownAttributes(const ElementSchema<Spec>& schema, const ElementNode& node,
+                             const std::vector<const Attribute<Spec>*>& rules, const SourceLoc& loc,
+                             Diagnostics& diagnostics) {
+  std::optional<KnownAttributeNames> known;  // made for the first unknown attribute only
+  for (const ElementNode::Attribute& given : node.attributes) {
+    if (given.name == "id" && schema.idField) continue;
+    bool isKnown = false;
+    for (const Attribute<Spec>* rule : rules) isKnown = isKnown || rule->name == given.name;
+    if (isKnown) continue;
+    if (!known) known = knownAttributeNames(schema, node, rules);
+    reportUnknownAttribute(given, loc, *known, diagnostics);
+  }
+}
+
 }  // namespace detail
 
 // Reads a model element: fills `spec` from the node, applies defaults, reports missing required attributes,
-// bad values and unknown attributes. Returns false when the element had errors.
+// bad values and unknown attributes. Returns false when the element had errors; `unreadable` then receives the
+// attributes the spec lacks because of them (missing, or their values wrong).
 template <class Spec>
-bool readElement(const ElementSchema<Spec>& schema, const ElementNode& node, Spec& spec, ReadContext& context) {
+bool readElement(const ElementSchema<Spec>& schema, const ElementNode& node, Spec& spec, ReadContext& context,
+                 std::vector<std::string>* unreadable = nullptr) {
   Diagnostics& diagnostics = context.diagnostics();
   const int errorsBefore = diagnostics.errorCount();
+  const auto lacks = [unreadable](const std::string& attribute) {
+    if (unreadable) unreadable->push_back(attribute);
+  };
   spec.loc = node.loc;
   spec.loc.element = schema.element;
   if (schema.idField) {
@@ -305,6 +375,8 @@ bool readElement(const ElementSchema<Spec>& schema, const ElementNode& node, Spe
     if (id) {
       spec.*(schema.idField) = *id;
       context.defineId(schema.element, *id, spec.loc);
+    } else {
+      lacks("id");
     }
   }
   detail::reportRepeatedAttributes(node, spec.loc, diagnostics);
@@ -312,19 +384,20 @@ bool readElement(const ElementSchema<Spec>& schema, const ElementNode& node, Spe
   for (const Attribute<Spec>* rule : rules) {
     const ElementNode::Attribute* given = detail::findAttribute(node, rule->name);
     if (!given) {
-      if (rule->isRequired) diagnostics.error(spec.loc, "missing required attribute '" + rule->name + "'");
-      else if (rule->defaultValue && rule->assign) rule->assign(spec, *rule->defaultValue);
+      if (rule->isRequired) {
+        diagnostics.error(spec.loc, "missing required attribute '" + rule->name + "'");
+        lacks(rule->name);
+      } else if (rule->defaultValue && rule->assign) {
+        rule->assign(spec, *rule->defaultValue);
+      }
       continue;
     }
+    const int errorsBeforeValue = diagnostics.errorCount();
     const std::optional<Value> value = detail::readValue(*rule, given->value, spec.loc, context);
     if (value && rule->assign) rule->assign(spec, *value);
+    if (diagnostics.errorCount() != errorsBeforeValue) lacks(rule->name);
   }
-  for (const ElementNode::Attribute& given : node.attributes) {
-    if (given.name == "id" && schema.idField) continue;
-    bool known = false;
-    for (const Attribute<Spec>* rule : rules) known = known || rule->name == given.name;
-    if (!known) detail::reportUnknownAttribute(given, spec.loc, diagnostics);
-  }
+  detail::reportUnknownAttributes(schema, node, rules, spec.loc, diagnostics);
   return diagnostics.errorCount() == errorsBefore;
 }
 
@@ -362,10 +435,7 @@ std::optional<Modification<Spec>> readModification(const ElementSchema<Spec>& sc
     for (const Attribute<Spec>* candidate : rules) {
       if (candidate->name == given.name) rule = candidate;
     }
-    if (!rule) {
-      detail::reportUnknownAttribute(given, modification.loc, diagnostics);
-      continue;
-    }
+    if (!rule) continue;  // reported below
     // Text such as a label is read for its checks only; text marked modifiable (an expression) changes.
     if (rule->kind == ValueKind::Presentation || rule->kind == ValueKind::Ignored ||
         rule->kind == ValueKind::Unsupported || (rule->kind == ValueKind::Text && !rule->isModifiable)) {
@@ -379,6 +449,7 @@ std::optional<Modification<Spec>> readModification(const ElementSchema<Spec>& sc
     std::optional<Value> value = detail::readValue(*rule, given.value, modification.loc, context);
     if (value) changes.emplace_back(rule, std::move(*value));
   }
+  detail::reportUnknownAttributes(schema, node, rules, modification.loc, diagnostics);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   modification.apply = [changes](Spec& spec) {
     for (const auto& [rule, value] : changes) rule->assign(spec, value);

@@ -1,6 +1,7 @@
 // Case folding and strict number parsing for deck values.
 #include "text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -107,6 +108,52 @@ std::string formatSignificant(double value, int digits) {
 std::string formatReal(double value) {
   std::string text;
   appendReal(text, value);
+  return text;
+}
+
+int editDistance(std::string_view a, std::string_view b) {
+  // Optimal string alignment: Levenshtein's three rows plus the one before, for swaps of neighbours.
+  const auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  const size_t columns = b.size() + 1;
+  std::vector<int> beforePrevious(columns), previous(columns), current(columns);
+  for (size_t j = 0; j < columns; ++j) previous[j] = static_cast<int>(j);
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = static_cast<int>(i);
+    for (size_t j = 1; j < columns; ++j) {
+      const int substitution = previous[j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1])) {
+        current[j] = std::min(current[j], beforePrevious[j - 2] + 1);
+      }
+    }
+    beforePrevious.swap(previous);
+    previous.swap(current);
+  }
+  return previous[b.size()];
+}
+
+std::vector<std::string> nearestNames(std::string_view given, const std::vector<std::string>& candidates) {
+  const int allowed = given.size() <= 4 ? 1 : given.size() <= 8 ? 2 : 3;
+  int best = allowed;
+  std::vector<std::string> nearest;
+  for (const std::string& candidate : candidates) {
+    const int distance = editDistance(given, candidate);
+    if (distance > best) continue;
+    if (distance < best) nearest.clear();
+    best = distance;
+    if (std::find(nearest.begin(), nearest.end(), candidate) == nearest.end()) nearest.push_back(candidate);
+  }
+  return nearest;
+}
+
+std::string listAlternatives(const std::vector<std::string>& names, std::string_view open, std::string_view close) {
+  std::string text;
+  for (size_t k = 0; k < names.size(); ++k) {
+    text += std::string(k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(open) + names[k] +
+            std::string(close);
+  }
   return text;
 }
 

@@ -30,4 +30,14 @@ void appendReal(std::string& out, double value);  // the same, appended without 
 // A computed number for a message, to `digits` significant digits ("0.414", "1.5e-05").
 std::string formatSignificant(double value, int digits);
 
+// Edits (insert, delete, substitute, swap two neighbours) that turn one name into the other, ignoring case:
+// "stifness" is 1 from "stiffness", "dampnig" 1 from "damping".
+int editDistance(std::string_view a, std::string_view b);
+// The candidates nearest to `given` by editDistance, when near enough to be a typing slip of it (1 edit in a name of
+// up to 4 characters, 2 up to 8, 3 beyond), in the order given; empty when none is.
+std::vector<std::string> nearestNames(std::string_view given, const std::vector<std::string>& candidates);
+// "'a'", "'a' or 'b'", "'a', 'b' or 'c'": alternatives for a message, each between `open` and `close`.
+std::string listAlternatives(const std::vector<std::string>& names, std::string_view open = "'",
+                             std::string_view close = "'");
+
 }  // namespace lodestone

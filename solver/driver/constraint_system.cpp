@@ -39,6 +39,7 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
       active.referenceAngles.push_back(joint.equations[static_cast<size_t>(k)].angleOffset);
     }
     joints_.push_back(std::move(active));
+    hasMotions_ = hasMotions_ || joint.isMotion();
   }
   if (joints_.empty()) return;
   std::vector<double> initial;
@@ -827,6 +828,27 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
     reaction.torque = onI.torque + (active.frames.cgI - active.frames.positionI).cross(onI.force);
     out.push_back(reaction);
   }
+}
+
+double ConstraintSystem::motionPower(std::span<const BodyKinematics> bodies, const double* y) const {
+  double power = 0;
+  for (const ActiveJoint& active : joints_) {
+    if (!active.joint->isMotion()) continue;
+    const JointFrames frames = framesOf(*active.joint, bodies);
+    for (size_t k = 0; k < active.equations.size(); ++k) {
+      // The equation's velocity row g gives its reaction λ·g on each body: λ times g·(v, ω) is its power.
+      const EquationValue value = evaluateJointEquation(
+          active.joint->equations[static_cast<size_t>(active.equations[k])], frames, active.referenceAngles[k]);
+      double rate = 0;
+      for (const auto& [g, body] : {std::pair{&value.gI, active.joint->bodyI}, std::pair{&value.gJ, active.joint->bodyJ}}) {
+        if (body < 0) continue;
+        const BodyKinematics& kinematics = bodies[static_cast<size_t>(body)];
+        rate += g->head<3>().dot(kinematics.velocity) + g->tail<3>().dot(kinematics.angularVelocity);
+      }
+      power += y[active.offset + static_cast<int>(k)] * rate;
+    }
+  }
+  return power;
 }
 
 std::string ConstraintSystem::describeVariable(int index) const {

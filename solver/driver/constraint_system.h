@@ -63,6 +63,7 @@ class ConstraintSystem {
   ConstraintSystem(const Model& model, std::span<const double> bodyStates);
 
   bool empty() const { return joints_.empty(); }
+  bool hasMotions() const { return hasMotions_; }
   int multiplierCount() const { return multiplierCount_; }
   // The states Motion_Joint adds (s, and w for val_type A), after the multipliers.
   int motionStateCount() const { return motionStateCount_; }
@@ -124,6 +125,9 @@ class ConstraintSystem {
   double largestPositionError(double time, std::span<const double> y);
   // Every joint's reaction at state y (after evaluate at y).
   void reactions(const double* y, std::vector<JointReaction>& out) const;
+  // The power of the motions' reactions on the bodies at state y: the work a Motion_Joint does per unit time. (Other
+  // joints' reactions do none: G u = 0.)
+  double motionPower(std::span<const BodyKinematics> bodies, const double* y) const;
 
  private:
   struct ActiveJoint {
@@ -188,6 +192,7 @@ class ConstraintSystem {
   int firstMultiplier_ = 0;
   int multiplierCount_ = 0;
   int motionStateCount_ = 0;
+  bool hasMotions_ = false;
   std::vector<std::string> redundancyNotes_;
   std::vector<std::string> motionConflicts_;
   // The equations left out as repeats (joint, index into its equations), checked after every assembly.

@@ -73,10 +73,13 @@ class Integrator {
   using MessageHandler = std::function<void(const std::string& line)>;
 
   // `initialDerivative`, when given, is consistent with `initialState` (joints: see MultibodySystem::assemble) and
-  // computeConsistentStart keeps it; otherwise IDACalcIC computes it.
+  // computeConsistentStart keeps it; otherwise IDACalcIC computes it. `energyFlows` (kIntegratedEnergyTermCount
+  // values) are the energy balance's integrals at the start, carried on as IDAS quadratures while the system has
+  // any (MultibodySystem::hasEnergyFlows) and constant otherwise.
   Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
              std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
-             MessageHandler onMessage, std::span<const double> initialDerivative = {});
+             MessageHandler onMessage, std::span<const double> energyFlows = {},
+             std::span<const double> initialDerivative = {});
   ~Integrator();
   Integrator(const Integrator&) = delete;
   Integrator& operator=(const Integrator&) = delete;
@@ -94,8 +97,17 @@ class Integrator {
   // derivative there.
   std::span<const double> returnedState() const;
   std::span<const double> returnedDerivative() const;
-  // A new largest step (a sensor's hmax), from the next step on.
+  // A new largest step (a sensor's hmax). IDAS applies it when it changes the step size, at the end of a step: the
+  // size it has already chosen, and keeps, is not cut (see limitNextStep).
   void setMaxStep(double hMax);
+  // No step IDAS may take next is longer than this: the size it has chosen (IDAGetCurrentStep), or after a
+  // (re)start the first step it will choose (h0_max or a sensor's stepsize, else a thousandth of the way to the
+  // stop time, which IDAS only ever shrinks), at least h_min, within h_max and the stop time.
+  double nextStepBound() const;
+  // The next step ends at most `step` from time(): a stop time there, the one way to shorten the step IDAS has
+  // already chosen (setMaxStep would act late). Integration goes on past it; it is not reported as the stop
+  // time. A step at or beyond the way to the stop time leaves the stop time as it is.
+  void limitNextStep(double step);
   // The size of the first step after the next restartAtReturnedState (a sensor's stepsize).
   void setNextStep(double step);
   // Restarts IDAS at `time` from the state it returned there (at a root: the force law changes, so the BDF
@@ -105,6 +117,9 @@ class Integrator {
   // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised; and its derivative.
   void interpolate(double t, std::span<double> y) const;
   void interpolateDerivative(double t, std::vector<double>& yp) const;
+  // The energy balance's integrals at `t` within the last step (IDAGetQuadDky), or at the returned time.
+  std::span<const double> energyFlowsAt(double t) const;
+  std::span<const double> returnedEnergyFlows() const { return returnedFlows_; }
 
   double time() const;
   // The integrator's current state (IDAGetCurrentY) untouched by the driver: after a step, IDAS's solution at
@@ -134,6 +149,9 @@ class Integrator {
   bool setUpIterationBlocks(double t, const double* y, const double* yp, double cj);
   static void errorCallback(int code, const char* module, const char* function, char* message, void* self);
   static int rootCallback(double t, N_Vector y, N_Vector yp, double* g, void* self);
+  static int energyRatesCallback(double t, N_Vector y, N_Vector yp, N_Vector rates, void* self);
+  // After a step: the integrals at the time IDAS returned.
+  void updateReturnedFlows();
   // Runs the body of a callback. An exception must not cross IDAS's C frames: it becomes −1 (unrecoverable) and
   // its message is kept for the failure report.
   template <class Body>
@@ -159,8 +177,17 @@ class Integrator {
   std::optional<double> reachedTime_;
   bool consistentStartGiven_ = false;
   double stopTime_ = 0;
+  bool limitedStop_ = false;     // IDAS's stop time is limitNextStep's, short of stopTime_
+  bool restartPending_ = true;   // IDAS has not stepped since its (re)initialisation: it chooses its first step anew
+  double maxStep_ = 0;           // IDAS's h_max in force; 0: none
+  double minStep_ = 0;           // IDAS's h_min
+  double initialStep_ = 0;       // IDAS's first step after a (re)start, when set; 0: its own choice
   std::vector<int> rootsFound_;
   SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached
+  // The energy balance: whether IDAS integrates it, its integrals at the returned time, and scratch for outputs.
+  bool integratesFlows_ = false;
+  std::vector<double> returnedFlows_;
+  mutable std::vector<double> interpolatedFlows_;
   SUNLinearSolver kluSolver_ = nullptr;  // inside the timed wrapper, for re-analysis when the pattern grows
   long convergenceFailuresAtJacobian_ = 0;  // IDAS's Newton failure count at the latest Jacobian
   int stalledSteps_ = 0;                    // consecutive steps that did not move time
@@ -180,6 +207,7 @@ class Integrator {
   NonlinearSolverPtr nonlinearSolver_;
   IdasMemoryPtr idas_;
   mutable NVectorPtr interpolated_;
+  NVectorPtr flows_;  // IDAS's quadrature vector (its size: kIntegratedEnergyTermCount)
 };
 
 }  // namespace lodestone

@@ -19,6 +19,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       kinematics_(model.bodies.size()),
       loads_(model.bodies.size()),
       contacts_(model),
+      stepLimit_(model),
       sensors_(model),
       forces_(model),
       contactBlocks_(model.bodies.size()),
@@ -293,6 +294,20 @@ void MultibodySystem::applyContactRoots(double time, const double* y, const int*
   contacts_.applyRoots(rootsFound, time, events);
 }
 
+const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, const double* yp, double lookAhead) {
+  Stopwatch watch;
+  updateKinematics(y);
+  addBodyAccelerations(yp);
+  stepLimit_.measure(kinematics_, lookAhead);
+  times_.contactDetection += watch.lap();
+  return stepLimit_;
+}
+
+std::vector<Interference> MultibodySystem::contactInterference(const double* y) {
+  updateKinematics(y);
+  return stepLimit_.interference(kinematics_);
+}
+
 void MultibodySystem::acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events) {
   if (contacts_.empty()) return;
   Stopwatch watch;
@@ -324,6 +339,12 @@ std::optional<ContactEvaluator::Culprit> MultibodySystem::hardestContactOn(int b
   return contacts_.hardestContactOn(body, time, kinematics_);
 }
 
+std::optional<ContactEvaluator::Culprit> MultibodySystem::fastestContact(double time, std::span<const double> y) {
+  if (contacts_.empty()) return std::nullopt;
+  updateKinematics(y.data());
+  return contacts_.fastestContact(time, kinematics_);
+}
+
 void MultibodySystem::startSubroutines(double time, std::span<const double> y) {
   if (!contacts_.hasSubroutines()) return;
   updateKinematics(y.data());
@@ -336,6 +357,53 @@ void MultibodySystem::finishSubroutines(double time, std::span<const double> y) 
   updateKinematics(y.data());
   detectContacts();
   contacts_.finishContactPost(time);
+}
+
+void MultibodySystem::energyRates(double time, const double* y, const double* yp, double* rates) {
+  Stopwatch watch;
+  updateKinematics(y);
+  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+  EnergySample sample;
+  if (!contacts_.empty()) {
+    detectContacts();
+    const ContactEnergy contact = contacts_.energy(time, kinematics_, false);
+    sample.contactDashpot = contact.dashpotPower;
+    sample.contactSlip = contact.slipPower;
+    sample.fieldWork = contact.fieldPower;
+  }
+  const ForceEnergy force = forces_.energy(time, kinematics_);
+  sample.forceDashpot = force.dashpotPower;
+  sample.appliedWork = force.appliedPower;
+  sample.motionWork = constraints_.motionPower(kinematics_, y);
+  for (int k = 0; k < kIntegratedEnergyTermCount; ++k) rates[k] = sample.*kIntegratedEnergyTerms[k];
+  times_.energy += watch.lap();
+}
+
+void MultibodySystem::heldEnergy(double time, std::span<const double> y, std::span<const double> yp,
+                                 std::span<const Vector3> reference, EnergySample& sample) {
+  for (int body = 0; body < layout_.bodyCount(); ++body) {
+    const size_t b = static_cast<size_t>(body);
+    const double* state = y.data() + layout_.bodyOffset(body);
+    const KineticEnergy kinetic = bodyKineticEnergy(model_.bodies[b], model_.units.massFactor, state);
+    sample.kineticTranslational += kinetic.translational;
+    sample.kineticRotational += kinetic.rotational;
+    sample.gravity += gravityPotential(model_, b, Eigen::Map<const Vector3>(state + kPosition), reference[b]);
+  }
+  updateKinematics(y.data());
+  if (contacts_.hasSubroutines()) addBodyAccelerations(yp.data());
+  if (!contacts_.empty()) {
+    detectContacts();
+    sample.contactStrain = contacts_.energy(time, kinematics_, true).strain;
+  }
+  sample.forceStrain = forces_.energy(time, kinematics_).strain;
+}
+
+std::vector<Vector3> MultibodySystem::bodyPositions(std::span<const double> y) const {
+  std::vector<Vector3> positions;
+  for (int body = 0; body < layout_.bodyCount(); ++body) {
+    positions.emplace_back(Eigen::Map<const Vector3>(y.data() + layout_.bodyOffset(body) + kPosition));
+  }
+  return positions;
 }
 
 void MultibodySystem::sampleBodies(std::span<const double> y, std::span<const double> yp,

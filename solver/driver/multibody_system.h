@@ -10,12 +10,14 @@
 
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
+#include "elements/contact_step_limit.h"
 #include "constraint_system.h"
 #include "elements/force_elements.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
+#include "solver/output/energy_results_writer.h"
 #include "solver/output/run_statistics.h"
 #include "state_layout.h"
 
@@ -97,6 +99,16 @@ class MultibodySystem {
   void closeContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
   // The contact that pushes hardest on body `body` at state y (what a failure most likely tripped on).
   std::optional<ContactEvaluator::Culprit> hardestContactOn(int body, double time, std::span<const double> y);
+  // The touching contact with the shortest natural period at state y (what holds the steps short).
+  std::optional<ContactEvaluator::Culprit> fastestContact(double time, std::span<const double> y);
+
+  // ---- tunnelling guard -------------------------------------------------------------------------------------
+  // At an accepted state (y, y'): how long the next step may be, and any pair found crossed (see
+  // ContactStepLimit::measure). Empty when the model has no contacts.
+  bool guardsContacts() const { return !stepLimit_.empty(); }
+  const ContactStepLimit& measureContactSteps(const double* y, const double* yp, double lookAhead);
+  // The pairs that overlap at state y, deepest first.
+  std::vector<Interference> contactInterference(const double* y);
 
   // ---- user subroutines -------------------------------------------------------------------------------------
   // The set-up calls (iflag) at the start of a simulation, and CONTACTPOST's last call at the end of the run.
@@ -106,6 +118,18 @@ class MultibodySystem {
   void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
   std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
   const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
+
+  // ---- energy balance (energy.csv) ---------------------------------------------------------------------------
+  // Whether anything but gravity can do work on the bodies or hold energy: contacts, force elements, motions.
+  bool hasEnergyFlows() const { return !contacts_.empty() || !forces_.empty() || constraints_.hasMotions(); }
+  // The rates of the terms the integrator integrates at (t, y, y'), into `rates` in kIntegratedEnergyTerms' order.
+  void energyRates(double time, const double* y, const double* yp, double* rates);
+  // The energies held at state y (y' for user subroutines): kinetic, elastic, and gravity's measured from the CG
+  // positions `reference`.
+  void heldEnergy(double time, std::span<const double> y, std::span<const double> yp,
+                  std::span<const Vector3> reference, EnergySample& sample);
+  // The CG positions at state y.
+  std::vector<Vector3> bodyPositions(std::span<const double> y) const;
 
   // Index into model().bodies of the body whose residual was not finite in the latest evaluation; -1 if none.
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
@@ -145,6 +169,7 @@ class MultibodySystem {
   std::vector<BodyKinematics> kinematics_;
   std::vector<BodyLoad> loads_;
   ContactEvaluator contacts_;
+  ContactStepLimit stepLimit_;
   SensorEvaluator sensors_;
   ForceEvaluator forces_;
   // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies

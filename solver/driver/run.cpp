@@ -14,6 +14,7 @@
 #include "solver/output/body_results_writer.h"
 #include "solver/output/contact_results_writer.h"
 #include "solver/output/csv_file.h"
+#include "solver/output/energy_results_writer.h"
 #include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
@@ -61,6 +62,7 @@ class DeckRun {
     try {
       log_.emplace(outputDir / "run.log");
       results_.emplace(outputDir / "bodies.csv");
+      energyResults_.emplace(outputDir / "energy.csv");
       if (model->contacts && !model->contacts->elements.empty()) contactResults_.emplace(outputDir / "contacts.csv");
       if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
@@ -94,6 +96,7 @@ class DeckRun {
     });
     simulation_->setOutputHandler([this](const OutputFrame& frame) {
       results_->write(frame.time, frame.bodies);
+      if (frame.energy) energyResults_->write(*frame.energy);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
       if (jointResults_) writeJointReactions(frame);
     });
@@ -123,7 +126,7 @@ class DeckRun {
     times.processCpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC + parseSeconds;
     if (segmentsRun_ > 1) log_->statistics(simulation_->statistics(), "CUMULATIVE DAE SOLVER STATISTICS (all segments)");
     log_->phaseTimes(times);
-    std::vector<std::filesystem::path> outputs{results_->path()};
+    std::vector<std::filesystem::path> outputs{results_->path(), energyResults_->path()};
     if (contactResults_) outputs.push_back(contactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
@@ -223,6 +226,7 @@ class DeckRun {
   ModelSpec workingSpec_;
   std::optional<RunLog> log_;
   std::optional<BodyResultsWriter> results_;
+  std::optional<EnergyResultsWriter> energyResults_;
   std::optional<ContactResultsWriter> contactResults_;
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints

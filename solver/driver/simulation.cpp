@@ -1,8 +1,11 @@
 // Segment loop: one IDAS step at a time, outputs interpolated at print times, progress, failure reports.
 #include "simulation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "contact_interference.h"
 #include "solver/core/text.h"
 #include "solver/output/number_format.h"
 #include "stopwatch.h"
@@ -86,6 +89,7 @@ bool Simulation::replaceModel(Model model, std::string& whyNot) {
 void Simulation::discardIntegrator() {
   if (!integrator_) return;
   discardedStatistics_ += integrator_->statistics();
+  energy_.carry(integrator_->returnedEnergyFlows());
   integrator_.reset();
 }
 
@@ -135,13 +139,17 @@ void Simulation::startIntegrator(double startTime, std::span<const double> start
     if (!system_->subroutineStopRequest()) logLine(" " + line);
   };
   integrator_ = std::make_unique<Integrator>(*system_, model_->integrator, startTime, state_, options_.integrator,
-                                             times_, onMessage, startDerivative);
+                                             times_, onMessage, energy_.carriedFlows(), startDerivative);
 }
 
 bool Simulation::emitOutput(double time, std::span<const double> state, std::span<const double> derivative,
                             bool integratorHasStepped) {
   ScopedTimer timer(times_.output);
   lastOutputTime_ = time;
+  // The balance at every output, written or not (run.log's summary judges the leftover against the largest).
+  outputEnergy_ = sampleEnergy(time, state, derivative,
+                               integrator_ && integratorHasStepped ? integrator_->energyFlowsAt(time)
+                                                                   : energy_.carriedFlows());
   if (!onOutput_) return true;
   system_->sampleBodies(state, derivative, samples_);
   system_->jointReactions(time, state, jointSamples_);
@@ -152,6 +160,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   }
   OutputFrame frame;
   frame.time = time;
+  frame.energy = &outputEnergy_;
   frame.bodies = samples_;
   frame.contacts = contactSamples_;
   frame.joints = jointSamples_;
@@ -189,6 +198,7 @@ SegmentOutcome Simulation::runAtOneTime(const SimulationSegment& segment) {
     logLine(" No joints: nothing to assemble.");
   }
   started_ = true;
+  rebaseEnergy(time, state_, derivative);
   if (!emitOutput(time, state_, derivative, false)) return stopForSubroutine();
   return {true, time, {}};
 }
@@ -221,6 +231,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   driftLogged_ = false;
   system_->countSubroutineCalls(trace_ != nullptr);
   strugglesLogged_ = 0;
+  costWatch_ = {};
   try {
     system_->startSubroutines(segment.startTime, state_);
   } catch (const SubroutineError&) {
@@ -244,6 +255,8 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     if (!emitOutput(segment.startTime, state_, derivative, continues)) return stopForSubroutine();
   }
   started_ = true;
+  // The balance's start of this segment: where the last one ended, or the state IDAS starts afresh from.
+  EnergySample startEnergy = energy_.latest().value_or(EnergySample{});
   if (!continues) {
     time_ = segment.startTime;
     if (size > 0) {
@@ -254,10 +267,12 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
         if (writeStart) emitOutput(segment.startTime, state_, std::vector<double>(state_.size(), 0.0), false);
         return system_->subroutineStopRequest() ? stopForSubroutine() : fail(start.flag);
       }
+      startEnergy = rebaseEnergy(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative());
       if (writeStart && !emitOutput(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative(),
                                     false)) {
         return stopForSubroutine();
       }
+      if (std::optional<SegmentOutcome> failed = reportInterference(segment.startTime)) return *failed;
       // Pairs that touch at the start are in contact from the start.
       system_->acceptContactStep(segment.startTime, state_.data(), contactEvents_);
       reportContactEvents();
@@ -283,6 +298,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   int next = 1;
   std::vector<int> firedSensors;
   for (;;) {
+    if (std::optional<SegmentOutcome> failed = guardNextStep()) return *failed;
     const StepResult step = integrator_->step();
     // A subroutine that failed inside IDAS's callbacks made IDAS give up: the subroutine, not IDAS, is the reason.
     if (step.status == StepStatus::Failed) {
@@ -328,6 +344,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     time_ = step.time;
     reportContactEvents();
     watchStep(step);
+    watchCost(segment, step.time);
     if (reportSubroutineMessages()) {
       const std::span<const double> reached = integrator_->returnedState();
       state_.assign(reached.begin(), reached.end());
@@ -336,6 +353,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     if (!firedSensors.empty()) {
       if (std::optional<SegmentOutcome> ended = actOnSensors(firedSensors, step.time, schedule, next)) {
         if (log_) log_->statistics(statistics() - before);
+        summariseEnergy(startEnergy, integrator_->returnedDerivative());
         return *ended;
       }
     }
@@ -350,7 +368,132 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   time_ = segment.endTime;
   state_ = outputState_;
   if (log_) log_->statistics(statistics() - before);
+  summariseEnergy(startEnergy, outputDerivative_);
   return {true, time_, {}};
+}
+
+// ---- contact guard ---------------------------------------------------------------------------------------------
+
+std::optional<SegmentOutcome> Simulation::reportInterference(double time) {
+  if (!system_->guardsContacts()) return std::nullopt;
+  const std::vector<Interference> found = system_->contactInterference(integrator_->returnedState().data());
+  std::optional<std::string> reason;
+  for (const InterferenceMessage& message : describeInterference(*model_, found)) {
+    logLine(std::string(message.error ? " ERROR: " : " WARNING: ") + describeContact(*message.element) + ": " +
+            message.text + ".");
+    if (message.error && !reason) reason = message.element->loc.subject() + ": " + message.text;
+  }
+  if (!reason) return std::nullopt;
+  return failContact(time, {}, *reason);
+}
+
+std::optional<SegmentOutcome> Simulation::guardNextStep() {
+  if (!system_->guardsContacts()) return std::nullopt;
+  const double lookAhead = integrator_->nextStepBound();
+  const double time = integrator_->time();
+  const ContactStepLimit& guard = system_->measureContactSteps(integrator_->returnedState().data(),
+                                                               integrator_->returnedDerivative().data(), lookAhead);
+  if (guard.crossing()) return failCrossing(*guard.crossing(), time);
+  const ContactStepLimit::Limit& limit = guard.limit();
+  if (limit.step >= lookAhead) {
+    integrator_->limitNextStep(std::numeric_limits<double>::infinity());
+    return std::nullopt;
+  }
+  // Shorter than h_min, or too short to move time on: the run cannot go on without a pair crossing unseen.
+  const double shortest = std::max(model_->integrator.hMin, 1e-13 * std::max(1.0, std::fabs(time)));
+  if (limit.step < shortest) return failStepTooShort(limit, time);
+  if (trace_) {
+    const ContactModel& contacts = *model_->contacts;
+    trace_->write(TraceLevel::Debug, time, "step", "contact-limit",
+                  {{"h", limit.step},
+                   {"element", traceName("Force_Contact", contacts.elements[static_cast<size_t>(limit.pair.element)].id)},
+                   {"i", contacts.graphics[static_cast<size_t>(limit.pair.graphicI)].id},
+                   {"j", contacts.graphics[static_cast<size_t>(limit.pair.graphicJ)].id},
+                   {"gap", limit.gap},
+                   {"speed", limit.approachSpeed}});
+  }
+  integrator_->limitNextStep(limit.step);
+  return std::nullopt;
+}
+
+SegmentOutcome Simulation::failCrossing(const ContactStepLimit::Crossing& crossing, double time) {
+  const ForceContact& element = model_->contacts->elements[static_cast<size_t>(crossing.pair.element)];
+  const std::string pair = describeGraphicPair(*model_, crossing.pair);
+  const std::string depth = scientific(crossing.depth, 3) + " deep at t=" + scientific(time, 9) + ", " +
+                            formatSignificant(100 * crossing.depth / crossing.thinnerExtent, 2) +
+                            "% of the thinner graphic (" + scientific(crossing.thinnerExtent, 3) + " across)";
+  std::vector<std::string> details;
+  if (crossing.unseenOnset) {
+    details.push_back(describeContact(element) + ": " + pair + " were apart before the last step and are " + depth +
+                      " after it: the step crossed into them unseen, and contact would now push from where it found "
+                      "them.");
+  } else {
+    details.push_back(describeContact(element) + ": " + pair + " are pressed " + depth +
+                      ", past the middle of the thinner one: contact would push them out the far side.");
+    details.push_back("The normal law is too soft for the load it carries (raise the stiffness), or the bodies meet "
+                      "too fast for it; ignore_penetration_larger_than on the element lets such depths pass without "
+                      "force.");
+  }
+  return failContact(time, details,
+                     element.loc.subject() + ": " + pair + (crossing.unseenOnset ? " crossed unseen, " : " pushed ") +
+                         depth);
+}
+
+SegmentOutcome Simulation::failStepTooShort(const ContactStepLimit::Limit& limit, double time) {
+  const ForceContact& element = model_->contacts->elements[static_cast<size_t>(limit.pair.element)];
+  const std::string pair = describeGraphicPair(*model_, limit.pair);
+  const std::string need = "steps of at most " + scientific(limit.step, 3) + " (gap " + scientific(limit.gap, 3) +
+                           ", approach speed " + scientific(limit.approachSpeed, 3) + ")";
+  const std::string against = model_->integrator.hMin > 0 && limit.step < model_->integrator.hMin
+                                  ? ", shorter than h_min = " + scientific(model_->integrator.hMin, 3)
+                                  : ", too short to move time on";
+  return failContact(time,
+                     {describeContact(element) + ": " + pair + " need " + need + against + " at t=" +
+                      scientific(time, 9) + ": a longer step could carry one through the other unseen."},
+                     element.loc.subject() + ": " + pair + " need " + need + against);
+}
+
+SegmentOutcome Simulation::failContact(double time, const std::vector<std::string>& details, const std::string& reason) {
+  time_ = time;
+  for (const std::string& line : details) logLine(" ERROR: " + line);
+  logLine(" ERROR: " + reason + ".");
+  if (log_) log_->statistics(statistics() - segmentStart_);
+  return {false, time, reason};
+}
+
+// ---- energy balance ---------------------------------------------------------------------------------------------
+
+EnergySample Simulation::sampleEnergy(double time, std::span<const double> y, std::span<const double> yp,
+                                      std::span<const double> flows) {
+  if (!energy_.started()) return rebaseEnergy(time, y, yp);
+  EnergySample sample = heldEnergy(time, y, yp);
+  energy_.complete(sample, flows);
+  return sample;
+}
+
+EnergySample Simulation::rebaseEnergy(double time, std::span<const double> y, std::span<const double> yp) {
+  if (!energy_.started()) energy_.setGravityReference(system_->bodyPositions(y));
+  EnergySample sample = heldEnergy(time, y, yp);
+  energy_.rebase(sample);
+  return sample;
+}
+
+EnergySample Simulation::heldEnergy(double time, std::span<const double> y, std::span<const double> yp) {
+  EnergySample sample;
+  sample.time = time;
+  try {
+    system_->heldEnergy(time, y, yp, energy_.gravityReference(), sample);
+  } catch (const SubroutineError&) {
+    // A CNFSUB that failed for the contacts' stored energy is the reason to stop, which the run finds next.
+    sample.contactStrain = std::numeric_limits<double>::quiet_NaN();
+  }
+  return sample;
+}
+
+void Simulation::summariseEnergy(const EnergySample& start, std::span<const double> yp) {
+  const EnergySample end = sampleEnergy(time_, state_, yp, integrator_->returnedEnergyFlows());
+  if (!log_) return;
+  for (const std::string& line : energy_.summary(start, end, model_->integrator.integrTol)) logLine(line);
 }
 
 // ---- watching the integration -----------------------------------------------------------------------------------
@@ -433,6 +576,38 @@ void Simulation::watchStep(const StepResult& step) {
           " retries for one step, h=" + scientific(integrator_->lastStepSize(), 3) + ")" +
           (strugglesLogged_ == kStrugglesLogged ? "; further struggles are not listed" : ""));
   for (const std::string& line : advice) logLine(" WARNING: " + line);
+}
+
+void Simulation::watchCost(const SimulationSegment& segment, double time) {
+  // The pace is judged at 2000, 4000, 8000… steps: between those, nothing but a count. A segment is costly when,
+  // at the mean step so far, it would need kCostlySteps or more; the models' and tests' decks stay below 15 000.
+  constexpr long kFirstCheck = 2000;
+  constexpr double kCostlySteps = 2e5;
+  // A contact whose period is within this many mean steps is what holds them short; one vibrating more slowly is
+  // resolved with room to spare and is not named.
+  constexpr double kMeanStepsPerPeriod = 1000;
+  CostWatch& watch = costWatch_;
+  ++watch.steps;
+  if (watch.warned || watch.steps < std::max(watch.nextCheck, kFirstCheck)) return;
+  watch.nextCheck = 2 * watch.steps;
+  const double elapsed = time - segment.startTime;
+  if (!(elapsed > 0)) return;
+  const double meanStep = elapsed / static_cast<double>(watch.steps);
+  const double projected = (segment.endTime - segment.startTime) / meanStep;
+  if (projected < kCostlySteps) return;
+  const std::optional<ContactEvaluator::Culprit> fastest = system_->fastestContact(time, integrator_->returnedState());
+  if (!fastest || fastest->period() > kMeanStepsPerPeriod * meanStep) return;
+  watch.warned = true;
+  const double period = fastest->period();
+  logLine(" WARNING: this segment has taken " + std::to_string(watch.steps) + " steps to t=" + scientific(time, 6) +
+          " (mean step " + scientific(meanStep, 3) + "); at this pace it needs about " + scientific(projected, 2) +
+          " steps to t=" + scientific(segment.endTime, 6) + ".");
+  logLine(" WARNING: " + describeContact(*fastest->pair.element) + " sets the pace: its contact stiffness " +
+          "dFn/dpenetration = " + scientific(fastest->stiffness, 3) + " with mass " +
+          scientific(fastest->effectiveMass, 3) + " vibrates with period " + scientific(period, 3) + " (" +
+          formatSignificant(period / meanStep, 3) + " mean steps), and the steps must follow it. A lower stiffness "
+          "(100 times lower makes the period 10 times longer) or more damping would let them grow (not repeated in "
+          "this segment).");
 }
 
 std::optional<ContactEvaluator::Culprit> Simulation::findCulprit(int body) {

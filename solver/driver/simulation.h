@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "elements/simulate.h"
+#include "energy_balance.h"
 #include "integrator.h"
 #include "multibody_system.h"
 #include "solver/output/debug_trace.h"
@@ -34,6 +35,7 @@ struct OutputFrame {
   std::span<const PairReport> contacts;  // contact pairs, as contacts.csv has them
   std::span<const JointReaction> joints; // joints' reactions, as joints.csv has them
   std::span<const double> state;       // the state at `time`, Euler parameters normalised
+  const EnergySample* energy = nullptr;  // the energy balance, as energy.csv has it
   // IDAS's own state at its current time (at or after `time`), exactly as the integrator holds it.
   double integratorTime = 0;
   std::span<const double> integratorState;
@@ -113,6 +115,17 @@ class Simulation {
   bool emitOutput(double time, std::span<const double> state, std::span<const double> derivative,
                   bool integratorHasStepped);
   SegmentOutcome fail(int flag);
+  // Before the first step of a run, after joint assembly: the contact pairs that overlap, in run.log; the reason to
+  // stop when one overlaps too deep (see kInterferenceErrorFraction).
+  std::optional<SegmentOutcome> reportInterference(double time);
+  // Before each step: bounds it by what the contacts' geometry allows (ContactStepLimit); the reason to stop when a
+  // pair was found crossed after the last step, or when the bound falls below h_min.
+  std::optional<SegmentOutcome> guardNextStep();
+  // Ends the segment because a pair was found crossed after the last step, or needs a step shorter than h_min.
+  SegmentOutcome failCrossing(const ContactStepLimit::Crossing& crossing, double time);
+  SegmentOutcome failStepTooShort(const ContactStepLimit::Limit& limit, double time);
+  // Ends the segment at `time` for `reason`, said in run.log with `details` before it.
+  SegmentOutcome failContact(double time, const std::vector<std::string>& details, const std::string& reason);
   void reportContactEvents();
   // User subroutines' messages into the log; the reason to stop when one asked to or failed.
   std::optional<std::string> reportSubroutineMessages();
@@ -122,6 +135,9 @@ class Simulation {
   // After each accepted step: a step that needed several retries is struggling (said in run.log, a few times per
   // segment, naming the contact most likely at fault); with DebugOutput, the step and the close contact pairs.
   void watchStep(const StepResult& step);
+  // After each accepted step: once per segment, when the steps stay so short that the segment is on its way to a
+  // great many of them, says so in run.log with the touching contact whose period holds them short.
+  void watchCost(const SimulationSegment& segment, double time);
   // The contact pushing hardest on `body` at IDAS's current state, or else in the step it was attempting.
   std::optional<ContactEvaluator::Culprit> findCulprit(int body);
   // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
@@ -130,6 +146,17 @@ class Simulation {
   // join `fired`. At a segment's start `fired` is null: a condition that already holds has not become true.
   void updateUnlocatedSensors(double time, std::span<const double> y, std::span<const double> yp,
                               std::vector<int>* fired);
+  // ---- energy balance ----
+  // The balance at state y (y' for user subroutines) with the integrals `flows`.
+  EnergySample sampleEnergy(double time, std::span<const double> y, std::span<const double> yp,
+                            std::span<const double> flows);
+  // At a state reached outside integration (a fresh start, a static or assembly analysis): see
+  // EnergyBalance::rebase. The sample there.
+  EnergySample rebaseEnergy(double time, std::span<const double> y, std::span<const double> yp);
+  // The held terms at state y.
+  EnergySample heldEnergy(double time, std::span<const double> y, std::span<const double> yp);
+  // The segment's end: its balance in the log (kept as the start of a segment that continues from it).
+  void summariseEnergy(const EnergySample& start, std::span<const double> yp);
   // verbose sensors: their values at an output time, in the log.
   void logVerboseSensors(double time, std::span<const double> y);
   // Logs the sensors that fired at `time` (the state IDAS returned) and carries out their actions; the schedule of
@@ -150,6 +177,11 @@ class Simulation {
   DebugTrace* trace_ = nullptr;
   SolverStatistics watchedStatistics_;  // statistics() after the latest accepted step
   int strugglesLogged_ = 0;             // in this segment
+  struct CostWatch {
+    long steps = 0;          // accepted in this segment
+    long nextCheck = 0;      // the step count of the next look at the pace
+    bool warned = false;
+  } costWatch_;
   std::vector<PairReport> tracedPairs_;
   std::vector<char> sensorHolds_;  // per sensor: its condition held at the latest accepted state
   long subroutineMessagesLogged_ = 0;
@@ -167,6 +199,8 @@ class Simulation {
   std::vector<BodySample> samples_;
   std::vector<PairReport> contactSamples_;
   std::vector<JointReaction> jointSamples_;
+  EnergyBalance energy_;
+  EnergySample outputEnergy_;
   bool redundancyLogged_ = false;
   bool driftLogged_ = false;  // in this segment  // the current system's redundant joint equations are in the log
 };

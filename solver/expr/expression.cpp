@@ -101,12 +101,24 @@ class ExpressionCompiler {
   explicit ExpressionCompiler(std::string_view text) : text_(text) {}
 
   Expression compile() {
-    current_ = lex(0);
-    if (current_.kind == TokenKind::End) fail(0, "empty expression");
-    parseSum();
-    if (current_.kind == TokenKind::RightParen) fail(current_.offset, "')' has no matching '('");
-    if (current_.kind != TokenKind::End) {
-      fail(current_.offset, "expected an operator or the end, found " + describe(current_));
+    try {
+      current_ = lex(0);
+      if (current_.kind == TokenKind::End) fail(0, "empty expression");
+      parseSum();
+      if (current_.kind == TokenKind::RightParen) fail(current_.offset, "')' has no matching '('");
+      if (current_.kind != TokenKind::End) {
+        fail(current_.offset, "expected an operator or the end, found " + describe(current_));
+      }
+    } catch (CompileFailure& failure) {
+      unknownNames_.push_back(std::move(failure.error));
+    }
+    if (!unknownNames_.empty()) {
+      std::stable_sort(unknownNames_.begin(), unknownNames_.end(),
+                       [](const ExpressionError& a, const ExpressionError& b) { return a.column < b.column; });
+      ExpressionError first = std::move(unknownNames_.front());
+      first.further.assign(std::make_move_iterator(unknownNames_.begin() + 1),
+                           std::make_move_iterator(unknownNames_.end()));
+      throw CompileFailure{std::move(first)};
     }
     expression_.text_ = std::string(text_);
     return std::move(expression_);
@@ -338,11 +350,26 @@ class ExpressionCompiler {
     if (upper == "VARVAL") return parseVariableCall(name);
     for (const UnavailableName& unavailable : kUnavailable) {
       if (upper != unavailable.name) continue;
-      fail(name.offset, upper + " is not available yet" +
-                            (unavailable.reason ? " (" + std::string(unavailable.reason) + ")" : " in expressions"));
+      const std::string why = unavailable.reason ? " (" + std::string(unavailable.reason) + ")" : " in expressions";
+      return skipUnknown(name, upper + " is not available yet" + why);
     }
-    if (current_.kind == TokenKind::LeftParen) fail(name.offset, "unknown function '" + written + "'");
-    fail(name.offset, "unknown name '" + written + "'");
+    skipUnknown(name, std::string(current_.kind == TokenKind::LeftParen ? "unknown function '" : "unknown name '") +
+                          written + "'");
+  }
+
+  // A name the compiler cannot evaluate: said, and read past (with its arguments) as a value that is not a constant,
+  // so that the rest of the text is checked too and nothing is folded with it.
+  void skipUnknown(const Token& name, std::string message) {
+    unknownNames_.push_back({static_cast<int>(name.offset) + 1, std::move(message), {}});
+    if (current_.kind == TokenKind::LeftParen) {
+      const size_t programSize = expression_.program_.size();
+      const int depth = depth_;
+      parseCall("'" + std::string(textOf(name)) + "'", [&](int) { parseSum(); });
+      expression_.program_.resize(programSize);
+      depth_ = depth;
+    }
+    pushValue(name.offset);
+    expression_.program_.push_back({.operation = Operation::Time});
   }
 
   // A value name followed by '(' is a mistake worth its own message rather than "expected an operator".
@@ -529,6 +556,7 @@ class ExpressionCompiler {
   int nesting_ = 0;
   int depth_ = 0;  // values the program holds after what has been emitted so far
   Expression expression_;
+  std::vector<ExpressionError> unknownNames_;  // said, and read past
 };
 
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }

@@ -53,11 +53,14 @@ class ExpressionContext {
 struct ExpressionError {
   int column = 0;        // 1-based column in the expression text where the problem is
   std::string message;   // e.g. "unknown function 'SINN'", "DX takes 1 to 3 marker ids, got 4"
+  // The problems after this one, left to right: names the compiler does not know are each said, and it reads on
+  // past them (past a mistake in the syntax it cannot).
+  std::vector<ExpressionError> further;
 };
 
 class Expression {
  public:
-  // Compiles once; the error names the first problem in the text.
+  // Compiles once; the error names the first problem in the text, and any further names it does not know.
   static std::variant<Expression, ExpressionError> compile(std::string_view text);
 
   // Fast: no allocation, no string work. The context is asked for TIME and for each nonzero marker a measure uses.

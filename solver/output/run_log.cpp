@@ -142,6 +142,7 @@ void RunLog::phaseTimes(const PhaseTimes& t) {
   line(row("Jacobian Factorization", seconds(t.linearSetup)));
   line(row("Linear Solve", seconds(t.linearSolve)));
   if (t.sensors > 0) line(row("Sensors", seconds(t.sensors)));
+  if (t.energy > 0) line(row("Energy Balance", seconds(t.energy)));
   line(row("Integrator Other", seconds(t.integratorOther())));
   line(row("Output", seconds(t.output)));
   line(row("Total Elapsed Time", seconds(t.total)));

@@ -30,7 +30,7 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
 }
 
 double PhaseTimes::integratorOther() const {
-  return std::max(0.0, integrator - residual() - jacobian - linearSetup - linearSolve - sensors);
+  return std::max(0.0, integrator - residual() - jacobian - linearSetup - linearSolve - sensors - energy);
 }
 
 }  // namespace lodestone

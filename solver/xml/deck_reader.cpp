@@ -174,7 +174,7 @@ class DeckWalker {
       } else if (equalsIgnoreCase(name, "Command")) {
         walkSection(section, true);
       } else {
-        readElement(section, false);  // Messaging, or something unknown
+        readElement(section, false, {"Model", "Command"});  // Messaging, or something unknown
       }
     }
     if (!sawModel) context_.diagnostics().error(rootLoc, "the deck has no <Model> section");
@@ -220,7 +220,8 @@ class DeckWalker {
     return node;
   }
 
-  void readElement(const xc::DOMElement* element, bool isCommand) {
+  // `sections`: names of the sections that could stand where the element does, for a misspelt one.
+  void readElement(const xc::DOMElement* element, bool isCommand, const std::vector<std::string>& sections = {}) {
     const std::string name = utf8(element->getTagName());
     const ElementKind* kind = findElementKind(name);
     const ElementNode node = nodeOf(element, kind);
@@ -230,7 +231,11 @@ class DeckWalker {
                           "unexpected element inside <" + name + "> ignored");
     }
     if (!kind) {
-      diagnostics.warning(node.loc, "unknown element <" + name + "> ignored");
+      std::vector<std::string> known = sections;
+      for (const ElementKind* other : allElementKinds()) known.push_back(other->element);
+      const std::vector<std::string> meant = nearestNames(name, known);
+      const std::string suggestion = meant.empty() ? "" : "; did you mean " + listAlternatives(meant, "<", ">") + "?";
+      diagnostics.warning(node.loc, "unknown element <" + name + "> ignored" + suggestion);
       return;
     }
     if (kind->support == ElementSupport::IgnoredWithWarning) {

@@ -307,5 +307,72 @@ TEST_F(LodestoneCommand, RealMotionSolveDecksAreCheckedWithoutACrash) {
   }
 }
 
+// A sphere of `radius` with its centre at `centreHeight`, over a ground stop whose top face is z = 0.05: the
+// Force_Contact is on line 9, the sphere graphic on line 8 and its body on line 7, the stop on line 5.
+std::string sphereInStopDeck(const std::string& radius, const std::string& centreHeight) {
+  return "<MultiBodySystem>\n"
+         "<Model>\n"
+         "  <Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+         "  <Reference_Marker id=\"11\" body_id=\"1\"/>\n"
+         "  <Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"1\" "
+         "length_y=\"1\" length_z=\"0.1\"/>\n"
+         "  <Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + centreHeight + "\"/>\n"
+         "  <Body_Rigid id=\"2\" cg_id=\"20\" mass=\"1\" inertia_xx=\"1e-4\" inertia_yy=\"1e-4\" inertia_zz=\"1e-4\"/>\n"
+         "  <Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + radius + "\"/>\n"
+         "  <Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e7\" "
+         "exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"/>\n"
+         "</Model>\n"
+         "<Command>\n"
+         "  <Simulate analysis_type=\"Transient\" end_time=\"0.01\" print_interval=\"0.001\"/>\n"
+         "</Command>\n"
+         "</MultiBodySystem>\n";
+}
+
+// What both the check and the run say of the pair, with every deck line.
+std::string interferingPair(const std::string& deck) {
+  return "Post_Graphic id=200 (" + deck + ":8:3) on Body_Rigid id=2 (" + deck + ":7:3) and Post_Graphic id=100 (" +
+         deck + ":5:3) on ground overlap by ";
+}
+
+TEST_F(LodestoneCommand, CheckAndRunRefuseASphereStartingDeepInsideItsStop) {
+  // 3 mm into the stop, the sphere 20 mm across: 15 % of the thinner graphic, more than the 10 % a start may overlap.
+  const std::string deck = folder.write("sphere_in_stop.xml", sphereInStopDeck("0.01", "0.057"));
+  const CommandResult check = lodestone({"check", deck});
+  EXPECT_EQ(check.exitCode, 1);
+  const std::string said = deck + ":9:3: Force_Contact id=300: " + interferingPair(deck) +
+                           "3.000E-03 at the start, 15% of the thinner graphic (2.000E-02 across), more than the 10% "
+                           "a start may overlap";
+  EXPECT_NE(check.err.find(said), std::string::npos) << check.err;
+  EXPECT_TRUE(check.out.starts_with(deck + ": 1 error, 0 warnings")) << check.out;
+
+  // The run fails before its first step (exit 2), saying so in run.log's last ERROR line and on stderr.
+  const CommandResult run = lodestone({"run", deck});
+  EXPECT_EQ(run.exitCode, 2) << run.err;
+  EXPECT_NE(run.err.find("Force_Contact id=300: " + interferingPair(deck) + "3.000E-03"), std::string::npos) << run.err;
+  const std::string log = readFile(folder / "sphere_in_stop_results/run.log");
+  EXPECT_NE(log.find(" ERROR: Force_Contact id=300 (" + deck + ":9:3): " + interferingPair(deck) + "3.000E-03"),
+            std::string::npos)
+      << log;
+}
+
+TEST_F(LodestoneCommand, CheckAndRunWarnOfASpherePressedSlightlyIntoItsStop) {
+  // 0.3 mm into the stop, the sphere 100 mm across: 0.3 %, a preload.
+  const std::string deck = folder.write("sphere_on_stop.xml", sphereInStopDeck("0.05", "0.0997"));
+  const CommandResult check = lodestone({"check", deck});
+  EXPECT_EQ(check.exitCode, 0) << check.err;
+  const std::string said = deck + ":9:3: warning: Force_Contact id=300: " + interferingPair(deck) +
+                           "3.000E-04 at the start, 0.3% of the thinner graphic (1.000E-01 across): the contact starts "
+                           "pressed in";
+  EXPECT_NE(check.err.find(said), std::string::npos) << check.err;
+  EXPECT_TRUE(check.out.starts_with(deck + ": OK (1 warning)")) << check.out;
+
+  const CommandResult run = lodestone({"run", deck});
+  EXPECT_EQ(run.exitCode, 0) << run.err;
+  const std::string log = readFile(folder / "sphere_on_stop_results/run.log");
+  EXPECT_NE(log.find(" WARNING: Force_Contact id=300 (" + deck + ":9:3): " + interferingPair(deck) + "3.000E-04"),
+            std::string::npos)
+      << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli

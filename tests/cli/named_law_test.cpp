@@ -71,6 +71,18 @@ TEST_F(NamedLawRun, ItsOwnRulesAreCheckedWhenTheModelIsBuilt) {
       << stderrText();
 }
 
+// A law's check warns through the host's warn(): values it can work with but that are almost surely a mistake.
+TEST_F(NamedLawRun, ItsOwnWarningsReachTheDeckWithItsLine) {
+  const std::string path = sphereDeck(
+      "elastic.xml", "cnf_type=\"IMPACT_NAMED\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"0\" dmax=\"1e-4\"");
+  EXPECT_EQ(runLodestone({"lodestone", "check", path, "--laws", "named_laws"}), 0) << stderrText();
+  const std::string warning = path + ":" + std::to_string(lineOf(deckText, "<Force_Contact")) +
+                              ":5: warning: Force_Contact id=300: cnf_type=\"IMPACT_NAMED\": damping 0 makes every "
+                              "impact perfectly elastic";
+  EXPECT_NE(stderrText().find(warning), std::string::npos) << stderrText();
+  EXPECT_NE(stdoutText().find(path + ": OK (1 warning)"), std::string::npos) << stdoutText();
+}
+
 TEST_F(NamedLawRun, WithoutItsLibraryTheLawIsAnUnknownKeyword) {
   const std::string path = sphereDeck("unloaded.xml", kImpactNamed);
   EXPECT_EQ(run(path, "unloaded"), 1);

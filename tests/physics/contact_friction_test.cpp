@@ -32,13 +32,13 @@ TEST(ContactFriction, BlockSlidesDownAThirtyDegreeInclineAtTheDynamicFrictionAcc
 
 // 20°, μs = 0.5 > tan 20° = 0.364: held by stiction. Regularized friction creeps, but slower than the stiction
 // transition speed vs (REFERENCE §4): the distance moved along the slope in 0.5 s stays below vs·0.5 s.
-// The block starts at rest already pressed in by its static penetration (42 µm): dropped through a gap instead,
+// The block starts at rest already pressed in by its static penetration (95 µm): dropped through a gap instead,
 // it would reach a slip speed above friction_trans_vel in free fall and then, with μd = 0.3 < tan 20°, rightly
 // keep sliding.
 TEST(ContactFriction, BlockHeldOnATwentyDegreeInclineCreepsSlowerThanTheStictionSpeed) {
   const double vs = 1e-3, endTime = 0.5;
   const ContactRun run = runContactDeck(
-      "hold20", inclineDeck(20, inclineBlock(0.05 - 4.2e-5),
+      "hold20", inclineDeck(20, inclineBlock(0.05 - inclineRestDepth(20)),
                             kInclineImpact + "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
                                       "stiction_trans_vel=\"" + formatReal(vs) + "\" friction_trans_vel=\"2e-3\"",
                             endTime));
@@ -69,8 +69,8 @@ TEST(ContactFriction, SphereRollsDownAnInclineAtFiveSeventhsGSinTheta) {
 }
 
 // A 1 kg cylinder (R = 50 mm, L = 0.2 m, axis along ground x) laid 10 µm above a ground box: once settled (damped,
-// 0.3 s) it rests on a line, reported as 2 contact points, with total normal force = weight within 0.1 %.
-TEST(ContactFriction, CylinderLyingOnABoxCarriesItsWeightOnTwoPoints) {
+// 0.3 s) it rests on a line, one patch of 8 points along it, with total normal force = weight within 0.1 %.
+TEST(ContactFriction, CylinderLyingOnABoxCarriesItsWeightOnALine) {
   const std::string deck =
       "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
       "<Force_Gravity grav_z=\"-9.81\"/>\n"
@@ -94,7 +94,7 @@ TEST(ContactFriction, CylinderLyingOnABoxCarriesItsWeightOnTwoPoints) {
   ASSERT_TRUE(run.completed);
   ASSERT_GT(run.contacts.rowCount(), 0u);
   const size_t last = run.contacts.rowCount() - 1;
-  EXPECT_EQ(run.contacts.at(last, "points"), 2);
+  EXPECT_EQ(run.contacts.at(last, "points"), 8);
   EXPECT_NEAR(run.contacts.at(last, "fn"), kG, 1e-3 * kG);
   EXPECT_NEAR(run.contacts.at(last, "fz"), kG, 1e-3 * kG);
   RecordProperty("normal_force_relative_error", sci(run.contacts.at(last, "fn") / kG - 1));

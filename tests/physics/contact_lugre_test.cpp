@@ -33,11 +33,11 @@ std::string blockDeck(double degrees, double height, double speed, const std::st
 }
 
 // 1 m/s on a level plane, μc = 0.3: decelerates at μc·g and stops after v0²/(2·μc·g) = 0.16989 m. σ1 = 2 s/m keeps
-// the bristle damping's impulse at the start of sliding (σ1·μc·g/σ0 = 6e-5 m/s) negligible. The block rests 37.6 µm
-// deep (a quarter of its weight on each corner under IMPACT), so it slides from t = 0 without landing.
+// the bristle damping's impulse at the start of sliding (σ1·μc·g/σ0 = 6e-5 m/s) negligible. The block starts 98.7 µm
+// deep (its weight on its face patch under IMPACT), so it slides from t = 0 without landing.
 TEST(ContactLugre, SlidingBlockStopsAtTheCoulombDistance) {
   loadLugre();
-  const ContactRun run = runContactDeck("lugre_slide", blockDeck(0, 0.05 - 3.76e-5, 1.0, lugre(2), 0.5));
+  const ContactRun run = runContactDeck("lugre_slide", blockDeck(0, 0.05 - inclineRestDepth(0), 1.0, lugre(2), 0.5));
   ASSERT_TRUE(run.completed);
   const double deceleration = -accelerationAlongSlope(run.bodies, 0, 0.05, 0.25);
   EXPECT_NEAR(deceleration, 0.3 * kG, 1e-3 * 0.3 * kG);
@@ -68,7 +68,7 @@ TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) 
 // carries it past the Stribeck velocity, where μ has fallen to μc.)
 TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
   loadLugre();
-  const double height = 0.05 - 4.2e-5;
+  const double height = 0.05 - inclineRestDepth(20);
   const ContactRun held = runContactDeck("lugre_hold20", blockDeck(20, height, 0, lugre(200, 0.5, 0.4), 1.0));
   ASSERT_TRUE(held.completed);
   const double drift = alongSlope(held.bodies, 1.0, 20, "x", "z") - alongSlope(held.bodies, 0.2, 20, "x", "z");

@@ -95,8 +95,8 @@ std::string spinningCylinderDeck(const std::string& meshAttributes) {
   const std::string cylinder =
       "<Body_Rigid id=\"2\" mass=\"" + formatReal(kCylinderMass) + "\" cg_id=\"20\" inertia_xx=\"0.00145833\" "
       "inertia_yy=\"0.00125\" inertia_zz=\"0.00145833\" w_ic_y=\"15.707963267948966\"/>\n"
-      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.0495\"/>\n"
-      "<Reference_Marker id=\"21\" body_id=\"2\" pos_y=\"-0.05\" pos_z=\"0.0495\" a00=\"1.\" a10=\"0.\" a20=\"0.\" "
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.049019\"/>\n"
+      "<Reference_Marker id=\"21\" body_id=\"2\" pos_y=\"-0.05\" pos_z=\"0.049019\" a00=\"1.\" a10=\"0.\" a20=\"0.\" "
       "a02=\"0.\" a12=\"1.\" a22=\"0.\"/>\n"
       "<Post_Graphic id=\"200\" type=\"Cylinder\" center_marker_id=\"21\" radius=\"0.05\" length=\"0.1\" " +
       meshAttributes + "/>\n";

@@ -1,5 +1,8 @@
 // Every deck in models/ runs as it is: the examples a user starts from must never be broken.
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +20,14 @@ std::vector<std::string> modelDecks() {
   return decks;
 }
 
+// Warnings a deck's comment announces: a contact pressed in on purpose at the start (a body at its rest depth, a
+// brake clamped on), and the bracket's energy balance, which its mesh contact does not close (about 1 %).
+std::vector<std::string> announcedWarnings(const std::string& deck) {
+  std::vector<std::string> announced{"the contact starts pressed in"};
+  if (deck == "bracket_down_stairs") announced.push_back("the energy balance does not close");
+  return announced;
+}
+
 class ModelDeck : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ModelDeck, RunsToCompletionWithoutWarnings) {
@@ -27,7 +38,17 @@ TEST_P(ModelDeck, RunsToCompletionWithoutWarnings) {
   EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message << "\n" << outcome.diagnostics.formatAll();
   EXPECT_EQ(outcome.diagnostics.warningCount(), 0) << outcome.diagnostics.formatAll();
   EXPECT_TRUE(std::filesystem::exists(request.outputDir + "/bodies.csv"));
-  EXPECT_TRUE(std::filesystem::exists(request.outputDir + "/run.log"));
+  // Nor does the run warn: no struggle, no cost warning (a normal deck's steps are not held short by a contact),
+  // except for what a deck's comment announces and explains.
+  std::ifstream log(request.outputDir + "/run.log");
+  for (std::string line; std::getline(log, line);) {
+    if (line.find("WARNING") == std::string::npos) continue;
+    const std::vector<std::string> announced = announcedWarnings(GetParam());
+    const bool isAnnounced = std::any_of(announced.begin(), announced.end(), [&](const std::string& text) {
+      return line.find(text) != std::string::npos;
+    });
+    EXPECT_TRUE(isAnnounced) << line;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ModelDeck, ::testing::ValuesIn(modelDecks()),

@@ -12,9 +12,14 @@
 
 namespace lodestone::testing {
 
-// IMPACT stiff enough for a 1 kg block to sit 42 µm deep, damped within a few milliseconds.
+// IMPACT stiff enough for a 1 kg block to sit 99 µm deep, damped within a few milliseconds.
 inline const std::string kInclineImpact =
     "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"300\" dmax=\"1e-5\" ";
+// How deep a 1 kg block rests on an incline of `degrees` under kInclineImpact: the law acts once on its face patch,
+// k·δ^1.5 = m·g·cos θ.
+inline double inclineRestDepth(double degrees) {
+  return std::pow(9.81 * std::cos(degrees * M_PI / 180) / 1e7, 1 / 1.5);
+}
 
 // The incline and body 2 on it: `body` gives body 2's statements, with its CG marker 20 placed relative to marker
 // 11 (rm_id="11"); `contact` the Force_Contact's law attributes (graphic 200 of body 2 on the incline 100).

@@ -3,11 +3,15 @@
 // most the distance travelled, so consecutive samples may differ by at most the step (plus rounding).
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numbers>
 
 #include <gtest/gtest.h>
 
+#include "collision/mesh_geometry.h"
+#include "collision/tessellation.h"
 #include "collision_test_support.h"
+#include "mesh_test_support.h"
 
 namespace lodestone {
 namespace {
@@ -98,6 +102,111 @@ TEST(CollisionContinuity, CylinderOntoBoxLyingAndOnItsRim) {
   const double reach = std::cos(0.5) + 0.5 * std::sin(0.5);
   expectRootAtTouching(cylinder, tilted, Vector3(0, 0, 3), -Vector3::UnitZ(), base, poseOf(Vector3::Zero()),
                        2 - reach, 0.4);
+}
+
+// Right through: A moves along `direction` from `start` until it is out the far side of B. The signed distance must
+// not jump anywhere on the way (at unit speed it changes by at most the step, and by `slack` more for routines that
+// only approximate the depth), must be negative while the shapes overlap by the path's known overlap interval
+// [enter, leave], and positive outside it (kUnknownOverlap: not asserted). A sampled surface (triangle centres)
+// lies inside the true one by up to `sampling`: it overlaps for less than the whole interval, but never outside it.
+constexpr double kUnknownOverlap = std::numeric_limits<double>::quiet_NaN();
+
+void expectContinuousThrough(const Shape& a, const Matrix3& rotationA, const Vector3& start, const Vector3& direction,
+                             const Shape& b, const Pose& poseB, double enter, double leave, double length,
+                             const ContactOptions& options = {}, double slack = 0, double sampling = 0) {
+  const int samples = 4000;
+  const double step = length / samples;
+  double previous = 0;
+  double largestJump = 0, jumpAt = 0;
+  for (int k = 0; k <= samples; ++k) {
+    const double t = k * step;
+    std::vector<ContactPoint> points;
+    const double value = collide(a, {start + t * direction, rotationA}, b, poseB, 1e9, points, options);
+    if (k > 0 && std::abs(value - previous) > largestJump) largestJump = std::abs(value - previous), jumpAt = t;
+    const double margin = 2 * step;
+    if (t > enter + sampling + margin && t < leave - sampling - margin) {
+      EXPECT_LT(value, 0.0) << "apart while overlapping, t = " << t;
+    }
+    if (t < enter - margin || t > leave + margin) {
+      EXPECT_GT(value, 0.0) << "overlapping while apart, t = " << t;
+    }
+    previous = value;
+  }
+  EXPECT_LE(largestJump, step * (1 + 1e-9) + slack + 1e-14) << "jump at t = " << jumpAt;
+}
+
+const Vector3 kDown = -Vector3::UnitZ();
+
+TEST(CollisionContinuityThrough, SpheresBoxesCylindersFrustums) {
+  // Each A starts 1 above B's top, with its lowest point at z = top + 1, and goes down 4 + its height.
+  const Shape plate = Shape::box(Vector3(2, 2, 0.05));  // thinner than every A: the deeper side flips inside it
+  const Pose at = poseOf(Vector3::Zero());
+  const Shape sphere = Shape::sphere(0.3);
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0.1, 0.2, 1.35), kDown, plate, at, 1.0, 1.7, 3);
+  // Off the axis by √0.05: the centres are 0.5 apart at height ±√(0.25 − 0.05).
+  const double touching = std::sqrt(0.25 - 0.05);
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0.1, 0.2, 1.35), kDown, Shape::sphere(0.2), at,
+                          1.35 - touching, 1.35 + touching, 3);
+  const Shape cylinder = Shape::cylinder(0.3, 0.6);
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0.1, 0, 1.9), kDown, cylinder, at, 1.0, 2.8, 4);
+  // Sideways through the cylinder's side, and down a frustum's axis (apex up: a cone).
+  const double sideways = std::sqrt(0.6 * 0.6 - 0.05 * 0.05);  // the centre 0.6 from the axis
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(-1.6, 0.05, 0.1), Vector3::UnitX(), cylinder, at,
+                          1.6 - sideways, 1.6 + sideways, 3.2);
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0, 0, 2.3), kDown, Shape::frustum(0.5, 0, 1.0), at,
+                          1.0, 2.6, 3.5);
+  // A tilted box and a tilted cylinder right through the plate.
+  const Matrix3 tilted = Eigen::AngleAxisd(0.4, Vector3(1, 2, 0).normalized()).toRotationMatrix();
+  const Shape brick = Shape::box(Vector3(0.3, 0.2, 0.1));
+  const double brickReach = (tilted.cwiseAbs() * brick.halfExtents).z();
+  expectContinuousThrough(brick, tilted, Vector3(0.1, 0, 1.05 + brickReach), kDown, plate, at, 1.0,
+                          1.1 + 2 * brickReach, 3);
+  const double cylinderReach = 0.6 * std::abs(tilted(2, 2)) + 0.3 * std::sqrt(1 - tilted(2, 2) * tilted(2, 2));
+  expectContinuousThrough(cylinder, tilted, Vector3(0.1, 0, 1.05 + cylinderReach), kDown, plate, at, 1.0,
+                          1.1 + 2 * cylinderReach, 4);
+}
+
+TEST(CollisionContinuityThrough, PairsThroughFcl) {
+  // GJK/EPA's depth is an iteration's answer: continuous to within a small part of the shapes' size.
+  const Shape plate = Shape::box(Vector3(2, 2, 0.05));
+  const Pose at = poseOf(Vector3::Zero());
+  const Matrix3 tilted = Eigen::AngleAxisd(0.4, Vector3(1, 2, 0).normalized()).toRotationMatrix();
+  const Shape ellipsoid = Shape::ellipsoid(Vector3(0.3, 0.2, 0.25));
+  const double reach = (tilted * ellipsoid.semiAxes.asDiagonal()).row(2).norm();
+  expectContinuousThrough(ellipsoid, tilted, Vector3(0.1, 0, 1.05 + reach), kDown, plate, at, 1.0, 1.1 + 2 * reach, 3,
+                          {}, 1e-3);
+  expectContinuousThrough(Shape::cylinder(0.3, 0.5), Matrix3::Identity(), Vector3(0.05, 0, 2.0), kDown,
+                          Shape::cylinder(0.2, 0.1), at, 1.4, 2.6, 3.5, {}, 1e-3);
+  expectContinuousThrough(Shape::frustum(0.3, 0.1, 0.5), Matrix3::Identity(), Vector3(0.05, 0, 1.05), kDown, plate, at,
+                          1.0, 1.6, 3, {}, 1e-3);
+}
+
+TEST(CollisionContinuityThrough, MeshPairs) {
+  // Sampled surfaces: a tessellated sphere (enable_analytical="FALSE") and a mesh cube through a thin plate, exact
+  // or itself a mesh. Their samples are points, each with a continuous signed distance, so the smallest is
+  // continuous too, including where the near range caps the gap and where the bounding spheres stop it.
+  Shape sphere = Shape::sphere(0.3);
+  sphere.surface = std::make_shared<MeshGeometry>(tessellate(sphere, 1));
+  Shape plate = Shape::box(Vector3(2, 2, 0.05));
+  plate.surface = std::make_shared<MeshGeometry>(tessellate(plate, 0));
+  const Pose at = poseOf(Vector3::Zero());
+  ContactOptions tessellated;
+  tessellated.analytical = false;
+  // Samples sit on the true sphere, so the overlap interval is the exact one to within the samples' spacing.
+  const double spacing = 0.06;
+  expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0.1, 0.2, 1.35), kDown, plate, at, 1.0, 1.7, 3,
+                          tessellated, 0, spacing);
+  const Shape cube = Shape::mesh(std::make_shared<MeshGeometry>(testing::scaledAndMoved(testing::unitCube(), 0.4,
+                                                                                      Vector3(-0.2, -0.2, -0.2))));
+  // The cube's triangle centres against the plate, exact and as a mesh. Whether some centre is inside the plate
+  // while the cube crosses it depends on where the centres are: only continuity is asserted.
+  ContactOptions cubeSampled;
+  cubeSampled.master = MasterSurface::J;
+  expectContinuousThrough(cube, Matrix3::Identity(), Vector3(0.05, 0.05, 1.25), kDown, plate, at, kUnknownOverlap,
+                          kUnknownOverlap, 3, cubeSampled);
+  cubeSampled.analytical = false;
+  expectContinuousThrough(cube, Matrix3::Identity(), Vector3(0.05, 0.05, 1.25), kDown, plate, at, kUnknownOverlap,
+                          kUnknownOverlap, 3, cubeSampled);
 }
 
 }  // namespace

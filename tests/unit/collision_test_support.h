@@ -36,7 +36,30 @@ inline void expectSwappedMirrors(const Shape& a, const Pose& poseA, const Shape&
     EXPECT_LT((forward[k].normal + backward[k].normal).norm(), 1e-12);
     EXPECT_NEAR(forward[k].depth, backward[k].depth, 1e-12);
     EXPECT_NEAR(forward[k].area, backward[k].area, 1e-12);  // sphere–sphere computes the lens from its first sphere
+    EXPECT_NEAR(forward[k].share, backward[k].share, 1e-12);
   }
+}
+
+// A patch's points: where each acts (midway between its surface points), weighted by the part of the force it
+// carries.
+inline Vector3 centreOfPressure(const std::vector<ContactPoint>& points) {
+  Vector3 centre = Vector3::Zero();
+  for (const ContactPoint& point : points) centre += point.share * 0.5 * (point.pointOnA + point.pointOnB);
+  return centre;
+}
+// The friction radius of a patch spinning about `axis` through `centre`: the mean distance from the axis, weighted
+// by the part of the force each point carries (the friction torque is μ·N times it).
+inline double frictionRadius(const std::vector<ContactPoint>& points, const Vector3& centre, const Vector3& axis) {
+  double radius = 0;
+  for (const ContactPoint& point : points) {
+    radius += point.share * (0.5 * (point.pointOnA + point.pointOnB) - centre).cross(axis).norm();
+  }
+  return radius;
+}
+inline double sumOfShares(const std::vector<ContactPoint>& points) {
+  double sum = 0;
+  for (const ContactPoint& point : points) sum += point.share;
+  return sum;
 }
 
 // Every point obeys the documented conventions: unit normal, positive depth, pointOnB = pointOnA + depth·normal.

@@ -119,16 +119,44 @@ TEST(ContactLawFriction, CoulombOnIsContinuousAcrossItsBreakpoints) {
 }
 
 TEST(ContactLawFriction, CoulombOnRequiresStictionBelowFrictionSpeed) {
-  std::vector<std::string> problems;
-  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.1, 0.2), problems);
-  EXPECT_TRUE(problems.empty());
-  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.2, 0.1), problems);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)");
-  problems.clear();
-  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.25, 0.25), problems);
-  ASSERT_EQ(problems.size(), 1u) << "equal speeds leave no room for the second transition";
-  EXPECT_EQ(problems[0], "stiction_trans_vel (0.25) must be smaller than friction_trans_vel (0.25)");
+  LawFindings findings;
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.1, 0.2), findings);
+  EXPECT_TRUE(findings.errors.empty());
+  EXPECT_TRUE(findings.warnings.empty());
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.2, 0.1), findings);
+  ASSERT_EQ(findings.errors.size(), 1u);
+  EXPECT_EQ(findings.errors[0], "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)");
+  findings = {};
+  coulombOnLaw().check(coulombOn(0.5, 0.3, 0.25, 0.25), findings);
+  ASSERT_EQ(findings.errors.size(), 1u) << "equal speeds leave no room for the second transition";
+  EXPECT_EQ(findings.errors[0], "stiction_trans_vel (0.25) must be smaller than friction_trans_vel (0.25)");
+}
+
+// Legal values that are almost surely a mistake are warnings, never errors; a value the deck could not give (NaN)
+// draws no finding of its own.
+TEST(ContactLawFriction, FrictionLawsWarnOfDynamicAboveStaticAndOfNoFriction) {
+  const std::string swapped =
+      "mu_dynamic (0.5) is above mu_static (0.3): friction would grow as the contact starts to slide instead of "
+      "falling from its stiction peak; were the two swapped?";
+  const std::string none = "0: the law gives no friction; cff_type=\"COULOMB_OFF\" says so";
+  const auto warningsOf = [](const FrictionLaw& law, const std::vector<double>& values) {
+    LawFindings findings;
+    law.check(values, findings);
+    EXPECT_TRUE(findings.errors.empty());
+    return findings.warnings;
+  };
+  EXPECT_EQ(warningsOf(coulombOnLaw(), coulombOn(0.3, 0.5, 0.1, 0.2)), std::vector<std::string>{swapped});
+  EXPECT_TRUE(warningsOf(coulombOnLaw(), coulombOn(0.5, 0.5, 0.1, 0.2)).empty()) << "equal coefficients are fine";
+  EXPECT_EQ(warningsOf(coulombOnLaw(), coulombOn(0, 0, 0.1, 0.2)),
+            std::vector<std::string>{"mu_static and mu_dynamic are both " + none});
+  const double nan = std::nan("");
+  EXPECT_TRUE(warningsOf(coulombOnLaw(), coulombOn(nan, 0.5, 0.1, 0.2)).empty());
+  EXPECT_EQ(warningsOf(smoothStickSlipLaw(), {0.3, 0.5, 0.01}), std::vector<std::string>{swapped});
+  EXPECT_TRUE(warningsOf(smoothStickSlipLaw(), {0.5, 0.3, 0.01}).empty());
+  EXPECT_EQ(warningsOf(smoothStickSlipLaw(), {0, 0, 0.01}),
+            std::vector<std::string>{"mu_static and mu_dynamic are both " + none});
+  EXPECT_EQ(warningsOf(coulombDynamicOnlyLaw(), {0, 0.1}), std::vector<std::string>{"mu_dynamic is " + none});
+  EXPECT_TRUE(warningsOf(coulombDynamicOnlyLaw(), {0.2, 0.1}).empty());
 }
 
 }  // namespace

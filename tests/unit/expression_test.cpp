@@ -450,6 +450,33 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
   }
 }
 
+// Names the compiler does not know are typing slips that do not disturb the syntax: each is said, left to right, and
+// the text after them is still read (a mistake in the syntax itself ends the reading).
+TEST(ExpressionErrors, EveryUnknownNameIsSaidInOnePass) {
+  const auto problemsOf = [](const std::string& text) {
+    std::vector<std::pair<int, std::string>> problems;
+    const std::variant<Expression, ExpressionError> result = Expression::compile(text);
+    if (const ExpressionError* error = std::get_if<ExpressionError>(&result)) {
+      problems.emplace_back(error->column, error->message);
+      for (const ExpressionError& further : error->further) problems.emplace_back(further.column, further.message);
+    }
+    return problems;
+  };
+  using Problems = std::vector<std::pair<int, std::string>>;
+  EXPECT_EQ(problemsOf("SINN(TIME) + 2*COSS(DX(2), foo)"),
+            (Problems{{1, "unknown function 'SINN'"}, {16, "unknown function 'COSS'"}, {28, "unknown name 'foo'"}}));
+  EXPECT_EQ(problemsOf("fx(2) + SQRT(-1/bar)"),
+            (Problems{{1, "FX is not available yet (force measures come with joints and forces)"},
+                      {17, "unknown name 'bar'"}}))
+      << "nothing is folded with an unknown value";
+  EXPECT_EQ(problemsOf("SINN(1) + (2"),
+            (Problems{{1, "unknown function 'SINN'"}, {11, "expected ')' to close '(' at column 11, found the end"}}));
+  EXPECT_EQ(problemsOf("SINN(1 2) + COSS(1)"),
+            (Problems{{1, "unknown function 'SINN'"},
+                      {8, "expected ',' or ')' after argument 1 of 'SINN', found '2'"}}))
+      << "a syntax mistake ends the reading";
+}
+
 TEST(ExpressionErrors, NestingTooDeepIsRefusedNotFollowed) {
   const std::string parentheses = std::string(300, '(') + "1" + std::string(300, ')');
   const auto deep = Expression::compile(parentheses);

@@ -91,10 +91,15 @@ TEST(NamedLaws, ANamedLawComputesWhatTheBuiltInDoesAndChecksItsOwnRules) {
                 impactLaw().force(std::vector<double>(values.begin(), values.begin() + 4), input));
     }
   }
-  std::vector<std::string> problems;
-  law->check(std::vector<double>{1e7, 1.5, 20, 0.5, 0}, problems);
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "dmax above 0.1 is surely a unit mistake");
+  LawFindings findings;
+  law->check(std::vector<double>{1e7, 1.5, 20, 0.5, 0}, findings);
+  EXPECT_EQ(findings.errors, std::vector<std::string>{"dmax above 0.1 is surely a unit mistake"});
+  EXPECT_TRUE(findings.warnings.empty());
+  // The host's warn() (an addition to ABI version 1 that the library finds by the host table's size) gives a warning.
+  findings = {};
+  law->check(std::vector<double>{1e7, 1.5, 0, 0.05, 0}, findings);
+  EXPECT_TRUE(findings.errors.empty());
+  EXPECT_EQ(findings.warnings, std::vector<std::string>{"damping 0 makes every impact perfectly elastic"});
 }
 
 TEST(NamedLaws, ALawBuiltAgainstAnotherAbiVersionIsRefusedWithoutReadingIt) {
@@ -209,9 +214,9 @@ TEST(NamedLawLugre, SteadySlidingGivesTheStribeckCurve) {
     EXPECT_NEAR(force[1], -0.8 * expected, 1e-12 * expected) << speed;
     EXPECT_EQ(force[2], 0.0);
   }
-  std::vector<std::string> problems;
-  findFrictionLaw("LUGRE")->check(std::vector<double>{0.3, 0.5, 0.01, 1e4, 30, 0}, problems);
-  EXPECT_EQ(problems, std::vector<std::string>{"mu_dynamic must not exceed mu_static"});
+  LawFindings findings;
+  findFrictionLaw("LUGRE")->check(std::vector<double>{0.3, 0.5, 0.01, 1e4, 30, 0}, findings);
+  EXPECT_EQ(findings.errors, std::vector<std::string>{"mu_dynamic must not exceed mu_static"});
 }
 
 // The bristle state, advanced step by step as the solver does (the exact solution for the slip velocity at each

@@ -43,5 +43,30 @@ TEST(Text, ShortestRoundTrip) {
   EXPECT_EQ(formatReal(1e-8), "1e-08");
 }
 
+// Typing slips: one edit per inserted, dropped, changed or swapped character, case ignored.
+TEST(Text, EditDistanceCountsTypingSlips) {
+  EXPECT_EQ(editDistance("stiffness", "stiffness"), 0);
+  EXPECT_EQ(editDistance("Stiffness", "stiffness"), 0);
+  EXPECT_EQ(editDistance("stifness", "stiffness"), 1);   // dropped
+  EXPECT_EQ(editDistance("stiffnness", "stiffness"), 1); // doubled
+  EXPECT_EQ(editDistance("stiffnass", "stiffness"), 1);  // changed
+  EXPECT_EQ(editDistance("dampnig", "damping"), 1);      // swapped neighbours
+  EXPECT_EQ(editDistance("", "abc"), 3);
+  EXPECT_EQ(editDistance("kitten", "sitting"), 3);       // Levenshtein's own example
+  EXPECT_EQ(editDistance("ca", "abc"), 3);               // swaps are not combined with edits between them (OSA)
+}
+
+TEST(Text, NearestNamesAreThoseWithinASlipOfTheGivenLength) {
+  const std::vector<std::string> names{"stiffness", "damping", "kx", "ky", "kz", "id", "length"};
+  EXPECT_EQ(nearestNames("stifnes", names), std::vector<std::string>{"stiffness"});  // 2 in 7 characters
+  EXPECT_EQ(nearestNames("kq", names), (std::vector<std::string>{"kx", "ky", "kz"}));
+  EXPECT_EQ(nearestNames("k", names), (std::vector<std::string>{"kx", "ky", "kz"}));
+  EXPECT_TRUE(nearestNames("k", {"stiffness", "damping", "id", "length"}).empty())
+      << "'id' is 2 away, more than one slip in a name this short";
+  EXPECT_TRUE(nearestNames("colour", names).empty());
+  EXPECT_EQ(listAlternatives({"a"}), "'a'");
+  EXPECT_EQ(listAlternatives({"a", "b", "c"}, "<", ">"), "<a>, <b> or <c>");
+}
+
 }  // namespace
 }  // namespace lodestone

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "solver/driver/contact_interference.h"
 #include "support/deck_testing.h"
 
 namespace lodestone::testing {
@@ -295,10 +296,70 @@ TEST(ForceContact, DipoleMomentNeedsThreeNumbers) {
 }
 
 TEST(ForceContact, ParameterOfAnotherLawIsAnUnknownAttribute) {
-  // `penalty` belongs to POISSON; with IMPACT it does nothing, and the user should hear so.
+  // `penalty` belongs to POISSON; with IMPACT it does nothing, and the user should hear so, and why.
   const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact + " penalty=\"1e7\"")));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
-  EXPECT_TRUE(hasWarning(result.diagnostics, kContactLine, "unknown attribute 'penalty' ignored"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, kContactLine,
+                         "unknown attribute 'penalty' ignored: it is an attribute of cnf_type=\"POISSON\", and this "
+                         "element has cnf_type=\"IMPACT\""));
+  const ReadResult several = readText(deck(contactModel(
+      kBallOnBox + "cnf_type=\"LINEAR\" stiffness=\"1e7\" exponent=\"1.5\"")));
+  EXPECT_TRUE(hasWarning(several.diagnostics, kContactLine,
+                         "unknown attribute 'exponent' ignored: it is an attribute of cnf_type=\"IMPACT\", \"VOLUME\" "
+                         "or \"HUNT_CROSSLEY\", and this element has cnf_type=\"LINEAR\""));
+}
+
+TEST(ForceContact, MisspeltParametersAreMatchedAgainstEveryLaw) {
+  // The element's own law first; then the parameters of the others, saying which law has them.
+  const ReadResult own = readText(deck(contactModel(kBallOnBox + kImpact + " dmx=\"1\"")));
+  EXPECT_TRUE(hasWarning(own.diagnostics, kContactLine, "unknown attribute 'dmx' ignored; did you mean 'dmax'?"));
+  const ReadResult other = readText(deck(contactModel(kBallOnBox + kImpact + " restitution_coeff=\"0.5\"")));
+  EXPECT_TRUE(hasWarning(other.diagnostics, kContactLine,
+                         "unknown attribute 'restitution_coeff' ignored; did you mean 'restitution_coef' (with "
+                         "cnf_type=\"POISSON\")?"));
+  // Adams' long names, too far for a guess.
+  const ReadResult adams = readText(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
+                             "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\" "
+                             "stiction_transition_velocity=\"0.1\"")));
+  EXPECT_TRUE(hasWarning(adams.diagnostics, kContactLine,
+                         "unknown attribute 'stiction_transition_velocity' ignored; Adams' CONTACT "
+                         "STICTION_TRANSITION_VELOCITY is 'stiction_trans_vel' (with cff_type=\"COULOMB_ON\") here"));
+}
+
+// Legal values that are almost surely a mistake: a warning on the element's line, said once (when the deck is
+// read, not again when the model is built).
+TEST(ForceContact, LawParametersThatAreSurelyAMistakeAreWarnings) {
+  const std::string swapped =
+      "cff_type=\"COULOMB_ON\": mu_dynamic (0.5) is above mu_static (0.3): friction would grow as the contact "
+      "starts to slide instead of falling from its stiction peak; were the two swapped?";
+  const Diagnostics coulomb = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"COULOMB_ON\" mu_static=\"0.3\" mu_dynamic=\"0.5\" "
+                             "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\"")));
+  EXPECT_EQ(coulomb.errorCount(), 0) << coulomb.formatAll();
+  EXPECT_TRUE(hasWarning(coulomb, kContactLine, "Force_Contact id=300: " + swapped));
+  EXPECT_EQ(coulomb.warningCount(), 1) << coulomb.formatAll();
+
+  const Diagnostics stickSlip = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"SMOOTH_STICK_SLIP\" mu_static=\"0.3\" mu_dynamic=\"0.5\" "
+                             "critical_velocity=\"0.01\"")));
+  EXPECT_TRUE(hasWarning(stickSlip, kContactLine, "cff_type=\"SMOOTH_STICK_SLIP\": mu_dynamic (0.5) is above "
+                                                  "mu_static (0.3)"));
+  const Diagnostics noFriction = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"COULOMB_DYNAMICONLY\" mu_dynamic=\"0\" friction_trans_vel=\"0.1\"")));
+  EXPECT_TRUE(hasWarning(noFriction, kContactLine,
+                         "cff_type=\"COULOMB_DYNAMICONLY\": mu_dynamic is 0: the law gives no friction; "
+                         "cff_type=\"COULOMB_OFF\" says so"));
+  const Diagnostics noMagnets = readAndBuild(deck(contactModel(
+      kBallOnBox + "cnf_type=\"DIPOLE\" kn=\"1e5\" dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" "
+                   "dipole_cap=\"0.01\" dipole_d=\"0.01\"")));
+  EXPECT_TRUE(hasWarning(noMagnets, kContactLine,
+                         "cnf_type=\"DIPOLE\": dipole_mo1 and dipole_mo2 are both 0 0 0: the bodies carry no magnets"));
+  // A sound element says nothing.
+  const Diagnostics sound = readAndBuild(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
+                             "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\"")));
+  EXPECT_TRUE(sound.entries().empty()) << sound.formatAll();
 }
 
 TEST(ForceContact, KeywordsAreCaseInsensitive) {
@@ -345,6 +406,48 @@ TEST(ForceContact, CommandValueOutOfRangeIsReported) {
                                           "<Simulate end_time=\"2\" print_interval=\"0.1\"/>"));
   EXPECT_FALSE(result.spec);
   EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1, "attribute 'stiffness' must be > 0 (got -2e+05)"));
+}
+
+// ---- interference at the start (lodestone check) ----------------------------------------------------------------
+
+// Eight spheres (R = 0.05 m, 100 mm across), the k-th pressed (k + 1)·0.1 mm into the ground box under z = 0, all in
+// one Force_Contact on the last line: the five deepest are listed one by one, the other three summed up.
+TEST(ForceContact, ManyPairsPressedInAtTheStartAreSummedUp) {
+  std::string model = "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+                      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.05\"/>\n"
+                      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"4\" "
+                      "length_y=\"4\" length_z=\"0.1\"/>\n";
+  std::string spheres;
+  for (int k = 0; k < 8; ++k) {
+    const std::string id = std::to_string(2 + k), marker = std::to_string(20 + k), graphic = std::to_string(200 + k);
+    model += "<Reference_Marker id=\"" + marker + "\" body_id=\"" + id + "\" pos_x=\"" + std::to_string(0.2 * k) +
+             "\" pos_z=\"" + std::to_string(0.05 - 1e-4 * (k + 1)) + "\"/>\n"
+             "<Body_Rigid id=\"" + id + "\" cg_id=\"" + marker + "\" mass=\"1\" inertia_xx=\"1e-3\" "
+             "inertia_yy=\"1e-3\" inertia_zz=\"1e-3\"/>\n"
+             "<Post_Graphic id=\"" + graphic + "\" type=\"Sphere\" center_marker_id=\"" + marker + "\" radius=\"0.05\"/>\n";
+    spheres += (k ? " " : "") + graphic;
+  }
+  model += "<Force_Contact id=\"300\" i_graphics_id=\"" + spheres + "\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" "
+           "stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"/>";
+  const ReadResult read = readText(deck(model));
+  ASSERT_TRUE(read.spec) << read.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> built = buildModel(*read.spec, diagnostics);
+  ASSERT_TRUE(built) << diagnostics.formatAll();
+  checkInterference(*built, diagnostics);
+  const int line = 3 + 3 + 3 * 8;  // the Force_Contact: after the ground's three lines and three per sphere
+  EXPECT_EQ(diagnostics.errorCount(), 0);
+  EXPECT_EQ(diagnostics.warningCount(), 6);
+  // The deepest, 0.8 mm, first: graphic 207 on body 9.
+  EXPECT_TRUE(hasWarning(diagnostics, line,
+                                  "Post_Graphic id=207 (deck.xml:29:1) on Body_Rigid id=9 (deck.xml:28:1) and "
+                                  "Post_Graphic id=100 (deck.xml:5:1) on ground overlap by 8.000E-04 at the start, "
+                                  "0.8% of the thinner graphic (1.000E-01 across): the contact starts pressed in"));
+  EXPECT_TRUE(hasWarning(diagnostics, line, "Post_Graphic id=203 (deck.xml:17:1)"));
+  EXPECT_FALSE(hasWarning(diagnostics, line, "Post_Graphic id=202 (deck.xml:14:1)"));
+  EXPECT_TRUE(hasWarning(diagnostics, line,
+                                  "3 more pairs overlap at the start, each less than allowed, from 3.000E-04 down to "
+                                  "1.000E-04 deep"));
 }
 
 }  // namespace

@@ -13,7 +13,8 @@
  * refused with a message, never called. See README.md, "Named contact laws", and models/usersub/lugre_friction.c.
  *
  * Rules that keep old libraries safe: the signature of lodestone_register_laws and the first three fields of
- * lodestone_law (size, abi_version, keyword) never change; any other change raises LODESTONE_LAW_ABI_VERSION.
+ * lodestone_law (size, abi_version, keyword) never change; any other change raises LODESTONE_LAW_ABI_VERSION, except
+ * that lodestone_law_host may grow at its end (a library reads its size before using a later field).
  */
 #ifndef LODESTONE_CONTACT_LAW_H
 #define LODESTONE_CONTACT_LAW_H
@@ -40,6 +41,10 @@ typedef struct lodestone_law_host {
   double (*step)(double x, double x0, double h0, double x1, double h1);
   /* A line for the run log, prefixed with the law's keyword. */
   void (*message)(const char *keyword, const char *text);
+  /* Only inside a law's check, with the context check was given: a combination of values that is legal but almost
+   * surely a mistake, said to the deck's author as a warning (report() makes an error). Added to version 1 later:
+   * use it only when host->size > offsetof(lodestone_law_host, warn). */
+  void (*warn)(void *context, const char *text);
 } lodestone_law_host;
 
 enum lodestone_law_kind { LODESTONE_NORMAL_LAW = 1, LODESTONE_FRICTION_LAW = 2 };
@@ -88,8 +93,9 @@ typedef struct lodestone_law {
   int state_size;
   int needs_area;          /* nonzero: compute lodestone_contact_point.area */
   void *user_data;         /* the library's own, never touched by Lodestone */
-  /* Optional: rules between parameters, checked when the model is built (after each parameter's range). Call
-   * report(context, "what is wrong and what would be right") once per problem. */
+  /* Optional: rules between parameters, checked when the deck is read and again when the model is built. Call
+   * report(context, "what is wrong and what would be right") once per problem; host->warn(context, "...") for values
+   * that are legal but almost surely a mistake. A parameter whose value could not be read is NaN. */
   void (*check)(const struct lodestone_law *law, const double *values, lodestone_law_problem report, void *context);
   /* Normal laws: the force magnitude along the normal, > 0 pushing the bodies apart. `values` holds the
    * parameters in table order; `state` the point's state at the last accepted step (NULL when state_size is 0). */

@@ -1,0 +1,216 @@
+// Quadrature of the analytical contact patches: polygons by Gauss–Legendre points on a fan of triangles, lines by
+// Gauss–Legendre points on panels, each sample weighted by its area (or cross-section) times its depth.
+#include "contact_patch.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include <Eigen/Eigenvalues>
+
+namespace lodestone::detail {
+
+namespace {
+
+// Two-point Gauss–Legendre rule on [0, 1]: nodes 1/2 ∓ 1/(2√3), weights 1/2 each.
+constexpr double kGaussLow = 0.5 - 0.28867513459481287;
+constexpr double kGaussHigh = 0.5 + 0.28867513459481287;
+constexpr double kGaussNodes[2] = {kGaussLow, kGaussHigh};
+constexpr double kGaussWeight = 0.5;
+// The one-point rule on [0, 1].
+constexpr double kMiddle[1] = {0.5};
+// Polygons of up to this many sides are faces (a clipped quadrilateral has at most 8); more are a cylinder's end.
+constexpr std::size_t kFewSides = 8;
+
+// Panels of a line contact: an even number, so a spin about the line's middle sees |s| exactly.
+constexpr int kLinePanels = 4;
+
+}  // namespace
+
+namespace {
+std::vector<PatchBuilder::Sample>& sampleStorage() {
+  thread_local std::vector<PatchBuilder::Sample> storage;
+  storage.clear();
+  return storage;
+}
+}  // namespace
+
+PatchBuilder::PatchBuilder(const Vector3& normal, bool samplesOnA, double offset)
+    : normal_(normal), samplesOnA_(samplesOnA), offset_(offset), samples_(sampleStorage()) {}
+
+double PatchBuilder::depthAt(const Vector3& x) const {
+  return offset_ - (samplesOnA_ ? normal_ : Vector3(-normal_)).dot(x);
+}
+
+void PatchBuilder::add(const Vector3& position, double measure, double weight) {
+  const double depth = depthAt(position);
+  if (!(weight > 0) || !(depth > 0)) return;
+  samples_.push_back({position, depth, weight, measure});
+}
+
+void PatchBuilder::addPolygon(std::span<const Vector3> polygon) {
+  const std::size_t count = polygon.size();
+  if (count == 0) return;
+  // The centroid of the projected area, from a fan about vertex 0 (a vertex added on an edge moves it not at all, so
+  // the samples move continuously as clipping adds and drops vertices).
+  double area = 0;
+  Vector3 centroid = Vector3::Zero();
+  double longest = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    longest = std::max(longest, (polygon[(k + 1) % count] - polygon[k]).norm());
+    if (k == 0 || k + 1 == count) continue;
+    const double part = 0.5 * (polygon[k] - polygon[0]).cross(polygon[k + 1] - polygon[0]).dot(normal_);
+    area += part;
+    centroid += part * (polygon[0] + polygon[k] + polygon[k + 1]) / 3;
+  }
+  // Seen edge-on (a lying cylinder's cap) it has no area on the patch plane to carry a force over.
+  if (!(std::abs(area) > 1e-12 * longest * longest)) return;
+  centroid /= area;
+  // A polygon of many sides (a cylinder's end) has narrow fan triangles: one point across each is enough (its friction
+  // radius is then within 0.9 % of the circle's), two along it; few sides (a face) take two by two.
+  const std::span<const double> across = count > kFewSides ? std::span<const double>(kMiddle)
+                                                            : std::span<const double>(kGaussNodes);
+  const double acrossWeight = 1.0 / static_cast<double>(across.size());
+  for (std::size_t k = 0; k < count; ++k) {
+    const Vector3& from = polygon[k];
+    const Vector3& to = polygon[(k + 1) % count];
+    const double triangle = 0.5 * std::abs((from - centroid).cross(to - centroid).dot(normal_));
+    if (triangle == 0) continue;
+    // The Duffy map x = c + u(p − c) + uv(q − p) of the unit square onto the triangle (c, p, q), Jacobian 2·area·u.
+    for (const double u : kGaussNodes) {
+      for (const double v : across) {
+        const Vector3 x = centroid + u * (from - centroid) + u * v * (to - from);
+        const double area = 2 * triangle * u * kGaussWeight * acrossWeight;
+        add(x, area, area * depthAt(x));
+      }
+    }
+  }
+}
+
+void PatchBuilder::addLine(const Vector3& start, const Vector3& end, double radius) {
+  const double panel = (end - start).norm() / kLinePanels;
+  for (int k = 0; k < kLinePanels; ++k) {
+    for (const double node : kGaussNodes) {
+      const Vector3 x = start + ((k + node) / kLinePanels) * (end - start);
+      const double depth = std::min(depthAt(x), radius);
+      if (depth <= 0) continue;
+      // The strip under the line is 2·√(2Rδ) wide.
+      const double length = panel * kGaussWeight;
+      add(x, length * 2 * std::sqrt(2 * radius * depth),
+          length * (4.0 / 3.0) * std::sqrt(2 * radius) * depth * std::sqrt(depth));
+    }
+  }
+}
+
+std::size_t PatchBuilder::appendTo(std::vector<ContactPoint>& points) const {
+  double total = 0;
+  for (const Sample& sample : samples_) total += sample.weight;
+  if (!(total > 0)) return 0;
+  thread_local std::vector<DepthSample> depths;
+  thread_local std::vector<double> tilts;
+  depths.clear();
+  for (const Sample& sample : samples_) depths.push_back({sample.position, sample.depth, sample.measure});
+  tilts.resize(depths.size());
+  const double patchDepth = lawDepth(depths, normal_, tilts);
+  const Vector3 outward = samplesOnA_ ? normal_ : Vector3(-normal_);
+  for (size_t k = 0; k < samples_.size(); ++k) {
+    const Sample& sample = samples_[k];
+    ContactPoint point;
+    point.tilt = tilts[k];
+    point.normal = normal_;
+    point.depth = patchDepth;
+    point.area = area_;
+    point.share = sample.weight / total;
+    // Centred on the middle of the sample's own overlap, the two surface points a patch depth apart.
+    const Vector3 middle = sample.position + 0.5 * sample.depth * outward;
+    point.pointOnA = middle - 0.5 * patchDepth * normal_;
+    point.pointOnB = middle + 0.5 * patchDepth * normal_;
+    points.push_back(point);
+  }
+  return samples_.size();
+}
+
+double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts) {
+  std::fill(tilts.begin(), tilts.end(), 0.0);
+  if (samples.size() == 1) return samples[0].depth;
+  // The measure-weighted centroid and mean depth, and the least-squares gradient of the depth in the patch plane.
+  double measure = 0, meanDepth = 0;
+  Vector3 centroid = Vector3::Zero();
+  for (const DepthSample& sample : samples) {
+    measure += sample.measure;
+    meanDepth += sample.measure * sample.depth;
+    centroid += sample.measure * sample.position;
+  }
+  if (!(measure > 0)) {
+    double deepest = 0;
+    for (const DepthSample& sample : samples) deepest = std::max(deepest, sample.depth);
+    return deepest;
+  }
+  meanDepth /= measure;
+  centroid /= measure;
+  const Vector3 first = normal.unitOrthogonal(), second = normal.cross(first);
+  Eigen::Matrix2d spread = Eigen::Matrix2d::Zero();
+  Eigen::Vector2d covariance = Eigen::Vector2d::Zero();
+  for (const DepthSample& sample : samples) {
+    const Vector3 offset = sample.position - centroid;
+    const Eigen::Vector2d r(first.dot(offset), second.dot(offset));
+    spread += sample.measure * r * r.transpose();
+    covariance += sample.measure * r * (sample.depth - meanDepth);
+  }
+  // Samples along a line (a cylinder lying on a face) spread in one direction only: no tilt across it. The gradient
+  // is the least-squares one in the directions the samples spread over.
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> directions(spread);
+  Eigen::Vector2d gradient = Eigen::Vector2d::Zero();
+  for (int k = 0; k < 2; ++k) {
+    const double eigenvalue = directions.eigenvalues()[k];
+    if (eigenvalue > 1e-12 * directions.eigenvalues().cwiseAbs().maxCoeff()) {
+      const Eigen::Vector2d direction = directions.eigenvectors().col(k);
+      gradient += direction * direction.dot(covariance) / eigenvalue;
+    }
+  }
+  double depth = 0;
+  for (size_t k = 0; k < samples.size(); ++k) {
+    const Vector3 offset = samples[k].position - centroid;
+    const double tilt = gradient.dot(Eigen::Vector2d(first.dot(offset), second.dot(offset)));
+    depth = std::max(depth, samples[k].depth - tilt);
+    if (!tilts.empty()) tilts[k] = tilt;
+  }
+  return depth;
+}
+
+void clipPolygon(std::span<const Vector3> polygon, const Vector3& plane, double offset, std::vector<Vector3>& clipped) {
+  clipped.clear();
+  const std::size_t count = polygon.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Vector3& current = polygon[i];
+    const Vector3& next = polygon[(i + 1) % count];
+    const double currentHeight = plane.dot(current) - offset, nextHeight = plane.dot(next) - offset;
+    if (currentHeight <= 0) clipped.push_back(current);
+    if ((currentHeight < 0 && nextHeight > 0) || (currentHeight > 0 && nextHeight < 0)) {
+      clipped.push_back(current + (next - current) * (currentHeight / (currentHeight - nextHeight)));
+    }
+  }
+}
+
+void clipPolygonInPlace(std::vector<Vector3>& polygon, const Vector3& plane, double offset) {
+  thread_local std::vector<Vector3> clipped;
+  clipPolygon(polygon, plane, offset, clipped);
+  polygon.swap(clipped);
+}
+
+double projectedArea(std::span<const Vector3> polygon, const Vector3& normal) {
+  Vector3 sum = Vector3::Zero();
+  for (std::size_t i = 0; i < polygon.size(); ++i) sum += polygon[i].cross(polygon[(i + 1) % polygon.size()]);
+  return 0.5 * std::abs(sum.dot(normal));
+}
+
+void capPolygon(const Vector3& centre, double radius, const Vector3& first, const Vector3& second,
+                std::vector<Vector3>& polygon) {
+  polygon.clear();
+  for (int k = 0; k < kCapPolygonSides; ++k) {
+    const double angle = 2 * std::numbers::pi * k / kCapPolygonSides;
+    polygon.push_back(centre + radius * (std::cos(angle) * first + std::sin(angle) * second));
+  }
+}
+
+}  // namespace lodestone::detail

@@ -1,0 +1,167 @@
+// The three kinds of contact law behind NormalForceLaw and FrictionForceLaw: built-in descriptors, named laws from
+// law libraries, and MotionSolve subroutines in C or Python.
+#include "contact_laws.h"
+
+#include <cmath>
+
+namespace lodestone {
+
+namespace {
+
+// A point and a direction in ground, in a marker's frame, as the subroutines take them (three doubles each).
+void inMarker(const Pose& marker, const Vector3& point, const Vector3& direction, std::array<double, 3>& location,
+              std::array<double, 3>& normal) {
+  Eigen::Map<Vector3>(location.data()) = marker.rotation.transpose() * (point - marker.position);
+  Eigen::Map<Vector3>(normal.data()) = marker.rotation.transpose() * direction;
+}
+
+// ---- built-in laws: a descriptor's formula and the element's parameter values ---------------------------------
+
+class BuiltinNormal final : public NormalForceLaw {
+ public:
+  explicit BuiltinNormal(const ForceContact& element) : element_(element) {}
+  double force(const LawPair& pair, const LawPoint& point) const override {
+    const NormalInput input{.penetration = point.contact->depth,
+                            .penetrationRate = point.penetrationRate,
+                            .area = point.contact->area,
+                            .effectiveMass = pair.effectiveMass};
+    return element_.normalLaw->force(element_.normalValues, input);
+  }
+
+ private:
+  const ForceContact& element_;
+};
+
+class BuiltinFriction final : public FrictionForceLaw {
+ public:
+  explicit BuiltinFriction(const ForceContact& element) : element_(element) {}
+  Vector3 force(const LawPair&, const LawPoint& point, double normalForce) const override {
+    const double slipSpeed = point.slip.norm();
+    if (!element_.frictionLaw->coefficient || !(slipSpeed > 0)) return Vector3::Zero();
+    // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the same
+    // formula reproduces the built-in law to the last bit.
+    const double mu = element_.frictionLaw->coefficient(element_.frictionValues, slipSpeed);
+    return -(mu * std::fabs(normalForce)) * Vector3(point.slip / slipSpeed);
+  }
+
+ private:
+  const ForceContact& element_;
+};
+
+// ---- named laws: the C descriptor of a law library, with state per contact point --------------------------------
+
+lodestone_contact_point namedLawPoint(const LawPair& pair, const LawPoint& point, double elapsed, double normalForce) {
+  const Vector3& normal = point.contact->normal;
+  return {.time = pair.time,
+          .elapsed = elapsed,
+          .penetration = point.contact->depth,
+          .penetration_rate = point.penetrationRate,
+          .area = point.contact->area,
+          .effective_mass = pair.effectiveMass,
+          .normal = {normal.x(), normal.y(), normal.z()},
+          .slip_velocity = {point.slip.x(), point.slip.y(), point.slip.z()},
+          .normal_force = normalForce,
+          .differencing = pair.differencing ? 1 : 0};
+}
+
+double* stateOfPoint(double* states, int stateSize, int index) {
+  return states && stateSize > 0 ? states + static_cast<size_t>(index) * static_cast<size_t>(stateSize) : nullptr;
+}
+
+class NamedNormal final : public NormalForceLaw {
+ public:
+  explicit NamedNormal(const ForceContact& element) : element_(element), law_(*element.normalLaw->named) {}
+  double force(const LawPair& pair, const LawPoint& point) const override {
+    const lodestone_contact_point lawPoint = namedLawPoint(pair, point, pair.normalElapsed, 0);
+    double* state = stateOfPoint(pair.normalStates, law_.state_size, point.index);
+    const double force = law_.normal_force(&law_, element_.normalValues.data(), &lawPoint, state);
+    if (pair.advancing && state) law_.advance_state(&law_, element_.normalValues.data(), &lawPoint, state);
+    return force;
+  }
+  int stateSize() const override { return law_.state_size; }
+  bool canProbe() const override { return law_.state_size == 0; }
+
+ private:
+  const ForceContact& element_;
+  const lodestone_law& law_;
+};
+
+class NamedFriction final : public FrictionForceLaw {
+ public:
+  explicit NamedFriction(const ForceContact& element) : element_(element), law_(*element.frictionLaw->named) {}
+  Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const override {
+    const lodestone_contact_point lawPoint = namedLawPoint(pair, point, pair.frictionElapsed, normalForce);
+    double* state = stateOfPoint(pair.frictionStates, law_.state_size, point.index);
+    double force[3] = {0, 0, 0};
+    law_.friction_force(&law_, element_.frictionValues.data(), &lawPoint, state, force);
+    if (pair.advancing && state) law_.advance_state(&law_, element_.frictionValues.data(), &lawPoint, state);
+    return {force[0], force[1], force[2]};
+  }
+  int stateSize() const override { return law_.state_size; }
+
+ private:
+  const ForceContact& element_;
+  const lodestone_law& law_;
+};
+
+// ---- MotionSolve subroutines: CNFSUB and CFFSUB, with their arguments in the graphics' marker frames ------------
+
+class SubroutineNormal final : public NormalForceLaw {
+ public:
+  explicit SubroutineNormal(const ForceContact& element) : element_(element) {}
+  double force(const LawPair& pair, const LawPoint& point) const override {
+    const ContactPoint& contact = *point.contact;
+    // The points on each graphic, relative to its marker and in its axes, with the outward normals (I's points away
+    // from I, along −n; n points from J to I).
+    NormalCall call{.gap = -contact.depth, .gapdot = -point.penetrationRate, .dflag = pair.differencing};
+    inMarker(pair.markerI, contact.pointOnA, -contact.normal, call.loci, call.ni);
+    inMarker(pair.markerJ, contact.pointOnB, contact.normal, call.locj, call.nj);
+    const Vector3 accelerationI = pair.bodyI ? pair.bodyI->accelerationAt(point.at) : Vector3::Zero();
+    const Vector3 accelerationJ = pair.bodyJ ? pair.bodyJ->accelerationAt(point.at) : Vector3::Zero();
+    call.gapdotdot = contact.normal.dot(accelerationI - accelerationJ);
+    return pair.subroutines->callNormalSubroutine(element_, call);
+  }
+  bool canProbe() const override { return false; }
+
+ private:
+  const ForceContact& element_;
+};
+
+class SubroutineFriction final : public FrictionForceLaw {
+ public:
+  explicit SubroutineFriction(const ForceContact& element) : element_(element) {}
+  Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const override {
+    const ContactPoint& contact = *point.contact;
+    // The contact frame: z along n, x along the slip (any tangent when there is none), y = z × x.
+    const double slipSpeed = point.slip.norm();
+    const Vector3 tangentX = slipSpeed > 0 ? Vector3(point.slip / slipSpeed) : Vector3(contact.normal.unitOrthogonal());
+    const Vector3 tangentY = contact.normal.cross(tangentX);
+    FrictionCall call{.x = {tangentX.dot(pair.displacement), tangentY.dot(pair.displacement), 0},
+                      .xdot = {slipSpeed, 0, 0},
+                      .nforce = normalForce,
+                      .dflag = pair.differencing};
+    std::array<double, 3> unused{};
+    inMarker(pair.markerI, contact.pointOnA, -contact.normal, call.loci, unused);
+    inMarker(pair.markerJ, contact.pointOnB, contact.normal, call.locj, unused);
+    const std::array<double, 3> result = pair.subroutines->callFrictionSubroutine(element_, call);
+    return result[0] * tangentX + result[1] * tangentY + result[2] * contact.normal;
+  }
+
+ private:
+  const ForceContact& element_;
+};
+
+}  // namespace
+
+ContactLaws makeContactLaws(const ForceContact& element) {
+  ContactLaws laws;
+  if (element.userNormal) laws.normal = std::make_unique<SubroutineNormal>(element);
+  else if (element.normalLaw->named) laws.normal = std::make_unique<NamedNormal>(element);
+  else laws.normal = std::make_unique<BuiltinNormal>(element);
+  if (element.userFriction) laws.friction = std::make_unique<SubroutineFriction>(element);
+  else if (element.frictionLaw && element.frictionLaw->named) laws.friction = std::make_unique<NamedFriction>(element);
+  else laws.friction = std::make_unique<BuiltinFriction>(element);
+  return laws;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,83 @@
+// The laws of a Force_Contact behind one call, whatever kind answers: a built-in law's descriptor, a named law from a
+// law library (with state per contact point), or a MotionSolve subroutine (CNFSUB, CFFSUB) in C or Python. The
+// contact evaluator asks each point of a patch for its normal and friction force and never branches on the kind; a
+// new kind of law is one more class here.
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "collision/contact_point.h"
+#include "elements/body_rigid.h"
+#include "elements/force_contact.h"
+#include "plugins/user_subroutine.h"
+
+namespace lodestone {
+
+// Calls a Force_Contact's subroutines with whatever the call needs around it (the utilities' host, the count of
+// calls, the record of a failure): the contact evaluator.
+class SubroutineCaller {
+ public:
+  virtual double callNormalSubroutine(const ForceContact& element, NormalCall call) = 0;
+  virtual std::array<double, 3> callFrictionSubroutine(const ForceContact& element, FrictionCall call) = 0;
+
+ protected:
+  ~SubroutineCaller() = default;
+};
+
+// One graphic pair, as its laws see it during one evaluation.
+struct LawPair {
+  const ForceContact* element = nullptr;
+  double time = 0;
+  bool differencing = false;  // the Jacobian is being differenced (subroutines get dflag = 1)
+  bool advancing = false;     // an accepted state: laws with state advance it to `time`
+  double effectiveMass = 0;   // m_I·m_J/(m_I + m_J), ground infinite
+  const BodyKinematics* bodyI = nullptr;  // null: ground
+  const BodyKinematics* bodyJ = nullptr;
+  Pose markerI, markerJ;      // the graphics' reference markers in ground (subroutines get points in their frames)
+  Vector3 displacement = Vector3::Zero();  // how far I has moved on J since the contact began (CFFSUB's x)
+  // Laws with state: the state of the pair's points (stateSize() numbers each) and the time since it was stored.
+  double* normalStates = nullptr;
+  double normalElapsed = 0;
+  double* frictionStates = nullptr;
+  double frictionElapsed = 0;
+  SubroutineCaller* subroutines = nullptr;
+};
+
+// One point of a patch: its place, its motion, and the patch's depth and area, which every point shares.
+struct LawPoint {
+  const ContactPoint* contact = nullptr;  // depth, area and normal (from J to I) are the patch's
+  int index = 0;                          // among the pair's points (laws with state keep one per point)
+  Vector3 at = Vector3::Zero();           // where the force acts, ground
+  double penetrationRate = 0;             // δ̇ at this point, > 0 approaching
+  Vector3 slip = Vector3::Zero();         // tangential velocity of I relative to J at this point
+};
+
+class NormalForceLaw {
+ public:
+  virtual ~NormalForceLaw() = default;
+  // The normal force magnitude of the whole law at this point (the point's share is applied by the caller).
+  virtual double force(const LawPair& pair, const LawPoint& point) const = 0;
+  // Numbers of state per contact point (0: none).
+  virtual int stateSize() const { return 0; }
+  // True when force() may be called outside the integration (a probe of the law's stiffness) without effect.
+  virtual bool canProbe() const { return true; }
+};
+
+class FrictionForceLaw {
+ public:
+  virtual ~FrictionForceLaw() = default;
+  // The friction force at this point, ground, given the normal force it carries.
+  virtual Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const = 0;
+  virtual int stateSize() const { return 0; }
+};
+
+struct ContactLaws {
+  std::unique_ptr<const NormalForceLaw> normal;
+  std::unique_ptr<const FrictionForceLaw> friction;
+};
+
+// The laws of `element`, of whichever kind it names. `element` must outlive them.
+ContactLaws makeContactLaws(const ForceContact& element);
+
+}  // namespace lodestone

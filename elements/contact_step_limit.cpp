@@ -1,0 +1,213 @@
+// Conservative advancement for Force_Contact: step bounds from the pairs' gaps and their bodies' motion, the check
+// for pairs crossed after a step, and the interference of pairs at the start.
+#include "contact_step_limit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "collision/narrow_phase.h"
+#include "collision/shape_thickness.h"
+#include "elements/force_contact.h"
+
+namespace lodestone {
+
+namespace {
+
+Pose placeGraphic(const ContactGraphic& graphic, const BodyKinematics* body) {
+  if (!body) return graphic.local;
+  return {body->position + body->rotation * graphic.local.position, body->rotation * graphic.local.rotation};
+}
+
+const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) {
+  return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)];
+}
+
+// The longest h with a·h + ½·b·h² ≤ c (a, b ≥ 0, c ≥ 0), in the form that loses no digits when b·c is small.
+double longestStep(double speed, double acceleration, double allowance) {
+  if (allowance <= 0) return 0;
+  const double root = speed + std::sqrt(speed * speed + 2 * acceleration * allowance);
+  return root > 0 ? 2 * allowance / root : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+// Which overlapping graphics make a pair, and in which order (ContactEvaluator orients a pair the same way: I side
+// first, the lower index as I when both qualify).
+std::vector<std::vector<ContactStepLimit::Roles>> ContactStepLimit::rolesOf(const ContactModel& contacts) {
+  std::vector<std::vector<Roles>> roles(contacts.graphics.size());
+  for (size_t e = 0; e < contacts.elements.size(); ++e) {
+    const auto join = [&](int graphic, bool isI) {
+      std::vector<Roles>& list = roles[static_cast<size_t>(graphic)];
+      if (list.empty() || list.back().element != static_cast<int>(e)) list.push_back({static_cast<int>(e), false, false});
+      (isI ? list.back().inI : list.back().inJ) = true;
+    };
+    for (int graphic : contacts.elements[e].iGraphics) join(graphic, true);
+    for (int graphic : contacts.elements[e].jGraphics) join(graphic, false);
+  }
+  return roles;
+}
+
+template <class Visit>
+void ContactStepLimit::forEachPair(Visit&& visit) const {
+  for (const auto& [a, b] : overlaps_) {
+    if (contacts_->graphics[static_cast<size_t>(a)].body == contacts_->graphics[static_cast<size_t>(b)].body) continue;
+    for (const Roles& ra : roles_[static_cast<size_t>(a)]) {
+      for (const Roles& rb : roles_[static_cast<size_t>(b)]) {
+        if (ra.element != rb.element) continue;
+        if (ra.inI && rb.inJ) visit(GraphicPair{ra.element, a, b});
+        else if (rb.inI && ra.inJ) visit(GraphicPair{ra.element, b, a});
+      }
+    }
+  }
+}
+
+ContactStepLimit::ContactStepLimit(const Model& model) : contacts_(model.contacts.get()) {
+  if (empty()) return;
+  const std::vector<ContactGraphic>& graphics = contacts_->graphics;
+  thinnest_.resize(graphics.size());
+  reach_.resize(graphics.size());
+  travel_.resize(graphics.size());
+  boxes_.resize(graphics.size());
+  // Graphics often share one mesh (a pile of the same part): each mesh is traced once.
+  std::vector<std::pair<const void*, double>> traced;
+  for (size_t g = 0; g < graphics.size(); ++g) {
+    const Shape& shape = graphics[g].shape;
+    if (shape.type == ShapeType::Mesh) {
+      const auto found = std::find_if(traced.begin(), traced.end(),
+                                       [&](const auto& entry) { return entry.first == shape.surface.get(); });
+      if (found != traced.end()) {
+        thinnest_[g] = found->second;
+      } else {
+        thinnest_[g] = thinnestExtent(shape);
+        traced.emplace_back(shape.surface.get(), thinnest_[g]);
+      }
+    } else {
+      thinnest_[g] = thinnestExtent(shape);
+    }
+    // The shape frame's origin is where the body's CG is not, in general; the shape lies within its bounding radius
+    // of that origin.
+    reach_[g] = graphics[g].local.position.norm() + shape.boundingRadius();
+  }
+  roles_ = rolesOf(*contacts_);
+}
+
+void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lookAhead) {
+  limit_ = Limit{};
+  crossing_.reset();
+  if (empty()) return;
+  const std::vector<ContactGraphic>& graphics = contacts_->graphics;
+  for (size_t g = 0; g < graphics.size(); ++g) {
+    const BodyKinematics* body = kinematicsOf(graphics[g].body, bodies);
+    const Pose pose = placeGraphic(graphics[g], body);
+    Travel travel;
+    if (body) {
+      // Any point of the graphic moves with the CG and turns about it: |v| + |ω|·r, and its acceleration is at
+      // most |a| + |α|·r + |ω|²·r.
+      const double spin = body->angularVelocity.norm();
+      travel.speed = body->velocity.norm() + spin * reach_[g];
+      travel.acceleration = body->acceleration.norm() + (body->angularAcceleration.norm() + spin * spin) * reach_[g];
+    }
+    travel_[g] = travel;
+    boxes_[g] = boundsOf(graphics[g].shape, pose).inflated(travel.at(lookAhead));
+  }
+  broadPhase_.findOverlaps(boxes_, overlaps_);
+  lookAhead_ = lookAhead;
+  wasTouching_.swap(touching_);
+  touching_.clear();
+  forEachPair([&](const GraphicPair& pair) { measurePair(pair, bodies, !measured_); });
+  measured_ = true;
+  // Pairs outside the swept boxes cannot meet within the look-ahead: it bounds the step too.
+  if (lookAhead < limit_.step) limit_ = Limit{lookAhead};
+}
+
+void ContactStepLimit::measurePair(const GraphicPair& pair, std::span<const BodyKinematics> bodies, bool first) {
+  const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(pair.graphicI)];
+  const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(pair.graphicJ)];
+  const BodyKinematics* bodyI = kinematicsOf(gi.body, bodies);
+  const BodyKinematics* bodyJ = kinematicsOf(gj.body, bodies);
+  const ForceContact& element = contacts_->elements[static_cast<size_t>(pair.element)];
+  points_.clear();
+  const Pose poseI = placeGraphic(gi, bodyI), poseJ = placeGraphic(gj, bodyJ);
+  const Travel& travelI = travel_[static_cast<size_t>(pair.graphicI)];
+  const Travel& travelJ = travel_[static_cast<size_t>(pair.graphicJ)];
+  // A pair farther apart than the two can travel within the look-ahead does not bound the step: the gap between the
+  // graphics' boxes (a lower bound of theirs, and far better than a mesh pair's, which is exact only near contact)
+  // tells most such pairs at once, and the narrow phase need not go past that reach for the rest.
+  const double reach = travelI.at(lookAhead_) + travelJ.at(lookAhead_);
+  const Aabb boxI = boundsOf(gi.shape, poseI), boxJ = boundsOf(gj.shape, poseJ);
+  const double boxGap = (boxI.min - boxJ.max).cwiseMax(boxJ.min - boxI.max).cwiseMax(0.0).norm();
+  if (boxGap > reach) return;
+  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, reach, points_, element.options);
+  const double thinner = std::min(thinnest_[static_cast<size_t>(pair.graphicI)],
+                                  thinnest_[static_cast<size_t>(pair.graphicJ)]);
+  const double allowance = kStepApproachFraction * thinner;
+  if (distance >= 0 || points_.empty()) {
+    // Apart: any point of one may come at any point of the other at the sum of their speeds.
+    const Travel both{travelI.speed + travelJ.speed, travelI.acceleration + travelJ.acceleration};
+    const double gap = std::max({distance, boxGap, 0.0});
+    consider(pair, gap, longestStep(both.speed, both.acceleration, gap + allowance), both.speed);
+    return;
+  }
+  // Touching: only the approach along the normal at the deepest point deepens it; a ball resting or sliding on a
+  // floor is not slowed down.
+  const double depth = -distance;
+  const ContactPoint* deepest = &points_.front();
+  for (const ContactPoint& point : points_) {
+    if (point.depth > deepest->depth) deepest = &point;
+  }
+  touching_.insert(pair);
+  const Vector3 at = deepest->pointOnA;
+  const Vector3 velocity = (bodyI ? bodyI->velocityAt(at) : Vector3::Zero()) - (bodyJ ? bodyJ->velocityAt(at) : Vector3::Zero());
+  const Vector3 acceleration =
+      (bodyI ? bodyI->accelerationAt(at) : Vector3::Zero()) - (bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero());
+  const double approachSpeed = std::max(-velocity.dot(deepest->normal), 0.0);
+  const double approachAcceleration = std::max(-acceleration.dot(deepest->normal), 0.0);
+  consider(pair, distance, longestStep(approachSpeed, approachAcceleration, allowance), approachSpeed);
+
+  // After the fact: a depth the step bound should have prevented. Depths the element ignores are its user's choice.
+  if (depth > element.options.ignoreDeeperThan) return;
+  const bool unseenOnset = !first && !wasTouching_.count(pair) && depth > kUnseenOnsetFraction * thinner;
+  const bool sampled = gi.shape.type == ShapeType::Mesh || gj.shape.type == ShapeType::Mesh || !element.options.analytical;
+  const bool pastMiddle = depth > (sampled ? kSampledPastMiddleFraction : kPastMiddleFraction) * thinner;
+  if ((unseenOnset || pastMiddle) && (!crossing_ || depth / thinner > crossing_->depth / crossing_->thinnerExtent)) {
+    crossing_ = Crossing{pair, depth, thinner, unseenOnset && !pastMiddle};
+  }
+}
+
+void ContactStepLimit::consider(const GraphicPair& pair, double gap, double step, double approachSpeed) {
+  if (step >= limit_.step) return;
+  limit_ = Limit{step, pair, gap, approachSpeed};
+}
+
+std::vector<Interference> ContactStepLimit::interference(std::span<const BodyKinematics> bodies) {
+  std::vector<Interference> found;
+  if (empty()) return found;
+  const std::vector<ContactGraphic>& graphics = contacts_->graphics;
+  for (size_t g = 0; g < graphics.size(); ++g) {
+    boxes_[g] = boundsOf(graphics[g].shape, placeGraphic(graphics[g], kinematicsOf(graphics[g].body, bodies)));
+  }
+  broadPhase_.findOverlaps(boxes_, overlaps_);
+  forEachPair([&](const GraphicPair& pair) {
+    const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(pair.graphicI)];
+    const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(pair.graphicJ)];
+    const ForceContact& element = contacts_->elements[static_cast<size_t>(pair.element)];
+    points_.clear();
+    const double distance =
+        collide(gi.shape, placeGraphic(gi, kinematicsOf(gi.body, bodies)), gj.shape,
+                placeGraphic(gj, kinematicsOf(gj.body, bodies)), 0.0, points_, element.options);
+    if (distance >= 0 || points_.empty()) return;
+    const double thinner = std::min(thinnest_[static_cast<size_t>(pair.graphicI)],
+                                    thinnest_[static_cast<size_t>(pair.graphicJ)]);
+    const double allowed = std::min(element.options.ignoreDeeperThan, kInterferenceErrorFraction * thinner);
+    found.push_back({pair, -distance, thinner, allowed});
+  });
+  std::sort(found.begin(), found.end(), [](const Interference& a, const Interference& b) { return a.depth > b.depth; });
+  return found;
+}
+
+std::vector<Interference> findInterference(const Model& model, std::span<const BodyKinematics> bodies) {
+  ContactStepLimit limit(model);
+  return limit.interference(bodies);
+}
+
+}  // namespace lodestone

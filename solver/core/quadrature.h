@@ -1,0 +1,73 @@
+// Numerical integration of a function of one variable: adaptive Gauss–Kronrod (7–15 points). Used where an integral
+// has no closed form for every law that may ask for it (the elastic energy a contact law stores).
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+
+namespace lodestone {
+
+namespace gauss_kronrod {
+// Kronrod nodes on [−1, 1] (the positive half; x[1], x[3], x[5], x[7] are the 7-point Gauss nodes) and weights.
+inline constexpr std::array<double, 8> kNodes = {
+    0.991455371120812639206854697526329, 0.949107912342758524526189684047851, 0.864864423359769072789712788640926,
+    0.741531185599394439863864773280788, 0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
+    0.207784955007898467600689403773245, 0.0};
+inline constexpr std::array<double, 8> kKronrodWeights = {
+    0.022935322010529224963732008058970, 0.063092092629978553290700663189204, 0.104790010322250183839876322541518,
+    0.140653259715525918745189590510238, 0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
+    0.204432940075298892414161999234649, 0.209482141084727828012999174891714};
+inline constexpr std::array<double, 4> kGaussWeights = {
+    0.129484966168869693270611432679082, 0.279705391489276667901467771423780, 0.381830050505118944950369775488975,
+    0.417959183673469387755102040816327};
+
+struct Panel {
+  double from = 0, to = 0;
+  double value = 0;       // Kronrod's estimate
+  double difference = 0;  // |Kronrod's − Gauss's|: the error estimate
+};
+
+template <class F>
+Panel panel(F& f, double from, double to) {
+  const double centre = 0.5 * (from + to), half = 0.5 * (to - from);
+  const double middle = f(centre);
+  double kronrod = kKronrodWeights[7] * middle;
+  double gauss = kGaussWeights[3] * middle;
+  for (size_t k = 0; k < 7; ++k) {
+    const double pair = f(centre - half * kNodes[k]) + f(centre + half * kNodes[k]);
+    kronrod += kKronrodWeights[k] * pair;
+    if (k % 2 == 1) gauss += kGaussWeights[k / 2] * pair;
+  }
+  return {from, to, half * kronrod, std::fabs(half * (kronrod - gauss))};
+}
+}  // namespace gauss_kronrod
+
+// ∫ f over [from, to]: the panel with the largest error estimate is halved until the estimates add up to at most
+// `relativeTolerance` of the integral, or there are kMaxPanels panels. A polynomial of degree up to 13 takes one
+// panel (15 evaluations of f).
+template <class F>
+double integrate(F&& f, double from, double to, double relativeTolerance = 1e-12) {
+  constexpr size_t kMaxPanels = 64;
+  std::array<gauss_kronrod::Panel, kMaxPanels> panels;
+  panels[0] = gauss_kronrod::panel(f, from, to);
+  size_t count = 1;
+  for (;;) {
+    double value = 0, difference = 0;
+    size_t worst = 0;
+    for (size_t k = 0; k < count; ++k) {
+      value += panels[k].value;
+      difference += panels[k].difference;
+      if (panels[k].difference > panels[worst].difference) worst = k;
+    }
+    if (difference <= relativeTolerance * std::fabs(value) || count == kMaxPanels || !std::isfinite(value)) {
+      return value;
+    }
+    const gauss_kronrod::Panel split = panels[worst];
+    const double middle = 0.5 * (split.from + split.to);
+    panels[worst] = gauss_kronrod::panel(f, split.from, middle);
+    panels[count++] = gauss_kronrod::panel(f, middle, split.to);
+  }
+}
+
+}  // namespace lodestone
