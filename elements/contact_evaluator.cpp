@@ -508,69 +508,34 @@ void ContactEvaluator::advanceLawStates() {
 }
 
 void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
-                              bool closeOnly) {
+                              Reach reach) {
   time_ = time;
   reports.clear();
   if (empty()) return;
   detect(bodies);
-  const auto reportPair = [&](int elementIndex, int graphicI, int graphicJ, double distance,
-                              std::span<const ContactPoint> points) {
-    const ForceContact& element = this->element(elementIndex);
+  for (const Candidate& c : candidates_) {
+    if (reach == Reach::Touching && !c.touching) continue;
+    const ForceContact& element = this->element(c.element);
     PairReport report;
     report.element = &element;
     report.elementId = element.id;
-    report.iGraphic = contacts_->graphics[static_cast<size_t>(graphicI)].id;
-    report.jGraphic = contacts_->graphics[static_cast<size_t>(graphicJ)].id;
-    report.separation = std::max(distance, 0.0);
-    report.bodyI = contacts_->graphics[static_cast<size_t>(graphicI)].body;
-    report.bodyJ = contacts_->graphics[static_cast<size_t>(graphicJ)].body;
-    const PairState pair{elementIndex,
-                         graphicI,
-                         graphicJ,
-                         distance,
-                         points,
-                         kinematicsOf(report.bodyI, bodies),
-                         kinematicsOf(report.bodyJ, bodies),
-                         poses_[static_cast<size_t>(graphicI)],
-                         poses_[static_cast<size_t>(graphicJ)]};
-    pairForces(pair, Evaluation::Residual, &report, nullptr);
+    report.iGraphic = contacts_->graphics[static_cast<size_t>(c.graphicI)].id;
+    report.jGraphic = contacts_->graphics[static_cast<size_t>(c.graphicJ)].id;
+    report.separation = std::max(c.distance, 0.0);
+    report.bodyI = contacts_->graphics[static_cast<size_t>(c.graphicI)].body;
+    report.bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
+    pairForces(pairOf(c, bodies), Evaluation::Residual, &report, nullptr);
     report.inContact = report.points > 0;
+    report.intervalMaxNormalForce = report.normalForce;
+    report.intervalMaxPenetration = report.penetration;
     reports.push_back(report);
-  };
-  for (size_t e = 0; e < contacts_->elements.size(); ++e) {
-    const ForceContact& element = contacts_->elements[e];
-    const long pairCount = static_cast<long>(element.iGraphics.size()) * static_cast<long>(element.jGraphics.size());
-    if (pairCount <= kAllPairsReportLimit && !closeOnly) {
-      // Small elements: every pair at every output, so each pair's history is one unbroken series.
-      for (int gi : element.iGraphics) {
-        for (int gj : element.jGraphics) {
-          if (contacts_->graphics[static_cast<size_t>(gi)].body == contacts_->graphics[static_cast<size_t>(gj)].body) {
-            continue;
-          }
-          // A pair listed both ways (a cradle lists every ball as I and as J) is one contact: report it once, in
-          // the order detect() gives it, or summing fn over rows would count each contact double.
-          if (orientedPair(static_cast<int>(e), std::min(gi, gj), std::max(gi, gj)) != std::pair{gi, gj}) continue;
-          scratch_.clear();
-          const double distance = collide(contacts_->graphics[static_cast<size_t>(gi)].shape, poses_[static_cast<size_t>(gi)],
-                                          contacts_->graphics[static_cast<size_t>(gj)].shape, poses_[static_cast<size_t>(gj)],
-                                          std::numeric_limits<double>::infinity(), scratch_, element.options);
-          reportPair(static_cast<int>(e), gi, gj, distance, scratch_);
-        }
-      }
-      continue;
-    }
-    for (const Candidate& c : candidates_) {
-      if (c.element != static_cast<int>(e)) continue;
-      reportPair(c.element, c.graphicI, c.graphicJ, c.distance,
-                 std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)));
-    }
   }
 }
 
 std::optional<ContactEvaluator::Culprit> ContactEvaluator::hardestContactOn(int body, double time,
                                                                           std::span<const BodyKinematics> bodies) {
   std::vector<PairReport> reports;
-  report(time, bodies, reports, true);
+  report(time, bodies, reports, Reach::Close);
   std::optional<Culprit> hardest;
   for (const PairReport& pair : reports) {
     if (!pair.inContact) continue;
@@ -615,7 +580,7 @@ double ContactEvaluator::Culprit::period() const {
 std::optional<ContactEvaluator::Culprit> ContactEvaluator::fastestContact(double time,
                                                                         std::span<const BodyKinematics> bodies) {
   std::vector<PairReport> reports;
-  report(time, bodies, reports, true);
+  report(time, bodies, reports, Reach::Close);
   std::optional<Culprit> fastest;
   for (const PairReport& pair : reports) {
     if (!pair.inContact) continue;

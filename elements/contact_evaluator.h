@@ -46,6 +46,10 @@ struct PairReport {
   Vector3 torque = Vector3::Zero();  // total on the I body about its CG, ground
   Vector3 point = Vector3::Zero();   // centroid of the contact points, weighted by the part of the force each carries
   Vector3 normal = Vector3::Zero();  // unit, from J to I, at the deepest point
+  // The largest normal force and penetration since the previous output (the impact recorder fills them in at an
+  // output; a report alone has its own values): a peak between two outputs is not lost.
+  double intervalMaxNormalForce = 0;
+  double intervalMaxPenetration = 0;
 };
 
 // The energy balance's terms of contact (energy.csv), summed over pairs and points. A law's normal force f(δ, δ̇) is
@@ -122,12 +126,12 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
                       Geometry geometry);
 
   // ---- results ----------------------------------------------------------------------------------------------
-  // One report per pair to write: every pair of an element with at most kAllPairsReportLimit pairs, the close
-  // pairs of larger elements (a pile of a thousand spheres would otherwise write half a million rows).
-  static constexpr long kAllPairsReportLimit = 100;
-  // `closeOnly`: only the pairs the broad phase finds close (DebugOutput's view), whatever the element's size.
-  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
-              bool closeOnly = false);
+  // Which pairs report() describes: the pairs within reach — those the broad phase finds close, with their boxes
+  // grown by a tenth of each graphic's size and by half a field law's range (DIPOLE's dipole_d) — or only those
+  // in contact at the latest accepted state. A pair far apart has nothing to report: a pile of a thousand spheres
+  // would otherwise write half a million rows per output.
+  enum class Reach { Close, Touching };
+  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports, Reach reach);
 
   // ---- energy balance ---------------------------------------------------------------------------------------
   // The terms of every detected pair at `time` (after detect() at these kinematics). The law is evaluated as while

@@ -321,7 +321,7 @@ void MultibodySystem::sampleContacts(double time, std::span<const double> y, std
   reports.clear();
   if (contacts_.empty()) return;
   updateKinematics(y.data());
-  contacts_.report(time, kinematics_, reports);
+  contacts_.report(time, kinematics_, reports, ContactEvaluator::Reach::Close);
   contacts_.contactPost(time, kinematics_);  // reads the contacts report() has just detected
 }
 
@@ -329,7 +329,16 @@ void MultibodySystem::closeContacts(double time, std::span<const double> y, std:
   reports.clear();
   if (contacts_.empty()) return;
   updateKinematics(y.data());
-  contacts_.report(time, kinematics_, reports, true);
+  contacts_.report(time, kinematics_, reports, ContactEvaluator::Reach::Close);
+}
+
+std::span<const BodyKinematics> MultibodySystem::touchingContacts(double time, std::span<const double> y,
+                                                                  std::vector<PairReport>& reports) {
+  reports.clear();
+  if (contacts_.empty()) return kinematics_;
+  updateKinematics(y.data());
+  contacts_.report(time, kinematics_, reports, ContactEvaluator::Reach::Touching);
+  return kinematics_;
 }
 
 std::optional<ContactEvaluator::Culprit> MultibodySystem::hardestContactOn(int body, double time,

@@ -93,10 +93,14 @@ class MultibodySystem {
   void applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
-  // What contacts.csv reports for state y at `time`; also runs CONTACTPOST there.
+  // What contacts.csv reports for state y at `time` (the pairs within reach); also runs CONTACTPOST there.
   void sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
-  // DebugOutput's view: the pairs close or touching at state y.
+  // DebugOutput's view: the pairs close or touching at state y, without CONTACTPOST.
   void closeContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
+  // The pairs in contact at the accepted state y (after applyContactRoots or acceptContactStep there), and the
+  // bodies' kinematics there: what the impact recorder follows from step to step.
+  std::span<const BodyKinematics> touchingContacts(double time, std::span<const double> y,
+                                                   std::vector<PairReport>& reports);
   // The contact that pushes hardest on body `body` at state y (what a failure most likely tripped on).
   std::optional<ContactEvaluator::Culprit> hardestContactOn(int body, double time, std::span<const double> y);
   // The touching contact with the shortest natural period at state y (what holds the steps short).

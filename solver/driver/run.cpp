@@ -15,6 +15,7 @@
 #include "solver/output/contact_results_writer.h"
 #include "solver/output/csv_file.h"
 #include "solver/output/energy_results_writer.h"
+#include "solver/output/impact_results_writer.h"
 #include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
@@ -63,7 +64,10 @@ class DeckRun {
       log_.emplace(outputDir / "run.log");
       results_.emplace(outputDir / "bodies.csv");
       energyResults_.emplace(outputDir / "energy.csv");
-      if (model->contacts && !model->contacts->elements.empty()) contactResults_.emplace(outputDir / "contacts.csv");
+      if (model->contacts && !model->contacts->elements.empty()) {
+        contactResults_.emplace(outputDir / "contacts.csv");
+        impactResults_.emplace(outputDir / "impacts.csv");
+      }
       if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
         jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
@@ -94,6 +98,9 @@ class DeckRun {
       appendReal(row, action.value);
       sensorEvents_->append(row + "\n");
     });
+    if (impactResults_) {
+      simulation_->setImpactHandler([this](const ImpactEpisode& episode) { impactResults_->write(episode); });
+    }
     simulation_->setOutputHandler([this](const OutputFrame& frame) {
       results_->write(frame.time, frame.bodies);
       if (frame.energy) energyResults_->write(*frame.energy);
@@ -128,6 +135,7 @@ class DeckRun {
     log_->phaseTimes(times);
     std::vector<std::filesystem::path> outputs{results_->path(), energyResults_->path()};
     if (contactResults_) outputs.push_back(contactResults_->path());
+    if (impactResults_) outputs.push_back(impactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
     if (trace_) outputs.push_back(trace_->path());
@@ -228,6 +236,7 @@ class DeckRun {
   std::optional<BodyResultsWriter> results_;
   std::optional<EnergyResultsWriter> energyResults_;
   std::optional<ContactResultsWriter> contactResults_;
+  std::optional<ImpactResultsWriter> impactResults_;  // impacts.csv, for decks with contact
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput

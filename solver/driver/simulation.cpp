@@ -155,6 +155,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   system_->jointReactions(time, state, jointSamples_);
   try {
     system_->sampleContacts(time, state, contactSamples_);
+    impacts_.closeInterval(contactSamples_);
   } catch (const SubroutineError&) {
     return false;  // recorded as the reason to stop; an output with a force missing is not written
   }
@@ -275,6 +276,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       if (std::optional<SegmentOutcome> failed = reportInterference(segment.startTime)) return *failed;
       // Pairs that touch at the start are in contact from the start.
       system_->acceptContactStep(segment.startTime, state_.data(), contactEvents_);
+      recordImpacts(segment.startTime, state_);
       reportContactEvents();
     }
   }
@@ -342,6 +344,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       ++next;
     }
     time_ = step.time;
+    recordImpacts(step.time, integrator_->returnedState());
     reportContactEvents();
     watchStep(step);
     watchCost(segment, step.time);
@@ -783,9 +786,29 @@ std::optional<std::string> Simulation::finish() {
     failed = true;  // recorded, with its details, as the reason to stop
   }
   const std::optional<std::string> reason = reportSubroutineMessages();
+  for (const ImpactEpisode& episode : impacts_.takeOpenEpisodes()) {
+    if (onImpact_) onImpact_(episode);
+  }
   if (!failed || stoppedBefore) return std::nullopt;  // a run that had stopped already says why
   logLine(" ERROR: " + *reason);
   return reason;
+}
+
+void Simulation::recordImpacts(double time, std::span<const double> y) {
+  if (!onImpact_ && !onOutput_) return;
+  // The recorder's look at the contacts calls subroutines too: DebugOutput does not count those calls as the run's.
+  system_->countSubroutineCalls(false);
+  try {
+    const std::span<const BodyKinematics> bodies = system_->touchingContacts(time, y, touchingPairs_);
+    impacts_.observe(time, contactEvents_, touchingPairs_, bodies, endedEpisodes_);
+  } catch (const SubroutineError&) {
+    // Recorded as the reason to stop, which the run finds next.
+  }
+  system_->countSubroutineCalls(trace_ != nullptr);
+  if (onImpact_) {
+    for (const ImpactEpisode& episode : endedEpisodes_) onImpact_(episode);
+  }
+  endedEpisodes_.clear();
 }
 
 void Simulation::reportContactEvents() {

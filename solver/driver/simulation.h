@@ -13,6 +13,7 @@
 
 #include "elements/simulate.h"
 #include "energy_balance.h"
+#include "impact_recorder.h"
 #include "integrator.h"
 #include "multibody_system.h"
 #include "solver/output/debug_trace.h"
@@ -78,6 +79,9 @@ class Simulation {
   void setOutputHandler(std::function<void(const OutputFrame&)> handler) { onOutput_ = std::move(handler); }
   // Called at every contact onset and separation (located or noticed after a step).
   void setContactEventHandler(std::function<void(const ContactEvent&)> handler) { onContactEvent_ = std::move(handler); }
+  // Called for every contact episode (impacts.csv's row) when its pair separates, and for those still open at
+  // finish().
+  void setImpactHandler(std::function<void(const ImpactEpisode&)> handler) { onImpact_ = std::move(handler); }
   // DebugOutput's trace (debug.log), when the deck switches it on; null otherwise.
   void setDebugTrace(DebugTrace* trace) { trace_ = trace; }
   // Called for every action a sensor carries out.
@@ -126,6 +130,9 @@ class Simulation {
   SegmentOutcome failStepTooShort(const ContactStepLimit::Limit& limit, double time);
   // Ends the segment at `time` for `reason`, said in run.log with `details` before it.
   SegmentOutcome failContact(double time, const std::vector<std::string>& details, const std::string& reason);
+  // At an accepted state at `time`, before its contact events are reported: the impact recorder follows the pairs
+  // in contact there.
+  void recordImpacts(double time, std::span<const double> y);
   void reportContactEvents();
   // User subroutines' messages into the log; the reason to stop when one asked to or failed.
   std::optional<std::string> reportSubroutineMessages();
@@ -173,6 +180,7 @@ class Simulation {
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
   std::function<void(const ContactEvent&)> onContactEvent_;
+  std::function<void(const ImpactEpisode&)> onImpact_;
   std::function<void(const SensorAction&)> onSensorAction_;
   DebugTrace* trace_ = nullptr;
   SolverStatistics watchedStatistics_;  // statistics() after the latest accepted step
@@ -186,6 +194,9 @@ class Simulation {
   std::vector<char> sensorHolds_;  // per sensor: its condition held at the latest accepted state
   long subroutineMessagesLogged_ = 0;
   std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
+  ImpactRecorder impacts_;
+  std::vector<PairReport> touchingPairs_;
+  std::vector<ImpactEpisode> endedEpisodes_;
   long contactEventsLogged_ = 0;
 
   double time_ = 0;

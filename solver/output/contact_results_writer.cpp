@@ -31,6 +31,8 @@ void ContactResultsWriter::write(double time, std::span<const PairReport> pairs)
     vector(pair.torque);
     vector(pair.point);
     vector(pair.normal);
+    real(pair.intervalMaxNormalForce);
+    real(pair.intervalMaxPenetration);
     buffer_ += '\n';
   }
   file_.append(buffer_);

@@ -1,5 +1,6 @@
-// contacts.csv: one row per contact pair (Force_Contact id, I graphic, J graphic) per output time — status,
-// penetration and its rate, slip, forces on the I body, contact point and normal — flushed at every output time.
+// contacts.csv: one row per contact pair within reach (Force_Contact id, I graphic, J graphic) per output time —
+// status, penetration and its rate, slip, forces on the I body, contact point and normal, and the largest normal
+// force and penetration since the previous output — flushed at every output time.
 #pragma once
 
 #include <filesystem>
@@ -16,7 +17,7 @@ class ContactResultsWriter {
  public:
   static constexpr const char* kHeader =
       "time,id,i_graphic,j_graphic,in_contact,points,penetration,separation,penetration_rate,slip_speed,fn,ft,"
-      "fx,fy,fz,tx,ty,tz,px,py,pz,nx,ny,nz";
+      "fx,fy,fz,tx,ty,tz,px,py,pz,nx,ny,nz,interval_max_fn,interval_max_penetration";
 
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit ContactResultsWriter(const std::filesystem::path& path);

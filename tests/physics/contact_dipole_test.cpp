@@ -103,5 +103,33 @@ TEST(ContactDipole, MomentsAreInBodyAxesAndTheTorqueIncludesTheLeverArm) {
                "moment");
 }
 
+// contacts.csv writes the pairs within reach only: a third magnet 2 m away, beyond dipole_d = 0.5 m, has no row,
+// while the pair 0.1 m apart has one per output (two outputs).
+TEST(ContactDipole, OnlyPairsWithinTheFieldRangeAreWritten) {
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Param_Transient integr_tol=\"1e-8\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"0.1\" cg_id=\"20\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.01\"/>\n"
+      "<Reference_Marker id=\"30\" body_id=\"1\" pos_x=\"0.1\"/>\n"
+      "<Post_Graphic id=\"201\" type=\"Sphere\" center_marker_id=\"30\" radius=\"0.01\"/>\n"
+      "<Reference_Marker id=\"40\" body_id=\"1\" pos_x=\"2\"/>\n"
+      "<Post_Graphic id=\"202\" type=\"Sphere\" center_marker_id=\"40\" radius=\"0.01\"/>\n"
+      "<Force_Contact id=\"400\" i_graphics_id=\"200\" j_graphics_id=\"201 202\" cnf_type=\"DIPOLE\" kn=\"1e3\" "
+      "dp_nratio=\"0\" dipole_mo1=\"1 0 0\" dipole_mo2=\"1 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.5\" "
+      "cff_type=\"COULOMB_OFF\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.01\" print_interval=\"0.01\"/>"
+      "</Command></MultiBodySystem>\n";
+  const ContactRun run = runContactDeck("dipole_within_reach", deck);
+  ASSERT_TRUE(run.completed);
+  ASSERT_EQ(run.contacts.rowCount(), 2u);
+  for (size_t row = 0; row < run.contacts.rowCount(); ++row) {
+    EXPECT_EQ(run.contacts.at(row, "j_graphic"), 201) << "t=" << run.contacts.at(row, "time");
+    EXPECT_GT(run.contacts.at(row, "fx"), 0) << "the near magnet attracts";
+  }
+}
+
 }  // namespace
 }  // namespace lodestone::testing

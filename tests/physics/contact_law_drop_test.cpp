@@ -13,6 +13,7 @@
 
 #include "plugins/contact_law.h"
 #include "support/contact_runs.h"
+#include "support/model_runs.h"
 
 namespace lodestone::testing {
 namespace {
@@ -51,6 +52,7 @@ std::vector<double> slotsOf(const NormalLaw& law, const LawCase& given) {
 // δ returns to 0, by RK4 with step 1e-7 s (error far below the 1e-3 tolerance), samples kept for interpolation.
 struct Reference {
   double onset = 0, separation = 0, separationSpeed = 0, peakPenetration = 0;
+  double peakForce = 0, impulse = 0;  // of the law's normal force over the contact (trapezoidal rule)
   double dt = 1e-7;
   std::vector<double> z, v;  // at onset + k·dt
   // Cubic Hermite between samples.
@@ -69,14 +71,16 @@ Reference integrateReference(const BallDrop& drop, const NormalLaw& law, const s
   // Free fall from height + gap with downward speed: R + gap − s·t − g·t²/2 = R.
   const double gap = drop.height - drop.radius, s = drop.speed, g = drop.gravity;
   reference.onset = g > 0 ? (-s + std::sqrt(s * s + 2 * g * gap)) / g : gap / s;
-  const auto acceleration = [&](double z, double v) {
+  const auto force = [&](double z, double v) {
     NormalInput input;
     input.penetration = drop.radius - z;
     input.penetrationRate = -v;
     input.area = std::numbers::pi * (2 * drop.radius * input.penetration - input.penetration * input.penetration);
     input.effectiveMass = drop.mass;
-    return -g + law.force(values, input) / drop.mass;
+    return law.force(values, input);
   };
+  const auto acceleration = [&](double z, double v) { return -g + force(z, v) / drop.mass; };
+  double lastForce = 0;
   double z = drop.radius, v = -s - g * reference.onset;
   reference.z.push_back(z);
   reference.v.push_back(v);
@@ -94,8 +98,13 @@ Reference integrateReference(const BallDrop& drop, const NormalLaw& law, const s
       const double fraction = (drop.radius - z) / (zNext - z);
       reference.separation = reference.onset + (static_cast<double>(k) + fraction) * dt;
       reference.separationSpeed = v + fraction * (vNext - v);
+      reference.impulse += 0.5 * lastForce * fraction * dt;
       break;
     }
+    const double forceNext = force(zNext, vNext);
+    reference.impulse += 0.5 * (lastForce + forceNext) * dt;
+    reference.peakForce = std::max(reference.peakForce, forceNext);
+    lastForce = forceNext;
     z = zNext;
     v = vNext;
     reference.z.push_back(z);
@@ -190,6 +199,74 @@ TEST(ContactLawDrop, VolumeMatchesTheReferenceWithTheSphereOnFaceArea) {
                               {"j_layer_depth", 0.01},
                               {"exponent", 1},
                               {"damping", 10}}});
+}
+
+// impacts.csv of models/bouncing_ball.xml against the 1-D reference of its IMPACT law: each impact's row gives the
+// peak normal force, the deepest penetration, the normal impulse, the speeds in and out and their ratio within 1 %
+// of the reference, although the deck's outputs after the first impact are 2 ms apart and a 70 µs impact falls
+// between two of them; and contacts.csv keeps that impact's peak in interval_max_fn of the output after it. The
+// reference runs in SI units (the deck's millimetres: K = 463337 N/mm^1.5 = 463337·1000^1.5 N/m^1.5, damping
+// 0.1 N·s/mm = 100 N·s/m, dmax 0.005 mm); lengths and speeds from the deck's files are in millimetres.
+TEST(ImpactsCsv, BouncingBallExampleAgreesWithTheReference) {
+  const std::string dir = runModel("bouncing_ball");
+  const ResultsTable impacts(dir + "/impacts.csv");
+  ASSERT_EQ(impacts.rowCount(), 2u) << "impacts at t = 0.1428 s and 0.4010 s, the third after the end";
+  const NormalLaw* law = findNormalLaw("IMPACT");
+  ASSERT_NE(law, nullptr);
+  const LawCase impact{"IMPACT",
+                       {{"stiffness", 463337 * std::pow(1000, 1.5)}, {"exponent", 1.5}, {"damping", 100},
+                        {"dmax", 5e-6}}};
+  constexpr double kMillimetres = 1000;
+  BallDrop drop;
+  drop.radius = 0.01;
+  drop.mass = 0.032882;
+  drop.gravity = 9.81;
+  drop.height = 0.11;
+  const Reference first = integrateReference(drop, *law, slotsOf(*law, impact));
+  // The second impact: the ball comes back down at the speed it left with.
+  drop.height = drop.radius;
+  drop.speed = first.separationSpeed;
+  const Reference second = integrateReference(drop, *law, slotsOf(*law, impact));
+  const double flightTime = 2 * first.separationSpeed / drop.gravity;
+  for (size_t row = 0; row < 2; ++row) {
+    const std::string which = row == 0 ? "first" : "second";
+    SCOPED_TRACE(which + " impact");
+    const Reference& reference = row == 0 ? first : second;
+    const double onset = row == 0 ? first.onset : first.separation + flightTime;
+    const double speedIn = row == 0 ? drop.gravity * first.onset : first.separationSpeed;
+    EXPECT_EQ(impacts.at(row, "id"), 300);
+    EXPECT_EQ(impacts.at(row, "i_graphic"), 200);
+    EXPECT_EQ(impacts.at(row, "j_graphic"), 100);
+    EXPECT_EQ(impacts.at(row, "onset_located"), 1);
+    EXPECT_EQ(impacts.at(row, "separation_located"), 1);
+    const double duration = reference.separation - reference.onset;
+    EXPECT_NEAR(impacts.at(row, "onset_time"), onset, 0.01 * duration);
+    EXPECT_NEAR(impacts.at(row, "separation_time") - impacts.at(row, "onset_time"), duration, 0.01 * duration);
+    EXPECT_NEAR(impacts.at(row, "peak_fn"), reference.peakForce, 0.01 * reference.peakForce);
+    EXPECT_NEAR(impacts.at(row, "max_penetration") / kMillimetres, reference.peakPenetration,
+                0.01 * reference.peakPenetration);
+    EXPECT_NEAR(impacts.at(row, "impulse"), reference.impulse, 0.01 * reference.impulse);
+    EXPECT_NEAR(impacts.at(row, "v_in") / kMillimetres, speedIn, 0.01 * speedIn);
+    EXPECT_NEAR(impacts.at(row, "v_out") / kMillimetres, reference.separationSpeed, 0.01 * reference.separationSpeed);
+    const double restitution = reference.separationSpeed / speedIn;
+    EXPECT_NEAR(impacts.at(row, "restitution"), restitution, 0.01 * restitution);
+    ::testing::Test::RecordProperty(which + "_peak_fn_error", sci(impacts.at(row, "peak_fn") / reference.peakForce - 1));
+    ::testing::Test::RecordProperty(which + "_impulse_error", sci(impacts.at(row, "impulse") / reference.impulse - 1));
+    ::testing::Test::RecordProperty(which + "_restitution_error", sci(impacts.at(row, "restitution") / restitution - 1));
+  }
+  // The second impact lies between two outputs 2 ms apart: the row after it shows the ball apart, and its peak.
+  const ResultsTable contacts(dir + "/contacts.csv");
+  const double separation = impacts.at(1, "separation_time");
+  bool found = false;
+  for (size_t row = 0; row < contacts.rowCount() && !found; ++row) {
+    if (contacts.at(row, "time") < separation) continue;
+    found = true;
+    EXPECT_EQ(contacts.at(row, "in_contact"), 0);
+    EXPECT_EQ(contacts.at(row, "fn"), 0);
+    EXPECT_EQ(contacts.at(row, "interval_max_fn"), impacts.at(1, "peak_fn"));
+    EXPECT_EQ(contacts.at(row, "interval_max_penetration"), impacts.at(1, "max_penetration"));
+  }
+  EXPECT_TRUE(found) << "no output after the second impact";
 }
 
 // Pipeline invariants over several bounces of a 0.11 kg ball dropped 20 mm, every law: fn ≥ 0 at every output,
