@@ -26,27 +26,20 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
   if (!contacts_) return;
   const std::vector<ForceContact>& elements = contacts_->elements;
   const size_t graphicCount = contacts_->graphics.size();
-  memberships_.resize(graphicCount);
+  roles_ = graphicRoles(*contacts_);
   proximity_.assign(graphicCount, 0.0);
   boxes_.resize(graphicCount);
   poses_.resize(graphicCount);
   rootCeiling_.assign(elements.size(), 0.0);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceContact& element = elements[e];
-    const auto join = [&](int graphic, bool isI) {
-      std::vector<Membership>& list = memberships_[static_cast<size_t>(graphic)];
-      auto found = std::find_if(list.begin(), list.end(), [&](const Membership& m) { return m.element == (int)e; });
-      if (found == list.end()) {
-        list.push_back({static_cast<int>(e), false, false});
-        found = list.end() - 1;
-      }
-      (isI ? found->inI : found->inJ) = true;
+    const auto reachOut = [&](int graphic) {
       const double reach = kProximityFraction * contacts_->graphics[static_cast<size_t>(graphic)].shape.boundingRadius() +
                            0.5 * element.options.fieldRange;
       proximity_[static_cast<size_t>(graphic)] = std::max(proximity_[static_cast<size_t>(graphic)], reach);
     };
-    for (int graphic : element.iGraphics) join(graphic, true);
-    for (int graphic : element.jGraphics) join(graphic, false);
+    for (int graphic : element.iGraphics) reachOut(graphic);
+    for (int graphic : element.jGraphics) reachOut(graphic);
     hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
     laws_.push_back(makeContactLaws(element));
     const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
@@ -62,35 +55,6 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     for (int graphic : elements[e].jGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
     rootCeiling_[e] = ceiling > 0 ? ceiling : 1.0;
   }
-}
-
-const BodyKinematics* ContactEvaluator::kinematicsOf(int body, std::span<const BodyKinematics> bodies) const {
-  return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)];
-}
-
-namespace {
-
-// Where a graphic is in ground when its body (null: ground) has the given kinematics.
-Pose placeGraphic(const ContactGraphic& graphic, const BodyKinematics* body) {
-  if (!body) return graphic.local;
-  return {body->position + body->rotation * graphic.local.position, body->rotation * graphic.local.rotation};
-}
-
-}  // namespace
-
-std::optional<std::pair<int, int>> ContactEvaluator::orientedPair(int element, int a, int b) const {
-  const auto membershipOf = [&](int graphic) -> const Membership* {
-    for (const Membership& m : memberships_[static_cast<size_t>(graphic)]) {
-      if (m.element == element) return &m;
-    }
-    return nullptr;
-  };
-  const Membership* ma = membershipOf(a);
-  const Membership* mb = membershipOf(b);
-  if (!ma || !mb) return std::nullopt;
-  if (ma->inI && mb->inJ) return std::pair{a, b};
-  if (mb->inI && ma->inJ) return std::pair{b, a};
-  return std::nullopt;
 }
 
 double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
@@ -127,8 +91,10 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     const ContactGraphic& graphicA = contacts_->graphics[static_cast<size_t>(a)];
     const ContactGraphic& graphicB = contacts_->graphics[static_cast<size_t>(b)];
     if (graphicA.body == graphicB.body) continue;  // one body (or both ground): never in contact
-    for (const Membership& ma : memberships_[static_cast<size_t>(a)]) {
-      if (const auto pair = orientedPair(ma.element, a, b)) addCandidate(ma.element, pair->first, pair->second);
+    for (const GraphicRole& role : roles_[static_cast<size_t>(a)]) {
+      if (const auto pair = orientPair(roles_[static_cast<size_t>(a)], roles_[static_cast<size_t>(b)], role.element, a, b)) {
+        addCandidate(role.element, pair->first, pair->second);
+      }
     }
   }
 }

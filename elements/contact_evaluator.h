@@ -18,6 +18,7 @@
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
 #include "elements/contact_laws.h"
+#include "elements/contact_pairs.h"
 #include "elements/force_contact.h"
 #include "plugins/named_laws.h"
 #include "plugins/usersub/subroutine_host.h"
@@ -201,10 +202,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     int firstPoint, pointCount;
     bool touching;          // its status: in the set of touching pairs
   };
-  struct Membership {
-    int element;
-    bool inI, inJ;
-  };
 
   // Where a touching pair's contact began, on each body (body axes from its CG; ground coordinates for ground):
   // CFFSUB's x is the tangential displacement between these two material points. And the state of named laws
@@ -217,7 +214,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // dflag = 1); or at an accepted step, when the states of named laws advance to it.
   enum class Evaluation { Residual, Differencing, AcceptedStep };
 
-  const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) const;
   // One graphic pair at some kinematics, with the contact points collision found there.
   struct PairState {
     int element = 0, graphicI = 0, graphicJ = 0;
@@ -264,9 +260,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   void utilityProblem(std::string_view utility, std::string_view problem) override;
   const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override;
   void addCandidate(int element, int graphicI, int graphicJ);
-  // Graphics a < b as a pair of `element`, I first, or nothing when they are not a pair of it. When both orders
-  // qualify (a pile lists its spheres as I and as J) the pair counts once, with the lower index as I.
-  std::optional<std::pair<int, int>> orientedPair(int element, int a, int b) const;
   const ForceContact& element(int index) const { return contacts_->elements[static_cast<size_t>(index)]; }
   double effectiveMass(int bodyI, int bodyJ) const;
   // A touching pair's report with its normal law's stiffness there and its bodies' effective mass.
@@ -277,7 +270,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<int> rootElements_;             // elements with zero crossing on
   std::vector<int> rootSlot_;                 // per element: its index in rootElements_, −1 without zero crossing
   std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair
-  std::vector<std::vector<Membership>> memberships_;  // per graphic
+  std::vector<std::vector<GraphicRole>> roles_;  // per graphic: the elements that list it, and on which side
   std::vector<double> proximity_;             // per graphic: how far its box is inflated
   std::vector<Aabb> boxes_;
   std::vector<Pose> poses_;

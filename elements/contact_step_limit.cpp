@@ -7,20 +7,12 @@
 
 #include "collision/narrow_phase.h"
 #include "collision/shape_thickness.h"
+#include "elements/contact_pairs.h"
 #include "elements/force_contact.h"
 
 namespace lodestone {
 
 namespace {
-
-Pose placeGraphic(const ContactGraphic& graphic, const BodyKinematics* body) {
-  if (!body) return graphic.local;
-  return {body->position + body->rotation * graphic.local.position, body->rotation * graphic.local.rotation};
-}
-
-const BodyKinematics* kinematicsOf(int body, std::span<const BodyKinematics> bodies) {
-  return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)];
-}
 
 // The longest h with a·h + ½·b·h² ≤ c (a, b ≥ 0, c ≥ 0), in the form that loses no digits when b·c is small.
 double longestStep(double speed, double acceleration, double allowance) {
@@ -31,31 +23,14 @@ double longestStep(double speed, double acceleration, double allowance) {
 
 }  // namespace
 
-// Which overlapping graphics make a pair, and in which order (ContactEvaluator orients a pair the same way: I side
-// first, the lower index as I when both qualify).
-std::vector<std::vector<ContactStepLimit::Roles>> ContactStepLimit::rolesOf(const ContactModel& contacts) {
-  std::vector<std::vector<Roles>> roles(contacts.graphics.size());
-  for (size_t e = 0; e < contacts.elements.size(); ++e) {
-    const auto join = [&](int graphic, bool isI) {
-      std::vector<Roles>& list = roles[static_cast<size_t>(graphic)];
-      if (list.empty() || list.back().element != static_cast<int>(e)) list.push_back({static_cast<int>(e), false, false});
-      (isI ? list.back().inI : list.back().inJ) = true;
-    };
-    for (int graphic : contacts.elements[e].iGraphics) join(graphic, true);
-    for (int graphic : contacts.elements[e].jGraphics) join(graphic, false);
-  }
-  return roles;
-}
-
 template <class Visit>
 void ContactStepLimit::forEachPair(Visit&& visit) const {
   for (const auto& [a, b] : overlaps_) {
     if (contacts_->graphics[static_cast<size_t>(a)].body == contacts_->graphics[static_cast<size_t>(b)].body) continue;
-    for (const Roles& ra : roles_[static_cast<size_t>(a)]) {
-      for (const Roles& rb : roles_[static_cast<size_t>(b)]) {
-        if (ra.element != rb.element) continue;
-        if (ra.inI && rb.inJ) visit(GraphicPair{ra.element, a, b});
-        else if (rb.inI && ra.inJ) visit(GraphicPair{ra.element, b, a});
+    // Oriented as ContactEvaluator orients them (contact_pairs.h), so both name a pair alike.
+    for (const GraphicRole& role : roles_[static_cast<size_t>(a)]) {
+      if (const auto pair = orientPair(roles_[static_cast<size_t>(a)], roles_[static_cast<size_t>(b)], role.element, a, b)) {
+        visit(GraphicPair{role.element, pair->first, pair->second});
       }
     }
   }
@@ -88,7 +63,7 @@ ContactStepLimit::ContactStepLimit(const Model& model) : contacts_(model.contact
     // of that origin.
     reach_[g] = graphics[g].local.position.norm() + shape.boundingRadius();
   }
-  roles_ = rolesOf(*contacts_);
+  roles_ = graphicRoles(*contacts_);
 }
 
 void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lookAhead) {

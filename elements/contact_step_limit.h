@@ -13,6 +13,7 @@
 #include "collision/broad_phase.h"
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
+#include "elements/contact_pairs.h"
 #include "elements/force_contact.h"
 #include "solver/core/model.h"
 
@@ -109,16 +110,11 @@ class ContactStepLimit {
   void consider(const GraphicPair& pair, double gap, double step, double approachSpeed);
 
   const ContactModel* contacts_ = nullptr;
-  struct Roles {
-    int element;
-    bool inI, inJ;
-  };
-  static std::vector<std::vector<Roles>> rolesOf(const ContactModel& contacts);
   // Calls visit(pair) for every pair of an element among the graphics overlaps_ holds.
   template <class Visit>
   void forEachPair(Visit&& visit) const;
 
-  std::vector<std::vector<Roles>> roles_;  // per graphic: the elements it belongs to, and on which side
+  std::vector<std::vector<GraphicRole>> roles_;  // per graphic: the elements it belongs to, and on which side
   std::vector<double> thinnest_;   // per graphic
   std::vector<double> reach_;      // per graphic: the farthest any of its points is from its body's CG
   std::vector<Travel> travel_;     // per graphic, at the latest measure()

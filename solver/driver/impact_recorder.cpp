@@ -6,9 +6,10 @@ namespace lodestone {
 
 namespace {
 
+// Ground stands still at the origin.
 const BodyKinematics kGround{};
 
-const BodyKinematics& kinematicsOf(int body, std::span<const BodyKinematics> bodies) {
+const BodyKinematics& movingOrGround(int body, std::span<const BodyKinematics> bodies) {
   return body < 0 ? kGround : bodies[static_cast<size_t>(body)];
 }
 
@@ -49,8 +50,8 @@ void ImpactRecorder::open(const ContactEvent& event, const PairReport* report, s
   if (report) {
     opened.bodyI = report->bodyI;
     opened.bodyJ = report->bodyJ;
-    opened.onsetI = kinematicsOf(report->bodyI, bodies);
-    opened.onsetJ = kinematicsOf(report->bodyJ, bodies);
+    opened.onsetI = movingOrGround(report->bodyI, bodies);
+    opened.onsetJ = movingOrGround(report->bodyJ, bodies);
   }
 }
 
@@ -100,7 +101,7 @@ void ImpactRecorder::close(const ContactEvent& event, std::span<const BodyKinema
   episode.separationTime = event.time;
   episode.separationLocated = event.located;
   if (opened.hasGeometry) {
-    episode.velocityOut = recedingSpeed(kinematicsOf(opened.bodyI, bodies), kinematicsOf(opened.bodyJ, bodies),
+    episode.velocityOut = recedingSpeed(movingOrGround(opened.bodyI, bodies), movingOrGround(opened.bodyJ, bodies),
                                         opened.point, opened.normal);
   }
   ended.push_back(episode);

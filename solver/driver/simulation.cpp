@@ -796,6 +796,7 @@ std::optional<std::string> Simulation::finish() {
 
 void Simulation::recordImpacts(double time, std::span<const double> y) {
   if (!onImpact_ && !onOutput_) return;
+  ScopedTimer timer(times_.impacts);
   // The recorder's look at the contacts calls subroutines too: DebugOutput does not count those calls as the run's.
   system_->countSubroutineCalls(false);
   try {

@@ -76,6 +76,8 @@ void runPile(int count, bool zeroCrossing) {
     (event.onset ? onsets : separations) += 1;
     located += event.located ? 1 : 0;
   });
+  long episodes = 0;
+  simulation.setImpactHandler([&](const ImpactEpisode&) { ++episodes; });
   SimulationSegment segment;
   segment.startTime = 0;
   segment.endTime = endTime();
@@ -87,12 +89,13 @@ void runPile(int count, bool zeroCrossing) {
   const PhaseTimes& t = simulation.times();
   std::printf("N=%5d t_end=%g zero_crossing=%-5s %s  %s  wall %8.3f s  steps %6ld  residuals %7ld  jacobians %5ld  linear iterations %7ld  error-test/Newton failures %ld/%ld  "
               "events %6ld onsets / %6ld separations (%ld located)  contact detection %.3f s  forces %.3f s  "
-              "jacobian %.3f s  factorisation %.3f s  solves %.3f s  energy balance %.3f s  integrator other %.3f s  "
-              "output %.3f s  peak memory %ld MB\n",
+              "jacobian %.3f s  factorisation %.3f s  solves %.3f s  energy balance %.3f s  impact recording %.3f s "
+              "(%ld episodes)  integrator other %.3f s  output %.3f s  peak memory %ld MB\n",
               count, segment.endTime, zeroCrossing ? "TRUE" : "FALSE", outcome.completed ? "completed" : "FAILED   ",
               describeLinearSolver(simulation.linearSolver()), seconds, s.steps,
               s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures, s.nonlinearConvergenceFailures, onsets, separations, located, t.contactDetection,
-              t.forces, t.jacobian, t.linearSetup, t.linearSolve, t.energy, t.integratorOther(), t.output,
+              t.forces, t.jacobian, t.linearSetup, t.linearSolve, t.energy, t.impacts, episodes,
+              t.integratorOther(), t.output,
               peakMemoryKilobytes() / 1024);
   std::fflush(stdout);
 }
