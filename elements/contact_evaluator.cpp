@@ -373,7 +373,8 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
-  PairState state = pairOf(c, {});
+  // The pair as detected (points, distance), with the bodies where the Jacobian moves them.
+  PairState state = pairOf(c, bodies_);
   state.bodyI = bodyI;
   state.bodyJ = bodyJ;
   state.poseI = placeGraphic(gi, bodyI);
