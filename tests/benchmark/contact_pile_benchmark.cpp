@@ -29,6 +29,10 @@
 // FALSE, KLU: 0.94-1.03 s of 23-24 s wall, user CPU 10.15 -> 10.21 s; N=1000 for 0.1 s, GMRES: 2.7 s of 29 s while
 // contact detection fell by 1.9 s, user CPU 18.9 -> 19.3 s; N=50, zero_crossing TRUE: 0.48 s of 10.6 s, user CPU
 // 6.16 -> 6.41 s. The same steps, residuals and Jacobians as without it.
+// The impact recorder (impacts.csv and contacts.csv's interval extrema: one look at the touching pairs' forces per
+// accepted step), its own time in the line above, Release on the 2-core VM: N=100, zero_crossing FALSE, KLU: 0.143 s
+// of 4.95 s (2.9 %, 817 episodes); TRUE: 0.538 s of 24.3 s (2.2 %); N=1000 for 0.1 s, GMRES: 0.527 s of 18.6 s
+// (2.8 %). The same steps, residuals and Jacobians as without it (4321, 9008, 1040 at N=100).
 // Per step the cost grows linearly (1.6 ms at N=100 with KLU, 17 ms at N=1000 with GMRES); the number of
 // steps grows because a bigger pile has more impacts for one global step size to resolve.
 #include <sys/resource.h>
