@@ -19,6 +19,7 @@ struct OptionSpelling {
 const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
 const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
 const OptionSpelling kLawsOption{"--laws", "--laws", "a law library (or several, separated by ':')"};
+const OptionSpelling kSetOption{"--set", "--set", "ELEMENT:ID:ATTRIBUTE=VALUE"};
 
 std::string commandName(Command command) {
   switch (command) {
@@ -147,6 +148,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       option = &kJobsOption;
     } else if ((match = matchOption(argument, kLawsOption))) {
       option = &kLawsOption;
+    } else if ((match = matchOption(argument, kSetOption))) {
+      option = &kSetOption;
     } else {
       return UsageError{"unknown option '" + argument + "' for '" + name + "'"};
     }
@@ -163,6 +166,9 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     if (option == &kLawsOption) {
       if (value.empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
       line.lawLibraries.push_back(value);
+    } else if (option == &kSetOption) {
+      if (value.empty()) return UsageError{"option '--set' needs a value: " + kSetOption.valueName};
+      line.settings.push_back(value);
     } else if (option == &kOutputOption) {
       if (outputGiven) return UsageError{"option '-o' given twice"};
       if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
@@ -188,9 +194,11 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
 
 std::string helpText() {
   return R"(Usage:
-  lodestone run DECK [-o DIR]       simulate one deck
-  lodestone check DECK...           read and build decks without simulating them
-  lodestone batch DECK... [-j N] [-o DIR]
+  lodestone run DECK [-o DIR] [--set ...]
+                                    simulate one deck
+  lodestone check DECK... [--set ...]
+                                    read and build decks without simulating them
+  lodestone batch DECK... [-j N] [-o DIR] [--set ...]
                                     simulate many decks, N at a time, each in its own process
   lodestone elements [NAME...]      list the deck elements Lodestone knows, or describe the named ones
   lodestone debug-summary FILE      summarise a DebugOutput trace (debug.log) per contact pair
@@ -225,6 +233,10 @@ debug-summary
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)
   -j, --jobs N       decks simulated at once (batch)
+  --set ELEMENT:ID:ATTRIBUTE=VALUE
+                     give an attribute of the deck's element a value (run, check, batch; may be repeated),
+                     checked as if the deck said it: --set Force_Contact:300:stiffness=2e5; an empty ID
+                     names the elements without one: --set Param_Transient::integr_tol=1e-6
   --laws LIB         load the named contact laws of law library LIB (a path, or a name looked up like a
                      subroutine library); may be repeated; also for check, batch and elements
   --                 every argument after this is a deck, even one starting with '-'

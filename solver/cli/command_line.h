@@ -27,6 +27,8 @@ struct CommandLine {
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
   std::string traceFile;                  // debug-summary: the debug.log to summarise
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
+  // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.
+  std::vector<std::string> settings;
 };
 
 struct UsageError {

@@ -4,14 +4,18 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "solver/core/diagnostics.h"
+#include "solver/xml/attribute_setting.h"
 
 namespace lodestone {
 
 struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
+  // Attributes given values from outside the deck (--set), applied as the deck is read.
+  std::vector<AttributeSetting> settings;
   // Called now and then during integration (not more than a few times per second of wall time).
   std::function<void(double time, double startTime, double endTime)> onProgress;
 };
