@@ -97,8 +97,15 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
         if (line.lawLibraries.back().empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
         continue;
       }
+      if (argument == "--markdown") {
+        line.markdown = true;
+        continue;
+      }
       if (argument.starts_with("-")) return UsageError{"unknown option '" + argument + "' for 'elements'"};
       line.elementNames.push_back(argument);
+    }
+    if (line.markdown && !line.elementNames.empty()) {
+      return UsageError{"'elements --markdown' writes the whole reference; it takes no element names"};
     }
     return line;
   }
@@ -200,7 +207,8 @@ std::string helpText() {
                                     read and build decks without simulating them
   lodestone batch DECK... [-j N] [-o DIR] [--set ...]
                                     simulate many decks, N at a time, each in its own process
-  lodestone elements [NAME...]      list the deck elements Lodestone knows, or describe the named ones
+  lodestone elements [NAME...] [--markdown]
+                                    list the deck elements Lodestone knows, or describe the named ones
   lodestone debug-summary FILE      summarise a DebugOutput trace (debug.log) per contact pair
   lodestone --help | help           show this text
   lodestone --version               show the version
@@ -224,6 +232,7 @@ elements
   Without names, lists every element Lodestone reads, accepts with a warning, or refuses. With names
   (any case, e.g. Body_Rigid post_graphic), prints each element's attributes: type, default or required,
   allowed range, and whether a command can change it. This is the same table the reader checks decks with.
+  With --markdown, prints the whole reference as one Markdown page (docs/elements.md is that page).
 
 debug-summary
   Reads a debug.log written with <DebugOutput/> and prints, per contact pair, the first touch, the number of

@@ -25,6 +25,7 @@ struct CommandLine {
   std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
+  bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page
   std::string traceFile;                  // debug-summary: the debug.log to summarise
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
   // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.

@@ -191,6 +191,10 @@ int batchCommand(const CommandLine& line) {
 }
 
 int elementsCommand(const CommandLine& line) {
+  if (line.markdown) {
+    std::cout << elementsReferenceMarkdown();
+    return kExitSuccess;
+  }
   if (line.elementNames.empty()) {
     const std::pair<ElementSupport, const char*> groups[] = {
         {ElementSupport::Read, "Read and simulated (lodestone elements NAME for the attributes):"},

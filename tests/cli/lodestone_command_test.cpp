@@ -322,6 +322,19 @@ TEST_F(LodestoneCommand, ElementsListsAndDescribesFromTheSchemas) {
   EXPECT_NE(unknown.err.find("no element is called 'Force_Gravitee'"), std::string::npos) << unknown.err;
 }
 
+// docs/elements.md is what `lodestone elements --markdown` prints: a schema table changed without the page fails here.
+TEST_F(LodestoneCommand, TheElementReferenceInDocsIsCurrent) {
+  const CommandResult result = lodestone({"elements", "--markdown"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("### Force_Contact\n"), std::string::npos);
+  EXPECT_NE(result.out.find("| `stiffness` | real | >= 0 | default 0 | yes |"), std::string::npos);
+  const std::string page = readFile(std::string(LODESTONE_SOURCE_DIR) + "/docs/elements.md");
+  EXPECT_TRUE(page == result.out)
+      << "docs/elements.md is out of date: run 'build/bin/lodestone elements --markdown > docs/elements.md'";
+  expectUsageError({"elements", "Body_Rigid", "--markdown"},
+                   "'elements --markdown' writes the whole reference; it takes no element names");
+}
+
 TEST_F(LodestoneCommand, RealMotionSolveDecksAreCheckedWithoutACrash) {
   const std::string folderOfDecks = std::string(LODESTONE_SHARED_DIR) +
       "/conformance/motionsolve/ImChaitanya_Vehicle-Dynamics-and-Tire-Performance-Testing-using-HyperWorks";
