@@ -232,7 +232,7 @@ std::vector<ElementKind> buildCatalog() {
       singletonKind(paramTransientSchema(), &ModelSpec::transient, checkParamTransient, true),
       singletonKind(paramStaticSchema(), &ModelSpec::statics, checkParamStatic, true),
       singletonKind(forceGravitySchema(), &ModelSpec::gravity, noCheck<ForceGravitySpec>, true),
-      singletonKind(debugOutputSchema(), &ModelSpec::debugOutput, noCheck<DebugOutputSpec>, false),
+      singletonKind(debugOutputSchema(), &ModelSpec::debugOutput, checkDebugOutput, false),
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
@@ -326,8 +326,9 @@ std::string describeKind(const AttributeRule& rule) {
     case ValueKind::Real: return "real";
     case ValueKind::Integer: return "integer";
     case ValueKind::Boolean: return "TRUE/FALSE";
-    case ValueKind::Keyword: {
-      std::string text = "one of";
+    case ValueKind::Keyword:
+    case ValueKind::KeywordList: {
+      std::string text = rule.kind == ValueKind::Keyword ? "one of" : "list of";
       for (const std::string& keyword : rule.keywords) text += " " + keyword;
       return text;
     }

@@ -61,6 +61,22 @@ std::variant<Value, std::string> parseValue(const AttributeRule& rule, const std
       return prefix + "must be one of " + joinKeywords(rule.keywords) + " (got " + quoted(text) + ")" +
              (rule.note.empty() ? "" : "; " + rule.note);
     }
+    case ValueKind::KeywordList: {
+      std::vector<std::string> chosen;
+      for (const std::string& item : splitList(text)) {
+        const auto known = std::find_if(rule.keywords.begin(), rule.keywords.end(),
+                                        [&](const std::string& keyword) { return equalsIgnoreCase(item, keyword); });
+        if (known == rule.keywords.end()) {
+          return prefix + "must be a list of " + joinKeywords(rule.keywords) + " (got " + quoted(item) + ")";
+        }
+        if (std::find(chosen.begin(), chosen.end(), *known) != chosen.end()) {
+          return prefix + "lists " + quoted(*known) + " twice";
+        }
+        chosen.push_back(*known);
+      }
+      if (chosen.empty()) return prefix + "must list one or more of " + joinKeywords(rule.keywords);
+      return Value(std::move(chosen));
+    }
     case ValueKind::Reference: {
       const std::optional<long> value = parseInteger(text);
       const long lowest = rule.groundFrameAllowed ? 0 : 1;

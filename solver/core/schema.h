@@ -33,13 +33,14 @@ struct ElementNode {
 };
 
 enum class ValueKind {
-  Real, Integer, Boolean, Keyword, Reference, ReferenceList, RealList, Text,
+  Real, Integer, Boolean, Keyword, KeywordList, Reference, ReferenceList, RealList, Text,
   Presentation,  // meaningful only to a viewer (colour): accepted silently
   Ignored,       // a MotionSolve setting Lodestone does not need: accepted with a warning
   Unsupported    // would change the results and Lodestone cannot honour it yet: an error
 };
 
-using Value = std::variant<double, long, bool, std::string, std::vector<long>, std::vector<double>>;
+using Value = std::variant<double, long, bool, std::string, std::vector<long>, std::vector<double>,
+                           std::vector<std::string>>;
 
 struct Range {
   std::optional<double> min;
@@ -59,7 +60,7 @@ struct AttributeRule {
   bool isModifiable = false;          // may be changed by a same-tag element inside <Command>
   std::optional<Value> defaultValue;  // assigned when the attribute is absent
   Range range;
-  std::vector<std::string> keywords;  // upper case, for Keyword
+  std::vector<std::string> keywords;  // for Keyword and KeywordList; MotionSolve's are upper case
   std::string targetElement;          // for Reference(List): element whose id this names
   bool groundFrameAllowed = false;    // Reference to Reference_Marker: id 0 names the ground frame
   std::string note;                   // for Ignored and Unsupported: why; for Keyword: a hint for values not listed
@@ -157,6 +158,15 @@ Attribute<Spec> keyword(std::string name, std::optional<std::string> Spec::*fiel
   a.keywords = std::move(allowed);
   return a;
 }
+// A list of keywords, separated by spaces or commas, each once at most.
+template <class Spec>
+Attribute<Spec> keywordList(std::string name, std::vector<std::string> Spec::*field, std::vector<std::string> allowed) {
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::KeywordList,
+                                 [field](Spec& s, const Value& v) { s.*field = std::get<std::vector<std::string>>(v); });
+  a.keywords = std::move(allowed);
+  return a;
+}
+
 template <class Spec>
 Attribute<Spec> reference(std::string name, std::optional<long> Spec::*field, std::string targetElement) {
   Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::Reference,

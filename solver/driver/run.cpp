@@ -73,7 +73,7 @@ class DeckRun {
         jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
       }
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
-        trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
+        trace_.emplace(outputDir / "debug.log", *spec_.debugOutput);
       }
     } catch (const std::runtime_error& cannotWrite) {
       outcome_.status = RunStatus::SimulationFailed;

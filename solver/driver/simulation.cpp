@@ -230,7 +230,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   segmentStart_ = before;
   watchedStatistics_ = before;
   driftLogged_ = false;
-  system_->countSubroutineCalls(trace_ != nullptr);
+  system_->countSubroutineCalls(countsSubroutineCalls());
   strugglesLogged_ = 0;
   costWatch_ = {};
   try {
@@ -407,13 +407,13 @@ std::optional<SegmentOutcome> Simulation::guardNextStep() {
   if (limit.step < shortest) return failStepTooShort(limit, time);
   if (trace_) {
     const ContactModel& contacts = *model_->contacts;
-    trace_->write(TraceLevel::Debug, time, "step", "contact-limit",
-                  {{"h", limit.step},
-                   {"element", traceName("Force_Contact", contacts.elements[static_cast<size_t>(limit.pair.element)].id)},
-                   {"i", contacts.graphics[static_cast<size_t>(limit.pair.graphicI)].id},
-                   {"j", contacts.graphics[static_cast<size_t>(limit.pair.graphicJ)].id},
-                   {"gap", limit.gap},
-                   {"speed", limit.approachSpeed}});
+    const TraceField fields[] = {{"i", contacts.graphics[static_cast<size_t>(limit.pair.graphicI)].id},
+                                 {"j", contacts.graphics[static_cast<size_t>(limit.pair.graphicJ)].id},
+                                 {"h", limit.step},
+                                 {"gap", limit.gap},
+                                 {"speed", limit.approachSpeed}};
+    trace_->writeContact(TraceLevel::Debug, time, "step", "contact-limit",
+                         contacts.elements[static_cast<size_t>(limit.pair.element)].id, fields);
   }
   integrator_->limitNextStep(limit.step);
   return std::nullopt;
@@ -532,30 +532,16 @@ void Simulation::watchStep(const StepResult& step) {
                    {"residuals", since.residualEvaluations},
                    {"jacobians", since.jacobianEvaluations}});
     for (const ContactEvaluator::SubroutineCost& cost : system_->takeSubroutineCosts()) {
-      trace_->write(TraceLevel::Debug, step.time, "usersub", "calls",
-                    {{"element", traceName("Force_Contact", cost.element->id)},
-                     {"function", cost.function},
-                     {"calls", cost.calls},
-                     {"seconds", cost.seconds}});
+      const TraceField fields[] = {{"function", cost.function}, {"calls", cost.calls}, {"seconds", cost.seconds}};
+      trace_->writeContact(TraceLevel::Debug, step.time, "usersub", "calls", cost.element->id, fields);
     }
-    // The trace's own look at the contacts calls subroutines too: those calls are not the run's.
-    system_->countSubroutineCalls(false);
-    system_->closeContacts(step.time, y, tracedPairs_);
-    system_->countSubroutineCalls(true);
-    for (const PairReport& pair : tracedPairs_) {
-      trace_->write(TraceLevel::Debug, step.time, "contact", "pair",
-                    {{"element", traceName("Force_Contact", pair.elementId)},
-                     {"i", pair.iGraphic},
-                     {"j", pair.jGraphic},
-                     {"state", pair.inContact ? "touching" : "close"},
-                     {"points", pair.points},
-                     {"penetration", pair.penetration},
-                     {"separation", pair.separation},
-                     {"rate", pair.penetrationRate},
-                     {"slip", pair.slipSpeed},
-                     {"fn", pair.normalForce},
-                     {"ft", pair.frictionForce},
-                     {"law", describeLaws(*pair.element)}});
+    // A look at every close pair is the trace's dearest part: only when its lines are wanted.
+    if (trace_->wants("contact", step.time)) {
+      // The trace's own look at the contacts calls subroutines too: those calls are not the run's.
+      system_->countSubroutineCalls(false);
+      system_->closeContacts(step.time, y, tracedPairs_);
+      system_->countSubroutineCalls(countsSubroutineCalls());
+      for (const PairReport& pair : tracedPairs_) tracePair(TraceLevel::Debug, step.time, "contact", "pair", pair);
     }
   }
   if (retries < kStruggleRetries) return;
@@ -563,7 +549,7 @@ void Simulation::watchStep(const StepResult& step) {
   if (!trace_ && strugglesLogged_ >= kStrugglesLogged) return;
   const FailureReport where = integrator_->diagnoseFailure(0);
   const int body = system_->layout().bodyOfVariable(where.worstVariable);
-  const std::optional<ContactEvaluator::Culprit> culprit = findCulprit(body);
+  const std::optional<FoundCulprit> culprit = findCulprit(body);
   const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, body) : std::vector<std::string>{};
   if (trace_) {
     trace_->write(TraceLevel::Warning, step.time, "step", "struggling",
@@ -571,6 +557,7 @@ void Simulation::watchStep(const StepResult& step) {
                    {"h", integrator_->lastStepSize()},
                    {"worst", body >= 0 ? traceName("Body_Rigid", model_->bodies[static_cast<size_t>(body)].id)
                                        : std::string("none")}});
+    if (culprit) traceCulprit(TraceLevel::Warning, step.time, "step", "culprit", *culprit);
     for (const std::string& line : advice) trace_->write(TraceLevel::Warning, step.time, "step", "advice", {{"text", line}});
   }
   if (strugglesLogged_ >= kStrugglesLogged) return;
@@ -613,13 +600,43 @@ void Simulation::watchCost(const SimulationSegment& segment, double time) {
           "this segment).");
 }
 
-std::optional<ContactEvaluator::Culprit> Simulation::findCulprit(int body) {
+std::optional<Simulation::FoundCulprit> Simulation::findCulprit(int body) {
   if (body < 0) return std::nullopt;
   const double time = integrator_->time();
-  if (auto culprit = system_->hardestContactOn(body, time, integrator_->currentState())) return culprit;
+  if (auto culprit = system_->hardestContactOn(body, time, integrator_->currentState())) {
+    return FoundCulprit{{*culprit}, false};
+  }
   std::vector<double> attempted;
   integrator_->attemptedState(attempted);
-  return system_->hardestContactOn(body, time, attempted);
+  if (auto culprit = system_->hardestContactOn(body, time, attempted)) return FoundCulprit{{*culprit}, true};
+  return std::nullopt;
+}
+
+void Simulation::tracePair(TraceLevel level, double time, std::string_view topic, std::string_view label,
+                           const PairReport& pair, std::initializer_list<TraceField> more) {
+  const std::string laws = describeLaws(*pair.element);
+  traceFields_.assign({{"i", pair.iGraphic},
+                       {"j", pair.jGraphic},
+                       {"state", pair.inContact ? "touching" : "close"},
+                       {"points", pair.points},
+                       {"penetration", pair.penetration},
+                       {"separation", pair.separation},
+                       {"rate", pair.penetrationRate},
+                       {"slip", pair.slipSpeed},
+                       {"fn", pair.normalForce},
+                       {"ft", pair.frictionForce},
+                       {"law", laws}});
+  traceFields_.insert(traceFields_.end(), more);
+  trace_->writeContact(level, time, topic, label, pair.elementId, traceFields_);
+}
+
+void Simulation::traceCulprit(TraceLevel level, double time, std::string_view topic, std::string_view label,
+                              const FoundCulprit& culprit) {
+  // The step IDAS failed began at `time`; its state is what it tried, never accepted.
+  tracePair(level, time, topic, label, culprit.pair,
+            {{"seen", culprit.inAttemptedStep ? "attempted-step" : "accepted-step"},
+             {"stiffness", culprit.stiffness},
+             {"period", culprit.period()}});
 }
 
 std::vector<std::string> Simulation::adviseOnContact(const ContactEvaluator::Culprit& culprit, int body) {
@@ -805,7 +822,7 @@ void Simulation::recordImpacts(double time, std::span<const double> y) {
   } catch (const SubroutineError&) {
     // Recorded as the reason to stop, which the run finds next.
   }
-  system_->countSubroutineCalls(trace_ != nullptr);
+  system_->countSubroutineCalls(countsSubroutineCalls());
   if (onImpact_) {
     for (const ImpactEpisode& episode : endedEpisodes_) onImpact_(episode);
   }
@@ -818,11 +835,9 @@ void Simulation::reportContactEvents() {
   for (const ContactEvent& event : contactEvents_) {
     if (onContactEvent_) onContactEvent_(event);
     if (trace_) {
-      trace_->write(TraceLevel::Info, event.time, "contact", event.onset ? "onset" : "separation",
-                    {{"element", traceName("Force_Contact", event.element->id)},
-                     {"i", event.iGraphic},
-                     {"j", event.jGraphic},
-                     {"located", event.located ? 1 : 0}});
+      const TraceField fields[] = {{"i", event.iGraphic}, {"j", event.jGraphic}, {"located", event.located ? 1 : 0}};
+      trace_->writeContact(TraceLevel::Info, event.time, "contact", event.onset ? "onset" : "separation",
+                           event.element->id, fields);
     }
     ++contactEventsLogged_;
     if (contactEventsLogged_ <= kLoggedEventLimit) {
@@ -872,7 +887,7 @@ SegmentOutcome Simulation::fail(int flag) {
             " (weighted " + what + " " + scientific(report.worstWeightedError) + ").");
   }
   // The contact most likely at fault, at the last state IDAS accepted.
-  const std::optional<ContactEvaluator::Culprit> culprit = findCulprit(culpritBody);
+  const std::optional<FoundCulprit> culprit = findCulprit(culpritBody);
   const std::vector<std::string> advice = culprit ? adviseOnContact(*culprit, culpritBody) : std::vector<std::string>{};
   for (const std::string& line : advice) logLine(" ERROR: " + line);
   if (culprit) {
@@ -884,6 +899,7 @@ SegmentOutcome Simulation::fail(int flag) {
                   {{"flag", report.flagName},
                    {"worst", culpritBody >= 0 ? traceName("Body_Rigid", model.bodies[static_cast<size_t>(culpritBody)].id)
                                               : std::string("none")}});
+    if (culprit) traceCulprit(TraceLevel::Error, report.time, "failure", "contact", *culprit);
     for (const std::string& line : advice) trace_->write(TraceLevel::Error, report.time, "failure", "advice", {{"text", line}});
   }
   if (log_) log_->statistics(statistics() - segmentStart_);

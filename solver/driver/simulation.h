@@ -146,7 +146,17 @@ class Simulation {
   // great many of them, says so in run.log with the touching contact whose period holds them short.
   void watchCost(const SimulationSegment& segment, double time);
   // The contact pushing hardest on `body` at IDAS's current state, or else in the step it was attempting.
-  std::optional<ContactEvaluator::Culprit> findCulprit(int body);
+  struct FoundCulprit : ContactEvaluator::Culprit {
+    bool inAttemptedStep = false;  // found only in the step IDAS was attempting, not at an accepted state
+  };
+  std::optional<FoundCulprit> findCulprit(int body);
+  // DebugOutput: a contact pair's state in one line; the culprit's, with whether it was found in the attempted step.
+  void tracePair(TraceLevel level, double time, std::string_view topic, std::string_view label, const PairReport& pair,
+                 std::initializer_list<TraceField> more = {});
+  void traceCulprit(TraceLevel level, double time, std::string_view topic, std::string_view label,
+                    const FoundCulprit& culprit);
+  // DebugOutput counts and times subroutine calls when it writes them.
+  bool countsSubroutineCalls() const { return trace_ && trace_->wantsTopic("usersub"); }
   // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
   std::vector<std::string> adviseOnContact(const ContactEvaluator::Culprit& culprit, int body);
   // Sensors without zero crossing: whether each holds its condition at (y, y'); those that have just come to hold
@@ -191,6 +201,7 @@ class Simulation {
     bool warned = false;
   } costWatch_;
   std::vector<PairReport> tracedPairs_;
+  std::vector<TraceField> traceFields_;  // tracePair's, kept to spare an allocation per line
   std::vector<char> sensorHolds_;  // per sensor: its condition held at the latest accepted state
   long subroutineMessagesLogged_ = 0;
   std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
