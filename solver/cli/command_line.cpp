@@ -64,6 +64,26 @@ CommandLine commandWithoutArguments(Command command) {
   return line;
 }
 
+// debug-summary FILE [--csv | --json]
+ParseResult parseDebugSummary(const std::vector<std::string>& arguments) {
+  const UsageError usage{"'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log "
+                         "[--csv | --json]"};
+  CommandLine line = commandWithoutArguments(Command::DebugSummary);
+  for (std::size_t index = 1; index < arguments.size(); ++index) {
+    const std::string& argument = arguments[index];
+    if (argument == "--csv" || argument == "--json") {
+      if (line.summaryFormat != SummaryFormat::Text) return UsageError{"'debug-summary' writes --csv or --json, not both"};
+      line.summaryFormat = argument == "--csv" ? SummaryFormat::Csv : SummaryFormat::Json;
+    } else if (argument.starts_with("-") || !line.traceFile.empty()) {
+      return usage;
+    } else {
+      line.traceFile = argument;
+    }
+  }
+  if (line.traceFile.empty()) return usage;
+  return line;
+}
+
 }  // namespace
 
 ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
@@ -109,14 +129,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     }
     return line;
   }
-  if (first == "debug-summary") {
-    line.command = Command::DebugSummary;
-    if (arguments.size() != 2 || arguments[1].starts_with("-")) {
-      return UsageError{"'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log"};
-    }
-    line.traceFile = arguments[1];
-    return line;
-  }
+  if (first == "debug-summary") return parseDebugSummary(arguments);
   if (first == "run") {
     line.command = Command::Run;
   } else if (first == "check") {
@@ -209,7 +222,8 @@ std::string helpText() {
                                     simulate many decks, N at a time, each in its own process
   lodestone elements [NAME...] [--markdown]
                                     list the deck elements Lodestone knows, or describe the named ones
-  lodestone debug-summary FILE      summarise a DebugOutput trace (debug.log) per contact pair
+  lodestone debug-summary FILE [--csv | --json]
+                                    summarise a DebugOutput trace (debug.log) per contact pair
   lodestone --help | help           show this text
   lodestone --version               show the version
 
@@ -236,8 +250,10 @@ elements
 
 debug-summary
   Reads a debug.log written with <DebugOutput/> and prints, per contact pair, the first touch, the number of
-  impacts, the largest penetration and when, the peak normal and friction forces and the time spent slipping;
-  then the step sizes, where the step size collapsed, struggling steps and the failure, if any.
+  impacts, the largest penetration and when, the peak normal and friction forces, the normal impulse, the time
+  spent slipping and how often the run blamed the pair; then the step sizes, where the step size collapsed,
+  struggling steps and the failure, if any. The file is read as a stream: its size does not matter.
+  --csv writes the pairs' table as CSV, --json the whole summary as JSON, for scripts.
 
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)

@@ -19,6 +19,8 @@ enum ExitCode : int {
 
 enum class Command { Run, Check, Batch, Elements, DebugSummary, Help, Version };
 
+enum class SummaryFormat { Text, Csv, Json };
+
 struct CommandLine {
   Command command = Command::Help;
   std::vector<std::string> decks;  // run: exactly one; check, batch: one or more
@@ -27,6 +29,7 @@ struct CommandLine {
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
   bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page
   std::string traceFile;                  // debug-summary: the debug.log to summarise
+  SummaryFormat summaryFormat = SummaryFormat::Text;  // debug-summary: --csv, --json
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
   // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.
   std::vector<std::string> settings;

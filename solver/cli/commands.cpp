@@ -229,9 +229,16 @@ int debugSummaryCommand(const CommandLine& line) {
     std::cerr << "lodestone: cannot read " << line.traceFile << ": " << std::strerror(errno) << "\n";
     return kExitBadDeck;
   }
-  std::vector<std::string> lines;
-  for (std::string text; std::getline(file, text);) lines.push_back(text);
-  std::cout << formatSummary(summariseTrace(lines), line.traceFile);
+  const TraceSummary summary = summariseTrace(file);
+  if (file.bad()) {
+    std::cerr << "lodestone: reading " << line.traceFile << " failed: " << std::strerror(errno) << "\n";
+    return kExitBadDeck;
+  }
+  switch (line.summaryFormat) {
+    case SummaryFormat::Text: std::cout << formatSummary(summary, line.traceFile); break;
+    case SummaryFormat::Csv: std::cout << formatSummaryCsv(summary); break;
+    case SummaryFormat::Json: std::cout << formatSummaryJson(summary, line.traceFile); break;
+  }
   return kExitSuccess;
 }
 

@@ -1,11 +1,16 @@
-// Reading a DebugOutput trace back and summarising it per contact pair.
+// Reading a DebugOutput trace back, as a stream, and summarising it per contact pair.
 #include "debug_summary.h"
 
-#include "solver/output/number_format.h"
-
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <istream>
+
+#include <nlohmann/json.hpp>
+
+#include "solver/core/text.h"
+#include "solver/output/number_format.h"
 
 namespace lodestone::cli {
 
@@ -27,163 +32,332 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
-double number(const std::map<std::string, std::string>& fields, const char* key) {
-  const auto found = fields.find(key);
-  return found == fields.end() ? 0.0 : std::strtod(found->second.c_str(), nullptr);
+// The whole text as a number; `fallback` when it is not one.
+template <class Number>
+Number numberIn(std::string_view text, Number fallback = 0) {
+  Number value = fallback;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size() ? value : fallback;
 }
 
-std::string text(const std::map<std::string, std::string>& fields, const char* key) {
-  const auto found = fields.find(key);
-  return found == fields.end() ? std::string() : found->second;
+double number(const TraceLine& line, std::string_view key) { return numberIn<double>(line.field(key)); }
+
+// "Force_Contact/300": 300.
+long elementId(std::string_view element) {
+  const size_t slash = element.rfind('/');
+  return slash == std::string_view::npos ? 0 : numberIn<long>(element.substr(slash + 1));
 }
 
 // A figure of the summary: run.log's scientific style, five significant digits.
 std::string figure(double value) { return scientific(value, 4); }
 
+// Slip speeds are kept as time per 1 %-wide bin of speed: bin k holds speeds in [1.01^k, 1.01^(k+1)).
+const double kSlipBinWidth = std::log1p(0.01);
+int slipBin(double speed) { return static_cast<int>(std::floor(std::log(speed) / kSlipBinWidth)); }
+
 }  // namespace
 
-std::optional<TraceLine> parseTraceLine(std::string_view line) {
-  TraceLine parsed;
-  std::string_view rest = line;
+std::string_view TraceLine::field(std::string_view key) const {
+  for (const auto& [name, value] : fields) {
+    if (name == key) return value;
+  }
+  return {};
+}
+
+bool parseTraceLine(std::string_view text, TraceLine& line) {
+  std::string_view rest = text;
   const auto level = bracketed(rest);
   const auto time = bracketed(rest);
   const auto topic = bracketed(rest);
   const auto label = bracketed(rest);
-  if (!level || !time || !topic || !label || !time->starts_with("t=")) return std::nullopt;
-  parsed.level = *level;
-  char* end = nullptr;
-  const std::string timeText(time->substr(2));
-  parsed.time = std::strtod(timeText.c_str(), &end);
-  if (end == timeText.c_str()) return std::nullopt;
-  parsed.topic = *topic;
-  parsed.label = *label;
+  if (!level || !time || !topic || !label || !time->starts_with("t=")) return false;
+  const std::string_view timeText = time->substr(2);
+  const auto [end, error] = std::from_chars(timeText.data(), timeText.data() + timeText.size(), line.time);
+  if (error != std::errc() || end != timeText.data() + timeText.size()) return false;
+  line.level = *level;
+  line.topic = *topic;
+  line.label = *label;
+  line.fields.clear();
   rest = trimmed(rest);
   while (!rest.empty()) {
     const size_t comma = rest.find(", ");
     const std::string_view field = rest.substr(0, comma);
     const size_t equals = field.find(" = ");
-    if (equals == std::string_view::npos) return std::nullopt;
-    parsed.fields[std::string(trimmed(field.substr(0, equals)))] = std::string(trimmed(field.substr(equals + 3)));
+    if (equals == std::string_view::npos) return false;
+    line.fields.emplace_back(trimmed(field.substr(0, equals)), trimmed(field.substr(equals + 3)));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 2);
   }
-  return parsed;
+  return true;
 }
 
-TraceSummary summariseTrace(const std::vector<std::string>& lines) {
-  TraceSummary summary;
-  std::map<std::tuple<std::string, long, long>, size_t> index;  // pair -> summary.contacts
-  struct Sample {
-    double time, slip;
-    bool touching;
-  };
-  std::vector<std::vector<Sample>> samples;  // per pair, for the slip time
-  const auto pairOf = [&](const TraceLine& line) -> ContactSummary& {
-    const std::tuple key{text(line.fields, "element"), std::atol(text(line.fields, "i").c_str()),
-                         std::atol(text(line.fields, "j").c_str())};
-    auto found = index.find(key);
-    if (found == index.end()) {
-      found = index.emplace(key, summary.contacts.size()).first;
-      ContactSummary contact;
-      contact.element = std::get<0>(key);
-      contact.iGraphic = std::get<1>(key);
-      contact.jGraphic = std::get<2>(key);
-      summary.contacts.push_back(contact);
-      samples.emplace_back();
-    }
-    return summary.contacts[found->second];
-  };
-  double previousStep = 0;
-  for (const std::string& raw : lines) {
-    const std::optional<TraceLine> line = parseTraceLine(raw);
-    if (!line) {
-      if (!trimmed(raw).empty()) ++summary.unreadLines;
-      continue;
-    }
-    if (line->topic == "step" && line->label == "end-step") {
-      const double h = number(line->fields, "h");
-      ++summary.steps;
-      if (summary.steps == 1 || h < summary.smallestStep) {
-        summary.smallestStep = h;
-        summary.smallestStepTime = line->time;
-      }
-      summary.largestStep = std::max(summary.largestStep, h);
-      if (previousStep > 0 && h > 0 && h * 10 <= previousStep) summary.collapses.push_back({line->time, previousStep, h});
-      previousStep = h;
-    } else if (line->topic == "step" && line->label == "struggling") {
-      ++summary.struggles;
-    } else if (line->topic == "failure" && line->label != "advice") {
-      std::string said = "t=" + figure(line->time);
-      for (const auto& [key, value] : line->fields) said += ", " + key + " = " + value;
-      summary.failures.push_back(said);
-    } else if (line->topic == "contact" && line->label == "onset") {
-      ContactSummary& contact = pairOf(*line);
-      ++contact.impacts;
-      if (!contact.firstTouch) contact.firstTouch = line->time;
-    } else if (line->topic == "contact" && line->label == "pair") {
-      ContactSummary& contact = pairOf(*line);
-      const bool touching = text(line->fields, "state") == "touching";
-      const double penetration = number(line->fields, "penetration");
-      if (touching && !contact.firstTouch) contact.firstTouch = line->time;
-      if (penetration > contact.maxPenetration) {
-        contact.maxPenetration = penetration;
-        contact.maxPenetrationTime = line->time;
-      }
-      contact.peakNormalForce = std::max(contact.peakNormalForce, number(line->fields, "fn"));
-      contact.peakFrictionForce = std::max(contact.peakFrictionForce, number(line->fields, "ft"));
-      const double slip = number(line->fields, "slip");
-      if (touching) contact.peakSlipSpeed = std::max(contact.peakSlipSpeed, slip);
-      samples[index[{contact.element, contact.iGraphic, contact.jGraphic}]].push_back({line->time, slip, touching});
+// ---- reading ----------------------------------------------------------------------------------------------------
+
+void TraceSummariser::add(std::string_view text) {
+  if (!parseTraceLine(text, line_)) {
+    if (!trimmed(text).empty()) ++summary_.unreadLines;
+    return;
+  }
+  const TraceLine& line = line_;
+  if (line.topic == "step") {
+    if (line.label == "end-step") addStep(line);
+    else if (line.label == "struggling") ++summary_.struggles;
+    else if (line.label == "culprit") addBlame(line);
+  } else if (line.topic == "contact") {
+    if (line.label == "pair") addPair(line);
+    else if (line.label == "onset" || line.label == "separation") addEvent(line);
+  } else if (line.topic == "failure" && line.label != "advice") {
+    TraceFailure failure{line.time, std::string(line.label), {}};
+    for (const auto& [key, value] : line.fields) failure.fields.emplace_back(key, value);
+    summary_.failures.push_back(std::move(failure));
+    if (line.label == "contact") addBlame(line);
+  }
+}
+
+ContactSummary& TraceSummariser::pairOf(const TraceLine& line, PairState*& state) {
+  const std::string_view element = line.field("element");
+  const std::tuple<std::string_view, long, long> key{element, numberIn<long>(line.field("i")),
+                                                     numberIn<long>(line.field("j"))};
+  auto found = index_.find(key);
+  if (found == index_.end()) {
+    found = index_.emplace(std::tuple{std::string(element), std::get<1>(key), std::get<2>(key)},
+                           summary_.contacts.size()).first;
+    ContactSummary contact;
+    contact.element = element;
+    contact.id = elementId(element);
+    contact.iGraphic = std::get<1>(key);
+    contact.jGraphic = std::get<2>(key);
+    summary_.contacts.push_back(std::move(contact));
+    states_.emplace_back();
+  }
+  state = &states_[found->second];
+  return summary_.contacts[found->second];
+}
+
+void TraceSummariser::addStep(const TraceLine& line) {
+  const double h = number(line, "h");
+  TraceSummary& summary = summary_;
+  ++summary.steps;
+  if (summary.steps == 1 || h < summary.smallestStep) {
+    summary.smallestStep = h;
+    summary.smallestStepTime = line.time;
+  }
+  summary.largestStep = std::max(summary.largestStep, h);
+  if (previousStep_ > 0 && h > 0 && h * 10 <= previousStep_) {
+    ++summary.collapses;
+    if (summary.firstCollapses.size() < TraceSummary::kCollapsesKept) {
+      summary.firstCollapses.push_back({line.time, previousStep_, h});
     }
   }
-  // Slip time: each step in contact from start to end whose slip speed at its end is above 1 % of the pair's peak
-  // counts whole.
+  previousStep_ = h;
+}
+
+void TraceSummariser::addEvent(const TraceLine& line) {
+  PairState* state = nullptr;
+  ContactSummary& contact = pairOf(line, state);
+  if (line.label == "onset") {
+    ++contact.impacts;
+    if (!contact.firstTouch) contact.firstTouch = line.time;
+    state->episodeOpen = true;
+    state->lastTime = line.time;
+    state->lastForce = 0;
+  } else if (state->episodeOpen) {
+    // The force falls to nothing at the separation.
+    contact.impulse += 0.5 * state->lastForce * (line.time - state->lastTime);
+    state->episodeOpen = false;
+  }
+}
+
+void TraceSummariser::addPair(const TraceLine& line) {
+  PairState* state = nullptr;
+  ContactSummary& contact = pairOf(line, state);
+  const bool touching = line.field("state") == "touching";
+  const double penetration = number(line, "penetration");
+  const double normalForce = number(line, "fn");
+  const double slip = number(line, "slip");
+  if (penetration > contact.maxPenetration) {
+    contact.maxPenetration = penetration;
+    contact.maxPenetrationTime = line.time;
+  }
+  if (normalForce > contact.peakNormalForce) {
+    contact.peakNormalForce = normalForce;
+    contact.peakNormalForceTime = line.time;
+  }
+  contact.peakFrictionForce = std::max(contact.peakFrictionForce, number(line, "ft"));
+  if (touching) {
+    if (!contact.firstTouch) contact.firstTouch = line.time;
+    if (!state->episodeOpen) {
+      // In contact with no onset traced (touching from the start, or a time window opening mid-contact).
+      ++contact.impacts;
+      state->episodeOpen = true;
+      state->lastTime = line.time;
+      state->lastForce = 0;
+    }
+    contact.impulse += 0.5 * (state->lastForce + normalForce) * (line.time - state->lastTime);
+    state->lastTime = line.time;
+    state->lastForce = normalForce;
+    contact.peakSlipSpeed = std::max(contact.peakSlipSpeed, slip);
+    if (state->touching && slip > 0) state->slipTimeByBin[slipBin(slip)] += line.time - state->sampleTime;
+  }
+  state->touching = touching;
+  state->sampleTime = line.time;
+}
+
+void TraceSummariser::addBlame(const TraceLine& line) {
+  PairState* state = nullptr;
+  ContactSummary& contact = pairOf(line, state);
+  ++contact.blamed;
+  if (!contact.firstTouch && line.field("state") == "touching") {
+    contact.firstTouch = line.time;
+    contact.firstTouchInFailedStep = line.field("seen") == "attempted-step";
+  }
+}
+
+TraceSummary TraceSummariser::finish() const {
+  TraceSummary summary = summary_;
   for (size_t k = 0; k < summary.contacts.size(); ++k) {
     ContactSummary& contact = summary.contacts[k];
+    if (!(contact.peakSlipSpeed > 0)) continue;
+    // The bin holding the threshold counts in proportion to its part above the threshold, as if its speeds were
+    // spread evenly over it.
     const double threshold = 0.01 * contact.peakSlipSpeed;
-    for (size_t s = 1; s < samples[k].size(); ++s) {
-      const Sample& sample = samples[k][s];
-      if (sample.touching && samples[k][s - 1].touching && contact.peakSlipSpeed > 0 && sample.slip > threshold) {
-        contact.slipTime += sample.time - samples[k][s - 1].time;
-      }
+    const int thresholdBin = slipBin(threshold);
+    const std::map<int, double>& bins = states_[k].slipTimeByBin;
+    if (const auto straddling = bins.find(thresholdBin); straddling != bins.end()) {
+      const double above = 1 - (std::log(threshold) / kSlipBinWidth - thresholdBin);
+      contact.slipTime += above * straddling->second;
     }
+    for (auto bin = bins.upper_bound(thresholdBin); bin != bins.end(); ++bin) contact.slipTime += bin->second;
   }
   return summary;
 }
 
+TraceSummary summariseTrace(std::istream& trace) {
+  TraceSummariser summariser;
+  for (std::string text; std::getline(trace, text);) summariser.add(text);
+  return summariser.finish();
+}
+
+// ---- writing ----------------------------------------------------------------------------------------------------
+
+namespace {
+
+std::string describeFailure(const TraceFailure& failure) {
+  std::string said = "t=" + figure(failure.time) + ", " + failure.label;
+  for (const auto& [key, value] : failure.fields) said += ", " + key + " = " + value;
+  return said;
+}
+
+}  // namespace
+
 std::string formatSummary(const TraceSummary& summary, const std::string& traceName) {
   std::string out = "Summary of " + traceName + "\n\nContact pairs\n";
-  char row[256];
-  std::snprintf(row, sizeof row, "  %-20s %8s %8s %13s %8s %16s %13s %13s %13s %13s\n", "element", "i", "j",
-                "first touch", "impacts", "max penetration", "at t", "peak fn", "peak ft", "slip time");
+  char row[320];
+  std::snprintf(row, sizeof row, "  %-20s %8s %8s %13s %8s %16s %13s %13s %13s %13s %13s %7s\n", "element", "i", "j",
+                "first touch", "impacts", "max penetration", "at t", "peak fn", "peak ft", "impulse", "slip time",
+                "blamed");
   out += row;
+  bool touchedInFailedStep = false;
   for (const ContactSummary& contact : summary.contacts) {
-    std::snprintf(row, sizeof row, "  %-20s %8ld %8ld %13s %8d %16s %13s %13s %13s %13s\n", contact.element.c_str(),
-                  contact.iGraphic, contact.jGraphic, contact.firstTouch ? figure(*contact.firstTouch).c_str() : "never",
-                  contact.impacts, figure(contact.maxPenetration).c_str(), figure(contact.maxPenetrationTime).c_str(),
+    std::string firstTouch = contact.firstTouch ? figure(*contact.firstTouch) : "never";
+    if (contact.firstTouchInFailedStep) firstTouch += "*";
+    touchedInFailedStep = touchedInFailedStep || contact.firstTouchInFailedStep;
+    std::snprintf(row, sizeof row, "  %-20s %8ld %8ld %13s %8d %16s %13s %13s %13s %13s %13s %7d\n",
+                  contact.element.c_str(), contact.iGraphic, contact.jGraphic, firstTouch.c_str(), contact.impacts,
+                  figure(contact.maxPenetration).c_str(), figure(contact.maxPenetrationTime).c_str(),
                   figure(contact.peakNormalForce).c_str(), figure(contact.peakFrictionForce).c_str(),
-                  figure(contact.slipTime).c_str());
+                  figure(contact.impulse).c_str(), figure(contact.slipTime).c_str(), contact.blamed);
     out += row;
   }
   if (summary.contacts.empty()) out += "  (no contact pair came close)\n";
+  if (touchedInFailedStep) {
+    out += "  * touching only in the step that failed, which started at this time (see the failure below)\n";
+  }
   out += "\nSteps\n  " + std::to_string(summary.steps) + " steps, step size from " + figure(summary.smallestStep) +
          " (at t=" + figure(summary.smallestStepTime) + ") to " + figure(summary.largestStep) + "\n";
-  if (summary.collapses.empty()) {
+  if (summary.collapses == 0) {
     out += "  the step size never fell tenfold in one step\n";
   } else {
-    out += "  the step size fell tenfold or more in one step " + std::to_string(summary.collapses.size()) +
-           " times; the first:\n";
-    for (size_t k = 0; k < std::min<size_t>(summary.collapses.size(), 10); ++k) {
-      const StepCollapse& collapse = summary.collapses[k];
+    out += "  the step size fell tenfold or more in one step " +
+           (summary.collapses == 1 ? std::string("once:\n") : std::to_string(summary.collapses) + " times; the first:\n");
+    for (const StepCollapse& collapse : summary.firstCollapses) {
       out += "    t=" + figure(collapse.time) + ": " + figure(collapse.from) + " -> " + figure(collapse.to) + "\n";
     }
   }
   out += "  struggling steps: " + std::to_string(summary.struggles) + "\n";
-  for (const std::string& failure : summary.failures) out += "  failure: " + failure + "\n";
+  for (const TraceFailure& failure : summary.failures) out += "  failure: " + describeFailure(failure) + "\n";
   if (summary.unreadLines > 0) {
     out += "\n" + std::to_string(summary.unreadLines) + " lines were not trace lines and were skipped\n";
   }
   return out;
+}
+
+std::string formatSummaryCsv(const TraceSummary& summary) {
+  std::string out =
+      "id,i_graphic,j_graphic,first_touch,first_touch_in_failed_step,impacts,max_penetration,max_penetration_time,"
+      "peak_fn,peak_fn_time,peak_ft,peak_slip,slip_time,impulse,blamed\n";
+  for (const ContactSummary& contact : summary.contacts) {
+    out += std::to_string(contact.id) + "," + std::to_string(contact.iGraphic) + "," +
+           std::to_string(contact.jGraphic) + ",";
+    if (contact.firstTouch) appendReal(out, *contact.firstTouch);
+    out += contact.firstTouchInFailedStep ? ",1," : ",0,";
+    out += std::to_string(contact.impacts);
+    for (const double value : {contact.maxPenetration, contact.maxPenetrationTime, contact.peakNormalForce,
+                               contact.peakNormalForceTime, contact.peakFrictionForce, contact.peakSlipSpeed,
+                               contact.slipTime, contact.impulse}) {
+      out += ',';
+      appendReal(out, value);
+    }
+    out += "," + std::to_string(contact.blamed) + "\n";
+  }
+  return out;
+}
+
+std::string formatSummaryJson(const TraceSummary& summary, const std::string& traceName) {
+  using nlohmann::ordered_json;
+  ordered_json contacts = ordered_json::array();
+  for (const ContactSummary& contact : summary.contacts) {
+    contacts.push_back({{"element", contact.element},
+                        {"id", contact.id},
+                        {"i_graphic", contact.iGraphic},
+                        {"j_graphic", contact.jGraphic},
+                        {"first_touch", contact.firstTouch ? ordered_json(*contact.firstTouch) : ordered_json()},
+                        {"first_touch_in_failed_step", contact.firstTouchInFailedStep},
+                        {"impacts", contact.impacts},
+                        {"max_penetration", contact.maxPenetration},
+                        {"max_penetration_time", contact.maxPenetrationTime},
+                        {"peak_fn", contact.peakNormalForce},
+                        {"peak_fn_time", contact.peakNormalForceTime},
+                        {"peak_ft", contact.peakFrictionForce},
+                        {"peak_slip", contact.peakSlipSpeed},
+                        {"slip_time", contact.slipTime},
+                        {"impulse", contact.impulse},
+                        {"blamed", contact.blamed}});
+  }
+  ordered_json collapses = ordered_json::array();
+  for (const StepCollapse& collapse : summary.firstCollapses) {
+    collapses.push_back({{"time", collapse.time}, {"from", collapse.from}, {"to", collapse.to}});
+  }
+  ordered_json failures = ordered_json::array();
+  for (const TraceFailure& failure : summary.failures) {
+    ordered_json fields = ordered_json::object();
+    for (const auto& [key, value] : failure.fields) fields[key] = value;
+    failures.push_back({{"time", failure.time}, {"label", failure.label}, {"fields", fields}});
+  }
+  const ordered_json out = {{"trace", traceName},
+                            {"contacts", contacts},
+                            {"steps",
+                             {{"count", summary.steps},
+                              {"smallest", summary.smallestStep},
+                              {"smallest_time", summary.smallestStepTime},
+                              {"largest", summary.largestStep},
+                              {"collapses", summary.collapses},
+                              {"first_collapses", collapses},
+                              {"struggles", summary.struggles}}},
+                            {"failures", failures},
+                            {"unread_lines", summary.unreadLines}};
+  // Text from the deck (labels, paths) that is not UTF-8 is written with replacement characters, not refused.
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace lodestone::cli

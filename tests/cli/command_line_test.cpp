@@ -124,10 +124,16 @@ TEST(CommandLine, DebugSummaryTakesOneTrace) {
   const CommandLine line = parsedOk({"debug-summary", "out/debug.log"});
   EXPECT_EQ(line.command, Command::DebugSummary);
   EXPECT_EQ(line.traceFile, "out/debug.log");
-  const std::string usage = "'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log";
+  EXPECT_EQ(line.summaryFormat, SummaryFormat::Text);
+  EXPECT_EQ(parsedOk({"debug-summary", "--csv", "a.log"}).summaryFormat, SummaryFormat::Csv);
+  EXPECT_EQ(parsedOk({"debug-summary", "a.log", "--json"}).summaryFormat, SummaryFormat::Json);
+  const std::string usage = "'debug-summary' takes one file, a DebugOutput trace: lodestone debug-summary debug.log "
+                            "[--csv | --json]";
   EXPECT_EQ(usageError({"debug-summary"}), usage);
+  EXPECT_EQ(usageError({"debug-summary", "--csv"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "a.log", "b.log"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "-o"}), usage);
+  EXPECT_EQ(usageError({"debug-summary", "a.log", "--csv", "--json"}), "'debug-summary' writes --csv or --json, not both");
 }
 
 TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {

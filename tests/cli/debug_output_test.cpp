@@ -1,12 +1,19 @@
 // DebugOutput end to end: the trace's line shape read back, the bouncing ball's trace summarised by
-// `lodestone debug-summary` in agreement with its contacts.csv, and a deck made to fail naming its Force_Contact.
+// `lodestone debug-summary` (text, CSV, JSON) in agreement with its contacts.csv and impacts.csv, a deck made to fail
+// naming its Force_Contact in run.log and in the summary alike, and the filters writing only the lines asked for.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "solver/cli/debug_summary.h"
+#include "solver/output/number_format.h"
 #include "subroutine_runs.h"
 #include "support/text_files.h"
 
@@ -16,19 +23,29 @@ namespace {
 using namespace testing;
 
 TEST(DebugTraceLine, ReadsLevelTimeTopicLabelAndFields) {
-  const std::optional<TraceLine> line = parseTraceLine(
-      "[DEBUG][t=1.427843000e-01][contact][pair] element = Force_Contact/300, i = 200, j = 100, fn = 2.5e+03");
-  ASSERT_TRUE(line);
-  EXPECT_EQ(line->level, "DEBUG");
-  EXPECT_EQ(line->time, 1.427843e-01);
-  EXPECT_EQ(line->topic, "contact");
-  EXPECT_EQ(line->label, "pair");
-  EXPECT_EQ(line->fields.at("element"), "Force_Contact/300");
-  EXPECT_EQ(line->fields.at("fn"), "2.5e+03");
-  EXPECT_TRUE(parseTraceLine("[INFO][t=0][step][end-step]"));
-  EXPECT_FALSE(parseTraceLine("Time=1.000E-01; Order=2"));
-  EXPECT_FALSE(parseTraceLine("[INFO][time=0][step][end-step] h = 1"));
-  EXPECT_FALSE(parseTraceLine("[INFO][t=0][step][end-step] h is 1"));
+  TraceLine line;
+  ASSERT_TRUE(parseTraceLine(
+      "[DEBUG][t=1.427843000E-01][contact][pair] element = Force_Contact/300, i = 200, j = 100, fn = 2.5e+03", line));
+  EXPECT_EQ(line.level, "DEBUG");
+  EXPECT_EQ(line.time, 1.427843e-01);
+  EXPECT_EQ(line.topic, "contact");
+  EXPECT_EQ(line.label, "pair");
+  EXPECT_EQ(line.field("element"), "Force_Contact/300");
+  EXPECT_EQ(line.field("fn"), "2.5e+03");
+  EXPECT_EQ(line.field("ft"), "");
+  EXPECT_TRUE(parseTraceLine("[INFO][t=0][step][end-step]", line));
+  EXPECT_TRUE(line.fields.empty()) << "a line's fields are its own, not the previous line's";
+  EXPECT_FALSE(parseTraceLine("Time=1.000E-01; Order=2", line));
+  EXPECT_FALSE(parseTraceLine("[INFO][time=0][step][end-step] h = 1", line));
+  EXPECT_FALSE(parseTraceLine("[INFO][t=0x][step][end-step] h = 1", line));
+  EXPECT_FALSE(parseTraceLine("[INFO][t=0][step][end-step] h is 1", line));
+}
+
+TraceSummary summariseLines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  std::istringstream stream(text);
+  return summariseTrace(stream);
 }
 
 TEST(DebugTraceSummary, CountsImpactsPenetrationForcesSlipAndCollapses) {
@@ -49,7 +66,7 @@ TEST(DebugTraceSummary, CountsImpactsPenetrationForcesSlipAndCollapses) {
       "[WARNING][t=2.0e-01][step][struggling] retries = 3, h = 1.0e-05, worst = Body_Rigid/2",
       "not a trace line",
   };
-  const TraceSummary summary = summariseTrace(trace);
+  const TraceSummary summary = summariseLines(trace);
   ASSERT_EQ(summary.contacts.size(), 1u);
   const ContactSummary& contact = summary.contacts[0];
   EXPECT_EQ(contact.element, "Force_Contact/3");
@@ -60,14 +77,21 @@ TEST(DebugTraceSummary, CountsImpactsPenetrationForcesSlipAndCollapses) {
   EXPECT_EQ(contact.maxPenetration, 3.0e-3);
   EXPECT_EQ(contact.maxPenetrationTime, 0.16);
   EXPECT_EQ(contact.peakNormalForce, 70);
+  EXPECT_EQ(contact.peakNormalForceTime, 0.16);
   EXPECT_EQ(contact.peakFrictionForce, 5);
+  // The trapezoidal rule from the onset (no force) through the touching steps to the separation (no force):
+  // (0 + 50)/2·0 + (50 + 70)/2·0.01 + (70 + 20)/2·0.01 + (20 + 0)/2·0.01.
+  EXPECT_NEAR(contact.impulse, 1.15, 1e-12);
+  EXPECT_EQ(contact.blamed, 0);
+  EXPECT_FALSE(contact.firstTouchInFailedStep);
   // Slipping (above 1 % of the peak 1.0) while in contact at both ends of a step: 0.15 to 0.16 only (the step
   // before begins apart; the sample at 0.17 slips at 0.001).
   EXPECT_NEAR(contact.slipTime, 0.01, 1e-12);
   EXPECT_EQ(summary.steps, 2);
   EXPECT_EQ(summary.smallestStep, 1e-4);
-  ASSERT_EQ(summary.collapses.size(), 1u);
-  EXPECT_EQ(summary.collapses[0].time, 0.15);
+  ASSERT_EQ(summary.collapses, 1);
+  ASSERT_EQ(summary.firstCollapses.size(), 1u);
+  EXPECT_EQ(summary.firstCollapses[0].time, 0.15);
   EXPECT_EQ(summary.struggles, 1);
   EXPECT_EQ(summary.unreadLines, 1);
   const std::string text = formatSummary(summary, "debug.log");
@@ -110,7 +134,8 @@ TEST_F(DebugOutputRun, SummaryOfTheBouncingBallsTraceAgreesWithContactsCsv) {
 
   ASSERT_EQ(runLodestone({"lodestone", "debug-summary", folder / "ball/debug.log"}), 0) << stderrText();
   const std::string text = stdoutText();
-  const TraceSummary summary = summariseTrace(lodestone::testing::readLines(folder / "ball/debug.log"));
+  std::ifstream trace(folder / "ball/debug.log");
+  const TraceSummary summary = summariseTrace(trace);
   ASSERT_EQ(summary.contacts.size(), 1u);
   const ContactSummary& ball = summary.contacts[0];
   EXPECT_EQ(ball.element, "Force_Contact/300");
@@ -123,6 +148,49 @@ TEST_F(DebugOutputRun, SummaryOfTheBouncingBallsTraceAgreesWithContactsCsv) {
   EXPECT_NE(text.find("        2 "), std::string::npos) << text;
   RecordProperty("trace_max_penetration", std::to_string(ball.maxPenetration));
   RecordProperty("csv_max_penetration", std::to_string(deepest));
+
+  // --csv agrees with impacts.csv: the same accepted steps, read back from the trace's ten significant digits.
+  ASSERT_EQ(runLodestone({"lodestone", "debug-summary", "--csv", folder / "ball/debug.log"}), 0) << stderrText();
+  const lodestone::testing::ResultsTable pairs(folder / "stdout.txt");
+  const lodestone::testing::ResultsTable episodes(folder / "ball/impacts.csv");
+  ASSERT_EQ(pairs.rowCount(), 1u);
+  ASSERT_EQ(episodes.rowCount(), 2u);
+  EXPECT_EQ(pairs.at(0, "id"), 300);
+  EXPECT_EQ(pairs.at(0, "i_graphic"), 200);
+  EXPECT_EQ(pairs.at(0, "j_graphic"), 100);
+  EXPECT_EQ(pairs.at(0, "impacts"), 2);
+  EXPECT_NEAR(pairs.at(0, "first_touch"), episodes.at(0, "onset_time"), 1e-9 * episodes.at(0, "onset_time"));
+  const size_t harder = episodes.at(0, "peak_fn") > episodes.at(1, "peak_fn") ? 0 : 1;
+  EXPECT_NEAR(pairs.at(0, "peak_fn"), episodes.at(harder, "peak_fn"), 1e-9 * episodes.at(harder, "peak_fn"));
+  EXPECT_NEAR(pairs.at(0, "peak_fn_time"), episodes.at(harder, "peak_time"), 1e-9);
+  const double maxPenetration = std::max(episodes.at(0, "max_penetration"), episodes.at(1, "max_penetration"));
+  EXPECT_NEAR(pairs.at(0, "max_penetration"), maxPenetration, 1e-9 * maxPenetration);
+  // The trace's times have ten significant digits (±5e-11 s here), so each step's length is off by up to 1e-10 s and
+  // the trapezoidal sum by up to 1e-10 s times the sum of the forces it adds up.
+  double forceSum = 0;
+  for (const std::string& text : lodestone::testing::readLines(folder / "ball/debug.log")) {
+    TraceLine line;
+    if (parseTraceLine(text, line) && line.label == "pair" && line.field("state") == "touching") {
+      forceSum += std::stod(std::string(line.field("fn")));
+    }
+  }
+  const double impulse = episodes.at(0, "impulse") + episodes.at(1, "impulse");
+  EXPECT_NEAR(pairs.at(0, "impulse"), impulse, 1e-10 * forceSum);
+  RecordProperty("impulse_difference", std::to_string(pairs.at(0, "impulse") - impulse));
+  RecordProperty("impulse_rounding_bound", std::to_string(1e-10 * forceSum));
+  EXPECT_EQ(pairs.at(0, "blamed"), 0);
+
+  // --json holds the same figures, and the steps.
+  ASSERT_EQ(runLodestone({"lodestone", "debug-summary", folder / "ball/debug.log", "--json"}), 0) << stderrText();
+  const nlohmann::json json = nlohmann::json::parse(stdoutText());
+  ASSERT_EQ(json.at("contacts").size(), 1u);
+  const nlohmann::json& pair = json.at("contacts").at(0);
+  EXPECT_EQ(pair.at("element"), "Force_Contact/300");
+  EXPECT_EQ(pair.at("impacts"), 2);
+  EXPECT_EQ(pair.at("first_touch").get<double>(), pairs.at(0, "first_touch"));
+  EXPECT_EQ(pair.at("impulse").get<double>(), pairs.at(0, "impulse"));
+  EXPECT_EQ(json.at("steps").at("count").get<long>(), summary.steps);
+  EXPECT_EQ(json.at("failures").size(), 0u);
 }
 
 // Subroutine calls are counted and timed per step; screen_output echoes the trace on standard output.
@@ -140,13 +208,13 @@ TEST_F(DebugOutputRun, SubroutineCallsAndTheirCostAreTracedAndEchoed) {
   const std::vector<std::string> trace = lodestone::testing::readLines(folder / "usersub/debug.log");
   long cnfsubCalls = 0, cffsubCalls = 0;
   for (const std::string& text : trace) {
-    const std::optional<TraceLine> line = parseTraceLine(text);
-    ASSERT_TRUE(line) << text;
-    if (line->topic != "usersub") continue;
-    EXPECT_EQ(line->label, "calls");
-    EXPECT_EQ(line->fields.at("element"), "Force_Contact/300");
-    EXPECT_GE(std::stod(line->fields.at("seconds")), 0.0);
-    (line->fields.at("function") == "CNFSUB" ? cnfsubCalls : cffsubCalls) += std::stol(line->fields.at("calls"));
+    TraceLine line;
+    ASSERT_TRUE(parseTraceLine(text, line)) << text;
+    if (line.topic != "usersub") continue;
+    EXPECT_EQ(line.label, "calls");
+    EXPECT_EQ(line.field("element"), "Force_Contact/300");
+    EXPECT_GE(std::stod(std::string(line.field("seconds"))), 0.0);
+    (line.field("function") == "CNFSUB" ? cnfsubCalls : cffsubCalls) += std::stol(std::string(line.field("calls")));
   }
   EXPECT_GT(cnfsubCalls, 100);
   EXPECT_GT(cffsubCalls, 100);
@@ -173,10 +241,82 @@ TEST_F(DebugOutputRun, AFailingContactIsNamedWithItsLine) {
   const std::string trace = readFile(folder / "absurd/debug.log");
   EXPECT_NE(trace.find("[failure][integrator] flag = IDA_"), std::string::npos);
   EXPECT_NE(trace.find("[failure][advice] text = " + contactName), std::string::npos) << trace.substr(0, 2000);
+  // The summary blames the same pair, touching in the failed step with run.log's penetration, though no accepted
+  // step saw it touch.
+  ASSERT_EQ(runLodestone({"lodestone", "debug-summary", "--json", folder / "absurd/debug.log"}), 0) << stderrText();
+  const nlohmann::json json = nlohmann::json::parse(stdoutText());
+  ASSERT_EQ(json.at("contacts").size(), 1u);
+  const nlohmann::json& pair = json.at("contacts").at(0);
+  EXPECT_EQ(pair.at("element"), "Force_Contact/300");
+  EXPECT_EQ(pair.at("blamed"), 1);
+  EXPECT_EQ(pair.at("impacts"), 0);
+  EXPECT_TRUE(pair.at("first_touch_in_failed_step").get<bool>());
+  EXPECT_NEAR(pair.at("first_touch").get<double>(), 0.142784, 1e-6);
+  const nlohmann::json& failures = json.at("failures");
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_EQ(failures.at(0).at("label"), "integrator");
+  const nlohmann::json& blamed = failures.at(1);
+  EXPECT_EQ(blamed.at("label"), "contact");
+  EXPECT_EQ(blamed.at("fields").at("seen"), "attempted-step");
+  const double penetration = std::stod(blamed.at("fields").at("penetration").get<std::string>());
+  EXPECT_NE(log.find("penetration " + lodestone::scientific(penetration, 3) + ", normal force "), std::string::npos)
+      << log;
+  ASSERT_EQ(runLodestone({"lodestone", "debug-summary", folder / "absurd/debug.log"}), 0) << stderrText();
+  EXPECT_NE(stdoutText().find("  * touching only in the step that failed"), std::string::npos) << stdoutText();
+
   // Results up to the failure are kept: outputs every 2 ms until just before the first impact.
   const lodestone::testing::ResultsTable bodies(folder / "absurd/bodies.csv");
   ASSERT_GT(bodies.rowCount(), 50u);
   EXPECT_GT(bodies.at(bodies.rowCount() - 1, "time"), 0.14);
+}
+
+// The bouncing ball beside a second ball dropped from half the height (Force_Contact 301, first impact at 0.101 s):
+// a DebugOutput with topics="contact", a time window around the first ball's first impact and contact_ids="300"
+// writes exactly the lines of the unfiltered trace that have that topic, that time and that contact, no others.
+TEST_F(DebugOutputRun, FiltersWriteOnlyTheLinesOfTheirTopicsTimeWindowAndContacts) {
+  std::string deck = readFile(std::string(LODESTONE_SOURCE_DIR) + "/models/bouncing_ball.xml");
+  deck.insert(deck.find("  </Model>"),
+              "    <Reference_Marker id=\"30\" label=\"Second ball CG\" body_id=\"3\" pos_x=\"50.\" pos_z=\"60.\"/>\n"
+              "    <Body_Rigid id=\"3\" cg_id=\"30\" im_id=\"30\" mass=\"0.032882\" inertia_xx=\"1.3153\" "
+              "inertia_yy=\"1.3153\" inertia_zz=\"1.3153\"/>\n"
+              "    <Post_Graphic id=\"201\" type=\"Sphere\" center_marker_id=\"30\" radius=\"10.\"/>\n"
+              "    <Force_Contact id=\"301\" i_graphics_id=\"201\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" "
+              "stiffness=\"463337.\" exponent=\"1.5\" damping=\"0.1\" dmax=\"0.005\" cff_type=\"COULOMB_OFF\"/>\n"
+              "    DEBUG_OUTPUT\n");
+  const size_t commands = deck.find("<Command>");
+  deck.replace(commands, deck.find("</Command>") - commands,
+               "<Command>\n<Simulate analysis_type=\"Transient\" end_time=\"0.2\" print_interval=\"0.002\"/>\n");
+  const auto withDebugOutput = [&](const std::string& element) {
+    std::string text = deck;
+    return text.replace(text.find("DEBUG_OUTPUT"), 12, element);
+  };
+  ASSERT_EQ(run(folder.write("all.xml", withDebugOutput("<DebugOutput/>")), "all"), 0) << stderrText();
+  ASSERT_EQ(run(folder.write("some.xml", withDebugOutput("<DebugOutput topics=\"contact\" start_time=\"0.14\" "
+                                                         "end_time=\"0.15\" contact_ids=\"300\"/>")),
+                "some"),
+            0)
+      << stderrText();
+
+  std::vector<std::string> expected;
+  std::set<std::string> topicsLeftOut, contactsLeftOut;
+  for (const std::string& text : lodestone::testing::readLines(folder / "all/debug.log")) {
+    TraceLine line;
+    ASSERT_TRUE(parseTraceLine(text, line)) << text;
+    const std::string_view element = line.field("element");
+    const bool wanted = line.topic == "contact" && line.time >= 0.14 && line.time <= 0.15 &&
+                        (element.empty() || element == "Force_Contact/300");
+    if (wanted) expected.push_back(text);
+    if (line.topic != "contact") topicsLeftOut.emplace(line.topic);
+    if (!element.empty() && element != "Force_Contact/300") contactsLeftOut.emplace(element);
+  }
+  EXPECT_EQ(topicsLeftOut, (std::set<std::string>{"step"})) << "the unfiltered trace has more than contact lines";
+  EXPECT_EQ(contactsLeftOut, std::set<std::string>{"Force_Contact/301"});
+  const std::vector<std::string> written = lodestone::testing::readLines(folder / "some/debug.log");
+  EXPECT_EQ(written, expected);
+  // The window holds the first ball's first impact, onset to separation, and its steps.
+  ASSERT_GT(written.size(), 10u);
+  EXPECT_TRUE(lodestone::testing::anyLineContains(written, "[contact][onset] element = Force_Contact/300"));
+  EXPECT_TRUE(lodestone::testing::anyLineContains(written, "[contact][separation] element = Force_Contact/300"));
 }
 
 }  // namespace
