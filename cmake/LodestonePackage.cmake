@@ -1,8 +1,10 @@
 # Installation and the `lodestone` CMake package, for users who build their own subroutine libraries:
 #   find_package(lodestone REQUIRED)
 #   lodestone_add_subroutine_library(my_contact my_contact.c)
-# Component "usersub": liblodestone_usersub, its two headers and the package files (all a subroutine build needs);
-# component "solver": the lodestone executable (solver/cli). A plain `cmake --install` installs both.
+# or, without CMake, the flags of lodestone.pc (pkg-config --cflags --libs lodestone).
+# Component "usersub": liblodestone_usersub, its headers, the package files and lodestone.pc (all a subroutine
+# build needs); component "solver": the lodestone executable (solver/cli), whose `lodestone config --cflags --libs`
+# gives lodestone.pc's flags too. A plain `cmake --install` installs both.
 include(CMakePackageConfigHelpers)
 
 set(LODESTONE_INSTALL_CMAKEDIR lib/cmake/lodestone)
@@ -36,3 +38,6 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cmake/lodestoneConfigVersion.cmake
   ${CMAKE_CURRENT_LIST_DIR}/lodestoneSubroutineLibrary.cmake
   DESTINATION ${LODESTONE_INSTALL_CMAKEDIR} COMPONENT usersub)
+
+configure_file(${CMAKE_CURRENT_LIST_DIR}/lodestone.pc.in ${PROJECT_BINARY_DIR}/cmake/lodestone.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/lodestone.pc DESTINATION lib/pkgconfig COMPONENT usersub)

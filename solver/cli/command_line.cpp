@@ -28,6 +28,7 @@ std::string commandName(Command command) {
     case Command::Batch: return "batch";
     case Command::Elements: return "elements";
     case Command::DebugSummary: return "debug-summary";
+    case Command::Config: return "config";
     case Command::Help: return "help";
     case Command::Version: return "--version";
   }
@@ -84,6 +85,21 @@ ParseResult parseDebugSummary(const std::vector<std::string>& arguments) {
   return line;
 }
 
+// config --cflags --libs (either or both)
+ParseResult parseConfig(const std::vector<std::string>& arguments) {
+  CommandLine line = commandWithoutArguments(Command::Config);
+  for (std::size_t index = 1; index < arguments.size(); ++index) {
+    const std::string& argument = arguments[index];
+    if (argument == "--cflags") line.compileFlags = true;
+    else if (argument == "--libs") line.linkFlags = true;
+    else return UsageError{"unknown option '" + argument + "' for 'config'; it takes --cflags and --libs"};
+  }
+  if (!line.compileFlags && !line.linkFlags) {
+    return UsageError{"'config' needs --cflags, --libs or both: lodestone config --cflags --libs"};
+  }
+  return line;
+}
+
 }  // namespace
 
 ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
@@ -130,6 +146,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     return line;
   }
   if (first == "debug-summary") return parseDebugSummary(arguments);
+  if (first == "config") return parseConfig(arguments);
   if (first == "run") {
     line.command = Command::Run;
   } else if (first == "check") {
@@ -138,9 +155,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     line.command = Command::Batch;
   } else if (first.starts_with("-")) {
     return UsageError{"unknown option '" + first +
-                      "'; a command comes first: run, check, batch, elements or debug-summary"};
+                      "'; a command comes first: run, check, batch, elements, debug-summary or config"};
   } else {
-    return UsageError{"unknown command '" + first + "'; the commands are run, check, batch, elements and debug-summary"};
+    return UsageError{"unknown command '" + first +
+                      "'; the commands are run, check, batch, elements, debug-summary and config"};
   }
 
   const std::string name = commandName(line.command);
@@ -224,6 +242,7 @@ std::string helpText() {
                                     list the deck elements Lodestone knows, or describe the named ones
   lodestone debug-summary FILE [--csv | --json]
                                     summarise a DebugOutput trace (debug.log) per contact pair
+  lodestone config --cflags --libs  compiler and linker flags for a user-subroutine library
   lodestone --help | help           show this text
   lodestone --version               show the version
 
@@ -254,6 +273,11 @@ debug-summary
   spent slipping and how often the run blamed the pair; then the step sizes, where the step size collapsed,
   struggling steps and the failure, if any. The file is read as a stream: its size does not matter.
   --csv writes the pairs' table as CSV, --json the whole summary as JSON, for scripts.
+
+config
+  Prints the flags that compile (--cflags) and link (--libs) a user-subroutine library against this
+  Lodestone's headers and liblodestone_usersub, with a run path, so that the library finds it without
+  LD_LIBRARY_PATH:  cc -shared -fPIC -o my_contact.so my_contact.c $(lodestone config --cflags --libs)
 
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)

@@ -17,7 +17,7 @@ enum ExitCode : int {
   kExitUsage = 64,  // sysexits.h EX_USAGE
 };
 
-enum class Command { Run, Check, Batch, Elements, DebugSummary, Help, Version };
+enum class Command { Run, Check, Batch, Elements, DebugSummary, Config, Help, Version };
 
 enum class SummaryFormat { Text, Csv, Json };
 
@@ -30,6 +30,7 @@ struct CommandLine {
   bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page
   std::string traceFile;                  // debug-summary: the debug.log to summarise
   SummaryFormat summaryFormat = SummaryFormat::Text;  // debug-summary: --csv, --json
+  bool compileFlags = false, linkFlags = false;        // config: --cflags, --libs
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
   // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.
   std::vector<std::string> settings;

@@ -17,7 +17,9 @@
 #include "batch_scheduler.h"
 #include "elements/element_catalog.h"
 #include "elements/model_builder.h"
+#include "process.h"
 #include "progress_bar.h"
+#include "subroutine_build_flags.h"
 #include "solver/driver/contact_interference.h"
 #include "solver/driver/run.h"
 #include "solver/xml/deck_reader.h"
@@ -239,6 +241,20 @@ int debugSummaryCommand(const CommandLine& line) {
     case SummaryFormat::Csv: std::cout << formatSummaryCsv(summary); break;
     case SummaryFormat::Json: std::cout << formatSummaryJson(summary, line.traceFile); break;
   }
+  return kExitSuccess;
+}
+
+int configCommand(const CommandLine& line) {
+  const std::variant<SubroutineBuildPaths, std::string> found = findSubroutineBuildPaths(kCurrentExecutable);
+  if (const std::string* why = std::get_if<std::string>(&found)) {
+    std::cerr << "lodestone: " << *why << "\n";
+    return kExitBadDeck;
+  }
+  const SubroutineBuildPaths& paths = std::get<SubroutineBuildPaths>(found);
+  std::string flags;
+  if (line.compileFlags) flags += compileFlags(paths);
+  if (line.linkFlags) flags += (flags.empty() ? "" : " ") + linkFlags(paths);
+  std::cout << flags << "\n";
   return kExitSuccess;
 }
 

@@ -1,4 +1,4 @@
-// The commands of `lodestone` that touch decks or their elements. Each returns the process exit code (command_line.h).
+// The commands of `lodestone` that touch decks, their elements, traces or the subroutine build. Each returns the process exit code (command_line.h).
 #pragma once
 
 #include "command_line.h"
@@ -10,5 +10,6 @@ int checkCommand(const CommandLine& line);
 int batchCommand(const CommandLine& line);
 int elementsCommand(const CommandLine& line);
 int debugSummaryCommand(const CommandLine& line);
+int configCommand(const CommandLine& line);
 
 }  // namespace lodestone::cli

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
       case Command::Batch: return batchCommand(line);
       case Command::Elements: return elementsCommand(line);
       case Command::DebugSummary: return debugSummaryCommand(line);
+      case Command::Config: return configCommand(line);
     }
   } catch (const std::exception& failure) {
     // Deck mistakes are diagnostics, never exceptions; one that gets here is a bug or the system refusing

@@ -75,8 +75,8 @@ TEST(CommandLine, HelpAndVersion) {
 
 TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({}), "no command given");
-  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch, elements and debug-summary");
-  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch, elements or debug-summary");
+  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch, elements, debug-summary and config");
+  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch, elements, debug-summary or config");
   EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
   EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
   EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
@@ -134,6 +134,17 @@ TEST(CommandLine, DebugSummaryTakesOneTrace) {
   EXPECT_EQ(usageError({"debug-summary", "a.log", "b.log"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "-o"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "a.log", "--csv", "--json"}), "'debug-summary' writes --csv or --json, not both");
+}
+
+TEST(CommandLine, ConfigTakesCflagsLibsOrBoth) {
+  const CommandLine both = parsedOk({"config", "--libs", "--cflags"});
+  EXPECT_EQ(both.command, Command::Config);
+  EXPECT_TRUE(both.compileFlags);
+  EXPECT_TRUE(both.linkFlags);
+  EXPECT_FALSE(parsedOk({"config", "--cflags"}).linkFlags);
+  EXPECT_FALSE(parsedOk({"config", "--libs"}).compileFlags);
+  EXPECT_EQ(usageError({"config"}), "'config' needs --cflags, --libs or both: lodestone config --cflags --libs");
+  EXPECT_EQ(usageError({"config", "--cflags", "--static"}), "unknown option '--static' for 'config'; it takes --cflags and --libs");
 }
 
 TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {

@@ -84,7 +84,8 @@ std::string summaryRow(const std::string& summary, const std::string& deck) {
 
 TEST_F(LodestoneCommand, UsageErrorsExit64WithAHint) {
   expectUsageError({}, "no command given");
-  expectUsageError({"simulate", "deck.xml"}, "unknown command 'simulate'; the commands are run, check, batch, elements and debug-summary");
+  expectUsageError({"simulate", "deck.xml"},
+                   "unknown command 'simulate'; the commands are run, check, batch, elements, debug-summary and config");
   expectUsageError({"run"}, "'run' needs a deck: lodestone run DECK");
   expectUsageError({"run", "deck.xml", "--fast"}, "unknown option '--fast' for 'run'");
   expectUsageError({"run", "deck.xml", "-o"}, "option '-o' needs a value: a folder");
@@ -418,6 +419,29 @@ TEST_F(LodestoneCommand, CheckAndRunWarnOfASpherePressedSlightlyIntoItsStop) {
   EXPECT_NE(log.find(" WARNING: Force_Contact id=300 (" + deck + ":9:3): " + interferingPair(deck) + "3.000E-04"),
             std::string::npos)
       << log;
+}
+
+// From the build tree, `lodestone config` points at the source tree's headers and build/lib; a lodestone with neither
+// beside it says what to install. (The installed tree: tests/package/install_test.cpp.)
+TEST_F(LodestoneCommand, ConfigGivesTheBuildTreesSubroutineFlags) {
+  const CommandResult flags = lodestone({"config", "--cflags", "--libs"});
+  EXPECT_EQ(flags.exitCode, 0) << flags.err;
+  const std::string lib = fs::canonical(std::string(LODESTONE_BINARY_DIR) + "/lib").string();
+  EXPECT_EQ(flags.out, "-I" + fs::canonical(std::string(LODESTONE_SOURCE_DIR) + "/plugins/include").string() + " -L" +
+                           lib + " -Wl,-rpath," + lib + " -llodestone_usersub\n");
+  EXPECT_EQ(lodestone({"config", "--libs"}).out, "-L" + lib + " -Wl,-rpath," + lib + " -llodestone_usersub\n");
+
+  const std::string alone = folder / "alone/bin/lodestone";
+  fs::create_directories(folder / "alone/bin");
+  fs::copy_file(LODESTONE_EXECUTABLE, alone);
+  const std::string errPath = folder / "stderr.txt";
+  const ProcessEnd end = runProcess({alone, {"lodestone", "config", "--cflags"}, folder / "stdout.txt", errPath});
+  EXPECT_EQ(end.exitCode, 1);
+  EXPECT_EQ(readFile(errPath), "lodestone: the subroutine headers and liblodestone_usersub are not beside " +
+                                   fs::canonical(alone).string() + " (looked in " +
+                                   fs::canonical(folder.path()).string() + "/alone/include and " +
+                                   fs::canonical(folder.path()).string() +
+                                   "/alone/lib): install them with cmake --install BUILD --component usersub\n");
 }
 
 }  // namespace
