@@ -68,9 +68,9 @@ class DeckRun {
         contactResults_.emplace(outputDir / "contacts.csv");
         impactResults_.emplace(outputDir / "impacts.csv");
       }
-      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
+      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
-        jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
+        jointResults_.emplace(outputDir / "joints.csv", csvHeader(jointsTable()).c_str());
       }
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
@@ -93,10 +93,8 @@ class DeckRun {
     if (trace_) simulation_->setDebugTrace(&*trace_);
     simulation_->setSensorActionHandler([this](const SensorAction& action) {
       std::string row;
-      appendReal(row, action.time);
-      row += "," + std::to_string(action.id) + "," + action.action + ",";
-      appendReal(row, action.value);
-      sensorEvents_->append(row + "\n");
+      appendCsvRow(eventsTable(), action, row);
+      sensorEvents_->append(row);
     });
     if (impactResults_) {
       simulation_->setImpactHandler([this](const ImpactEpisode& episode) { impactResults_->write(episode); });
@@ -168,17 +166,7 @@ class DeckRun {
   // joints.csv: each joint's reaction on its I marker, in ground (force, then torque about the marker's origin).
   void writeJointReactions(const OutputFrame& frame) {
     std::string rows;
-    for (const JointReaction& reaction : frame.joints) {
-      appendReal(rows, frame.time);
-      rows += "," + std::to_string(reaction.id);
-      for (const Vector3* v : {&reaction.force, &reaction.torque}) {
-        for (int k = 0; k < 3; ++k) {
-          rows += ",";
-          appendReal(rows, (*v)(k));
-        }
-      }
-      rows += "\n";
-    }
+    for (const JointReaction& reaction : frame.joints) appendCsvRow(jointsTable(), JointRow{frame.time, reaction}, rows);
     jointResults_->append(rows);
   }
 
