@@ -58,6 +58,7 @@ int runCommand(const CommandLine& line) {
     RunRequest request;
     request.deckPath = deck;
     request.outputDir = line.outputDir;
+    request.animation = line.animation;
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
     };
@@ -138,7 +139,10 @@ int batchCommand(const CommandLine& line) {
     }
     run.resultsDir = folders[index];
     const std::string consoleLog = (fs::path(run.resultsDir) / kConsoleLogName).string();
-    jobs.push_back({kCurrentExecutable, {"lodestone", "run", "-o", run.resultsDir, "--", run.deck}, consoleLog, ""});
+    std::vector<std::string> arguments{"lodestone", "run", "-o", run.resultsDir};
+    if (line.animation) arguments.push_back("--animation");
+    arguments.insert(arguments.end(), {"--", run.deck});
+    jobs.push_back({kCurrentExecutable, std::move(arguments), consoleLog, ""});
     runOfJob.push_back(index);
   }
 

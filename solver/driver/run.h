@@ -12,6 +12,7 @@ namespace lodestone {
 struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
+  bool animation = false;  // write the animation whatever the deck says (`lodestone run --animation`)
   // Called now and then during integration (not more than a few times per second of wall time).
   std::function<void(double time, double startTime, double endTime)> onProgress;
 };
