@@ -171,7 +171,10 @@ class DeckRun {
     if (trace_) outputs.push_back(trace_->path());
     resultsFile_->flush();
     outputs.push_back(resultsFile_->path());
-    if (animation_) outputs.push_back(animation_->path());
+    if (animation_) {
+      animation_->close();
+      outputs.push_back(animation_->path());
+    }
     outputs.push_back(log_->path());
     log_->files(deckPath_, outputs);
     if (stopped) log_->line("Execution terminated by STOP command.");

@@ -1,25 +1,27 @@
-// Writing the animation's frames with vtkXMLMultiBlockDataWriter and its collection with VTK's XML utilities.
+// Writing the animation's parts with vtkXMLPolyDataWriter and its collection with VTK's XML utilities.
 // The graphics' triangles are built once; each frame moves their points and rebuilds the small contacts and joints
 // blocks.
 #include "animation_writer.h"
 
 #include <vtkCellArray.h>
-#include <vtkCompositeDataSet.h>
 #include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkSmartPointer.h>
 #include <vtkIndent.h>
-#include <vtkInformation.h>
-#include <vtkMultiBlockDataSet.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
-#include <vtkCellData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkTypeInt64Array.h>
 #include <vtkXMLDataElement.h>
-#include <vtkXMLMultiBlockDataWriter.h>
+#include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUtilities.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -63,7 +65,7 @@ Pose poseOf(int body, std::span<const BodySample> bodies) {
 struct AnimationWriter::Vtk {
   vtkNew<vtkPolyData> graphics;
   vtkNew<vtkPoints> graphicPoints;
-  vtkNew<vtkXMLMultiBlockDataWriter> writer;
+  vtkNew<vtkXMLPolyDataWriter> writer;
   vtkNew<vtkXMLDataElement> collection;  // the <Collection> inside animation.pvd's <VTKFile>
   vtkNew<vtkXMLDataElement> file;
 };
@@ -76,13 +78,22 @@ AnimationWriter::AnimationWriter(const std::filesystem::path& resultsFolder, std
   std::filesystem::create_directories(folder_, error);
   if (error) throw std::runtime_error("cannot create the folder " + folder_.string() + ": " + error.message());
 
-  // The triangles and their cell data never change: built once, with the points in the bodies' frames.
+  // The triangles and their cell data never change: built once. Every frame rewrites them all the same, so they are
+  // kept as small as they can be: 32-bit corners and ids (64-bit only for ids that need it), and points in single
+  // precision, which is what a viewer draws with (a millionth of the model's size).
   vtkIdType vertexCount = 0;
-  for (const DrawnGraphic& graphic : graphics_) vertexCount += static_cast<vtkIdType>(graphic.surface.vertices.size());
-  vtk_->graphicPoints->SetDataTypeToDouble();
+  long largestId = 0;
+  for (const DrawnGraphic& graphic : graphics_) {
+    vertexCount += static_cast<vtkIdType>(graphic.surface.vertices.size());
+    largestId = std::max({largestId, std::abs(graphic.id), std::abs(graphic.bodyId)});
+  }
+  vtk_->graphicPoints->SetDataTypeToFloat();
   vtk_->graphicPoints->SetNumberOfPoints(vertexCount);
   vtkNew<vtkCellArray> triangles;
-  vtkNew<vtkTypeInt64Array> bodyIds, graphicIds;
+  if (vertexCount < std::numeric_limits<std::int32_t>::max()) triangles->Use32BitStorage();
+  const int idType = largestId <= std::numeric_limits<std::int32_t>::max() ? VTK_TYPE_INT32 : VTK_TYPE_INT64;
+  vtkSmartPointer<vtkDataArray> bodyIds = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(idType));
+  vtkSmartPointer<vtkDataArray> graphicIds = vtk::TakeSmartPointer(vtkDataArray::CreateDataArray(idType));
   bodyIds->SetName("body_id");
   graphicIds->SetName("graphic_id");
   vtkIdType first = 0;
@@ -90,15 +101,18 @@ AnimationWriter::AnimationWriter(const std::filesystem::path& resultsFolder, std
     for (const auto& triangle : graphic.surface.triangles) {
       const vtkIdType corners[3] = {first + triangle[0], first + triangle[1], first + triangle[2]};
       triangles->InsertNextCell(3, corners);
-      bodyIds->InsertNextValue(graphic.bodyId);
-      graphicIds->InsertNextValue(graphic.id);
+    }
+    // On the points rather than the triangles: half as many values, and colouring by them looks the same.
+    for (size_t vertex = 0; vertex < graphic.surface.vertices.size(); ++vertex) {
+      bodyIds->InsertNextTuple1(static_cast<double>(graphic.bodyId));
+      graphicIds->InsertNextTuple1(static_cast<double>(graphic.id));
     }
     first += static_cast<vtkIdType>(graphic.surface.vertices.size());
   }
   vtk_->graphics->SetPoints(vtk_->graphicPoints);
   vtk_->graphics->SetPolys(triangles);
-  vtk_->graphics->GetCellData()->AddArray(bodyIds);
-  vtk_->graphics->GetCellData()->AddArray(graphicIds);
+  vtk_->graphics->GetPointData()->AddArray(bodyIds);
+  vtk_->graphics->GetPointData()->AddArray(graphicIds);
 
   // Raw appended binary without compression: the cheapest to write, and what ParaView reads fastest.
   vtk_->writer->SetDataModeToAppended();
@@ -114,38 +128,36 @@ AnimationWriter::AnimationWriter(const std::filesystem::path& resultsFolder, std
   vtk_->file->AddNestedElement(vtk_->collection);
 }
 
-AnimationWriter::~AnimationWriter() = default;
+AnimationWriter::~AnimationWriter() {
+  // The owner closes the writer where a failure can be told; here it cannot.
+  try {
+    writeCollection();
+  } catch (const std::runtime_error&) {
+  }
+}
 
 void AnimationWriter::write(double time, const Model& model, std::span<const BodySample> bodies,
                             std::span<const PairReport> contacts, std::span<const JointReaction> joints) {
   const long output = outputs_++;
   if (output % options_.increment != 0) return;
-
   moveGraphics(bodies);
-  vtkNew<vtkMultiBlockDataSet> frame;
-  frame->SetNumberOfBlocks(3);
-  frame->SetBlock(0, vtk_->graphics);
-  frame->GetMetaData(0u)->Set(vtkCompositeDataSet::NAME(), "graphics");
-  vtkNew<vtkPolyData> contactPoints, jointPoints;
-  frame->SetBlock(1, contactPoints);
-  frame->GetMetaData(1u)->Set(vtkCompositeDataSet::NAME(), "contacts");
-  frame->SetBlock(2, jointPoints);
-  frame->GetMetaData(2u)->Set(vtkCompositeDataSet::NAME(), "joints");
-
-  placeContacts(contacts, *contactPoints);
-  placeJoints(model, bodies, joints, *jointPoints);
-
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%06d.vtm", frames_);
-  const std::filesystem::path framePath = folder_ / name;
-  vtk_->writer->SetFileName(framePath.c_str());
-  vtk_->writer->SetInputData(frame);
-  if (vtk_->writer->Write() != 1) throw std::runtime_error("cannot write the animation frame " + framePath.string());
+  writePart(time, 0, "graphics", *vtk_->graphics);
+  if (options_.contacts && model.contacts && !model.contacts->elements.empty()) {
+    vtkNew<vtkPolyData> touching;
+    placeContacts(contacts, *touching);
+    writePart(time, 1, "contacts", *touching);
+  }
+  const auto isJoint = [](const Joint& joint) { return !joint.isMotion(); };
+  if (model.constraints && std::any_of(model.constraints->joints.begin(), model.constraints->joints.end(), isJoint)) {
+    vtkNew<vtkPolyData> markers;
+    placeJoints(model, bodies, joints, *markers);
+    writePart(time, 2, "joints", *markers);
+  }
   ++frames_;
-  addToCollection(time, (std::filesystem::path("animation") / name).string());
+  if (std::chrono::steady_clock::now() - collectionWritten_ >= std::chrono::seconds(1)) writeCollection();
 }
 
-void AnimationWriter::placeContacts(std::span<const PairReport> contacts, vtkPolyData& block) const {
+void AnimationWriter::placeContacts(std::span<const PairReport> contacts, vtkPolyData& block) {
   vtkNew<vtkPoints> points;
   points->SetDataTypeToDouble();
   auto normalForce = vectorArray("normal_force"), frictionForce = vectorArray("friction_force"),
@@ -153,21 +165,19 @@ void AnimationWriter::placeContacts(std::span<const PairReport> contacts, vtkPol
   auto elementIds = idArray("force_contact_id"), iGraphics = idArray("i_graphic"), jGraphics = idArray("j_graphic");
   vtkNew<vtkDoubleArray> penetration;
   penetration->SetName("penetration");
-  if (options_.contacts) {
-    for (const PairReport& pair : contacts) {
-      if (!pair.inContact) continue;
-      // The total force on I, split along the normal and across it (friction).
-      const Vector3 along = pair.force.dot(pair.normal) * pair.normal;
-      const Vector3 across = pair.force - along;
-      points->InsertNextPoint(pair.point.data());
-      normalForce->InsertNextTuple(along.data());
-      frictionForce->InsertNextTuple(across.data());
-      normal->InsertNextTuple(pair.normal.data());
-      elementIds->InsertNextValue(pair.elementId);
-      iGraphics->InsertNextValue(pair.iGraphic);
-      jGraphics->InsertNextValue(pair.jGraphic);
-      penetration->InsertNextValue(pair.penetration);
-    }
+  for (const PairReport& pair : contacts) {
+    if (!pair.inContact) continue;
+    // The total force on I, split along the normal and across it (friction).
+    const Vector3 along = pair.force.dot(pair.normal) * pair.normal;
+    const Vector3 across = pair.force - along;
+    points->InsertNextPoint(pair.point.data());
+    normalForce->InsertNextTuple(along.data());
+    frictionForce->InsertNextTuple(across.data());
+    normal->InsertNextTuple(pair.normal.data());
+    elementIds->InsertNextValue(pair.elementId);
+    iGraphics->InsertNextValue(pair.iGraphic);
+    jGraphics->InsertNextValue(pair.jGraphic);
+    penetration->InsertNextValue(pair.penetration);
   }
   setVertices(block, *points);
   vtkPointData* data = block.GetPointData();
@@ -214,30 +224,43 @@ void AnimationWriter::placeJoints(const Model& model, std::span<const BodySample
 }
 
 void AnimationWriter::moveGraphics(std::span<const BodySample> bodies) {
-  double* point = static_cast<vtkDoubleArray*>(vtk_->graphicPoints->GetData())->GetPointer(0);
+  float* point = static_cast<vtkFloatArray*>(vtk_->graphicPoints->GetData())->GetPointer(0);
   for (const DrawnGraphic& graphic : graphics_) {
     const Pose pose = poseOf(graphic.body, bodies);
     for (const Vector3& vertex : graphic.surface.vertices) {
-      Eigen::Map<Vector3> target(point);
-      target = pose.position + pose.rotation * vertex;
+      Eigen::Map<Eigen::Vector3f> target(point);
+      target = (pose.position + pose.rotation * vertex).cast<float>();
       point += 3;
     }
   }
   vtk_->graphicPoints->Modified();
 }
 
-void AnimationWriter::addToCollection(double time, const std::string& frameFile) {
+void AnimationWriter::writePart(double time, int part, const char* name, vtkPolyData& data) {
+  char file[64];
+  std::snprintf(file, sizeof file, "%s_%06d.vtp", name, frames_);
+  const std::filesystem::path path = folder_ / file;
+  vtk_->writer->SetFileName(path.c_str());
+  vtk_->writer->SetInputData(&data);
+  if (vtk_->writer->Write() != 1) throw std::runtime_error("cannot write the animation frame " + path.string());
   vtkNew<vtkXMLDataElement> dataSet;
   dataSet->SetName("DataSet");
   dataSet->SetAttribute("timestep", formatReal(time).c_str());
   dataSet->SetAttribute("group", "");
-  dataSet->SetAttribute("part", "0");
-  dataSet->SetAttribute("file", frameFile.c_str());
+  dataSet->SetAttribute("part", std::to_string(part).c_str());
+  dataSet->SetAttribute("name", name);
+  dataSet->SetAttribute("file", (std::filesystem::path("animation") / file).c_str());
   vtk_->collection->AddNestedElement(dataSet);
+}
+
+void AnimationWriter::writeCollection() {
   vtkIndent indent;
   if (vtkXMLUtilities::WriteElementToFile(vtk_->file, collectionPath_.c_str(), &indent) != 1) {
     throw std::runtime_error("cannot write " + collectionPath_.string());
   }
+  collectionWritten_ = std::chrono::steady_clock::now();
 }
+
+void AnimationWriter::close() { writeCollection(); }
 
 }  // namespace lodestone
