@@ -116,6 +116,7 @@ class DeckRun {
       std::string row;
       appendCsvRow(eventsTable(), action, row);
       sensorEvents_->append(row);
+      resultsFile_->append(eventsTable(), std::span(&action, 1));
     });
     if (impactResults_) {
       simulation_->setImpactHandler([this](const ImpactEpisode& episode) {
