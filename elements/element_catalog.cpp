@@ -366,7 +366,59 @@ std::string describeRules(const std::vector<AttributeRule>& rules, const std::st
   return text;
 }
 
+// A Markdown table of rules: one row per attribute. '|' in a keyword hint would end a cell, so it is escaped.
+std::string markdownRules(const std::vector<AttributeRule>& rules) {
+  const auto cell = [](std::string text) {
+    std::string escaped;
+    for (char c : text) escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+    return escaped;
+  };
+  std::string text = "| attribute | value | range | required or default | a command can change it |\n"
+                     "|---|---|---|---|---|\n";
+  for (const AttributeRule& rule : rules) {
+    const std::string presence = rule.isRequired        ? "required"
+                                 : rule.defaultValue ? "default " + describeDefault(*rule.defaultValue)
+                                                     : "";
+    text += "| `" + rule.name + "` | " + cell(describeKind(rule)) + " | " + cell(rule.range.describe()) + " | " +
+            cell(presence) + " | " + (rule.isModifiable ? "yes" : "") + " |\n";
+  }
+  return text;
+}
+
 }  // namespace
+
+std::string elementsReferenceMarkdown() {
+  std::string text =
+      "# Deck elements\n\n"
+      "Every element Lodestone reads, accepts with a warning, or refuses, with each attribute's type, range, default\n"
+      "and whether a command can change it. This page is written by `lodestone elements --markdown` from the schema\n"
+      "tables the reader checks decks with; a test fails when it is out of date, so edit the tables, not the page.\n";
+  const std::pair<ElementSupport, const char*> groups[] = {
+      {ElementSupport::Read, "Read and simulated"},
+      {ElementSupport::IgnoredWithWarning, "Accepted with a warning; they do not change the motion"},
+      {ElementSupport::NotSupported, "Refused (the deck is reported as bad)"}};
+  for (const auto& [support, heading] : groups) {
+    text += std::string("\n## ") + heading + "\n";
+    for (const ElementKind* kind : allElementKinds()) {
+      if (kind->support != support) continue;
+      if (support != ElementSupport::Read) {
+        text += "\n- `" + kind->element + "`: " + kind->note + "\n";
+        continue;
+      }
+      text += "\n### " + kind->element + "\n\n";
+      text += kind->readInModel ? (kind->readInCommand ? "In `<Model>`; in `<Command>` it changes an element.\n\n"
+                                                       : "In `<Model>`.\n\n")
+                                : "In `<Command>`.\n\n";
+      text += markdownRules(kind->attributes);
+      for (const ElementKind::Variants& set : kind->variantSets) {
+        for (const auto& [value, rules] : set.rows) {
+          text += "\nWith `" + set.attribute + "=\"" + value + "\"`:\n\n" + markdownRules(rules);
+        }
+      }
+    }
+  }
+  return text;
+}
 
 const ElementKind* findElementKind(std::string_view name) {
   const Catalog& current = catalog();

@@ -37,6 +37,8 @@ std::vector<const ElementKind*> allElementKinds();
 // A plain-text reference of one element: where it goes, and each attribute's type, default or requirement,
 // range and whether a command can change it. Made from the same schema the reader validates with.
 std::string describeElement(const ElementKind& kind);
+// The same reference for every element, as one Markdown page (docs/elements.md is this text, kept current by a test).
+std::string elementsReferenceMarkdown();
 
 // Checks that need the whole deck once every element has been read (e.g. the sequence of Simulate times).
 void checkWholeDeck(const ModelSpec& spec, ReadContext& context);

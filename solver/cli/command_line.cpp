@@ -19,6 +19,7 @@ struct OptionSpelling {
 const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
 const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
 const OptionSpelling kLawsOption{"--laws", "--laws", "a law library (or several, separated by ':')"};
+const OptionSpelling kSetOption{"--set", "--set", "ELEMENT:ID:ATTRIBUTE=VALUE"};
 
 std::string commandName(Command command) {
   switch (command) {
@@ -96,8 +97,15 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
         if (line.lawLibraries.back().empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
         continue;
       }
+      if (argument == "--markdown") {
+        line.markdown = true;
+        continue;
+      }
       if (argument.starts_with("-")) return UsageError{"unknown option '" + argument + "' for 'elements'"};
       line.elementNames.push_back(argument);
+    }
+    if (line.markdown && !line.elementNames.empty()) {
+      return UsageError{"'elements --markdown' writes the whole reference; it takes no element names"};
     }
     return line;
   }
@@ -151,6 +159,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       option = &kJobsOption;
     } else if ((match = matchOption(argument, kLawsOption))) {
       option = &kLawsOption;
+    } else if ((match = matchOption(argument, kSetOption))) {
+      option = &kSetOption;
     } else {
       return UsageError{"unknown option '" + argument + "' for '" + name + "'"};
     }
@@ -167,6 +177,9 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     if (option == &kLawsOption) {
       if (value.empty()) return UsageError{"option '--laws' needs a value: " + kLawsOption.valueName};
       line.lawLibraries.push_back(value);
+    } else if (option == &kSetOption) {
+      if (value.empty()) return UsageError{"option '--set' needs a value: " + kSetOption.valueName};
+      line.settings.push_back(value);
     } else if (option == &kOutputOption) {
       if (outputGiven) return UsageError{"option '-o' given twice"};
       if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
@@ -192,12 +205,14 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
 
 std::string helpText() {
   return R"(Usage:
-  lodestone run DECK [-o DIR] [--animation]
+  lodestone run DECK [-o DIR] [--set ...] [--animation]
                                     simulate one deck
-  lodestone check DECK...           read and build decks without simulating them
-  lodestone batch DECK... [-j N] [-o DIR] [--animation]
+  lodestone check DECK... [--set ...]
+                                    read and build decks without simulating them
+  lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation]
                                     simulate many decks, N at a time, each in its own process
-  lodestone elements [NAME...]      list the deck elements Lodestone knows, or describe the named ones
+  lodestone elements [NAME...] [--markdown]
+                                    list the deck elements Lodestone knows, or describe the named ones
   lodestone debug-summary FILE      summarise a DebugOutput trace (debug.log) per contact pair
   lodestone --help | help           show this text
   lodestone --version               show the version
@@ -222,6 +237,7 @@ elements
   Without names, lists every element Lodestone reads, accepts with a warning, or refuses. With names
   (any case, e.g. Body_Rigid post_graphic), prints each element's attributes: type, default or required,
   allowed range, and whether a command can change it. This is the same table the reader checks decks with.
+  With --markdown, prints the whole reference as one Markdown page (docs/elements.md is that page).
 
 debug-summary
   Reads a debug.log written with <DebugOutput/> and prints, per contact pair, the first touch, the number of
@@ -231,6 +247,10 @@ debug-summary
 Options
   -o, --output DIR   results folder (run) or folder of results folders (batch)
   -j, --jobs N       decks simulated at once (batch)
+  --set ELEMENT:ID:ATTRIBUTE=VALUE
+                     give an attribute of the deck's element a value (run, check, batch; may be repeated),
+                     checked as if the deck said it: --set Force_Contact:300:stiffness=2e5; an empty ID
+                     names the elements without one: --set Param_Transient::integr_tol=1e-6
   --animation        write animation.pvd (run, batch), whatever the deck's H3DOutput says
   --laws LIB         load the named contact laws of law library LIB (a path, or a name looked up like a
                      subroutine library); may be repeated; also for check, batch and elements

@@ -26,8 +26,11 @@ struct CommandLine {
   bool animation = false;          // run, batch --animation: write the animation whatever the deck says
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
+  bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page
   std::string traceFile;                  // debug-summary: the debug.log to summarise
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
+  // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.
+  std::vector<std::string> settings;
 };
 
 struct UsageError {

@@ -48,10 +48,26 @@ int exitCodeOf(RunStatus status) {
   return kExitSimulationFailed;
 }
 
+// The --set options as the reader's settings; a malformed one is a usage error, said on standard error.
+std::optional<std::vector<AttributeSetting>> settingsOf(const CommandLine& line) {
+  std::vector<AttributeSetting> settings;
+  for (const std::string& text : line.settings) {
+    const SettingParse parsed = parseAttributeSetting(text);
+    if (!parsed.setting) {
+      std::cerr << "lodestone: option '--set': " << parsed.error << "\n";
+      return std::nullopt;
+    }
+    settings.push_back(*parsed.setting);
+  }
+  return settings;
+}
+
 }  // namespace
 
 int runCommand(const CommandLine& line) {
   const std::string& deck = line.decks.front();
+  const std::optional<std::vector<AttributeSetting>> settings = settingsOf(line);
+  if (!settings) return kExitUsage;
   RunOutcome outcome;
   {
     ProgressBar progressBar(std::cerr, isTerminal(STDERR_FILENO));
@@ -59,6 +75,7 @@ int runCommand(const CommandLine& line) {
     request.deckPath = deck;
     request.outputDir = line.outputDir;
     request.animation = line.animation;
+    request.settings = *settings;
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
     };
@@ -94,10 +111,12 @@ int runCommand(const CommandLine& line) {
 }
 
 int checkCommand(const CommandLine& line) {
+  const std::optional<std::vector<AttributeSetting>> settings = settingsOf(line);
+  if (!settings) return kExitUsage;
   int exitCode = kExitSuccess;
   for (const std::string& deck : line.decks) {
     Diagnostics diagnostics;
-    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics)) {
+    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics, *settings)) {
       // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
       if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
     }
@@ -113,6 +132,7 @@ int checkCommand(const CommandLine& line) {
 }
 
 int batchCommand(const CommandLine& line) {
+  if (!settingsOf(line)) return kExitUsage;  // each run reads them again, but a malformed one stops the batch here
   const std::vector<std::string>& decks = line.decks;
   const std::vector<std::string> folders = planResultsFolders(decks, line.outputDir);
   const int parallelRuns = line.jobs.value_or(usableCoreCount());
@@ -140,6 +160,7 @@ int batchCommand(const CommandLine& line) {
     run.resultsDir = folders[index];
     const std::string consoleLog = (fs::path(run.resultsDir) / kConsoleLogName).string();
     std::vector<std::string> arguments{"lodestone", "run", "-o", run.resultsDir};
+    for (const std::string& setting : line.settings) arguments.insert(arguments.end(), {"--set", setting});
     if (line.animation) arguments.push_back("--animation");
     arguments.insert(arguments.end(), {"--", run.deck});
     jobs.push_back({kCurrentExecutable, std::move(arguments), consoleLog, ""});
@@ -172,6 +193,10 @@ int batchCommand(const CommandLine& line) {
 }
 
 int elementsCommand(const CommandLine& line) {
+  if (line.markdown) {
+    std::cout << elementsReferenceMarkdown();
+    return kExitSuccess;
+  }
   if (line.elementNames.empty()) {
     const std::pair<ElementSupport, const char*> groups[] = {
         {ElementSupport::Read, "Read and simulated (lodestone elements NAME for the attributes):"},

@@ -362,7 +362,7 @@ RunOutcome runDeck(const RunRequest& request) {
   RunOutcome outcome;
   try {
     Stopwatch watch;
-    std::optional<ModelSpec> spec = readDeck(request.deckPath, outcome.diagnostics);
+    std::optional<ModelSpec> spec = readDeck(request.deckPath, outcome.diagnostics, request.settings);
     const double parseSeconds = watch.lap();
     if (!spec) {
       outcome.status = RunStatus::BadDeck;

@@ -4,8 +4,10 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "solver/core/diagnostics.h"
+#include "solver/xml/attribute_setting.h"
 
 namespace lodestone {
 
@@ -13,6 +15,8 @@ struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
   bool animation = false;  // write the animation whatever the deck says (`lodestone run --animation`)
+  // Attributes given values from outside the deck (--set), applied as the deck is read.
+  std::vector<AttributeSetting> settings;
   // Called now and then during integration (not more than a few times per second of wall time).
   std::function<void(double time, double startTime, double endTime)> onProgress;
 };

@@ -154,8 +154,23 @@ class ParseErrorCollector : public xc::ErrorHandler {
 // Walks the DOM of a parsed deck and hands each element to its reader from the element catalog.
 class DeckWalker {
  public:
-  DeckWalker(const std::string& file, const LocatingParser& parser, ModelSpec& spec, ReadContext& context)
-      : file_(file), parser_(parser), spec_(spec), context_(context) {}
+  DeckWalker(const std::string& file, const LocatingParser& parser, ModelSpec& spec, ReadContext& context,
+             const std::vector<AttributeSetting>& settings)
+      : file_(file), parser_(parser), spec_(spec), context_(context), settings_(settings),
+        settingUsed_(settings.size(), false) {}
+
+  // The settings that matched no element, each an error at the deck's first line.
+  void reportUnusedSettings() {
+    for (size_t k = 0; k < settings_.size(); ++k) {
+      if (settingUsed_[k]) continue;
+      SourceLoc where;
+      where.file = file_;
+      const AttributeSetting& setting = settings_[k];
+      const std::string which =
+          setting.id ? setting.element + " id=" + std::to_string(*setting.id) : setting.element + " without an id";
+      context_.diagnostics().error(where, "setting " + setting.text() + ": the deck has no " + which);
+    }
+  }
 
   void walkRoot(const xc::DOMElement* root) {
     const SourceLoc rootLoc = locate(root, utf8(root->getTagName()));
@@ -220,11 +235,30 @@ class DeckWalker {
     return node;
   }
 
+  // The settings for this element replace its attributes' values or add attributes, before any reader sees them.
+  void applySettings(ElementNode& node) {
+    std::optional<long> id;
+    for (const ElementNode::Attribute& attribute : node.attributes) {
+      if (attribute.name == "id") id = parseInteger(attribute.value);
+    }
+    for (size_t k = 0; k < settings_.size(); ++k) {
+      const AttributeSetting& setting = settings_[k];
+      if (!equalsIgnoreCase(setting.element, node.tag) || setting.id != id) continue;
+      settingUsed_[k] = true;
+      const std::string name = toLower(setting.attribute);
+      const auto given = std::find_if(node.attributes.begin(), node.attributes.end(),
+                                      [&](const ElementNode::Attribute& attribute) { return attribute.name == name; });
+      if (given != node.attributes.end()) given->value = setting.value;
+      else node.attributes.push_back({name, setting.value});
+    }
+  }
+
   // `sections`: names of the sections that could stand where the element does, for a misspelt one.
   void readElement(const xc::DOMElement* element, bool isCommand, const std::vector<std::string>& sections = {}) {
     const std::string name = utf8(element->getTagName());
     const ElementKind* kind = findElementKind(name);
-    const ElementNode node = nodeOf(element, kind);
+    ElementNode node = nodeOf(element, kind);
+    applySettings(node);
     Diagnostics& diagnostics = context_.diagnostics();
     for (const xc::DOMElement* child = element->getFirstElementChild(); child; child = child->getNextElementSibling()) {
       diagnostics.warning(locate(child, utf8(child->getTagName())),
@@ -273,6 +307,8 @@ class DeckWalker {
   const LocatingParser& parser_;
   ModelSpec& spec_;
   ReadContext& context_;
+  const std::vector<AttributeSetting>& settings_;
+  std::vector<bool> settingUsed_;
 };
 
 bool looksBinary(const std::string& text) {
@@ -286,7 +322,7 @@ bool looksBinary(const std::string& text) {
 }  // namespace
 
 std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
-                                      Diagnostics& diagnostics) {
+                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings) {
   const int errorsBefore = diagnostics.errorCount();
   const size_t firstDiagnostic = diagnostics.size();
   SourceLoc fileLoc;
@@ -346,7 +382,9 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   ModelSpec spec;
   spec.deckPath = displayName;
   ReadContext context(diagnostics);
-  DeckWalker(displayName, parser, spec, context).walkRoot(document->getDocumentElement());
+  DeckWalker walker(displayName, parser, spec, context, settings);
+  walker.walkRoot(document->getDocumentElement());
+  walker.reportUnusedSettings();
   context.checkReferences();
   checkWholeDeck(spec, context);
   diagnostics.sortByPosition(firstDiagnostic);
@@ -354,7 +392,8 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   return spec;
 }
 
-std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics) {
+std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics,
+                                  const std::vector<AttributeSetting>& settings) {
   SourceLoc fileLoc;
   fileLoc.file = path;
   std::error_code ignored;
@@ -373,7 +412,7 @@ std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnost
     diagnostics.error(fileLoc, "cannot read the deck: " + std::string(std::strerror(errno)));
     return std::nullopt;
   }
-  return readDeckText(contents.str(), path, diagnostics);
+  return readDeckText(contents.str(), path, diagnostics, settings);
 }
 
 }  // namespace lodestone

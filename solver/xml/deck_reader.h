@@ -4,17 +4,22 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "elements/model_spec.h"
+#include "solver/xml/attribute_setting.h"
 #include "solver/core/diagnostics.h"
 
 namespace lodestone {
 
-// Reads the deck at `path`. Every problem goes to `diagnostics` with file:line:col; returns nullopt when the
-// deck had any error (warnings alone do not fail it).
-std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics);
+// Reads the deck at `path` with `settings` applied. Every problem goes to `diagnostics` with file:line:col;
+// returns nullopt when the deck had any error (warnings alone do not fail it). A setting that matches no element
+// of the deck is an error.
+std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics,
+                                  const std::vector<AttributeSetting>& settings = {});
 
 // Same, from text in memory; `displayName` is the file name used in messages.
-std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName, Diagnostics& diagnostics);
+std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName, Diagnostics& diagnostics,
+                                      const std::vector<AttributeSetting>& settings = {});
 
 }  // namespace lodestone

@@ -165,6 +165,39 @@ TEST_F(LodestoneCommand, RunWritesResultsToTheOutputFolder) {
   EXPECT_FALSE(fs::exists(folder / "free_body_results"));
 }
 
+// --set gives the deck's attribute another value: Force_Gravity has no id, so its ID is empty. The free body then
+// falls with g = 2 m/s²: z = −t² at t = 0.1 s is −0.01.
+TEST_F(LodestoneCommand, RunWithASettingSimulatesTheChangedDeck) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const std::string results = folder / "set";
+  const CommandResult result = lodestone({"run", deck, "-o", results, "--set", "Force_Gravity::grav_z=-2"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  const std::string bodies = readFile(results + "/bodies.csv");
+  const std::string lastRow = bodies.substr(bodies.rfind('\n', bodies.size() - 2) + 1);
+  EXPECT_TRUE(lastRow.starts_with("0.1,2,0,0,-0.01")) << lastRow;
+}
+
+TEST_F(LodestoneCommand, ASettingIsCheckedLikeTheDecksOwnAttributes) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const CommandResult check = lodestone({"check", deck, "--set", "Body_Rigid:2:mass=-1", "--set=Body_Rigid:7:mass=1"});
+  EXPECT_EQ(check.exitCode, 1);
+  EXPECT_NE(check.err.find(deck + ":6:3: Body_Rigid id=2: "), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find(deck + ": setting Body_Rigid:7:mass=1: the deck has no Body_Rigid id=7"),
+            std::string::npos) << check.err;
+  const CommandResult malformed = lodestone({"run", deck, "--set", "Body_Rigid:mass=1"});
+  EXPECT_EQ(malformed.exitCode, 64);
+  EXPECT_EQ(malformed.err, "lodestone: option '--set': 'Body_Rigid:mass=1' is not ELEMENT:ID:ATTRIBUTE=VALUE: it "
+                           "needs two ':' before the '='\n");
+}
+
+TEST_F(LodestoneCommand, BatchPassesItsSettingsToEveryRun) {
+  const std::string deck = folder.write("free_body.xml", freeBodyDeck());
+  const CommandResult result =
+      lodestone({"batch", deck, "-o", folder / "sweep", "--set", "Body_Rigid:2:mass=-1"});
+  EXPECT_EQ(result.exitCode, 1) << result.out << result.err;
+  EXPECT_NE(readFile(folder / "sweep/free_body/console.log").find("Body_Rigid id=2: "), std::string::npos);
+}
+
 TEST_F(LodestoneCommand, RunOfABadDeckExits1AndSaysWhy) {
   const std::string deck = folder.write("truncated.xml", kTruncatedDeck);
   const CommandResult result = lodestone({"run", deck});
@@ -287,6 +320,19 @@ TEST_F(LodestoneCommand, ElementsListsAndDescribesFromTheSchemas) {
   const CommandResult unknown = lodestone({"elements", "Force_Gravitee"});
   EXPECT_EQ(unknown.exitCode, 64);
   EXPECT_NE(unknown.err.find("no element is called 'Force_Gravitee'"), std::string::npos) << unknown.err;
+}
+
+// docs/elements.md is what `lodestone elements --markdown` prints: a schema table changed without the page fails here.
+TEST_F(LodestoneCommand, TheElementReferenceInDocsIsCurrent) {
+  const CommandResult result = lodestone({"elements", "--markdown"});
+  ASSERT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_NE(result.out.find("### Force_Contact\n"), std::string::npos);
+  EXPECT_NE(result.out.find("| `stiffness` | real | >= 0 | default 0 | yes |"), std::string::npos);
+  const std::string page = readFile(std::string(LODESTONE_SOURCE_DIR) + "/docs/elements.md");
+  EXPECT_TRUE(page == result.out)
+      << "docs/elements.md is out of date: run 'build/bin/lodestone elements --markdown > docs/elements.md'";
+  expectUsageError({"elements", "Body_Rigid", "--markdown"},
+                   "'elements --markdown' writes the whole reference; it takes no element names");
 }
 
 TEST_F(LodestoneCommand, RealMotionSolveDecksAreCheckedWithoutACrash) {
