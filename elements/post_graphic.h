@@ -1,5 +1,5 @@
-// Post_Graphic: geometry attached to a marker — drawn by viewers, and (in later versions) contact surfaces.
-// This version reads and validates the geometry; the shapes themselves live in collision/.
+// Post_Graphic: geometry attached to a marker — contact surfaces, and what the animation draws. This file reads and
+// validates the geometry and says which shape (collision/) each primitive is and what a viewer draws of it.
 #pragma once
 
 #include <optional>
@@ -8,9 +8,9 @@
 
 #include "collision/shape.h"
 #include "collision/triangle_mesh.h"
+#include "elements/reference_marker.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
-#include "elements/reference_marker.h"
 
 namespace lodestone {
 

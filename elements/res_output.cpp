@@ -5,8 +5,9 @@ namespace lodestone {
 
 const ElementSchema<ResOutputSpec>& resOutputSchema() {
   using S = ResOutputSpec;
-  const std::string files = "Lodestone writes its results as CSV tables and results.h5 (see run.log's file list)";
-  const std::string precision = "results are written at full double precision, nothing rounded to zero";
+  static const std::string files =
+      "Lodestone writes its results as CSV tables and results.h5 (see run.log's file list)";
+  static const std::string precision = "results are written at full double precision, nothing rounded to zero";
   static const ElementSchema<S> schema{
       .element = "ResOutput",
       .attributes = {

@@ -1,17 +1,17 @@
 // Writing the animation's parts with vtkXMLPolyDataWriter and its collection with VTK's XML utilities.
 // The graphics' triangles are built once; each frame moves their points and rebuilds the small contacts and joints
-// blocks.
+// parts.
 #include "animation_writer.h"
 
 #include <vtkCellArray.h>
 #include <vtkDoubleArray.h>
 #include <vtkFloatArray.h>
-#include <vtkSmartPointer.h>
 #include <vtkIndent.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkSmartPointer.h>
 #include <vtkTypeInt64Array.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLPolyDataWriter.h>
