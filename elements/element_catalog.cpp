@@ -233,6 +233,8 @@ std::vector<ElementKind> buildCatalog() {
       singletonKind(paramStaticSchema(), &ModelSpec::statics, checkParamStatic, true),
       singletonKind(forceGravitySchema(), &ModelSpec::gravity, noCheck<ForceGravitySpec>, true),
       singletonKind(debugOutputSchema(), &ModelSpec::debugOutput, checkDebugOutput, false),
+      singletonKind(h3dOutputSchema(), &ModelSpec::h3dOutput, noCheck<H3DOutputSpec>, true),
+      singletonKind(resOutputSchema(), &ModelSpec::resOutput, noCheck<ResOutputSpec>, true),
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
@@ -258,15 +260,10 @@ std::vector<ElementKind> buildCatalog() {
   const auto refused = [&](const std::string& element, const std::string& note) {
     catalog.push_back(otherKind(element, ElementSupport::NotSupported, note));
   };
-  const std::string outputNote =
-      "Lodestone writes bodies.csv, contacts.csv (decks with Force_Contact) and run.log; other result files are not "
-      "available";
   ignored("Messaging", "messages always go to run.log");
   ignored("Param_Simulation", "Lodestone's own settings apply: joints are assembled to 1e-12 of the model's size, "
                                "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
-  ignored("H3DOutput", outputNote);
-  ignored("ResOutput", outputNote);
   ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
   ignored("Reference_String", "no element in this version reads strings");

@@ -321,32 +321,11 @@ bool needsTessellation(const ForceContact& contact, const std::vector<ContactGra
          std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
 }
 
-// The shape of a graphic and where its shape frame sits in the graphic's marker frame.
-struct PlacedShape {
-  Shape shape;
-  Pose inMarker;
-};
-
 std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& diagnostics) {
   PlacedShape placed;
   const std::string& type = graphic.type;
-  if (type == "Sphere") {
-    placed.shape = Shape::sphere(*graphic.radius);
-  } else if (type == "BoxDefinedFromCenter" || type == "BoxDefinedFromCorner") {
-    const Vector3 half = 0.5 * Vector3(*graphic.length_x, *graphic.length_y, *graphic.length_z);
-    placed.shape = Shape::box(half);
-    // A corner box grows along the corner marker's positive axes.
-    if (type == "BoxDefinedFromCorner") placed.inMarker.position = half;
-  } else if (type == "Cylinder") {
-    // The axis starts at the marker and runs `length` along its z (backwards when negative).
-    placed.shape = Shape::cylinder(*graphic.radius, 0.5 * std::fabs(*graphic.length));
-    placed.inMarker.position = Vector3(0, 0, 0.5 * *graphic.length);
-  } else if (type == "Frustum") {
-    placed.shape = Shape::frustum(*graphic.bottom_radius, *graphic.top_radius, std::fabs(*graphic.length));
-    // The shape runs along +z; a negative length turns it half a revolution about x.
-    if (*graphic.length < 0) placed.inMarker.rotation = Vector3(1, -1, -1).asDiagonal();
-  } else if (type == "Ellipsoid") {
-    placed.shape = Shape::ellipsoid(Vector3(*graphic.x_scale, *graphic.y_scale, *graphic.z_scale));
+  if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
+    placed = std::move(*primitive);
   } else if (type == "TriaMesh") {
     // A mesh that could never be contact geometry (open, badly wound, facing inwards) is said so already, at
     // `lodestone check` time and on the graphic's line, with the first offending triangle or edge.

@@ -17,12 +17,14 @@
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
+#include "elements/h3d_output.h"
 #include "elements/param_static.h"
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
 #include "elements/reference_marker.h"
 #include "elements/reference_variable.h"
+#include "elements/res_output.h"
 #include "elements/sensor_event.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
@@ -46,6 +48,9 @@ struct ModelSpec {
   std::optional<ParamStaticSpec> statics;
   std::optional<ForceGravitySpec> gravity;
   std::optional<DebugOutputSpec> debugOutput;
+  // Output settings; each may also appear (or appear again) in <Command>, changing the animation from then on.
+  std::optional<H3DOutputSpec> h3dOutput;
+  std::optional<ResOutputSpec> resOutput;
   std::vector<BodyRigidSpec> bodies;
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;

@@ -2,9 +2,12 @@
 // or mesh file).
 #include "post_graphic.h"
 
+#include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "collision/mesh_files.h"
+#include "collision/tessellation.h"
 #include "collision/triangle_mesh.h"
 #include "solver/core/text.h"
 
@@ -224,6 +227,58 @@ void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, 
       *spec.bottom_radius == 0) {
     diagnostics.error(spec.loc, "a Frustum needs top_radius or bottom_radius > 0");
   }
+}
+
+std::optional<PlacedShape> primitiveShapeOf(const PostGraphicSpec& graphic) {
+  PlacedShape placed;
+  const std::string& type = graphic.type;
+  if (type == "Sphere") {
+    placed.shape = Shape::sphere(*graphic.radius);
+  } else if (type == "BoxDefinedFromCenter" || type == "BoxDefinedFromCorner") {
+    const Vector3 half = 0.5 * Vector3(*graphic.length_x, *graphic.length_y, *graphic.length_z);
+    placed.shape = Shape::box(half);
+    // A corner box grows along the corner marker's positive axes.
+    if (type == "BoxDefinedFromCorner") placed.inMarker.position = half;
+  } else if (type == "Cylinder") {
+    // The axis starts at the marker and runs `length` along its z (backwards when negative).
+    placed.shape = Shape::cylinder(*graphic.radius, 0.5 * std::fabs(*graphic.length));
+    placed.inMarker.position = Vector3(0, 0, 0.5 * *graphic.length);
+  } else if (type == "Frustum") {
+    placed.shape = Shape::frustum(*graphic.bottom_radius, *graphic.top_radius, std::fabs(*graphic.length));
+    // The shape runs along +z; a negative length turns it half a revolution about x.
+    if (*graphic.length < 0) placed.inMarker.rotation = Vector3(1, -1, -1).asDiagonal();
+  } else if (type == "Ellipsoid") {
+    placed.shape = Shape::ellipsoid(Vector3(*graphic.x_scale, *graphic.y_scale, *graphic.z_scale));
+  } else {
+    return std::nullopt;
+  }
+  return placed;
+}
+
+std::vector<DrawnGraphic> drawnGraphics(const std::vector<PostGraphicSpec>& graphics,
+                                        const std::vector<ReferenceMarkerSpec>& markers, const Model& model) {
+  std::map<long, long> bodyOfMarker;  // Reference_Marker id -> Body_Rigid id, ground bodies included
+  for (const ReferenceMarkerSpec& marker : markers) bodyOfMarker[marker.id] = marker.body_id;
+  std::vector<DrawnGraphic> drawn;
+  for (const PostGraphicSpec& graphic : graphics) {
+    const Marker* marker = graphic.supported ? model.marker(graphic.markerId()) : nullptr;
+    if (!marker) continue;
+    TriangleMesh surface;
+    Pose inMarker;
+    if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
+      surface = tessellate(primitive->shape, graphic.refinement_level);
+      inMarker = primitive->inMarker;
+    } else if (graphic.type == "TriaMesh") {
+      surface = graphic.mesh;  // the nodes are in the reference marker's frame
+    } else {
+      continue;
+    }
+    const Matrix3 rotation = marker->orientation * inMarker.rotation;
+    const Vector3 offset = marker->position + marker->orientation * inMarker.position;
+    for (Vector3& vertex : surface.vertices) vertex = offset + rotation * vertex;
+    drawn.push_back({graphic.id, bodyOfMarker[marker->id], marker->body, std::move(surface)});
+  }
+  return drawn;
 }
 
 }  // namespace lodestone

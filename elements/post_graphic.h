@@ -1,12 +1,15 @@
-// Post_Graphic: geometry attached to a marker — drawn by viewers, and (in later versions) contact surfaces.
-// This version reads and validates the geometry; the shapes themselves live in collision/.
+// Post_Graphic: geometry attached to a marker — contact surfaces, and what the animation draws. This file reads and
+// validates the geometry and says which shape (collision/) each primitive is and what a viewer draws of it.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collision/shape.h"
 #include "collision/triangle_mesh.h"
+#include "elements/reference_marker.h"
+#include "solver/core/model.h"
 #include "solver/core/schema.h"
 
 namespace lodestone {
@@ -43,5 +46,26 @@ bool isViewerOnlyGraphicType(const std::string& type);
 // from its mesh_file. A TriaMesh gets the lenient checks of a drawn mesh here; the strict ones for contact
 // (checkContactMesh) belong where a graphic becomes contact geometry.
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics);
+
+// The shape of a graphic and where its shape frame sits in the graphic's marker frame.
+struct PlacedShape {
+  Shape shape;
+  Pose inMarker;
+};
+// The shape of a primitive graphic (Sphere, boxes, Cylinder, Frustum, Ellipsoid); nothing for other types.
+std::optional<PlacedShape> primitiveShapeOf(const PostGraphicSpec& graphic);
+
+// A graphic as a viewer draws it: triangles fixed to a body, for the animation.
+struct DrawnGraphic {
+  long id = 0;
+  long bodyId = 0;  // the Body_Rigid it moves with (a ground body's id for graphics on ground)
+  int body = -1;    // index into Model::bodies; -1 on ground
+  TriangleMesh surface;  // in the body frame (in ground for graphics on ground)
+};
+// Every graphic of the deck a viewer can draw, moving with its body: primitives tessellated at their
+// refinement_level, TriaMesh graphics as they are. Types only viewers know, and graphics on markers the model lacks,
+// are left out.
+std::vector<DrawnGraphic> drawnGraphics(const std::vector<PostGraphicSpec>& graphics,
+                                        const std::vector<ReferenceMarkerSpec>& markers, const Model& model);
 
 }  // namespace lodestone

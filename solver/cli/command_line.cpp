@@ -177,6 +177,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       onlyDecksFollow = true;
       continue;
     }
+    if (takesOutput && argument == "--animation") {
+      line.animation = true;
+      continue;
+    }
 
     const OptionSpelling* option = nullptr;
     std::optional<std::optional<std::string>> match;
@@ -232,11 +236,11 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
 
 std::string helpText() {
   return R"(Usage:
-  lodestone run DECK [-o DIR] [--set ...]
+  lodestone run DECK [-o DIR] [--set ...] [--animation]
                                     simulate one deck
   lodestone check DECK... [--set ...]
                                     read and build decks without simulating them
-  lodestone batch DECK... [-j N] [-o DIR] [--set ...]
+  lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation]
                                     simulate many decks, N at a time, each in its own process
   lodestone elements [NAME...] [--markdown]
                                     list the deck elements Lodestone knows, or describe the named ones
@@ -247,8 +251,9 @@ std::string helpText() {
   lodestone --version               show the version
 
 run
-  Reads DECK, runs its commands and writes results (bodies.csv, run.log, ...) to a results folder:
-  DIR when -o DIR is given, otherwise <deck folder>/<deck name>_results. Deck errors and warnings go to
+  Reads DECK, runs its commands and writes results (bodies.csv, results.h5, run.log, ...) to a results folder:
+  DIR when -o DIR is given, otherwise <deck folder>/<deck name>_results. With --animation, or when the deck has
+  <H3DOutput/> or <ResOutput/>, also animation.pvd: the model moving, for ParaView. Deck errors and warnings go to
   standard error as deck.xml:LINE:COL: Element id=N: message. On a terminal, runs longer than half a
   second show a progress bar on standard error.
 
@@ -286,6 +291,7 @@ Options
                      give an attribute of the deck's element a value (run, check, batch; may be repeated),
                      checked as if the deck said it: --set Force_Contact:300:stiffness=2e5; an empty ID
                      names the elements without one: --set Param_Transient::integr_tol=1e-6
+  --animation        write animation.pvd (run, batch), whatever the deck's H3DOutput says
   --laws LIB         load the named contact laws of law library LIB (a path, or a name looked up like a
                      subroutine library); may be repeated; also for check, batch and elements
   --                 every argument after this is a deck, even one starting with '-'

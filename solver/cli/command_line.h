@@ -25,6 +25,7 @@ struct CommandLine {
   Command command = Command::Help;
   std::vector<std::string> decks;  // run: exactly one; check, batch: one or more
   std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
+  bool animation = false;          // run, batch --animation: write the animation whatever the deck says
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
   bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page

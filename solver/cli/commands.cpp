@@ -76,6 +76,7 @@ int runCommand(const CommandLine& line) {
     RunRequest request;
     request.deckPath = deck;
     request.outputDir = line.outputDir;
+    request.animation = line.animation;
     request.settings = *settings;
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
@@ -162,8 +163,9 @@ int batchCommand(const CommandLine& line) {
     const std::string consoleLog = (fs::path(run.resultsDir) / kConsoleLogName).string();
     std::vector<std::string> arguments{"lodestone", "run", "-o", run.resultsDir};
     for (const std::string& setting : line.settings) arguments.insert(arguments.end(), {"--set", setting});
+    if (line.animation) arguments.push_back("--animation");
     arguments.insert(arguments.end(), {"--", run.deck});
-    jobs.push_back({kCurrentExecutable, arguments, consoleLog, ""});
+    jobs.push_back({kCurrentExecutable, std::move(arguments), consoleLog, ""});
     runOfJob.push_back(index);
   }
 

@@ -29,6 +29,7 @@
 #include "elements/constraint_joint.h"
 #include "elements/joint_equations.h"
 #include "solver/core/model.h"
+#include "solver/output/result_tables.h"
 
 namespace lodestone {
 
@@ -48,13 +49,6 @@ struct AssemblyReport {
   int iterations = 0;
   double largestError = 0;   // max |Φ| left
   std::optional<std::string> failure;  // "Constraint_Joint id=3 (deck.xml:40:5) cannot be assembled: …"
-};
-
-// One joint's reaction on its I marker, in ground: force, and torque about the marker's origin.
-struct JointReaction {
-  long id = 0;
-  Vector3 force = Vector3::Zero();
-  Vector3 torque = Vector3::Zero();
 };
 
 class ConstraintSystem {

@@ -16,6 +16,8 @@
 #include "solver/output/csv_file.h"
 #include "solver/output/energy_results_writer.h"
 #include "solver/output/impact_results_writer.h"
+#include "solver/output/animation_writer.h"
+#include "solver/output/results_h5.h"
 #include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
@@ -27,6 +29,24 @@ namespace lodestone {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The elements a table's id column names, as results.h5 describes them.
+template <class Spec>
+void addElements(const std::vector<Spec>& specs, std::vector<TableElement>& elements) {
+  for (const Spec& spec : specs) elements.push_back({spec.id, spec.label, spec.loc});
+}
+
+// Whether the animation is written, and how: `--animation` writes it whatever the deck says; otherwise H3DOutput's
+// switch_on decides, or, without one, whether the deck has a ResOutput. ResOutput's contact_gra_output="FALSE" leaves
+// the contacts out.
+std::optional<AnimationOptions> animationWanted(const ModelSpec& spec, const RunRequest& request) {
+  const bool wanted = request.animation || (spec.h3dOutput ? spec.h3dOutput->switch_on : spec.resOutput.has_value());
+  if (!wanted) return std::nullopt;
+  AnimationOptions options;
+  options.contacts = !spec.resOutput || spec.resOutput->contact_gra_output;
+  options.increment = spec.h3dOutput ? spec.h3dOutput->increment : 1;
+  return options;
+}
 
 // Everything one run keeps between commands.
 class DeckRun {
@@ -68,13 +88,14 @@ class DeckRun {
         contactResults_.emplace(outputDir / "contacts.csv");
         impactResults_.emplace(outputDir / "impacts.csv");
       }
-      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
+      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
-        jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
+        jointResults_.emplace(outputDir / "joints.csv", csvHeader(jointsTable()).c_str());
       }
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", *spec_.debugOutput);
       }
+      openResultsFile(outputDir / "results.h5", *model);
     } catch (const std::runtime_error& cannotWrite) {
       outcome_.status = RunStatus::SimulationFailed;
       outcome_.message = cannotWrite.what();
@@ -93,22 +114,32 @@ class DeckRun {
     if (trace_) simulation_->setDebugTrace(&*trace_);
     simulation_->setSensorActionHandler([this](const SensorAction& action) {
       std::string row;
-      appendReal(row, action.time);
-      row += "," + std::to_string(action.id) + "," + action.action + ",";
-      appendReal(row, action.value);
-      sensorEvents_->append(row + "\n");
+      appendCsvRow(eventsTable(), action, row);
+      sensorEvents_->append(row);
+      resultsFile_->append(eventsTable(), std::span(&action, 1));
     });
     if (impactResults_) {
-      simulation_->setImpactHandler([this](const ImpactEpisode& episode) { impactResults_->write(episode); });
+      simulation_->setImpactHandler([this](const ImpactEpisode& episode) {
+        impactResults_->write(episode);
+        resultsFile_->append(impactsTable(), std::span(&episode, 1));
+      });
     }
     simulation_->setOutputHandler([this](const OutputFrame& frame) {
       results_->write(frame.time, frame.bodies);
       if (frame.energy) energyResults_->write(*frame.energy);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
       if (jointResults_) writeJointReactions(frame);
+      writeResultsFile(frame);
+      if (animation_ && animating_) {
+        animation_->write(frame.time, simulation_->model(), frame.bodies, frame.contacts, frame.joints);
+      }
     });
 
     workingSpec_ = spec_;
+    if (!startAnimation()) {
+      log_->failedBeforeStart(outcome_.message);
+      return;
+    }
     bool stopped = false;
     for (const CommandSpec& command : spec_.commands) {
       if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
@@ -139,6 +170,12 @@ class DeckRun {
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
     if (trace_) outputs.push_back(trace_->path());
+    resultsFile_->flush();
+    outputs.push_back(resultsFile_->path());
+    if (animation_) {
+      animation_->close();
+      outputs.push_back(animation_->path());
+    }
     outputs.push_back(log_->path());
     log_->files(deckPath_, outputs);
     if (stopped) log_->line("Execution terminated by STOP command.");
@@ -168,18 +205,74 @@ class DeckRun {
   // joints.csv: each joint's reaction on its I marker, in ground (force, then torque about the marker's origin).
   void writeJointReactions(const OutputFrame& frame) {
     std::string rows;
-    for (const JointReaction& reaction : frame.joints) {
-      appendReal(rows, frame.time);
-      rows += "," + std::to_string(reaction.id);
-      for (const Vector3* v : {&reaction.force, &reaction.torque}) {
-        for (int k = 0; k < 3; ++k) {
-          rows += ",";
-          appendReal(rows, (*v)(k));
-        }
-      }
-      rows += "\n";
-    }
+    for (const JointReaction& reaction : frame.joints) appendCsvRow(jointsTable(), JointRow{frame.time, reaction}, rows);
     jointResults_->append(rows);
+  }
+
+  // results.h5, with a table for each CSV file the run writes.
+  void openResultsFile(const fs::path& path, const Model& model) {
+    resultsFile_.emplace(path, deckPath_, model.units);
+    std::vector<TableElement> bodies;
+    for (const RigidBody& body : model.bodies) bodies.push_back({body.id, body.label, body.loc});
+    resultsFile_->addTable(bodiesTable(), bodies);
+    resultsFile_->addTable(energyTable(), {});
+    if (contactResults_) {
+      std::vector<TableElement> contacts;
+      addElements(spec_.contacts, contacts);
+      resultsFile_->addTable(contactsTable(), contacts);
+      resultsFile_->addTable(impactsTable(), contacts);
+    }
+    if (jointResults_) {
+      std::vector<TableElement> joints;
+      addElements(spec_.joints, joints);
+      addElements(spec_.primitives, joints);
+      addElements(spec_.motions, joints);
+      resultsFile_->addTable(jointsTable(), joints);
+    }
+    if (sensorEvents_) {
+      std::vector<TableElement> sensors;
+      addElements(spec_.sensors, sensors);
+      resultsFile_->addTable(eventsTable(), sensors);
+    }
+  }
+
+  void writeResultsFile(const OutputFrame& frame) {
+    std::vector<BodyRow> bodies;
+    for (const BodySample& body : frame.bodies) bodies.push_back({frame.time, body});
+    resultsFile_->append(bodiesTable(), std::span<const BodyRow>(bodies));
+    if (frame.energy) resultsFile_->append(energyTable(), std::span(frame.energy, 1));
+    if (contactResults_) {
+      std::vector<ContactRow> contacts;
+      for (const PairReport& pair : frame.contacts) contacts.push_back({frame.time, pair});
+      resultsFile_->append(contactsTable(), std::span<const ContactRow>(contacts));
+    }
+    if (jointResults_) {
+      std::vector<JointRow> joints;
+      for (const JointReaction& joint : frame.joints) joints.push_back({frame.time, joint});
+      resultsFile_->append(jointsTable(), std::span<const JointRow>(joints));
+    }
+    resultsFile_->flushWhenDue();
+  }
+
+  // Opens the animation when the working deck (or the command line) asks for it, and follows a Modify that changes
+  // H3DOutput or ResOutput. False, with the reason in the outcome, when its folder cannot be made.
+  bool startAnimation() {
+    const std::optional<AnimationOptions> wanted = animationWanted(workingSpec_, request_);
+    animating_ = wanted.has_value();
+    if (!wanted) return true;
+    if (animation_) {
+      animation_->setOptions(*wanted);
+      return true;
+    }
+    try {
+      animation_.emplace(outcome_.outputDir,
+                         drawnGraphics(workingSpec_.graphics, workingSpec_.markers, simulation_->model()), *wanted);
+    } catch (const std::runtime_error& cannotWrite) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = cannotWrite.what();
+      return false;
+    }
+    return true;
   }
 
   bool simulate_(const SimulateSpec& command) {
@@ -216,7 +309,7 @@ class DeckRun {
       outcome_.diagnostics.error(command.loc, whyNot);
       return badDeckAt(command.loc, whyNot);
     }
-    return true;
+    return startAnimation();
   }
 
   bool badDeckAt(const SourceLoc& where, const std::string& what) {
@@ -240,6 +333,9 @@ class DeckRun {
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
+  std::optional<ResultsH5File> resultsFile_;  // results.h5, always
+  std::optional<AnimationWriter> animation_;  // animation.pvd, once the deck or the command line asks for it
+  bool animating_ = false;                    // the deck's latest settings want frames
   bool halted_ = false;                  // a sensor with halt ended the run
   std::optional<Simulation> simulation_;
   std::optional<double> currentTime_;

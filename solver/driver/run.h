@@ -14,6 +14,7 @@ namespace lodestone {
 struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
+  bool animation = false;  // write the animation whatever the deck says (`lodestone run --animation`)
   // Attributes given values from outside the deck (--set), applied as the deck is read.
   std::vector<AttributeSetting> settings;
   // Called now and then during integration (not more than a few times per second of wall time).

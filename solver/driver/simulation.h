@@ -17,6 +17,7 @@
 #include "integrator.h"
 #include "multibody_system.h"
 #include "solver/output/debug_trace.h"
+#include "solver/output/result_tables.h"
 #include "solver/output/run_log.h"
 
 namespace lodestone {
@@ -48,14 +49,6 @@ struct SegmentOutcome {
   std::string reason;   // when not completed: "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): …"
   // A sensor with halt ended the run (completed, no later command runs): which one, in the log's words.
   std::optional<std::string> haltedBy;
-};
-
-// One action a Sensor_Event carried out (events.csv: time,id,action,value).
-struct SensorAction {
-  double time = 0;
-  long id = 0;
-  std::string action;  // "halt", "return", "print", "restart", "dt", "hmax", "stepsize"; "none" for a sensor without
-  double value = 0;    // the sensor's expression at `time`
 };
 
 class Simulation {

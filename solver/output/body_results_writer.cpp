@@ -1,33 +1,16 @@
-// Writing bodies.csv with shortest round-trip numbers.
+// Writing bodies.csv with shortest round-trip numbers, in the columns of bodiesTable().
 #include "body_results_writer.h"
 
-#include "solver/core/text.h"
+#include "result_tables.h"
 
 namespace lodestone {
 
 BodyResultsWriter::BodyResultsWriter(const std::filesystem::path& path)
-    : file_(path, kHeader) {}
+    : file_(path, csvHeader(bodiesTable()).c_str()) {}
 
 void BodyResultsWriter::write(double time, std::span<const BodySample> bodies) {
   buffer_.clear();
-  for (const BodySample& body : bodies) {
-    appendReal(buffer_, time);
-    buffer_ += ',';
-    buffer_ += std::to_string(body.id);
-    const auto appendAll = [this](const auto& values) {
-      for (Eigen::Index i = 0; i < values.size(); ++i) {
-        buffer_ += ',';
-        appendReal(buffer_, values[i]);
-      }
-    };
-    appendAll(body.position);
-    appendAll(body.eulerParameters);
-    appendAll(body.velocity);
-    appendAll(body.angularVelocity);
-    appendAll(body.acceleration);
-    appendAll(body.angularAcceleration);
-    buffer_ += '\n';
-  }
+  for (const BodySample& body : bodies) appendCsvRow(bodiesTable(), BodyRow{time, body}, buffer_);
   file_.append(buffer_);
 }
 

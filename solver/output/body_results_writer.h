@@ -26,8 +26,6 @@ struct BodySample {
 
 class BodyResultsWriter {
  public:
-  static constexpr const char* kHeader = "time,id,x,y,z,e0,e1,e2,e3,vx,vy,vz,wx,wy,wz,ax,ay,az,wdx,wdy,wdz";
-
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit BodyResultsWriter(const std::filesystem::path& path);
 

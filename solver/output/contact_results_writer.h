@@ -15,10 +15,6 @@ namespace lodestone {
 
 class ContactResultsWriter {
  public:
-  static constexpr const char* kHeader =
-      "time,id,i_graphic,j_graphic,in_contact,points,penetration,separation,penetration_rate,slip_speed,fn,ft,"
-      "fx,fy,fz,tx,ty,tz,px,py,pz,nx,ny,nz,interval_max_fn,interval_max_penetration";
-
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit ContactResultsWriter(const std::filesystem::path& path);
 

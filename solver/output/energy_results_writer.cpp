@@ -1,19 +1,9 @@
-// Writing energy.csv with shortest round-trip numbers.
+// Writing energy.csv with shortest round-trip numbers, in the columns of energyTable().
 #include "energy_results_writer.h"
 
-#include "solver/core/text.h"
+#include "result_tables.h"
 
 namespace lodestone {
-
-namespace {
-
-std::string header() {
-  std::string text = "time";
-  for (const EnergyColumn& column : kEnergyColumns) text += std::string(",") + column.name;
-  return text;
-}
-
-}  // namespace
 
 double sumOf(const EnergySample& sample, EnergyTerm term) {
   double sum = 0;
@@ -23,16 +13,11 @@ double sumOf(const EnergySample& sample, EnergyTerm term) {
   return sum;
 }
 
-EnergyResultsWriter::EnergyResultsWriter(const std::filesystem::path& path) : file_(path, header().c_str()) {}
+EnergyResultsWriter::EnergyResultsWriter(const std::filesystem::path& path) : file_(path, csvHeader(energyTable()).c_str()) {}
 
 void EnergyResultsWriter::write(const EnergySample& sample) {
   buffer_.clear();
-  appendReal(buffer_, sample.time);
-  for (const EnergyColumn& column : kEnergyColumns) {
-    buffer_ += ',';
-    appendReal(buffer_, sample.*column.value);
-  }
-  buffer_ += '\n';
+  appendCsvRow(energyTable(), sample, buffer_);
   file_.append(buffer_);
 }
 

@@ -1,7 +1,8 @@
-// Writing impacts.csv with shortest round-trip numbers; a value not known (an episode still open) is left empty.
+// Writing impacts.csv with shortest round-trip numbers, in the columns of impactsTable(); a value not known (an
+// episode still open) is left empty.
 #include "impact_results_writer.h"
 
-#include "solver/core/text.h"
+#include "result_tables.h"
 
 namespace lodestone {
 
@@ -10,29 +11,13 @@ std::optional<double> ImpactEpisode::restitution() const {
   return *velocityOut / velocityIn;
 }
 
-ImpactResultsWriter::ImpactResultsWriter(const std::filesystem::path& path) : file_(path, kHeader) {}
+ImpactResultsWriter::ImpactResultsWriter(const std::filesystem::path& path)
+    : file_(path, csvHeader(impactsTable()).c_str()) {}
 
 void ImpactResultsWriter::write(const ImpactEpisode& episode) {
-  std::string row = std::to_string(episode.elementId) + ',' + std::to_string(episode.iGraphic) + ',' +
-                    std::to_string(episode.jGraphic);
-  const auto real = [&row](std::optional<double> value) {
-    row += ',';
-    if (value) appendReal(row, *value);
-  };
-  const auto flag = [&row](bool value) { row += value ? ",1" : ",0"; };
-  real(episode.onsetTime);
-  flag(episode.onsetLocated);
-  real(episode.separationTime);
-  if (episode.separationTime) flag(episode.separationLocated);
-  else row += ',';
-  real(episode.peakNormalForce);
-  real(episode.peakTime);
-  real(episode.maxPenetration);
-  real(episode.normalImpulse);
-  real(episode.velocityIn);
-  real(episode.velocityOut);
-  real(episode.restitution());
-  file_.append(row + '\n');
+  std::string row;
+  appendCsvRow(impactsTable(), episode, row);
+  file_.append(row);
 }
 
 }  // namespace lodestone

@@ -33,10 +33,6 @@ struct ImpactEpisode {
 
 class ImpactResultsWriter {
  public:
-  static constexpr const char* kHeader =
-      "id,i_graphic,j_graphic,onset_time,onset_located,separation_time,separation_located,peak_fn,peak_time,"
-      "max_penetration,impulse,v_in,v_out,restitution";
-
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit ImpactResultsWriter(const std::filesystem::path& path);
 

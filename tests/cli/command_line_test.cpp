@@ -38,6 +38,15 @@ TEST(CommandLine, RunTakesOneDeckAndAnOptionalOutputFolder) {
   }
 }
 
+TEST(CommandLine, AnimationIsAFlagOfRunAndBatch) {
+  EXPECT_FALSE(parsedOk({"run", "a.xml"}).animation);
+  EXPECT_TRUE(parsedOk({"run", "a.xml", "--animation"}).animation);
+  EXPECT_TRUE(parsedOk({"run", "--animation", "-o", "out", "a.xml"}).animation);
+  EXPECT_TRUE(parsedOk({"batch", "a.xml", "b.xml", "--animation"}).animation);
+  EXPECT_EQ(usageError({"check", "a.xml", "--animation"}), "unknown option '--animation' for 'check'");
+  EXPECT_EQ(parsedOk({"run", "--", "--animation"}).decks, std::vector<std::string>{"--animation"});
+}
+
 TEST(CommandLine, CheckTakesSeveralDecks) {
   const CommandLine line = parsedOk({"check", "a.xml", "b.xml"});
   EXPECT_EQ(line.command, Command::Check);

@@ -1,5 +1,6 @@
 // runModelSpec / runDeck end to end with decks built in code: results and log on disk, commands executed in
 // order (Simulate, modification, Stop), and every way of ending — completed, failed, bad deck — reported.
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "elements/model_spec.h"
 #include "solver/driver/run.h"
+#include "support/contact_runs.h"
 #include "support/text_files.h"
 
 namespace lodestone {
@@ -221,6 +223,86 @@ TEST_F(RunTest, UnreadableDeckIsABadDeckWithoutOutputFolder) {
   EXPECT_TRUE(outcome.diagnostics.hasErrors());
   EXPECT_TRUE(outcome.outputDir.empty());
   EXPECT_FALSE(fs::exists(folder / "no-such-deck_results"));
+}
+
+// ---- when the animation is written, as H3DOutput, ResOutput and --animation say ----------------------------
+
+// The times of the frames animation.pvd lists, and the names of the parts at each.
+struct Collection {
+  std::vector<double> times;
+  std::vector<std::string> parts;  // one per DataSet
+};
+
+Collection collectionOf(const fs::path& folder) {
+  Collection collection;
+  const std::string text = testing::readText(folder / "animation.pvd");
+  for (size_t at = text.find("timestep=\""); at != std::string::npos; at = text.find("timestep=\"", at + 1)) {
+    const double time = std::stod(text.substr(at + 10));
+    if (collection.times.empty() || collection.times.back() != time) collection.times.push_back(time);
+    const size_t name = text.find("name=\"", at) + 6;
+    collection.parts.push_back(text.substr(name, text.find('"', name) - name));
+  }
+  return collection;
+}
+
+// The ball drop with `model` added to its <Model> and `command` between two Simulates (to 0.1 s, then to 0.2 s).
+std::string dropWithOutputSettings(const std::string& model, const std::string& command) {
+  testing::BallDrop drop;
+  drop.law = "cnf_type=\"IMPACT\" stiffness=\"1e5\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-3\"";
+  std::string text = testing::ballDropDeck(drop);
+  text.replace(text.find("</Model>"), 0, model);
+  const std::string simulate = "<Simulate analysis_type=\"Transient\" end_time=\"0.2\"";
+  text.replace(text.find(simulate), 0,
+               "<Simulate analysis_type=\"Transient\" end_time=\"0.1\" print_interval=\"0.01\"/>" + command);
+  return text;
+}
+
+TEST(RunAnimation, H3DOutputSwitchedOffWritesNoneEvenWithAResOutput) {
+  const testing::DeckRun run = testing::runDeckText(
+      "animation_off", dropWithOutputSettings("<H3DOutput switch_on=\"FALSE\"/><ResOutput/>", ""));
+  EXPECT_FALSE(fs::exists(run.output / "animation.pvd"));
+  EXPECT_FALSE(fs::exists(run.output / "animation"));
+  EXPECT_TRUE(fs::exists(run.output / "results.h5"));
+}
+
+TEST(RunAnimation, ResOutputAloneWritesItAndContactGraOutputFalseLeavesTheContactsOut) {
+  const testing::DeckRun with = testing::runDeckText("animation_res", dropWithOutputSettings("<ResOutput/>", ""));
+  const Collection contacts = collectionOf(with.output);
+  EXPECT_EQ(contacts.times.size(), 21u);  // 0, 0.01, ... 0.2
+  EXPECT_EQ(std::count(contacts.parts.begin(), contacts.parts.end(), "contacts"), 21);
+  const testing::DeckRun without = testing::runDeckText(
+      "animation_res_no_contacts", dropWithOutputSettings("<ResOutput contact_gra_output=\"FALSE\"/>", ""));
+  const Collection plain = collectionOf(without.output);
+  EXPECT_EQ(plain.times, contacts.times);
+  EXPECT_EQ(std::count(plain.parts.begin(), plain.parts.end(), "contacts"), 0);
+  EXPECT_EQ(std::count(plain.parts.begin(), plain.parts.end(), "graphics"), 21);
+}
+
+// A command-form H3DOutput switches the animation on from the next Simulate, every increment-th output from then.
+TEST(RunAnimation, H3DOutputInCommandStartsItForTheRestOfTheRun) {
+  const testing::DeckRun run = testing::runDeckText(
+      "animation_command", dropWithOutputSettings("", "<H3DOutput switch_on=\"TRUE\" increment=\"2\"/>"));
+  const std::vector<std::string> bodies = testing::readLines(run.output / "bodies.csv");
+  std::vector<double> later;  // output times of the second Simulate
+  for (size_t row = 1; row < bodies.size(); ++row) {
+    const double time = testing::csvFields(bodies[row])[0];
+    if (time > 0.1 + 1e-9) later.push_back(time);
+  }
+  ASSERT_EQ(later.size(), 10u);
+  const Collection collection = collectionOf(run.output);
+  EXPECT_EQ(collection.times, (std::vector<double>{later[0], later[2], later[4], later[6], later[8]}));
+}
+
+TEST(RunAnimation, TheCommandLineWritesItWhateverTheDeckSays) {
+  const fs::path deck = testing::scratchFile("animation_forced.xml");
+  std::ofstream(deck) << dropWithOutputSettings("<H3DOutput switch_on=\"FALSE\"/>", "");
+  RunRequest request;
+  request.deckPath = deck.string();
+  request.outputDir = testing::scratchFile("animation_forced_results").string();
+  request.animation = true;
+  const RunOutcome outcome = runDeck(request);
+  ASSERT_EQ(outcome.status, RunStatus::Completed) << outcome.message;
+  EXPECT_EQ(collectionOf(request.outputDir).times.size(), 21u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // TriaMesh mesh files are read beside the deck.
 #include <fstream>
 
+#include "elements/model_builder.h"
 #include "support/deck_testing.h"
 #include "support/text_files.h"
 
@@ -195,6 +196,43 @@ TEST(PostGraphic, TriaMeshFileOrListsNotBoth) {
 TEST(PostGraphic, MarkerMustExist) {
   const ReadResult result = readText(deck(graphic("type=\"Sphere\" center_marker_id=\"77\" radius=\"1\"")));
   EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'center_marker_id' refers to Reference_Marker id=77"));
+}
+
+// The animation draws graphics in their body's frame: a 1 x 2 x 3 corner box on a marker 1 m along the body's x,
+// turned a quarter turn about z, spans x in [-1, 1], y in [0, 1], z in [0, 3]; a ground graphic stays in ground with
+// the ground body's id; a viewer-only type is left out.
+TEST(PostGraphic, DrawnGraphicsAreInTheirBodysFrame) {
+  const std::string text =
+      groundAndBody() +
+      "\n<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"1\" a00=\"0\" a10=\"1\" a20=\"0\" a01=\"-1\" a11=\"0\" "
+      "a21=\"0\"/>\n<Post_Graphic id=\"7\" type=\"BoxDefinedFromCorner\" corner_marker_id=\"21\" length_x=\"1\" "
+      "length_y=\"2\" length_z=\"3\"/>\n<Reference_Marker id=\"10\" body_id=\"1\" pos_z=\"-5\"/>\n"
+      "<Post_Graphic id=\"8\" type=\"Sphere\" center_marker_id=\"10\" radius=\"0.5\"/>\n"
+      "<Post_Graphic id=\"9\" type=\"Outline\" ref_marker_id=\"10\"/>";
+  ReadResult result = readText(deck(text));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  const std::optional<Model> model = buildModel(*result.spec, result.diagnostics);
+  ASSERT_TRUE(model) << result.diagnostics.formatAll();
+  const std::vector<DrawnGraphic> drawn = drawnGraphics(result.spec->graphics, result.spec->markers, *model);
+  ASSERT_EQ(drawn.size(), 2u);
+
+  EXPECT_EQ(drawn[0].id, 7);
+  EXPECT_EQ(drawn[0].bodyId, 2);
+  EXPECT_EQ(drawn[0].body, 0);
+  Vector3 low = Vector3::Constant(1e9), high = Vector3::Constant(-1e9);
+  for (const Vector3& vertex : drawn[0].surface.vertices) {
+    low = low.cwiseMin(vertex);
+    high = high.cwiseMax(vertex);
+  }
+  // The marker's x (length 1) runs along the body's y, its y (length 2) along the body's -x, its z (3) along z.
+  EXPECT_LT((low - Vector3(-1, 0, 0)).norm(), 1e-12) << low.transpose();
+  EXPECT_LT((high - Vector3(1, 1, 3)).norm(), 1e-12) << high.transpose();
+  EXPECT_EQ(drawn[0].surface.triangles.size(), 48u);  // refinement_level 0
+
+  EXPECT_EQ(drawn[1].id, 8);
+  EXPECT_EQ(drawn[1].bodyId, 1);
+  EXPECT_EQ(drawn[1].body, -1);
+  for (const Vector3& vertex : drawn[1].surface.vertices) EXPECT_NEAR((vertex - Vector3(0, 0, -5)).norm(), 0.5, 1e-12);
 }
 
 }  // namespace

@@ -176,10 +176,21 @@ TEST(ReaderDiagnostics, UnsupportedAttributeIsAnErrorNamingIt) {
   EXPECT_TRUE(hasError(result.diagnostics, 6, "Reference_Marker id=30: attribute 'node_id' is not supported"));
 }
 
-TEST(ReaderDiagnostics, OutputOnlyElementIsAWarning) {
-  const ReadResult result = readText(deck(groundAndBody() + "\n<ResOutput abf_file=\"TRUE\"/>"));
+// MotionSolve's result-file settings have nothing to set in Lodestone's files: each is named in a warning, and the
+// element itself is read (it switches the animation on).
+TEST(ReaderDiagnostics, ResultFileSettingsAreWarnings) {
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n<ResOutput abf_file=\"TRUE\" contact_gra_output=\"FALSE\"/>"));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
-  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "ResOutput: element ignored"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "ResOutput: attribute 'abf_file' has no effect in Lodestone"));
+  ASSERT_TRUE(result.spec->resOutput);
+  EXPECT_FALSE(result.spec->resOutput->contact_gra_output);
+  EXPECT_FALSE(result.spec->h3dOutput);
+}
+
+TEST(ReaderDiagnostics, H3DOutputIncrementMustBePositive) {
+  const ReadResult result = readText(deck(groundAndBody() + "\n<H3DOutput switch_on=\"TRUE\" increment=\"0\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "H3DOutput: attribute 'increment'"));
 }
 
 TEST(ReaderDiagnostics, IgnoredAttributeSaysWhy) {

@@ -1,0 +1,109 @@
+// The results tables — bodies, contacts, impacts, energy, joints, events — each defined once: every column's name,
+// type, what it measures (hence its units) and how its value is read from a row. The CSV files and results.h5 both
+// write from these definitions (DESIGN.md, "Results and logs"), so a new column is added here, once.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "body_results_writer.h"
+#include "elements/contact_evaluator.h"
+#include "energy_results_writer.h"
+#include "impact_results_writer.h"
+#include "solver/core/units.h"
+
+namespace lodestone {
+
+// One joint's reaction on its I marker, in ground: force, and torque about the marker's origin.
+struct JointReaction {
+  long id = 0;
+  Vector3 force = Vector3::Zero();
+  Vector3 torque = Vector3::Zero();
+};
+
+// One action a Sensor_Event carried out (events.csv: time,id,action,value).
+struct SensorAction {
+  double time = 0;
+  long id = 0;
+  std::string action;  // "halt", "return", "print", "restart", "dt", "hmax", "stepsize"; "none" for a sensor without
+  double value = 0;    // the sensor's expression at `time`
+};
+
+// The rows of the tables whose items carry no time of their own.
+struct BodyRow {
+  double time;
+  const BodySample& body;
+};
+struct ContactRow {
+  double time;
+  const PairReport& pair;
+};
+struct JointRow {
+  double time;
+  const JointReaction& joint;
+};
+
+enum class CellType { Real, Integer, Flag, Text };
+
+// What a column measures, in the deck's units; None for ids, flags, counts and values without a unit of their own.
+enum class Quantity {
+  None, Ratio, Time, Length, Velocity, Acceleration, AngularVelocity, AngularAcceleration, Force, Torque, Energy,
+  Impulse
+};
+
+// "millimeter/second^2" for Acceleration in a deck in millimetres and seconds; "" for None, "1" for Ratio.
+std::string unitsOf(Quantity quantity, const UnitSystem& units);
+
+// One value: empty when not known yet (the separation of a contact still closed when the run ended).
+using Cell = std::variant<std::monostate, double, long, bool, std::string_view>;
+
+template <class Row>
+struct ResultColumn {
+  std::string name;     // the CSV header's, and the dataset's in results.h5
+  CellType type;
+  Quantity quantity;
+  std::string meaning;  // one line, for results.h5's attribute
+  std::function<Cell(const Row&)> value;
+};
+
+template <class Row>
+struct ResultTable {
+  std::string name;     // "bodies": bodies.csv, and the group /bodies in results.h5
+  std::string meaning;  // one line, for results.h5's attribute
+  std::vector<ResultColumn<Row>> columns;
+};
+
+const ResultTable<BodyRow>& bodiesTable();
+const ResultTable<ContactRow>& contactsTable();
+const ResultTable<ImpactEpisode>& impactsTable();
+const ResultTable<EnergySample>& energyTable();
+const ResultTable<JointRow>& jointsTable();
+const ResultTable<SensorAction>& eventsTable();
+
+// The CSV header line (without its newline).
+template <class Row>
+std::string csvHeader(const ResultTable<Row>& table) {
+  std::string header;
+  for (const ResultColumn<Row>& column : table.columns) header += (header.empty() ? "" : ",") + column.name;
+  return header;
+}
+
+// Appends `cell` as CSV text: shortest round-trip numbers, 1/0 flags, nothing when empty.
+void appendCsvCell(std::string& out, const Cell& cell);
+
+// Appends one CSV line for `row`.
+template <class Row>
+void appendCsvRow(const ResultTable<Row>& table, const Row& row, std::string& out) {
+  bool first = true;
+  for (const ResultColumn<Row>& column : table.columns) {
+    if (!first) out += ',';
+    first = false;
+    appendCsvCell(out, column.value(row));
+  }
+  out += '\n';
+}
+
+}  // namespace lodestone
