@@ -50,11 +50,17 @@ struct AssemblyReport {
   std::optional<std::string> failure;  // "Constraint_Joint id=3 (deck.xml:40:5) cannot be assembled: …"
 };
 
-// One joint's reaction on its I marker, in ground: force, and torque about the marker's origin.
+// One joint's, primitive's or motion's reaction on its I marker, in ground: force, and torque about the marker's
+// origin. A Motion_Joint's is the force or torque that drives it (its joint's reaction does not include it). The
+// reaction on the J marker (about J's origin) is kept beside it for requests that measure the force on J.
 struct JointReaction {
   long id = 0;
+  std::string element;  // "Constraint_Joint", "Constraint_Jprim" or "Motion_Joint"
+  long markerI = 0, markerJ = 0;  // Reference_Marker ids
   Vector3 force = Vector3::Zero();
   Vector3 torque = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero();
+  Vector3 torqueOnJ = Vector3::Zero();
 };
 
 class ConstraintSystem {
@@ -118,12 +124,18 @@ class ConstraintSystem {
   // The joint and equation of stacked row `row`, for messages.
   std::string describeRow(int row) const;
 
-  // Moves an output state (interpolated between IDAS's steps) onto the joints' position and velocity equations.
-  void projectOutput(double time, std::span<double> y);
+  // Moves an output state (interpolated between IDAS's steps) onto the joints' position and velocity equations;
+  // false when it could not (a singular configuration), leaving y as it was.
+  bool projectOutput(double time, std::span<double> y);
+  // At an output state y on the joints: the accelerations and reactions they allow under the bodies' loads `loads`
+  // (without the joints'), into yp's rates and y's multipliers, as the assembly computes them. IDAS's interpolated
+  // multipliers are only as good as its error test on the velocities they drive; these are exact for the state.
+  // False, with y and yp left as they were, when the joints are singular there.
+  bool consistentOutput(double time, std::span<double> y, std::span<double> yp, const std::vector<BodyLoad>& loads);
 
   // Largest |Φ| over the active equations at state y and `time`.
   double largestPositionError(double time, std::span<const double> y);
-  // Every joint's reaction at state y (after evaluate at y).
+  // Every joint's and motion's reaction at state y (after evaluate at y), in the model's order.
   void reactions(const double* y, std::vector<JointReaction>& out) const;
   // The power of the motions' reactions on the bodies at state y: the work a Motion_Joint does per unit time. (Other
   // joints' reactions do none: G u = 0.)
@@ -151,6 +163,11 @@ class ConstraintSystem {
   // The motions' targets at `time` from their expressions and states in y; the acceleration targets only
   // `withAcceleration` (the assembly needs them, the residual does not: they cost two more evaluations of f).
   void updateTargets(double time, const double* y, bool withAcceleration = false);
+  // The accelerations and the reactions λ the joints allow at state y (on the joints, targets updated with their
+  // accelerations, G stacked at y) under `loads`: yp (body rates, motion states' rates) and y's multipliers (μ zero)
+  // written. The singular joint's description when G M⁻¹ Gᵀ is singular.
+  std::optional<std::string> solveAccelerations(std::span<double> y, std::span<double> yp,
+                                                const Eigen::SparseMatrix<double>& g, const std::vector<BodyLoad>& loads);
   // The motions' states s (and w) from ic_disp (and ic_vel) at the first start, from the joints' displacement
   // (and velocity) otherwise.
   void initialiseMotionStates(bool firstStart, std::span<double> y);

@@ -66,6 +66,14 @@ void MultibodySystem::jointReactions(double time, std::span<const double> y, std
   constraints_.reactions(y.data(), reactions);
 }
 
+void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<double> yp) {
+  if (constraints_.empty() || !constraints_.projectOutput(time, y)) return;
+  updateKinematics(y.data());
+  detectContacts();
+  evaluateForces(time, y.data(), false);
+  constraints_.consistentOutput(time, y, yp, loads_);
+}
+
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
   Stopwatch watch;
   lastNonFiniteBody_ = -1;

@@ -60,8 +60,9 @@ class MultibodySystem {
   void acceptState(const double* y);
   // Every joint's reaction at state y.
   void jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions);
-  // Moves an interpolated output state onto the joints (see ConstraintSystem::projectOutput).
-  void projectOutput(double time, std::span<double> y) { constraints_.projectOutput(time, y); }
+  // Moves an interpolated output state onto the joints and gives it the accelerations and reactions the joints
+  // allow there (see ConstraintSystem::projectOutput and consistentOutput): y's multipliers and yp's rates.
+  void projectOutput(double time, std::span<double> y, std::span<double> yp);
   // Largest violation of a joint's position equations at state y.
   double largestConstraintError(double time, std::span<const double> y) {
     return constraints_.largestPositionError(time, y);

@@ -70,7 +70,7 @@ class DeckRun {
       }
       if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", "time,id,action,value");
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
-        jointResults_.emplace(outputDir / "joints.csv", "time,id,fx,fy,fz,tx,ty,tz");
+        jointResults_.emplace(outputDir / "joints.csv", "time,id,element,fx,fy,fz,tx,ty,tz");
       }
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
@@ -165,12 +165,13 @@ class DeckRun {
   }
 
  private:
-  // joints.csv: each joint's reaction on its I marker, in ground (force, then torque about the marker's origin).
+  // joints.csv: each joint's reaction and each motion's driving load on its I marker, in ground (force, then torque
+  // about the marker's origin). A motion and a joint may share an id: the element column tells them apart.
   void writeJointReactions(const OutputFrame& frame) {
     std::string rows;
     for (const JointReaction& reaction : frame.joints) {
       appendReal(rows, frame.time);
-      rows += "," + std::to_string(reaction.id);
+      rows += "," + std::to_string(reaction.id) + "," + reaction.element;
       for (const Vector3* v : {&reaction.force, &reaction.torque}) {
         for (int k = 0; k < 3; ++k) {
           rows += ",";

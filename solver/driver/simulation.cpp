@@ -332,8 +332,9 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       integrator_->interpolate(t, outputState_);
       integrator_->interpolateDerivative(t, outputDerivative_);
       // Between IDAS's steps the interpolant misses the joints' equations by about the local error; the output is
-      // moved onto them. (What IDAS itself holds is watched below.)
-      system_->projectOutput(t, outputState_);
+      // moved onto them, with the accelerations and reactions they allow there. (What IDAS itself holds is watched
+      // below.)
+      system_->projectOutput(t, outputState_, outputDerivative_);
       if (!emitOutput(t, outputState_, outputDerivative_, true)) break;
       watchConstraintDrift(step.time, integrator_->returnedState());
       logVerboseSensors(t, outputState_);
