@@ -70,7 +70,7 @@ constexpr UnavailableName kUnavailable[] = {
     {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
     {"TX", kNeedsForces}, {"TY", kNeedsForces}, {"TZ", kNeedsForces}, {"TM", kNeedsForces},
     {"AKISPL", kNeedsCurves}, {"CUBSPL", kNeedsCurves}, {"CURVE", kNeedsCurves}, {"INTERP", kNeedsCurves},
-    {"VR", kNotYet}, {"WDTX", kNotYet}, {"WDTY", kNotYet}, {"WDTZ", kNotYet}, {"WDTM", kNotYet},
+    {"VR", kNotYet},
     {"IF", kNotYet}, {"POLY", kNotYet}, {"CHEBY", kNotYet}, {"FORCOS", kNotYet}, {"FORSIN", kNotYet},
     {"HAVSIN", kNotYet}, {"DIM", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
@@ -455,7 +455,7 @@ class ExpressionCompiler {
       instruction.markers[static_cast<size_t>(accepted.roles[k])] = ids[k];
       if (ids[k] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, ids[k], offsets[k]);
     }
-    if (measure >= MarkerMeasure::ACCX && measure <= MarkerMeasure::ACCM) expression_.usesAcceleration_ = true;
+    if (measureReadsAcceleration(measure)) expression_.usesAcceleration_ = true;
     pushValue(name.offset);
     expression_.program_.push_back(instruction);
   }
