@@ -247,6 +247,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
+      collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -259,15 +260,14 @@ std::vector<ElementKind> buildCatalog() {
     catalog.push_back(otherKind(element, ElementSupport::NotSupported, note));
   };
   const std::string outputNote =
-      "Lodestone writes bodies.csv, contacts.csv (decks with Force_Contact) and run.log; other result files are not "
-      "available";
+      "Lodestone writes its own results folder: bodies.csv, energy.csv, joints.csv, requests.csv (Post_Request), "
+      "contacts.csv, impacts.csv, events.csv and run.log; other result files are not available";
   ignored("Messaging", "messages always go to run.log");
   ignored("Param_Simulation", "Lodestone's own settings apply: joints are assembled to 1e-12 of the model's size, "
                                "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
   ignored("H3DOutput", outputNote);
   ignored("ResOutput", outputNote);
-  ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
   ignored("Reference_String", "no element in this version reads strings");
   ignored("Reference_Array", "no element in this version reads arrays");

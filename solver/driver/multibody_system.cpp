@@ -22,6 +22,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       stepLimit_(model),
       sensors_(model),
       forces_(model),
+      requests_(model),
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
@@ -72,6 +73,23 @@ void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<
   detectContacts();
   evaluateForces(time, y.data(), false);
   constraints_.consistentOutput(time, y, yp, loads_);
+}
+
+void MultibodySystem::sampleRequests(double time, std::span<const double> y, std::span<const double> yp,
+                                     std::span<const JointReaction> joints, std::vector<RequestSample>& samples) {
+  samples.clear();
+  if (requests_.empty()) return;
+  updateKinematics(y.data());
+  addBodyAccelerations(yp.data());
+  markerLoads_.clear();
+  if (requests_.needsLoads()) {
+    forces_.markerLoads(time, kinematics_, markerLoads_);
+    for (const JointReaction& joint : joints) {
+      markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ, .forceOnI = joint.force,
+                              .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
+    }
+  }
+  requests_.evaluate(time, kinematics_, markerLoads_, samples);
 }
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {

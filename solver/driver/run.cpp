@@ -16,6 +16,7 @@
 #include "solver/output/csv_file.h"
 #include "solver/output/energy_results_writer.h"
 #include "solver/output/impact_results_writer.h"
+#include "solver/output/request_results_writer.h"
 #include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
@@ -72,6 +73,7 @@ class DeckRun {
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
         jointResults_.emplace(outputDir / "joints.csv", "time,id,element,fx,fy,fz,tx,ty,tz");
       }
+      if (!model->requests->requests.empty()) requestResults_.emplace(outputDir / "requests.csv");
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", spec_.debugOutput->screen_output);
       }
@@ -106,6 +108,7 @@ class DeckRun {
       if (frame.energy) energyResults_->write(*frame.energy);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
       if (jointResults_) writeJointReactions(frame);
+      if (requestResults_) requestResults_->write(frame.time, frame.requests);
     });
 
     workingSpec_ = spec_;
@@ -138,6 +141,7 @@ class DeckRun {
     if (impactResults_) outputs.push_back(impactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
+    if (requestResults_) outputs.push_back(requestResults_->path());
     if (trace_) outputs.push_back(trace_->path());
     outputs.push_back(log_->path());
     log_->files(deckPath_, outputs);
@@ -240,6 +244,7 @@ class DeckRun {
   std::optional<ImpactResultsWriter> impactResults_;  // impacts.csv, for decks with contact
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
+  std::optional<RequestResultsWriter> requestResults_;  // requests.csv, for decks with requests it can write
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
   bool halted_ = false;                  // a sensor with halt ended the run
   std::optional<Simulation> simulation_;

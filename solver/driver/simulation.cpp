@@ -153,6 +153,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   if (!onOutput_) return true;
   system_->sampleBodies(state, derivative, samples_);
   system_->jointReactions(time, state, jointSamples_);
+  system_->sampleRequests(time, state, derivative, jointSamples_, requestSamples_);
   try {
     system_->sampleContacts(time, state, contactSamples_);
     impacts_.closeInterval(contactSamples_);
@@ -165,6 +166,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   frame.bodies = samples_;
   frame.contacts = contactSamples_;
   frame.joints = jointSamples_;
+  frame.requests = requestSamples_;
   frame.state = state;
   if (integrator_ && integratorHasStepped) {
     frame.integratorTime = integrator_->time();

@@ -425,7 +425,7 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"1+VARVAL(TIME)", 10, "expected a Reference_Variable id (a whole number) as argument 1 of VARVAL, found 'TIME'"},
       {"VARVAL(1, 2)", 1, "VARVAL takes 1 Reference_Variable id, got 2"},
       {"VARVAL()", 1, "VARVAL takes 1 Reference_Variable id, got 0"},
-      {"2*fx(4)", 3, "FX is not available yet (force measures come with joints and forces)"},
+      {"2*fx(4)", 3, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
       {"VR(2)", 1, "VR is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},
       {"time (2)", 6, "TIME is the simulation time, not a function"},
@@ -483,7 +483,7 @@ TEST(ExpressionErrors, EveryUnknownNameIsSaidInOnePass) {
   EXPECT_EQ(problemsOf("SINN(TIME) + 2*COSS(DX(2), foo)"),
             (Problems{{1, "unknown function 'SINN'"}, {16, "unknown function 'COSS'"}, {28, "unknown name 'foo'"}}));
   EXPECT_EQ(problemsOf("fx(2) + SQRT(-1/bar)"),
-            (Problems{{1, "FX is not available yet (force measures come with joints and forces)"},
+            (Problems{{1, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
                       {17, "unknown name 'bar'"}}))
       << "nothing is folded with an unknown value";
   EXPECT_EQ(problemsOf("SINN(1) + (2"),
