@@ -679,12 +679,7 @@ bool ConstraintSystem::consistentOutput(double time, std::span<double> y, std::s
   stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
   Eigen::SparseMatrix<double> g(phi.size(), static_cast<Eigen::Index>(model_.bodies.size()) * 6);
   g.setFromTriplets(triplets.begin(), triplets.end());
-  const std::vector<double> before(y.begin(), y.end());
-  const std::vector<double> rateBefore(yp.begin(), yp.end());
-  if (!solveAccelerations(y, yp, g, loads)) return true;
-  std::copy(before.begin(), before.end(), y.begin());
-  std::copy(rateBefore.begin(), rateBefore.end(), yp.begin());
-  return false;
+  return !solveAccelerations(y, yp, g, loads).has_value();
 }
 
 std::optional<std::string> ConstraintSystem::solveAccelerations(std::span<double> y, std::span<double> yp,
@@ -781,7 +776,6 @@ std::optional<std::string> ConstraintSystem::solveAccelerations(std::span<double
   }
   return std::nullopt;
 }
-
 
 void ConstraintSystem::initialiseMotionStates(bool firstStart, std::span<double> y) {
   const size_t bodyCount = model_.bodies.size();

@@ -165,7 +165,7 @@ class ConstraintSystem {
   void updateTargets(double time, const double* y, bool withAcceleration = false);
   // The accelerations and the reactions λ the joints allow at state y (on the joints, targets updated with their
   // accelerations, G stacked at y) under `loads`: yp (body rates, motion states' rates) and y's multipliers (μ zero)
-  // written. The singular joint's description when G M⁻¹ Gᵀ is singular.
+  // written. The singular joint's description when G M⁻¹ Gᵀ is singular, with y and yp left as they were.
   std::optional<std::string> solveAccelerations(std::span<double> y, std::span<double> yp,
                                                 const Eigen::SparseMatrix<double>& g, const std::vector<BodyLoad>& loads);
   // The motions' states s (and w) from ic_disp (and ic_vel) at the first start, from the joints' displacement
