@@ -65,6 +65,14 @@ struct TwoBodyLoads {
   Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
 };
 
+// What one joint, motion or force element applies at its two markers, in ground: the force on each and the torque
+// about each marker's origin (what MARKER_FORCE requests sum).
+struct MarkerPairLoad {
+  long markerI = 0, markerJ = 0;  // Reference_Marker ids
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
 // A moving body's frame and motion in ground, computed once per residual for every force element to read.
 struct BodyKinematics {
   Vector3 position = Vector3::Zero();         // CG

@@ -249,6 +249,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
+      collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -264,7 +265,6 @@ std::vector<ElementKind> buildCatalog() {
   ignored("Param_Simulation", "Lodestone's own settings apply: joints are assembled to 1e-12 of the model's size, "
                                "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
-  ignored("Post_Request", "requests are not written yet; bodies.csv holds every body's state");
   ignored("Post_UserAPI", "POST_SUB is not available");
   ignored("Reference_String", "no element in this version reads strings");
   ignored("Reference_Array", "no element in this version reads arrays");

@@ -54,6 +54,8 @@ void checkForceBushing(const ForceBushingSpec& spec, Diagnostics& diagnostics) {
 }
 
 Bushing buildBushing(const ForceBushingSpec& spec, const Model& model, ForceConnection& connection) {
+  connection.markerI = spec.i_marker_id;
+  connection.markerJ = spec.j_marker_id;
   connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
   connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
   return Bushing{.iMarker = spec.i_marker_id,

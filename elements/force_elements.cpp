@@ -85,6 +85,26 @@ TwoBodyLoads ForceEvaluator::elementLoads(int index, double time, std::span<cons
   return evaluate(static_cast<size_t>(index), bodies);
 }
 
+void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bodies,
+                                 std::vector<MarkerPairLoad>& loads) {
+  if (empty()) return;
+  context_.setState(time, bodies);
+  for (size_t k = 0; k < forces_->elements.size(); ++k) {
+    const ForceConnection& connection = forces_->elements[k].connection;
+    const ElementAction action = act(k);
+    MarkerPairLoad load{.markerI = connection.markerI, .markerJ = connection.markerJ};
+    const Vector3 originI = context_.marker(static_cast<int>(connection.markerI)).position;
+    load.forceOnI = action.force;
+    load.torqueOnI = action.torque + (action.point - originI).cross(action.force);
+    if (connection.markerJ != 0) {
+      const Vector3 originJ = context_.marker(static_cast<int>(connection.markerJ)).position;
+      load.forceOnJ = action.reactionForce;
+      load.torqueOnJ = action.reactionTorque + (action.reactionPoint - originJ).cross(action.reactionForce);
+    }
+    loads.push_back(load);
+  }
+}
+
 const ForceElement* ForceEvaluator::lastNonFinite() const {
   return lastNonFinite_ < 0 ? nullptr : &forces_->elements[static_cast<size_t>(lastNonFinite_)];
 }

@@ -60,6 +60,8 @@ class ForceEvaluator {
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
   // The loads of element `index` alone, as the Jacobian differences them.
   TwoBodyLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
+  // Every element's loads at its markers at `time`, appended to `loads` (requests' MARKER_FORCE).
+  void markerLoads(double time, std::span<const BodyKinematics> bodies, std::vector<MarkerPairLoad>& loads);
   // The energy balance's terms of every element at `time`.
   ForceEnergy energy(double time, std::span<const BodyKinematics> bodies);
   // The latest element whose loads were not finite in addLoads (a NaN from an expression), and the time it was;

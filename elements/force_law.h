@@ -32,6 +32,8 @@ struct ElementAction {
 struct ForceConnection {
   int bodyI = -1;  // moving body (index into Model::bodies) the action loads; -1: ground
   int bodyJ = -1;  // moving body the reaction loads; -1: ground, or no reaction (action-only, one-body elements)
+  // The markers it acts between (ids; markerJ 0 for one-body elements): what MARKER_FORCE requests sum by.
+  long markerI = 0, markerJ = 0;
   // Every moving body whose state the loads read: those of the element's markers and of the markers its
   // expressions name, themselves or through Reference_Variables (the Jacobian differences over these).
   std::vector<int> bodiesRead;

@@ -60,6 +60,8 @@ std::optional<ScalarForce> buildScalarForce(const ForceScalarTwoBodySpec& spec, 
                     .iMarker = spec.i_marker_id,
                     .jMarker = spec.j_marker_id,
                     .constant = spec.val.value_or(0)};
+  connection.markerI = spec.i_marker_id;
+  connection.markerJ = spec.j_marker_id;
   connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
   const int bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);  // J's axes direct an action-only force
   connection.bodyJ = spec.is_action_only ? -1 : bodyJ;

@@ -67,6 +67,8 @@ std::optional<SpringDamper> buildSpringDamper(const ForceSpringDamperSpec& spec,
   const int errorsBefore = diagnostics.errorCount();
   checkFreeLength(spec, diagnostics);  // again: a command may have changed length
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  connection.markerI = spec.i_marker_id;
+  connection.markerJ = spec.j_marker_id;
   connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
   connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
   return SpringDamper{.rotational = spec.type == "ROTATIONAL",

@@ -104,6 +104,8 @@ std::optional<VectorForce> buildVectorForce(const ForceVectorSpec& spec, const M
   if (!componentsFitType(spec, diagnostics)) return std::nullopt;
   VectorForce force{.iMarker = spec.i_marker_id, .refMarker = spec.ref_marker_id,
                     .reacts = spec.j_floating_marker_id.has_value()};
+  connection.markerI = spec.i_marker_id;
+  connection.markerJ = spec.j_floating_marker_id.value_or(0);
   connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
   if (spec.j_floating_marker_id) connection.bodyJ = bodyOfMarker(model, *spec.j_floating_marker_id, connection);
   bodyOfMarker(model, spec.ref_marker_id, connection);

@@ -173,6 +173,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
   model.forces = buildForceModel(spec, model, diagnostics);
+  model.requests = buildRequestModel(spec.requests, model, diagnostics);  // reads the joints and forces
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }

@@ -22,6 +22,7 @@
 #include "elements/param_transient.h"
 #include "elements/param_unit.h"
 #include "elements/post_graphic.h"
+#include "elements/post_request.h"
 #include "elements/reference_marker.h"
 #include "elements/reference_variable.h"
 #include "elements/res_output.h"
@@ -64,6 +65,7 @@ struct ModelSpec {
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;
   std::vector<ForceBushingSpec> bushings;
+  std::vector<PostRequestSpec> requests;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -56,7 +56,7 @@ struct SensorEvent {
 
 struct SensorModel {
   std::vector<SensorEvent> sensors;  // the active ones
-  bool usesAcceleration = false;     // some expression reads ACCX/ACCY/ACCZ/ACCM
+  bool usesAcceleration = false;     // some expression reads ACCX… or WDTX…
 };
 
 // The active sensors of a deck, their expressions checked against the model's markers.

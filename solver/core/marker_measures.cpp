@@ -25,7 +25,7 @@ constexpr MarkerMeasureArguments kMagnitudeInFrame{3, {Role::Measured, Role::Rel
 constexpr MarkerMeasureArguments kPair{2, {Role::Measured, Role::RelativeTo}};
 
 // In enum order, so that an entry is found by its measure's number.
-constexpr std::array<MeasureEntry, 22> kMeasures{{
+constexpr std::array<MeasureEntry, 26> kMeasures{{
     {"DX", MarkerMeasure::DX, kResolved},
     {"DY", MarkerMeasure::DY, kResolved},
     {"DZ", MarkerMeasure::DZ, kResolved},
@@ -42,6 +42,10 @@ constexpr std::array<MeasureEntry, 22> kMeasures{{
     {"ACCY", MarkerMeasure::ACCY, kResolvedInFrame},
     {"ACCZ", MarkerMeasure::ACCZ, kResolvedInFrame},
     {"ACCM", MarkerMeasure::ACCM, kMagnitudeInFrame},
+    {"WDTX", MarkerMeasure::WDTX, kResolvedInFrame},
+    {"WDTY", MarkerMeasure::WDTY, kResolvedInFrame},
+    {"WDTZ", MarkerMeasure::WDTZ, kResolvedInFrame},
+    {"WDTM", MarkerMeasure::WDTM, kMagnitudeInFrame},
     {"AX", MarkerMeasure::AX, kPair},
     {"AY", MarkerMeasure::AY, kPair},
     {"AZ", MarkerMeasure::AZ, kPair},
@@ -60,6 +64,7 @@ static_assert(kMeasures.size() == static_cast<size_t>(MarkerMeasure::PHI) + 1 &&
 }(), "kMeasures lists every measure in enum order");
 // markerMeasure picks the component as the measure's number modulo 4.
 static_assert(static_cast<int>(MarkerMeasure::ACCX) % 4 == 0 && static_cast<int>(MarkerMeasure::ACCM) % 4 == 3);
+static_assert(static_cast<int>(MarkerMeasure::WDTX) % 4 == 0 && static_cast<int>(MarkerMeasure::WDTM) % 4 == 3);
 
 // The vector a translational or angular-velocity measure projects or takes the magnitude of.
 Vector3 relativeVector(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& frame) {
@@ -78,6 +83,10 @@ Vector3 relativeVector(MarkerMeasure measure, const MarkerMotion& i, const Marke
       return i.acceleration - j.acceleration - frame.angularAcceleration.cross(r) - 2 * w.cross(rDot) +
              w.cross(w.cross(r));
     }
+    case MarkerMeasure::WDTX: case MarkerMeasure::WDTY: case MarkerMeasure::WDTZ: case MarkerMeasure::WDTM:
+      // (d/dt)_l (ω_i − ω_j) = α_i − α_j − ω_l × (ω_i − ω_j).
+      return i.angularAcceleration - j.angularAcceleration -
+             frame.angularVelocity.cross(i.angularVelocity - j.angularVelocity);
     default:
       return i.angularVelocity - j.angularVelocity;
   }
@@ -105,6 +114,11 @@ std::optional<MarkerMeasure> findMarkerMeasure(std::string_view name) {
     if (equalsIgnoreCase(name, entry.name)) return entry.measure;
   }
   return std::nullopt;
+}
+
+bool measureReadsAcceleration(MarkerMeasure measure) {
+  return (measure >= MarkerMeasure::ACCX && measure <= MarkerMeasure::ACCM) ||
+         (measure >= MarkerMeasure::WDTX && measure <= MarkerMeasure::WDTM);
 }
 
 std::string_view markerMeasureName(MarkerMeasure measure) { return entryOf(measure).name; }

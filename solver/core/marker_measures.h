@@ -1,5 +1,5 @@
 // The marker measures of Adams and MotionSolve — DX DY DZ DM, VX VY VZ VM, WX WY WZ WM, ACCX ACCY ACCZ ACCM,
-// AX AY AZ, PSI THETA PHI — between two markers, resolved in a third marker's axes, time derivatives taken in a
+// WDTX WDTY WDTZ WDTM, AX AY AZ, PSI THETA PHI — between two markers, resolved in a third marker's axes, time derivatives taken in a
 // fourth marker's frame. One place computes them for every user: the subroutine utilities (c_sysfnc, c_sysary)
 // and the expression language (solver/expr).
 #pragma once
@@ -28,17 +28,20 @@ enum class MarkerMeasure {
   VX, VY, VZ, VM,
   WX, WY, WZ, WM,
   ACCX, ACCY, ACCZ, ACCM,
+  WDTX, WDTY, WDTZ, WDTM,
   AX, AY, AZ,
   PSI, THETA, PHI,
 };
 
+// ACCX..ACCM and WDTX..WDTM: the markers' accelerations must be known.
+bool measureReadsAcceleration(MarkerMeasure measure);
 // By name, case-insensitive ("dx", "VM", "accx"); nothing for other names.
 std::optional<MarkerMeasure> findMarkerMeasure(std::string_view name);
 // The name in capitals ("ACCX").
 std::string_view markerMeasureName(MarkerMeasure measure);
 
 // What the n-th marker id of a measure's call names, in Adams' argument order: DX(i, j, k), VX(i, j, k, l),
-// VM(i, j, l), WM(i, j), AX(i, j)…: i is measured relative to j, components are in k's axes and time
+// VM(i, j, l), WDTX(i, j, k, l), WDTM(i, j, l), WM(i, j), AX(i, j)…: i is measured relative to j, components are in k's axes and time
 // derivatives are taken in l's frame. Missing trailing ids are ground (0).
 enum class MeasureMarkerRole { Measured, RelativeTo, Axes, DerivativeFrame };
 struct MarkerMeasureArguments {
@@ -52,7 +55,8 @@ MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure);
 // seen from frame l:
 //   DX = r·x_axes;  VX = (d/dt)_l r · x_axes = (v_i − v_j − ω_l × r)·x_axes;
 //   ACCX = (d²/dt²)_l r · x_axes = (a_i − a_j − α_l × r − 2 ω_l × ṙ + ω_l × (ω_l × r))·x_axes;
-//   WX = (ω_i − ω_j)·x_axes; the M forms are magnitudes and do not depend on `axes`.
+//   WX = (ω_i − ω_j)·x_axes; WDTX = (d/dt)_l (ω_i − ω_j) · x_axes = (α_i − α_j − ω_l × (ω_i − ω_j))·x_axes;
+//   the M forms are magnitudes and do not depend on `axes`.
 //   AX = atan2(−z_i·y_j, z_i·z_j), AY = atan2(z_i·x_j, z_i·z_j), AZ = atan2(x_i·y_j, x_i·x_j);
 //   PSI, THETA, PHI: body 3-1-3 angles of R_jᵀ R_i (euler313FromRotation). Angles use neither `axes` nor `frame`.
 double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes,

@@ -68,6 +68,8 @@ struct SensorModel;
 // (elements/force_elements.h) — carried the same way.
 struct VariableModel;
 struct ForceModel;
+// The Post_Request elements that can be written (elements/post_request.h), carried the same way.
+struct RequestModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -88,6 +90,7 @@ struct Model {
   std::shared_ptr<const ConstraintModel> constraints;  // never null once built; may hold no joints
   std::shared_ptr<const VariableModel> variables;  // never null once built; may hold no variables
   std::shared_ptr<const ForceModel> forces;        // never null once built; may hold no elements
+  std::shared_ptr<const RequestModel> requests;    // never null once built; may hold no requests
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -506,8 +506,8 @@ bool ConstraintSystem::projectPositions(std::span<double> y, int maxIterations, 
   }
 }
 
-void ConstraintSystem::projectOutput(double time, std::span<double> y) {
-  if (joints_.empty()) return;
+bool ConstraintSystem::projectOutput(double time, std::span<double> y) {
+  if (joints_.empty()) return true;
   updateTargets(time, y.data());
   AssemblyReport report;
   Eigen::VectorXd phi;
@@ -518,10 +518,12 @@ void ConstraintSystem::projectOutput(double time, std::span<double> y) {
   // (a singular configuration), the output keeps what IDAS gave.
   if (!projectPositions(y, 5, report, phi, g, normal)) {
     std::copy(original.begin(), original.end(), y.begin());
-    return;
+    return false;
   }
-  if (phi.size() == 0 || !factoriseNormal(y, phi, g, normal)) return;
+  if (phi.size() == 0) return true;
+  if (!factoriseNormal(y, phi, g, normal)) return false;
   projectVelocities(y, g, normal);
+  return true;
 }
 
 bool ConstraintSystem::factoriseNormal(std::span<const double> y, Eigen::VectorXd& phi, Eigen::SparseMatrix<double>& g,
@@ -638,14 +640,6 @@ AssemblyReport ConstraintSystem::assemble(
     }
     velocityChange = projectVelocities(y, g, normal);
   }
-  std::vector<BodyKinematics> kinematics(static_cast<size_t>(bodyCount));
-  for (int b = 0; b < bodyCount; ++b) kinematics[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
-  Eigen::VectorXd u(columns);
-  for (int b = 0; b < bodyCount; ++b) {
-    u.segment<3>(6 * b) = kinematics[static_cast<size_t>(b)].velocity;
-    u.segment<3>(6 * b + 3) = kinematics[static_cast<size_t>(b)].angularVelocity;
-  }
-
   // Movements, for the report.
   for (int b = 0; b < bodyCount; ++b) {
     AssemblyReport::Moved moved;
@@ -666,9 +660,41 @@ AssemblyReport ConstraintSystem::assemble(
     return a.translation + a.rotation > b.translation + b.rotation;
   });
 
-  // Accelerations: M u' = F + Gᵀλ with G u' = −γ, γ = (dG/dt) u by central differences along the motion.
   std::vector<BodyLoad> loads(static_cast<size_t>(bodyCount));
   loadsAt(y, loads);
+  if (std::optional<std::string> singular = solveAccelerations(y, yp, g, loads)) {
+    report.failure = *singular + " cannot be assembled: the joints are nearly singular in the assembled configuration, "
+                     "so their reactions cannot be found; check that the joints' axes are not aligned where they must "
+                     "cross";
+  }
+  return report;
+}
+
+bool ConstraintSystem::consistentOutput(double time, std::span<double> y, std::span<double> yp,
+                                        const std::vector<BodyLoad>& loads) {
+  if (joints_.empty()) return true;
+  updateTargets(time, y.data(), true);
+  Eigen::VectorXd phi;
+  std::vector<Eigen::Triplet<double>> triplets;
+  stackJacobian(y.first(static_cast<size_t>(firstMultiplier_)), phi, triplets);
+  Eigen::SparseMatrix<double> g(phi.size(), static_cast<Eigen::Index>(model_.bodies.size()) * 6);
+  g.setFromTriplets(triplets.begin(), triplets.end());
+  return !solveAccelerations(y, yp, g, loads).has_value();
+}
+
+std::optional<std::string> ConstraintSystem::solveAccelerations(std::span<double> y, std::span<double> yp,
+                                                                const Eigen::SparseMatrix<double>& g,
+                                                                const std::vector<BodyLoad>& loads) {
+  const int bodyCount = static_cast<int>(model_.bodies.size());
+  const int columns = bodyCount * 6;
+  std::vector<BodyKinematics> kinematics(static_cast<size_t>(bodyCount));
+  for (int b = 0; b < bodyCount; ++b) kinematics[static_cast<size_t>(b)] = bodyKinematics(y.data() + b * kSize);
+  Eigen::VectorXd u(columns);
+  for (int b = 0; b < bodyCount; ++b) {
+    u.segment<3>(6 * b) = kinematics[static_cast<size_t>(b)].velocity;
+    u.segment<3>(6 * b + 3) = kinematics[static_cast<size_t>(b)].angularVelocity;
+  }
+  // Accelerations: M u' = F + Gᵀλ with G u' = −γ, γ = (dG/dt) u by central differences along the motion.
   const double massFactor = model_.units.massFactor;
   Eigen::VectorXd free(columns);  // M⁻¹ F
   std::vector<Matrix3> inverseInertia(static_cast<size_t>(bodyCount));
@@ -684,7 +710,7 @@ AssemblyReport ConstraintSystem::assemble(
   }
   Eigen::VectorXd accelerations = free;
   Eigen::VectorXd lambda;
-  if (phi.size() > 0) {
+  if (g.rows() > 0) {
     const double h = 1e-6;
     const auto velocityTermsAt = [&](double sign) {
       std::vector<double> shifted(y.begin(), y.begin() + firstMultiplier_);
@@ -715,12 +741,7 @@ AssemblyReport ConstraintSystem::assemble(
     inverseMass.setFromTriplets(massTriplets.begin(), massTriplets.end());
     const Eigen::SparseMatrix<double> reduced = g * inverseMass * g.transpose();
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> reducedSolver(reduced);
-    if (reducedSolver.info() != Eigen::Success) {
-      report.failure = describeSingularRow(reducedSolver) + " cannot be assembled: the joints are nearly singular in "
-                       "the assembled configuration, so their reactions cannot be found; check that the joints' axes "
-                       "are not aligned where they must cross";
-      return report;
-    }
+    if (reducedSolver.info() != Eigen::Success) return describeSingularRow(reducedSolver);
     lambda = reducedSolver.solve(stackedTargets(&ActiveJoint::targetAcceleration) - gamma - g * free);
     accelerations = free + inverseMass * (g.transpose() * lambda);
   }
@@ -753,7 +774,7 @@ AssemblyReport ConstraintSystem::assemble(
       }
     }
   }
-  return report;
+  return std::nullopt;
 }
 
 void ConstraintSystem::initialiseMotionStates(bool firstStart, std::span<double> y) {
@@ -816,17 +837,25 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
   out.clear();
   for (const ActiveJoint& active : joints_) {
     const Joint& joint = *active.joint;
-    if (joint.isMotion()) continue;  // a motion's force is not its joint's reaction
     JointReaction reaction;
     reaction.id = joint.id;
-    BodyLoad onI;
+    reaction.element = joint.loc.element;
+    reaction.markerI = model_.markers[static_cast<size_t>(joint.markerI)].id;
+    reaction.markerJ = model_.markers[static_cast<size_t>(joint.markerJ)].id;
+    BodyLoad onI, onJ;
     for (size_t k = 0; k < active.equations.size(); ++k) {
-      addReaction(active.values[k].gI, y[active.offset + static_cast<int>(k)], onI);
+      const double lambda = y[active.offset + static_cast<int>(k)];
+      addReaction(active.values[k].gI, lambda, onI);
+      addReaction(active.values[k].gJ, lambda, onJ);
     }
-    // The equations' rows give the torque about I's CG (ground's origin for a ground marker); moved to I's origin.
+    // The equations' rows give the torques about the bodies' CGs (ground's origin for a ground marker); moved to
+    // the markers' origins.
+    const JointFrames& frames = active.frames;
     reaction.force = onI.force;
-    reaction.torque = onI.torque + (active.frames.cgI - active.frames.positionI).cross(onI.force);
-    out.push_back(reaction);
+    reaction.torque = onI.torque + (frames.cgI - frames.positionI).cross(onI.force);
+    reaction.forceOnJ = onJ.force;
+    reaction.torqueOnJ = onJ.torque + (frames.cgJ - frames.positionJ).cross(onJ.force);
+    out.push_back(std::move(reaction));
   }
 }
 

@@ -112,12 +112,18 @@ class ConstraintSystem {
   // The joint and equation of stacked row `row`, for messages.
   std::string describeRow(int row) const;
 
-  // Moves an output state (interpolated between IDAS's steps) onto the joints' position and velocity equations.
-  void projectOutput(double time, std::span<double> y);
+  // Moves an output state (interpolated between IDAS's steps) onto the joints' position and velocity equations;
+  // false when it could not (a singular configuration), leaving y as it was.
+  bool projectOutput(double time, std::span<double> y);
+  // At an output state y on the joints: the accelerations and reactions they allow under the bodies' loads `loads`
+  // (without the joints'), into yp's rates and y's multipliers, as the assembly computes them. IDAS's interpolated
+  // multipliers are only as good as its error test on the velocities they drive; these are exact for the state.
+  // False, with y and yp left as they were, when the joints are singular there.
+  bool consistentOutput(double time, std::span<double> y, std::span<double> yp, const std::vector<BodyLoad>& loads);
 
   // Largest |Φ| over the active equations at state y and `time`.
   double largestPositionError(double time, std::span<const double> y);
-  // Every joint's reaction at state y (after evaluate at y).
+  // Every joint's and motion's reaction at state y (after evaluate at y), in the model's order.
   void reactions(const double* y, std::vector<JointReaction>& out) const;
   // The power of the motions' reactions on the bodies at state y: the work a Motion_Joint does per unit time. (Other
   // joints' reactions do none: G u = 0.)
@@ -145,6 +151,11 @@ class ConstraintSystem {
   // The motions' targets at `time` from their expressions and states in y; the acceleration targets only
   // `withAcceleration` (the assembly needs them, the residual does not: they cost two more evaluations of f).
   void updateTargets(double time, const double* y, bool withAcceleration = false);
+  // The accelerations and the reactions λ the joints allow at state y (on the joints, targets updated with their
+  // accelerations, G stacked at y) under `loads`: yp (body rates, motion states' rates) and y's multipliers (μ zero)
+  // written. The singular joint's description when G M⁻¹ Gᵀ is singular, with y and yp left as they were.
+  std::optional<std::string> solveAccelerations(std::span<double> y, std::span<double> yp,
+                                                const Eigen::SparseMatrix<double>& g, const std::vector<BodyLoad>& loads);
   // The motions' states s (and w) from ic_disp (and ic_vel) at the first start, from the joints' displacement
   // (and velocity) otherwise.
   void initialiseMotionStates(bool firstStart, std::span<double> y);

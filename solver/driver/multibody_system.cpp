@@ -22,6 +22,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       stepLimit_(model),
       sensors_(model),
       forces_(model),
+      requests_(model),
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
@@ -64,6 +65,31 @@ void MultibodySystem::jointReactions(double time, std::span<const double> y, std
   updateKinematics(y.data());
   constraints_.evaluate(kinematics_, time, y.data());
   constraints_.reactions(y.data(), reactions);
+}
+
+void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<double> yp) {
+  if (constraints_.empty() || !constraints_.projectOutput(time, y)) return;
+  updateKinematics(y.data());
+  detectContacts();
+  evaluateForces(time, y.data(), false);
+  constraints_.consistentOutput(time, y, yp, loads_);
+}
+
+void MultibodySystem::sampleRequests(double time, std::span<const double> y, std::span<const double> yp,
+                                     std::span<const JointReaction> joints, std::vector<RequestSample>& samples) {
+  samples.clear();
+  if (requests_.empty()) return;
+  updateKinematics(y.data());
+  addBodyAccelerations(yp.data());
+  markerLoads_.clear();
+  if (requests_.needsLoads()) {
+    forces_.markerLoads(time, kinematics_, markerLoads_);
+    for (const JointReaction& joint : joints) {
+      markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ, .forceOnI = joint.force,
+                              .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
+    }
+  }
+  requests_.evaluate(time, kinematics_, markerLoads_, samples);
 }
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {

@@ -13,6 +13,7 @@
 #include "elements/contact_step_limit.h"
 #include "constraint_system.h"
 #include "elements/force_elements.h"
+#include "elements/post_request.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
 #include "solver/core/model.h"
@@ -58,10 +59,15 @@ class MultibodySystem {
   AssemblyReport assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp);
   // After every accepted step (the turns of SCREW and RACK_PINION angles are counted from there).
   void acceptState(const double* y);
-  // Every joint's reaction at state y.
+  // Every joint's and motion's reaction at state y.
   void jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions);
-  // Moves an interpolated output state onto the joints (see ConstraintSystem::projectOutput).
-  void projectOutput(double time, std::span<double> y) { constraints_.projectOutput(time, y); }
+  // What requests.csv reports for state y at `time`, with the accelerations of y' and the joints' and motions'
+  // reactions `joints` there (jointReactions).
+  void sampleRequests(double time, std::span<const double> y, std::span<const double> yp,
+                      std::span<const JointReaction> joints, std::vector<RequestSample>& samples);
+  // Moves an interpolated output state onto the joints and gives it the accelerations and reactions the joints
+  // allow there (see ConstraintSystem::projectOutput and consistentOutput): y's multipliers and yp's rates.
+  void projectOutput(double time, std::span<double> y, std::span<double> yp);
   // Largest violation of a joint's position equations at state y.
   double largestConstraintError(double time, std::span<const double> y) {
     return constraints_.largestPositionError(time, y);
@@ -176,6 +182,8 @@ class MultibodySystem {
   ContactStepLimit stepLimit_;
   SensorEvaluator sensors_;
   ForceEvaluator forces_;
+  RequestEvaluator requests_;
+  std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output
   // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, keyed by (row body, column body)).
   std::vector<BodyBlock> contactBlocks_;

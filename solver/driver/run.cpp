@@ -18,6 +18,7 @@
 #include "solver/output/impact_results_writer.h"
 #include "solver/output/animation_writer.h"
 #include "solver/output/results_h5.h"
+#include "solver/output/request_results_writer.h"
 #include "solver/output/debug_trace.h"
 #include "solver/output/results_folder.h"
 #include "solver/output/run_log.h"
@@ -92,6 +93,7 @@ class DeckRun {
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
         jointResults_.emplace(outputDir / "joints.csv", csvHeader(jointsTable()).c_str());
       }
+      if (!model->requests->requests.empty()) requestResults_.emplace(outputDir / "requests.csv");
       if (spec_.debugOutput && spec_.debugOutput->switch_on) {
         trace_.emplace(outputDir / "debug.log", *spec_.debugOutput);
       }
@@ -133,6 +135,7 @@ class DeckRun {
       if (animation_ && animating_) {
         animation_->write(frame.time, simulation_->model(), frame.bodies, frame.contacts, frame.joints);
       }
+      if (requestResults_) requestResults_->write(frame.time, frame.requests);
     });
 
     workingSpec_ = spec_;
@@ -169,6 +172,7 @@ class DeckRun {
     if (impactResults_) outputs.push_back(impactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
+    if (requestResults_) outputs.push_back(requestResults_->path());
     if (trace_) outputs.push_back(trace_->path());
     resultsFile_->flush();
     outputs.push_back(resultsFile_->path());
@@ -202,7 +206,8 @@ class DeckRun {
   }
 
  private:
-  // joints.csv: each joint's reaction on its I marker, in ground (force, then torque about the marker's origin).
+  // joints.csv: each joint's reaction and each motion's driving load on its I marker, in ground (force, then torque
+  // about the marker's origin). A motion and a joint may share an id: the element column tells them apart.
   void writeJointReactions(const OutputFrame& frame) {
     std::string rows;
     for (const JointReaction& reaction : frame.joints) appendCsvRow(jointsTable(), JointRow{frame.time, reaction}, rows);
@@ -332,6 +337,7 @@ class DeckRun {
   std::optional<ImpactResultsWriter> impactResults_;  // impacts.csv, for decks with contact
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
+  std::optional<RequestResultsWriter> requestResults_;  // requests.csv, for decks with requests it can write
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
   std::optional<ResultsH5File> resultsFile_;  // results.h5, always
   std::optional<AnimationWriter> animation_;  // animation.pvd, once the deck or the command line asks for it

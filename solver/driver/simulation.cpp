@@ -153,6 +153,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   if (!onOutput_) return true;
   system_->sampleBodies(state, derivative, samples_);
   system_->jointReactions(time, state, jointSamples_);
+  system_->sampleRequests(time, state, derivative, jointSamples_, requestSamples_);
   try {
     system_->sampleContacts(time, state, contactSamples_);
     impacts_.closeInterval(contactSamples_);
@@ -165,6 +166,7 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   frame.bodies = samples_;
   frame.contacts = contactSamples_;
   frame.joints = jointSamples_;
+  frame.requests = requestSamples_;
   frame.state = state;
   if (integrator_ && integratorHasStepped) {
     frame.integratorTime = integrator_->time();
@@ -332,8 +334,9 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       integrator_->interpolate(t, outputState_);
       integrator_->interpolateDerivative(t, outputDerivative_);
       // Between IDAS's steps the interpolant misses the joints' equations by about the local error; the output is
-      // moved onto them. (What IDAS itself holds is watched below.)
-      system_->projectOutput(t, outputState_);
+      // moved onto them, with the accelerations and reactions they allow there. (What IDAS itself holds is watched
+      // below.)
+      system_->projectOutput(t, outputState_, outputDerivative_);
       if (!emitOutput(t, outputState_, outputDerivative_, true)) break;
       watchConstraintDrift(step.time, integrator_->returnedState());
       logVerboseSensors(t, outputState_);

@@ -35,7 +35,8 @@ struct OutputFrame {
   double time = 0;
   std::span<const BodySample> bodies;  // ground-frame results, as bodies.csv has them
   std::span<const PairReport> contacts;  // contact pairs, as contacts.csv has them
-  std::span<const JointReaction> joints; // joints' reactions, as joints.csv has them
+  std::span<const JointReaction> joints; // joints' reactions and motions' loads, as joints.csv has them
+  std::span<const RequestSample> requests;  // Post_Request values, as requests.csv has them
   std::span<const double> state;       // the state at `time`, Euler parameters normalised
   const EnergySample* energy = nullptr;  // the energy balance, as energy.csv has it
   // IDAS's own state at its current time (at or after `time`), exactly as the integrator holds it.
@@ -214,6 +215,7 @@ class Simulation {
   std::vector<BodySample> samples_;
   std::vector<PairReport> contactSamples_;
   std::vector<JointReaction> jointSamples_;
+  std::vector<RequestSample> requestSamples_;
   EnergyBalance energy_;
   EnergySample outputEnergy_;
   bool redundancyLogged_ = false;

@@ -61,7 +61,7 @@ struct UnavailableName {
   const char* reason;
 };
 constexpr const char* kNeedsElements = "it reads an element Lodestone does not read";
-constexpr const char* kNeedsForces = "force measures come with joints and forces";
+constexpr const char* kNeedsForces = "Post_Request MARKER_FORCE reports the loads between markers";
 constexpr const char* kNeedsCurves = "Lodestone does not read splines or curves";
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
@@ -70,7 +70,9 @@ constexpr UnavailableName kUnavailable[] = {
     {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
     {"TX", kNeedsForces}, {"TY", kNeedsForces}, {"TZ", kNeedsForces}, {"TM", kNeedsForces},
     {"AKISPL", kNeedsCurves}, {"CUBSPL", kNeedsCurves}, {"CURVE", kNeedsCurves}, {"INTERP", kNeedsCurves},
-    {"VR", kNotYet}, {"WDTX", kNotYet}, {"WDTY", kNotYet}, {"WDTZ", kNotYet}, {"WDTM", kNotYet},
+    {"JOINT", kNeedsForces}, {"MOTION", kNeedsForces}, {"SFORCE", kNeedsForces}, {"GFORCE", kNeedsForces},
+    {"VFORCE", kNeedsForces}, {"VTORQ", kNeedsForces}, {"BUSH", kNeedsForces}, {"SPDP", kNeedsForces},
+    {"VR", kNotYet}, {"YAW", kNotYet}, {"PITCH", kNotYet}, {"ROLL", kNotYet},
     {"IF", kNotYet}, {"POLY", kNotYet}, {"CHEBY", kNotYet}, {"FORCOS", kNotYet}, {"FORSIN", kNotYet},
     {"HAVSIN", kNotYet}, {"DIM", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
@@ -455,7 +457,7 @@ class ExpressionCompiler {
       instruction.markers[static_cast<size_t>(accepted.roles[k])] = ids[k];
       if (ids[k] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, ids[k], offsets[k]);
     }
-    if (measure >= MarkerMeasure::ACCX && measure <= MarkerMeasure::ACCM) expression_.usesAcceleration_ = true;
+    if (measureReadsAcceleration(measure)) expression_.usesAcceleration_ = true;
     pushValue(name.offset);
     expression_.program_.push_back(instruction);
   }

@@ -13,7 +13,8 @@
 //               SIGN(a,b) = |a| with the sign of b (b = 0 counts as positive)
 //   Adams       STEP(x,x0,h0,x1,h1), STEP5(x,x0,h0,x1,h1), IMPACT(x,ẋ,x1,k,e,cmax,d),
 //               BISTOP(x,ẋ,x1,x2,k,e,cmax,d), SHF(x,x0,a,w,phi,b) = a·sin(w·(x−x0) − phi) + b
-//   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ (i[,j[,k[,l]]]), VM ACCM (i[,j[,l]]);
+//   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ WDTX WDTY WDTZ (i[,j[,k[,l]]]),
+//               VM ACCM WDTM (i[,j[,l]]);
 //               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI (i[,j]). Marker i relative to marker j,
 //               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
 //               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
@@ -73,7 +74,7 @@ class Expression {
   // The same for the Reference_Variable ids VARVAL names.
   const std::vector<int>& variableIds() const { return variableIds_; }
   const std::vector<int>& variableColumns() const { return variableColumns_; }
-  // ACCX, ACCY, ACCZ or ACCM appear: the context must give accelerations.
+  // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   const std::string& text() const { return text_; }
 

@@ -191,11 +191,17 @@ const ResultTable<EnergySample>& energyTable() {
 
 const ResultTable<JointRow>& jointsTable() {
   static const ResultTable<JointRow> table = [] {
-    ResultTable<JointRow> t{"joints", "every joint's reaction on its I marker at every output time, in ground", {}};
+    ResultTable<JointRow> t{"joints",
+                            "every joint's reaction and every motion's driving load on its I marker at every output "
+                            "time, in ground",
+                            {}};
     t.columns.push_back({"time", CellType::Real, Quantity::Time, "output time",
                          [](const JointRow& row) -> Cell { return row.time; }});
     t.columns.push_back({"id", CellType::Integer, Quantity::None, "Constraint_Joint, Constraint_Jprim or Motion_Joint id",
                          [](const JointRow& row) -> Cell { return row.joint.id; }});
+    t.columns.push_back({"element", CellType::Text, Quantity::None,
+                         "Constraint_Joint, Constraint_Jprim or Motion_Joint: a motion and a joint may share an id",
+                         [](const JointRow& row) -> Cell { return std::string_view(row.joint.element); }});
     addComponents(t.columns, {"fx", "fy", "fz"}, Quantity::Force, "reaction force on the I marker",
                   [](const JointRow& row) { return row.joint.force; });
     addComponents(t.columns, {"tx", "ty", "tz"}, Quantity::Torque, "reaction torque about the I marker's origin",

@@ -17,11 +17,17 @@
 
 namespace lodestone {
 
-// One joint's reaction on its I marker, in ground: force, and torque about the marker's origin.
+// One joint's, primitive's or motion's reaction on its I marker, in ground: force, and torque about the marker's
+// origin. A Motion_Joint's is the force or torque that drives it (its joint's reaction does not include it). The
+// reaction on the J marker (about J's origin) is kept beside it for requests that measure the force on J.
 struct JointReaction {
   long id = 0;
+  std::string element;  // "Constraint_Joint", "Constraint_Jprim" or "Motion_Joint"
+  long markerI = 0, markerJ = 0;  // Reference_Marker ids
   Vector3 force = Vector3::Zero();
   Vector3 torque = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero();
+  Vector3 torqueOnJ = Vector3::Zero();
 };
 
 // One action a Sensor_Event carried out (events.csv: time,id,action,value).

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -68,6 +69,7 @@ struct Quantity {
   bool fromJoints = false;            // joints.csv instead of bodies.csv
   double physicalScale = 1;
   double tolerance = 1e-4;
+  long request = 0;                   // > 0: requests.csv, this Post_Request's rows (ours: "f2", …)
 };
 
 // Model figures shared by the three cases: 1 kg, CG 2 m from the joint, g = 9.80665.
@@ -119,6 +121,7 @@ void compareWithAdams(const std::string& folder, const std::string& adamsCase, c
   const std::string prefix = kAdamsFolder + "/" + adamsCase + "_Case01_ADAMS_";
   const ResultsTable bodies(folder + "/bodies.csv");
   const ResultsTable joints(folder + "/joints.csv");
+  const ResultsTable requests(folder + "/requests.csv");
   const std::vector<size_t> bodyRows = bodies.rowsOfBody(2);
   std::vector<size_t> jointRows;
   for (size_t row = 0; row < joints.rowCount(); ++row) {
@@ -131,8 +134,9 @@ void compareWithAdams(const std::string& folder, const std::string& adamsCase, c
     const size_t components = q.ours.size();
     ASSERT_EQ(adams.columns.size(), components + 1) << q.adams;
     ASSERT_EQ(adams.rows.size(), 501u) << q.adams;
-    const ResultsTable& table = q.fromJoints ? joints : bodies;
-    const std::vector<size_t>& rows = q.fromJoints ? jointRows : bodyRows;
+    const ResultsTable& table = q.request > 0 ? requests : q.fromJoints ? joints : bodies;
+    const std::vector<size_t> rows =
+        q.request > 0 ? requests.rowsOfBody(q.request) : q.fromJoints ? jointRows : bodyRows;
     ASSERT_EQ(rows.size(), adams.rows.size()) << q.adams << ": our outputs are not Adams' 501";
 
     // Ranges of the Adams components, and the scale each error is measured against.
@@ -211,6 +215,32 @@ INSTANTIATE_TEST_SUITE_P(Chrono, AdamsJointCase,
                                            Case{"Spherical", "adams_spherical_case01.xml", 3e-4},
                                            Case{"Prismatic", "adams_prismatic_case01.xml"}),
                          [](const auto& info) { return info.param.name; });
+
+// The revolute deck's Post_Requests are the Adams deck's REQUESTs 01, 02, 03 and 05, whose output the reference
+// histories are: requests.csv against them, at the same tolerances as bodies.csv and joints.csv. Fails when a request
+// resolves in the wrong axes, swaps its F2..F4 and F6..F8, or sums the reaction on the pendulum instead of ground.
+TEST(AdamsJointCase, RevoluteRequestsMatchAdamsRequests) {
+  if (!adamsFilesPresent("Revolute")) {
+    GTEST_SKIP() << "Adams reference histories not available (needs ../shared beside the source tree): "
+                 << kAdamsFolder;
+  }
+  const Results run = runConformanceDeck("adams_revolute_case01.xml", "RevoluteRequests");
+  ASSERT_TRUE(run.completed);
+  std::vector<Quantity> fromRequests;
+  const std::map<std::string, std::pair<long, bool>> source{  // request id, and F6..F8 rather than F2..F4
+      {"Pos", {1, false}}, {"Vel", {2, false}}, {"Avel", {2, true}}, {"Acc", {3, false}},
+      {"Aacc", {3, true}},  {"Rforce", {5, false}}, {"Rtorque", {5, true}}};
+  for (Quantity q : quantities()) {
+    const auto found = source.find(q.adams);
+    if (found == source.end()) continue;
+    q.request = found->second.first;
+    q.ours = found->second.second ? std::vector<std::string>{"f6", "f7", "f8"}
+                                   : std::vector<std::string>{"f2", "f3", "f4"};
+    fromRequests.push_back(q);
+  }
+  ASSERT_EQ(fromRequests.size(), 7u);
+  compareWithAdams(run.folder, "Revolute", "Revolute-requests", fromRequests, 0);
+}
 
 // The spherical pendulum released from rest swings in a plane exactly as the revolute one does: our spherical run
 // against Adams' REVOLUTE histories, at the revolute tolerances, shows that the 1e-4 differences of the case above

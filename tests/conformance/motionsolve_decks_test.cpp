@@ -112,6 +112,8 @@ TEST(RealMotionSolveDeck, TireRigModelPartsBuild) {
   EXPECT_EQ(spec->graphics.size(), 29u);
   EXPECT_EQ(model->forces->elements.size(), 1u) << "Force_Scalar_TwoBody id=30301";
   EXPECT_EQ(model->variables->variables.size(), 5u) << "17 Reference_Variable, 12 of them USERSUB";
+  EXPECT_EQ(model->requests->requests.size(), 7u) << "14 Post_Request: 2 MARKER_FORCE, 5 EXPRESSION, 7 USERSUB";
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
 }
 
 }  // namespace

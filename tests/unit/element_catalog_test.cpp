@@ -29,6 +29,21 @@ TEST(ElementCatalog, DescribesVariantsAndRefusals) {
   EXPECT_EQ(findElementKind("Gizmo"), nullptr);
 }
 
+// `lodestone elements Post_Request` lists each type's attributes from the schema the reader uses.
+TEST(ElementCatalog, DescribesEachRequestTypesAttributes) {
+  const ElementKind* request = findElementKind("post_request");
+  ASSERT_NE(request, nullptr);
+  EXPECT_EQ(request->support, ElementSupport::Read);
+  const std::string text = describeElement(*request);
+  EXPECT_NE(text.find("  with type=\"MARKER_FORCE\":\n    i_marker_id: id of a Reference_Marker, required\n"
+                      "    j_marker_id: id of a Reference_Marker (0: ground frame), default 0\n"
+                      "    ref_marker_id: id of a Reference_Marker (0: ground frame), default 0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  with type=\"EXPRESSION\":\n    expr1: text\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    expr8: text\n"), std::string::npos) << text;
+}
+
 TEST(ElementCatalog, EveryReadElementCanBeReadSomewhere) {
   for (const ElementKind* kind : allElementKinds()) {
     if (kind->support == ElementSupport::Read) {

@@ -291,6 +291,21 @@ TEST_F(ExpressionMeasures, AccelerationInGroundAndSeenFromARotatingFrame) {
   EXPECT_NEAR(value("ACCY(8,0,0,5)"), 0, 1e-14);
 }
 
+TEST_F(ExpressionMeasures, AngularAccelerationInGroundAndSeenFromARotatingFrame) {
+  EXPECT_DOUBLE_EQ(value("WDTZ(2)"), 0.5);
+  EXPECT_DOUBLE_EQ(value("WDTX(2,3)"), -0.1);
+  EXPECT_DOUBLE_EQ(value("WDTM(2,3)"), std::sqrt(0.26));
+  EXPECT_NEAR(value("WDTY(3,0,2)"), -0.1, 1e-15);  // (0.1, 0, 0) on 2's y = ground −x
+  // Seen from 3 (ω_l = (0.5, 0, 0)): α_2 − α_3 − ω_l × (ω_2 − ω_3) = (−0.1, 0, 0.5) − (0.5, 0, 0) × (−0.5, 0, 2)
+  //   = (−0.1, 0, 0.5) − (0, −1, 0).
+  EXPECT_DOUBLE_EQ(value("WDTX(2,3,0,3)"), -0.1);
+  EXPECT_DOUBLE_EQ(value("WDTY(2,3,0,3)"), 1);
+  EXPECT_DOUBLE_EQ(value("WDTZ(2,3,0,3)"), 0.5);
+  EXPECT_DOUBLE_EQ(value("WDTM(2,3,3)"), std::sqrt(0.01 + 1 + 0.25));
+  // The spinning frame's own spin-up, seen from itself: ω × ω = 0 leaves α.
+  EXPECT_DOUBLE_EQ(value("WDTZ(5,0,0,5)"), 1);
+}
+
 TEST_F(ExpressionMeasures, RotationAnglesOfKnownRotations) {
   context.markers[10].rotation = rotationAbout(Vector3::UnitX(), 0.4);
   context.markers[11].rotation = rotationAbout(Vector3::UnitY(), 0.4);
@@ -369,6 +384,8 @@ TEST(ExpressionReport, UsesAccelerationOnlyWithAccelerationMeasures) {
   EXPECT_TRUE(compiled("ACCX(2)").usesAcceleration());
   EXPECT_TRUE(compiled("1 + accm(2, 3)").usesAcceleration());
   EXPECT_TRUE(compiled("ACCZ(2,0,0,4)*0").usesAcceleration());
+  EXPECT_TRUE(compiled("WDTZ(2)").usesAcceleration());
+  EXPECT_TRUE(compiled("wdtm(2, 3, 4)").usesAcceleration());
   EXPECT_FALSE(compiled("DX(2) + VX(2) + WX(2) + AX(2) + PSI(2)").usesAcceleration());
 }
 
@@ -408,7 +425,7 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"1+VARVAL(TIME)", 10, "expected a Reference_Variable id (a whole number) as argument 1 of VARVAL, found 'TIME'"},
       {"VARVAL(1, 2)", 1, "VARVAL takes 1 Reference_Variable id, got 2"},
       {"VARVAL()", 1, "VARVAL takes 1 Reference_Variable id, got 0"},
-      {"2*fx(4)", 3, "FX is not available yet (force measures come with joints and forces)"},
+      {"2*fx(4)", 3, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
       {"VR(2)", 1, "VR is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},
       {"time (2)", 6, "TIME is the simulation time, not a function"},
@@ -466,7 +483,7 @@ TEST(ExpressionErrors, EveryUnknownNameIsSaidInOnePass) {
   EXPECT_EQ(problemsOf("SINN(TIME) + 2*COSS(DX(2), foo)"),
             (Problems{{1, "unknown function 'SINN'"}, {16, "unknown function 'COSS'"}, {28, "unknown name 'foo'"}}));
   EXPECT_EQ(problemsOf("fx(2) + SQRT(-1/bar)"),
-            (Problems{{1, "FX is not available yet (force measures come with joints and forces)"},
+            (Problems{{1, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
                       {17, "unknown name 'bar'"}}))
       << "nothing is folded with an unknown value";
   EXPECT_EQ(problemsOf("SINN(1) + (2"),

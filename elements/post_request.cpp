@@ -1,0 +1,236 @@
+// Post_Request: attributes, checks, the model's requests and their values.
+#include "post_request.h"
+
+#include <algorithm>
+
+#include "elements/constraint_joint.h"
+#include "elements/force_elements.h"
+#include "solver/core/marker_measures.h"
+#include "solver/core/text.h"
+
+namespace lodestone {
+
+using S = PostRequestSpec;
+
+namespace {
+
+const char* const kMarkerTypes[] = {"MARKER_DISPLACEMENT", "MARKER_VELOCITY", "MARKER_ACCELERATION", "MARKER_FORCE"};
+
+std::vector<Attribute<S>> markerAttributes() {
+  return {attr::reference("i_marker_id", &S::i_marker_id, "Reference_Marker").required(),
+          attr::reference("j_marker_id", &S::j_marker_id, "Reference_Marker").groundFrame().byDefault(0L),
+          attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").groundFrame().byDefault(0L)};
+}
+
+std::vector<Attribute<S>> expressionAttributes() {
+  std::vector<Attribute<S>> rows;
+  for (size_t k = 0; k < 8; ++k) {
+    rows.push_back(attr::make<S>("expr" + std::to_string(k + 1), ValueKind::Text, [k](S& spec, const Value& value) {
+      spec.expressions[k] = std::get<std::string>(value);
+    }));
+  }
+  return rows;
+}
+
+// What a request's expression attribute holds: nothing for "NULL", MotionView's word for an unused component.
+std::optional<std::string> componentText(const std::optional<std::string>& text) {
+  if (!text || equalsIgnoreCase(trim(*text), "NULL")) return std::nullopt;
+  return text;
+}
+
+std::string expressionAttribute(size_t k) { return "expr" + std::to_string(k + 1); }
+
+std::optional<RequestType> writableType(const std::string& type) {
+  if (type == "MARKER_DISPLACEMENT") return RequestType::Displacement;
+  if (type == "MARKER_VELOCITY") return RequestType::Velocity;
+  if (type == "MARKER_ACCELERATION") return RequestType::Acceleration;
+  if (type == "MARKER_FORCE") return RequestType::Force;
+  if (type == "EXPRESSION") return RequestType::Expression;
+  return std::nullopt;  // USERSUB, ELEMENTAL_FORCE
+}
+
+// Whether some joint, motion or force element acts between markers i and j (j = 0: at i).
+bool markersJoined(const Model& model, long i, long j) {
+  const auto joins = [&](long a, long b) { return (a == i && (j == 0 || b == j)) || (b == i && (j == 0 || a == j)); };
+  if (model.constraints) {
+    for (const Joint& joint : model.constraints->joints) {
+      if (joins(model.markers[static_cast<size_t>(joint.markerI)].id,
+                model.markers[static_cast<size_t>(joint.markerJ)].id)) {
+        return true;
+      }
+    }
+  }
+  if (model.forces) {
+    for (const ForceElement& element : model.forces->elements) {
+      if (joins(element.connection.markerI, element.connection.markerJ)) return true;
+    }
+  }
+  return false;
+}
+
+using Measure = std::optional<MarkerMeasure>;
+using M = MarkerMeasure;
+// F1..F8 of the marker requests, as marker measures; nothing is 0.
+constexpr std::array<Measure, 8> kDisplacement{M::DM, M::DX, M::DY, M::DZ, std::nullopt, M::PSI, M::THETA, M::PHI};
+constexpr std::array<Measure, 8> kVelocity{M::VM, M::VX, M::VY, M::VZ, M::WM, M::WX, M::WY, M::WZ};
+constexpr std::array<Measure, 8> kAcceleration{M::ACCM, M::ACCX, M::ACCY, M::ACCZ, M::WDTM, M::WDTX, M::WDTY, M::WDTZ};
+
+const std::array<Measure, 8>& measuresOf(RequestType type) {
+  return type == RequestType::Displacement ? kDisplacement : type == RequestType::Velocity ? kVelocity : kAcceleration;
+}
+
+}  // namespace
+
+const ElementSchema<PostRequestSpec>& postRequestSchema() {
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
+        .element = "Post_Request",
+        .idField = &S::id,
+        .attributes = {
+            attr::text("label", &S::label),
+            attr::keyword("type", &S::type,
+                          {"MARKER_DISPLACEMENT", "MARKER_VELOCITY", "MARKER_ACCELERATION", "MARKER_FORCE",
+                           "EXPRESSION", "USERSUB", "ELEMENTAL_FORCE"})
+                .required(),
+            attr::presentation<S>("comment"),
+            attr::presentation<S>("full_label"),
+        }};
+    VariantSet<S> types{"type", {}};
+    for (const char* type : kMarkerTypes) types.variants.emplace_back(type, markerAttributes());
+    types.variants.emplace_back("EXPRESSION", expressionAttributes());
+    // Read so that a deck written for MotionSolve reads with one warning per such request, not one per attribute.
+    types.variants.emplace_back(
+        "USERSUB", std::vector<Attribute<S>>{attr::text("usrsub_fnc_name", &S::usrsub_fnc_name),
+                                             attr::text("usrsub_dll_name", &S::usrsub_dll_name),
+                                             attr::text("script_name", &S::script_name),
+                                             attr::text("usrsub_param_string", &S::usrsub_param_string),
+                                             attr::text("interpreter", &S::interpreter)});
+    types.variants.emplace_back(
+        "ELEMENTAL_FORCE",
+        std::vector<Attribute<S>>{attr::text("elem_type", &S::elem_type), attr::text("jflag", &S::jflag),
+                                  attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker")
+                                      .groundFrame()
+                                      .byDefault(0L)});
+    made.variantSets.push_back(std::move(types));
+    return made;
+  }();
+  return schema;
+}
+
+void checkPostRequest(const PostRequestSpec& spec, Diagnostics& diagnostics) {
+  if (spec.type == "USERSUB") {
+    const std::string function = spec.usrsub_fnc_name ? ", usrsub_fnc_name=\"" + *spec.usrsub_fnc_name + "\"" : "";
+    diagnostics.warning(spec.loc, "type=\"USERSUB\" (a REQSUB user subroutine" + function +
+                                      ") is not supported yet; this request is not written to requests.csv");
+    return;
+  }
+  if (spec.type == "ELEMENTAL_FORCE") {
+    diagnostics.warning(spec.loc, "type=\"ELEMENTAL_FORCE\" is not supported yet; this request is not written to "
+                                  "requests.csv (MARKER_FORCE between the element's markers gives its force)");
+    return;
+  }
+  if (spec.type != "EXPRESSION") return;
+  for (size_t k = 0; k < spec.expressions.size(); ++k) {
+    if (const std::optional<std::string> text = componentText(spec.expressions[k])) {
+      compileAttribute(expressionAttribute(k), *text, spec.loc, diagnostics);
+    }
+  }
+}
+
+const char* requestTypeName(RequestType type) {
+  switch (type) {
+    case RequestType::Displacement: return "MARKER_DISPLACEMENT";
+    case RequestType::Velocity: return "MARKER_VELOCITY";
+    case RequestType::Acceleration: return "MARKER_ACCELERATION";
+    case RequestType::Force: return "MARKER_FORCE";
+    case RequestType::Expression: return "EXPRESSION";
+  }
+  return "EXPRESSION";
+}
+
+std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequestSpec>& specs, const Model& model,
+                                                      Diagnostics& diagnostics) {
+  auto result = std::make_shared<RequestModel>();
+  for (const PostRequestSpec& spec : specs) {
+    const std::optional<RequestType> type = writableType(spec.type);
+    if (!type) continue;  // warned about by checkPostRequest
+    Request request{.id = spec.id,
+                    .loc = spec.loc,
+                    .type = *type,
+                    .markerI = spec.i_marker_id,
+                    .markerJ = spec.j_marker_id,
+                    .refMarker = spec.ref_marker_id};
+    bool built = true;
+    for (size_t k = 0; *type == RequestType::Expression && k < spec.expressions.size(); ++k) {
+      const std::optional<std::string> text = componentText(spec.expressions[k]);
+      if (!text) continue;
+      const std::string attribute = expressionAttribute(k);
+      request.expressions[k] = compileAttribute(attribute, *text, spec.loc, diagnostics);
+      built = built && request.expressions[k] &&
+              checkExpressionReferences(*request.expressions[k], attribute, spec.loc, model, diagnostics);
+    }
+    if (*type == RequestType::Force && !markersJoined(model, spec.i_marker_id, spec.j_marker_id)) {
+      diagnostics.warning(spec.loc, "no joint, motion or force element acts " +
+                                        (spec.j_marker_id == 0
+                                             ? "at Reference_Marker id=" + std::to_string(spec.i_marker_id)
+                                             : "between Reference_Marker id=" + std::to_string(spec.i_marker_id) +
+                                                   " and id=" + std::to_string(spec.j_marker_id)) +
+                                        ", so this request's force is zero (contacts are not counted: they act "
+                                        "between graphics)");
+    }
+    if (built) result->requests.push_back(std::move(request));
+  }
+  return result;
+}
+
+RequestEvaluator::RequestEvaluator(const Model& model) : context_(model), requests_(model.requests.get()) {}
+
+bool RequestEvaluator::needsLoads() const {
+  return !empty() && std::any_of(requests_->requests.begin(), requests_->requests.end(),
+                                 [](const Request& request) { return request.type == RequestType::Force; });
+}
+
+void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bodies,
+                                std::span<const MarkerPairLoad> loads, std::vector<RequestSample>& samples) {
+  samples.clear();
+  if (empty()) return;
+  context_.setState(time, bodies);
+  for (const Request& request : requests_->requests) {
+    RequestSample sample{.id = request.id, .type = request.type};
+    std::array<double, 8>& f = sample.values;
+    const MarkerMotion axes = context_.marker(static_cast<int>(request.refMarker));
+    if (request.type == RequestType::Expression) {
+      for (size_t k = 0; k < f.size(); ++k) {
+        if (request.expressions[k]) f[k] = request.expressions[k]->evaluate(context_);
+      }
+    } else if (request.type == RequestType::Force) {
+      // Adams' FX..TM: every load between I and J, on I, the torques about I's origin.
+      Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
+      const long i = request.markerI, j = request.markerJ;
+      for (const MarkerPairLoad& load : loads) {
+        if (load.markerI == i && (j == 0 || load.markerJ == j)) {
+          force += load.forceOnI;
+          torque += load.torqueOnI;
+        }
+        if (load.markerJ == i && (j == 0 || load.markerI == j)) {
+          force += load.forceOnJ;
+          torque += load.torqueOnJ;
+        }
+      }
+      const Vector3 forceInAxes = axes.rotation.transpose() * force;
+      const Vector3 torqueInAxes = axes.rotation.transpose() * torque;
+      f = {force.norm(), forceInAxes.x(), forceInAxes.y(), forceInAxes.z(),
+           torque.norm(), torqueInAxes.x(), torqueInAxes.y(), torqueInAxes.z()};
+    } else {
+      const MarkerMotion i = context_.marker(static_cast<int>(request.markerI));
+      const MarkerMotion j = context_.marker(static_cast<int>(request.markerJ));
+      const std::array<Measure, 8>& measures = measuresOf(request.type);
+      for (size_t k = 0; k < f.size(); ++k) {
+        if (measures[k]) f[k] = markerMeasure(*measures[k], i, j, axes);
+      }
+    }
+    samples.push_back(sample);
+  }
+}
+
+}  // namespace lodestone
