@@ -79,7 +79,8 @@ def contacts_figure(tables):
 
     def peak(pair):
         rows = contacts[_rows_of(contacts, keys, pair)]
-        return np.nanmax(rows["interval_max_fn"]) if len(rows) else 0.0
+        return np.nanmax(rows["interval_max_fn" if "interval_max_fn" in contacts.dtype.names else "fn"]) \
+            if len(rows) else 0.0
 
     shown = sorted(sorted(pairs, key=peak, reverse=True)[:MAX_ROWS])
     times = _output_times(tables, contacts["time"])
@@ -94,8 +95,7 @@ def contacts_figure(tables):
         force_axes.set_title(f"Force_Contact {pair[0]}: graphics {pair[1]} on {pair[2]}", loc="left", fontsize=10)
         if impacts is not None:
             _mark_impacts(force_axes, depth_axes, impacts[_rows_of(impacts, keys, pair)], times[-1])
-    for column_axes in axes[-1]:
-        column_axes.set_xlabel(f"time ({units['time']})")
+    _label_time(axes, units)
     return figure
 
 
@@ -117,16 +117,10 @@ def bodies_figure(tables):
     figure, axes = _figure(len(shown), 2, _selection_title("Bodies", len(shown), len(ids), "lowest ids"))
     for row, body in enumerate(shown):
         rows = bodies[bodies["id"] == body]
-        for column, (quantity, names, unit) in enumerate(
-                (("position", ("x", "y", "z"), units["length"]),
-                 ("velocity", ("vx", "vy", "vz"), f"{units['length']}/{units['time']}"))):
-            for name in names:
-                axes[row, column].plot(rows["time"], rows[name], label=name)
-            axes[row, column].set_ylabel(f"{quantity} ({unit})")
-            axes[row, column].legend(loc="best", fontsize=8)
+        _draw_components(axes[row], rows, (("position", ("x", "y", "z"), units["length"]),
+                                           ("velocity", ("vx", "vy", "vz"), f"{units['length']}/{units['time']}")))
         axes[row, 0].set_title(f"Body_Rigid {body}: centre of mass in ground", loc="left", fontsize=10)
-    for column_axes in axes[-1]:
-        column_axes.set_xlabel(f"time ({units['time']})")
+    _label_time(axes, units)
     return figure
 
 
@@ -140,17 +134,25 @@ def joints_figure(tables):
     figure, axes = _figure(len(shown), 2, _selection_title("Joint reactions", len(shown), len(keys), "first ids"))
     for row, (element, number) in enumerate(shown):
         rows = joints[(elements == element) & (joints["id"] == number)]
-        for column, (quantity, names, unit) in enumerate(
-                (("force", ("fx", "fy", "fz"), units["force"]),
-                 ("torque", ("tx", "ty", "tz"), f"{units['force']}·{units['length']}"))):
-            for name in names:
-                axes[row, column].plot(rows["time"], rows[name], label=name)
-            axes[row, column].set_ylabel(f"{quantity} ({unit})")
-            axes[row, column].legend(loc="best", fontsize=8)
+        _draw_components(axes[row], rows, (("force", ("fx", "fy", "fz"), units["force"]),
+                                           ("torque", ("tx", "ty", "tz"), f"{units['force']}·{units['length']}")))
         axes[row, 0].set_title(f"{element} {number}: on its I marker, in ground", loc="left", fontsize=10)
-    for column_axes in axes[-1]:
-        column_axes.set_xlabel(f"time ({units['time']})")
+    _label_time(axes, units)
     return figure
+
+
+def _draw_components(axes_row, rows, quantities):
+    """One axes per quantity (its name, its three columns, its unit): the components over time."""
+    for axes, (quantity, names, unit) in zip(axes_row, quantities):
+        for name in names:
+            axes.plot(rows["time"], rows[name], label=name)
+        axes.set_ylabel(f"{quantity} ({unit})")
+        axes.legend(loc="best", fontsize=8)
+
+
+def _label_time(axes, units):
+    for bottom in axes[-1]:
+        bottom.set_xlabel(f"time ({units['time']})")
 
 
 def energy_figure(tables):

@@ -226,6 +226,8 @@ def summary_functions(summary):
 # --------------------------------------------------------------------------------------------------------------------
 # One variant, on a worker
 
+SETPRIV = shutil.which("setpriv")
+
 DONE, BAD_DECK, FAILED, TIMED_OUT, CRASHED, NOT_STARTED = "done", "bad deck", "failed", "timed out", "crashed", \
     "not started"
 
@@ -281,39 +283,27 @@ def _text(output):
 
 def run_variant(task):
     """Runs one variant to its end or its time limit and computes its summary values from its tables. Returns a
-    dict: index, status, exit_code, wall_seconds, note (the first error line, or why a summary value is missing),
-    values {name: float}, results (the kept folder, or "")."""
-    executable = task.executable if os.access(task.executable, os.X_OK) else find_executable()
+    dict: index, status, wall_seconds, note (the first error line; for a completed variant its warnings and why a
+    summary value is missing), values {name: float}, results (the kept folder, or "")."""
     if task.keep_folder:
         folder = Path(task.keep_folder)
         folder.mkdir(parents=True, exist_ok=True)
     else:
         folder = Path(tempfile.mkdtemp(prefix="lodestone-variant-"))
-    command = [executable, "run", "-o", str(folder)]
-    for setting in task.settings:
-        command += ["--set", setting]
-    command += ["--", task.deck]
-    outcome = {"index": task.index, "exit_code": None, "note": "", "values": {name: math.nan for name in task.summary},
+    outcome = {"index": task.index, "note": "", "values": {name: math.nan for name in task.summary},
                "results": str(folder) if task.keep_folder else ""}
     started = time.monotonic()
     stdout = stderr = ""
     try:
-        finished = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=task.timeout)
+        finished = _run_program(task, folder)
         stdout, stderr = _text(finished.stdout), _text(finished.stderr)
-        outcome["status"] = _status_of_exit(finished.returncode)
-        outcome["exit_code"] = finished.returncode if finished.returncode >= 0 else None
-        if outcome["status"].startswith(CRASHED):
-            lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-            outcome["note"] = lines[-1] if lines else ""
-        elif outcome["status"] != DONE:
-            outcome["note"] = _first_error_line(stdout, stderr)
-        else:
+        outcome["status"], outcome["note"] = _judge(finished.returncode, stdout, stderr)
+        if outcome["status"] == DONE:
             outcome["values"], problems = _summary_values(task.summary, ResultTables(folder))
             outcome["note"] = "; ".join(filter(None, [_warnings_line(stderr), problems]))
     except subprocess.TimeoutExpired as expired:  # subprocess.run has killed the child
         stdout, stderr = _text(expired.stdout), _text(expired.stderr)
-        outcome["status"] = TIMED_OUT
-        outcome["note"] = f"killed after {task.timeout:g} s"
+        outcome["status"], outcome["note"] = TIMED_OUT, f"killed after {task.timeout:g} s"
     except OSError as error:
         outcome["status"], outcome["note"] = NOT_STARTED, str(error)
     finally:
@@ -323,6 +313,32 @@ def run_variant(task):
         else:
             shutil.rmtree(folder, ignore_errors=True)
     return outcome
+
+
+def _run_program(task, folder):
+    """`lodestone run -o FOLDER --set ... -- DECK`, killed at the time limit and whenever its worker dies (an
+    interrupted sweep, a lost worker) rather than left running. setpriv (util-linux) asks for the latter and execs the
+    program, with no process between and no preexec_fn, which Python documents as unsafe in a process with threads,
+    as a Dask worker is."""
+    # The client's executable, or this machine's where the client's path is not one here (another host).
+    executable = task.executable if os.access(task.executable, os.X_OK) else find_executable()
+    command = [SETPRIV, "--pdeathsig", "KILL", "--"] if SETPRIV else []
+    command += [executable, "run", "-o", str(folder)]
+    for setting in task.settings:
+        command += ["--set", setting]
+    command += ["--", task.deck]
+    return subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=task.timeout)
+
+
+def _judge(code, stdout, stderr):
+    """The status and note of a run that ended with this exit code (negative: the signal that killed it)."""
+    if SETPRIV and code in (126, 127):  # setpriv could not exec the program
+        return NOT_STARTED, _first_error_line(stdout, stderr)
+    status = _status_of_exit(code)
+    if status.startswith(CRASHED):  # a sanitizer's or the C++ runtime's last words say why
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+        return status, lines[-1] if lines else ""
+    return status, "" if status == DONE else _first_error_line(stdout, stderr)
 
 
 def _summary_values(summary, tables):
@@ -442,7 +458,7 @@ def _run_all(client, tasks, describe, stream):
         for future, result in as_completed(futures, with_results=True, raise_errors=False):
             task = task_of[future.key]
             if not isinstance(result, dict):
-                result = {"index": task.index, "status": FAILED, "exit_code": None, "wall_seconds": math.nan,
+                result = {"index": task.index, "status": FAILED, "wall_seconds": math.nan,
                           "note": f"on the worker: {type(result).__name__}: {result}",
                           "values": {name: math.nan for name in task.summary}, "results": ""}
             outcomes[task.index] = result
@@ -638,23 +654,28 @@ def _format_value(value):
 
 
 def format_table(table):
-    """The table as `lodestone sweep` prints it: aligned columns, a count line, and a note per variant not done."""
+    """The table as `lodestone sweep` prints it: aligned columns, a count line, and the note of each variant that has
+    one (every variant not done)."""
+    column = {name: k for k, name in enumerate(table.columns)}
     shown = [name for name in table.columns if name not in ("note", "results")]
-    cells = [["wall" if name == "wall_seconds" else name for name in shown]] + [[_format_value(row[table.columns.index(name)]) if name != "wall_seconds" else
-                        f"{row[table.columns.index(name)]:.2f} s" for name in shown] for row in table.rows]
-    widths = [max(len(line[k]) for line in cells) for k in range(len(shown))]
+    lines = [["wall" if name == "wall_seconds" else name for name in shown]]
+    for row in table.rows:
+        wall = row[column["wall_seconds"]]
+        lines.append([f"{wall:.2f} s" if name == "wall_seconds" and not math.isnan(wall) else
+                      _format_value(row[column[name]]) for name in shown])
+    widths = [max(len(line[k]) for line in lines) for k in range(len(shown))]
     text = "".join("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() + "\n"
-                   for line in cells)
+                   for line in lines)
     statuses = [status.split(" (")[0] for status in table.column("status")]
     counts = ", ".join(f"{statuses.count(status)} {status}" for status in (DONE, BAD_DECK, FAILED, TIMED_OUT, CRASHED))
     if statuses.count(NOT_STARTED):
         counts += f", {statuses.count(NOT_STARTED)} {NOT_STARTED}"
     text += f"{len(table.rows)} variants: {counts}\n"
-    for row, status in zip(table.rows, table.column("status")):
-        if status != DONE or row[table.columns.index("note")]:
-            text += f"\nvariant {row[0]}: {status}\n  {row[table.columns.index('note')]}\n"
-            if row[table.columns.index("results")]:
-                text += f"  full output: {Path(row[table.columns.index('results')]) / 'console.log'}\n"
+    for row in table.rows:
+        if row[column["note"]]:
+            text += f"\nvariant {row[0]}: {row[column['status']]}\n  {row[column['note']]}\n"
+            if row[column["results"]]:
+                text += f"  full output: {Path(row[column['results']]) / 'console.log'}\n"
     return text
 
 

@@ -241,6 +241,31 @@ class SweepWithItsOwnCluster(unittest.TestCase):
         self.assertEqual([child.cmdline() for child in left if child.is_running()], [])
 
 
+    def test_a_killed_sweep_leaves_no_run_behind(self):
+        # A variant that would run for minutes; the sweep is then terminated as a job scheduler would.
+        with tempfile.TemporaryDirectory(prefix="lodestone-sweep-test-") as output:
+            sweep_process = subprocess.Popen(
+                [sys.executable, "-m", "lodestone.sweep", str(BALL), "--vary", "Param_Transient::h_max=1e-8", "-j",
+                 "1", "-o", output], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            runs = []
+            try:
+                deadline = time.monotonic() + 60
+                while not runs and time.monotonic() < deadline and sweep_process.poll() is None:
+                    time.sleep(0.2)
+                    runs = [child for child in psutil.Process(sweep_process.pid).children(recursive=True)
+                            if child.name() == "lodestone"]
+                self.assertTrue(runs, "the variant's run never started")
+                sweep_process.terminate()
+                sweep_process.wait(timeout=30)
+                _, alive = psutil.wait_procs(runs, timeout=10)
+                self.assertEqual(alive, [], "a run outlived its sweep")
+            finally:
+                for process in [sweep_process, *runs]:
+                    with contextlib.suppress(psutil.NoSuchProcess, ProcessLookupError):
+                        process.kill()
+                sweep_process.wait()
+
+
 class SummaryVocabulary(unittest.TestCase):
     def setUp(self):
         self.scratch = tempfile.TemporaryDirectory(prefix="lodestone-summary-test-")
