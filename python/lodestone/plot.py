@@ -1,5 +1,5 @@
 """Plots of a results folder without writing code: `lodestone plot RESULTS [--what KIND,...] [-o DIR]` writes a PNG
-per kind of figure (README, "Plots"):
+per kind of figure (docs/plots.md):
 
     contacts.png  per contact pair, the normal force and the penetration over time, each impact of impacts.csv marked
     bodies.png    per moving body, the position and the velocity of its centre of mass
@@ -156,7 +156,8 @@ def _label_time(axes, units):
 
 
 def energy_figure(tables):
-    """energy.csv: every term that is not zero throughout, and below it the leftover (README, "Energy balance")."""
+    """energy.csv: every term that is not zero throughout, and below it the leftover (docs/results.md, "Energy
+    balance")."""
     energy, units = tables.energy, units_of(tables.folder)
     unit = f"{units['force']}·{units['length']}"
     figure, axes = _figure(2, 1, "Energy balance")

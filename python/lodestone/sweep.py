@@ -7,7 +7,7 @@
 Each variant runs on a Dask worker as a child process of the `lodestone` executable (find_executable), in a scratch
 folder that is deleted once the summary values have been computed from its tables, unless keep=True. A variant that
 is a bad deck, fails, crashes or outlasts its time limit is reported in the table and never stops the others.
-The command line, `lodestone sweep DECK --vary ELEMENT:ID:ATTR=v1,v2,...`, is main() below (README, "Sweeps").
+The command line, `lodestone sweep DECK --vary ELEMENT:ID:ATTR=v1,v2,...`, is main() below (docs/sweeps.md).
 
 This module runs variants through the executable and reads their CSV results with numpy: it needs neither the
 compiled extension nor pandas (with pandas, sweep() returns a DataFrame; without, a numpy structured array).

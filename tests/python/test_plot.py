@@ -63,7 +63,7 @@ class PlotsOfTheExampleDecks(unittest.TestCase):
         self.assertEqual(force_axes.get_ylabel(), "normal force (N)")
         self.assertEqual(depth_axes.get_ylabel(), "penetration (mm)")
         (peaks,) = [line for line in force_axes.lines if line.get_marker() == "v"]
-        # impacts.csv's two impacts (README: 2427 N, and 2149 N between two outputs 2 ms apart).
+        # impacts.csv's two impacts (the deck's comment: 2427 N, and 2149 N between two outputs 2 ms apart).
         np.testing.assert_array_equal(peaks.get_xdata(), tables.impacts["peak_time"])
         np.testing.assert_allclose(peaks.get_ydata(), [2427, 2149], atol=0.5)
         self.assertEqual(len(force_axes.patches), 2)  # each impact shaded from onset to separation

@@ -135,8 +135,8 @@ class SweepOnALocalCluster(unittest.TestCase):
                 expected = function(tables) if callable(function) else SummaryExpression(function)(tables)
                 self.assertEqual(table.column(name)[index - 1], expected, f"variant {index}: {name}")
 
-        # The README's figures of the ball: undamped 2573 N and restitution 1.000, the deck's 0.1 N·s/mm 2427 N and
-        # 0.904 (both rounded to the digits given); more damping, less rebound.
+        # The ball's figures (README, --set; the deck's comment): undamped 2573 N and restitution 1.000, the deck's
+        # 0.1 N·s/mm 2427 N and 0.904 (both rounded to the digits given); more damping, less rebound.
         peaks, restitutions = table.column("peak_fn"), table.column("restitution")
         self.assertAlmostEqual(peaks[0], 2573, delta=0.5)
         self.assertAlmostEqual(restitutions[0], 1.000, delta=5e-4)
@@ -205,7 +205,7 @@ class SweepOnALocalCluster(unittest.TestCase):
                           "bodies.2.z.last", "note", "results"])
         self.assertEqual(list(summary["status"]), ["done", "done", "bad deck"])
         self.assertAlmostEqual(summary["peak_fn"][1], 2427, delta=0.5)
-        self.assertEqual(list(summary["impacts.id.count"][:2]), [2, 2])  # the README: two impacts in 0.6 s
+        self.assertEqual(list(summary["impacts.id.count"][:2]), [2, 2])  # the deck's comment: two impacts in 0.6 s
         self.assertLess(summary["bodies.2.z.last"][1], summary["bodies.2.z.last"][0])
         self.assertEqual(sorted(p.name for p in output.iterdir()), ["summary.csv"])
 
