@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from .sweep import EXIT_BAD_DECK, EXIT_DONE, EXIT_USAGE, ResultTables, UsageError, UsageParser, usage_exit
+from .sweep import EXIT_BAD_DECK, EXIT_DONE, ResultTables, UsageError, UsageParser, usage_exit
 
 MAX_ROWS = 12       # elements drawn in one figure; a pile of a thousand spheres would make an unreadable one
 ROW_HEIGHT = 2.4    # inches per element
@@ -100,6 +100,8 @@ def contacts_figure(tables):
 
 
 def _mark_impacts(force_axes, depth_axes, impacts, end_time):
+    if len(impacts) == 0:
+        return
     for axes in (force_axes, depth_axes):
         for impact in impacts:
             separation = impact["separation_time"] if not math.isnan(impact["separation_time"]) else end_time
