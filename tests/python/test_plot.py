@@ -4,6 +4,8 @@ marks every impact of impacts.csv at its peak; motions get their own rows; many 
 
 Needs LODESTONE_EXECUTABLE (ctest sets it) and the package on PYTHONPATH."""
 
+import contextlib
+import io
 import subprocess
 import tempfile
 import unittest
@@ -13,6 +15,7 @@ import matplotlib.image
 import numpy as np
 
 from lodestone.plot import MAX_ROWS, bodies_figure, contacts_figure, joints_figure, plot, units_of
+from lodestone.plot import main as plot_main
 from lodestone.sweep import ResultTables, find_executable
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -92,19 +95,17 @@ class PlotsOfTheExampleDecks(unittest.TestCase):
         self.assertEqual(finished.stdout, f"wrote {output / 'energy.png'}\nwrote {output / 'contacts.png'}\n")
         self.assertEqual(sorted(path.name for path in output.iterdir()), ["contacts.png", "energy.png"])
 
-        missing = subprocess.run([find_executable(), "plot", str(self.ball), "--what", "joints"], capture_output=True,
-                                 text=True)
-        self.assertEqual(missing.returncode, 1)
-        self.assertEqual(missing.stderr, f"lodestone plot: no joints figure: no {self.ball / 'joints.csv'} "
-                                         "(the deck has no joints)\n")
-        unknown = subprocess.run([find_executable(), "plot", str(self.ball), "--what", "forces"], capture_output=True,
-                                 text=True)
-        self.assertEqual(unknown.returncode, 64)
-        self.assertIn("--what forces: the kinds of figure are contacts, bodies, joints, energy", unknown.stderr)
-        nowhere = subprocess.run([find_executable(), "plot", str(Path(self.scratch.name) / "nowhere")],
-                                 capture_output=True, text=True)
-        self.assertEqual(nowhere.returncode, 1)
-        self.assertIn("is not a results folder", nowhere.stderr)
+        for arguments, exit_code, message in (
+                (["--what", "joints"], 1, f"lodestone plot: no joints figure: no {self.ball / 'joints.csv'} (the deck "
+                                          "has no joints)\n"),
+                (["--what", "forces"], 64, "lodestone plot: --what forces: the kinds of figure are contacts, bodies, "
+                                           "joints, energy\nRun 'lodestone --help' for usage.\n")):
+            with contextlib.redirect_stderr(io.StringIO()) as stderr:
+                self.assertEqual(plot_main([str(self.ball), *arguments]), exit_code)
+            self.assertEqual(stderr.getvalue(), message)
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            self.assertEqual(plot_main([str(Path(self.scratch.name) / "nowhere")]), 1)
+        self.assertIn("is not a results folder", stderr.getvalue())
 
 
 class PlotsOfMadeUpTables(unittest.TestCase):
