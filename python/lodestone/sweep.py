@@ -265,14 +265,17 @@ def _first_error_line(stdout, stderr):
     return lines[-1] if lines else ""
 
 
+def _plural(count, singular):
+    return f"{count} {singular}{'' if count == 1 else 's'}"
+
+
 def _warnings_line(stderr):
     """For a variant that completed: how many warnings the deck had and the first, since a setting the reader ignores
     (an attribute the element's law does not have) leaves the variant the same as the deck."""
     warnings_given = [line.strip() for line in stderr.splitlines() if "warning: " in line]
     if not warnings_given:
         return ""
-    count = len(warnings_given)
-    return f"{count} warning{'s' if count > 1 else ''}: {warnings_given[0]}"
+    return f"{_plural(len(warnings_given), 'warning')}: {warnings_given[0]}"
 
 
 def _text(output):
@@ -670,7 +673,7 @@ def format_table(table):
     counts = ", ".join(f"{statuses.count(status)} {status}" for status in (DONE, BAD_DECK, FAILED, TIMED_OUT, CRASHED))
     if statuses.count(NOT_STARTED):
         counts += f", {statuses.count(NOT_STARTED)} {NOT_STARTED}"
-    text += f"{len(table.rows)} variants: {counts}\n"
+    text += f"{_plural(len(table.rows), 'variant')}: {counts}\n"
     for row in table.rows:
         if row[column["note"]]:
             text += f"\nvariant {row[0]}: {row[column['status']]}\n  {row[column['note']]}\n"
@@ -700,10 +703,14 @@ def main(argv=None):
     output = Path(arguments.output) if arguments.output else deck.resolve().parent / f"{deck.stem}_sweep"
     count = math.prod(len(values) for values in arguments.variations.values())
     where = arguments.scheduler or f"a local cluster of {arguments.workers or _usable_cores()} workers"
-    print(f"sweep: {count} variants of {deck} on {where}", file=sys.stderr)
-    table = run_sweep(deck, arguments.variations, arguments.summary, client=arguments.scheduler,
-                      n_workers=arguments.workers, timeout=arguments.timeout, keep=arguments.keep, output=output,
-                      settings=arguments.settings)
+    print(f"sweep: {_plural(count, 'variant')} of {deck} on {where}", file=sys.stderr)
+    try:
+        table = run_sweep(deck, arguments.variations, arguments.summary, client=arguments.scheduler,
+                          n_workers=arguments.workers, timeout=arguments.timeout, keep=arguments.keep, output=output,
+                          settings=arguments.settings)
+    except (ImportError, OSError) as error:  # no Dask, no executable, no scheduler at that address
+        print(f"lodestone sweep: {error}", file=sys.stderr)
+        return EXIT_FAILED
     print("\n" + format_table(table) + f"\nsummary: {output / 'summary.csv'}", flush=True)
     return exit_code(table)
 
