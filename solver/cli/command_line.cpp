@@ -26,6 +26,8 @@ std::string commandName(Command command) {
     case Command::Run: return "run";
     case Command::Check: return "check";
     case Command::Batch: return "batch";
+    case Command::Sweep: return "sweep";
+    case Command::Plot: return "plot";
     case Command::Elements: return "elements";
     case Command::DebugSummary: return "debug-summary";
     case Command::Config: return "config";
@@ -147,6 +149,16 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
   }
   if (first == "debug-summary") return parseDebugSummary(arguments);
   if (first == "config") return parseConfig(arguments);
+  if (first == "sweep" || first == "plot") {
+    line.command = first == "sweep" ? Command::Sweep : Command::Plot;
+    line.forwardedArguments.assign(arguments.begin() + 1, arguments.end());
+    if (line.forwardedArguments.empty()) {
+      return UsageError{first == "sweep"
+                            ? "'sweep' needs a deck: lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,..."
+                            : "'plot' needs a results folder: lodestone plot RESULTS"};
+    }
+    return line;
+  }
   if (first == "run") {
     line.command = Command::Run;
   } else if (first == "check") {
@@ -155,10 +167,10 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     line.command = Command::Batch;
   } else if (first.starts_with("-")) {
     return UsageError{"unknown option '" + first +
-                      "'; a command comes first: run, check, batch, elements, debug-summary or config"};
+                      "'; a command comes first: run, check, batch, sweep, plot, elements, debug-summary or config"};
   } else {
     return UsageError{"unknown command '" + first +
-                      "'; the commands are run, check, batch, elements, debug-summary and config"};
+                      "'; the commands are run, check, batch, sweep, plot, elements, debug-summary and config"};
   }
 
   const std::string name = commandName(line.command);
@@ -242,6 +254,11 @@ std::string helpText() {
                                     read and build decks without simulating them
   lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation]
                                     simulate many decks, N at a time, each in its own process
+  lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,... [--vary ...] [--set ...] [--summary EXPR]
+                  [--scheduler ADDR | -j N] [--timeout S] [--keep] [-o DIR]
+                                    simulate variants of a deck on Dask; a table of chosen results
+  lodestone plot RESULTS [--what KIND,...] [-o DIR]
+                                    draw a results folder as PNG figures
   lodestone elements [NAME...] [--markdown]
                                     list the deck elements Lodestone knows, or describe the named ones
   lodestone debug-summary FILE [--csv | --json]
@@ -266,6 +283,25 @@ batch
   'run' would use, or DIR/<deck name> with -o DIR; two decks with the same name get DIR/<name>, DIR/<name>-2.
   What each run printed is kept in console.log in its results folder. A summary table follows at the end.
 
+sweep
+  Runs a variant of DECK for every combination of the --vary values, each a 'lodestone run' with its own
+  --set values (--set: the same for all), on Dask distributed: a local cluster of N worker processes (-j N;
+  default: one per core), or the cluster whose scheduler is at ADDR (--scheduler tcp://host:8786; the deck
+  must then be at the same path on the workers). A variant that is a bad deck, fails, crashes, or runs longer
+  than --timeout S seconds is reported and does not stop the others. --summary [NAME=]TABLE[.ID].COLUMN.REDUCTION
+  (repeatable, or separated by ',') names a value computed from each variant's results, e.g.
+  peak_fn=impacts.peak_fn.max or z_end=bodies.2.z.last; REDUCTION is first, last, min, max, absmax, mean, sum
+  or count. The table of variants, their status and values is printed and written to DIR/summary.csv (default
+  DIR: <deck folder>/<deck name>_sweep); --keep keeps each variant's results in DIR/variant-001, ...
+  Runs /usr/bin/python3 -m lodestone.sweep; needs Debian's python3-distributed.
+
+plot
+  Writes PNG figures of a results folder into DIR (default: the results folder itself): contacts.png (normal
+  force and penetration per contact pair, each impact marked), bodies.png (positions and velocities),
+  joints.png (joint and motion reactions), energy.png (the energy balance). --what contacts,energy draws only
+  those; without it, every figure whose table is there. Runs /usr/bin/python3 -m lodestone.plot; needs
+  Debian's python3-matplotlib.
+
 elements
   Without names, lists every element Lodestone reads, accepts with a warning, or refuses. With names
   (any case, e.g. Body_Rigid post_graphic), prints each element's attributes: type, default or required,
@@ -285,8 +321,9 @@ config
   LD_LIBRARY_PATH:  cc -shared -fPIC -o my_contact.so my_contact.c $(lodestone config --cflags --libs)
 
 Options
-  -o, --output DIR   results folder (run) or folder of results folders (batch)
-  -j, --jobs N       decks simulated at once (batch)
+  -o, --output DIR   results folder (run), folder of results folders (batch), of summary.csv (sweep), of
+                     figures (plot)
+  -j, --jobs N       decks simulated at once (batch), local Dask workers (sweep)
   --set ELEMENT:ID:ATTRIBUTE=VALUE
                      give an attribute of the deck's element a value (run, check, batch; may be repeated),
                      checked as if the deck said it: --set Force_Contact:300:stiffness=2e5; an empty ID
@@ -301,9 +338,10 @@ Environment
   LODESTONE_USERSUB_PATH  folders, separated by ':', where subroutine, law and script files are looked for
 
 Exit codes
-  0   success (batch: every deck completed)
-  1   bad deck: the deck could not be read, or has errors (batch: some decks were bad, none failed or crashed)
-  2   simulation failed; partial results are kept (batch: at least one deck failed or crashed)
+  0   success (batch, sweep: every deck or variant completed)
+  1   bad deck: the deck could not be read, or has errors (batch, sweep: some were bad, none failed or crashed;
+      plot: the results folder has no table to draw)
+  2   simulation failed; partial results are kept (batch, sweep: at least one failed, crashed or timed out)
   64  usage: unknown command or option, or a missing argument
 )";
 }

@@ -17,7 +17,7 @@ enum ExitCode : int {
   kExitUsage = 64,  // sysexits.h EX_USAGE
 };
 
-enum class Command { Run, Check, Batch, Elements, DebugSummary, Config, Help, Version };
+enum class Command { Run, Check, Batch, Elements, Sweep, Plot, DebugSummary, Config, Help, Version };
 
 enum class SummaryFormat { Text, Csv, Json };
 
@@ -35,6 +35,9 @@ struct CommandLine {
   std::vector<std::string> lawLibraries;  // --laws: law libraries to load before reading (any command but help)
   // --set ELEMENT:ID:ATTRIBUTE=VALUE (run, check, batch), as given; the reader parses and applies them.
   std::vector<std::string> settings;
+  // sweep, plot: every argument after the command, for the Python module that does the work (python_command.h),
+  // which parses them itself.
+  std::vector<std::string> forwardedArguments;
 };
 
 struct UsageError {

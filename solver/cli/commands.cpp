@@ -19,6 +19,7 @@
 #include "elements/model_builder.h"
 #include "process.h"
 #include "progress_bar.h"
+#include "python_command.h"
 #include "subroutine_build_flags.h"
 #include "solver/driver/contact_interference.h"
 #include "solver/driver/run.h"
@@ -192,6 +193,22 @@ int batchCommand(const CommandLine& line) {
 
   std::cout << "\n" << formatBatchSummary(runs) << std::flush;
   return batchExitCode(runs);
+}
+
+int pythonCommand(const CommandLine& line) {
+  std::error_code error;
+  // The program itself, not /proc/self/exe, which names the interpreter once this process has become it.
+  const fs::path executable = fs::read_symlink(kCurrentExecutable, error);
+  if (error) {
+    std::cerr << "lodestone: cannot tell where this program is (" << kCurrentExecutable << "): " << error.message()
+              << "\n";
+    return kExitSimulationFailed;
+  }
+  const std::string module = line.command == Command::Sweep ? "sweep" : "plot";
+  const PythonLaunch launch = planPythonLaunch(module, line.forwardedArguments, executable, std::getenv("PYTHONPATH"));
+  const std::string failure = execPython(launch);  // returns only when the interpreter could not be started
+  std::cerr << "lodestone: " << failure << "\n";
+  return kExitSimulationFailed;
 }
 
 int elementsCommand(const CommandLine& line) {

@@ -8,6 +8,8 @@ namespace lodestone::cli {
 int runCommand(const CommandLine& line);
 int checkCommand(const CommandLine& line);
 int batchCommand(const CommandLine& line);
+// sweep and plot: this process becomes the Python module that does the work (python_command.h).
+int pythonCommand(const CommandLine& line);
 int elementsCommand(const CommandLine& line);
 int debugSummaryCommand(const CommandLine& line);
 int configCommand(const CommandLine& line);

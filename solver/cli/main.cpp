@@ -22,7 +22,10 @@ int main(int argc, char** argv) {
 
   const CommandLine& line = std::get<CommandLine>(parsed);
   try {
-    if (line.command != Command::Help && line.command != Command::Version) {
+    // sweep and plot load no law library themselves: the runs of a sweep are processes that load LODESTONE_LAWS.
+    const bool loadsLaws = line.command != Command::Help && line.command != Command::Version &&
+                           line.command != Command::Sweep && line.command != Command::Plot;
+    if (loadsLaws) {
       // Law libraries are loaded before any deck is read: their laws are attributes of Force_Contact. --laws joins
       // LODESTONE_LAWS so that the runs of a batch, which are processes of their own, load them too.
       if (!line.lawLibraries.empty()) {
@@ -42,6 +45,8 @@ int main(int argc, char** argv) {
       case Command::Run: return runCommand(line);
       case Command::Check: return checkCommand(line);
       case Command::Batch: return batchCommand(line);
+      case Command::Sweep:
+      case Command::Plot: return pythonCommand(line);
       case Command::Elements: return elementsCommand(line);
       case Command::DebugSummary: return debugSummaryCommand(line);
       case Command::Config: return configCommand(line);

@@ -84,8 +84,10 @@ TEST(CommandLine, HelpAndVersion) {
 
 TEST(CommandLine, UsageErrorsSayWhatIsWrong) {
   EXPECT_EQ(usageError({}), "no command given");
-  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch, elements, debug-summary and config");
-  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch, elements, debug-summary or config");
+  EXPECT_EQ(usageError({"simulate", "a.xml"}), "unknown command 'simulate'; the commands are run, check, batch, "
+                                              "sweep, plot, elements, debug-summary and config");
+  EXPECT_EQ(usageError({"-x"}), "unknown option '-x'; a command comes first: run, check, batch, sweep, plot, "
+                                "elements, debug-summary or config");
   EXPECT_EQ(usageError({"run"}), "'run' needs a deck: lodestone run DECK");
   EXPECT_EQ(usageError({"check"}), "'check' needs a deck: lodestone check DECK");
   EXPECT_EQ(usageError({"batch", "-j", "2"}), "'batch' needs a deck: lodestone batch DECK");
@@ -156,6 +158,23 @@ TEST(CommandLine, ConfigTakesCflagsLibsOrBoth) {
   EXPECT_EQ(usageError({"config", "--cflags", "--static"}), "unknown option '--static' for 'config'; it takes --cflags and --libs");
 }
 
+TEST(CommandLine, SweepAndPlotHandTheirArgumentsToPythonAsTheyAre) {
+  const CommandLine sweep = parsedOk({"sweep", "ball.xml", "--vary", "Force_Contact:300:damping=0,0.1", "-j", "2",
+                                      "--summary", "peak=impacts.peak_fn.max", "--", "-odd"});
+  EXPECT_EQ(sweep.command, Command::Sweep);
+  EXPECT_EQ(sweep.forwardedArguments, (std::vector<std::string>{"ball.xml", "--vary", "Force_Contact:300:damping=0,0.1",
+                                                                 "-j", "2", "--summary", "peak=impacts.peak_fn.max",
+                                                                 "--", "-odd"}));
+  EXPECT_TRUE(sweep.decks.empty());
+  const CommandLine plot = parsedOk({"plot", "ball_results", "--what", "contacts,energy", "-o", "figures"});
+  EXPECT_EQ(plot.command, Command::Plot);
+  EXPECT_EQ(plot.forwardedArguments,
+            (std::vector<std::string>{"ball_results", "--what", "contacts,energy", "-o", "figures"}));
+  EXPECT_EQ(parsedOk({"sweep", "ball.xml", "--help"}).command, Command::Help);
+  EXPECT_EQ(usageError({"sweep"}), "'sweep' needs a deck: lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,...");
+  EXPECT_EQ(usageError({"plot"}), "'plot' needs a results folder: lodestone plot RESULTS");
+}
+
 TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {
   for (const std::string bad : {"0", "-1", "two", "2.5", "", "3x", "1025", "99999999999"}) {
     EXPECT_EQ(usageError({"batch", "a.xml", "--jobs=" + bad}),
@@ -168,7 +187,10 @@ TEST(CommandLine, HelpTextDocumentsCommandsAndExitCodes) {
   const std::string help = helpText();
   for (const char* expected : {"lodestone run DECK [-o DIR]", "lodestone check DECK", "lodestone batch DECK...",
                                "-j, --jobs N", "console.log", "Exit codes", "64  usage",
-                               "2   simulation failed", "at least one deck failed or crashed"}) {
+                               "2   simulation failed", "at least one failed, crashed or timed out",
+                               "lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,...", "--scheduler ADDR",
+                               "--timeout S", "[NAME=]TABLE[.ID].COLUMN.REDUCTION", "first, last, min, max, absmax",
+                               "lodestone plot RESULTS [--what KIND,...] [-o DIR]", "energy.png"}) {
     EXPECT_NE(help.find(expected), std::string::npos) << expected;
   }
 }

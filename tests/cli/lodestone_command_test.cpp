@@ -85,7 +85,8 @@ std::string summaryRow(const std::string& summary, const std::string& deck) {
 TEST_F(LodestoneCommand, UsageErrorsExit64WithAHint) {
   expectUsageError({}, "no command given");
   expectUsageError({"simulate", "deck.xml"},
-                   "unknown command 'simulate'; the commands are run, check, batch, elements, debug-summary and config");
+                   "unknown command 'simulate'; the commands are run, check, batch, sweep, plot, elements, "
+                   "debug-summary and config");
   expectUsageError({"run"}, "'run' needs a deck: lodestone run DECK");
   expectUsageError({"run", "deck.xml", "--fast"}, "unknown option '--fast' for 'run'");
   expectUsageError({"run", "deck.xml", "-o"}, "option '-o' needs a value: a folder");

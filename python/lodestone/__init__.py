@@ -1,0 +1,1 @@
+"""Lodestone, a multibody dynamics solver: Python package (sweeps, plots)."""
