@@ -2,13 +2,13 @@
 // computed here from bodies.csv (positions, Euler parameters, velocities and accelerations of the bodies) and the
 // markers' places in the deck, and MARKER_FORCE against the known gas force and against joints.csv.
 #include <cmath>
-#include <filesystem>
 #include <map>
+#include <optional>
 
 #include <gtest/gtest.h>
 
-#include "solver/driver/run.h"
 #include "support/joint_testing.h"
+#include "support/model_runs.h"
 #include "support/results_csv.h"
 
 namespace lodestone::testing {
@@ -43,23 +43,13 @@ Vec3 euler313(const Mat3& r) {
 
 class SliderCrankRequests : public ::testing::Test {
  protected:
-  // Run once for the suite (runModel names its folder after a test, and there is none yet here).
-  static void SetUpTestSuite() {
-    const std::string dir = std::string(LODESTONE_BINARY_DIR) + "/test_output/post_request_slider_crank_motor";
-    std::filesystem::remove_all(dir);
-    RunRequest request;
-    request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/slider_crank_motor.xml";
-    request.outputDir = dir;
-    const RunOutcome outcome = runDeck(request);
-    EXPECT_EQ(outcome.status, RunStatus::Completed) << outcome.message;
-    bodies_ = new ResultsTable(dir + "/bodies.csv");
-    requests_ = new ResultsTable(dir + "/requests.csv");
-    joints_ = new ResultsTable(dir + "/joints.csv");
-  }
-  static void TearDownTestSuite() {
-    delete bodies_;
-    delete requests_;
-    delete joints_;
+  // A run per test (ctest runs each test in a process of its own, in parallel: a run shared through one folder
+  // would be deleted under another test's feet); runModel names the folder after the test.
+  void SetUp() override {
+    const std::string dir = runModel("slider_crank_motor");
+    bodies_.emplace(dir + "/bodies.csv");
+    requests_.emplace(dir + "/requests.csv");
+    joints_.emplace(dir + "/joints.csv");
   }
 
   // The rows of request `id`, and for each the row of body `body` at the same time.
@@ -76,9 +66,7 @@ class SliderCrankRequests : public ::testing::Test {
     return f;
   }
 
-  static ResultsTable* bodies_;
-  static ResultsTable* requests_;
-  static ResultsTable* joints_;
+  std::optional<ResultsTable> bodies_, requests_, joints_;
 
   // The deck's markers 20 (crank CG), 22 (crank pin) and 32 (rod small end: x along the rod, z across it in the
   // plane of motion).
@@ -86,10 +74,6 @@ class SliderCrankRequests : public ::testing::Test {
   const MarkerOnBody crankPin{2, Vec3(0.05, 0, 0)};
   const MarkerOnBody smallEnd{3, Vec3(0.15, 0, 0), (Mat3() << 1, 0, 0, 0, 0, 1, 0, -1, 0).finished()};
 };
-
-ResultsTable* SliderCrankRequests::bodies_ = nullptr;
-ResultsTable* SliderCrankRequests::requests_ = nullptr;
-ResultsTable* SliderCrankRequests::joints_ = nullptr;
 
 // A vector and its magnitude in F1..F4 (or F5..F8), within `tolerance`.
 void expectVector(const std::array<double, 8>& f, size_t first, const Vec3& expected, double tolerance,
