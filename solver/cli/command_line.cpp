@@ -75,7 +75,9 @@ ParseResult parseDebugSummary(const std::vector<std::string>& arguments) {
   for (std::size_t index = 1; index < arguments.size(); ++index) {
     const std::string& argument = arguments[index];
     if (argument == "--csv" || argument == "--json") {
-      if (line.summaryFormat != SummaryFormat::Text) return UsageError{"'debug-summary' writes --csv or --json, not both"};
+      if (line.summaryFormat != SummaryFormat::Text) {
+        return UsageError{"'debug-summary' writes --csv or --json, not both"};
+      }
       line.summaryFormat = argument == "--csv" ? SummaryFormat::Csv : SummaryFormat::Json;
     } else if (argument.starts_with("-") || !line.traceFile.empty()) {
       return usage;

@@ -1,4 +1,5 @@
-// The commands of `lodestone` that touch decks, their elements, traces or the subroutine build. Each returns the process exit code (command_line.h).
+// The commands of `lodestone` that touch decks, their elements, traces or the subroutine build. Each returns the
+// process exit code (command_line.h).
 #pragma once
 
 #include "command_line.h"

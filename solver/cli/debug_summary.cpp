@@ -278,8 +278,9 @@ std::string formatSummary(const TraceSummary& summary, const std::string& traceN
   if (summary.collapses == 0) {
     out += "  the step size never fell tenfold in one step\n";
   } else {
-    out += "  the step size fell tenfold or more in one step " +
-           (summary.collapses == 1 ? std::string("once:\n") : std::to_string(summary.collapses) + " times; the first:\n");
+    const std::string count =
+        summary.collapses == 1 ? "once:" : std::to_string(summary.collapses) + " times; the first:";
+    out += "  the step size fell tenfold or more in one step " + count + "\n";
     for (const StepCollapse& collapse : summary.firstCollapses) {
       out += "    t=" + figure(collapse.time) + ": " + figure(collapse.from) + " -> " + figure(collapse.to) + "\n";
     }

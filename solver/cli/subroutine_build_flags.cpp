@@ -19,7 +19,9 @@ std::variant<SubroutineBuildPaths, std::string> findSubroutineBuildPaths(const f
   const fs::path program = fs::canonical(executable, error);
   if (error) return "cannot tell where this lodestone is (" + executable.string() + ": " + error.message() + ")";
   const fs::path prefix = program.parent_path().parent_path();
-  if (holdsSubroutineBuild(prefix / "include", prefix / "lib")) return SubroutineBuildPaths{prefix / "include", prefix / "lib"};
+  if (holdsSubroutineBuild(prefix / "include", prefix / "lib")) {
+    return SubroutineBuildPaths{prefix / "include", prefix / "lib"};
+  }
   const fs::path sourceHeaders = LODESTONE_SOURCE_INCLUDE_DIR;
   if (holdsSubroutineBuild(sourceHeaders, prefix / "lib")) return SubroutineBuildPaths{sourceHeaders, prefix / "lib"};
   return "the subroutine headers and liblodestone_usersub are not beside " + program.string() + " (looked in " +

@@ -161,8 +161,9 @@ Attribute<Spec> keyword(std::string name, std::optional<std::string> Spec::*fiel
 // A list of keywords, separated by spaces or commas, each once at most.
 template <class Spec>
 Attribute<Spec> keywordList(std::string name, std::vector<std::string> Spec::*field, std::vector<std::string> allowed) {
-  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::KeywordList,
-                                 [field](Spec& s, const Value& v) { s.*field = std::get<std::vector<std::string>>(v); });
+  Attribute<Spec> a = make<Spec>(std::move(name), ValueKind::KeywordList, [field](Spec& s, const Value& v) {
+    s.*field = std::get<std::vector<std::string>>(v);
+  });
   a.keywords = std::move(allowed);
   return a;
 }

@@ -144,7 +144,8 @@ TEST(CommandLine, DebugSummaryTakesOneTrace) {
   EXPECT_EQ(usageError({"debug-summary", "--csv"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "a.log", "b.log"}), usage);
   EXPECT_EQ(usageError({"debug-summary", "-o"}), usage);
-  EXPECT_EQ(usageError({"debug-summary", "a.log", "--csv", "--json"}), "'debug-summary' writes --csv or --json, not both");
+  EXPECT_EQ(usageError({"debug-summary", "a.log", "--csv", "--json"}),
+            "'debug-summary' writes --csv or --json, not both");
 }
 
 TEST(CommandLine, ConfigTakesCflagsLibsOrBoth) {
@@ -155,7 +156,8 @@ TEST(CommandLine, ConfigTakesCflagsLibsOrBoth) {
   EXPECT_FALSE(parsedOk({"config", "--cflags"}).linkFlags);
   EXPECT_FALSE(parsedOk({"config", "--libs"}).compileFlags);
   EXPECT_EQ(usageError({"config"}), "'config' needs --cflags, --libs or both: lodestone config --cflags --libs");
-  EXPECT_EQ(usageError({"config", "--cflags", "--static"}), "unknown option '--static' for 'config'; it takes --cflags and --libs");
+  EXPECT_EQ(usageError({"config", "--cflags", "--static"}),
+            "unknown option '--static' for 'config'; it takes --cflags and --libs");
 }
 
 TEST(CommandLine, SweepAndPlotHandTheirArgumentsToPythonAsTheyAre) {

@@ -123,7 +123,8 @@ std::string buildWithFlags(const std::string& library, const std::string& flags,
 // a path, or "not found").
 std::string usersubFoundBy(const std::string& library, const TemporaryFolder& folder) {
   const std::string log = folder / "ldd.log";
-  if (const std::string failed = run(kWithoutLibraryPath + "ldd " + quoted(library), log); !failed.empty()) return failed;
+  const std::string failed = run(kWithoutLibraryPath + "ldd " + quoted(library), log);
+  if (!failed.empty()) return failed;
   const std::string text = readFile(log);
   const std::string name = "liblodestone_usersub.so.0 => ";
   const size_t at = text.find(name);
@@ -205,7 +206,8 @@ TEST_F(PackageFlags, ALibraryBuiltWithTheConfigFlagsFindsTheUtilitiesWithoutLdLi
   // Without the run path the library alone would not find it; under `lodestone run` it would still load, since the
   // solver has liblodestone_usersub loaded already, but a harness of the subroutine author's would not.
   const std::string bare = folder / "bare.so";
-  ASSERT_EQ(buildWithFlags(bare, "-I" + (prefix / "include").string() + " -L" + lib + " -llodestone_usersub", folder), "");
+  const std::string withoutRunPath = "-I" + (prefix / "include").string() + " -L" + lib + " -llodestone_usersub";
+  ASSERT_EQ(buildWithFlags(bare, withoutRunPath, folder), "");
   EXPECT_EQ(usersubFoundBy(bare, folder), "not found");
 
   expectTheDeckRunsWithoutLibraryPath("my_contact");

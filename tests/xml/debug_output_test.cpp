@@ -39,8 +39,8 @@ TEST(DebugOutputDeck, FiltersReadIntoTheSpec) {
 
 TEST(DebugOutputDeck, WrongFiltersAreErrorsOnTheElementsLine) {
   EXPECT_TRUE(hasError(readText(debugDeck("topics=\"contacts\"")).diagnostics, kDebugOutputLine,
-                       "deck.xml:9:1: DebugOutput: attribute 'topics' must be a list of step, contact, events, usersub, "
-                       "failure (got 'contacts')"));
+                       "deck.xml:9:1: DebugOutput: attribute 'topics' must be a list of step, contact, events, "
+                       "usersub, failure (got 'contacts')"));
   EXPECT_TRUE(hasError(readText(debugDeck("topics=\"\"")).diagnostics, kDebugOutputLine,
                        "attribute 'topics' must list one or more of step, contact, events, usersub, failure"));
   EXPECT_TRUE(hasError(readText(debugDeck("topics=\"step STEP\"")).diagnostics, kDebugOutputLine,
