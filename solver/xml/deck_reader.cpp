@@ -157,7 +157,7 @@ class DeckWalker {
   DeckWalker(const std::string& file, const LocatingParser& parser, ModelSpec& spec, ReadContext& context,
              const std::vector<AttributeSetting>& settings)
       : file_(file), parser_(parser), spec_(spec), context_(context), settings_(settings),
-        settingUsed_(settings.size(), false) {}
+        settingUsed_(settings.size(), false), namesakeIds_(settings.size()) {}
 
   // The settings that matched no element, each an error at the deck's first line.
   void reportUnusedSettings() {
@@ -168,7 +168,14 @@ class DeckWalker {
       const AttributeSetting& setting = settings_[k];
       const std::string which =
           setting.id ? setting.element + " id=" + std::to_string(*setting.id) : setting.element + " without an id";
-      context_.diagnostics().error(where, "setting " + setting.text() + ": the deck has no " + which);
+      // What would be right: the ids the deck does give that element.
+      std::string present;
+      for (const std::optional<long>& id : namesakeIds_[k]) {
+        present += (present.empty() ? "" : ", ") + (id ? std::to_string(*id) : std::string("(none)"));
+      }
+      const std::string hint = present.empty() ? "; it has no " + setting.element + " at all"
+                                               : "; its " + setting.element + " ids are " + present;
+      context_.diagnostics().error(where, "setting " + setting.text() + ": the deck has no " + which + hint);
     }
   }
 
@@ -243,7 +250,9 @@ class DeckWalker {
     }
     for (size_t k = 0; k < settings_.size(); ++k) {
       const AttributeSetting& setting = settings_[k];
-      if (!equalsIgnoreCase(setting.element, node.tag) || setting.id != id) continue;
+      if (!equalsIgnoreCase(setting.element, node.tag)) continue;
+      namesakeIds_[k].push_back(id);
+      if (setting.id != id) continue;
       settingUsed_[k] = true;
       const std::string name = toLower(setting.attribute);
       const auto given = std::find_if(node.attributes.begin(), node.attributes.end(),
@@ -309,6 +318,7 @@ class DeckWalker {
   ReadContext& context_;
   const std::vector<AttributeSetting>& settings_;
   std::vector<bool> settingUsed_;
+  std::vector<std::vector<std::optional<long>>> namesakeIds_;  // per setting: the ids of the elements of its name
 };
 
 bool looksBinary(const std::string& text) {

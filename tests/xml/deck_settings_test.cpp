@@ -77,12 +77,15 @@ TEST(DeckSettings, ASettingThatMatchesNothingIsAnError) {
                                       "Body_Rigid::mass=3"});
   EXPECT_FALSE(result.spec);
   const std::string all = result.diagnostics.formatAll();
-  EXPECT_NE(all.find("deck.xml: setting Force_SpringDamper:6:stiffness=1: the deck has no Force_SpringDamper id=6"),
+  EXPECT_NE(all.find("deck.xml: setting Force_SpringDamper:6:stiffness=1: the deck has no Force_SpringDamper id=6; "
+                     "its Force_SpringDamper ids are 5"),
             std::string::npos) << all;
-  EXPECT_NE(all.find("setting Force_Contact:300:stiffness=1: the deck has no Force_Contact id=300"), std::string::npos)
-      << all;
-  EXPECT_NE(all.find("setting Body_Rigid::mass=3: the deck has no Body_Rigid without an id"), std::string::npos)
-      << all;
+  EXPECT_NE(all.find("setting Force_Contact:300:stiffness=1: the deck has no Force_Contact id=300; it has no "
+                     "Force_Contact at all"),
+            std::string::npos) << all;
+  EXPECT_NE(all.find("setting Body_Rigid::mass=3: the deck has no Body_Rigid without an id; its Body_Rigid ids are "
+                     "1, 2"),
+            std::string::npos) << all;
 }
 
 }  // namespace
