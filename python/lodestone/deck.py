@@ -140,7 +140,7 @@ class Deck:
 
     # ---- changing ------------------------------------------------------------------------------------------------
 
-    def set(self, name, id=None, **attributes):
+    def set(self, name, id=None, /, **attributes):
         """Gives attributes of element `name` `id` other values: deck.set("Force_Contact", 300, stiffness=2e5).
         Raises DeckError, with the reader's message at the element's line, when the deck with them is bad; the deck
         then keeps the settings it had."""

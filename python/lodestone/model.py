@@ -81,12 +81,12 @@ class Model:
 
     # ---- adding elements ------------------------------------------------------------------------------------------
 
-    def add(self, name, **attributes):
+    def add(self, name, /, **attributes):
         """An element of <Model>, named as the deck names it. Elements with ids get the next free id of their
         element name unless one is given."""
         return self._append(self.elements, name, "Model", attributes)
 
-    def command(self, name, **attributes):
+    def command(self, name, /, **attributes):
         """An element of <Command>: Simulate, Stop, Deactivate, Activate, or a model element's name with an
         existing id to change it between simulations (Model.change does that for an element you hold)."""
         return self._append(self.commands, name, "Command", attributes)
@@ -106,19 +106,19 @@ class Model:
     def marker(self, **attributes):
         return self.add("Reference_Marker", **attributes)
 
-    def graphic(self, type, **attributes):
+    def graphic(self, type, /, **attributes):
         return self.add("Post_Graphic", type=type, **attributes)
 
     def contact(self, **attributes):
         return self.add("Force_Contact", **attributes)
 
-    def joint(self, type, **attributes):
+    def joint(self, type, /, **attributes):
         return self.add("Constraint_Joint", type=type, **attributes)
 
     def motion(self, **attributes):
         return self.add("Motion_Joint", **attributes)
 
-    def force(self, name, **attributes):
+    def force(self, name, /, **attributes):
         """A force element by its deck name: Force_SpringDamper, Force_Bushing, Force_Scalar_TwoBody, ..."""
         return self.add(name, **attributes)
 
@@ -130,7 +130,7 @@ class Model:
     def stop(self):
         return self.command("Stop")
 
-    def change(self, element, **attributes):
+    def change(self, element, /, **attributes):
         """A command that changes attributes of a model element between simulations."""
         return self.command(element.name, id=element.id, **attributes)
 

@@ -201,6 +201,8 @@ class Results:
 def read_results(output_dir, deck=None):
     """A results folder written earlier (by `lodestone run` too); with the deck (a path or a Deck) for units and
     labels."""
+    if not os.path.isdir(output_dir):
+        raise FileNotFoundError("no results folder %s" % output_dir)
     if deck is not None and not hasattr(deck, "labels"):
         from .deck import load
 
