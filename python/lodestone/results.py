@@ -85,9 +85,10 @@ def _is_real(text):
         return text == ""
 
 
-def _guessed_type(cells):
-    """For a column no definition describes (a table newer than this package): whole numbers, reals or text."""
-    if cells and all(_is_integer(cell) for cell in cells):
+def _guessed_type(column, cells):
+    """For a column result_tables.h does not describe (requests.csv's): ids are whole numbers, the rest reals, or text
+    where a cell is not a number."""
+    if column == "id" and all(_is_integer(cell) for cell in cells):
         return "Integer"
     if all(_is_real(cell) for cell in cells):
         return "Real"
@@ -116,7 +117,7 @@ def read_table(path, name, definition=None, labels_of=None):
     fields, arrays, units, meanings, elements, labels = [], [], {}, {}, {}, {}
     for index, column in enumerate(header):
         cells = [row[index] if index < len(row) else "" for row in rows]
-        cell_type = described[column][1] if column in described else _guessed_type(cells)
+        cell_type = described[column][1] if column in described else _guessed_type(column, cells)
         array = _column_array(cells, cell_type)
         fields.append((column, array.dtype))
         arrays.append(array)

@@ -15,6 +15,25 @@ DECK = model("bouncing_ball.xml")
 SETTING = "Force_Contact:300:damping=0"
 
 
+def assert_tables_are_the_csv_files(test, results, folder):
+    """Every table of `results` holds, column by column, the very numbers and texts of the CSV files in `folder`."""
+    for name, table in results.tables().items():
+        header, columns = csv_columns(os.path.join(folder, name + ".csv"))
+        with test.subTest(table=name):
+            test.assertEqual(table.columns, header)
+            test.assertGreater(len(table), 0)
+            for column in header:
+                cells, values = columns[column], table[column]
+                test.assertEqual(len(values), len(cells))
+                if values.dtype.kind == "f":
+                    expected = [bits(float(cell)) if cell else "nan" for cell in cells]
+                    test.assertEqual([bits(v) for v in values.tolist()], expected, column)
+                elif values.dtype.kind in "iu":
+                    test.assertEqual(values.tolist(), [int(cell) if cell else -1 for cell in cells], column)
+                else:
+                    test.assertEqual(values.tolist(), cells, column)
+
+
 class RunLikeTheProgram(unittest.TestCase):
     """One run in this process and one by the program, shared by the tests below."""
 
@@ -37,22 +56,8 @@ class RunLikeTheProgram(unittest.TestCase):
         self.assertEqual(self.program.returncode, 0, self.program.stderr)
 
     def test_every_table_is_the_programs_csv_bit_for_bit(self):
-        tables = self.results.tables()
-        self.assertEqual(sorted(tables), ["bodies", "contacts", "energy", "impacts"])
-        for name, table in tables.items():
-            header, columns = csv_columns(self.path("program", name + ".csv"))
-            with self.subTest(table=name):
-                self.assertEqual(table.columns, header)
-                self.assertGreater(len(table), 0)
-                for column in header:
-                    cells = columns[column]
-                    values = table[column]
-                    self.assertEqual(len(values), len(cells))
-                    if values.dtype.kind == "f":
-                        expected = [bits(float(cell)) if cell else "nan" for cell in cells]
-                        self.assertEqual([bits(v) for v in values.tolist()], expected, column)
-                    else:
-                        self.assertEqual(values.tolist(), [int(cell) for cell in cells], column)
+        self.assertEqual(sorted(self.results.tables()), ["bodies", "contacts", "energy", "impacts"])
+        assert_tables_are_the_csv_files(self, self.results, self.path("program"))
 
     def test_the_files_are_the_programs(self):
         for name in ("bodies", "contacts", "impacts", "energy"):
@@ -112,6 +117,29 @@ class RunLikeTheProgram(unittest.TestCase):
         frame = self.results.dataframe("contacts")
         self.assertEqual(list(frame.columns), self.results.contacts.columns)
         self.assertEqual(frame.attrs["units"]["fn"], "newton")
+
+
+class JointsMotionsAndRequests(TemporaryFolderTest):
+    """models/slider_crank_motor.xml: joints.csv with its motion's rows and element column, requests.csv."""
+
+    def test_the_tables_are_the_programs(self):
+        deck = model("slider_crank_motor.xml")
+        results = lodestone.run(deck, output=self.path("python"))
+        program = lodestone_command("run", deck, "-o", self.path("program"))
+        self.assertEqual(program.returncode, 0, program.stderr)
+        self.assertEqual(sorted(results.tables()), ["bodies", "energy", "joints", "requests"])
+        assert_tables_are_the_csv_files(self, results, self.path("program"))
+
+        joints = results.joints
+        self.assertEqual(joints.elements["id"], ("Constraint_Joint", "Constraint_Jprim", "Motion_Joint"))
+        self.assertEqual(joints.labels["id"][("Motion_Joint", 5)], "Motor")
+        at_start = joints[joints["time"] == 0]
+        self.assertEqual(at_start.row_labels().tolist(), ["Main bearing", "Big end", "Small end", "Guide", "Motor"])
+        self.assertEqual(joints.units["tz"], "newton*meter")
+        requests = results.requests  # no definition in result_tables.h: ids whole numbers, types text, reals
+        self.assertEqual(requests.dtype["id"].kind, "i")
+        self.assertEqual(requests["type"][0], "MARKER_DISPLACEMENT")
+        self.assertEqual(requests.dtype["f1"].kind, "f")
 
 
 class RunFunction(TemporaryFolderTest):
