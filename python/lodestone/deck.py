@@ -3,6 +3,8 @@ deck (the reader's settings, as `lodestone run --set` gives them), its check and
 import numbers
 import os
 
+import numpy
+
 from . import _core, schema
 from .errors import DeckError, SimulationError, diagnostics_of
 from .results import Results
@@ -10,7 +12,7 @@ from .results import Results
 
 def attribute_text(value):
     """A Python value as a deck writes it: TRUE/FALSE, shortest round-trip numbers, ids of elements, lists spaced."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, numpy.bool_)):
         return "TRUE" if value else "FALSE"
     if isinstance(value, numbers.Integral):
         return str(int(value))

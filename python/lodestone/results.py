@@ -11,11 +11,6 @@ from . import _core, schema
 
 TABLE_NAMES = ("bodies", "contacts", "impacts", "joints", "requests", "energy", "events")
 
-# How a cell type of the tables' definitions is held in numpy; empty cells (a contact still closed when the run
-# ended has no separation) become NaN in real columns and -1 in flag columns.
-_DTYPES = {"Real": numpy.float64, "Integer": numpy.int64, "Flag": numpy.int8}
-
-
 def table_definitions(units):
     """name -> (meaning, [(column, cell type, units, meaning)]) for the deck's unit names: the tables' one
     definition (solver/output/result_tables.h), which the CSV writers write from."""
@@ -96,6 +91,8 @@ def _guessed_type(column, cells):
 
 
 def _column_array(cells, cell_type):
+    """A column's cells in numpy: reals float64, ids int64, flags int8, text unicode. Empty cells (a contact still
+    closed when the run ended has no separation) are NaN in a real column and -1 in a flag."""
     if cell_type == "Text":
         return numpy.array(cells, dtype="U%d" % max([1] + [len(cell) for cell in cells]))
     if cell_type == "Real":
