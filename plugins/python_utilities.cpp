@@ -53,10 +53,11 @@ py::list listOf(const double* values, int count) {
 void requireRunningSimulation(const char* utility) {
   if (activeSubroutineHost()) return;
   const py::object error = subroutineUtilitiesModule().attr(kOutsideRunError);
-  PyErr_SetString(error.ptr(), (std::string(utility) +
-                                " needs a running simulation and was called outside one: Lodestone answers it "
-                                "only while it calls a user subroutine (to test a subroutine in a plain Python process, "
-                                "install a lodestone.usersub.TestHost)").c_str());
+  const std::string message = std::string(utility) +
+                              " needs a running simulation and was called outside one: Lodestone answers it only "
+                              "while it calls a user subroutine (to test a subroutine in a plain Python process, "
+                              "install a lodestone.usersub.TestHost)";
+  PyErr_SetString(error.ptr(), message.c_str());
   throw py::error_already_set();
 }
 

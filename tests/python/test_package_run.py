@@ -67,7 +67,7 @@ class RunLikeTheProgram(unittest.TestCase):
 
     def test_the_setting_changed_the_law(self):
         # Undamped, the impact is elastic: restitution 1 (the damped deck gives 0.904), and the peak force is
-        # Hertz's K·δmax^1.5 = 2572 N of the deck's comment (0.1 % is what its 4 µs outputs and the located peak allow).
+        # Hertz's K·δmax^1.5 = 2572 N of the deck's comment (0.1 %: its 4 µs outputs and the located peak allow it).
         impacts = self.results.impacts
         self.assertEqual(len(impacts), 2)
         first = impacts[0]
