@@ -4,6 +4,9 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -43,9 +46,13 @@ Vec3 euler313(const Mat3& r) {
 
 class SliderCrankRequests : public ::testing::Test {
  protected:
-  // Run once for the suite (runModel names its folder after a test, and there is none yet here).
+  // Run once for the suite (runModel names its folder after a test, and there is none yet here). ctest runs each
+  // test in a process of its own, several at once: each process gets its own folder, or one would remove the files
+  // another is reading.
   static void SetUpTestSuite() {
-    const std::string dir = std::string(LODESTONE_BINARY_DIR) + "/test_output/post_request_slider_crank_motor";
+    dir_ = std::string(LODESTONE_BINARY_DIR) + "/test_output/post_request_slider_crank_motor_" +
+           std::to_string(getpid());
+    const std::string& dir = dir_;
     std::filesystem::remove_all(dir);
     RunRequest request;
     request.deckPath = std::string(LODESTONE_SOURCE_DIR) + "/models/slider_crank_motor.xml";
@@ -60,6 +67,7 @@ class SliderCrankRequests : public ::testing::Test {
     delete bodies_;
     delete requests_;
     delete joints_;
+    std::filesystem::remove_all(dir_);
   }
 
   // The rows of request `id`, and for each the row of body `body` at the same time.
@@ -76,6 +84,7 @@ class SliderCrankRequests : public ::testing::Test {
     return f;
   }
 
+  static std::string dir_;
   static ResultsTable* bodies_;
   static ResultsTable* requests_;
   static ResultsTable* joints_;
@@ -87,6 +96,7 @@ class SliderCrankRequests : public ::testing::Test {
   const MarkerOnBody smallEnd{3, Vec3(0.15, 0, 0), (Mat3() << 1, 0, 0, 0, 0, 1, 0, -1, 0).finished()};
 };
 
+std::string SliderCrankRequests::dir_;
 ResultsTable* SliderCrankRequests::bodies_ = nullptr;
 ResultsTable* SliderCrankRequests::requests_ = nullptr;
 ResultsTable* SliderCrankRequests::joints_ = nullptr;
