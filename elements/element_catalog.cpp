@@ -433,6 +433,25 @@ std::vector<const ElementKind*> allElementKinds() {
   return kinds;
 }
 
+const AttributeRule* findAttributeRule(const ElementKind& kind, const std::vector<ElementNode::Attribute>& given,
+                                       std::string_view name) {
+  for (const AttributeRule& rule : kind.attributes) {
+    if (rule.name == name) return &rule;
+  }
+  for (const ElementKind::Variants& set : kind.variantSets) {
+    const auto selector = std::find_if(given.begin(), given.end(),
+                                       [&](const ElementNode::Attribute& a) { return a.name == set.attribute; });
+    if (selector == given.end()) continue;
+    for (const auto& [value, rules] : set.rows) {
+      if (!equalsIgnoreCase(trim(selector->value), value)) continue;
+      for (const AttributeRule& rule : rules) {
+        if (rule.name == name) return &rule;
+      }
+    }
+  }
+  return nullptr;
+}
+
 std::string describeElement(const ElementKind& kind) {
   std::string text = kind.element;
   if (kind.support == ElementSupport::IgnoredWithWarning) return text + ": accepted with a warning, no effect: " + kind.note + "\n";

@@ -34,6 +34,11 @@ struct ElementKind {
 const ElementKind* findElementKind(std::string_view name);
 // Every element the catalog knows, in catalog order (read elements first).
 std::vector<const ElementKind*> allElementKinds();
+// The rule of attribute `name` (lower case) for an element written with the attributes `given`: the kind's own
+// rows, then those of the variant each selecting attribute names (cnf_type="IMPACT" brings in `stiffness`), as the
+// reader applies them; nullptr when none has that name.
+const AttributeRule* findAttributeRule(const ElementKind& kind, const std::vector<ElementNode::Attribute>& given,
+                                       std::string_view name);
 // A plain-text reference of one element: where it goes, and each attribute's type, default or requirement,
 // range and whether a command can change it. Made from the same schema the reader validates with.
 std::string describeElement(const ElementKind& kind);

@@ -1,6 +1,6 @@
 // User subroutines written in Python: Debian's CPython embedded through pybind11 — one interpreter per process,
-// started on first use and finalised at exit — scripts executed as modules, and the `lodestone_usersub` module of
-// py_* utilities, each a thin wrapper of the C utility of lodestone/usersub.h (so their logic exists once).
+// started on first use and finalised at exit, or the interpreter of the python3 process that loaded the lodestone
+// package — and scripts executed as modules, with the py_* utilities of python_utilities.h among their globals.
 //
 // This header keeps pybind11 out of its includers: Python objects are held as PyObject pointers, whose references
 // the classes below own.

@@ -16,14 +16,11 @@
 #include "debug_summary.h"
 #include "batch_scheduler.h"
 #include "elements/element_catalog.h"
-#include "elements/model_builder.h"
 #include "process.h"
 #include "progress_bar.h"
 #include "python_command.h"
 #include "subroutine_build_flags.h"
-#include "solver/driver/contact_interference.h"
 #include "solver/driver/run.h"
-#include "solver/xml/deck_reader.h"
 
 namespace lodestone::cli {
 
@@ -118,11 +115,7 @@ int checkCommand(const CommandLine& line) {
   if (!settings) return kExitUsage;
   int exitCode = kExitSuccess;
   for (const std::string& deck : line.decks) {
-    Diagnostics diagnostics;
-    if (const std::optional<ModelSpec> spec = readDeck(deck, diagnostics, *settings)) {
-      // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
-      if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
-    }
+    const Diagnostics diagnostics = checkDeck(deck, *settings);
     std::cerr << diagnostics.formatAll();
     if (diagnostics.hasErrors()) {
       exitCode = kExitBadDeck;

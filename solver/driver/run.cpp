@@ -7,6 +7,7 @@
 #include <optional>
 #include <variant>
 
+#include "contact_interference.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "solver/core/text.h"
@@ -388,6 +389,15 @@ RunOutcome runDeck(const RunRequest& request) {
     outcome.message = "internal error: unknown exception";
   }
   return outcome;
+}
+
+Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSetting>& settings) {
+  Diagnostics diagnostics;
+  if (const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics, settings)) {
+    // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
+    if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
+  }
+  return diagnostics;
 }
 
 }  // namespace lodestone

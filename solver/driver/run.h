@@ -32,6 +32,10 @@ struct RunOutcome {
 
 RunOutcome runDeck(const RunRequest& request);
 
+// What `lodestone check` reports of a deck, simulating nothing: the reader's and the model builder's diagnostics,
+// and the contact pairs that overlap where the deck puts the bodies.
+Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSetting>& settings = {});
+
 struct ModelSpec;  // elements/model_spec.h; forward-declared so this header stays light for the CLI
 // The same run for a deck already read, or built in code as tests do: nothing is parsed. The deck is named by
 // spec.deckPath (request.deckPath when that is empty), which also places the default output folder.

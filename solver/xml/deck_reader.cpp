@@ -155,9 +155,9 @@ class ParseErrorCollector : public xc::ErrorHandler {
 class DeckWalker {
  public:
   DeckWalker(const std::string& file, const LocatingParser& parser, ModelSpec& spec, ReadContext& context,
-             const std::vector<AttributeSetting>& settings)
+             const std::vector<AttributeSetting>& settings, std::vector<DeckElement>* elements)
       : file_(file), parser_(parser), spec_(spec), context_(context), settings_(settings),
-        settingUsed_(settings.size(), false), namesakeIds_(settings.size()) {}
+        settingUsed_(settings.size(), false), namesakeIds_(settings.size()), elements_(elements) {}
 
   // The settings that matched no element, each an error at the deck's first line.
   void reportUnusedSettings() {
@@ -192,11 +192,11 @@ class DeckWalker {
       const std::string name = utf8(section->getTagName());
       if (equalsIgnoreCase(name, "Model")) {
         sawModel = true;
-        walkSection(section, false);
+        walkSection(section, "Model");
       } else if (equalsIgnoreCase(name, "Command")) {
-        walkSection(section, true);
+        walkSection(section, "Command");
       } else {
-        readElement(section, false, {"Model", "Command"});  // Messaging, or something unknown
+        readElement(section, "", {"Model", "Command"});  // Messaging, or something unknown
       }
     }
     if (!sawModel) context_.diagnostics().error(rootLoc, "the deck has no <Model> section");
@@ -213,10 +213,10 @@ class DeckWalker {
     return loc;
   }
 
-  void walkSection(const xc::DOMElement* section, bool isCommand) {
+  void walkSection(const xc::DOMElement* section, const std::string& sectionName) {
     for (const xc::DOMElement* element = section->getFirstElementChild(); element;
          element = element->getNextElementSibling()) {
-      readElement(element, isCommand);
+      readElement(element, sectionName);
     }
   }
 
@@ -262,12 +262,16 @@ class DeckWalker {
     }
   }
 
-  // `sections`: names of the sections that could stand where the element does, for a misspelt one.
-  void readElement(const xc::DOMElement* element, bool isCommand, const std::vector<std::string>& sections = {}) {
+  // `section`: "Model", "Command" or empty (directly under the root). `sections`: names of the sections that could
+  // stand where the element does, for a misspelt one.
+  void readElement(const xc::DOMElement* element, const std::string& section,
+                   const std::vector<std::string>& sections = {}) {
+    const bool isCommand = section == "Command";
     const std::string name = utf8(element->getTagName());
     const ElementKind* kind = findElementKind(name);
     ElementNode node = nodeOf(element, kind);
     applySettings(node);
+    if (elements_) elements_->push_back({node, section});
     Diagnostics& diagnostics = context_.diagnostics();
     for (const xc::DOMElement* child = element->getFirstElementChild(); child; child = child->getNextElementSibling()) {
       diagnostics.warning(locate(child, utf8(child->getTagName())),
@@ -319,6 +323,7 @@ class DeckWalker {
   const std::vector<AttributeSetting>& settings_;
   std::vector<bool> settingUsed_;
   std::vector<std::vector<std::optional<long>>> namesakeIds_;  // per setting: the ids of the elements of its name
+  std::vector<DeckElement>* elements_;
 };
 
 bool looksBinary(const std::string& text) {
@@ -332,7 +337,8 @@ bool looksBinary(const std::string& text) {
 }  // namespace
 
 std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
-                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings) {
+                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
+                                      std::vector<DeckElement>* elements) {
   const int errorsBefore = diagnostics.errorCount();
   const size_t firstDiagnostic = diagnostics.size();
   SourceLoc fileLoc;
@@ -392,7 +398,7 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   ModelSpec spec;
   spec.deckPath = displayName;
   ReadContext context(diagnostics);
-  DeckWalker walker(displayName, parser, spec, context, settings);
+  DeckWalker walker(displayName, parser, spec, context, settings, elements);
   walker.walkRoot(document->getDocumentElement());
   walker.reportUnusedSettings();
   context.checkReferences();
@@ -403,7 +409,7 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
 }
 
 std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics,
-                                  const std::vector<AttributeSetting>& settings) {
+                                  const std::vector<AttributeSetting>& settings, std::vector<DeckElement>* elements) {
   SourceLoc fileLoc;
   fileLoc.file = path;
   std::error_code ignored;
@@ -422,7 +428,7 @@ std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnost
     diagnostics.error(fileLoc, "cannot read the deck: " + std::string(std::strerror(errno)));
     return std::nullopt;
   }
-  return readDeckText(contents.str(), path, diagnostics, settings);
+  return readDeckText(contents.str(), path, diagnostics, settings, elements);
 }
 
 }  // namespace lodestone
