@@ -211,12 +211,19 @@ std::string variantsWith(const std::string& name, const KnownAttributeNames& kno
 void reportUnknownAttribute(const ElementNode::Attribute& attribute, const SourceLoc& loc,
                             const KnownAttributeNames& known, Diagnostics& diagnostics) {
   const std::string& name = attribute.name;
-  const std::string message = "unknown attribute '" + name + "' ignored";
+  // The deck's own unknown attribute is ignored with a warning; one a setting asked for is an error, or the run
+  // would go on without the value the user meant to give it.
+  const std::string message =
+      "unknown attribute '" + name + "'" + (attribute.fromSetting ? " given by a setting" : " ignored");
+  const auto report = [&](const std::string& text) {
+    if (attribute.fromSetting) diagnostics.error(loc, text);
+    else diagnostics.warning(loc, text);
+  };
   // An attribute of another law (or shape): the element's keyword decides which attributes it has.
   std::string selector;
   if (const std::string variants = variantsWith(name, known, selector); !variants.empty()) {
     const auto given = known.selected.find(selector);
-    diagnostics.warning(loc, message + ": it is an attribute of " + variants +
+    report(message + ": it is an attribute of " + variants +
                                  (given == known.selected.end()
                                       ? std::string()
                                       : ", and this element has " + selector + "=\"" + given->second + "\""));
@@ -225,7 +232,7 @@ void reportUnknownAttribute(const ElementNode::Attribute& attribute, const Sourc
   if (known.foreignNames) {
     for (const ForeignName& foreign : *known.foreignNames) {
       if (foreign.name == name) {
-        diagnostics.warning(loc, message + "; " + foreign.source + " is " + foreign.ours + " here");
+        report(message + "; " + foreign.source + " is " + foreign.ours + " here");
         return;
       }
     }
@@ -239,7 +246,7 @@ void reportUnknownAttribute(const ElementNode::Attribute& attribute, const Sourc
       meant.push_back("'" + nearest + "' (with " + variantsWith(nearest, known, selector) + ")");
     }
   }
-  diagnostics.warning(loc, message + (meant.empty() ? "" : "; did you mean " + listAlternatives(meant, "", "") + "?"));
+  report(message + (meant.empty() ? "" : "; did you mean " + listAlternatives(meant, "", "") + "?"));
 }
 
 }  // namespace detail

@@ -25,6 +25,7 @@ struct ElementNode {
   struct Attribute {
     std::string name;   // lower case
     std::string value;  // as written
+    bool fromSetting = false;  // given by a setting (--set, a sweep, deck.set), not by the deck's text
   };
   std::string tag;                    // as written in the deck
   SourceLoc loc;                      // line and column of the element's '<'

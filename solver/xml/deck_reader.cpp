@@ -159,7 +159,7 @@ class DeckWalker {
       : file_(file), parser_(parser), spec_(spec), context_(context), settings_(settings),
         settingUsed_(settings.size(), false), namesakeIds_(settings.size()), elements_(elements) {}
 
-  // The settings that matched no element, each an error at the deck's first line.
+  // The settings that matched no element, each an error naming the deck file (no element has a line to give).
   void reportUnusedSettings() {
     for (size_t k = 0; k < settings_.size(); ++k) {
       if (settingUsed_[k]) continue;
@@ -243,7 +243,11 @@ class DeckWalker {
   }
 
   // The settings for this element replace its attributes' values or add attributes, before any reader sees them.
-  void applySettings(ElementNode& node) {
+  // A setting describes the model: the same element written again in <Command> (a change between simulations) is
+  // left as the deck wrote it. The attributes it sets are marked, so that one the element does not have is an error
+  // (reportUnknownAttribute), not the warning the deck's own would get.
+  void applySettings(ElementNode& node, const ElementKind* kind, const std::string& section) {
+    if (section == "Command" && kind && kind->readInModel) return;
     std::optional<long> id;
     for (const ElementNode::Attribute& attribute : node.attributes) {
       if (attribute.name == "id") id = parseInteger(attribute.value);
@@ -257,8 +261,8 @@ class DeckWalker {
       const std::string name = toLower(setting.attribute);
       const auto given = std::find_if(node.attributes.begin(), node.attributes.end(),
                                       [&](const ElementNode::Attribute& attribute) { return attribute.name == name; });
-      if (given != node.attributes.end()) given->value = setting.value;
-      else node.attributes.push_back({name, setting.value});
+      if (given != node.attributes.end()) *given = {name, setting.value, true};
+      else node.attributes.push_back({name, setting.value, true});
     }
   }
 
@@ -270,7 +274,7 @@ class DeckWalker {
     const std::string name = utf8(element->getTagName());
     const ElementKind* kind = findElementKind(name);
     ElementNode node = nodeOf(element, kind);
-    applySettings(node);
+    applySettings(node, kind, section);
     if (elements_) elements_->push_back({node, section});
     Diagnostics& diagnostics = context_.diagnostics();
     for (const xc::DOMElement* child = element->getFirstElementChild(); child; child = child->getNextElementSibling()) {

@@ -162,7 +162,7 @@ class SweepOnALocalCluster(unittest.TestCase):
                     {DAMPING: 0.1, "Param_Transient::h_min": 1e-4},   # IDAS cannot take the impact: failed
                     {DAMPING: 0.1, "Param_Transient::h_max": 1e-8},   # 60 million steps: timed out
                     {DAMPING: 0.05},                                  # crashed
-                    {DAMPING: 0.2, "Force_Contact:300:mu_static": 0.3}]  # done, but the reader ignored mu_static
+                    {DAMPING: 0.2, "Param_Transient::vel_tol_factor": 2}]  # done, with the reader's warning
         table = run_sweep(BALL, variants, {"peak_fn": peak_fn}, client=self.client, timeout=3,
                           executable=crashing, progress=None)
         self.assertEqual(table.column("status"), ["done", "failed", "timed out", "crashed (SIGSEGV)", "done"])
@@ -170,7 +170,7 @@ class SweepOnALocalCluster(unittest.TestCase):
         self.assertIn("IDA_CONV_FAIL", notes[1])
         self.assertEqual(notes[2], "killed after 3 s")
         self.assertTrue(notes[4].startswith("1 warning: "), notes[4])
-        self.assertIn("Force_Contact id=300: unknown attribute 'mu_static' ignored", notes[4])
+        self.assertIn("Param_Transient: attribute 'vel_tol_factor' has no effect in Lodestone", notes[4])
         self.assertTrue(all(math.isnan(value) for value in table.column("peak_fn")[1:4]))
         self.assertGreater(table.column("peak_fn")[0], table.column("peak_fn")[4])
         self.assertEqual(table.column(DAMPING), [0.1, 0.1, 0.1, 0.05, 0.2])

@@ -69,7 +69,31 @@ TEST(DeckSettings, ASettingIsCheckedAsTheDecksOwnAttributeAtTheElementsLine) {
   EXPECT_FALSE(result.spec);
   EXPECT_TRUE(hasError(result.diagnostics, kSpringLine, "Force_SpringDamper id=5: attribute 'stiffness'"));
   EXPECT_TRUE(hasError(result.diagnostics, kTransientLine, "attribute 'integr_tol'"));
-  EXPECT_TRUE(hasWarning(result.diagnostics, kSpringLine, "did you mean 'stiffness'?"));
+  // A name the element does not have would leave the run without the value asked for: an error, not a warning.
+  EXPECT_TRUE(hasError(result.diagnostics, kSpringLine,
+                       "Force_SpringDamper id=5: unknown attribute 'stifness' given by a setting; did you mean "
+                       "'stiffness'?"));
+}
+
+// A setting describes the model: a command that changes the same element between simulations keeps what it says,
+// and is not given attributes a command may not change (type) that the setting added to the model's element.
+TEST(DeckSettings, ACommandChangingTheElementIsLeftAsWritten) {
+  const std::string text = deck(groundAndBody() + "\n<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
+                                "<Force_SpringDamper id=\"5\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" "
+                                "j_marker_id=\"10\" length=\"1\" stiffness=\"20\"/>",
+                                "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>\n"
+                                "<Force_SpringDamper id=\"5\" stiffness=\"200\"/>\n"
+                                "<Simulate analysis_type=\"Transient\" end_time=\"2\" print_interval=\"0.1\"/>");
+  Diagnostics diagnostics;
+  const std::optional<ModelSpec> spec = readDeckText(
+      text, "deck.xml", diagnostics,
+      {*parseAttributeSetting("Force_SpringDamper:5:stiffness=35").setting,
+       *parseAttributeSetting("Force_SpringDamper:5:type=ROTATIONAL").setting});
+  ASSERT_TRUE(spec) << diagnostics.formatAll();
+  EXPECT_EQ(diagnostics.size(), 0u) << diagnostics.formatAll();
+  ASSERT_EQ(spec->springDampers.size(), 1u);
+  EXPECT_EQ(spec->springDampers[0].stiffness, 35);
+  EXPECT_EQ(spec->springDampers[0].type, "ROTATIONAL");
 }
 
 TEST(DeckSettings, ASettingThatMatchesNothingIsAnError) {
