@@ -17,10 +17,6 @@ constexpr double kGaussLow = 0.5 - 0.28867513459481287;
 constexpr double kGaussHigh = 0.5 + 0.28867513459481287;
 constexpr double kGaussNodes[2] = {kGaussLow, kGaussHigh};
 constexpr double kGaussWeight = 0.5;
-// The one-point rule on [0, 1].
-constexpr double kMiddle[1] = {0.5};
-// Polygons of up to this many sides are faces (a clipped quadrilateral has at most 8); more are a cylinder's end.
-constexpr std::size_t kFewSides = 8;
 
 // Panels of a line contact: an even number, so a spin about the line's middle sees |s| exactly.
 constexpr int kLinePanels = 4;
@@ -66,11 +62,9 @@ void PatchBuilder::addPolygon(std::span<const Vector3> polygon) {
   // Seen edge-on (a lying cylinder's cap) it has no area on the patch plane to carry a force over.
   if (!(std::abs(area) > 1e-12 * longest * longest)) return;
   centroid /= area;
-  // A polygon of many sides (a cylinder's end) has narrow fan triangles: one point across each is enough (its friction
-  // radius is then within 0.9 % of the circle's), two along it; few sides (a face) take two by two.
-  const std::span<const double> across = count > kFewSides ? std::span<const double>(kMiddle)
-                                                            : std::span<const double>(kGaussNodes);
-  const double acrossWeight = 1.0 / static_cast<double>(across.size());
+  // Two by two points on every fan triangle. (One point across the narrow triangles of a cylinder's end would halve
+  // its samples, but a rule chosen by the vertex count jumps as clipping adds and drops vertices, and a cap clipped to
+  // a face's square needs two.)
   for (std::size_t k = 0; k < count; ++k) {
     const Vector3& from = polygon[k];
     const Vector3& to = polygon[(k + 1) % count];
@@ -78,9 +72,9 @@ void PatchBuilder::addPolygon(std::span<const Vector3> polygon) {
     if (triangle == 0) continue;
     // The Duffy map x = c + u(p − c) + uv(q − p) of the unit square onto the triangle (c, p, q), Jacobian 2·area·u.
     for (const double u : kGaussNodes) {
-      for (const double v : across) {
+      for (const double v : kGaussNodes) {
         const Vector3 x = centroid + u * (from - centroid) + u * v * (to - from);
-        const double area = 2 * triangle * u * kGaussWeight * acrossWeight;
+        const double area = 2 * triangle * u * kGaussWeight * kGaussWeight;
         add(x, area, area * depthAt(x));
       }
     }

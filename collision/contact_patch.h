@@ -48,9 +48,8 @@ class PatchBuilder {
 
   // A convex polygon of the sampled shape's surface (its vertices in order, all at depth ≥ 0 up to rounding): sampled
   // by Gauss–Legendre points over a fan of triangles from its centroid (the Duffy map of each triangle onto a square:
-  // two points from the centroid out, two across, or one across the narrow triangles of a many-sided polygon), each
-  // weighted by its area projected on the patch plane times its depth. A polygon with no projected area (a face seen
-  // edge-on) adds no samples.
+  // two points from the centroid out, two across), each weighted by its area projected on the patch plane times its
+  // depth. A polygon with no projected area (a face seen edge-on) adds no samples.
   void addPolygon(std::span<const Vector3> polygon);
   // A line contact: the segment from `start` to `end` of a cylinder of `radius` lying on the reference face, sampled
   // by two Gauss–Legendre points on each of four equal panels. Each weighs the cross-section of the overlap there,
