@@ -67,9 +67,14 @@ void MultibodySystem::jointReactions(double time, std::span<const double> y, std
   constraints_.reactions(y.data(), reactions);
 }
 
+void MultibodySystem::updateMotion(const double* y, const double* yp) {
+  updateKinematics(y);
+  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+}
+
 void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<double> yp) {
   if (constraints_.empty() || !constraints_.projectOutput(time, y)) return;
-  updateKinematics(y.data());
+  updateMotion(y.data(), yp.data());
   detectContacts();
   evaluateForces(time, y.data(), false);
   constraints_.consistentOutput(time, y, yp, loads_);
@@ -95,8 +100,7 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
   Stopwatch watch;
   lastNonFiniteBody_ = -1;
-  updateKinematics(y);
-  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+  updateMotion(y, yp);
   times_.kinematics += watch.lap();
   detectContacts();
   times_.contactDetection += watch.lap();
@@ -159,8 +163,7 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   Stopwatch watch;
   // The body blocks need the loads (a torque fixed in ground turns with the body).
   jacobianState_ = y;
-  updateKinematics(y);
-  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+  updateMotion(y, yp);
   detectContacts();
   evaluateForces(time, y);
   differentiateContacts(y);
@@ -396,8 +399,7 @@ void MultibodySystem::finishSubroutines(double time, std::span<const double> y) 
 
 void MultibodySystem::energyRates(double time, const double* y, const double* yp, double* rates) {
   Stopwatch watch;
-  updateKinematics(y);
-  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+  updateMotion(y, yp);
   EnergySample sample;
   if (!contacts_.empty()) {
     detectContacts();
@@ -424,8 +426,7 @@ void MultibodySystem::heldEnergy(double time, std::span<const double> y, std::sp
     sample.kineticRotational += kinetic.rotational;
     sample.gravity += gravityPotential(model_, b, Eigen::Map<const Vector3>(state + kPosition), reference[b]);
   }
-  updateKinematics(y.data());
-  if (contacts_.hasSubroutines()) addBodyAccelerations(yp.data());
+  updateMotion(y.data(), yp.data());
   if (!contacts_.empty()) {
     detectContacts();
     sample.contactStrain = contacts_.energy(time, kinematics_, true).strain;

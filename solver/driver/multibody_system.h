@@ -153,6 +153,9 @@ class MultibodySystem {
  private:
   void updateKinematics(const double* y);
   void addBodyAccelerations(const double* yp);  // for user subroutines (CNFSUB's gapdotdot)
+  // The kinematics at y, with the accelerations of yp where user subroutines read them: what every evaluation of
+  // the forces at a state starts from.
+  void updateMotion(const double* y, const double* yp);
   void detectContacts();
   // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
   void evaluateForces(double time, const double* y, bool withJoints = true);

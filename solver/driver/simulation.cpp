@@ -336,7 +336,11 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       // Between IDAS's steps the interpolant misses the joints' equations by about the local error; the output is
       // moved onto them, with the accelerations and reactions they allow there. (What IDAS itself holds is watched
       // below.)
-      system_->projectOutput(t, outputState_, outputDerivative_);
+      try {
+        system_->projectOutput(t, outputState_, outputDerivative_);
+      } catch (const SubroutineError&) {
+        break;  // recorded as the reason to stop, which reportSubroutineMessages finds below
+      }
       if (!emitOutput(t, outputState_, outputDerivative_, true)) break;
       watchConstraintDrift(step.time, integrator_->returnedState());
       logVerboseSensors(t, outputState_);

@@ -196,8 +196,9 @@ void AnimationWriter::placeJoints(const Model& model, std::span<const BodySample
   auto xAxis = vectorArray("x_axis"), yAxis = vectorArray("y_axis"), zAxis = vectorArray("z_axis"),
        reaction = vectorArray("reaction_force");
   auto jointIds = idArray("joint_id");
-  std::map<long, Vector3> reactions;
-  for (const JointReaction& joint : joints) reactions[joint.id] = joint.force;
+  // By element and id: a motion (or a primitive) may share a joint's id, and its row is not that joint's reaction.
+  std::map<std::pair<std::string, long>, Vector3> reactions;
+  for (const JointReaction& joint : joints) reactions[{joint.element, joint.id}] = joint.force;
   if (model.constraints) {
     for (const Joint& joint : model.constraints->joints) {
       if (joint.isMotion()) continue;  // on its joint's markers, drawn with the joint
@@ -210,7 +211,7 @@ void AnimationWriter::placeJoints(const Model& model, std::span<const BodySample
       xAxis->InsertNextTuple(x.data());
       yAxis->InsertNextTuple(y.data());
       zAxis->InsertNextTuple(z.data());
-      const auto found = reactions.find(joint.id);
+      const auto found = reactions.find({joint.loc.element, joint.id});
       const Vector3 force = found == reactions.end() ? Vector3::Zero() : found->second;
       reaction->InsertNextTuple(force.data());
       jointIds->InsertNextValue(joint.id);
