@@ -42,7 +42,8 @@ struct ContactOptions {
 // return the gap while it is below a nearer range and beyond it that range or the bounding spheres' gap, whichever
 // is larger (see ContactOptions::fieldRange); the value stays continuous through the whole approach.
 //
-// Every patch's points have the patch's depth (its deepest sample's), normal and area, and carry the part area ×
+// Every patch's points have the patch's depth (lawDepth in collision/contact_patch.h: its rigid approach, the mean
+// over a flat face, the deepest sample of a curved surface), normal and area, and carry the part area ×
 // depth of the patch's force (ContactPoint::share), so the law acts once per patch, the centre of pressure follows the
 // depth, and a sample that just begins to penetrate adds nothing. Analytical patches (collision/contact_patch.h) are
 // sampled by quadrature over their polygon or line; mesh patches (mesh_pairs.cpp) are connected sets of samples.

@@ -44,7 +44,6 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     laws_.push_back(makeContactLaws(element));
     const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
     keepsLawState_.push_back(keepsState ? 1 : 0);
-    callsSubroutines_.push_back(element.userNormal || element.userFriction ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
     rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
     if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
@@ -160,6 +159,10 @@ double storedElasticEnergy(const ElasticForce& elasticForce, double depth) {
 
 }  // namespace
 
+std::span<const ContactPoint> ContactEvaluator::detectedPoints(const Candidate& c) const {
+  return {points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)};
+}
+
 ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::span<const BodyKinematics> bodies) const {
   const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
@@ -167,7 +170,7 @@ ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::sp
           c.graphicI,
           c.graphicJ,
           c.distance,
-          std::span<const ContactPoint>(points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)),
+          detectedPoints(c),
           kinematicsOf(graphicI.body, bodies),
           kinematicsOf(graphicJ.body, bodies),
           poses_[static_cast<size_t>(c.graphicI)],
@@ -239,7 +242,7 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
   law.bodyI = pair.bodyI;
   law.bodyJ = pair.bodyJ;
   law.subroutines = this;
-  if (callsSubroutines_[e]) {
+  if (element.userNormal || element.userFriction) {  // CNFSUB and CFFSUB take points in marker frames
     law.markerI = placeMarker(graphicI, pair.bodyI);
     law.markerJ = placeMarker(graphicJ, pair.bodyJ);
   }
@@ -304,13 +307,14 @@ void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& la
     return laws.normal->force(lawPair, atRest);
   };
   const double share = point.contact->share;
-  energy.dashpotPower += (normalForce - share * elasticForce(point.contact->depth)) * point.penetrationRate;
+  const double depth = point.contact->depth;
+  const double elastic = elasticForce(depth);  // once: for a CNFSUB it is a call of the user's code
+  energy.dashpotPower += (normalForce - share * elastic) * point.penetrationRate;
   energy.slipPower -= friction.dot(point.slip);
   // A tilted patch stores ½·F·tilt at each point beyond the law's energy at its depth (a flat face under a linear law
   // rocks on a Winkler layer: exactly its energy).
   if (energy.withStrain) {
-    const double depth = point.contact->depth;
-    energy.strain += share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elasticForce(depth) * point.contact->tilt);
+    energy.strain += share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elastic * point.contact->tilt);
   }
 }
 
@@ -374,11 +378,8 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
   // The pair as detected (points, distance), with the bodies where the Jacobian moves them.
-  PairState state = pairOf(c, bodies_);
-  state.bodyI = bodyI;
-  state.bodyJ = bodyJ;
-  state.poseI = placeGraphic(gi, bodyI);
-  state.poseJ = placeGraphic(gj, bodyJ);
+  PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
+                  placeGraphic(gi, bodyI), placeGraphic(gj, bodyJ)};
   if (geometry == Geometry::Measure) {
     scratch_.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];

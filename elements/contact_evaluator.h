@@ -223,6 +223,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     const BodyKinematics* bodyJ = nullptr;
     Pose poseI, poseJ;  // the graphics in ground
   };
+  // The contact points the latest detect() found for a candidate.
+  std::span<const ContactPoint> detectedPoints(const Candidate& candidate) const;
   // A candidate of the latest detect(), at the given kinematics of the bodies.
   PairState pairOf(const Candidate& candidate, std::span<const BodyKinematics> bodies) const;
   // The forces of one pair: its laws at each point of its patches, shared out, and its field (DIPOLE). `report`,
@@ -287,7 +289,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
   std::vector<ContactLaws> laws_;           // per element
   std::vector<char> keepsLawState_;         // per element: a law of it has state
-  std::vector<char> callsSubroutines_;      // per element: CNFSUB or CFFSUB (they take points in marker frames)
   bool anyLawState_ = false;
   std::vector<double> zeroNormalState_, zeroFrictionState_;  // of points whose contact is not accepted yet
 

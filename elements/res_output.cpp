@@ -21,7 +21,7 @@ const ElementSchema<ResOutputSpec>& resOutputSchema() {
           attr::ignored<S>("angle_type", "orientations are written as Euler parameters (e0..e3)"),
           attr::ignored<S>("flex_vel_acc_output", "flexible bodies are not available"),
           attr::ignored<S>("capture_max_pd", "contacts.csv holds each pair's largest penetration between outputs"),
-          attr::ignored<S>("req_comment_only", "requests are not written yet"),
+          attr::ignored<S>("req_comment_only", "requests.csv writes every request's values; their comments alone are not written"),
           attr::ignored<S>("dzero", precision),
           attr::ignored<S>("vzero", precision),
           attr::ignored<S>("azero", precision),

@@ -60,7 +60,8 @@ void checkDipole(LawValues values, LawFindings& findings) {
     if (values[slot] != 0) return;
   }
   findings.warnings.push_back("dipole_mo1 and dipole_mo2 are both 0 0 0: the bodies carry no magnets, and DIPOLE acts "
-                              "only as a spring and dashpot on contact");
+                              "only as a spring and dashpot on contact; give the magnets' moments (dipole_mo1=\"0 0 1.5\" …) or use "
+                              "a plain normal law such as LINEAR or IMPACT");
 }
 
 double dipoleFieldRange(LawValues values) { return values[kActivityDistance]; }

@@ -8,7 +8,8 @@ import os
 import xml.etree.ElementTree as ET
 
 from . import _core, schema
-from .deck import attribute_text, check, load
+from .deck import check, load
+from .values import attribute_text
 from .errors import Error
 
 

@@ -32,31 +32,24 @@ from pathlib import Path
 import numpy as np
 from numpy.lib import recfunctions
 
+from .values import attribute_text
+
 # --------------------------------------------------------------------------------------------------------------------
 # The executable
 
 
 def find_executable():
-    """The `lodestone` program that runs the variants, looked for in this order:
-
-    1. the environment variable LODESTONE_EXECUTABLE (`lodestone sweep` and `lodestone plot` set it to themselves);
-    2. next to this package: `bin/lodestone` in a folder above it, which finds <prefix>/bin/lodestone for a package
-       installed under <prefix>/lib/..., and build/bin/lodestone for the package assembled in build/python;
-    3. `lodestone` on PATH.
-    """
-    given = os.environ.get("LODESTONE_EXECUTABLE")
-    if given:
-        if not os.access(given, os.X_OK):
-            raise FileNotFoundError(f"LODESTONE_EXECUTABLE={given} is not an executable file")
-        return given
-    for folder in Path(__file__).resolve().parents:
-        candidate = folder / "bin" / "lodestone"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    on_path = shutil.which("lodestone")
-    if on_path:
-        return on_path
-    raise FileNotFoundError("cannot find the lodestone executable: set LODESTONE_EXECUTABLE, or put lodestone on PATH")
+    """The `lodestone` program that runs the variants: the package's own (lodestone.executable(): the environment
+    variable LODESTONE_EXECUTABLE, which `lodestone sweep` and `lodestone plot` set to themselves, else the program
+    built or installed with the package, else `lodestone` on PATH), as FileNotFoundError when there is none."""
+    from . import Error, executable  # the package's __init__ loads nothing compiled
+    try:
+        path = executable()
+    except Error as missing:
+        raise FileNotFoundError(str(missing)) from None
+    if not os.access(path, os.X_OK):
+        raise FileNotFoundError(f"{path} is not an executable file (LODESTONE_EXECUTABLE?)")
+    return path
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -361,12 +354,9 @@ def _summary_values(summary, tables):
 
 
 def setting_text(key, value):
-    """"Force_Contact:300:stiffness=200000.0": a --set text; floats written so that they read back exactly."""
-    if isinstance(value, (bool, np.bool_)):
-        value = "TRUE" if value else "FALSE"
-    elif isinstance(value, (float, np.floating)):
-        value = repr(float(value))
-    return f"{key}={value}"
+    """"Force_Contact:300:stiffness=200000.0": a --set text, the value written as deck.set writes it (floats that read
+    back exactly, TRUE/FALSE, lists spaced)."""
+    return f"{key}={attribute_text(value)}"
 
 
 def _check_key(key):

@@ -328,7 +328,7 @@ const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, co
   updateKinematics(y);
   addBodyAccelerations(yp);
   stepLimit_.measure(kinematics_, lookAhead);
-  times_.contactDetection += watch.lap();
+  times_.contactStepLimit += watch.lap();
   return stepLimit_;
 }
 

@@ -143,6 +143,7 @@ void RunLog::phaseTimes(const PhaseTimes& t) {
   line(row("Linear Solve", seconds(t.linearSolve)));
   if (t.sensors > 0) line(row("Sensors", seconds(t.sensors)));
   if (t.energy > 0) line(row("Energy Balance", seconds(t.energy)));
+  if (t.contactStepLimit > 0) line(row("Contact Step Limit", seconds(t.contactStepLimit)));
   if (t.impacts > 0) line(row("Impact Recording", seconds(t.impacts)));
   line(row("Integrator Other", seconds(t.integratorOther())));
   line(row("Output", seconds(t.output)));

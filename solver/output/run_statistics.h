@@ -37,6 +37,7 @@ struct PhaseTimes {
   double linearSolve = 0;  // forward and back substitution
   double sensors = 0;      // Sensor_Event expressions in root functions
   double energy = 0;       // the energy balance's rates, once per step (energy.csv's held terms count as output)
+  double contactStepLimit = 0;  // the guard against tunnelling, once before each step (outside IDAS's calls)
   double impacts = 0;      // the impact recorder's look at the pairs in contact, once per step (impacts.csv)
   double integrator = 0;   // everything spent inside IDAS calls, including the phases above
   double output = 0;
