@@ -235,6 +235,11 @@ class DeckRun {
       addElements(spec_.motions, joints);
       resultsFile_->addTable(jointsTable(), joints);
     }
+    if (requestResults_) {
+      std::vector<TableElement> requests;
+      addElements(spec_.requests, requests);
+      resultsFile_->addTable(requestsTable(), requests);
+    }
     if (sensorEvents_) {
       std::vector<TableElement> sensors;
       addElements(spec_.sensors, sensors);
@@ -256,6 +261,11 @@ class DeckRun {
       std::vector<JointRow> joints;
       for (const JointReaction& joint : frame.joints) joints.push_back({frame.time, joint});
       resultsFile_->append(jointsTable(), std::span<const JointRow>(joints));
+    }
+    if (requestResults_) {
+      std::vector<RequestRow> requests;
+      for (const RequestSample& request : frame.requests) requests.push_back({frame.time, request});
+      resultsFile_->append(requestsTable(), std::span<const RequestRow>(requests));
     }
     resultsFile_->flushWhenDue();
   }

@@ -1,23 +1,18 @@
-// Writing requests.csv with shortest round-trip numbers.
+// Writing requests.csv in the columns of requestsTable().
 #include "request_results_writer.h"
+
+#include "result_tables.h"
 
 #include "solver/core/text.h"
 
 namespace lodestone {
 
-RequestResultsWriter::RequestResultsWriter(const std::filesystem::path& path) : file_(path, kHeader) {}
+RequestResultsWriter::RequestResultsWriter(const std::filesystem::path& path)
+    : file_(path, csvHeader(requestsTable()).c_str()) {}
 
 void RequestResultsWriter::write(double time, std::span<const RequestSample> requests) {
   buffer_.clear();
-  for (const RequestSample& request : requests) {
-    appendReal(buffer_, time);
-    buffer_ += ',' + std::to_string(request.id) + ',' + requestTypeName(request.type);
-    for (const double value : request.values) {
-      buffer_ += ',';
-      appendReal(buffer_, value);
-    }
-    buffer_ += '\n';
-  }
+  for (const RequestSample& request : requests) appendCsvRow(requestsTable(), RequestRow{time, request}, buffer_);
   file_.append(buffer_);
 }
 

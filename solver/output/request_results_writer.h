@@ -14,7 +14,6 @@ namespace lodestone {
 
 class RequestResultsWriter {
  public:
-  static constexpr const char* kHeader = "time,id,type,f1,f2,f3,f4,f5,f6,f7,f8";
 
   // Creates (or truncates) the file and writes the header; throws std::runtime_error saying why it could not.
   explicit RequestResultsWriter(const std::filesystem::path& path);

@@ -211,6 +211,29 @@ const ResultTable<JointRow>& jointsTable() {
   return table;
 }
 
+const ResultTable<RequestRow>& requestsTable() {
+  static const ResultTable<RequestRow> table = [] {
+    ResultTable<RequestRow> t{"requests", "every Post_Request's values F1..F8 at every output time", {}};
+    t.columns.push_back({"time", CellType::Real, Quantity::Time, "output time",
+                         [](const RequestRow& row) -> Cell { return row.time; }});
+    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Post_Request id",
+                         [](const RequestRow& row) -> Cell { return row.request.id; }});
+    t.columns.push_back({"type", CellType::Text, Quantity::None,
+                         "MARKER_DISPLACEMENT, MARKER_VELOCITY, MARKER_ACCELERATION, MARKER_FORCE or EXPRESSION",
+                         [](const RequestRow& row) -> Cell {
+                           return std::string_view(requestTypeName(row.request.type));
+                         }});
+    for (size_t k = 0; k < 8; ++k) {
+      // Each type gives its components their own units (elements/post_request.h): none are attached here.
+      t.columns.push_back({"f" + std::to_string(k + 1), CellType::Real, Quantity::None,
+                           "component F" + std::to_string(k + 1) + " of the request, as its type defines it",
+                           [k](const RequestRow& row) -> Cell { return row.request.values[k]; }});
+    }
+    return t;
+  }();
+  return table;
+}
+
 const ResultTable<SensorAction>& eventsTable() {
   static const ResultTable<SensorAction> table = [] {
     ResultTable<SensorAction> t{"events", "every action a Sensor_Event carried out", {}};

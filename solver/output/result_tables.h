@@ -1,4 +1,4 @@
-// The results tables — bodies, contacts, impacts, energy, joints, events — each defined once: every column's name,
+// The results tables — bodies, contacts, impacts, energy, joints, events, requests — each defined once: every column's name,
 // type, what it measures (hence its units) and how its value is read from a row. The CSV files and results.h5 both
 // write from these definitions (DESIGN.md, "Results and logs"), so a new column is added here, once.
 #pragma once
@@ -11,6 +11,7 @@
 
 #include "body_results_writer.h"
 #include "elements/contact_evaluator.h"
+#include "elements/post_request.h"
 #include "energy_results_writer.h"
 #include "impact_results_writer.h"
 #include "solver/core/units.h"
@@ -51,6 +52,10 @@ struct JointRow {
   double time;
   const JointReaction& joint;
 };
+struct RequestRow {
+  double time;
+  const RequestSample& request;
+};
 
 enum class CellType { Real, Integer, Flag, Text };
 
@@ -88,6 +93,7 @@ const ResultTable<ImpactEpisode>& impactsTable();
 const ResultTable<EnergySample>& energyTable();
 const ResultTable<JointRow>& jointsTable();
 const ResultTable<SensorAction>& eventsTable();
+const ResultTable<RequestRow>& requestsTable();
 
 // The CSV header line (without its newline).
 template <class Row>

@@ -24,7 +24,7 @@ class ResultsFileAgainstCsv(unittest.TestCase):
         cls.folder.cleanup()
 
     def test_every_csv_table_is_a_group_with_the_same_columns_and_values(self):
-        tables = ["bodies", "contacts", "impacts", "energy", "joints", "events"]
+        tables = ["bodies", "contacts", "impacts", "energy", "joints", "events", "requests"]
         self.assertEqual(sorted(self.file.keys()), sorted(tables))
         for table in tables:
             with self.subTest(table=table):
