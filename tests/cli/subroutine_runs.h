@@ -13,9 +13,12 @@
 
 #include "solver/cli/process.h"
 #include "support/results_csv.h"
+#include "support/text_files.h"
 #include "temporary_folder.h"
 
 namespace lodestone::cli::testing {
+
+using lodestone::testing::lineOf;
 
 inline const std::string kUsersubModels = std::string(LODESTONE_SOURCE_DIR) + "/models/usersub/";
 
@@ -23,11 +26,6 @@ inline const std::string kUsersubModels = std::string(LODESTONE_SOURCE_DIR) + "/
 inline const std::vector<std::string> kContactColumns{"time", "in_contact", "points", "penetration", "separation",
                                                       "penetration_rate", "slip_speed", "fn", "ft", "fx", "fy",
                                                       "fz", "tx", "ty", "tz", "px", "py", "pz", "nx", "ny", "nz"};
-
-// The 1-based line on which `text` first contains `what`.
-inline int lineOf(const std::string& text, const std::string& what) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n'));
-}
 
 // "deck.xml:23:5: Force_Contact id=300: ", how a deck error on the element's line begins (the decks these tests
 // use have one Force_Contact, id 300, indented by four spaces).

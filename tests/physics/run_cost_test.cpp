@@ -25,10 +25,6 @@ std::string stiffInclineDeck() {
   return deck;
 }
 
-int lineOf(const std::string& text, const std::string& what) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n'));
-}
-
 TEST(RunCost, AStiffContactThatHoldsTheStepsShortIsNamedEarly) {
   const std::string deck = stiffInclineDeck();
   const DeckRun run = runDeckText("stiff_incline", deck);

@@ -1,6 +1,7 @@
 // Small file helpers shared by tests that read what a run wrote: lines, CSV fields, scratch files.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -57,6 +58,11 @@ inline std::filesystem::path scratchFile(const std::string& name) {
   };
   static const Folder folder;
   return folder.path / name;
+}
+
+// The 1-based line on which `text` first contains `what`.
+inline int lineOf(const std::string& text, const std::string& what) {
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(what)), '\n'));
 }
 
 }  // namespace lodestone::testing
