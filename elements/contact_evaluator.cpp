@@ -86,16 +86,8 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     boxes_[g] = boundsOf(contacts_->graphics[g].shape, poses_[g]).inflated(proximity_[g]);
   }
   broadPhase_.findOverlaps(boxes_, overlaps_);
-  for (const auto& [a, b] : overlaps_) {
-    const ContactGraphic& graphicA = contacts_->graphics[static_cast<size_t>(a)];
-    const ContactGraphic& graphicB = contacts_->graphics[static_cast<size_t>(b)];
-    if (graphicA.body == graphicB.body) continue;  // one body (or both ground): never in contact
-    for (const GraphicRole& role : roles_[static_cast<size_t>(a)]) {
-      if (const auto pair = orientPair(roles_[static_cast<size_t>(a)], roles_[static_cast<size_t>(b)], role.element, a, b)) {
-        addCandidate(role.element, pair->first, pair->second);
-      }
-    }
-  }
+  forEachOrientedPair(*contacts_, roles_, overlaps_,
+                      [this](int element, int graphicI, int graphicJ) { addCandidate(element, graphicI, graphicJ); });
 }
 
 void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {

@@ -24,17 +24,13 @@ std::vector<std::vector<GraphicRole>> graphicRoles(const ContactModel& contacts)
   return roles;
 }
 
-std::optional<std::pair<int, int>> orientPair(std::span<const GraphicRole> rolesOfA, std::span<const GraphicRole> rolesOfB,
-                                              int element, int a, int b) {
-  const auto roleIn = [element](std::span<const GraphicRole> roles) -> const GraphicRole* {
-    const auto found = std::find_if(roles.begin(), roles.end(), [&](const GraphicRole& r) { return r.element == element; });
-    return found == roles.end() ? nullptr : &*found;
-  };
-  const GraphicRole* ra = roleIn(rolesOfA);
-  const GraphicRole* rb = roleIn(rolesOfB);
-  if (!ra || !rb) return std::nullopt;
-  if (ra->inI && rb->inJ) return std::pair{a, b};
-  if (rb->inI && ra->inJ) return std::pair{b, a};
+std::optional<std::pair<int, int>> orientPair(const GraphicRole& roleOfA, std::span<const GraphicRole> rolesOfB, int a,
+                                              int b) {
+  const auto roleOfB = std::find_if(rolesOfB.begin(), rolesOfB.end(),
+                                    [&](const GraphicRole& r) { return r.element == roleOfA.element; });
+  if (roleOfB == rolesOfB.end()) return std::nullopt;
+  if (roleOfA.inI && roleOfB->inJ) return std::pair{a, b};
+  if (roleOfB->inI && roleOfA.inJ) return std::pair{b, a};
   return std::nullopt;
 }
 

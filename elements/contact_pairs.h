@@ -29,9 +29,24 @@ struct GraphicRole {
 // Per graphic of the contact model: the elements that list it, each once, in element order.
 std::vector<std::vector<GraphicRole>> graphicRoles(const ContactModel& contacts);
 
-// Graphics a < b as a pair of `element`, I first, or nothing when they are not a pair of it. When both orders
-// qualify the pair counts once, with the lower index as I.
-std::optional<std::pair<int, int>> orientPair(std::span<const GraphicRole> rolesOfA, std::span<const GraphicRole> rolesOfB,
-                                              int element, int a, int b);
+// Graphics a < b as a pair of the element of `roleOfA` (a's part in it), I first, or nothing when they are not a
+// pair of it. When both orders qualify the pair counts once, with the lower index as I.
+std::optional<std::pair<int, int>> orientPair(const GraphicRole& roleOfA, std::span<const GraphicRole> rolesOfB, int a,
+                                              int b);
+
+// Calls visit(element, graphicI, graphicJ) for every pair of an element among the overlapping graphics a < b of
+// `overlaps` (the broad phase's), oriented by orientPair; graphics on one body never pair.
+template <class Visit>
+void forEachOrientedPair(const ContactModel& contacts, const std::vector<std::vector<GraphicRole>>& roles,
+                         std::span<const std::pair<int, int>> overlaps, Visit&& visit) {
+  for (const auto& [a, b] : overlaps) {
+    if (contacts.graphics[static_cast<size_t>(a)].body == contacts.graphics[static_cast<size_t>(b)].body) continue;
+    for (const GraphicRole& role : roles[static_cast<size_t>(a)]) {
+      if (const auto pair = orientPair(role, roles[static_cast<size_t>(b)], a, b)) {
+        visit(role.element, pair->first, pair->second);
+      }
+    }
+  }
+}
 
 }  // namespace lodestone

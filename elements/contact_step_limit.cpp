@@ -25,15 +25,9 @@ double longestStep(double speed, double acceleration, double allowance) {
 
 template <class Visit>
 void ContactStepLimit::forEachPair(Visit&& visit) const {
-  for (const auto& [a, b] : overlaps_) {
-    if (contacts_->graphics[static_cast<size_t>(a)].body == contacts_->graphics[static_cast<size_t>(b)].body) continue;
-    // Oriented as ContactEvaluator orients them (contact_pairs.h), so both name a pair alike.
-    for (const GraphicRole& role : roles_[static_cast<size_t>(a)]) {
-      if (const auto pair = orientPair(roles_[static_cast<size_t>(a)], roles_[static_cast<size_t>(b)], role.element, a, b)) {
-        visit(GraphicPair{role.element, pair->first, pair->second});
-      }
-    }
-  }
+  // Oriented as ContactEvaluator orients them (contact_pairs.h), so both name a pair alike.
+  forEachOrientedPair(*contacts_, roles_, overlaps_,
+                      [&](int element, int graphicI, int graphicJ) { visit(GraphicPair{element, graphicI, graphicJ}); });
 }
 
 ContactStepLimit::ContactStepLimit(const Model& model) : contacts_(model.contacts.get()) {

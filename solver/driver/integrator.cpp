@@ -60,8 +60,8 @@ void normaliseEulerParameters(const StateLayout& layout, double* y) {
 
 Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
                        std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
-                       MessageHandler onMessage, std::span<const double> energyFlows,
-                       std::span<const double> initialDerivative)
+                       MessageHandler onMessage, std::span<const double> initialDerivative,
+                       std::span<const double> energyFlows)
     : system_(system),
       times_(times),
       onMessage_(std::move(onMessage)),

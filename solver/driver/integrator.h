@@ -78,8 +78,8 @@ class Integrator {
   // any (MultibodySystem::hasEnergyFlows) and constant otherwise.
   Integrator(MultibodySystem& system, const IntegratorSettings& settings, double startTime,
              std::span<const double> initialState, const IntegratorOptions& options, PhaseTimes& times,
-             MessageHandler onMessage, std::span<const double> energyFlows = {},
-             std::span<const double> initialDerivative = {});
+             MessageHandler onMessage, std::span<const double> initialDerivative = {},
+             std::span<const double> energyFlows = {});
   ~Integrator();
   Integrator(const Integrator&) = delete;
   Integrator& operator=(const Integrator&) = delete;

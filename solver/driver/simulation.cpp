@@ -139,7 +139,7 @@ void Simulation::startIntegrator(double startTime, std::span<const double> start
     if (!system_->subroutineStopRequest()) logLine(" " + line);
   };
   integrator_ = std::make_unique<Integrator>(*system_, model_->integrator, startTime, state_, options_.integrator,
-                                             times_, onMessage, energy_.carriedFlows(), startDerivative);
+                                             times_, onMessage, startDerivative, energy_.carriedFlows());
 }
 
 bool Simulation::emitOutput(double time, std::span<const double> state, std::span<const double> derivative,
