@@ -293,23 +293,56 @@ std::string formatSummary(const TraceSummary& summary, const std::string& traceN
   return out;
 }
 
+namespace {
+
+// One pair's summary as the JSON output gives it; the CSV output has the same columns, in the same order, without
+// the element's name.
+nlohmann::ordered_json contactRecord(const ContactSummary& contact) {
+  using nlohmann::ordered_json;
+  return {{"element", contact.element},
+          {"id", contact.id},
+          {"i_graphic", contact.iGraphic},
+          {"j_graphic", contact.jGraphic},
+          {"first_touch", contact.firstTouch ? ordered_json(*contact.firstTouch) : ordered_json()},
+          {"first_touch_in_failed_step", contact.firstTouchInFailedStep},
+          {"impacts", contact.impacts},
+          {"max_penetration", contact.maxPenetration},
+          {"max_penetration_time", contact.maxPenetrationTime},
+          {"peak_fn", contact.peakNormalForce},
+          {"peak_fn_time", contact.peakNormalForceTime},
+          {"peak_ft", contact.peakFrictionForce},
+          {"peak_slip", contact.peakSlipSpeed},
+          {"slip_time", contact.slipTime},
+          {"impulse", contact.impulse},
+          {"blamed", contact.blamed}};
+}
+
+}  // namespace
+
 std::string formatSummaryCsv(const TraceSummary& summary) {
-  std::string out =
-      "id,i_graphic,j_graphic,first_touch,first_touch_in_failed_step,impacts,max_penetration,max_penetration_time,"
-      "peak_fn,peak_fn_time,peak_ft,peak_slip,slip_time,impulse,blamed\n";
+  std::string out;
+  const auto cell = [&out](const nlohmann::ordered_json& value) {
+    if (value.is_null()) return;
+    if (value.is_boolean()) out += value.get<bool>() ? "1" : "0";
+    else if (value.is_number_float()) appendReal(out, value.get<double>());
+    else out += value.dump();
+  };
+  std::string header;
+  const nlohmann::ordered_json columns = contactRecord(ContactSummary{});
+  for (const auto& [name, value] : columns.items()) {
+    if (name != "element") header += (header.empty() ? "" : ",") + name;
+  }
+  out = header + "\n";
   for (const ContactSummary& contact : summary.contacts) {
-    out += std::to_string(contact.id) + "," + std::to_string(contact.iGraphic) + "," +
-           std::to_string(contact.jGraphic) + ",";
-    if (contact.firstTouch) appendReal(out, *contact.firstTouch);
-    out += contact.firstTouchInFailedStep ? ",1," : ",0,";
-    out += std::to_string(contact.impacts);
-    for (const double value : {contact.maxPenetration, contact.maxPenetrationTime, contact.peakNormalForce,
-                               contact.peakNormalForceTime, contact.peakFrictionForce, contact.peakSlipSpeed,
-                               contact.slipTime, contact.impulse}) {
-      out += ',';
-      appendReal(out, value);
+    const nlohmann::ordered_json record = contactRecord(contact);  // held: items() refers into it
+    bool first = true;
+    for (const auto& [name, value] : record.items()) {
+      if (name == "element") continue;
+      if (!first) out += ',';
+      first = false;
+      cell(value);
     }
-    out += "," + std::to_string(contact.blamed) + "\n";
+    out += '\n';
   }
   return out;
 }
@@ -318,22 +351,7 @@ std::string formatSummaryJson(const TraceSummary& summary, const std::string& tr
   using nlohmann::ordered_json;
   ordered_json contacts = ordered_json::array();
   for (const ContactSummary& contact : summary.contacts) {
-    contacts.push_back({{"element", contact.element},
-                        {"id", contact.id},
-                        {"i_graphic", contact.iGraphic},
-                        {"j_graphic", contact.jGraphic},
-                        {"first_touch", contact.firstTouch ? ordered_json(*contact.firstTouch) : ordered_json()},
-                        {"first_touch_in_failed_step", contact.firstTouchInFailedStep},
-                        {"impacts", contact.impacts},
-                        {"max_penetration", contact.maxPenetration},
-                        {"max_penetration_time", contact.maxPenetrationTime},
-                        {"peak_fn", contact.peakNormalForce},
-                        {"peak_fn_time", contact.peakNormalForceTime},
-                        {"peak_ft", contact.peakFrictionForce},
-                        {"peak_slip", contact.peakSlipSpeed},
-                        {"slip_time", contact.slipTime},
-                        {"impulse", contact.impulse},
-                        {"blamed", contact.blamed}});
+    contacts.push_back(contactRecord(contact));
   }
   ordered_json collapses = ordered_json::array();
   for (const StepCollapse& collapse : summary.firstCollapses) {
