@@ -42,6 +42,7 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     for (int graphic : element.jGraphics) reachOut(graphic);
     hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
     laws_.push_back(makeContactLaws(element));
+    runsUserCode_ = runsUserCode_ || laws_.back().normal->runsUserCode() || laws_.back().friction->runsUserCode();
     const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
     keepsLawState_.push_back(keepsState ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
@@ -365,7 +366,7 @@ ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinemati
 }
 
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                                     Geometry geometry) {
+                                     Geometry geometry, std::vector<ContactPoint>& scratch) {
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
@@ -373,10 +374,10 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
                   placeGraphic(gi, bodyI), placeGraphic(gj, bodyJ)};
   if (geometry == Geometry::Measure) {
-    scratch_.clear();
+    scratch.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch_, element(c.element).options);
-    state.points = scratch_;
+    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch, element(c.element).options);
+    state.points = scratch;
   }
   return pairForces(state, Evaluation::Differencing, nullptr, nullptr);
 }

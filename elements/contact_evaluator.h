@@ -123,8 +123,14 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   };
   // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
   // the Jacobian differences them (user subroutines get dflag = 1).
+  // `scratch` holds the points a Measure finds: one per thread, for pairs differenced in parallel (see
+  // runsUserCode).
   PairLoads pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                      Geometry geometry);
+                      Geometry geometry, std::vector<ContactPoint>& scratch);
+  // True when a law of some element calls user code (CNFSUB, CFFSUB, a named law's library): its pairs are then
+  // evaluated by one thread only. Otherwise pairLoads only reads the evaluator (built-in laws keep no state) and may
+  // be called from several threads at once.
+  bool runsUserCode() const { return runsUserCode_; }
 
   // ---- results ----------------------------------------------------------------------------------------------
   // Which pairs report() describes: the pairs within reach — those the broad phase finds close, with their boxes
@@ -280,7 +286,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<std::pair<int, int>> overlaps_;
   std::vector<Candidate> candidates_;
   std::vector<ContactPoint> points_;
-  std::vector<ContactPoint> scratch_;
   bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection
   std::vector<ActivePair> activePairs_;
   // The pairs in contact and where each contact began. Only accepted states (steps and located roots) change
@@ -294,6 +299,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;
+  bool runsUserCode_ = false;
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;          // of the latest detect()
   const ForceContact* callingElement_ = nullptr;

@@ -75,6 +75,7 @@ int runCommand(const CommandLine& line) {
     request.deckPath = deck;
     request.outputDir = line.outputDir;
     request.animation = line.animation;
+    request.threads = line.threads.value_or(0);
     request.settings = *settings;
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
@@ -158,6 +159,8 @@ int batchCommand(const CommandLine& line) {
     std::vector<std::string> arguments{"lodestone", "run", "-o", run.resultsDir};
     for (const std::string& setting : line.settings) arguments.insert(arguments.end(), {"--set", setting});
     if (line.animation) arguments.push_back("--animation");
+    // The decks run side by side, one per core: one thread each unless asked.
+    arguments.insert(arguments.end(), {"--threads", std::to_string(line.threads.value_or(1))});
     arguments.insert(arguments.end(), {"--", run.deck});
     jobs.push_back({kCurrentExecutable, std::move(arguments), consoleLog, ""});
     runOfJob.push_back(index);

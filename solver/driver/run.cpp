@@ -109,7 +109,9 @@ class DeckRun {
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
 
-    simulation_.emplace(std::move(*model));
+    SimulationOptions options;
+    options.threads = request_.threads;
+    simulation_.emplace(std::move(*model), options);
     simulation_->times().parse = setupTimes.parse;
     simulation_->times().build = setupTimes.build;
     simulation_->setRunLog(&*log_);

@@ -15,6 +15,7 @@ struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
   bool animation = false;  // write the animation whatever the deck says (`lodestone run --animation`)
+  int threads = 1;         // `--threads`: what a run spreads its contact Jacobian over; 0: one per core
   // Attributes given values from outside the deck (--set), applied as the deck is read.
   std::vector<AttributeSetting> settings;
   // Called now and then during integration (not more than a few times per second of wall time).

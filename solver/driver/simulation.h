@@ -26,6 +26,8 @@ struct OutputSchedule;  // the output times of a segment (simulation.cpp)
 
 struct SimulationOptions {
   IntegratorOptions integrator;
+  // Threads the contact Jacobian is spread over (`--threads`); 0: one per core. Results do not depend on it.
+  int threads = 1;
   int progressLinesPerSegment = 20;  // "Time=…; Order=…; H=…" lines in run.log, spread over the segment
   double progressCallInterval = 0.1;  // wall seconds between calls of the progress handler
 };
@@ -64,6 +66,7 @@ class Simulation {
   double time() const { return time_; }
   std::span<const double> state() const { return state_; }
   LinearSolverKind linearSolver() const;
+  int threads() const { return parallel_.threads(); }
   // All segments so far.
   SolverStatistics statistics() const;
   PhaseTimes& times() { return times_; }
@@ -177,6 +180,7 @@ class Simulation {
 
   SimulationOptions options_;
   PhaseTimes times_;
+  ParallelLoop parallel_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<MultibodySystem> system_;
   std::unique_ptr<Integrator> integrator_;

@@ -25,6 +25,7 @@ struct AnalysisDescription {
   IntegratorSettings settings;
   std::string linearSolver;  // "dense LU", "KLU sparse LU"
   int equations = 0;
+  int threads = 1;           // what the contact Jacobian is spread over
 };
 
 class RunLog {

@@ -10,6 +10,7 @@
 //   PEER_PILE_ZERO_CROSSING=TRUE|FALSE       (default FALSE; TRUE locates every contact onset)
 //   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
 //   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
+//   PEER_PILE_THREADS=n                      threads for the contact Jacobian (default 1; 0: one per core)
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -165,6 +166,7 @@ void runPile(int count, double endTime, bool zeroCrossing) {
   const std::string deck = pileDeck(pile, zeroCrossing, endTime);
   if (const char* path = std::getenv("PEER_PILE_DECK")) std::ofstream(path) << deck;
   SimulationOptions options;
+  if (const char* threads = std::getenv("PEER_PILE_THREADS")) options.threads = std::atoi(threads);
   if (const char* solver = std::getenv("PEER_PILE_LINEAR_SOLVER")) {
     const std::string name = solver;
     options.integrator.linearSolver = name == "KRYLOV" ? LinearSolverKind::Krylov
@@ -181,8 +183,9 @@ void runPile(int count, double endTime, bool zeroCrossing) {
   const SolverStatistics s = simulation.statistics();
   const PhaseTimes& t = simulation.times();
   const PileFigures figures = measure(simulation);
-  std::printf("N=%d, %g s, zero_crossing %s, %s: %s\n", count, endTime, zeroCrossing ? "TRUE" : "FALSE",
-              describeLinearSolver(simulation.linearSolver()), outcome.completed ? "completed" : "FAILED");
+  std::printf("N=%d, %g s, zero_crossing %s, %s, %d thread(s): %s\n", count, endTime,
+              zeroCrossing ? "TRUE" : "FALSE", describeLinearSolver(simulation.linearSolver()), simulation.threads(),
+              outcome.completed ? "completed" : "FAILED");
   std::printf("  wall %.3f s   steps %ld   residuals %ld   Jacobians %ld   linear iterations %ld   "
               "error-test/Newton failures %ld/%ld\n",
               seconds, s.steps, s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures,
