@@ -44,6 +44,7 @@ int exitCodeOf(RunStatus status) {
     case RunStatus::Completed: return kExitSuccess;
     case RunStatus::BadDeck: return kExitBadDeck;
     case RunStatus::SimulationFailed: return kExitSimulationFailed;
+    case RunStatus::Interrupted: return kExitSimulationFailed;  // a run this program asks to stop: none yet
   }
   return kExitSimulationFailed;
 }
@@ -101,6 +102,7 @@ int runCommand(const CommandLine& line) {
       std::cerr << outcomeLine << std::endl;
       break;
     case RunStatus::SimulationFailed:
+    case RunStatus::Interrupted:
       outcomeLine += outcome.message.empty() ? "simulation failed" : outcome.message;
       // IDAS messages end in a full stop; the sentence goes on.
       if (outcomeLine.back() == '.') outcomeLine.pop_back();

@@ -377,6 +377,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       onProgress_(step.time, segment.startTime, segment.endTime);
     }
     if (step.status == StepStatus::ReachedStopTime) break;
+    if (shouldStop_ && shouldStop_()) return interrupt(step.time, startEnergy);
   }
   time_ = segment.endTime;
   state_ = outputState_;
@@ -787,6 +788,17 @@ SegmentOutcome Simulation::stopForSubroutine() {
   logLine(" ERROR: " + reason);
   if (log_) log_->statistics(statistics() - segmentStart_);
   return {false, time_, reason};
+}
+
+SegmentOutcome Simulation::interrupt(double time, const EnergySample& startEnergy) {
+  const std::span<const double> reached = integrator_->returnedState();
+  state_.assign(reached.begin(), reached.end());
+  time_ = time;
+  if (log_) log_->statistics(statistics() - segmentStart_);
+  summariseEnergy(startEnergy, integrator_->returnedDerivative());
+  SegmentOutcome outcome{false, time, "interrupted"};
+  outcome.interrupted = true;
+  return outcome;
 }
 
 std::optional<std::string> Simulation::reportSubroutineMessages() {

@@ -52,6 +52,7 @@ struct SegmentOutcome {
   std::string reason;   // when not completed: "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): …"
   // A sensor with halt ended the run (completed, no later command runs): which one, in the log's words.
   std::optional<std::string> haltedBy;
+  bool interrupted = false;  // not completed because the stop check asked to stop (setStopCheck)
 };
 
 class Simulation {
@@ -86,6 +87,8 @@ class Simulation {
   void setProgressHandler(std::function<void(double time, double startTime, double endTime)> handler) {
     onProgress_ = std::move(handler);
   }
+  // Asked after every accepted step (its outputs written); true ends the segment there, interrupted.
+  void setStopCheck(std::function<bool()> shouldStop) { shouldStop_ = std::move(shouldStop); }
 
   // Replaces the model after a Modify command. The state carries over (before the first segment it is the new
   // model's initial state) and IDAS restarts from it. Fails, saying why, when the new model's state has a
@@ -135,6 +138,9 @@ class Simulation {
   std::optional<std::string> reportSubroutineMessages();
   // Ends the segment because a user subroutine asked to stop or failed: its messages and the reason in the log.
   SegmentOutcome stopForSubroutine();
+  // Ends the segment at the step IDAS has just taken to `time` because the stop check asked to: the state reached
+  // is kept, the segment's statistics and energy balance are logged.
+  SegmentOutcome interrupt(double time, const EnergySample& startEnergy);
   void logLine(const std::string& text);
   // After each accepted step: a step that needed several retries is struggling (said in run.log, a few times per
   // segment, naming the contact most likely at fault); with DebugOutput, the step and the close contact pairs.
@@ -187,6 +193,7 @@ class Simulation {
   RunLog* log_ = nullptr;
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
+  std::function<bool()> shouldStop_;
   std::function<void(const ContactEvent&)> onContactEvent_;
   std::function<void(const ImpactEpisode&)> onImpact_;
   std::function<void(const SensorAction&)> onSensorAction_;

@@ -168,6 +168,8 @@ void RunLog::failed(double time, const std::string& reason) {
   line("Simulation FAILED at t=" + scientific(time, 6) + ": " + reason);
 }
 
+void RunLog::interrupted(double time) { line("Simulation interrupted at t=" + scientific(time, 6) + "."); }
+
 void RunLog::failedBeforeStart(const std::string& reason) { line("Simulation FAILED: " + reason); }
 
 }  // namespace lodestone
