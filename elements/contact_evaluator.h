@@ -97,7 +97,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // Adds the force of every detected pair at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
 
-  // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics).
+  // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
+  // the step limit takes its pairs from it too.
   const VerletList& closeGraphics() const { return closeGraphics_; }
 
   // ---- root functions: two per element with zero crossing on, both falling through zero -------------------

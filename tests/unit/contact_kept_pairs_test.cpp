@@ -1,6 +1,7 @@
-// The contact evaluator keeps the broad phase's pairs from detection to detection (VerletList): over a random moving
-// scene of spheres, boxes and meshes in two Force_Contacts, it must answer exactly as if the broad phase had run
-// afresh each time — the same pairs, in the same order, with the same forces bit for bit.
+// The contact evaluator keeps the broad phase's pairs from detection to detection (VerletList) and the step limit
+// takes its pairs from that list: over a random moving scene of spheres, boxes and meshes in two Force_Contacts, both
+// must answer exactly as if the broad phase had run afresh each time — the same pairs, in the same order, with the
+// same forces and step bounds bit for bit.
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "elements/contact_evaluator.h"
+#include "elements/contact_step_limit.h"
 #include "elements/model_builder.h"
 #include "solver/core/text.h"
 #include "solver/xml/deck_reader.h"
@@ -150,6 +152,52 @@ TEST(ContactKeptPairs, TheEvaluatorFindsTheSamePairsAndForcesAsAFreshBroadPhase)
   // The list was kept most of the time, and built again after each jump at least.
   EXPECT_LT(kept.closeGraphics().builds(), states / 3);
   EXPECT_GE(kept.closeGraphics().builds(), 1 + states / 40);
+}
+
+// The step limit with the evaluator's kept pairs and with a broad phase of its own, over the same states.
+struct StepLimits {
+  int bounded = 0;     // states where a pair bounds the step below the look-ahead
+  int farBounded = 0;  // of them, where the bounding pair was apart by more than the kept list's margin
+};
+
+StepLimits compareStepLimits(const Model& model, MovingBodies& motion, double shortestLookAhead) {
+  ContactEvaluator evaluator(model);
+  ContactStepLimit shared(model), own(model);
+  StepLimits limits;
+  for (int state = 0; state < 120; ++state) {
+    motion.advance(state % 40 == 39);
+    evaluator.detect(motion.bodies());
+    // Look-aheads from a short step, whose swept boxes the kept list covers, to ones that sweep beyond its margin.
+    const double lookAhead = shortestLookAhead * std::pow(10.0, state % 4);
+    shared.measure(motion.bodies(), lookAhead, &evaluator.closeGraphics());
+    own.measure(motion.bodies(), lookAhead);
+    const ContactStepLimit::Limit& a = shared.limit();
+    const ContactStepLimit::Limit& b = own.limit();
+    EXPECT_EQ(a.step, b.step) << "state " << state;
+    EXPECT_EQ(a.pair, b.pair) << "state " << state;
+    EXPECT_EQ(a.gap, b.gap) << "state " << state;
+    EXPECT_EQ(a.approachSpeed, b.approachSpeed) << "state " << state;
+    EXPECT_EQ(shared.crossing().has_value(), own.crossing().has_value()) << "state " << state;
+    if (shared.crossing() && own.crossing()) {
+      EXPECT_EQ(shared.crossing()->pair, own.crossing()->pair) << "state " << state;
+    }
+    if (b.step < lookAhead) {
+      ++limits.bounded;
+      limits.farBounded += b.gap > 0.02 ? 1 : 0;
+    }
+  }
+  return limits;
+}
+
+TEST(ContactKeptPairs, TheStepLimitBoundsStepsAsWithItsOwnBroadPhase) {
+  const Model model = scene();
+  // Packed: the bounding pairs are close, among the kept ones.
+  MovingBodies packed;
+  EXPECT_GT(compareStepLimits(model, packed, 1e-4).bounded, 40);
+  // Spread over a box four times as large, off the floor, with look-aheads up to a second: pairs far beyond the kept
+  // list's margin bound steps too, and the step limit must find them by a broad phase of its own.
+  MovingBodies spread(8, 0.2);
+  EXPECT_GT(compareStepLimits(model, spread, 1e-3).farBounded, 10);
 }
 
 }  // namespace
