@@ -1,6 +1,7 @@
-// Force_Contact at run time: finds which graphics touch (one broad phase for every element, then the narrow
-// phase per close pair), turns each contact point into normal and friction forces through the element's laws,
-// and keeps each pair's contact status for the root functions that locate onset and separation in time.
+// Force_Contact at run time: finds which graphics touch (one broad phase for every element, its pairs kept while
+// the graphics move little, then the narrow phase per close pair), turns each contact point into normal and friction
+// forces through the element's laws, and keeps each pair's contact status for the root functions that locate onset
+// and separation in time.
 #pragma once
 
 #include <array>
@@ -95,6 +96,10 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
 
   // Adds the force of every detected pair at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+
+  // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
+  // the step limit takes its pairs from it too.
+  const VerletList& closeGraphics() const { return closeGraphics_; }
 
   // ---- root functions: two per element with zero crossing on, both falling through zero -------------------
   // g[2k]: the smallest gap among pairs that are apart (falls through 0 at the first touch);
@@ -282,8 +287,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<double> proximity_;             // per graphic: how far its box is inflated
   std::vector<Aabb> boxes_;
   std::vector<Pose> poses_;
-  BroadPhase broadPhase_;
-  std::vector<std::pair<int, int>> overlaps_;
+  VerletList closeGraphics_;                  // the broad phase, kept from residual to residual
+  std::vector<PairKey> keptPairs_;            // the pairs of elements among closeGraphics_'s kept pairs
   std::vector<Candidate> candidates_;
   std::vector<ContactPoint> points_;
   bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection

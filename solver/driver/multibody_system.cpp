@@ -354,7 +354,7 @@ const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, co
   Stopwatch watch;
   updateKinematics(y);
   addBodyAccelerations(yp);
-  stepLimit_.measure(kinematics_, lookAhead);
+  stepLimit_.measure(kinematics_, lookAhead, &contacts_.closeGraphics());
   times_.contactStepLimit += watch.lap();
   return stepLimit_;
 }

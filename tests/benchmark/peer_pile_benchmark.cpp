@@ -11,6 +11,13 @@
 //   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
 //   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
 //   PEER_PILE_THREADS=n                      threads for the contact Jacobian (default 1; 0: one per core)
+//
+// The broad phase's pairs kept from residual to residual (VerletList) and shared with the step limit, Release on the
+// 2-core VM under a shared load, before -> after, 1 thread: N=1000, 0.3 s: contact detection 15.2 -> 2.8 s (1.28 ->
+// 0.24 ms per residual), step limit 6.0 -> 2.1 s, energy balance 6.3 -> 1.3 s, wall 64.9 -> 42.3 s, user CPU 42.8 ->
+// 29.7 s; N=100, 2 s, KRYLOV: detection 0.63-0.88 -> 0.21-0.23 s, step limit 0.43-0.61 -> 0.23-0.25 s, user CPU
+// 4.25-4.37 -> 3.71-3.75 s. The same steps, residuals and Jacobians (4852/11906/4005 and 5711/12808/3117) and the
+// same physics figures to the last digit printed.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
