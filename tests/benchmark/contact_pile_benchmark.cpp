@@ -75,12 +75,7 @@ double endTime() {
 void runPile(int count, bool zeroCrossing) {
   Model model = benchmark::modelOfDeck(pileDeck(count, zeroCrossing), "pile.xml");
   SimulationOptions options;
-  if (const char* solver = std::getenv("PILE_LINEAR_SOLVER")) {
-    const std::string name = solver;
-    options.integrator.linearSolver = name == "KRYLOV" ? LinearSolverKind::Krylov
-                                      : name == "DENSE"  ? LinearSolverKind::Dense
-                                                         : LinearSolverKind::SparseKlu;
-  }
+  options.integrator.linearSolver = benchmark::linearSolverFromEnvironment("PILE_LINEAR_SOLVER");
   Simulation simulation(std::move(model), options);
   long onsets = 0, separations = 0, located = 0;
   simulation.setContactEventHandler([&](const ContactEvent& event) {
@@ -89,20 +84,14 @@ void runPile(int count, bool zeroCrossing) {
   });
   long episodes = 0;
   simulation.setImpactHandler([&](const ImpactEpisode&) { ++episodes; });
-  SimulationSegment segment;
-  segment.startTime = 0;
-  segment.endTime = endTime();
-  segment.printInterval = 0.01;
-  const auto start = std::chrono::steady_clock::now();
-  const SegmentOutcome outcome = simulation.run(segment);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto [outcome, seconds] = benchmark::runTimed(simulation, endTime());
   const SolverStatistics s = simulation.statistics();
   const PhaseTimes& t = simulation.times();
   std::printf("N=%5d t_end=%g zero_crossing=%-5s %s  %s  wall %8.3f s  steps %6ld  residuals %7ld  jacobians %5ld  linear iterations %7ld  error-test/Newton failures %ld/%ld  "
               "events %6ld onsets / %6ld separations (%ld located)  contact detection %.3f s  step limit %.3f s  forces %.3f s  "
               "jacobian %.3f s  factorisation %.3f s  solves %.3f s  energy balance %.3f s  impact recording %.3f s "
               "(%ld episodes)  integrator other %.3f s  output %.3f s  peak memory %ld MB\n",
-              count, segment.endTime, zeroCrossing ? "TRUE" : "FALSE", outcome.completed ? "completed" : "FAILED   ",
+              count, endTime(), zeroCrossing ? "TRUE" : "FALSE", outcome.completed ? "completed" : "FAILED   ",
               describeLinearSolver(simulation.linearSolver()), seconds, s.steps,
               s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures, s.nonlinearConvergenceFailures, onsets, separations, located, t.contactDetection, t.contactStepLimit,
               t.forces, t.jacobian, t.linearSetup, t.linearSolve, t.energy, t.impacts, episodes,
@@ -114,9 +103,7 @@ void runPile(int count, bool zeroCrossing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> counts;
-  for (int i = 1; i < argc; ++i) counts.push_back(std::atoi(argv[i]));
-  if (counts.empty()) counts = {100, 1000};
+  const std::vector<int> counts = benchmark::pileCounts(argc, argv);
   const char* only = std::getenv("PILE_ZERO_CROSSING");  // "TRUE" or "FALSE" runs only that case
   for (int count : counts) {
     if (!only || std::string(only) == "TRUE") runPile(count, true);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "deck_model.h"
+#include "pile_deck.h"
 #include "elements/body_rigid.h"
 #include "solver/core/text.h"
 #include "solver/driver/simulation.h"
@@ -174,19 +175,9 @@ void runPile(int count, double endTime, bool zeroCrossing) {
   if (const char* path = std::getenv("PEER_PILE_DECK")) std::ofstream(path) << deck;
   SimulationOptions options;
   if (const char* threads = std::getenv("PEER_PILE_THREADS")) options.threads = std::atoi(threads);
-  if (const char* solver = std::getenv("PEER_PILE_LINEAR_SOLVER")) {
-    const std::string name = solver;
-    options.integrator.linearSolver = name == "KRYLOV" ? LinearSolverKind::Krylov
-                                      : name == "DENSE"  ? LinearSolverKind::Dense
-                                                         : LinearSolverKind::SparseKlu;
-  }
+  options.integrator.linearSolver = benchmark::linearSolverFromEnvironment("PEER_PILE_LINEAR_SOLVER");
   Simulation simulation(benchmark::modelOfDeck(deck, "peer_pile.xml"), options);
-  SimulationSegment segment;
-  segment.endTime = endTime;
-  segment.printInterval = 0.01;
-  const auto start = std::chrono::steady_clock::now();
-  const SegmentOutcome outcome = simulation.run(segment);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto [outcome, seconds] = benchmark::runTimed(simulation, endTime);
   const SolverStatistics s = simulation.statistics();
   const PhaseTimes& t = simulation.times();
   const PileFigures figures = measure(simulation);
@@ -209,9 +200,7 @@ void runPile(int count, double endTime, bool zeroCrossing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> counts;
-  for (int i = 1; i < argc; ++i) counts.push_back(std::atoi(argv[i]));
-  if (counts.empty()) counts = {100, 1000};
+  const std::vector<int> counts = benchmark::pileCounts(argc, argv);
   const char* endTimeText = std::getenv("PEER_PILE_END_TIME");
   const char* zeroCrossingText = std::getenv("PEER_PILE_ZERO_CROSSING");
   const bool zeroCrossing = zeroCrossingText && std::string(zeroCrossingText) == "TRUE";
