@@ -99,12 +99,12 @@ void runPile(int count, bool zeroCrossing) {
   const SolverStatistics s = simulation.statistics();
   const PhaseTimes& t = simulation.times();
   std::printf("N=%5d t_end=%g zero_crossing=%-5s %s  %s  wall %8.3f s  steps %6ld  residuals %7ld  jacobians %5ld  linear iterations %7ld  error-test/Newton failures %ld/%ld  "
-              "events %6ld onsets / %6ld separations (%ld located)  contact detection %.3f s  step limit %.3f s  forces %.3f s  "
+              "events %6ld onsets / %6ld separations (%ld located)  restarts %ld  root evaluations %ld  contact detection %.3f s  step limit %.3f s  forces %.3f s  "
               "jacobian %.3f s  factorisation %.3f s  solves %.3f s  energy balance %.3f s  impact recording %.3f s "
               "(%ld episodes)  integrator other %.3f s  output %.3f s  peak memory %ld MB\n",
               count, segment.endTime, zeroCrossing ? "TRUE" : "FALSE", outcome.completed ? "completed" : "FAILED   ",
               describeLinearSolver(simulation.linearSolver()), seconds, s.steps,
-              s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures, s.nonlinearConvergenceFailures, onsets, separations, located, t.contactDetection, t.contactStepLimit,
+              s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures, s.nonlinearConvergenceFailures, onsets, separations, located, s.restarts, s.rootEvaluations, t.contactDetection, t.contactStepLimit,
               t.forces, t.jacobian, t.linearSetup, t.linearSolve, t.energy, t.impacts, episodes,
               t.integratorOther(), t.output,
               peakMemoryKilobytes() / 1024);

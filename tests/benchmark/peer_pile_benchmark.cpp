@@ -181,6 +181,11 @@ void runPile(int count, double endTime, bool zeroCrossing) {
                                                          : LinearSolverKind::SparseKlu;
   }
   Simulation simulation(benchmark::modelOfDeck(deck, "peer_pile.xml"), options);
+  long onsets = 0, separations = 0, located = 0;
+  simulation.setContactEventHandler([&](const ContactEvent& event) {
+    (event.onset ? onsets : separations) += 1;
+    located += event.located ? 1 : 0;
+  });
   SimulationSegment segment;
   segment.endTime = endTime;
   segment.printInterval = 0.01;
@@ -197,6 +202,8 @@ void runPile(int count, double endTime, bool zeroCrossing) {
               "error-test/Newton failures %ld/%ld\n",
               seconds, s.steps, s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures,
               s.nonlinearConvergenceFailures);
+  std::printf("  contact events %ld onsets / %ld separations (%ld located)   root evaluations %ld   restarts %ld\n",
+              onsets, separations, located, s.rootEvaluations, s.restarts);
   std::printf("  kinematics %.3f  detection %.3f  forces %.3f  assembly %.3f  Jacobian %.3f  factorisation %.3f  "
               "solves %.3f  step limit %.3f  energy %.3f  impacts %.3f  integrator other %.3f  output %.3f s\n",
               t.kinematics, t.contactDetection, t.forces, t.assembly, t.jacobian, t.linearSetup, t.linearSolve,
