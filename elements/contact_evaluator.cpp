@@ -428,8 +428,9 @@ void ContactEvaluator::rootFunctions(double* g) const {
   }
 }
 
-void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events) {
+int ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events) {
   time_ = time;
+  int smoothness = kSmoothForce;
   for (size_t k = 0; k < rootElements_.size(); ++k) {
     const int element = rootElements_[k];
     for (int which = 0; which < 2; ++which) {
@@ -447,6 +448,8 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
         }
       }
       if (!crossing) continue;
+      const ContactChange change = onset ? ContactChange::Onset : ContactChange::Separation;
+      smoothness = std::min(smoothness, laws_[static_cast<size_t>(element)].smoothnessAt(change));
       crossing->touching = onset;
       if (onset) markTouching(*crossing);
       else touching_.erase(PairKey{element, crossing->graphicI, crossing->graphicJ});
@@ -456,6 +459,7 @@ void ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vecto
     }
   }
   advanceLawStates();
+  return smoothness;
 }
 
 void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& events) {
