@@ -42,11 +42,11 @@
 // 14.2 s. The same steps, residuals, Jacobians and contact events (4350/8874/1063, 12359/18931/6426 and
 // 2433/5525/1031).
 // IDAS restarted only where a force is less smooth than its order assumes (Hertz at order 2 or more), not at every
-// located event: N=100, zero_crossing TRUE, KLU, user CPU on the 2-core VM under a shared load: 1979 restarts of 1979
-// events, 12374 steps, 6437 Jacobians, 23.6 s before; 1534 restarts of 2084 events, 11558 steps, 5593 Jacobians,
-// 22.6 s after (zero_crossing FALSE: 5.0 s). Without any restart (IMPACT declared smooth enough for every order, a
-// test only) the run takes zero crossing off's 4321 steps, locates its 1913 events with 27006 root function
-// evaluations, and costs 6.1 s.
+// located event: N=100, zero_crossing TRUE, GMRES, user CPU on the 2-core VM under a shared load: 2010 restarts of
+// 2010 events, 12607 steps, 6541 Jacobians, 9.2 s before; 1530 restarts of 1979 events, 11287 steps, 5589 Jacobians,
+// 8.1 s after (zero_crossing FALSE: 2.7 s). Without any restart (IMPACT taken as smooth enough for every order, a
+// measurement only) the run takes zero crossing off's 4350 steps, locates its 1938 events with 27325 root function
+// evaluations, and costs 3.3 s.
 // Per step the cost grows linearly (1.6 ms at N=100 with KLU, 17 ms at N=1000 with GMRES); the number of
 // steps grows because a bigger pile has more impacts for one global step size to resolve.
 #include <sys/resource.h>

@@ -18,9 +18,9 @@
 // 29.7 s; N=100, 2 s, KRYLOV: detection 0.63-0.88 -> 0.21-0.23 s, step limit 0.43-0.61 -> 0.23-0.25 s, user CPU
 // 4.25-4.37 -> 3.71-3.75 s. The same steps, residuals and Jacobians (4852/11906/4005 and 5711/12808/3117) and the
 // same physics figures to the last digit printed.
-// Zero crossing, user CPU on the 2-core VM under a shared load, N=100, 2 s: off 6.6-6.8 s (KLU), 4.3-4.6 s (GMRES);
-// on 11.4-12.7 s and 6.7-7.2 s, IDAS restarted at 848 and 781 of about 2200 located events (Hertz at order 2 or more);
-// 16.8-17.7 s and 9.6-10.1 s when it restarted at every event.
+// Zero crossing, user CPU on the 2-core VM under a shared load, N=100, 2 s: off 3.5 s (GMRES), 5.4-5.6 s (KLU); on
+// 5.1 s and 9.1-9.3 s, IDAS restarted at 781 and 848 of about 2200 located events (Hertz at order 2 or more); 7.3 s
+// and 14.4 s when it restarted at every event; 3.9 s and 6.1-6.3 s when it never does (root finding alone).
 #include <chrono>
 #include <cmath>
 #include <cstdint>
