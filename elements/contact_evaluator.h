@@ -106,8 +106,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // g[2k+1]: the smallest depth among pairs in contact (falls through 0 when one separates).
   int rootCount() const { return 2 * static_cast<int>(rootElements_.size()); }
   void rootFunctions(double* g) const;
-  // At a located root (after detect() at that state): the pair that crossed changes status.
-  void applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events);
+  // At a located root (after detect() at that state): the pair that crossed changes status. Returns how smooth the
+  // forces of the pairs that changed are through it (the least ContactLaws::smoothnessAt; kSmoothForce when none did).
+  int applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events);
   // After an accepted step (after detect() at that state): any pair whose status changed unseen — with zero
   // crossing off, or a contact that began and ended within one step — takes its actual status.
   void synchronise(double time, std::vector<ContactEvent>& events);

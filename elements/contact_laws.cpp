@@ -27,6 +27,10 @@ class BuiltinNormal final : public NormalForceLaw {
                             .effectiveMass = pair.effectiveMass};
     return element_.normalLaw->force(element_.normalValues, input);
   }
+  int smoothnessAt(ContactChange change) const override {
+    const NormalLaw& law = *element_.normalLaw;
+    return law.smoothnessAt ? law.smoothnessAt(element_.normalValues, change) : 0;
+  }
 
  private:
   const ForceContact& element_;
@@ -43,6 +47,8 @@ class BuiltinFriction final : public FrictionForceLaw {
     const double mu = element_.frictionLaw->coefficient(element_.frictionValues, slipSpeed);
     return -(mu * std::fabs(normalForce)) * Vector3(point.slip / slipSpeed);
   }
+  // μ(v)·N, μ smooth in the slip: it begins and ends as smoothly as the normal force.
+  int smoothnessAt(ContactChange) const override { return kSmoothForce; }
 
  private:
   const ForceContact& element_;

@@ -4,6 +4,7 @@
 // new kind of law is one more class here.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -65,6 +66,8 @@ class NormalForceLaw {
   // True when force() calls code of the user's (a named law's library, a CNFSUB), which need not be reentrant: such
   // laws are evaluated by one thread only.
   virtual bool runsUserCode() const { return false; }
+  // How smooth the force is through an onset or a separation (see kSmoothForce); 0, a jump, when not known.
+  virtual int smoothnessAt(ContactChange) const { return 0; }
 };
 
 class FrictionForceLaw {
@@ -74,11 +77,17 @@ class FrictionForceLaw {
   virtual Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const = 0;
   virtual int stateSize() const { return 0; }
   virtual bool runsUserCode() const { return false; }  // as NormalForceLaw's
+  // How smooth the force is through an onset or a separation, given the normal force's smoothness; 0 when not known.
+  virtual int smoothnessAt(ContactChange) const { return 0; }
 };
 
 struct ContactLaws {
   std::unique_ptr<const NormalForceLaw> normal;
   std::unique_ptr<const FrictionForceLaw> friction;
+  // How smooth the pair's whole force, normal and friction, is through an onset or a separation.
+  int smoothnessAt(ContactChange change) const {
+    return std::min(normal->smoothnessAt(change), friction->smoothnessAt(change));
+  }
 };
 
 // The laws of `element`, of whichever kind it names. `element` must outlive them.

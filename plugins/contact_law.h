@@ -6,6 +6,7 @@
 // checks, with its formula called through `named` (which also carries state per contact point).
 #pragma once
 
+#include <cmath>
 #include <functional>
 #include <span>
 #include <string>
@@ -56,6 +57,25 @@ struct FieldOutput {
   Vector3 momentOnI = Vector3::Zero(), momentOnJ = Vector3::Zero();  // ground
 };
 
+// Where a contact begins (its penetration rises through 0) or ends (falls through 0).
+enum class ContactChange { Onset, Separation };
+
+// How smoothly a law's force begins at an onset, or ends at a separation: how many of its time derivatives stay
+// bounded through the event. IDAS's BDF of order k (1 to 5) takes the velocity's (k+1)-th derivative, the force's k-th,
+// to be bounded over the steps it looks back on; where the force is less smooth than that, the history from before
+// the event spoils the steps after it, and IDAS restarts at the event (see Simulation::run). 0: the force jumps (a
+// dashpot c·δ̇ acting from the first instant), which every order suffers; 1: the force is continuous but its rate jumps
+// (a linear spring c·δ) or its second derivative is unbounded (Hertz, δ^1.5); 2: its second derivative jumps (STEP's
+// cubic ramp, δ²); kSmoothForce: nothing changes that any order sees (a force that is already 0 before the event, as a
+// clipped dashpot's is before a separation).
+constexpr int kSmoothForce = 5;
+
+// The smoothness of a power δ^e of the penetration where it begins (δ growing in proportion to time): its j-th time
+// derivative, proportional to t^(e−j), stays bounded for j ≤ e.
+inline int powerSmoothness(double exponent) {
+  return exponent >= kSmoothForce ? kSmoothForce : static_cast<int>(std::floor(exponent));
+}
+
 // What a law's rules between its parameters find: errors (values the law cannot work with) and warnings (legal
 // values that are almost surely a mistake, such as a dynamic friction coefficient above the static one). Each
 // message says what would be right.
@@ -77,6 +97,9 @@ struct NormalLaw {
   // law, whose named->normal_force is called instead.
   double (*force)(LawValues values, const NormalInput& input) = nullptr;
   const lodestone_law* named = nullptr;
+  // How smooth the force is through an onset or a separation with these parameter values (0 to kSmoothForce, see
+  // kSmoothForce). nullptr: not known, taken as a jump (named laws).
+  int (*smoothnessAt)(LawValues values, ContactChange change) = nullptr;
   bool needsArea = false;               // the law uses NormalInput::area (VOLUME)
   // Laws that also act without contact (DIPOLE): how far apart (surface gap) the pair still interacts, and the
   // interaction. nullptr for pure contact laws.

@@ -53,6 +53,13 @@ double dipoleContactForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, kn * delta + damping * input.penetrationRate);
 }
 
+// The contact is LINEAR's spring and dashpot: the dashpot jumps by c·δ̇ as contact begins and has clipped the force to
+// 0 before it ends; without it the spring's rate jumps at both. The magnets' field does not change at contact.
+int dipoleSmoothnessAt(LawValues values, ContactChange change) {
+  if (values[kDampingRatio] == 0) return 1;
+  return change == ContactChange::Onset ? 0 : kSmoothForce;
+}
+
 // Without magnetic moments the law is a plain spring and dashpot: a magnet whose moments were left out (or written
 // under another name) is surely meant to be a magnet.
 void checkDipole(LawValues values, LawFindings& findings) {
@@ -95,6 +102,7 @@ const NormalLaw& dipoleLaw() {
       },
       .check = checkDipole,
       .force = dipoleContactForce,
+      .smoothnessAt = dipoleSmoothnessAt,
       .fieldRange = dipoleFieldRange,
       .field = dipoleField,
   };

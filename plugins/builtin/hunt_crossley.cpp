@@ -1,5 +1,6 @@
 // HUNT_CROSSLEY (MapleSim): a power-law spring with a damper that scales with the penetration, so (for p > 0)
 // the force is continuous at onset and the restitution depends on the impact speed as observed.
+#include <algorithm>
 #include <cmath>
 
 #include "builtin_laws.h"
@@ -24,6 +25,18 @@ double huntCrossleyForce(LawValues values, const NormalInput& input) {
   return force > 0 ? force : 0;
 }
 
+// The spring begins as δ^n and the damper as δ^p (p = 0: it jumps by dn·δ̇^q). At a separation the damper pulls:
+// where p < n it outweighs the spring near δ = 0 and the force is clipped to 0 before the event; otherwise the spring
+// ends as it began.
+int huntCrossleySmoothnessAt(LawValues values, ContactChange change) {
+  const int spring = powerSmoothness(values[kExponent]);
+  if (values[kDamping] == 0) return spring;
+  if (change == ContactChange::Separation) {
+    return values[kPenetrationExponent] < values[kExponent] ? kSmoothForce : spring;
+  }
+  return std::min(spring, powerSmoothness(values[kPenetrationExponent]));
+}
+
 }  // namespace
 
 const NormalLaw& huntCrossleyLaw() {
@@ -40,6 +53,7 @@ const NormalLaw& huntCrossleyLaw() {
           optional("velocity_exponent", 1, above(0), "exponent q of the penetration rate in the damper, dimensionless"),
       },
       .force = huntCrossleyForce,
+      .smoothnessAt = huntCrossleySmoothnessAt,
   };
   return law;
 }

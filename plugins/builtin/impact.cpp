@@ -20,6 +20,14 @@ double impactForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, elastic + damping * input.penetrationRate);
 }
 
+// The spring begins and ends as δ^e; the damping, ramped in by STEP's cubic over dmax, as δ² (its second derivative
+// jumps). At a separation, where the damping pulls, the spring's power still decides for e < 2, and a larger e only
+// makes the force clipped at 0 before the event: at least as smooth as at onset.
+int impactSmoothnessAt(LawValues values, ContactChange) {
+  const int spring = powerSmoothness(values[kExponent]);
+  return values[kDamping] > 0 ? std::min(spring, 2) : spring;
+}
+
 }  // namespace
 
 const NormalLaw& impactLaw() {
@@ -34,6 +42,7 @@ const NormalLaw& impactLaw() {
           required("dmax", above(0), "penetration at which the damping reaches c, length"),
       },
       .force = impactForce,
+      .smoothnessAt = impactSmoothnessAt,
   };
   return law;
 }

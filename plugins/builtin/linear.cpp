@@ -14,6 +14,13 @@ double linearForce(LawValues values, const NormalInput& input) {
   return force > 0 ? force : 0;
 }
 
+// The damper jumps by d·δ̇ as contact begins. As it ends the force is 0 already: the receding damper outweighs the
+// vanishing spring and the force is clipped at 0. Without a damper, the spring's rate jumps at both.
+int linearSmoothnessAt(LawValues values, ContactChange change) {
+  if (values[kDamping] == 0) return 1;
+  return change == ContactChange::Onset ? 0 : kSmoothForce;
+}
+
 }  // namespace
 
 const NormalLaw& linearLaw() {
@@ -26,6 +33,7 @@ const NormalLaw& linearLaw() {
           optional("damping", 0, atLeast(0), "damping coefficient d, force per velocity"),
       },
       .force = linearForce,
+      .smoothnessAt = linearSmoothnessAt,
   };
   return law;
 }

@@ -17,6 +17,12 @@ double linearLimitedForce(LawValues values, const NormalInput& input) {
   return spring + damper > 0 ? spring + std::min(spring, damper) : 0;
 }
 
+// The damper pushes no more than the spring: the force begins as 2c·δ, its rate jumping. As it ends the receding
+// damper has clipped it to 0 already, unless there is no damper and the spring's rate jumps there too.
+int linearLimitedSmoothnessAt(LawValues values, ContactChange change) {
+  return change == ContactChange::Separation && values[kDamping] > 0 ? kSmoothForce : 1;
+}
+
 }  // namespace
 
 const NormalLaw& linearLimitedLaw() {
@@ -29,6 +35,7 @@ const NormalLaw& linearLimitedLaw() {
           required("damping", atLeast(0), "damping coefficient d, force per velocity"),
       },
       .force = linearLimitedForce,
+      .smoothnessAt = linearLimitedSmoothnessAt,
   };
   return law;
 }

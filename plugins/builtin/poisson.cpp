@@ -24,6 +24,9 @@ double poissonForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, values[kPenalty] * delta * std::sqrt(delta) * loading);
 }
 
+// K·δ^1.5 begins and ends as Hertz's δ^1.5, whatever the loading factor.
+int poissonSmoothnessAt(LawValues, ContactChange) { return powerSmoothness(1.5); }
+
 }  // namespace
 
 const NormalLaw& poissonLaw() {
@@ -38,6 +41,7 @@ const NormalLaw& poissonLaw() {
                    "penetration rate over which the loading blends from rebound to approach, velocity"),
       },
       .force = poissonForce,
+      .smoothnessAt = poissonSmoothnessAt,
   };
   return law;
 }

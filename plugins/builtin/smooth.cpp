@@ -18,6 +18,13 @@ double smoothForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, fade * (values[kStiffness] * delta + values[kDamping] * input.penetrationRate));
 }
 
+// STEP's cubic fades the force in as δ²·b·δ̇ (its second derivative jumps), or as δ³ without a damper. As it ends a
+// receding damper has clipped the force to 0 already.
+int smoothSmoothnessAt(LawValues values, ContactChange change) {
+  if (values[kDamping] == 0) return 3;
+  return change == ContactChange::Onset ? 2 : kSmoothForce;
+}
+
 }  // namespace
 
 const NormalLaw& smoothLaw() {
@@ -31,6 +38,7 @@ const NormalLaw& smoothLaw() {
           required("transition_width", above(0), "penetration w over which the force fades in, length"),
       },
       .force = smoothForce,
+      .smoothnessAt = smoothSmoothnessAt,
   };
   return law;
 }

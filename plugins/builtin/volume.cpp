@@ -23,6 +23,13 @@ double volumeForce(LawValues values, const NormalInput& input) {
   return std::max(0.0, elastic + values[kDamping] * input.penetrationRate);
 }
 
+// The damper jumps by c·δ̇ as contact begins; as it ends the force is 0 already, as LINEAR's is. The layers' force
+// begins at least as smoothly as δ^exponent (the area grows from 0 with it).
+int volumeSmoothnessAt(LawValues values, ContactChange change) {
+  if (values[kDamping] == 0) return powerSmoothness(values[kExponent]);
+  return change == ContactChange::Onset ? 0 : kSmoothForce;
+}
+
 }  // namespace
 
 const NormalLaw& volumeLaw() {
@@ -39,6 +46,7 @@ const NormalLaw& volumeLaw() {
           optional("damping", 0, atLeast(0), "damping coefficient c, force per velocity"),
       },
       .force = volumeForce,
+      .smoothnessAt = volumeSmoothnessAt,
       .needsArea = true,
   };
   return law;

@@ -303,6 +303,7 @@ void Integrator::limitNextStep(double step) {
 
 void Integrator::restartAtReturnedState(double time) {
   beforeRestarts_ += currentStatistics();
+  ++beforeRestarts_.restarts;
   normaliseEulerParameters(system_.layout(), data(y_.get()));
   checkSundials(IDAReInit(idas_.get(), time, y_.get(), yp_.get()), "IDAReInit");
   if (integratesFlows_) {
@@ -401,6 +402,7 @@ SolverStatistics Integrator::currentStatistics() const {
   checkSundials(IDAGetNumNonlinSolvIters(idas, &s.nonlinearIterations), "IDAGetNumNonlinSolvIters");
   checkSundials(IDAGetNumErrTestFails(idas, &s.errorTestFailures), "IDAGetNumErrTestFails");
   checkSundials(IDAGetNumNonlinSolvConvFails(idas, &s.nonlinearConvergenceFailures), "IDAGetNumNonlinSolvConvFails");
+  checkSundials(IDAGetNumGEvals(idas, &s.rootEvaluations), "IDAGetNumGEvals");
   return s;
 }
 

@@ -343,11 +343,11 @@ double MultibodySystem::sensorValue(int index, double time, const double* y, con
   return sensors_.value(index, time, kinematics_);
 }
 
-void MultibodySystem::applyContactRoots(double time, const double* y, const int* rootsFound,
-                                        std::vector<ContactEvent>& events) {
+int MultibodySystem::applyContactRoots(double time, const double* y, const int* rootsFound,
+                                       std::vector<ContactEvent>& events) {
   updateKinematics(y);
   detectContacts();
-  contacts_.applyRoots(rootsFound, time, events);
+  return contacts_.applyRoots(rootsFound, time, events);
 }
 
 const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, const double* yp, double lookAhead) {

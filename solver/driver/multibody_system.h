@@ -99,8 +99,9 @@ class MultibodySystem {
   // The sensors, and the value of sensor `index`'s expression at (y, y').
   const SensorEvaluator& sensors() const { return sensors_; }
   double sensorValue(int index, double time, const double* y, const double* yp);
-  // IDAS stopped at a root at state y: the pairs that crossed change status.
-  void applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
+  // IDAS stopped at a root at state y: the pairs that crossed change status. Returns how smooth their forces are
+  // through it (ContactEvaluator::applyRoots).
+  int applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
   // What contacts.csv reports for state y at `time` (the pairs within reach); also runs CONTACTPOST there.

@@ -323,9 +323,11 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
         else firedSensors.push_back(system_->sensors().sensorOfRoot(k - contactRoots));
       }
     }
+    // How smooth the forces of the pairs that began or ended are through the events located here (kSmoothForce).
+    int eventSmoothness = kSmoothForce;
     if (contactRootFound) {
-      system_->applyContactRoots(step.time, integrator_->returnedState().data(), integrator_->rootsFound().data(),
-                                 contactEvents_);
+      eventSmoothness = system_->applyContactRoots(step.time, integrator_->returnedState().data(),
+                                                   integrator_->rootsFound().data(), contactEvents_);
     } else {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }
@@ -370,8 +372,11 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
         return *ended;
       }
     }
-    // The law changes at an onset or a separation: restart IDAS there rather than carry the old history across.
-    if (contactRootFound) integrator_->restartAtReturnedState(step.time);
+    // A located onset or separation where a force is less smooth than IDAS's order assumes (kSmoothForce): IDAS
+    // restarts there rather than carry the history from before it across (a new first-order start from a small step,
+    // with a new Jacobian). Where the forces are smooth enough for the order it steps at, the step that crossed the
+    // event has passed its error test (as without zero crossing), and IDAS carries on.
+    if (integrator_->lastOrder() > eventSmoothness) integrator_->restartAtReturnedState(step.time);
     if (onProgress_ && sinceProgressCall.elapsed() >= options_.progressCallInterval) {
       sinceProgressCall.lap();
       onProgress_(step.time, segment.startTime, segment.endTime);

@@ -125,6 +125,8 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
   line(count("Number of nonlinear iterations", s.nonlinearIterations));
   line(count("Number of error test failures", s.errorTestFailures));
   line(count("Number of nonlinear convergence failures", s.nonlinearConvergenceFailures));
+  if (s.rootEvaluations > 0) line(count("Number of root function evaluations", s.rootEvaluations));
+  line(count("Number of integrator restarts", s.restarts));
   line();
 }
 

@@ -14,6 +14,8 @@ SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
   nonlinearIterations += other.nonlinearIterations;
   errorTestFailures += other.errorTestFailures;
   nonlinearConvergenceFailures += other.nonlinearConvergenceFailures;
+  rootEvaluations += other.rootEvaluations;
+  restarts += other.restarts;
   return *this;
 }
 
@@ -26,6 +28,8 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
   later.nonlinearIterations -= earlier.nonlinearIterations;
   later.errorTestFailures -= earlier.errorTestFailures;
   later.nonlinearConvergenceFailures -= earlier.nonlinearConvergenceFailures;
+  later.rootEvaluations -= earlier.rootEvaluations;
+  later.restarts -= earlier.restarts;
   return later;
 }
 

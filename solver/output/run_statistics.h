@@ -13,6 +13,8 @@ struct SolverStatistics {
   long nonlinearIterations = 0;
   long errorTestFailures = 0;
   long nonlinearConvergenceFailures = 0;
+  long rootEvaluations = 0;  // of the root functions (contact onset and separation, sensors)
+  long restarts = 0;         // of IDAS after its start: at located contact events, at sensors that ask for one
 
   SolverStatistics& operator+=(const SolverStatistics& other);
   friend SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier);

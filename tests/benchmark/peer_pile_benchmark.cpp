@@ -18,7 +18,9 @@
 // 29.7 s; N=100, 2 s, KRYLOV: detection 0.63-0.88 -> 0.21-0.23 s, step limit 0.43-0.61 -> 0.23-0.25 s, user CPU
 // 4.25-4.37 -> 3.71-3.75 s. The same steps, residuals and Jacobians (4852/11906/4005 and 5711/12808/3117) and the
 // same physics figures to the last digit printed.
-#include <chrono>
+// Zero crossing, user CPU on the 2-core VM under a shared load, N=100, 2 s: off 3.5 s (GMRES), 5.4-5.6 s (KLU); on
+// 5.1 s and 9.1-9.3 s, IDAS restarted at 781 and 848 of about 2200 located events (Hertz at order 2 or more); 7.3 s
+// and 14.4 s when it restarted at every event; 3.9 s and 6.1-6.3 s when it never does (root finding alone).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -177,6 +179,11 @@ void runPile(int count, double endTime, bool zeroCrossing) {
   if (const char* threads = std::getenv("PEER_PILE_THREADS")) options.threads = std::atoi(threads);
   options.integrator.linearSolver = benchmark::linearSolverFromEnvironment("PEER_PILE_LINEAR_SOLVER");
   Simulation simulation(benchmark::modelOfDeck(deck, "peer_pile.xml"), options);
+  long onsets = 0, separations = 0, located = 0;
+  simulation.setContactEventHandler([&](const ContactEvent& event) {
+    (event.onset ? onsets : separations) += 1;
+    located += event.located ? 1 : 0;
+  });
   const auto [outcome, seconds] = benchmark::runTimed(simulation, endTime);
   const SolverStatistics s = simulation.statistics();
   const PhaseTimes& t = simulation.times();
@@ -188,6 +195,8 @@ void runPile(int count, double endTime, bool zeroCrossing) {
               "error-test/Newton failures %ld/%ld\n",
               seconds, s.steps, s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures,
               s.nonlinearConvergenceFailures);
+  std::printf("  contact events %ld onsets / %ld separations (%ld located)   root evaluations %ld   restarts %ld\n",
+              onsets, separations, located, s.rootEvaluations, s.restarts);
   std::printf("  kinematics %.3f  detection %.3f  forces %.3f  assembly %.3f  Jacobian %.3f  factorisation %.3f  "
               "solves %.3f  step limit %.3f  energy %.3f  impacts %.3f  integrator other %.3f  output %.3f s\n",
               t.kinematics, t.contactDetection, t.forces, t.assembly, t.jacobian, t.linearSetup, t.linearSolve,

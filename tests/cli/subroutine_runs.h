@@ -74,10 +74,15 @@ class SubroutineRun : public ::testing::Test {
 
   // Runs `deck` (a user-subroutine twin of models/usersub/sphere_builtin.xml) and the built-in deck, and checks
   // that contacts.csv agrees. The issue asks for 1e-9 relative; the examples use the built-in formulas in the same
-  // order, so the runs agree to the last bit (measured: 0), which is asserted too.
-  void expectBuiltInResults(const std::string& deck, const std::vector<std::string>& options = {}) {
+  // order, so the runs agree to the last bit (measured: 0), which is asserted too. Both run with zero crossing off:
+  // IDAS restarts at a located onset or separation where a force is less smooth than its order assumes, and how
+  // smooth a subroutine's force is is not known (every event restarts IDAS) while the built-in IMPACT's is; without
+  // located events both runs take the same steps.
+  void expectBuiltInResults(const std::string& deck, std::vector<std::string> options = {}) {
+    const std::vector<std::string> withoutZeroCrossing{"--set", "Force_Contact:300:zero_crossing=FALSE"};
+    options.insert(options.end(), withoutZeroCrossing.begin(), withoutZeroCrossing.end());
     ASSERT_EQ(run(deck, "user", options), 0) << stderrText();
-    ASSERT_EQ(run(kUsersubModels + "sphere_builtin.xml", "builtin"), 0) << stderrText();
+    ASSERT_EQ(run(kUsersubModels + "sphere_builtin.xml", "builtin", withoutZeroCrossing), 0) << stderrText();
     const lodestone::testing::ResultsTable user(folder / "user/contacts.csv"), builtIn(folder / "builtin/contacts.csv");
     ASSERT_EQ(user.rowCount(), builtIn.rowCount());
     ASSERT_GT(user.rowCount(), 100u);

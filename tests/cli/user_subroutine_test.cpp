@@ -26,6 +26,21 @@ TEST_F(UserSubroutineRun, CLibraryReproducesTheBuiltInImpactAndCoulombOn) {
   expectBuiltInResults(kModels + "sphere_usersub.xml");
 }
 
+// How smooth a CNFSUB's force is at an onset or a separation is not known: IDAS restarts at every located event of
+// the example deck (two bounces), as it would at a dashpot's jump.
+TEST_F(UserSubroutineRun, EveryLocatedEventOfASubroutineLawRestartsTheIntegrator) {
+  ASSERT_EQ(run(kModels + "sphere_usersub.xml", "user"), 0) << stderrText();
+  long located = 0, restarts = -1;
+  for (const std::string& line : lodestone::testing::readLines(folder / "user/run.log")) {
+    const bool event = line.find(" Contact onset at t=") != std::string::npos ||
+                       line.find(" Contact separation at t=") != std::string::npos;
+    if (event && line.find("not located") == std::string::npos) ++located;
+    if (line.rfind(" Number of integrator restarts", 0) == 0) restarts = std::stol(line.substr(line.find('=') + 1));
+  }
+  EXPECT_GE(located, 4);
+  EXPECT_EQ(restarts, located);
+}
+
 TEST_F(UserSubroutineRun, ContactPostWritesEveryContactingOutputAndClosesOnTheLastCall) {
   ASSERT_EQ(run(kModels + "sphere_usersub.xml", "user"), 0) << stderrText();
   const ResultsTable contacts(folder / "user/contacts.csv");

@@ -279,5 +279,45 @@ TEST(ContactLawNormal, LinearVolumeAndDipoleJumpByTheirDampingAtOnset) {
   }
 }
 
+// Each law's smoothness through an onset and a separation (NormalLaw::smoothnessAt) is the one its formula has. With
+// the penetration moving at a rate of 1 (δ = t after an onset, δ = −t before a separation, t → 0), a smoothness s means
+// the force is O(t^s) but not O(t^(s+1)): f/δ^s stays bounded from δ = 1e-10 to 1e-14 (grows at most 10 times)
+// and f/δ^(s+1) does not (grows more than 10 times: Hertz's δ^1.5 gives 100); kSmoothForce means the force is 0
+// already. Overstated, IDAS would carry its history across an event that spoils it; understated, it restarts for
+// nothing. Every case runs with its damping and without.
+TEST(ContactLawNormal, SmoothnessThroughOnsetAndSeparationIsTheFormulas) {
+  std::vector<LawCase> cases = lawCases();
+  for (const LawCase& c : lawCases()) {
+    for (const char* damping : {"damping", "dp_nratio"}) {
+      const int slot = slotOf(c.law->parameters, damping);
+      if (slot < 0) continue;
+      LawCase undamped = c;
+      undamped.name += " undamped";
+      undamped.values[static_cast<size_t>(slot)] = 0;
+      cases.push_back(undamped);
+    }
+  }
+  for (const LawCase& c : cases) {
+    ASSERT_NE(c.law->smoothnessAt, nullptr) << c.name;
+    for (const ContactChange change : {ContactChange::Onset, ContactChange::Separation}) {
+      const bool onset = change == ContactChange::Onset;
+      const std::string what = c.name + (onset ? " at onset" : " at separation");
+      const int s = c.law->smoothnessAt(c.values, change);
+      const double rate = onset ? 1 : -1;
+      if (s == kSmoothForce) {
+        for (double depth : {1e-10, 1e-14}) EXPECT_EQ(forceOf(c, depth, rate), 0) << what;
+        continue;
+      }
+      ASSERT_GE(s, 0) << what;
+      const auto scaled = [&](double depth, int power) { return forceOf(c, depth, rate) / std::pow(depth, power); };
+      EXPECT_LE(scaled(1e-14, s), 10 * scaled(1e-10, s)) << what << ": not as smooth as s = " << s;
+      // A force that is 0 here for this rate only (POISSON with restitution 0, receding faster than its transition
+      // velocity) is smoother than any rule for every rate can claim.
+      if (forceOf(c, 1e-14, rate) == 0) continue;
+      EXPECT_GT(scaled(1e-14, s + 1), 10 * scaled(1e-10, s + 1)) << what << ": smoother than s = " << s << " claims";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lodestone::testing
