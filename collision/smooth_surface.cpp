@@ -97,9 +97,16 @@ std::optional<SmoothTriangle> fitTriangle(const std::array<Vector3, 3>& v, const
   const Eigen::Vector2d curved = principal.eigenvectors().col(1);
   triangle.curved = (curved.x() * first + curved.y() * second).normalized();
   triangle.flat = faceNormal.cross(triangle.curved);
-  triangle.centre = (v[0] + v[1] + v[2] - (n[0] + n[1] + n[2]) / triangle.curvature) / 3;
-  // A triangle lies within a circle of radius longest/√3 (Jung), over which a sphere of curvature κ₁ rises κ₁r²/2.
-  triangle.sag = triangle.curvature * longest * longest / 6;
+  std::array<Vector3, 3> centres;
+  for (size_t k = 0; k < 3; ++k) centres[k] = v[k] - n[k] / triangle.curvature;
+  triangle.centre = (centres[0] + centres[1] + centres[2]) / 3;
+  // The sphere (or cylinder) of radius 1/κ₁ about the centre rises at most 1/κ₁ − h above the facet's plane, h the
+  // centre's distance below it; the centres' own spread across the plane (none on a sphere or a cylinder) adds to
+  // that.
+  const double below = faceNormal.dot(v[0] - triangle.centre);
+  double spread = 0;
+  for (const Vector3& centre : centres) spread = std::max(spread, std::abs(faceNormal.dot(centre - triangle.centre)));
+  triangle.sag = std::max(1 / triangle.curvature - below, 0.0) + spread;
   for (int family = 0; family < 2; ++family) {
     const Vector3& direction = family == 0 ? triangle.curved : triangle.flat;
     double low = 0, high = 0;
