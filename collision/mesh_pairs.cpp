@@ -158,13 +158,12 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // beyond (contacts.csv's separation too). Contact needs the gap exact only near zero (onset is located there), so
   // `near` is a small part of the sampled mesh's size, or the margin when that is smaller, or a field law's range.
   const double near = std::min(margin, std::max(options.fieldRange, kNearFraction * mesh.boundingRadius()));
-  // The candidates: the sampled triangles that meet the master's box, inflated by `near` and placed in the sampled
-  // mesh's frame.
-  // A smooth surface reaches outside its facets by up to their sag.
+  // The candidates: the sampled triangles that meet the master's box, inflated by `near` (or by the sag of the mesh's
+  // smooth surface, which reaches that far outside its facets, when larger) and placed in the sampled mesh's frame.
   const double sag = options.nodeMode ? 0 : mesh.smoothSurface().largestSag();
   const Aabb masterBox =
       (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds())
-          .inflated(std::max(near, 0.0) + sag);
+          .inflated(std::max({near, sag, 0.0}));
   const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
                              rotationS.transpose() * rotationM};
   thread_local std::vector<int> triangles;
@@ -200,6 +199,8 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     return masterMesh->nearestSurfacePoint(inMaster, &nearHint);
   };
   const Matrix3 masterToSampled = rotationS.transpose() * rotationM;
+  const Pose sampledInMaster{rotationM.transpose() * (side.sampledPose.position - side.masterPose.position),
+                             masterToSampled.transpose()};
   // A smooth triangle's estimate of its surface's deepest point. The master is measured at the deepest point
   // itself, not extrapolated from the centre: across a thin part the centre's nearest face need not be the deepest
   // point's. The deepest point is no shallower than the facet's centre, short of the facet's sag; where the master
@@ -208,14 +209,12 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   const auto estimate = [&](Sample& sample, const SmoothTriangle& smooth, const Vector3& normal) {
     const DeepestPoint deepest = deepestPoint(smooth, normal);
     if (!(deepest.trust > 0)) return;
-    const Vector3 atDeepest = side.sampledPose.position + rotationS * deepest.position;
     const double depth =
-        -masterDistance(rotationM.transpose() * (atDeepest - side.masterPose.position), deepestHint).distance;
+        -masterDistance(sampledInMaster.position + sampledInMaster.rotation * deepest.position, deepestHint).distance;
     const double fade = std::max(smooth.sag, std::numeric_limits<double>::min());
     sample.trust = deepest.trust * std::clamp(1 + (depth - sample.depth) / fade, 0.0, 1.0);
     if (depth > options.ignoreDeeperThan) sample.trust = 0;
     sample.apexDepth = depth;
-    sample.apexPosition = atDeepest;
     if (!(sample.trust > 0 && depth > 0)) return;
     const SurfacePressure pressure = pressureOf(smooth, mesh.corners(sample.id), normal, deepest.position, depth);
     sample.apexWeight = pressure.weight;
@@ -241,11 +240,11 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   double nearest = std::numeric_limits<double>::infinity();
   for (int id : ids) {
     const Vector3& local = options.nodeMode ? mesh.mesh().vertices[static_cast<size_t>(id)] : mesh.centre(id);
-    const Vector3 position = side.sampledPose.position + rotationS * local;
-    const Vector3 inMaster = rotationM.transpose() * (position - side.masterPose.position);
+    const Vector3 inMaster = sampledInMaster.position + sampledInMaster.rotation * local;
     const SurfacePoint surface = masterDistance(inMaster, hint);
-    Sample sample{id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
-                  rotationM * surface.normal};
+    // Its place and the master's normal in ground are wanted only if it is kept.
+    Sample sample{id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), Vector3::Zero(),
+                  Vector3::Zero()};
     const Vector3 normal = masterToSampled * surface.normal;
     const bool outside = convexMaster && surface.distance > 0;
     const SmoothTriangle* smooth = options.nodeMode ? nullptr : mesh.smoothTriangle(id);
@@ -272,7 +271,11 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       nearest = std::min(nearest, gapOf(sample, estimated));
     }
     if (sample.depth > options.ignoreDeeperThan) continue;
-    if (sample.depth > 0 || sample.estimateWeight() > 0) samples.push_back(sample);
+    if (sample.depth > 0 || sample.estimateWeight() > 0) {
+      sample.position = side.sampledPose.position + rotationS * local;
+      sample.masterNormal = rotationM * surface.normal;
+      samples.push_back(sample);
+    }
   }
   if (samples.empty()) {
     for (Waiting& next : waiting) {
@@ -299,16 +302,23 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       }
     }
   } else {
-    thread_local std::vector<std::pair<int, int>> corners;  // (node, sample)
-    corners.clear();
+    // Each node remembers the first sample at it, and later samples there join it: no sort. The nodes are put back
+    // as found, so the table serves every mesh (sized to the largest).
+    thread_local std::vector<int> sampleAtNode;
+    if (sampleAtNode.size() < static_cast<size_t>(mesh.vertexCount())) {
+      sampleAtNode.resize(static_cast<size_t>(mesh.vertexCount()), -1);
+    }
     for (size_t k = 0; k < samples.size(); ++k) {
       for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) {
-        corners.emplace_back(corner, static_cast<int>(k));
+        int& first = sampleAtNode[static_cast<size_t>(corner)];
+        if (first < 0) first = static_cast<int>(k);
+        else join(parent, static_cast<int>(k), first);
       }
     }
-    std::sort(corners.begin(), corners.end());
-    for (size_t k = 1; k < corners.size(); ++k) {
-      if (corners[k].first == corners[k - 1].first) join(parent, corners[k].second, corners[k - 1].second);
+    for (const Sample& sample : samples) {
+      for (int corner : mesh.mesh().triangles[static_cast<size_t>(sample.id)]) {
+        sampleAtNode[static_cast<size_t>(corner)] = -1;
+      }
     }
   }
 
