@@ -92,7 +92,8 @@ void join(std::vector<int>& parent, int a, int b) {
 // √2·σ about their centre in their two widest directions (σ² the variances there), at every 45°. So the force, its
 // moment and the second moments that damp rocking are the estimates' own, and the cost of the points does not grow
 // with the mesh's fineness; along a line they stand as a line contact's points do, their mean distance from the
-// centre within 2 % of a uniform line's. Estimates at one place (a sphere's) are one point.
+// centre within 2 % of a uniform line's. Estimates at one place (a sphere's, spread by rounding only: less than 1e-9 of
+// the mesh's size) are one point.
 template <class AddPoint>
 void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const double> tilts, double scale,
                        AddPoint addPoint) {
@@ -119,7 +120,7 @@ void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const d
   Eigen::SelfAdjointEigenSolver<Matrix3> principal;
   principal.computeDirect(spread);
   const double widest = std::max(principal.eigenvalues()[2], 0.0);
-  if (!(std::sqrt(widest) > 1e-12 * scale)) {
+  if (!(std::sqrt(widest) > 1e-9 * scale)) {
     addPoint(centre, depth, weight, tilt);
     return;
   }

@@ -38,7 +38,8 @@ std::vector<std::array<Vector3, 3>> cornerNormals(const TriangleMesh& mesh, std:
   std::iota(parent.begin(), parent.end(), 0);
   const auto cornerOf = [&](size_t t, int vertex) {
     const auto& corners = mesh.triangles[t];
-    return static_cast<int>(3 * t) + static_cast<int>(std::find(corners.begin(), corners.end(), vertex) - corners.begin());
+    const auto at = std::find(corners.begin(), corners.end(), vertex);
+    return static_cast<int>(3 * t) + static_cast<int>(at - corners.begin());
   };
   for (size_t t = 0; t < triangleCount; ++t) {
     for (int k = 0; k < 3; ++k) {
@@ -47,7 +48,8 @@ std::vector<std::array<Vector3, 3>> cornerNormals(const TriangleMesh& mesh, std:
       if (angleBetween(faceNormals[t], faceNormals[static_cast<size_t>(twin)]) >= creaseAngle) continue;
       for (const int corner : {k, (k + 1) % 3}) {
         const int a = findRoot(parent, static_cast<int>(3 * t) + corner);
-        const int b = findRoot(parent, cornerOf(static_cast<size_t>(twin), mesh.triangles[t][static_cast<size_t>(corner)]));
+        const int vertex = mesh.triangles[t][static_cast<size_t>(corner)];
+        const int b = findRoot(parent, cornerOf(static_cast<size_t>(twin), vertex));
         parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
       }
     }
