@@ -87,23 +87,23 @@ void join(std::vector<int>& parent, int a, int b) {
   if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
 }
 
-// The estimates of a patch's smooth surfaces all lie on its deepest line or point, one per triangle pressed. They are
-// carried by eight points that keep their weight, centre, spread and the depth and tilt along them: on the ellipse
+// The estimates of a patch's smooth surfaces all lie on its deepest line or point, one per triangle pressed, each
+// with its pressure (`weights`). They are carried by eight points that keep their weight, centre, spread and the depth and tilt along them: on the ellipse
 // √2·σ about their centre in their two widest directions (σ² the variances there), at every 45°. So the force, its
 // moment and the second moments that damp rocking are the estimates' own, and the cost of the points does not grow
 // with the mesh's fineness; along a line they stand as a line contact's points do, their mean distance from the
 // centre within 2 % of a uniform line's. Estimates at one place (a sphere's, spread by rounding only: less than 1e-9 of
 // the mesh's size) are one point.
 template <class AddPoint>
-void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const double> tilts, double scale,
-                       AddPoint addPoint) {
+void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const double> weights,
+                       std::span<const double> tilts, double scale, AddPoint addPoint) {
   double weight = 0, depth = 0, tilt = 0;
   Vector3 centre = Vector3::Zero();
   for (size_t k = 0; k < estimates.size(); ++k) {
-    weight += estimates[k].measure;
-    centre += estimates[k].measure * estimates[k].position;
-    depth += estimates[k].measure * estimates[k].depth;
-    tilt += estimates[k].measure * tilts[k];
+    weight += weights[k];
+    centre += weights[k] * estimates[k].position;
+    depth += weights[k] * estimates[k].depth;
+    tilt += weights[k] * tilts[k];
   }
   if (!(weight > 0)) return;
   centre /= weight;
@@ -113,9 +113,9 @@ void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const d
   Vector3 depthSlope = Vector3::Zero(), tiltSlope = Vector3::Zero();
   for (size_t k = 0; k < estimates.size(); ++k) {
     const Vector3 offset = estimates[k].position - centre;
-    spread += (estimates[k].measure / weight) * offset * offset.transpose();
-    depthSlope += (estimates[k].measure / weight) * (estimates[k].depth - depth) * offset;
-    tiltSlope += (estimates[k].measure / weight) * (tilts[k] - tilt) * offset;
+    spread += (weights[k] / weight) * offset * offset.transpose();
+    depthSlope += (weights[k] / weight) * (estimates[k].depth - depth) * offset;
+    tiltSlope += (weights[k] / weight) * (tilts[k] - tilt) * offset;
   }
   Eigen::SelfAdjointEigenSolver<Matrix3> principal;
   principal.computeDirect(spread);
@@ -355,7 +355,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // then moves nothing. The samples grouped by patch once (a counting sort, in sample order within each patch), so
   // that the work stays linear in the samples however many patches there are.
   thread_local std::vector<DepthSample> patchSamples;
-  thread_local std::vector<double> patchTilts;  // per sample of the patch
+  thread_local std::vector<double> patchTilts, estimateWeights;  // per sample of the patch; per estimate
   thread_local std::vector<size_t> patchStart, byPatch, sampleOf;
   patchStart.assign(patches.size() + 1, 0);
   for (size_t k = 0; k < samples.size(); ++k) ++patchStart[static_cast<size_t>(patchOf[k]) + 1];
@@ -397,6 +397,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     // in part gives both).
     patchSamples.clear();
     sampleOf.clear();
+    estimateWeights.clear();
     for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
       const Sample& sample = samples[byPatch[at]];
       if (sample.surfaceWeight() > 0) {
@@ -408,7 +409,8 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
       const Sample& sample = samples[byPatch[at]];
       if (sample.estimateWeight() > 0) {
-        patchSamples.push_back({sample.apexPosition, sample.apexDepth, sample.estimateWeight(), sample.apexWeight});
+        patchSamples.push_back({sample.apexPosition, sample.apexDepth, sample.trust * sample.apexArea, sample.apexArea});
+        estimateWeights.push_back(sample.estimateWeight());
       }
     }
     patchTilts.resize(patchSamples.size());
@@ -417,7 +419,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       const Sample& sample = samples[sampleOf[j]];
       addPoint(patch, sample.position, sample.depth, sample.masterNormal, patchSamples[j].measure, patchTilts[j]);
     }
-    addEstimatePoints(std::span<const DepthSample>(patchSamples).subspan(surfaceCount),
+    addEstimatePoints(std::span<const DepthSample>(patchSamples).subspan(surfaceCount), estimateWeights,
                       std::span<const double>(patchTilts).subspan(surfaceCount), mesh.boundingRadius(),
                       [&](const Vector3& at, double depth, double weight, double tilt) {
                         addPoint(patch, at, depth, patch.normal, weight, tilt);
