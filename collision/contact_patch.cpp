@@ -158,20 +158,20 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
       }
     }
   }
-  double deepest = 0, apexSum = 0, apexWeight = 0;
+  double deepest = 0, estimateSum = 0, estimatedArea = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
     const DepthSample& sample = samples[k];
     const Vector3 offset = sample.position - centroid;
     const double tilt = gradient.dot(Eigen::Vector2d(first.dot(offset), second.dot(offset)));
-    if (sample.apexWeight > 0) {
-      apexSum += sample.measure * (sample.depth - tilt);
-      apexWeight += sample.apexWeight;
+    if (sample.estimatedArea > 0) {
+      estimateSum += sample.measure * (sample.depth - tilt);
+      estimatedArea += sample.estimatedArea;
     } else {
       deepest = std::max(deepest, sample.depth - tilt);
     }
     if (!tilts.empty()) tilts[k] = tilt;
   }
-  return apexWeight > 0 ? std::max(deepest, apexSum / apexWeight) : deepest;
+  return estimatedArea > 0 ? std::max(deepest, estimateSum / estimatedArea) : deepest;
 }
 
 void clipPolygon(std::span<const Vector3> polygon, const Vector3& plane, double offset, std::vector<Vector3>& clipped) {

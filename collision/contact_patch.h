@@ -17,8 +17,8 @@ namespace lodestone::detail {
 struct DepthSample {
   Vector3 position;  // ground
   double depth;      // the sample's own, > 0 for a point of a surface
-  double measure;    // the area it stands for (of an estimate: its pressure, times how far it is trusted)
-  double apexWeight = 0;  // > 0: an estimate of a smooth surface's deepest point, with this pressure when trusted
+  double measure;    // the area it stands for (of an estimate: its pressed area, times how far it is trusted)
+  double estimatedArea = 0;  // > 0: an estimate of a smooth surface's deepest point, standing for this pressed area
 };
 
 // The depth a patch's law acts with: the depth of the patch's rigid approach. The samples' depths are fitted by an
@@ -27,9 +27,10 @@ struct DepthSample {
 // at its centroid (its mean), so the normal force does not grow as the face rocks and the face's rocking under the
 // law is conservative, as under a Winkler layer. A curved surface sunk into a face (a tessellated sphere, a
 // cylinder's line) keeps its deepest point's depth, as the exact primitive's single point has. Estimates of a smooth
-// surface's deepest point agree where the surface is a sphere or a cylinder: they give their mean (by pressure, the
-// tilt taken out; scaled by how far they are trusted), so one that joins with no pressure moves nothing, and the law
-// acts with the larger of that mean and the deepest point of a surface.
+// surface's deepest point agree where the surface is a sphere or a cylinder: they give their mean (by pressed area,
+// as a line's or a face's samples are weighted, the tilt taken out; scaled by how far they are trusted), so one that
+// joins with nothing pressed moves nothing, and the law acts with the larger of that mean and the deepest point of a
+// surface.
 // When `tilts` is given (one per sample), each gets the part of its depth that the fitted tilt adds (ContactPoint::tilt).
 double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts = {});
 

@@ -13,11 +13,15 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <Eigen/Eigenvalues>
 
 #include "contact_patch.h"
 #include "mesh_geometry.h"
@@ -83,6 +87,67 @@ void join(std::vector<int>& parent, int a, int b) {
   if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
 }
 
+// The estimates of a patch's smooth surfaces all lie on its deepest line or point, one per triangle pressed, each
+// with its pressure (`weights`). They are carried by eight points that keep their weight, centre, spread and the depth and tilt along them: on the ellipse
+// √2·σ about their centre in their two widest directions (σ² the variances there), at every 45°. So the force, its
+// moment and the second moments that damp rocking are the estimates' own, and the cost of the points does not grow
+// with the mesh's fineness; along a line they stand as a line contact's points do, their mean distance from the
+// centre within 2 % of a uniform line's. Estimates at one place (a sphere's, spread by rounding only: less than 1e-9 of
+// the mesh's size) are one point.
+template <class AddPoint>
+void addEstimatePoints(std::span<const DepthSample> estimates, std::span<const double> weights,
+                       std::span<const double> tilts, double scale, AddPoint addPoint) {
+  double weight = 0, depth = 0, tilt = 0;
+  Vector3 centre = Vector3::Zero();
+  for (size_t k = 0; k < estimates.size(); ++k) {
+    weight += weights[k];
+    centre += weights[k] * estimates[k].position;
+    depth += weights[k] * estimates[k].depth;
+    tilt += weights[k] * tilts[k];
+  }
+  if (!(weight > 0)) return;
+  centre /= weight;
+  depth /= weight;
+  tilt /= weight;
+  Matrix3 spread = Matrix3::Zero();
+  Vector3 depthSlope = Vector3::Zero(), tiltSlope = Vector3::Zero();
+  for (size_t k = 0; k < estimates.size(); ++k) {
+    const Vector3 offset = estimates[k].position - centre;
+    spread += (weights[k] / weight) * offset * offset.transpose();
+    depthSlope += (weights[k] / weight) * (estimates[k].depth - depth) * offset;
+    tiltSlope += (weights[k] / weight) * (tilts[k] - tilt) * offset;
+  }
+  Eigen::SelfAdjointEigenSolver<Matrix3> principal;
+  principal.computeDirect(spread);
+  const double widest = std::max(principal.eigenvalues()[2], 0.0);
+  if (!(std::sqrt(widest) > 1e-9 * scale)) {
+    addPoint(centre, depth, weight, tilt);
+    return;
+  }
+  // Along each of the two widest directions: the standard deviation, and the depth's and tilt's change per σ.
+  std::array<Vector3, 2> axis;
+  std::array<double, 2> depthPerSigma{}, tiltPerSigma{};
+  for (int k = 0; k < 2; ++k) {
+    const double variance = principal.eigenvalues()[2 - k];
+    const Vector3 direction = principal.eigenvectors().col(2 - k);
+    if (!(variance > 1e-24 * widest)) {
+      axis[static_cast<size_t>(k)] = Vector3::Zero();
+      continue;
+    }
+    const double sigma = std::sqrt(variance);
+    axis[static_cast<size_t>(k)] = sigma * direction;
+    depthPerSigma[static_cast<size_t>(k)] = direction.dot(depthSlope) / sigma;
+    tiltPerSigma[static_cast<size_t>(k)] = direction.dot(tiltSlope) / sigma;
+  }
+  for (int k = 0; k < 8; ++k) {
+    const double angle = std::numbers::pi / 4 * k;
+    const double along = std::sqrt(2.0) * std::cos(angle), across = std::sqrt(2.0) * std::sin(angle);
+    addPoint(centre + along * axis[0] + across * axis[1],
+             depth + along * depthPerSigma[0] + across * depthPerSigma[1], weight / 8,
+             tilt + along * tiltPerSigma[0] + across * tiltPerSigma[1]);
+  }
+}
+
 // The signed distance of this side: −(deepest penetration) when a sample penetrates, else the smallest gap among
 // the samples, or the near range when that is smaller.
 double sampleSide(const Side& side, double margin, const ContactOptions& options, double share,
@@ -94,13 +159,12 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // beyond (contacts.csv's separation too). Contact needs the gap exact only near zero (onset is located there), so
   // `near` is a small part of the sampled mesh's size, or the margin when that is smaller, or a field law's range.
   const double near = std::min(margin, std::max(options.fieldRange, kNearFraction * mesh.boundingRadius()));
-  // The candidates: the sampled triangles that meet the master's box, inflated by `near` and placed in the sampled
-  // mesh's frame.
-  // A smooth surface reaches outside its facets by up to their sag.
+  // The candidates: the sampled triangles that meet the master's box, inflated by `near` (or by the sag of the mesh's
+  // smooth surface, which reaches that far outside its facets, when larger) and placed in the sampled mesh's frame.
   const double sag = options.nodeMode ? 0 : mesh.smoothSurface().largestSag();
   const Aabb masterBox =
       (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds())
-          .inflated(std::max(near, 0.0) + sag);
+          .inflated(std::max({near, sag, 0.0}));
   const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
                              rotationS.transpose() * rotationM};
   thread_local std::vector<int> triangles;
@@ -135,74 +199,90 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     if (convexMaster) return masterMesh->nearestFacePlane(inMaster);
     return masterMesh->nearestSurfacePoint(inMaster, &nearHint);
   };
-  struct Waiting {
-    Vector3 inMaster;
-    double trust, deepestDepth;  // a smooth triangle's deepest point
-  };
-  thread_local std::vector<Waiting> outside;
-  outside.clear();
   const Matrix3 masterToSampled = rotationS.transpose() * rotationM;
+  const Pose sampledInMaster{rotationM.transpose() * (side.sampledPose.position - side.masterPose.position),
+                             masterToSampled.transpose()};
+  // A smooth triangle's estimate of its surface's deepest point. The master is measured at the deepest point
+  // itself, not extrapolated from the centre: across a thin part the centre's nearest face need not be the deepest
+  // point's. The deepest point is no shallower than the facet's centre, short of the facet's sag; where the master
+  // says otherwise, that is not the surface about the centre (the far side of a thin plate), and the estimate is not
+  // trusted. Deeper than the limit, it is left out as a sample would be.
+  const auto estimate = [&](Sample& sample, const SmoothTriangle& smooth, const Vector3& normal) {
+    const DeepestPoint deepest = deepestPoint(smooth, normal);
+    if (!(deepest.trust > 0)) return;
+    const double depth =
+        -masterDistance(sampledInMaster.position + sampledInMaster.rotation * deepest.position, deepestHint).distance;
+    const double fade = std::max(smooth.sag, std::numeric_limits<double>::min());
+    sample.trust = deepest.trust * std::clamp(1 + (depth - sample.depth) / fade, 0.0, 1.0);
+    if (depth > options.ignoreDeeperThan) sample.trust = 0;
+    sample.apexDepth = depth;
+    if (!(sample.trust > 0 && depth > 0)) return;
+    const SurfacePressure pressure = pressureOf(smooth, mesh.corners(sample.id), normal, deepest.position, depth);
+    sample.apexWeight = pressure.weight;
+    sample.apexArea = pressure.area;
+    sample.apexPosition = side.sampledPose.position + rotationS * pressure.centre;
+    sample.apexDepth = pressure.depthAtCentre;
+  };
+  // What a sample says of the gap while nothing touches. A smooth surface estimated to touch where none of its
+  // triangles carries pressure yet is touching.
+  const auto gapOf = [](const Sample& sample, bool estimated) {
+    return estimated && sample.depth <= 0 ? std::max(-sample.reach(), 0.0) : -sample.reach();
+  };
+  // Samples whose gap is wanted only if nothing touches: outside a convex master (measured through the tree then),
+  // and smooth triangles too far from the master to touch but within `near` (estimated then).
+  struct Waiting {
+    Sample sample;
+    Vector3 inMaster, normal;  // the centre in the master's frame; the master's normal about it, sampled frame
+    bool outside;              // of a convex master: its distance is the face planes' lower bound
+    const SmoothTriangle* smooth;
+  };
+  thread_local std::vector<Waiting> waiting;
+  waiting.clear();
   double nearest = std::numeric_limits<double>::infinity();
   for (int id : ids) {
     const Vector3& local = options.nodeMode ? mesh.mesh().vertices[static_cast<size_t>(id)] : mesh.centre(id);
-    const Vector3 position = side.sampledPose.position + rotationS * local;
-    const Vector3 inMaster = rotationM.transpose() * (position - side.masterPose.position);
-    const SmoothTriangle* smooth = options.nodeMode ? nullptr : mesh.smoothTriangle(id);
-    std::array<Vector3, 3> corners;
-    if (smooth) corners = mesh.corners(id);
+    const Vector3 inMaster = sampledInMaster.position + sampledInMaster.rotation * local;
     const SurfacePoint surface = masterDistance(inMaster, hint);
-    const bool waits = convexMaster && surface.distance > 0;
-    if (waits) {
-      double within = 0;
-      if (smooth) {
-        for (const Vector3& corner : corners) within = std::max(within, (corner - local).norm());
-        within += smooth->sag;
-      }
-      if (!(surface.distance <= within)) {
-        outside.push_back({inMaster, 0, 0});
-        continue;
-      }
-    }
-    Sample sample{id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), position,
-                  rotationM * surface.normal};
+    // Its place and the master's normal in ground are wanted only if it is kept.
+    Sample sample{id, -surface.distance, options.nodeMode ? mesh.vertexArea(id) : mesh.area(id), Vector3::Zero(),
+                  Vector3::Zero()};
+    const Vector3 normal = masterToSampled * surface.normal;
+    const bool outside = convexMaster && surface.distance > 0;
+    const SmoothTriangle* smooth = options.nodeMode ? nullptr : mesh.smoothTriangle(id);
+    bool estimated = false;
     if (smooth) {
-      const Vector3 normal = masterToSampled * surface.normal;
-      const DeepestPoint deepest = deepestPoint(*smooth, normal);
-      if (deepest.trust > 0) {
-        // The master measured at the deepest point itself, not extrapolated from the centre: across a thin part the
-        // centre's nearest face need not be the deepest point's. The deepest point is no shallower than the facet's
-        // centre, short of the facet's sag; where the master says otherwise, that is not the surface about the
-        // centre (the far side of a thin plate), and the estimate is not trusted.
-        const Vector3 atDeepest = side.sampledPose.position + rotationS * deepest.position;
-        const double depth =
-            -masterDistance(rotationM.transpose() * (atDeepest - side.masterPose.position), deepestHint).distance;
-        sample.trust = deepest.trust * std::clamp(1 + (depth - sample.depth) / smooth->sag, 0.0, 1.0);
-        // Deeper than the limit, the estimate is left out as a sample would be.
-        if (depth > options.ignoreDeeperThan) sample.trust = 0;
-        sample.apexDepth = depth;
-        sample.apexPosition = atDeepest;
-        if (sample.trust > 0 && depth > 0) {
-          const SurfacePressure pressure = pressureOf(*smooth, corners, normal, deepest.position, depth);
-          sample.apexWeight = pressure.weight;
-          sample.apexArea = pressure.area;
-          sample.apexPosition = side.sampledPose.position + rotationS * pressure.centre;
-          sample.apexDepth = pressure.depthAtCentre;
-        }
+      // The surface lies within its facet's sag of the facet, so it is no deeper than the facet's deepest corner
+      // (measured against the master's plane about the centre) by more than the sag.
+      double deepestCorner = -std::numeric_limits<double>::infinity();
+      for (const Vector3& corner : mesh.corners(id)) {
+        deepestCorner = std::max(deepestCorner, -normal.dot(corner - local));
+      }
+      const double reach = sample.depth + deepestCorner + smooth->sag;
+      if (reach > 0) {
+        estimate(sample, *smooth, normal);
+        estimated = true;
+      } else if (!(reach > -near)) {
+        smooth = nullptr;  // too far for the gap too
       }
     }
-    if (waits) {
-      outside.push_back({inMaster, sample.trust, sample.apexDepth});
+    if (outside || (smooth && !estimated)) {
+      waiting.push_back({sample, inMaster, normal, outside, estimated ? nullptr : smooth});
+      if (!estimated) continue;
     } else {
-      // A smooth surface estimated to touch where none of its triangles carries pressure yet is touching.
-      nearest = std::min(nearest, smooth ? std::max(-sample.reach(), 0.0) : -sample.reach());
+      nearest = std::min(nearest, gapOf(sample, estimated));
     }
     if (sample.depth > options.ignoreDeeperThan) continue;
-    if (sample.depth > 0 || sample.estimateWeight() > 0) samples.push_back(sample);
+    if (sample.depth > 0 || sample.estimateWeight() > 0) {
+      sample.position = side.sampledPose.position + rotationS * local;
+      sample.masterNormal = rotationM * surface.normal;
+      samples.push_back(sample);
+    }
   }
   if (samples.empty()) {
-    for (const Waiting& waiting : outside) {
-      const double gap = masterMesh->nearestSurfacePoint(waiting.inMaster, &hint).distance;
-      nearest = std::min(nearest, std::max(gap - waiting.trust * (waiting.deepestDepth + gap), 0.0));
+    for (Waiting& next : waiting) {
+      if (next.outside) next.sample.depth = -masterMesh->nearestSurfacePoint(next.inMaster, &hint).distance;
+      if (next.smooth) estimate(next.sample, *next.smooth, next.normal);
+      nearest = std::min(nearest, gapOf(next.sample, next.smooth || next.sample.trust > 0));
     }
     return std::min(nearest, near);
   }
@@ -223,16 +303,23 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       }
     }
   } else {
-    thread_local std::vector<std::pair<int, int>> corners;  // (node, sample)
-    corners.clear();
+    // Each node remembers the first sample at it, and later samples there join it: no sort. The nodes are put back
+    // as found, so the table serves every mesh (sized to the largest).
+    thread_local std::vector<int> sampleAtNode;
+    if (sampleAtNode.size() < static_cast<size_t>(mesh.vertexCount())) {
+      sampleAtNode.resize(static_cast<size_t>(mesh.vertexCount()), -1);
+    }
     for (size_t k = 0; k < samples.size(); ++k) {
       for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) {
-        corners.emplace_back(corner, static_cast<int>(k));
+        int& first = sampleAtNode[static_cast<size_t>(corner)];
+        if (first < 0) first = static_cast<int>(k);
+        else join(parent, static_cast<int>(k), first);
       }
     }
-    std::sort(corners.begin(), corners.end());
-    for (size_t k = 1; k < corners.size(); ++k) {
-      if (corners[k].first == corners[k - 1].first) join(parent, corners[k].second, corners[k - 1].second);
+    for (const Sample& sample : samples) {
+      for (int corner : mesh.mesh().triangles[static_cast<size_t>(sample.id)]) {
+        sampleAtNode[static_cast<size_t>(corner)] = -1;
+      }
     }
   }
 
@@ -268,9 +355,8 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // then moves nothing. The samples grouped by patch once (a counting sort, in sample order within each patch), so
   // that the work stays linear in the samples however many patches there are.
   thread_local std::vector<DepthSample> patchSamples;
-  thread_local std::vector<double> patchTilts, tilts;  // per sample of the patch; per sample
-  thread_local std::vector<size_t> patchStart, byPatch;
-  tilts.assign(samples.size(), 0.0);
+  thread_local std::vector<double> patchTilts, estimateWeights;  // per sample of the patch; per estimate
+  thread_local std::vector<size_t> patchStart, byPatch, sampleOf;
   patchStart.assign(patches.size() + 1, 0);
   for (size_t k = 0; k < samples.size(); ++k) ++patchStart[static_cast<size_t>(patchOf[k]) + 1];
   for (size_t p = 0; p < patches.size(); ++p) patchStart[p + 1] += patchStart[p];
@@ -280,52 +366,21 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     filled.assign(patchStart.begin(), patchStart.end() - 1);
     for (size_t k = 0; k < samples.size(); ++k) byPatch[filled[static_cast<size_t>(patchOf[k])]++] = k;
   }
-  for (size_t p = 0; p < patches.size(); ++p) {
-    Patch& patch = patches[p];
-    patch.normal.normalize();
-    // A sample gives its point's depth, its estimate's, or both (a smooth triangle trusted in part).
-    patchSamples.clear();
-    for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
-      const Sample& sample = samples[byPatch[at]];
-      if (sample.surfaceWeight() > 0) patchSamples.push_back({sample.position, sample.depth, sample.surfaceWeight()});
-      if (sample.estimateWeight() > 0) {
-        patchSamples.push_back({sample.apexPosition, sample.apexDepth, sample.estimateWeight(), sample.apexWeight});
-      }
-    }
-    patchTilts.resize(patchSamples.size());
-    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts);
-    size_t next = 0;
-    for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
-      const Sample& sample = samples[byPatch[at]];
-      double tilt = 0;
-      if (sample.surfaceWeight() > 0) tilt += sample.surfaceWeight() * patchTilts[next++];
-      if (sample.estimateWeight() > 0) tilt += sample.estimateWeight() * patchTilts[next++];
-      tilts[byPatch[at]] = sample.weight() > 0 ? tilt / sample.weight() : 0;
-    }
-  }
-  // One point per sample, all with their patch's depth, normal and area, each carrying the part area × depth of its
-  // patch's force: together the law's force once per patch, its elastic part acting at the weighted centre, while
-  // damping and friction see each sample's own velocity (so a face rocking on a face is damped, and a spinning
-  // contact feels friction round its axis). A smooth triangle's point is on its surface's deepest line or point,
-  // where the surface of the body it stands for touches, as an exact primitive's contact is.
-  for (size_t k = 0; k < samples.size(); ++k) {
-    const Sample& sample = samples[k];
-    const double surfaceWeight = sample.surfaceWeight(), estimateWeight = sample.estimateWeight();
-    const double weight = surfaceWeight + estimateWeight;
-    if (!(weight > 0)) continue;
-    const Patch& patch = patches[static_cast<size_t>(patchOf[k])];
+  // Each patch's points, all with its depth, normal and area, each carrying its part of the patch's force: together
+  // the law's force once per patch, its elastic part acting at the weighted centre, while damping and friction see
+  // each point's own velocity (so a face rocking on a face is damped, and a spinning contact feels friction round
+  // its axis). On the master surface where the point meets it, and the patch's depth inside from there.
+  const auto addPoint = [&](const Patch& patch, const Vector3& onSampled, double depth, const Vector3& masterNormal,
+                            double weight, double tilt) {
     ContactPoint point;
     // The normal points from B to A: the master's outward normal when A is sampled (B is master), and the other
     // way when B is sampled.
     point.normal = side.sampledIsA ? patch.normal : Vector3(-patch.normal);
     point.depth = patch.depth;
-    point.tilt = tilts[k];
+    point.tilt = tilt;
     point.area = patch.area;
     point.share = share * weight / patch.weight;
-    // On the master surface where the sample meets it, and `depth` inside from there.
-    const Vector3 onSampled = (surfaceWeight * sample.position + estimateWeight * sample.apexPosition) / weight;
-    const double depth = (surfaceWeight * sample.depth + estimateWeight * sample.apexDepth) / weight;
-    const Vector3 onMaster = onSampled + depth * sample.masterNormal;
+    const Vector3 onMaster = onSampled + depth * masterNormal;
     if (side.sampledIsA) {
       point.pointOnB = onMaster;
       point.pointOnA = onMaster - patch.depth * point.normal;
@@ -334,6 +389,41 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       point.pointOnB = onMaster + patch.depth * point.normal;
     }
     points.push_back(point);
+  };
+  for (size_t p = 0; p < patches.size(); ++p) {
+    Patch& patch = patches[p];
+    patch.normal.normalize();
+    // The points of surfaces first, then the estimates of smooth surfaces' deepest points (a smooth triangle trusted
+    // in part gives both).
+    patchSamples.clear();
+    sampleOf.clear();
+    estimateWeights.clear();
+    for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
+      const Sample& sample = samples[byPatch[at]];
+      if (sample.surfaceWeight() > 0) {
+        patchSamples.push_back({sample.position, sample.depth, sample.surfaceWeight()});
+        sampleOf.push_back(byPatch[at]);
+      }
+    }
+    const size_t surfaceCount = patchSamples.size();
+    for (size_t at = patchStart[p]; at < patchStart[p + 1]; ++at) {
+      const Sample& sample = samples[byPatch[at]];
+      if (sample.estimateWeight() > 0) {
+        patchSamples.push_back({sample.apexPosition, sample.apexDepth, sample.trust * sample.apexArea, sample.apexArea});
+        estimateWeights.push_back(sample.estimateWeight());
+      }
+    }
+    patchTilts.resize(patchSamples.size());
+    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts);
+    for (size_t j = 0; j < surfaceCount; ++j) {
+      const Sample& sample = samples[sampleOf[j]];
+      addPoint(patch, sample.position, sample.depth, sample.masterNormal, patchSamples[j].measure, patchTilts[j]);
+    }
+    addEstimatePoints(std::span<const DepthSample>(patchSamples).subspan(surfaceCount), estimateWeights,
+                      std::span<const double>(patchTilts).subspan(surfaceCount), mesh.boundingRadius(),
+                      [&](const Vector3& at, double depth, double weight, double tilt) {
+                        addPoint(patch, at, depth, patch.normal, weight, tilt);
+                      });
   }
   return -deepest;
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <utility>
 
 #include <Eigen/Eigenvalues>
 
@@ -37,7 +38,8 @@ std::vector<std::array<Vector3, 3>> cornerNormals(const TriangleMesh& mesh, std:
   std::iota(parent.begin(), parent.end(), 0);
   const auto cornerOf = [&](size_t t, int vertex) {
     const auto& corners = mesh.triangles[t];
-    return static_cast<int>(3 * t) + static_cast<int>(std::find(corners.begin(), corners.end(), vertex) - corners.begin());
+    const auto at = std::find(corners.begin(), corners.end(), vertex);
+    return static_cast<int>(3 * t) + static_cast<int>(at - corners.begin());
   };
   for (size_t t = 0; t < triangleCount; ++t) {
     for (int k = 0; k < 3; ++k) {
@@ -46,7 +48,8 @@ std::vector<std::array<Vector3, 3>> cornerNormals(const TriangleMesh& mesh, std:
       if (angleBetween(faceNormals[t], faceNormals[static_cast<size_t>(twin)]) >= creaseAngle) continue;
       for (const int corner : {k, (k + 1) % 3}) {
         const int a = findRoot(parent, static_cast<int>(3 * t) + corner);
-        const int b = findRoot(parent, cornerOf(static_cast<size_t>(twin), mesh.triangles[t][static_cast<size_t>(corner)]));
+        const int vertex = mesh.triangles[t][static_cast<size_t>(corner)];
+        const int b = findRoot(parent, cornerOf(static_cast<size_t>(twin), vertex));
         parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
       }
     }
@@ -97,9 +100,16 @@ std::optional<SmoothTriangle> fitTriangle(const std::array<Vector3, 3>& v, const
   const Eigen::Vector2d curved = principal.eigenvectors().col(1);
   triangle.curved = (curved.x() * first + curved.y() * second).normalized();
   triangle.flat = faceNormal.cross(triangle.curved);
-  triangle.centre = (v[0] + v[1] + v[2] - (n[0] + n[1] + n[2]) / triangle.curvature) / 3;
-  // A triangle lies within a circle of radius longest/√3 (Jung), over which a sphere of curvature κ₁ rises κ₁r²/2.
-  triangle.sag = triangle.curvature * longest * longest / 6;
+  std::array<Vector3, 3> centres;
+  for (size_t k = 0; k < 3; ++k) centres[k] = v[k] - n[k] / triangle.curvature;
+  triangle.centre = (centres[0] + centres[1] + centres[2]) / 3;
+  // The sphere (or cylinder) of radius 1/κ₁ about the centre rises at most 1/κ₁ − h above the facet's plane, h the
+  // centre's distance below it; the centres' own spread across the plane (none on a sphere or a cylinder) adds to
+  // that.
+  const double below = faceNormal.dot(v[0] - triangle.centre);
+  double spread = 0;
+  for (const Vector3& centre : centres) spread = std::max(spread, std::abs(faceNormal.dot(centre - triangle.centre)));
+  triangle.sag = std::max(1 / triangle.curvature - below, 0.0) + spread;
   for (int family = 0; family < 2; ++family) {
     const Vector3& direction = family == 0 ? triangle.curved : triangle.flat;
     double low = 0, high = 0;
@@ -115,14 +125,16 @@ std::optional<SmoothTriangle> fitTriangle(const std::array<Vector3, 3>& v, const
   return triangle;
 }
 
-// Two-point and three-point Gauss–Legendre rules on [−1, 1].
+// The three-point Gauss–Legendre rule on [−1, 1].
 constexpr double kGauss3Node = 0.7745966692414834;
 constexpr double kGauss3Nodes[3] = {-kGauss3Node, 0.0, kGauss3Node};
 constexpr double kGauss3Weights[3] = {5.0 / 9.0, 8.0 / 9.0, 5.0 / 9.0};
 
-// ∫∫ p, ∫∫ t·p and the area where p > 0 over the triangle with corners (s_i, t_i), where p = max(0, δ − ½κs·s² − ½κt·t²): across t in
-// closed form, along s by three Gauss points between the corners and the ends of the pressure's span, so that for a
-// cylinder (κt = 0, the integrand a polynomial of degree 4 between them) it is exact.
+// ∫∫ p, ∫∫ t·p and the area where p > 0 over the triangle with corners (s_i, t_i), where p = max(0, δ − ½κs·s² −
+// ½κt·t²), in pieces between the corners and the ends of the pressure's span along s, on each of which the triangle's
+// chord across t runs between two straight edges. A cylinder's (κt = 0) integrands are then polynomials in s, of
+// degree 4 at most: integrated in closed form, exactly. A sphere's are integrated across t in closed form and along s
+// by three Gauss points.
 struct PressureIntegral {
   double force = 0, moment = 0, area = 0;  // area: of the part of the triangle where p > 0
 };
@@ -130,42 +142,82 @@ PressureIntegral integratePressure(std::array<double, 3> s, std::array<double, 3
                                    double curvatureT) {
   PressureIntegral result;
   if (!(depth > 0)) return result;
-  std::array<int, 3> order{0, 1, 2};
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return s[static_cast<size_t>(a)] < s[static_cast<size_t>(b)]; });
-  const auto sAt = [&](int k) { return s[static_cast<size_t>(order[static_cast<size_t>(k)])]; };
-  const auto tAt = [&](int k) { return t[static_cast<size_t>(order[static_cast<size_t>(k)])]; };
-  const double span = sAt(2) - sAt(0);
-  if (!(span > 0)) return result;
-  const double halfWidth = std::sqrt(2 * depth / curvatureS);
-  const auto along = [&](int from, int to, double x) {
-    const double length = sAt(to) - sAt(from);
-    return length > 0 ? tAt(from) + (tAt(to) - tAt(from)) * ((x - sAt(from)) / length) : tAt(to);
+  const auto pressureAt = [&](double x, double y) {
+    return depth - 0.5 * curvatureS * x * x - 0.5 * curvatureT * y * y;
   };
-  const auto addPiece = [&](double from, double to) {
+  if (pressureAt(s[0], t[0]) >= 0 && pressureAt(s[1], t[1]) >= 0 && pressureAt(s[2], t[2]) >= 0) {
+    // The whole triangle pressed (the pressed region is convex): p and t·p are polynomials of degree 2 and 3 over it,
+    // which the four-point rule of Strang and Fix (the centre −27/48, three points 25/48) integrates exactly.
+    const double area = 0.5 * std::abs((s[1] - s[0]) * (t[2] - t[0]) - (s[2] - s[0]) * (t[1] - t[0]));
+    const double centreS = (s[0] + s[1] + s[2]) / 3, centreT = (t[0] + t[1] + t[2]) / 3;
+    double force = -27.0 / 48 * pressureAt(centreS, centreT), moment = centreT * force;
+    for (size_t k = 0; k < 3; ++k) {
+      const double x = 0.6 * s[k] + 0.2 * (s[(k + 1) % 3] + s[(k + 2) % 3]);
+      const double y = 0.6 * t[k] + 0.2 * (t[(k + 1) % 3] + t[(k + 2) % 3]);
+      const double part = 25.0 / 48 * pressureAt(x, y);
+      force += part;
+      moment += y * part;
+    }
+    return {area * force, area * moment, area};
+  }
+  // The corners in order of s.
+  if (s[1] < s[0]) std::swap(s[0], s[1]), std::swap(t[0], t[1]);
+  if (s[2] < s[1]) std::swap(s[1], s[2]), std::swap(t[1], t[2]);
+  if (s[1] < s[0]) std::swap(s[0], s[1]), std::swap(t[0], t[1]);
+  if (!(s[2] > s[0])) return result;
+  // The edges as t = t_from + slope·(s − s_from); an edge along t (no length in s) bounds no piece.
+  const auto slope = [&](int from, int to) {
+    const double length = s[static_cast<size_t>(to)] - s[static_cast<size_t>(from)];
+    return length > 0 ? (t[static_cast<size_t>(to)] - t[static_cast<size_t>(from)]) / length : 0.0;
+  };
+  const double longSlope = slope(0, 2), firstSlope = slope(0, 1), secondSlope = slope(1, 2);
+  // Across t at s, between the longest edge (corners 0 and 2) and the edge from corner 0 to 1 (before corner 1) or
+  // from 1 to 2 (after it).
+  const auto chord = [&](double x, bool beforeMiddle) {
+    const double one = t[0] + longSlope * (x - s[0]);
+    const double other = beforeMiddle ? t[0] + firstSlope * (x - s[0]) : t[1] + secondSlope * (x - s[1]);
+    return std::pair{std::min(one, other), std::max(one, other)};
+  };
+  const auto addPiece = [&](double from, double to, bool beforeMiddle) {
     if (!(to > from)) return;
+    const double length = to - from;
+    if (curvatureT == 0) {
+      // On [from, to] as x ∈ [0, 1]: the width w = w₀ + w₁x and middle c = c₀ + c₁x across t, the pressure
+      // p = p₀ + p₁x + p₂x²; ∫p·w and ∫p·w·c add their products' coefficients, each over its power plus one.
+      const auto [lowFrom, highFrom] = chord(from, beforeMiddle);
+      const auto [lowTo, highTo] = chord(to, beforeMiddle);
+      const double w0 = highFrom - lowFrom, w1 = (highTo - lowTo) - w0;
+      const double c0 = 0.5 * (highFrom + lowFrom), c1 = 0.5 * (highTo + lowTo) - c0;
+      const double p0 = depth - 0.5 * curvatureS * from * from, p1 = -curvatureS * from * length;
+      const double p2 = -0.5 * curvatureS * length * length;
+      const double a0 = w0 * c0, a1 = w0 * c1 + w1 * c0, a2 = w1 * c1;  // w·c
+      result.area += length * (w0 + 0.5 * w1);
+      result.force += length * (p0 * w0 + 0.5 * (p0 * w1 + p1 * w0) + (1.0 / 3) * (p1 * w1 + p2 * w0) + 0.25 * p2 * w1);
+      result.moment += length * (p0 * a0 + 0.5 * (p0 * a1 + p1 * a0) + (1.0 / 3) * (p0 * a2 + p1 * a1 + p2 * a0) +
+                                 0.25 * (p1 * a2 + p2 * a1) + 0.2 * p2 * a2);
+      return;
+    }
     for (int g = 0; g < 3; ++g) {
-      const double x = 0.5 * (from + to) + 0.5 * (to - from) * kGauss3Nodes[g];
+      const double x = from + 0.5 * length * (1 + kGauss3Nodes[g]);
       const double height = depth - 0.5 * curvatureS * x * x;
       if (!(height > 0)) continue;
-      const double across = along(0, 2, x), other = x < sAt(1) ? along(0, 1, x) : along(1, 2, x);
-      double low = std::min(across, other), high = std::max(across, other);
-      if (curvatureT > 0) {
-        const double reach = std::sqrt(2 * height / curvatureT);
-        low = std::max(low, -reach);
-        high = std::min(high, reach);
-        if (!(high > low)) continue;
-      }
-      const double weight = 0.5 * (to - from) * kGauss3Weights[g];
+      const auto [chordLow, chordHigh] = chord(x, beforeMiddle);
+      const double reach = std::sqrt(2 * height / curvatureT);
+      const double low = std::max(chordLow, -reach), high = std::min(chordHigh, reach);
+      if (!(high > low)) continue;
+      const double weight = 0.5 * length * kGauss3Weights[g];
       result.area += weight * (high - low);
       result.force += weight * (height * (high - low) - curvatureT / 6 * (high * high * high - low * low * low));
       result.moment += weight * (0.5 * height * (high * high - low * low) -
                                  curvatureT / 8 * (high * high * high * high - low * low * low * low));
     }
   };
-  const double from = std::max(sAt(0), -halfWidth), to = std::min(sAt(2), halfWidth);
-  const double middle = std::clamp(sAt(1), from, to);
-  addPiece(from, middle);
-  addPiece(middle, to);
+  const double halfWidth = std::sqrt(2 * depth / curvatureS);
+  const double from = std::max(s[0], -halfWidth), to = std::min(s[2], halfWidth);
+  if (!(to > from)) return result;
+  const double middle = std::clamp(s[1], from, to);
+  addPiece(from, middle, true);
+  addPiece(middle, to, false);
   return result;
 }
 
@@ -310,8 +362,8 @@ SurfacePressure pressureOf(const SmoothTriangle& triangle, const std::array<Vect
   // The footprint on the master's plane: t along the flat direction, s across it, both from the deepest point. Where
   // the triangle lies wholly beyond the pressure's span, nothing of it is pressed.
   Vector3 alongFlat = triangle.flat - triangle.flat.dot(masterNormal) * masterNormal;
-  if (!(alongFlat.norm() > 1e-9)) alongFlat = masterNormal.unitOrthogonal();
-  alongFlat.normalize();
+  const double alongLength = alongFlat.norm();
+  alongFlat = alongLength > 1e-9 ? Vector3(alongFlat / alongLength) : masterNormal.unitOrthogonal();
   const Vector3 acrossFlat = masterNormal.cross(alongFlat);
   std::array<double, 3> s{}, t{};
   for (size_t k = 0; k < 3; ++k) s[k] = acrossFlat.dot(corners[k] - deepest);
@@ -323,10 +375,13 @@ SurfacePressure pressureOf(const SmoothTriangle& triangle, const std::array<Vect
   if (!(integral.force > 0)) return pressure;
   pressure.weight = integral.force;
   pressure.area = integral.area;
-  // Along the flat direction the pressure's centre, on the deepest line; a sphere's whole pressure at its apex.
+  // Along the flat direction the pressure's centre (within the triangle, whatever the rounding of a sliver's
+  // integrals), on the deepest line; a sphere's whole pressure at its apex.
   const double cosine = alongFlat.dot(triangle.flat);
   if (std::abs(cosine) > 0.1) {
-    const Vector3 shift = (1 - triangle.flatness) * (integral.moment / integral.force / cosine) * triangle.flat;
+    const double centre = std::clamp(integral.moment / integral.force, std::min({t[0], t[1], t[2]}),
+                                     std::max({t[0], t[1], t[2]}));
+    const Vector3 shift = (1 - triangle.flatness) * (centre / cosine) * triangle.flat;
     pressure.centre += shift;
     pressure.depthAtCentre -= masterNormal.dot(shift);
   }

@@ -33,7 +33,7 @@ struct SmoothTriangle {
   std::array<double, 4> reach{};
   std::array<double, 4> tangentOfReach{};
   std::array<double, 2> spread{};  // the angles the corner normals span about each direction: a facet's own width
-  double sag = 0;            // the largest distance between the surface and the flat facet (bounded above)
+  double sag = 0;            // how far above the facet the surface may rise: a bound, exact on a sphere or cylinder
 };
 
 // The deepest point, the farthest the normal of an estimate may turn from its facet's (radians).

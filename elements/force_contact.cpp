@@ -556,8 +556,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
             ok = false;
             continue;
           }
-          graphic.shape.surface = std::make_shared<MeshGeometry>(tessellate(graphic.shape, graphicSpec.refinement_level),
-                                                                 creaseAngleOf(graphicSpec));
+          graphic.shape.surface = std::make_shared<MeshGeometry>(
+              tessellate(graphic.shape, graphicSpec.refinement_level), creaseAngleOf(graphicSpec));
         }
       }
       if (!ok) continue;

@@ -1,20 +1,26 @@
-// Mesh contact speed. Prints figures; asserts nothing.
+// Mesh contact speed. Prints figures; asserts nothing. Each mesh is measured with its edges sharp (crease_angle="0":
+// the facets as they are) and as the smooth surface it stands for (the default crease angle), side by side.
 //
 // 1. Cost of one contact evaluation (collide()) against the number of triangles: a tessellated cylinder (R 50 mm,
 //    100 mm long) lying on a box 0.98 mm deep, turned to 64 angles about its axis in turn, at refinement levels
-//    0–4; against the box's tessellation (mesh–mesh) and, as a Mesh, against the exact box (the semi pair). Then
-//    a tessellated sphere the same way.
+//    0–4; against the box's tessellation (mesh–mesh), faceted and smooth, and smooth as a Mesh against the exact box
+//    (the semi pair). Then a tessellated sphere the same way.
 // 2. models/cylinder_on_box.xml against models/cylinder_on_box_mesh.xml: wall time of 1 s of simulation in this
-//    process (reading, building and results files left out), the mesh form's cylinder at levels 0–2, at the decks'
-//    integr_tol 1e-6, and at 1e-4 and 1e-3.
+//    process (reading, building and results files left out), the mesh form's cylinder at levels 0–2, faceted and
+//    smooth, at the decks' integr_tol 1e-6, and at 1e-4 and 1e-3.
 //
 //   mesh_contact_benchmark [SOURCE_DIR [evaluations|decks]]   (default: the source tree it was built from; both)
 //
-// Measured on the 2-core development VM (RelWithDebInfo; timings vary by about 30 % from run to run):
-//   cylinder on the box's mesh, µs per evaluation: 5–7 (level 0, 192 triangles, 3.6 samples in contact),
-//     10–14 (704, 36), 35–62 (2688, 157), 180–310 (10752, 662), 780–1260 (41984, 2615).
-//   the decks at level 1, mesh / analytical wall time: 4–6 at integr_tol 1e-3, 17–25 at 1e-4, 70–107 at 1e-6
-//     (10912 steps against 1017: the integrator follows the 320 Hz facet ripple).
+// Measured on the 2-core development VM (Release; timings vary by about 30 % from run to run, more while other builds
+// run), faceted -> smooth in one run:
+//   cylinder on the box's mesh, µs per evaluation: 2.8 -> 4.7 (level 0, 192 triangles), 4.7 -> 12.4 (704),
+//     15.5 -> 38.6 (2688), 70 -> 149 (10752), 297 -> 587 (41984); the facets' 3.6 to 2615 samples in contact
+//     against the smooth patch's 8 points at every level.
+//   the decks, mesh / analytical wall time: at integr_tol 1e-6 17.3 -> 2.3 (level 0), 31.8 -> 5.2 (level 1, the
+//     deck's), 101 -> 15.2 (level 2); at 1e-4 4.3 -> 2.4, 9.2 -> 5.4, 14.7 -> 15.9; at 1e-3 2.2 -> 2.4, 3.6 -> 5.3,
+//     12.0 -> 15.8. Faceted, the integrator follows the 320 Hz facet ripple at 1e-6 (10325 steps at level 1);
+//     smooth, every level takes the analytical run's 1015 steps, 1022 residuals and 17 Jacobians, and what remains is
+//     the cost of each evaluation, five to seven per step.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -175,7 +181,8 @@ void cylinderDecks(const std::string& sourceDir) {
         replaceOnce(meshDeck, cylinderLevel + "\"1\"",
                     cylinderLevel + "\"" + std::to_string(level) + "\"" + (smooth ? "" : " crease_angle=\"0\""));
         const RunFigures figures = runDeck(meshDeck, "cylinder_on_box_mesh.xml");
-        const std::string label = std::string("mesh, level ") + std::to_string(level) + (smooth ? ", smooth" : ", faceted");
+        const std::string label =
+            std::string("mesh, level ") + std::to_string(level) + (smooth ? ", smooth" : ", faceted");
         std::printf("%-10s %-30s %10.3f %8ld %10ld %10ld %12.1f\n", tolerance.c_str(), label.c_str(), figures.seconds,
                     figures.statistics.steps, figures.statistics.residualEvaluations,
                     figures.statistics.jacobianEvaluations, figures.seconds / exact.seconds);

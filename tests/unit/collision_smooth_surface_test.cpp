@@ -2,6 +2,7 @@
 // estimates are trusted, and what mesh contact of a smooth body gives against the exact primitive's contact.
 #include <cmath>
 #include <numbers>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -157,6 +158,36 @@ TEST(SmoothSurface, CylinderLyingOnABoxIsTheExactLineAtEveryTurn) {
       }
       EXPECT_LT(worstDepth, 1e-12 * depth) << "level " << level << (againstMesh ? " against the box's mesh" : "");
       EXPECT_LT(worstCentre, 1e-12) << "level " << level << (againstMesh ? " against the box's mesh" : "");
+    }
+  }
+}
+
+// Rocked about a horizontal axis across it, the line contact is deeper at one end: the smooth tessellation's patch
+// has nearly the analytical line's depth (at its centre of pressure) and centre of pressure, whose pressure per
+// length both follow δ^1.5 along the line. Nearly: each facet's own pressure is taken at one depth, so the depth's
+// slope along a facet is left out, an error that falls with the square of the facets' length (measured: the centre's
+// shift 2.7 % short at level 0, 0.7 % at level 1; the depth within 1.4e-3 and 2e-4).
+TEST(SmoothSurface, RockedCylinderHasNearlyTheAnalyticalLinesDepthAndCentre) {
+  const Shape exactCylinder = Shape::cylinder(kRadius, 0.05);
+  const Shape box = Shape::box(Vector3(0.5, 0.5, 0.05));
+  const Pose boxPose = poseOf(Vector3(0, 0, -0.05));
+  for (const auto& [level, depthTolerance, shiftTolerance] : {std::tuple{0, 2e-3, 0.04}, std::tuple{1, 4e-4, 0.01}}) {
+    const Shape cylinder = smoothTessellation(exactCylinder, level);
+    for (const double rocked : {0.004, -0.007}) {
+      for (const double angle : {0.0, 0.1, 0.17}) {
+        const Pose pose = lyingCylinder(0.98e-3, angle, rocked);
+        std::vector<ContactPoint> exact, meshed;
+        collide(exactCylinder, pose, box, boxPose, 0.01, exact);
+        collide(Shape::mesh(cylinder.surface), pose, box, boxPose, 0.01, meshed);
+        ASSERT_FALSE(meshed.empty());
+        EXPECT_NEAR(meshed[0].depth, exact[0].depth, depthTolerance * exact[0].depth)
+            << "level " << level << ", rocked " << rocked << ", turned " << angle;
+        // The centre's shift along the axis from under the cylinder's middle.
+        const double shift = centreOfPressure(exact).y() - pose.position.y();
+        EXPECT_NEAR(centreOfPressure(meshed).y() - pose.position.y(), shift, shiftTolerance * std::abs(shift))
+            << "level " << level << ", rocked " << rocked << ", turned " << angle;
+        EXPECT_NEAR(centreOfPressure(meshed).x(), centreOfPressure(exact).x(), 1e-6);
+      }
     }
   }
 }

@@ -45,6 +45,20 @@ TEST(PostGraphic, TypeSpecificAttributesAreRequiredAndChecked) {
   EXPECT_TRUE(hasError(cone.diagnostics, 6, "a Frustum needs top_radius or bottom_radius > 0"));
 }
 
+// crease_angle (degrees, 0 to 180) is read for every type; without it a contact mesh is smooth across edges under 35°.
+TEST(PostGraphic, CreaseAngleIsReadInDegreesWithinAHalfTurn) {
+  const ReadResult given =
+      readText(deck(graphic("type=\"Sphere\" center_marker_id=\"20\" radius=\"1\" crease_angle=\"20\"")));
+  ASSERT_TRUE(given.spec) << given.diagnostics.formatAll();
+  EXPECT_EQ(given.spec->graphics[0].crease_angle, 20);
+  const ReadResult absent = readText(deck(graphic("type=\"Sphere\" center_marker_id=\"20\" radius=\"1\"")));
+  ASSERT_TRUE(absent.spec);
+  EXPECT_EQ(absent.spec->graphics[0].crease_angle, 35);
+  const ReadResult tooWide =
+      readText(deck(graphic("type=\"Sphere\" center_marker_id=\"20\" radius=\"1\" crease_angle=\"200\"")));
+  EXPECT_TRUE(hasError(tooWide.diagnostics, 6, "attribute 'crease_angle' must be >= 0 and <= 180 (got 200)"));
+}
+
 TEST(PostGraphic, AttributesOfAnotherTypeAreUnknown) {
   const ReadResult result = readText(deck(graphic("type=\"Sphere\" center_marker_id=\"20\" radius=\"1\" length_x=\"2\"")));
   ASSERT_TRUE(result.spec);
