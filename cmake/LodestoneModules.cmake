@@ -1,7 +1,7 @@
 # Modules (solver/core/modules.h): shared libraries that the code loads with dlopen when a process first needs them,
 # so that a process that does not never maps the heavy libraries they link (HDF5, VTK, ...). Each is built into lib/
-# beside liblodestone_usersub and installed there, where the run paths of the programs and libraries that load them
-# (the build tree's, and $ORIGIN-relative ones when installed) find it.
+# beside liblodestone_usersub and installed there, Lodestone's library folder, where modules.cpp looks for it; its
+# own run path finds liblodestone_usersub there too.
 function(lodestone_add_module target)
   add_library(${target} MODULE ${ARGN})
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})

@@ -4,9 +4,12 @@
 // --version` that mapped them all took 17 ms on an idle machine, 60 ms under load; tests/benchmark/
 // startup_benchmark.cpp), so a process that does not need one never loads it.
 //
-// A module is installed beside liblodestone_usersub (lib/ of the build tree and of the install prefix) and is found
-// like it: through the run path of the program or library that asks for it, which CMake sets for both trees
-// (cmake/LodestoneModules.cmake). A module stays loaded for the life of the process.
+// Modules are in Lodestone's library folder, lib/ of the build tree and of the install prefix
+// (cmake/LodestoneModules.cmake): the folder liblodestone_usersub was loaded from, in a process that runs decks (the
+// deck-commands module, the Python package, the tests), and the lib folder beside the program's bin folder in the
+// `lodestone` program before it has loaded the solver. A module is loaded by its full path, never through a search
+// that depends on who calls dlopen (under AddressSanitizer the caller is its interceptor), and stays loaded for the
+// life of the process.
 #pragma once
 
 // Marks a module's entry function, the one symbol it exports (cmake/LodestoneModules.cmake hides the others).
@@ -19,8 +22,8 @@ namespace lodestone {
 enum class ModuleSymbols { Private, Shared };
 
 // The function `entry` of the module `file` ("liblodestone_results_h5.so"), loaded on first use. Throws
-// std::runtime_error naming the module, what it is for (`purpose`, e.g. "the HDF5 writer of results.h5") and why it
-// could not be loaded.
+// std::runtime_error saying what the module is for (`purpose`, e.g. "the HDF5 writer of results.h5"), its path and
+// why it could not be loaded.
 void* moduleEntry(const char* file, const char* entry, const char* purpose,
                   ModuleSymbols symbols = ModuleSymbols::Private);
 
