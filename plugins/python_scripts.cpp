@@ -26,7 +26,8 @@ PythonScripts::PythonScripts(std::string deckFolder) : deckFolder_(std::move(dec
 std::shared_ptr<const PythonScript> PythonScripts::load(std::string_view name) {
   const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
   const std::vector<std::string> candidates = scriptCandidates(name, deckFolder_, searchPath ? searchPath : "");
-  return pythonEngine().load(findUserFile("script", name, candidates));
+  const std::string path = findUserFile("script", name, candidates);  // the interpreter starts only for a script found
+  return pythonEngine().load(path);
 }
 
 std::shared_ptr<const PythonFunction> scriptFunction(const std::shared_ptr<const PythonScript>& script,
