@@ -64,7 +64,9 @@ std::string describeLoadFailure(const std::string& path, const py::error_already
                                  ? text(value.attr("filename"))
                                  : path;
     std::string where = file;
-    if (py::hasattr(value, "lineno") && !value.attr("lineno").is_none()) where += ", line " + text(value.attr("lineno"));
+    if (py::hasattr(value, "lineno") && !value.attr("lineno").is_none()) {
+      where += ", line " + text(value.attr("lineno"));
+    }
     const std::string kind = text(error.type().attr("__name__"));
     std::string message = kind + " in " + where + ": " +
                            (py::hasattr(value, "msg") ? text(value.attr("msg")) : text(value));
@@ -165,7 +167,8 @@ std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const p
   }
   std::array<double, Count> numbers{};
   for (size_t k = 0; k < Count; ++k) {
-    const py::object item = py::reinterpret_steal<py::object>(PySequence_GetItem(result.ptr(), static_cast<Py_ssize_t>(k)));
+    const py::object item =
+        py::reinterpret_steal<py::object>(PySequence_GetItem(result.ptr(), static_cast<Py_ssize_t>(k)));
     if (!item) {
       PyErr_Clear();
       throw wrong(describeValue(result));
@@ -242,8 +245,8 @@ std::shared_ptr<const PythonFunction> Engine::function(const std::shared_ptr<con
       if (py::isinstance<py::module_>(value)) continue;
       defined += (defined.empty() ? "" : ", ") + keyText;
     }
-    throw std::runtime_error("no function " + name + " in " + script->path() + " (" +
-                             (defined.empty() ? std::string("it defines no functions") : "it defines " + defined) + ")");
+    const std::string definitions = defined.empty() ? std::string("it defines no functions") : "it defines " + defined;
+    throw std::runtime_error("no function " + name + " in " + script->path() + " (" + definitions + ")");
   }
   py::object callable = module.attr(name.c_str());
   if (!PyCallable_Check(callable.ptr())) {

@@ -23,9 +23,8 @@ namespace fs = std::filesystem;
 int deckCommand(const CommandLine& line) {
   DeckCommand* command = nullptr;
   try {
-    // Shared symbols: the solver embeds Python, whose extension modules expect libpython's symbols to be global.
-    command = moduleFunction<DeckCommand>(kDeckCommandsModule, kDeckCommandEntry, "the solver of run, check, batch and elements",
-                                          ModuleSymbols::Shared);
+    command = moduleFunction<DeckCommand>(kDeckCommandsModule, kDeckCommandEntry,
+                                          "the solver of run, check, batch and elements");
   } catch (const std::runtime_error& failure) {
     std::cerr << "lodestone: " << failure.what() << "\n";
     return kExitSimulationFailed;

@@ -92,8 +92,8 @@ TEST_F(PythonSubroutineRun, RelativeScriptIsFoundThroughLodestoneUsersubPath) {
 }
 
 TEST_F(PythonSubroutineRun, ScriptImportsPythonsCompiledModules) {
-  // ctypes and decimal are extension modules (lib-dynload): they find libpython's symbols only because the solver
-  // module, which embeds the interpreter, is loaded with its symbols shared (solver/cli/commands.cpp).
+  // ctypes and decimal are extension modules (lib-dynload): they find libpython's symbols only because the module
+  // that embeds the interpreter is loaded with its symbols shared (plugins/python_engine_loader.cpp).
   const std::string script =
       folder.write("compiled_imports.py", "import ctypes\nimport decimal\n" + readFile(kModels + "impact_coulomb.py"));
   std::string deck = readFile(kModels + "sphere_python.xml");

@@ -238,7 +238,8 @@ TEST(PackageInstall, TheInstalledSolverSaysWhichModuleItCannotLoad) {
   ASSERT_EQ(install("usersub", folder), "");
   ASSERT_EQ(install("solver", folder), "");
   const fs::path lib = folder.path() / "prefix/lib";
-  for (const char* module : {"liblodestone_deck_commands.so", "liblodestone_results_h5.so", "liblodestone_animation.so"}) {
+  for (const char* module : {"liblodestone_deck_commands.so", "liblodestone_results_h5.so", "liblodestone_animation.so",
+                             "liblodestone_python_engine.so"}) {
     EXPECT_TRUE(fs::exists(lib / module)) << module;
   }
   fs::remove(lib / "liblodestone_deck_commands.so");
