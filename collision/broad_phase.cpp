@@ -136,4 +136,47 @@ void BroadPhase::findOverlaps(std::span<const Aabb> boxes, std::vector<std::pair
   }
 }
 
+// ---- VerletList -------------------------------------------------------------------------------------------------
+
+void VerletList::findOverlaps(std::span<const Aabb> boxes, std::vector<std::pair<int, int>>& pairs) {
+  update(boxes);
+  overlapsAmong(boxes, pairs);
+}
+
+bool VerletList::update(std::span<const Aabb> boxes) {
+  if (covers(boxes)) return false;
+  build(boxes);
+  return true;
+}
+
+bool VerletList::covers(std::span<const Aabb> boxes) const {
+  if (boxes.size() != grown_.size()) return false;
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    if (!grown_[i].contains(boxes[i])) return false;
+  }
+  return true;
+}
+
+void VerletList::overlapsAmong(std::span<const Aabb> boxes, std::vector<std::pair<int, int>>& pairs) const {
+  pairs.clear();
+  for (const auto& [i, k] : kept_) {
+    if (boxes[static_cast<size_t>(i)].overlaps(boxes[static_cast<size_t>(k)])) pairs.emplace_back(i, k);
+  }
+}
+
+void VerletList::build(std::span<const Aabb> boxes) {
+  ++builds_;
+  double margin = 0;
+  if (!boxes.empty()) {
+    extents_.resize(boxes.size());
+    for (size_t i = 0; i < boxes.size(); ++i) extents_[i] = extentOf(boxes[i]);
+    const auto middle = extents_.begin() + static_cast<std::ptrdiff_t>(extents_.size() / 2);
+    std::nth_element(extents_.begin(), middle, extents_.end());
+    if (std::isfinite(*middle)) margin = marginFraction_ * *middle;
+  }
+  grown_.resize(boxes.size());
+  for (size_t i = 0; i < boxes.size(); ++i) grown_[i] = boxes[i].inflated(margin);
+  broadPhase_.findOverlaps(grown_, kept_);
+}
+
 }  // namespace lodestone

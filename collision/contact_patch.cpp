@@ -126,7 +126,6 @@ std::size_t PatchBuilder::appendTo(std::vector<ContactPoint>& points) const {
 
 double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts) {
   std::fill(tilts.begin(), tilts.end(), 0.0);
-  if (samples.size() == 1) return samples[0].depth;
   // The measure-weighted centroid and mean depth, and the least-squares gradient of the depth in the patch plane.
   double measure = 0, meanDepth = 0;
   Vector3 centroid = Vector3::Zero();
@@ -135,41 +134,44 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
     meanDepth += sample.measure * sample.depth;
     centroid += sample.measure * sample.position;
   }
-  if (!(measure > 0)) {
-    double deepest = 0;
-    for (const DepthSample& sample : samples) deepest = std::max(deepest, sample.depth);
-    return deepest;
-  }
-  meanDepth /= measure;
-  centroid /= measure;
-  const Vector3 first = normal.unitOrthogonal(), second = normal.cross(first);
-  Eigen::Matrix2d spread = Eigen::Matrix2d::Zero();
-  Eigen::Vector2d covariance = Eigen::Vector2d::Zero();
-  for (const DepthSample& sample : samples) {
-    const Vector3 offset = sample.position - centroid;
-    const Eigen::Vector2d r(first.dot(offset), second.dot(offset));
-    spread += sample.measure * r * r.transpose();
-    covariance += sample.measure * r * (sample.depth - meanDepth);
-  }
-  // Samples along a line (a cylinder lying on a face) spread in one direction only: no tilt across it. The gradient
-  // is the least-squares one in the directions the samples spread over.
-  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> directions(spread);
   Eigen::Vector2d gradient = Eigen::Vector2d::Zero();
-  for (int k = 0; k < 2; ++k) {
-    const double eigenvalue = directions.eigenvalues()[k];
-    if (eigenvalue > 1e-12 * directions.eigenvalues().cwiseAbs().maxCoeff()) {
-      const Eigen::Vector2d direction = directions.eigenvectors().col(k);
-      gradient += direction * direction.dot(covariance) / eigenvalue;
+  const Vector3 first = normal.unitOrthogonal(), second = normal.cross(first);
+  if (samples.size() > 1 && measure > 0) {
+    meanDepth /= measure;
+    centroid /= measure;
+    Eigen::Matrix2d spread = Eigen::Matrix2d::Zero();
+    Eigen::Vector2d covariance = Eigen::Vector2d::Zero();
+    for (const DepthSample& sample : samples) {
+      const Vector3 offset = sample.position - centroid;
+      const Eigen::Vector2d r(first.dot(offset), second.dot(offset));
+      spread += sample.measure * r * r.transpose();
+      covariance += sample.measure * r * (sample.depth - meanDepth);
+    }
+    // Samples along a line (a cylinder lying on a face) spread in one direction only: no tilt across it. The
+    // gradient is the least-squares one in the directions the samples spread over.
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> directions(spread);
+    for (int k = 0; k < 2; ++k) {
+      const double eigenvalue = directions.eigenvalues()[k];
+      if (eigenvalue > 1e-12 * directions.eigenvalues().cwiseAbs().maxCoeff()) {
+        const Eigen::Vector2d direction = directions.eigenvectors().col(k);
+        gradient += direction * direction.dot(covariance) / eigenvalue;
+      }
     }
   }
-  double depth = 0;
+  double deepest = 0, apexSum = 0, apexWeight = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
-    const Vector3 offset = samples[k].position - centroid;
+    const DepthSample& sample = samples[k];
+    const Vector3 offset = sample.position - centroid;
     const double tilt = gradient.dot(Eigen::Vector2d(first.dot(offset), second.dot(offset)));
-    depth = std::max(depth, samples[k].depth - tilt);
+    if (sample.apexWeight > 0) {
+      apexSum += sample.measure * (sample.depth - tilt);
+      apexWeight += sample.apexWeight;
+    } else {
+      deepest = std::max(deepest, sample.depth - tilt);
+    }
     if (!tilts.empty()) tilts[k] = tilt;
   }
-  return depth;
+  return apexWeight > 0 ? std::max(deepest, apexSum / apexWeight) : deepest;
 }
 
 void clipPolygon(std::span<const Vector3> polygon, const Vector3& plane, double offset, std::vector<Vector3>& clipped) {

@@ -12,11 +12,13 @@
 
 namespace lodestone::detail {
 
-// One sample of a patch, as its law's depth is found from it.
+// One sample of a patch, as its law's depth is found from it: a point of a surface, or an estimate of where a smooth
+// surface is deepest (a smooth triangle's, collision/smooth_surface.h).
 struct DepthSample {
   Vector3 position;  // ground
-  double depth;      // the sample's own, > 0
-  double measure;    // the area it stands for
+  double depth;      // the sample's own, > 0 for a point of a surface
+  double measure;    // the area it stands for (of an estimate: its pressure, times how far it is trusted)
+  double apexWeight = 0;  // > 0: an estimate of a smooth surface's deepest point, with this pressure when trusted
 };
 
 // The depth a patch's law acts with: the depth of the patch's rigid approach. The samples' depths are fitted by an
@@ -24,7 +26,10 @@ struct DepthSample {
 // of what is left is the law's depth. A flat face, tilted or not, has an affine depth: its law's depth is the depth
 // at its centroid (its mean), so the normal force does not grow as the face rocks and the face's rocking under the
 // law is conservative, as under a Winkler layer. A curved surface sunk into a face (a tessellated sphere, a
-// cylinder's line) keeps its deepest point's depth, as the exact primitive's single point has.
+// cylinder's line) keeps its deepest point's depth, as the exact primitive's single point has. Estimates of a smooth
+// surface's deepest point agree where the surface is a sphere or a cylinder: they give their mean (by pressure, the
+// tilt taken out; scaled by how far they are trusted), so one that joins with no pressure moves nothing, and the law
+// acts with the larger of that mean and the deepest point of a surface.
 // When `tilts` is given (one per sample), each gets the part of its depth that the fitted tilt adds (ContactPoint::tilt).
 double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts = {});
 

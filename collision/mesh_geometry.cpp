@@ -82,7 +82,7 @@ void walkTree(const fcl::BVHModel<fcl::AABBd>& model, Bound bound, Limit limit, 
 
 }  // namespace
 
-MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVertices(mesh)) {
+MeshGeometry::MeshGeometry(const TriangleMesh& mesh, double creaseAngle) : mesh_(weldCoincidentVertices(mesh)) {
   const size_t triangleCount = mesh_.triangles.size(), vertexCount = mesh_.vertices.size();
   centres_.resize(triangleCount);
   normals_.resize(triangleCount);
@@ -122,15 +122,18 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh) : mesh_(weldCoincidentVerti
   }
   // Each edge's pseudo-normal is the sum of its two faces (a closed, consistently wound mesh: the twin runs the
   // other way).
+  std::vector<std::array<int, 3>> twins(triangleCount);
   for (size_t t = 0; t < triangleCount; ++t) {
     for (int k = 0; k < 3; ++k) {
       const int here = mesh_.triangles[t][static_cast<size_t>(k)];
       const int next = mesh_.triangles[t][static_cast<size_t>((k + 1) % 3)];
       const auto twin = edgeOwner.find(edgeKey(next, here));
+      twins[t][static_cast<size_t>(k)] = twin != edgeOwner.end() ? twin->second : -1;
       const Vector3 other = twin != edgeOwner.end() ? normals_[static_cast<size_t>(twin->second)] : normals_[t];
       edgeNormals_[t][static_cast<size_t>(k)] = normals_[t] + other;
     }
   }
+  smooth_ = SmoothSurface(mesh_, normals_, twins, creaseAngle);
   neighbourStart_.assign(vertexCount + 1, 0);
   for (size_t v = 0; v < vertexCount; ++v) {
     std::vector<int>& list = adjacent[v];
@@ -190,6 +193,12 @@ void MeshGeometry::findFacePlanes() {
   facePlanes_ = std::move(planes);
 }
 
+std::array<Vector3, 3> MeshGeometry::corners(int triangle) const {
+  const std::array<int, 3>& indices = mesh_.triangles[static_cast<size_t>(triangle)];
+  return {mesh_.vertices[static_cast<size_t>(indices[0])], mesh_.vertices[static_cast<size_t>(indices[1])],
+          mesh_.vertices[static_cast<size_t>(indices[2])]};
+}
+
 std::span<const int> MeshGeometry::neighbours(int vertex) const {
   const int begin = neighbourStart_[static_cast<size_t>(vertex)];
   const int end = neighbourStart_[static_cast<size_t>(vertex) + 1];
@@ -230,6 +239,12 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
 std::optional<SurfacePoint> MeshGeometry::insideConvex(const Vector3& point) const {
   if (facePlanes_.empty()) return std::nullopt;
   // Inside a convex body the nearest surface point lies on the nearest face plane, within its face.
+  const SurfacePoint nearest = nearestFacePlane(point);
+  if (nearest.distance > 0) return std::nullopt;
+  return nearest;
+}
+
+SurfacePoint MeshGeometry::nearestFacePlane(const Vector3& point) const {
   const FacePlane* nearestPlane = &facePlanes_.front();
   double height = -std::numeric_limits<double>::infinity();  // above the nearest plane: ≤ 0 inside
   for (const FacePlane& plane : facePlanes_) {
@@ -239,7 +254,6 @@ std::optional<SurfacePoint> MeshGeometry::insideConvex(const Vector3& point) con
       nearestPlane = &plane;
     }
   }
-  if (height > 0) return std::nullopt;
   SurfacePoint result;
   result.distance = height;
   result.nearest = point - height * nearestPlane->normal;

@@ -10,14 +10,17 @@
 #include <vector>
 
 #include "point_queries.h"
+#include "smooth_surface.h"
 #include "triangle_mesh.h"
 
 namespace lodestone {
 
 class MeshGeometry {
  public:
-  // `mesh` must pass checkContactMesh; coincident nodes are welded here.
-  explicit MeshGeometry(const TriangleMesh& mesh);
+  // `mesh` must pass checkContactMesh; coincident nodes are welded here. Edges where the triangles meet at
+  // `creaseAngle` (radians) or more are sharp; the mesh is smooth across the others (see SmoothSurface): 0 keeps
+  // every edge sharp.
+  explicit MeshGeometry(const TriangleMesh& mesh, double creaseAngle = 0);
   ~MeshGeometry();
   MeshGeometry(const MeshGeometry&) = delete;
   MeshGeometry& operator=(const MeshGeometry&) = delete;
@@ -27,11 +30,15 @@ class MeshGeometry {
   int vertexCount() const { return static_cast<int>(mesh_.vertices.size()); }
 
   const Vector3& centre(int triangle) const { return centres_[static_cast<size_t>(triangle)]; }
+  std::array<Vector3, 3> corners(int triangle) const;
   const Vector3& normal(int triangle) const { return normals_[static_cast<size_t>(triangle)]; }
   double area(int triangle) const { return areas_[static_cast<size_t>(triangle)]; }
   // A node's share of the surface: a third of the area of each triangle it is a corner of.
   double vertexArea(int vertex) const { return vertexAreas_[static_cast<size_t>(vertex)]; }
   double totalArea() const { return totalArea_; }
+  // The smooth surface where triangle `triangle` stands for one; null where it is flat or its edges are sharp.
+  const SmoothTriangle* smoothTriangle(int triangle) const { return smooth_.triangle(triangle); }
+  const SmoothSurface& smoothSurface() const { return smooth_; }
   // Nodes joined to `vertex` by an edge.
   std::span<const int> neighbours(int vertex) const;
 
@@ -58,6 +65,10 @@ class MeshGeometry {
   // When convexWithFewFaces() and `point` is inside or on the surface: nearestSurfacePoint(point), found from the
   // face planes. Otherwise nothing (then a point outside a convexWithFewFaces() mesh).
   std::optional<SurfacePoint> insideConvex(const Vector3& point) const;
+  // When convexWithFewFaces(): the face plane `point` is highest above (inside: least deep below), with that height
+  // as the distance — nearestSurfacePoint(point) inside, and outside a lower bound of the distance that is the
+  // distance itself above the middle of a face.
+  SurfacePoint nearestFacePlane(const Vector3& point) const;
 
  private:
   struct Hierarchy;
@@ -77,6 +88,7 @@ class MeshGeometry {
     double offset;   // normal · x on the plane
   };
   std::vector<FacePlane> facePlanes_;  // empty unless convexWithFewFaces()
+  SmoothSurface smooth_;
   std::unique_ptr<Hierarchy> hierarchy_;
 };
 

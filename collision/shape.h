@@ -58,6 +58,10 @@ struct Aabb {
   bool overlaps(const Aabb& other) const {
     return (min.array() <= other.max.array()).all() && (other.min.array() <= max.array()).all();
   }
+  // False when either box has a NaN.
+  bool contains(const Aabb& other) const {
+    return (min.array() <= other.min.array()).all() && (other.max.array() <= max.array()).all();
+  }
   Aabb inflated(double margin) const { return {min.array() - margin, max.array() + margin}; }
 };
 

@@ -20,9 +20,19 @@ namespace {
 // through zero rather than appear below it.
 constexpr double kProximityFraction = 0.1;
 
+// How far the boxes are grown when the broad phase's pairs are kept (VerletList), as a part of the median box's
+// extent: the list is built again only once some graphic has moved or turned that far (relative to its box) since.
+// Measured on the 1000-sphere pile (peer_pile_benchmark, 0.2 s, 6046 detections, 2914 candidates on average): a
+// margin of 0 (a broad phase at every detection, as before) spends 10.4 s detecting; 0.05, 0.1 and 0.2 build the list
+// 36, 19 and 9 times and keep 3809, 4676 and 6948 pairs to check, and detect in 1.8, 1.8 and 2.1 s — the narrow phase
+// on the candidates is then most of it. A tenth keeps the builds rare for faster scenes and the kept pairs within
+// twice the candidates for a packed pile.
+constexpr double kVerletMarginFraction = 0.1;
+
 }  // namespace
 
-ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts_(model.contacts.get()) {
+ContactEvaluator::ContactEvaluator(const Model& model)
+    : model_(model), contacts_(model.contacts.get()), closeGraphics_(kVerletMarginFraction) {
   if (!contacts_) return;
   const std::vector<ForceContact>& elements = contacts_->elements;
   const size_t graphicCount = contacts_->graphics.size();
@@ -42,6 +52,7 @@ ContactEvaluator::ContactEvaluator(const Model& model) : model_(model), contacts
     for (int graphic : element.jGraphics) reachOut(graphic);
     hasSubroutines_ = hasSubroutines_ || element.userNormal || element.userFriction || element.contactPost;
     laws_.push_back(makeContactLaws(element));
+    runsUserCode_ = runsUserCode_ || laws_.back().normal->runsUserCode() || laws_.back().friction->runsUserCode();
     const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
     keepsLawState_.push_back(keepsState ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
@@ -85,9 +96,19 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   for (size_t g = 0; g < poses_.size(); ++g) {
     boxes_[g] = boundsOf(contacts_->graphics[g].shape, poses_[g]).inflated(proximity_[g]);
   }
-  broadPhase_.findOverlaps(boxes_, overlaps_);
-  forEachOrientedPair(*contacts_, roles_, overlaps_,
-                      [this](int element, int graphicI, int graphicJ) { addCandidate(element, graphicI, graphicJ); });
+  // The candidates are the kept pairs whose boxes overlap: exactly the pairs a broad phase over boxes_ would give,
+  // in its order.
+  if (closeGraphics_.update(boxes_)) {
+    keptPairs_.clear();
+    forEachOrientedPair(*contacts_, roles_, closeGraphics_.kept(), [this](int element, int graphicI, int graphicJ) {
+      keptPairs_.push_back({element, graphicI, graphicJ});
+    });
+  }
+  for (const PairKey& pair : keptPairs_) {
+    if (boxes_[static_cast<size_t>(pair.graphicI)].overlaps(boxes_[static_cast<size_t>(pair.graphicJ)])) {
+      addCandidate(pair.element, pair.graphicI, pair.graphicJ);
+    }
+  }
 }
 
 void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
@@ -365,7 +386,7 @@ ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinemati
 }
 
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                                     Geometry geometry) {
+                                     Geometry geometry, std::vector<ContactPoint>& scratch) {
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
@@ -373,10 +394,10 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
                   placeGraphic(gi, bodyI), placeGraphic(gj, bodyJ)};
   if (geometry == Geometry::Measure) {
-    scratch_.clear();
+    scratch.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch_, element(c.element).options);
-    state.points = scratch_;
+    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch, element(c.element).options);
+    state.points = scratch;
   }
   return pairForces(state, Evaluation::Differencing, nullptr, nullptr);
 }

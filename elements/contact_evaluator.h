@@ -1,6 +1,7 @@
-// Force_Contact at run time: finds which graphics touch (one broad phase for every element, then the narrow
-// phase per close pair), turns each contact point into normal and friction forces through the element's laws,
-// and keeps each pair's contact status for the root functions that locate onset and separation in time.
+// Force_Contact at run time: finds which graphics touch (one broad phase for every element, its pairs kept while
+// the graphics move little, then the narrow phase per close pair), turns each contact point into normal and friction
+// forces through the element's laws, and keeps each pair's contact status for the root functions that locate onset
+// and separation in time.
 #pragma once
 
 #include <array>
@@ -96,6 +97,10 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // Adds the force of every detected pair at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
 
+  // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
+  // the step limit takes its pairs from it too.
+  const VerletList& closeGraphics() const { return closeGraphics_; }
+
   // ---- root functions: two per element with zero crossing on, both falling through zero -------------------
   // g[2k]: the smallest gap among pairs that are apart (falls through 0 at the first touch);
   // g[2k+1]: the smallest depth among pairs in contact (falls through 0 when one separates).
@@ -123,8 +128,14 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   };
   // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
   // the Jacobian differences them (user subroutines get dflag = 1).
+  // `scratch` holds the points a Measure finds: one per thread, for pairs differenced in parallel (see
+  // runsUserCode).
   PairLoads pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                      Geometry geometry);
+                      Geometry geometry, std::vector<ContactPoint>& scratch);
+  // True when a law of some element calls user code (CNFSUB, CFFSUB, a named law's library): its pairs are then
+  // evaluated by one thread only. Otherwise pairLoads only reads the evaluator (built-in laws keep no state) and may
+  // be called from several threads at once.
+  bool runsUserCode() const { return runsUserCode_; }
 
   // ---- results ----------------------------------------------------------------------------------------------
   // Which pairs report() describes: the pairs within reach — those the broad phase finds close, with their boxes
@@ -276,11 +287,10 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<double> proximity_;             // per graphic: how far its box is inflated
   std::vector<Aabb> boxes_;
   std::vector<Pose> poses_;
-  BroadPhase broadPhase_;
-  std::vector<std::pair<int, int>> overlaps_;
+  VerletList closeGraphics_;                  // the broad phase, kept from residual to residual
+  std::vector<PairKey> keptPairs_;            // the pairs of elements among closeGraphics_'s kept pairs
   std::vector<Candidate> candidates_;
   std::vector<ContactPoint> points_;
-  std::vector<ContactPoint> scratch_;
   bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection
   std::vector<ActivePair> activePairs_;
   // The pairs in contact and where each contact began. Only accepted states (steps and located roots) change
@@ -294,6 +304,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;
+  bool runsUserCode_ = false;
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;          // of the latest detect()
   const ForceContact* callingElement_ = nullptr;

@@ -80,6 +80,7 @@ class NamedNormal final : public NormalForceLaw {
   }
   int stateSize() const override { return law_.state_size; }
   bool canProbe() const override { return law_.state_size == 0; }
+  bool runsUserCode() const override { return true; }
 
  private:
   const ForceContact& element_;
@@ -98,6 +99,7 @@ class NamedFriction final : public FrictionForceLaw {
     return {force[0], force[1], force[2]};
   }
   int stateSize() const override { return law_.state_size; }
+  bool runsUserCode() const override { return true; }
 
  private:
   const ForceContact& element_;
@@ -122,6 +124,7 @@ class SubroutineNormal final : public NormalForceLaw {
     return pair.subroutines->callNormalSubroutine(element_, call);
   }
   bool canProbe() const override { return false; }
+  bool runsUserCode() const override { return true; }
 
  private:
   const ForceContact& element_;
@@ -146,6 +149,8 @@ class SubroutineFriction final : public FrictionForceLaw {
     const std::array<double, 3> result = pair.subroutines->callFrictionSubroutine(element_, call);
     return result[0] * tangentX + result[1] * tangentY + result[2] * contact.normal;
   }
+
+  bool runsUserCode() const override { return true; }
 
  private:
   const ForceContact& element_;

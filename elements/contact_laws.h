@@ -62,6 +62,9 @@ class NormalForceLaw {
   virtual int stateSize() const { return 0; }
   // True when force() may be called outside the integration (a probe of the law's stiffness) without effect.
   virtual bool canProbe() const { return true; }
+  // True when force() calls code of the user's (a named law's library, a CNFSUB), which need not be reentrant: such
+  // laws are evaluated by one thread only.
+  virtual bool runsUserCode() const { return false; }
 };
 
 class FrictionForceLaw {
@@ -70,6 +73,7 @@ class FrictionForceLaw {
   // The friction force at this point, ground, given the normal force it carries.
   virtual Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const = 0;
   virtual int stateSize() const { return 0; }
+  virtual bool runsUserCode() const { return false; }  // as NormalForceLaw's
 };
 
 struct ContactLaws {

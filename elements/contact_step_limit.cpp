@@ -60,7 +60,8 @@ ContactStepLimit::ContactStepLimit(const Model& model) : contacts_(model.contact
   roles_ = graphicRoles(*contacts_);
 }
 
-void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lookAhead) {
+void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lookAhead,
+                               const VerletList* closeGraphics) {
   limit_ = Limit{};
   crossing_.reset();
   if (empty()) return;
@@ -79,7 +80,11 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
     travel_[g] = travel;
     boxes_[g] = boundsOf(graphics[g].shape, pose).inflated(travel.at(lookAhead));
   }
-  broadPhase_.findOverlaps(boxes_, overlaps_);
+  if (closeGraphics && closeGraphics->covers(boxes_)) {
+    closeGraphics->overlapsAmong(boxes_, overlaps_);
+  } else {
+    broadPhase_.findOverlaps(boxes_, overlaps_);
+  }
   lookAhead_ = lookAhead;
   wasTouching_.swap(touching_);
   touching_.clear();

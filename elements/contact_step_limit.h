@@ -84,7 +84,11 @@ class ContactStepLimit {
   // meet within `lookAhead` (a swept broad phase: each graphic's box grown by how far its points can travel in that
   // time); every other pair cannot meet within any step up to it. At the first state measured, the pairs touching
   // were there before it (the start's interference is reported on its own).
-  void measure(std::span<const BodyKinematics> bodies, double lookAhead);
+  //
+  // `closeGraphics`, when given, is the evaluator's kept list of the same graphics (ContactEvaluator::closeGraphics):
+  // when its grown boxes cover the swept ones — a step's travel is usually far less than the proximity and the margin
+  // they were grown by — its pairs are the swept boxes' pairs, and the broad phase need not run again.
+  void measure(std::span<const BodyKinematics> bodies, double lookAhead, const VerletList* closeGraphics = nullptr);
   const Limit& limit() const { return limit_; }
   const std::optional<Crossing>& crossing() const { return crossing_; }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <set>
 
 #include "collision/mesh_geometry.h"
@@ -321,6 +322,9 @@ bool needsTessellation(const ForceContact& contact, const std::vector<ContactGra
          std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
 }
 
+// crease_angle, in radians.
+double creaseAngleOf(const PostGraphicSpec& graphic) { return graphic.crease_angle * std::numbers::pi / 180; }
+
 std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& diagnostics) {
   PlacedShape placed;
   const std::string& type = graphic.type;
@@ -335,7 +339,7 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
     }
     if (!problems.empty()) return std::nullopt;
     // The nodes are in the reference marker's frame, which is the shape frame.
-    placed.shape = Shape::mesh(std::make_shared<MeshGeometry>(graphic.mesh));
+    placed.shape = Shape::mesh(std::make_shared<MeshGeometry>(graphic.mesh, creaseAngleOf(graphic)));
   } else {
     diagnostics.error(graphic.loc, "type " + type + " is drawn only by viewers and cannot be contact geometry");
     return std::nullopt;
@@ -552,7 +556,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
             ok = false;
             continue;
           }
-          graphic.shape.surface = std::make_shared<MeshGeometry>(tessellate(graphic.shape, graphicSpec.refinement_level));
+          graphic.shape.surface = std::make_shared<MeshGeometry>(tessellate(graphic.shape, graphicSpec.refinement_level),
+                                                                 creaseAngleOf(graphicSpec));
         }
       }
       if (!ok) continue;

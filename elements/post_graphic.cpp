@@ -67,6 +67,7 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
           attr::presentation<S>("hidden"),
           attr::keyword("type", &S::type, allTypes()).required(),
           attr::integer("refinement_level", &S::refinement_level).atLeast(0).byDefault(0L),
+          attr::real("crease_angle", &S::crease_angle).atLeast(0).atMost(180).byDefault(kDefaultCreaseAngleDegrees),
           attr::boolean("is_material_inside", &S::is_material_inside).byDefault(true),
       },
       .variantSets = {{"type", {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collision/shape.h"
+#include "collision/smooth_surface.h"
 #include "collision/triangle_mesh.h"
 #include "elements/reference_marker.h"
 #include "solver/core/model.h"
@@ -27,6 +28,9 @@ struct PostGraphicSpec {
   std::string ends_type;
   std::optional<int> num_point, num_triangle;
   int refinement_level = 0;
+  // Contact meshes (a TriaMesh, a tessellated primitive): edges where the triangles meet at this angle (degrees) or
+  // more stay sharp; across gentler ones the mesh stands for a smooth surface (collision/smooth_surface.h).
+  double crease_angle = kDefaultCreaseAngleDegrees;
   bool is_material_inside = true;
   // TriaMesh: a mesh file (STL or OBJ) as written in the deck, relative to the deck's folder, instead of lists.
   std::optional<std::string> mesh_file;

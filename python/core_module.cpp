@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <csignal>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "plugins/usersub/subroutine_host.h"
 #include "solver/core/text.h"
 #include "solver/driver/run.h"
+#include "solver/driver/signal_interruption.h"
 #include "solver/output/result_tables.h"
 #include "solver/xml/deck_reader.h"
 
@@ -203,18 +205,52 @@ py::list checkDeckFor(const std::string& path, const std::vector<std::string>& s
   return describeDiagnostics(checkDeck(path, settingsOf(settingTexts)));
 }
 
+// Whether Ctrl-C is Python's to turn into KeyboardInterrupt here: on the main thread (where Python runs signal
+// handlers), with a Python handler for SIGINT (not SIG_IGN or SIG_DFL, which the user chose).
+bool pythonHandlesInterrupts() {
+  const py::module_ threading = py::module_::import("threading");
+  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return false;
+  const py::object handler = py::module_::import("signal").attr("getsignal")(SIGINT);
+  return PyCallable_Check(handler.ptr()) != 0;
+}
+
 // The run `lodestone run` does, in this process. The GIL stays held: a deck's Python subroutines run in this
 // interpreter, on this thread.
+//
+// Ctrl-C: Python's own handler would raise KeyboardInterrupt inside whatever Python code runs next, a subroutine of
+// the deck, which would fail the run. So during the run SIGINT only notes that it came (SignalInterruption), the
+// run ends after its current step with its files complete, and Python's handler is then given the signal as if it
+// came now: what it raises (KeyboardInterrupt) is returned as "interruption", for the package to raise with the
+// results. A second Ctrl-C goes to Python's handler at once. A handler of another signal that raises during the
+// run (checked after every step) ends it the same way.
 py::dict runDeckFor(const std::string& path, const std::vector<std::string>& settingTexts, const std::string& output) {
   RunRequest request;
   request.deckPath = path;
   request.outputDir = output;
   request.settings = settingsOf(settingTexts);
+  std::optional<SignalInterruption> interruption;
+  if (pythonHandlesInterrupts()) interruption.emplace(std::initializer_list<int>{SIGINT});
+  std::optional<py::error_already_set> raised;  // by a Python signal handler
+  request.shouldStop = [&] {
+    if (interruption && interruption->received() != 0) return true;
+    if (PyErr_CheckSignals() == 0) return false;
+    raised.emplace();  // takes the exception, so that the run's last calls of Python subroutines can be made
+    return true;
+  };
   const RunOutcome outcome = runDeck(request);
+  const bool interrupted = interruption && interruption->received() != 0;
+  interruption.reset();
+  if (interrupted) PyErr_SetInterruptEx(SIGINT);
+  if (PyErr_CheckSignals() != 0) {
+    if (raised) PyErr_Clear();  // the first one stands
+    else raised.emplace();
+  }
   py::dict result;
-  result["status"] = outcome.status == RunStatus::Completed   ? "completed"
-                     : outcome.status == RunStatus::BadDeck   ? "bad deck"
-                                                              : "failed";
+  result["status"] = outcome.status == RunStatus::Completed     ? "completed"
+                     : outcome.status == RunStatus::BadDeck     ? "bad deck"
+                     : outcome.status == RunStatus::Interrupted ? "interrupted"
+                                                                : "failed";
+  result["interruption"] = raised ? raised->value() : py::none();
   result["message"] = outcome.message;
   result["output_dir"] = outcome.outputDir;
   result["diagnostics"] = describeDiagnostics(outcome.diagnostics);

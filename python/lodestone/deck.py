@@ -145,15 +145,24 @@ class Deck:
 
     def run(self, output=None):
         """Simulates the deck with its settings, as `lodestone run DECK [-o output] --set ...` does, in this process.
-        Returns the Results; raises SimulationError (its `results` has what was written) when the run fails."""
+        Returns the Results; raises SimulationError (its `results` has what was written) when the run fails.
+        Ctrl-C ends the run after its current step, its files complete, and raises KeyboardInterrupt with the
+        results so far as its `results`."""
         outcome = _core.run_deck(self.path, self._settings, "" if output is None else os.fspath(output))
         diagnostics = diagnostics_of(outcome["diagnostics"])
         results = None
         if outcome["output_dir"]:
             results = Results(outcome["output_dir"], self, outcome["status"], outcome["message"], diagnostics)
+        interruption = outcome["interruption"]  # what a signal handler raised during the run (KeyboardInterrupt)
+        if interruption is not None:
+            interruption.results = results
+            if results is not None:
+                interruption.add_note("%s: %s; results up to it are kept in %s"
+                                      % (self.path, outcome["message"], results.output_dir))
+            raise interruption
         if outcome["status"] == "bad deck":
             raise DeckError(diagnostics, results=results)
-        if outcome["status"] == "failed":
+        if outcome["status"] in ("failed", "interrupted"):  # interrupted: by a signal whose handler raised nothing
             message = "%s: %s" % (self.path, outcome["message"].rstrip("."))
             if results is not None:
                 message += "; results up to the failure are kept in " + results.output_dir

@@ -139,7 +139,8 @@ def read_table(path, name, definition=None, labels_of=None):
 class Results:
     """A results folder. Each table (`bodies`, `contacts`, `impacts`, `joints`, `requests`, `energy`, `events`) is
     read from its CSV file on first use; None when the run wrote no such file (a deck without contact has no
-    contacts.csv). `status` is "completed", or "failed"/"bad deck" for the partial results of a run that stopped."""
+    contacts.csv). `status` is "completed", or "failed"/"bad deck"/"interrupted" for the partial results of a run that
+    stopped."""
 
     def __init__(self, output_dir, deck=None, status="completed", message="", diagnostics=()):
         self.output_dir = os.fspath(output_dir)

@@ -20,6 +20,8 @@ const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
 const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
 const OptionSpelling kLawsOption{"--laws", "--laws", "a law library (or several, separated by ':')"};
 const OptionSpelling kSetOption{"--set", "--set", "ELEMENT:ID:ATTRIBUTE=VALUE"};
+const OptionSpelling kThreadsOption{"--threads", "--threads", "a number of threads for each run (0: one per core)"};
+constexpr int kMaximumThreads = 1024;
 
 std::string commandName(Command command) {
   switch (command) {
@@ -51,11 +53,12 @@ std::optional<std::optional<std::string>> matchOption(const std::string& argumen
   return std::nullopt;
 }
 
-std::optional<int> parseJobCount(const std::string& text) {
+// A whole number from `least` to `most`, the whole text; empty otherwise.
+std::optional<int> parseCount(const std::string& text, int least, int most) {
   int value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc{} || stop != end || value < 1 || value > kMaximumJobs) return std::nullopt;
+  if (error != std::errc{} || stop != end || value < least || value > most) return std::nullopt;
   return value;
 }
 
@@ -202,6 +205,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       option = &kOutputOption;
     } else if (takesJobs && (match = matchOption(argument, kJobsOption))) {
       option = &kJobsOption;
+    } else if (takesOutput && (match = matchOption(argument, kThreadsOption))) {
+      option = &kThreadsOption;
     } else if ((match = matchOption(argument, kLawsOption))) {
       option = &kLawsOption;
     } else if ((match = matchOption(argument, kSetOption))) {
@@ -225,6 +230,13 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
     } else if (option == &kSetOption) {
       if (value.empty()) return UsageError{"option '--set' needs a value: " + kSetOption.valueName};
       line.settings.push_back(value);
+    } else if (option == &kThreadsOption) {
+      if (line.threads) return UsageError{"option '--threads' given twice"};
+      line.threads = parseCount(value, 0, kMaximumThreads);
+      if (!line.threads) {
+        return UsageError{"option '--threads' needs a whole number from 0 (one per core) to " +
+                          std::to_string(kMaximumThreads) + " (got '" + value + "')"};
+      }
     } else if (option == &kOutputOption) {
       if (outputGiven) return UsageError{"option '-o' given twice"};
       if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
@@ -232,7 +244,7 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       line.outputDir = value;
     } else {
       if (line.jobs) return UsageError{"option '-j' given twice"};
-      line.jobs = parseJobCount(value);
+      line.jobs = parseCount(value, 1, kMaximumJobs);
       if (!line.jobs) {
         return UsageError{"option '-j' needs a whole number from 1 to " + std::to_string(kMaximumJobs) +
                           " (got '" + value + "')"};
@@ -250,11 +262,11 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
 
 std::string helpText() {
   return R"(Usage:
-  lodestone run DECK [-o DIR] [--set ...] [--animation]
+  lodestone run DECK [-o DIR] [--set ...] [--animation] [--threads N]
                                     simulate one deck
   lodestone check DECK... [--set ...]
                                     read and build decks without simulating them
-  lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation]
+  lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation] [--threads N]
                                     simulate many decks, N at a time, each in its own process
   lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,... [--vary ...] [--set ...] [--summary EXPR]
                   [--scheduler ADDR | -j N] [--timeout S] [--keep] [-o DIR]
@@ -331,6 +343,9 @@ Options
                      checked as if the deck said it: --set Force_Contact:300:stiffness=2e5; an empty ID
                      names the elements without one: --set Param_Transient::integr_tol=1e-6
   --animation        write animation.pvd (run, batch), whatever the deck's H3DOutput says
+  --threads N        threads a run spreads its contact Jacobian over (run, batch; default: one per core for run,
+                     1 for each of batch's runs, which run side by side); 0: one per core. Results are the same
+                     bit for bit whatever N; run.log says how many were used
   --laws LIB         load the named contact laws of law library LIB (a path, or a name looked up like a
                      subroutine library); may be repeated; also for check, batch and elements
   --                 every argument after this is a deck, even one starting with '-'

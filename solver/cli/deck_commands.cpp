@@ -41,6 +41,7 @@ int exitCodeOf(RunStatus status) {
     case RunStatus::Completed: return kExitSuccess;
     case RunStatus::BadDeck: return kExitBadDeck;
     case RunStatus::SimulationFailed: return kExitSimulationFailed;
+    case RunStatus::Interrupted: return kExitSimulationFailed;  // a run this program asks to stop: none yet
   }
   return kExitSimulationFailed;
 }
@@ -72,6 +73,7 @@ int runCommand(const CommandLine& line) {
     request.deckPath = deck;
     request.outputDir = line.outputDir;
     request.animation = line.animation;
+    request.threads = line.threads.value_or(0);
     request.settings = *settings;
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
@@ -97,6 +99,7 @@ int runCommand(const CommandLine& line) {
       std::cerr << outcomeLine << std::endl;
       break;
     case RunStatus::SimulationFailed:
+    case RunStatus::Interrupted:
       outcomeLine += outcome.message.empty() ? "simulation failed" : outcome.message;
       // IDAS messages end in a full stop; the sentence goes on.
       if (outcomeLine.back() == '.') outcomeLine.pop_back();
@@ -155,6 +158,8 @@ int batchCommand(const CommandLine& line) {
     std::vector<std::string> arguments{"lodestone", "run", "-o", run.resultsDir};
     for (const std::string& setting : line.settings) arguments.insert(arguments.end(), {"--set", setting});
     if (line.animation) arguments.push_back("--animation");
+    // The decks run side by side, one per core: one thread each unless asked.
+    arguments.insert(arguments.end(), {"--threads", std::to_string(line.threads.value_or(1))});
     arguments.insert(arguments.end(), {"--", run.deck});
     jobs.push_back({kCurrentExecutable, std::move(arguments), consoleLog, ""});
     runOfJob.push_back(index);

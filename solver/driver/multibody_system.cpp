@@ -226,27 +226,54 @@ void MultibodySystem::differentiateContacts(const double* y) {
   // Each active pair's loads depend on the 13 states of its (one or two) moving bodies. Forward differences over
   // those states only: 13 or 26 evaluations of one pair, whatever the size of the model. Only the 7 position
   // states move the contact points; the unperturbed state and the 6 velocity columns use the points detected
-  // at this state (prepareJacobian has just detected them).
-  using Geometry = ContactEvaluator::Geometry;
-  for (const ContactEvaluator::ActivePair& pair : contacts_.activePairs()) {
-    const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
-    const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
-    const PairLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected);
-    for (const int column : {pair.bodyI, pair.bodyJ}) {
+  // at this state (prepareJacobian has just detected them). The pairs are differenced in parallel, each into its own
+  // PairDifferences, and written into the blocks in pair order afterwards: the same sums whatever the thread count.
+  const std::vector<ContactEvaluator::ActivePair>& pairs = contacts_.activePairs();
+  pairDifferences_.resize(pairs.size());
+  const auto differencePairs = [&](int begin, int end) {
+    std::vector<ContactPoint> scratch;
+    for (int p = begin; p < end; ++p) differencePair(pairs[static_cast<size_t>(p)], y, scratch, pairDifferences_[p]);
+  };
+  if (contacts_.runsUserCode()) {
+    differencePairs(0, static_cast<int>(pairs.size()));
+  } else {
+    parallel_->run(static_cast<int>(pairs.size()), kPairsPerTask, differencePairs);
+  }
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const ContactEvaluator::ActivePair& pair = pairs[p];
+    const PairDifferences& differences = pairDifferences_[p];
+    for (int side = 0; side < 2; ++side) {
+      const int column = differences.columns[side];
       if (column < 0) continue;
-      if (column == pair.bodyJ && pair.bodyI == pair.bodyJ) continue;
-      const BodyKinematics& unperturbed = kinematics_[static_cast<size_t>(column)];
-      forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
-                            [&](int k, double increment, const BodyKinematics& moved) {
-        BodyKinematics perturbed = moved;
-        perturbed.acceleration = unperturbed.acceleration;
-        perturbed.angularAcceleration = unperturbed.angularAcceleration;
-        const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
-        const PairLoads loads = column == pair.bodyI ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry)
-                                                     : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry);
-        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, increment, base, loads);
-      });
+      for (int k = 0; k < kSize; ++k) {
+        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, differences.increments[side][k], differences.base,
+                               differences.moved[side][k]);
+      }
     }
+  }
+}
+
+void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, const double* y,
+                                     std::vector<ContactPoint>& scratch, PairDifferences& differences) {
+  using Geometry = ContactEvaluator::Geometry;
+  const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
+  const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
+  differences.base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected, scratch);
+  differences.columns = {pair.bodyI, pair.bodyJ == pair.bodyI ? -1 : pair.bodyJ};
+  for (int side = 0; side < 2; ++side) {
+    const int column = differences.columns[side];
+    if (column < 0) continue;
+    const BodyKinematics& unperturbed = kinematics_[static_cast<size_t>(column)];
+    forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
+                          [&](int k, double increment, const BodyKinematics& moved) {
+      BodyKinematics perturbed = moved;
+      perturbed.acceleration = unperturbed.acceleration;
+      perturbed.angularAcceleration = unperturbed.angularAcceleration;
+      const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
+      differences.increments[side][k] = increment;
+      differences.moved[side][k] = side == 0 ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry, scratch)
+                                             : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry, scratch);
+    });
   }
 }
 
@@ -327,7 +354,7 @@ const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, co
   Stopwatch watch;
   updateKinematics(y);
   addBodyAccelerations(yp);
-  stepLimit_.measure(kinematics_, lookAhead);
+  stepLimit_.measure(kinematics_, lookAhead, &contacts_.closeGraphics());
   times_.contactStepLimit += watch.lap();
   return stepLimit_;
 }

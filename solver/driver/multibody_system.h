@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include <array>
 #include <map>
 
 #include "elements/body_rigid.h"
@@ -16,6 +17,7 @@
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
+#include "parallel_loop.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
 #include "solver/output/energy_results_writer.h"
@@ -83,6 +85,8 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
+  // The threads prepareJacobian spreads its contact pairs over (`loop` must outlive the system); one by default.
+  void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
 
   // ---- contact and sensor events ----------------------------------------------------------------------------
   // Root functions IDAS watches, evaluated at (y, y'): contact onset and separation first (contactRootCount()
@@ -161,6 +165,16 @@ class MultibodySystem {
   void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
+  // One active pair's loads at this state and with each state of each of its moving bodies moved by its increment
+  // (columns: body I's, then body J's; −1 for ground or when J is I).
+  struct PairDifferences {
+    TwoBodyLoads base;
+    std::array<int, 2> columns{-1, -1};
+    std::array<std::array<double, body_state::kSize>, 2> increments{};
+    std::array<std::array<TwoBodyLoads, body_state::kSize>, 2> moved;
+  };
+  void differencePair(const ContactEvaluator::ActivePair& pair, const double* y, std::vector<ContactPoint>& scratch,
+                      PairDifferences& differences);
   // Where contact and force derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body
   // `columnBody`'s state go: rows kVelocity.. of the returned block's view.
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
@@ -200,6 +214,12 @@ class MultibodySystem {
   };
   std::map<std::pair<int, int>, Coupling> couplings_;
   BodyBlock block_;
+  std::vector<PairDifferences> pairDifferences_;  // one per active pair, for differentiateContacts
+  // Pairs differenced per task: a pair costs 27 evaluations of its law (and 14 collisions), a few microseconds for
+  // spheres, so tasks of a few pairs keep TBB's overhead small against the work.
+  static constexpr int kPairsPerTask = 8;
+  const ParallelLoop* parallel_ = &serialLoop_;
+  ParallelLoop serialLoop_{1};
   const double* jacobianState_ = nullptr;  // y of the latest prepareJacobian, read by writeJacobian
   int lastNonFiniteBody_ = -1;
 };

@@ -17,6 +17,7 @@
 #include "solver/output/csv_file.h"
 #include "solver/output/energy_results_writer.h"
 #include "solver/output/impact_results_writer.h"
+#include "solver/output/number_format.h"
 #include "solver/output/animation_writer.h"
 #include "solver/output/results_h5.h"
 #include "solver/output/request_results_writer.h"
@@ -109,11 +110,14 @@ class DeckRun {
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
 
-    simulation_.emplace(std::move(*model));
+    SimulationOptions options;
+    options.threads = request_.threads;
+    simulation_.emplace(std::move(*model), options);
     simulation_->times().parse = setupTimes.parse;
     simulation_->times().build = setupTimes.build;
     simulation_->setRunLog(&*log_);
     simulation_->setProgressHandler(request_.onProgress);
+    simulation_->setStopCheck(request_.shouldStop);
     if (trace_) simulation_->setDebugTrace(&*trace_);
     simulation_->setSensorActionHandler([this](const SensorAction& action) {
       std::string row;
@@ -187,6 +191,8 @@ class DeckRun {
     if (outcome_.status == RunStatus::Completed) {
       outcome_.message = "simulation completed";
       log_->completed();
+    } else if (outcome_.status == RunStatus::Interrupted) {
+      log_->interrupted(*failureTime_);
     } else if (failureTime_) {
       log_->failed(*failureTime_, outcome_.message);
     } else {
@@ -299,8 +305,8 @@ class DeckRun {
     const SegmentOutcome result = simulation_->run(*segment);
     currentTime_ = result.time;
     if (!result.completed) {
-      outcome_.status = RunStatus::SimulationFailed;
-      outcome_.message = result.reason;
+      outcome_.status = result.interrupted ? RunStatus::Interrupted : RunStatus::SimulationFailed;
+      outcome_.message = result.interrupted ? "interrupted at t=" + scientific(result.time, 6) : result.reason;
       failureTime_ = result.time;
       return false;
     }

@@ -15,18 +15,23 @@ struct RunRequest {
   std::string deckPath;
   std::string outputDir;  // empty: beside the deck, "<deck stem>_results"
   bool animation = false;  // write the animation whatever the deck says (`lodestone run --animation`)
+  int threads = 1;         // `--threads`: what a run spreads its contact Jacobian over; 0: one per core
   // Attributes given values from outside the deck (--set), applied as the deck is read.
   std::vector<AttributeSetting> settings;
   // Called now and then during integration (not more than a few times per second of wall time).
   std::function<void(double time, double startTime, double endTime)> onProgress;
+  // Asked after every integration step; true ends the run there, interrupted: the outputs written so far are kept
+  // (every row whole), the statistics logged, and run.log ends "Simulation interrupted at t=…". A signal handler
+  // cannot safely do more than set a flag for this to read (signal_interruption.h).
+  std::function<bool()> shouldStop;
 };
 
-enum class RunStatus { Completed = 0, BadDeck = 1, SimulationFailed = 2 };
+enum class RunStatus { Completed = 0, BadDeck = 1, SimulationFailed = 2, Interrupted = 3 };
 
 struct RunOutcome {
   RunStatus status = RunStatus::Completed;
   std::string outputDir;     // where results and run.log went (empty when the deck could not be read)
-  std::string message;       // one line: "simulation completed" or why it failed
+  std::string message;       // one line: "simulation completed", why it failed, or "interrupted at t=…"
   Diagnostics diagnostics;   // everything the reader and builder reported
 };
 

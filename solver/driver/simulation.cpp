@@ -35,8 +35,9 @@ struct OutputSchedule {
 };
 
 Simulation::Simulation(Model model, SimulationOptions options)
-    : options_(std::move(options)), model_(std::make_unique<Model>(std::move(model))) {
+    : options_(std::move(options)), parallel_(options_.threads), model_(std::make_unique<Model>(std::move(model))) {
   system_ = std::make_unique<MultibodySystem>(*model_, times_);
+  system_->setParallelLoop(parallel_);
   state_.resize(static_cast<size_t>(system_->layout().size()));
   system_->initialState(state_);
 }
@@ -76,6 +77,7 @@ bool Simulation::replaceModel(Model model, std::string& whyNot) {
   discardIntegrator();
   model_ = std::move(replacement);
   system_ = std::move(system);
+  system_->setParallelLoop(parallel_);
   redundancyLogged_ = false;
   state_.resize(static_cast<size_t>(system_->layout().size()));
   if (!started_) {
@@ -226,6 +228,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     analysis.settings = model_->integrator;
     analysis.linearSolver = describeLinearSolver(linearSolver());
     analysis.equations = size;
+    analysis.threads = parallel_.threads();
     log_->analysisStart(analysis);
   }
 
@@ -374,6 +377,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       onProgress_(step.time, segment.startTime, segment.endTime);
     }
     if (step.status == StepStatus::ReachedStopTime) break;
+    if (shouldStop_ && shouldStop_()) return interrupt(step.time, startEnergy);
   }
   time_ = segment.endTime;
   state_ = outputState_;
@@ -784,6 +788,17 @@ SegmentOutcome Simulation::stopForSubroutine() {
   logLine(" ERROR: " + reason);
   if (log_) log_->statistics(statistics() - segmentStart_);
   return {false, time_, reason};
+}
+
+SegmentOutcome Simulation::interrupt(double time, const EnergySample& startEnergy) {
+  const std::span<const double> reached = integrator_->returnedState();
+  state_.assign(reached.begin(), reached.end());
+  time_ = time;
+  if (log_) log_->statistics(statistics() - segmentStart_);
+  summariseEnergy(startEnergy, integrator_->returnedDerivative());
+  SegmentOutcome outcome{false, time, "interrupted"};
+  outcome.interrupted = true;
+  return outcome;
 }
 
 std::optional<std::string> Simulation::reportSubroutineMessages() {

@@ -26,6 +26,8 @@ struct OutputSchedule;  // the output times of a segment (simulation.cpp)
 
 struct SimulationOptions {
   IntegratorOptions integrator;
+  // Threads the contact Jacobian is spread over (`--threads`); 0: one per core. Results do not depend on it.
+  int threads = 1;
   int progressLinesPerSegment = 20;  // "Time=…; Order=…; H=…" lines in run.log, spread over the segment
   double progressCallInterval = 0.1;  // wall seconds between calls of the progress handler
 };
@@ -50,6 +52,7 @@ struct SegmentOutcome {
   std::string reason;   // when not completed: "IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): …"
   // A sensor with halt ended the run (completed, no later command runs): which one, in the log's words.
   std::optional<std::string> haltedBy;
+  bool interrupted = false;  // not completed because the stop check asked to stop (setStopCheck)
 };
 
 class Simulation {
@@ -64,6 +67,7 @@ class Simulation {
   double time() const { return time_; }
   std::span<const double> state() const { return state_; }
   LinearSolverKind linearSolver() const;
+  int threads() const { return parallel_.threads(); }
   // All segments so far.
   SolverStatistics statistics() const;
   PhaseTimes& times() { return times_; }
@@ -83,6 +87,8 @@ class Simulation {
   void setProgressHandler(std::function<void(double time, double startTime, double endTime)> handler) {
     onProgress_ = std::move(handler);
   }
+  // Asked after every accepted step (its outputs written); true ends the segment there, interrupted.
+  void setStopCheck(std::function<bool()> shouldStop) { shouldStop_ = std::move(shouldStop); }
 
   // Replaces the model after a Modify command. The state carries over (before the first segment it is the new
   // model's initial state) and IDAS restarts from it. Fails, saying why, when the new model's state has a
@@ -132,6 +138,9 @@ class Simulation {
   std::optional<std::string> reportSubroutineMessages();
   // Ends the segment because a user subroutine asked to stop or failed: its messages and the reason in the log.
   SegmentOutcome stopForSubroutine();
+  // Ends the segment at the step IDAS has just taken to `time` because the stop check asked to: the state reached
+  // is kept, the segment's statistics and energy balance are logged.
+  SegmentOutcome interrupt(double time, const EnergySample& startEnergy);
   void logLine(const std::string& text);
   // After each accepted step: a step that needed several retries is struggling (said in run.log, a few times per
   // segment, naming the contact most likely at fault); with DebugOutput, the step and the close contact pairs.
@@ -177,12 +186,14 @@ class Simulation {
 
   SimulationOptions options_;
   PhaseTimes times_;
+  ParallelLoop parallel_;
   std::unique_ptr<Model> model_;
   std::unique_ptr<MultibodySystem> system_;
   std::unique_ptr<Integrator> integrator_;
   RunLog* log_ = nullptr;
   std::function<void(const OutputFrame&)> onOutput_;
   std::function<void(double, double, double)> onProgress_;
+  std::function<bool()> shouldStop_;
   std::function<void(const ContactEvent&)> onContactEvent_;
   std::function<void(const ImpactEpisode&)> onImpact_;
   std::function<void(const SensorAction&)> onSensorAction_;

@@ -104,6 +104,7 @@ void RunLog::analysisStart(const AnalysisDescription& analysis) {
   line(row("Initial Step Size", stepLimit(analysis.settings.h0Max, "IDAS default")));
   line(row("Maximum Order", std::to_string(analysis.settings.maxOrder)));
   line(row("Linear Solver", analysis.linearSolver + " (" + std::to_string(analysis.equations) + " equations)"));
+  line(row("Threads", std::to_string(analysis.threads) + " (contact Jacobian; results do not depend on the number)"));
   line();
   line(" +----------------------------------+");
 }
@@ -166,6 +167,8 @@ void RunLog::completed() { line("Simulation completed."); }
 void RunLog::failed(double time, const std::string& reason) {
   line("Simulation FAILED at t=" + scientific(time, 6) + ": " + reason);
 }
+
+void RunLog::interrupted(double time) { line("Simulation interrupted at t=" + scientific(time, 6) + "."); }
 
 void RunLog::failedBeforeStart(const std::string& reason) { line("Simulation FAILED: " + reason); }
 

@@ -25,6 +25,7 @@ struct AnalysisDescription {
   IntegratorSettings settings;
   std::string linearSolver;  // "dense LU", "KLU sparse LU"
   int equations = 0;
+  int threads = 1;           // what the contact Jacobian is spread over
 };
 
 class RunLog {
@@ -48,6 +49,8 @@ class RunLog {
   // The last line of every log: exactly one of these.
   void completed();
   void failed(double time, const std::string& reason);
+  // A run asked to stop from outside (Ctrl-C), at the step it had reached.
+  void interrupted(double time);
   // A run that ended before any time was integrated (a deck error found while executing commands).
   void failedBeforeStart(const std::string& reason);
 

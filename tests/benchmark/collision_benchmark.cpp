@@ -1,5 +1,10 @@
 // Collision speed: nanoseconds per collide() call for each pair type, touching and apart, and the broad phase's
-// time per call for 100, 1000 and 10000 moving boxes. Prints figures; asserts nothing.
+// time per call for 100, 1000 and 10000 moving boxes, fresh and kept (VerletList). Prints figures; asserts nothing
+// (it stops if the kept list's pairs ever differ from the fresh broad phase's).
+//
+// The kept list on the 2-core VM (Release, boxes moving up to 1 % of their size per call): sparse 1000 boxes 686 µs
+// per call fresh, 36 µs kept (34 builds in 500 calls); packed 1005 (a cubic pile in a box) 1126 µs fresh, 182 µs
+// kept (19 builds); packed 10005 8853 µs fresh, 1744 µs kept (3 builds in 50 calls).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -67,8 +72,10 @@ int main() {
   }
   // Sparse: boxes scattered with about one neighbour each. Packed: a cubic pile, every box touching its lattice
   // neighbours, plus a floor and four walls as large as the pile (what a granular deck looks like).
-  std::printf("\nbroad phase (boxes moving a little between calls)\n%8s %8s %14s %10s\n", "scene", "boxes",
-              "us per call", "pairs");
+  // The kept list (VerletList, margin a tenth of the median box as the contact evaluator grows it) over the same
+  // calls: how often it is built, and its time per call.
+  std::printf("\nbroad phase (boxes moving a little between calls)\n%8s %8s %14s %10s %16s %8s\n", "scene", "boxes",
+              "us per call", "pairs", "kept us per call", "builds");
   for (const bool packed : {false, true}) {
     for (int count : {100, 1000, 10000}) {
       std::mt19937 random(5);
@@ -90,20 +97,28 @@ int main() {
         boxes.push_back({Vector3(-1, side, -1), Vector3(side + 1, side + 1, side + 1)});
       }
       BroadPhase broadPhase;
-      std::vector<std::pair<int, int>> pairs;
+      VerletList kept(0.1);
+      std::vector<std::pair<int, int>> pairs, keptPairs;
       const int calls = count >= 10000 ? 50 : 500;
-      double seconds = 0;
+      double seconds = 0, keptSeconds = 0;
       for (int call = 0; call < calls; ++call) {
         for (Aabb& box : boxes) {
           const Vector3 move(step(random), step(random), step(random));
           box.min += move, box.max += move;
         }
-        const auto start = std::chrono::steady_clock::now();
+        auto start = std::chrono::steady_clock::now();
         broadPhase.findOverlaps(boxes, pairs);
         seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        start = std::chrono::steady_clock::now();
+        kept.findOverlaps(boxes, keptPairs);
+        keptSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (keptPairs != pairs) {
+          std::printf("the kept list's pairs differ from the broad phase's at call %d\n", call);
+          return 1;
+        }
       }
-      std::printf("%8s %8zu %14.1f %10zu\n", packed ? "packed" : "sparse", boxes.size(), seconds / calls * 1e6,
-                  pairs.size());
+      std::printf("%8s %8zu %14.1f %10zu %16.1f %8ld\n", packed ? "packed" : "sparse", boxes.size(),
+                  seconds / calls * 1e6, pairs.size(), keptSeconds / calls * 1e6, kept.builds());
     }
   }
 }

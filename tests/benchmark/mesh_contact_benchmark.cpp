@@ -8,7 +8,7 @@
 //    process (reading, building and results files left out), the mesh form's cylinder at levels 0–2, at the decks'
 //    integr_tol 1e-6, and at 1e-4 and 1e-3.
 //
-//   mesh_contact_benchmark [SOURCE_DIR]     (default: the source tree it was built from)
+//   mesh_contact_benchmark [SOURCE_DIR [evaluations|decks]]   (default: the source tree it was built from; both)
 //
 // Measured on the 2-core development VM (RelWithDebInfo; timings vary by about 30 % from run to run):
 //   cylinder on the box's mesh, µs per evaluation: 5–7 (level 0, 192 triangles, 3.6 samples in contact),
@@ -28,6 +28,7 @@
 #include "deck_model.h"
 #include "collision/mesh_geometry.h"
 #include "collision/narrow_phase.h"
+#include "collision/smooth_surface.h"
 #include "collision/tessellation.h"
 #include "solver/driver/simulation.h"
 #include "support/text_files.h"
@@ -38,9 +39,11 @@ namespace {
 
 constexpr double kRadius = 0.05, kHalfLength = 0.05, kDepth = 0.98e-3;
 
-Shape tessellated(const Shape& primitive, int level) {
+// `creaseAngle` 0: every edge sharp, the facets as they are; kCrease: the smooth surface the mesh stands for.
+const double kCrease = kDefaultCreaseAngleDegrees * M_PI / 180;
+Shape tessellated(const Shape& primitive, int level, double creaseAngle) {
   Shape shape = primitive;
-  shape.surface = std::make_shared<MeshGeometry>(tessellate(primitive, level));
+  shape.surface = std::make_shared<MeshGeometry>(tessellate(primitive, level), creaseAngle);
   return shape;
 }
 
@@ -73,7 +76,7 @@ Cost costPerCall(const Shape& a, PoseOfAngle rolled, const Shape& b, const Conta
 
 void costAgainstTriangles() {
   const Shape box = Shape::box(Vector3(0.5, 0.5, 0.05));
-  const Shape boxMesh = tessellated(box, 1);
+  const Shape boxMesh = tessellated(box, 1, kCrease);
   ContactOptions meshOptions;
   meshOptions.analytical = false;  // enable_analytical="FALSE": the box is used as its mesh
   const ContactOptions semiOptions;  // the exact box is the master (AUTO)
@@ -91,26 +94,22 @@ void costAgainstTriangles() {
                 Eigen::AngleAxisd(angle, Vector3(1, 2, 3).normalized()).toRotationMatrix()};
   };
   std::printf("Cost of one contact evaluation (collide), 0.98 mm deep, mean over 64 angles:\n");
-  std::printf("%-9s %5s %10s | %-28s | %-28s\n", "shape", "level", "triangles", "against the box's mesh",
-              "against the exact box");
-  std::printf("%-9s %5s %10s | %12s %15s | %12s %15s\n", "", "", "", "us per call", "points per call", "us per call",
-              "points per call");
-  for (int level = 0; level <= 4; ++level) {
-    const Shape cylinder = tessellated(Shape::cylinder(kRadius, kHalfLength), level);
-    const Cost mesh = costPerCall(cylinder, cylinderPose, boxMesh, meshOptions);
-    const Cost semi = costPerCall(Shape::mesh(cylinder.surface), cylinderPose, box, semiOptions);
-    std::printf("%-9s %5d %10d | %12.2f %15.1f | %12.2f %15.1f\n", "cylinder", level, cylinder.surface->triangleCount(),
-                mesh.microseconds, mesh.points, semi.microseconds, semi.points);
+  std::printf("%-9s %5s %10s | %-20s | %-20s | %-20s\n", "shape", "level", "triangles", "faceted, box's mesh",
+              "smooth, box's mesh", "smooth, exact box");
+  std::printf("%-9s %5s %10s | %9s %10s | %9s %10s | %9s %10s\n", "", "", "", "us/call", "points", "us/call", "points",
+              "us/call", "points");
+  const auto row = [&](const char* name, const Shape& primitive, int level, const auto& pose) {
+    const Shape faceted = tessellated(primitive, level, 0), smooth = tessellated(primitive, level, kCrease);
+    const Cost before = costPerCall(faceted, pose, boxMesh, meshOptions);
+    const Cost mesh = costPerCall(smooth, pose, boxMesh, meshOptions);
+    const Cost semi = costPerCall(Shape::mesh(smooth.surface), pose, box, semiOptions);
+    std::printf("%-9s %5d %10d | %9.2f %10.1f | %9.2f %10.1f | %9.2f %10.1f\n", name, level,
+                smooth.surface->triangleCount(), before.microseconds, before.points, mesh.microseconds, mesh.points,
+                semi.microseconds, semi.points);
     std::fflush(stdout);
-  }
-  for (int level = 0; level <= 4; ++level) {
-    const Shape sphere = tessellated(Shape::sphere(kRadius), level);
-    const Cost mesh = costPerCall(sphere, spherePose, boxMesh, meshOptions);
-    const Cost semi = costPerCall(Shape::mesh(sphere.surface), spherePose, box, semiOptions);
-    std::printf("%-9s %5d %10d | %12.2f %15.1f | %12.2f %15.1f\n", "sphere", level, sphere.surface->triangleCount(),
-                mesh.microseconds, mesh.points, semi.microseconds, semi.points);
-    std::fflush(stdout);
-  }
+  };
+  for (int level = 0; level <= 4; ++level) row("cylinder", Shape::cylinder(kRadius, kHalfLength), level, cylinderPose);
+  for (int level = 0; level <= 4; ++level) row("sphere", Shape::sphere(kRadius), level, spherePose);
 }
 
 // A deck's text; a missing deck ends the benchmark.
@@ -157,27 +156,31 @@ RunFigures runDeck(const std::string& text, const std::string& name) {
 void cylinderDecks(const std::string& sourceDir) {
   const std::string analytical = deckText(sourceDir + "/models/cylinder_on_box.xml");
   const std::string mesh = deckText(sourceDir + "/models/cylinder_on_box_mesh.xml");
-  std::printf("\nmodels/cylinder_on_box*.xml, 1 s simulated (10 rev/s):\n");
-  std::printf("%-10s %-22s %10s %8s %10s %10s %12s\n", "integr_tol", "contact", "wall s", "steps", "residuals",
+  std::printf("\nmodels/cylinder_on_box*.xml, 1 s simulated (10 rev/s); the mesh form's cylinder faceted "
+              "(crease_angle=\"0\") and smooth (the default):\n");
+  std::printf("%-10s %-30s %10s %8s %10s %10s %12s\n", "integr_tol", "contact", "wall s", "steps", "residuals",
               "jacobians", "wall / exact");
   for (const std::string tolerance : {"1e-6", "1e-4", "1e-3"}) {
     std::string exactDeck = analytical;
     replaceOnce(exactDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
     const RunFigures exact = runDeck(exactDeck, "cylinder_on_box.xml");
-    std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12s\n", tolerance.c_str(), "analytical", exact.seconds,
+    std::printf("%-10s %-30s %10.3f %8ld %10ld %10ld %12s\n", tolerance.c_str(), "analytical", exact.seconds,
                 exact.statistics.steps, exact.statistics.residualEvaluations,
                 exact.statistics.jacobianEvaluations, "1");
     for (int level = 0; level <= 2; ++level) {
-      std::string meshDeck = mesh;
-      replaceOnce(meshDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
-      const std::string cylinderLevel = "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=";
-      replaceOnce(meshDeck, cylinderLevel + "\"1\"", cylinderLevel + "\"" + std::to_string(level) + "\"");
-      const RunFigures figures = runDeck(meshDeck, "cylinder_on_box_mesh.xml");
-      const std::string label = "mesh, cylinder level " + std::to_string(level);
-      std::printf("%-10s %-22s %10.3f %8ld %10ld %10ld %12.1f\n", tolerance.c_str(), label.c_str(), figures.seconds,
-                  figures.statistics.steps, figures.statistics.residualEvaluations,
-                  figures.statistics.jacobianEvaluations, figures.seconds / exact.seconds);
-      std::fflush(stdout);
+      for (const bool smooth : {false, true}) {
+        std::string meshDeck = mesh;
+        replaceOnce(meshDeck, "integr_tol=\"1e-6\"", "integr_tol=\"" + tolerance + "\"");
+        const std::string cylinderLevel = "radius=\"0.05\" length=\"0.1\"\n                  refinement_level=";
+        replaceOnce(meshDeck, cylinderLevel + "\"1\"",
+                    cylinderLevel + "\"" + std::to_string(level) + "\"" + (smooth ? "" : " crease_angle=\"0\""));
+        const RunFigures figures = runDeck(meshDeck, "cylinder_on_box_mesh.xml");
+        const std::string label = std::string("mesh, level ") + std::to_string(level) + (smooth ? ", smooth" : ", faceted");
+        std::printf("%-10s %-30s %10.3f %8ld %10ld %10ld %12.1f\n", tolerance.c_str(), label.c_str(), figures.seconds,
+                    figures.statistics.steps, figures.statistics.residualEvaluations,
+                    figures.statistics.jacobianEvaluations, figures.seconds / exact.seconds);
+        std::fflush(stdout);
+      }
     }
   }
 }
@@ -186,7 +189,8 @@ void cylinderDecks(const std::string& sourceDir) {
 
 int main(int argc, char** argv) {
   const std::string sourceDir = argc > 1 ? argv[1] : LODESTONE_SOURCE_DIR;
-  costAgainstTriangles();
-  cylinderDecks(sourceDir);
+  const std::string part = argc > 2 ? argv[2] : "";
+  if (part != "decks") costAgainstTriangles();
+  if (part != "evaluations") cylinderDecks(sourceDir);
   return 0;
 }

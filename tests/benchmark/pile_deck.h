@@ -2,13 +2,52 @@
 // sphere as I and as J and the walls as J: the contact-heavy deck the benchmarks share.
 #pragma once
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "solver/core/text.h"
+#include "solver/driver/integrator.h"
+#include "solver/driver/simulation.h"
 
 namespace lodestone::benchmark {
+
+// The pile sizes named on a benchmark's command line; {100, 1000} when none is.
+inline std::vector<int> pileCounts(int argc, char** argv) {
+  std::vector<int> counts;
+  for (int i = 1; i < argc; ++i) counts.push_back(std::atoi(argv[i]));
+  if (counts.empty()) counts = {100, 1000};
+  return counts;
+}
+
+// The linear solver an environment variable asks for (DENSE, KLU or KRYLOV); none when it is not set.
+inline std::optional<LinearSolverKind> linearSolverFromEnvironment(const char* variable) {
+  const char* text = std::getenv(variable);
+  if (!text) return std::nullopt;
+  const std::string name = text;
+  return name == "KRYLOV" ? LinearSolverKind::Krylov
+         : name == "DENSE" ? LinearSolverKind::Dense
+                           : LinearSolverKind::SparseKlu;
+}
+
+// A pile's run from 0 to `endTime` with outputs every 0.01 s, and its wall time.
+struct TimedRun {
+  SegmentOutcome outcome;
+  double seconds = 0;
+};
+inline TimedRun runTimed(Simulation& simulation, double endTime) {
+  SimulationSegment segment;
+  segment.endTime = endTime;
+  segment.printInterval = 0.01;
+  const auto start = std::chrono::steady_clock::now();
+  TimedRun run{simulation.run(segment)};
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
 
 // The law part of the Force_Contact: IMPACT and COULOMB_ON with the pile's numbers.
 inline const std::string kPileBuiltInLaws =

@@ -185,6 +185,19 @@ TEST(CommandLine, JobCountMustBeAPositiveWholeNumber) {
   EXPECT_EQ(parsedOk({"batch", "a.xml", "-j", "1024"}).jobs, 1024);
 }
 
+TEST(CommandLine, ThreadsAreAWholeNumberForRunAndBatch) {
+  EXPECT_FALSE(parsedOk({"run", "a.xml"}).threads.has_value());
+  EXPECT_EQ(parsedOk({"run", "a.xml", "--threads", "2"}).threads, 2);
+  EXPECT_EQ(parsedOk({"run", "--threads=0", "a.xml"}).threads, 0);
+  EXPECT_EQ(parsedOk({"batch", "a.xml", "b.xml", "--threads", "3"}).threads, 3);
+  for (const std::string bad : {"-1", "two", "2.5", "", "1025"}) {
+    EXPECT_EQ(usageError({"run", "a.xml", "--threads=" + bad}),
+              "option '--threads' needs a whole number from 0 (one per core) to 1024 (got '" + bad + "')");
+  }
+  EXPECT_EQ(usageError({"run", "a.xml", "--threads", "1", "--threads", "2"}), "option '--threads' given twice");
+  EXPECT_EQ(usageError({"check", "a.xml", "--threads", "2"}), "unknown option '--threads' for 'check'");
+}
+
 TEST(CommandLine, HelpTextDocumentsCommandsAndExitCodes) {
   const std::string help = helpText();
   for (const char* expected : {"lodestone run DECK [-o DIR]", "lodestone check DECK", "lodestone batch DECK...",

@@ -2,8 +2,9 @@
 // - a sphere dropped on a plate, both tessellated (enable_analytical="FALSE"), rebounds as high as the exact sphere
 //   within 2 %;
 // - a cylinder spinning about its own axis while it rests on a box: the analytical normal force is the weight at
-//   every output; the mesh's mean is the weight within 2 %, and its ripple (the facets passing under the axis)
-//   shrinks with refinement_level;
+//   every output; with sharp edges the mesh's mean is the weight within 2 %, and its ripple (the facets passing
+//   under the axis) shrinks with refinement_level; as the smooth surface it stands for, the level-0 mesh's force
+//   ripples by at most 10 % of the weight over a revolution, its mean within 0.5 %;
 // - a TriaMesh cube dropped on a plate comes to rest on it, carrying its weight, without chatter.
 #include <algorithm>
 #include <cmath>
@@ -88,10 +89,11 @@ TEST(ContactMesh, TessellatedSphereReboundsAsHighAsTheExactSphere) {
 
 constexpr double kCylinderMass = 1.0;
 
-// A cylinder (R = 50 mm, 100 mm long, axis y) spinning at 2.5 rev/s on a soft contact (linear, 1e4 N/m). The
-// facets pass at 40 Hz (level 0) and faster, well above the contact's own 16 Hz, so the cylinder cannot follow
-// them and the force ripples by the stiffness times the facets' sag, which quarters with each level.
-std::string spinningCylinderDeck(const std::string& meshAttributes) {
+// A cylinder (R = 50 mm, 100 mm long, axis y) spinning at 2.5 rev/s on a soft contact (linear, 1e4 N/m), for
+// `endTime`. With its edges sharp (crease_angle="0") the facets pass at 40 Hz (level 0) and faster, well above the
+// contact's own 16 Hz, so the cylinder cannot follow them and the force ripples by the stiffness times the facets'
+// sag, which quarters with each level.
+std::string spinningCylinderDeck(const std::string& meshAttributes, double endTime = 0.7) {
   const std::string cylinder =
       "<Body_Rigid id=\"2\" mass=\"" + formatReal(kCylinderMass) + "\" cg_id=\"20\" inertia_xx=\"0.00145833\" "
       "inertia_yy=\"0.00125\" inertia_zz=\"0.00145833\" w_ic_y=\"15.707963267948966\"/>\n"
@@ -101,7 +103,7 @@ std::string spinningCylinderDeck(const std::string& meshAttributes) {
       "<Post_Graphic id=\"200\" type=\"Cylinder\" center_marker_id=\"21\" radius=\"0.05\" length=\"0.1\" " +
       meshAttributes + "/>\n";
   return plateDeck(cylinder, meshAttributes,
-                   "cnf_type=\"IMPACT\" stiffness=\"1e4\" exponent=\"1\" damping=\"40\" dmax=\"1e-4\"", 0.7, 4e-4);
+                   "cnf_type=\"IMPACT\" stiffness=\"1e4\" exponent=\"1\" damping=\"40\" dmax=\"1e-4\"", endTime, 4e-4);
 }
 
 struct ForceFigures {
@@ -134,8 +136,9 @@ TEST(ContactMesh, SpinningCylinderCarriesItsWeightWithARippleThatShrinksWithRefi
   EXPECT_NEAR(analytical.largest / weight, 1, 1e-6);
   double previousRipple = INFINITY;
   for (int level : {0, 1}) {
-    const ContactRun meshed = runContactDeck("mesh_cylinder_" + std::to_string(level),
-                                             spinningCylinderDeck("refinement_level=\"" + std::to_string(level) + "\""));
+    const ContactRun meshed =
+        runContactDeck("mesh_cylinder_" + std::to_string(level),
+                       spinningCylinderDeck("refinement_level=\"" + std::to_string(level) + "\" crease_angle=\"0\""));
     ASSERT_TRUE(meshed.completed);
     const ForceFigures figures = normalForce(meshed);
     const double ripple = (figures.largest - figures.smallest) / weight;
@@ -145,6 +148,22 @@ TEST(ContactMesh, SpinningCylinderCarriesItsWeightWithARippleThatShrinksWithRefi
     EXPECT_LT(ripple, previousRipple / 2) << "level " << level;
     previousRipple = ripple;
   }
+}
+
+// The same cylinder at level 0 as the smooth surface its 16 sides stand for (the default crease angle), over one
+// revolution (0.4 s to 0.8 s): its force is the weight at every output as the exact cylinder's is, its ripple at most
+// 10 % of the weight and its mean within 0.5 % (measured: both at round-off, below 1e-12).
+TEST(ContactMesh, SpinningSmoothCylinderCarriesItsWeightWithoutRipple) {
+  const double weight = kCylinderMass * kGravity;
+  const ContactRun meshed =
+      runContactDeck("mesh_cylinder_smooth", spinningCylinderDeck("refinement_level=\"0\"", 0.8));
+  ASSERT_TRUE(meshed.completed);
+  const ForceFigures figures = normalForce(meshed);
+  const double ripple = (figures.largest - figures.smallest) / weight;
+  RecordProperty("mean_force_error", sci(figures.mean / weight - 1));
+  RecordProperty("ripple_peak_to_peak", sci(ripple));
+  EXPECT_NEAR(figures.mean / weight, 1, 0.005);
+  EXPECT_LT(ripple, 0.10);
 }
 
 // ---- a TriaMesh cube at rest ----------------------------------------------------------------------------------

@@ -103,8 +103,10 @@ TEST(ContactPatch, CubeOnABoxRestsAtTheLawsDepthInEveryForm) {
   }
 }
 
-// A cylinder R = 0.05 m, 0.1 m long, lying with its axis along y. Exactly, and as its tessellation (16 sides at
-// level 0) turned so that a side lies flat: the line contact and the flat side each carry the law once.
+// A cylinder R = 0.05 m, 0.1 m long, lying with its axis along y. Exactly; as its tessellation (16 sides at level
+// 0), which stands for the smooth cylinder and so rests as the exact one does; and as the same tessellation with
+// every edge sharp (crease_angle="0"), turned so that a side lies flat: the line contact, the smooth surface's line
+// and the flat side each carry the law once.
 TEST(ContactPatch, CylinderLyingOnABoxRestsAtTheLawsDepth) {
   // The marker's x axis points half a side (π/16) away from straight down, so the side between the tessellation's
   // first two ring vertices lies flat at R·cos(π/16) below the axis.
@@ -113,19 +115,23 @@ TEST(ContactPatch, CylinderLyingOnABoxRestsAtTheLawsDepth) {
       "<Reference_Marker id=\"21\" body_id=\"2\" pos_y=\"-0.05\" pos_z=\"HEIGHT\" a00=\"" + formatReal(std::sin(half)) +
       "\" a10=\"0\" a20=\"" + formatReal(-std::cos(half)) +
       "\" a02=\"0\" a12=\"1\" a22=\"0\"/>\n"
-      "<Post_Graphic id=\"200\" type=\"Cylinder\" center_marker_id=\"21\" radius=\"0.05\" length=\"0.1\"/>";
+      "<Post_Graphic id=\"200\" type=\"Cylinder\" center_marker_id=\"21\" radius=\"0.05\" length=\"0.1\" GRAPHIC/>";
   struct Form {
     const char* name;
     double bottom;  // below the axis
+    const char* graphicOptions;
     const char* options;
   };
-  const Form forms[] = {{"exact", 0.05, ""}, {"tessellated", 0.05 * std::cos(half), "enable_analytical=\"FALSE\""}};
+  const Form forms[] = {{"exact", 0.05, "", ""},
+                        {"tessellated", 0.05, "", "enable_analytical=\"FALSE\""},
+                        {"faceted", 0.05 * std::cos(half), "crease_angle=\"0\"", "enable_analytical=\"FALSE\""}};
   for (const Impact& law : {kLinear, kHertz}) {
     for (const Form& form : forms) {
       const std::string name = std::string("lying_") + form.name + (law.exponent == 1 ? "_linear" : "_hertz");
       const double height = form.bottom - law.restDepth() + 1e-6;
       std::string graphic = cylinder;
       graphic.replace(graphic.find("HEIGHT"), 6, formatReal(height));
+      graphic.replace(graphic.find("GRAPHIC"), 7, form.graphicOptions);
       const ContactRun run = runContactDeck(
           name, restingDeck({.bodyGraphic = graphic, .height = height, .inertia = 1e-3,
                              .law = law.attributes(), .contactOptions = form.options}));

@@ -1,6 +1,6 @@
-"""Plots (lodestone.plot): `lodestone plot` on the results of models/bouncing_ball.xml and of the slider-crank (the
-four-bar linkage with a slider in models/) writes PNG images of the figures their tables allow; the contact figure
-marks every impact of impacts.csv at its peak; motions get their own rows; many bodies are cut to MAX_ROWS.
+"""Plots (lodestone.plot): `lodestone plot` on the results of models/bouncing_ball.xml, the slider-crank and the
+driven four-bar of models/ writes PNG images of the figures their tables allow; the contact figure marks every
+impact of impacts.csv at its peak; motions get their own rows; many bodies are cut to MAX_ROWS.
 
 Needs LODESTONE_EXECUTABLE (ctest sets it) and the package on PYTHONPATH."""
 
@@ -37,6 +37,7 @@ class PlotsOfTheExampleDecks(unittest.TestCase):
         root = Path(cls.scratch.name)
         cls.ball = run_deck("bouncing_ball.xml", root / "ball")
         cls.crank = run_deck("slider_crank.xml", root / "crank")
+        cls.four_bar = run_deck("four_bar.xml", root / "four_bar")
 
     @classmethod
     def tearDownClass(cls):
@@ -86,6 +87,22 @@ class PlotsOfTheExampleDecks(unittest.TestCase):
         titles = [axes.get_title(loc="left") for axes in figure.axes if axes.get_title(loc="left")]
         self.assertEqual(titles, [f"Constraint_Joint {k}: on its I marker, in ground" for k in (1, 2, 3, 4)])
         self.assertEqual(units_of(self.crank), {"length": "m", "time": "s", "force": "N"})
+
+    def test_lodestone_plot_of_the_four_bar_writes_bodies_joints_and_energy(self):
+        output = Path(self.scratch.name) / "four_bar_figures"
+        finished = subprocess.run([find_executable(), "plot", str(self.four_bar), "-o", str(output)],
+                                  capture_output=True, text=True)
+        self.assertEqual(finished.returncode, 0, finished.stderr)
+        names = ["bodies.png", "joints.png", "energy.png"]
+        self.assertEqual(finished.stdout, "".join(f"wrote {output / name}\n" for name in names))
+        self.assertEqual(sorted(path.name for path in output.iterdir()), sorted(names))
+        for name in names:
+            self.assertImage(output / name)
+        # The motor's torque gets a row of its own, after the four pins.
+        figure = joints_figure(ResultTables(self.four_bar))
+        titles = [axes.get_title(loc="left") for axes in figure.axes if axes.get_title(loc="left")]
+        self.assertEqual(titles, [f"Constraint_Joint {k}: on its I marker, in ground" for k in (1, 2, 3, 4)]
+                         + ["Motion_Joint 5: on its I marker, in ground"])
 
     def test_lodestone_plot_draws_what_is_asked_for(self):
         output = Path(self.scratch.name) / "asked"

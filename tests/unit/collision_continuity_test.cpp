@@ -80,6 +80,23 @@ TEST(CollisionContinuity, SphereOntoCylinderRimAndFrustumSide) {
                        pose.rotation * -normal, Shape::frustum(1.0, 0.5, 2.0), pose, 1.5, 0.4);
 }
 
+// A tessellated sphere and cylinder as the smooth surfaces they stand for (the default crease angle) touch where the
+// exact shapes do: level 0, a mesh against the exact box, turned so that no node is lowest.
+TEST(CollisionContinuity, SmoothMeshesTouchWhereTheExactShapesDo) {
+  const double crease = kDefaultCreaseAngleDegrees * kPi / 180;
+  const Shape sphere = Shape::mesh(std::make_shared<MeshGeometry>(tessellate(Shape::sphere(0.5), 0), crease));
+  const Matrix3 turned = Eigen::AngleAxisd(0.3, Vector3(1, 2, 3).normalized()).toRotationMatrix();
+  const Shape base = Shape::box(Vector3(3, 3, 1));
+  expectRootAtTouching(sphere, turned, Vector3(0.2, 0.1, 3), -Vector3::UnitZ(), base, poseOf(Vector3::Zero()), 1.5,
+                       0.4);
+  const Shape cylinder =
+      Shape::mesh(std::make_shared<MeshGeometry>(tessellate(Shape::cylinder(0.5, 1.0), 0), crease));
+  const Matrix3 lying = Eigen::AngleAxisd(kPi / 2, Vector3::UnitY()).toRotationMatrix() *
+                        Eigen::AngleAxisd(0.1, Vector3::UnitZ()).toRotationMatrix();
+  expectRootAtTouching(cylinder, lying, Vector3(0.2, 0, 3), -Vector3::UnitZ(), base, poseOf(Vector3::Zero()), 1.5,
+                       0.4);
+}
+
 TEST(CollisionContinuity, BoxOntoBoxFaceAndCrossedEdges) {
   const Shape cube = Shape::box(Vector3(1, 1, 1));
   // A tilted cube descending onto a face: its lowest vertex reaches the top face at z = 1.
@@ -196,6 +213,15 @@ TEST(CollisionContinuityThrough, MeshPairs) {
   const double spacing = 0.06;
   expectContinuousThrough(sphere, Matrix3::Identity(), Vector3(0.1, 0.2, 1.35), kDown, plate, at, 1.0, 1.7, 3,
                           tessellated, 0, spacing);
+  // As the smooth sphere its facets stand for, the sphere overlaps the plate exactly while the exact sphere does.
+  // Once its far side is through the plate, its triangles' estimate of its deepest point (the plate's far face is
+  // then the nearer) gives way to their centres over a facet's sag: continuous, but there its value changes up to
+  // three times as fast as the sphere moves.
+  const double crease = kDefaultCreaseAngleDegrees * kPi / 180;
+  Shape smoothSphere = Shape::sphere(0.3);
+  smoothSphere.surface = std::make_shared<MeshGeometry>(tessellate(smoothSphere, 0), crease);
+  expectContinuousThrough(smoothSphere, Matrix3::Identity(), Vector3(0.1, 0.2, 1.35), kDown, plate, at, 1.0, 1.7, 3,
+                          tessellated, 2 * 3.0 / 4000);
   const Shape cube = Shape::mesh(std::make_shared<MeshGeometry>(testing::scaledAndMoved(testing::unitCube(), 0.4,
                                                                                       Vector3(-0.2, -0.2, -0.2))));
   // The cube's triangle centres against the plate, exact and as a mesh. Whether some centre is inside the plate

@@ -192,6 +192,43 @@ TEST_F(RunTest, IntegratorFailureKeepsResultsAndNamesTheBody) {
   EXPECT_TRUE(testing::anyLineContains(log, "IDAS error in IDASolve"));  // IDAS's own message went to the log, not stderr
 }
 
+// A run asked to stop (RunRequest::shouldStop, as Ctrl-C asks it) ends after the step it took: every output up to
+// there is written whole, the statistics are logged, run.log's last line says when, and no later command runs.
+// Fails when: the check is not made, an output the step reached is lost, or the run goes on to the next Simulate.
+TEST_F(RunTest, InterruptedRunKeepsWhatItReachedAndSaysWhen) {
+  ModelSpec spec = dropDeck();
+  spec.commands = {simulate(1.0, 0.01, 9), simulate(2.0, 0.01, 10)};
+  RunRequest request;
+  request.deckPath = spec.deckPath;
+  int checks = 0;
+  request.shouldStop = [&checks] { return ++checks == 20; };
+  const RunOutcome outcome = runModelSpec(spec, request);
+  ASSERT_EQ(outcome.status, RunStatus::Interrupted) << outcome.message;
+  EXPECT_EQ(checks, 20);
+
+  const auto log = testing::readLines(folder / "drop_results" / "run.log");
+  ASSERT_FALSE(log.empty());
+  const std::string ending = "Simulation interrupted at t=";
+  ASSERT_EQ(log.back().rfind(ending, 0), 0u) << log.back();
+  const std::string when = log.back().substr(ending.size(), log.back().size() - ending.size() - 1);
+  EXPECT_EQ(outcome.message, "interrupted at t=" + when);
+  const double interruptedAt = std::stod(when);
+  EXPECT_GT(interruptedAt, 0);
+  EXPECT_LT(interruptedAt, 1);
+  EXPECT_TRUE(testing::anyLineContains(log, " Number of solution steps"));
+  EXPECT_FALSE(testing::anyLineContains(log, "FAILED"));
+
+  const auto csv = testing::readLines(folder / "drop_results" / "bodies.csv");
+  ASSERT_GE(csv.size(), 2u);
+  for (size_t row = 1; row < csv.size(); ++row) {
+    ASSERT_EQ(testing::csvFields(csv[row]).size(), 21u) << csv[row];
+    EXPECT_NEAR(testing::csvFields(csv[row])[0], 0.01 * static_cast<double>(row - 1), 1e-12);
+  }
+  const double lastOutput = testing::csvFields(csv.back())[0];
+  EXPECT_LE(lastOutput, interruptedAt * (1 + 1e-6));  // run.log's time has 7 digits
+  EXPECT_LT(interruptedAt, lastOutput + 0.01);
+}
+
 TEST_F(RunTest, ImpossibleSimulateTimesAreADeckError) {
   ModelSpec spec = dropDeck();
   SimulateSpec backwards = simulate(1.0, 0.1, 12);

@@ -1,0 +1,212 @@
+// The peers' pile scene (../shared/peers: Bullet, MuJoCo and Chrono SMC run it), as a deck: N spheres of r 0.05 m and
+// density 1000 kg/m³ placed by the peers' random sequential addition (mt19937_64, seed 1, the same positions bit for
+// bit) fall into a 1 × 1 m box of 0.1 m walls, 2 s. Hertz contact for E 1e7 Pa, ν 0.3 (IMPACT, exponent 1.5, the
+// stiffness of two spheres and of a sphere on a wall), damped so that it hardly rebounds, Coulomb friction 0.5.
+// Prints wall time, steps, residuals, Jacobians, time by phase and the physics figures the peers print (kinetic
+// energy, mean height, largest sphere–sphere overlap at the end, spheres outside the box).
+//
+//   peer_pile_benchmark [N ...]              (default: N = 100 1000; 1000 runs 0.3 s as the issue's table does)
+//   PEER_PILE_END_TIME=t                     simulates t seconds for every N
+//   PEER_PILE_ZERO_CROSSING=TRUE|FALSE       (default FALSE; TRUE locates every contact onset)
+//   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
+//   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
+//   PEER_PILE_THREADS=n                      threads for the contact Jacobian (default 1; 0: one per core)
+//
+// The broad phase's pairs kept from residual to residual (VerletList) and shared with the step limit, Release on the
+// 2-core VM under a shared load, before -> after, 1 thread: N=1000, 0.3 s: contact detection 15.2 -> 2.8 s (1.28 ->
+// 0.24 ms per residual), step limit 6.0 -> 2.1 s, energy balance 6.3 -> 1.3 s, wall 64.9 -> 42.3 s, user CPU 42.8 ->
+// 29.7 s; N=100, 2 s, KRYLOV: detection 0.63-0.88 -> 0.21-0.23 s, step limit 0.43-0.61 -> 0.23-0.25 s, user CPU
+// 4.25-4.37 -> 3.71-3.75 s. The same steps, residuals and Jacobians (4852/11906/4005 and 5711/12808/3117) and the
+// same physics figures to the last digit printed.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "deck_model.h"
+#include "pile_deck.h"
+#include "elements/body_rigid.h"
+#include "solver/core/text.h"
+#include "solver/driver/simulation.h"
+
+using namespace lodestone;
+
+namespace {
+
+constexpr double kRadius = 0.05, kDensity = 1000, kHalfInner = 0.5, kWallThickness = 0.1;
+constexpr double kYoungsModulus = 1e7, kPoissonRatio = 0.3, kFriction = 0.5;
+
+struct PeerPile {
+  std::vector<double> xyz;  // 3 per sphere centre
+  double wallHeight = 0;
+};
+
+// The peers' layout generator, rewritten: uniform doubles from the top 53 bits of mt19937_64 (std distributions are
+// implementation-defined), candidates in a column above the floor rejected while they come within 2 mm of a placed
+// sphere, packing fraction about 0.25.
+PeerPile peerPile(int count, std::uint64_t seed = 1) {
+  std::mt19937_64 generator(seed);
+  auto uniform = [&](double a, double b) { return a + (b - a) * static_cast<double>(generator() >> 11) * 0x1.0p-53; };
+  const double gap = 0.002, low = -kHalfInner + kRadius + gap, high = kHalfInner - kRadius - gap;
+  const double area = (high - low + 2 * kRadius) * (high - low + 2 * kRadius);
+  const double volume = count * 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius / 0.25;
+  const double zLow = kRadius + 0.05, zHigh = zLow + std::max(volume / area, 2 * kRadius);
+  PeerPile pile;
+  double top = 0;
+  for (int i = 0; i < count; ++i) {
+    for (;;) {
+      const double x = uniform(low, high), y = uniform(low, high), z = uniform(zLow, zHigh);
+      bool clear = true;
+      for (size_t j = 0; clear && j < pile.xyz.size(); j += 3) {
+        const double dx = x - pile.xyz[j], dy = y - pile.xyz[j + 1], dz = z - pile.xyz[j + 2];
+        clear = dx * dx + dy * dy + dz * dz > (2 * kRadius + gap) * (2 * kRadius + gap);
+      }
+      if (clear) {
+        pile.xyz.insert(pile.xyz.end(), {x, y, z});
+        top = std::max(top, z);
+        break;
+      }
+    }
+  }
+  pile.wallHeight = top + 0.5;
+  return pile;
+}
+
+// Hertz: F = (4/3) E* √R* δ^1.5 with E* = E / (2 (1 − ν²)) for two bodies of one material.
+double hertzStiffness(double effectiveRadius) {
+  const double effectiveModulus = kYoungsModulus / (2 * (1 - kPoissonRatio * kPoissonRatio));
+  return 4.0 / 3.0 * effectiveModulus * std::sqrt(effectiveRadius);
+}
+
+std::string attribute(const std::string& name, double value) { return " " + name + "=\"" + formatReal(value) + "\""; }
+
+std::string pileDeck(const PeerPile& pile, bool zeroCrossing, double endTime) {
+  const int count = static_cast<int>(pile.xyz.size() / 3);
+  const double mass = kDensity * 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius;
+  const double inertia = 0.4 * mass * kRadius * kRadius;
+  std::string deck = "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n";
+  deck += "<Force_Gravity grav_z=\"-9.81\"/>\n<Param_Transient integr_tol=\"1e-3\"/>\n";
+  deck += "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
+  struct Wall { double x, y, z, lx, ly, lz; };
+  const double h = pile.wallHeight, t = kWallThickness, outer = 2 * kHalfInner + 2 * t;
+  const Wall walls[] = {{0, 0, -t / 2, outer + 2 * t, outer + 2 * t, t},
+                        {-(kHalfInner + t / 2), 0, h / 2, t, outer, h},
+                        {kHalfInner + t / 2, 0, h / 2, t, outer, h},
+                        {0, -(kHalfInner + t / 2), h / 2, outer, t, h},
+                        {0, kHalfInner + t / 2, h / 2, outer, t, h}};
+  std::string wallIds;
+  for (int w = 0; w < 5; ++w) {
+    const Wall& wall = walls[w];
+    const std::string marker = std::to_string(10 + w), graphic = std::to_string(100 + w);
+    deck += "<Reference_Marker id=\"" + marker + "\" body_id=\"1\"" + attribute("pos_x", wall.x) +
+            attribute("pos_y", wall.y) + attribute("pos_z", wall.z) + "/>\n";
+    deck += "<Post_Graphic id=\"" + graphic + "\" type=\"BoxDefinedFromCenter\" center_marker_id=\"" + marker + "\"" +
+            attribute("length_x", wall.lx) + attribute("length_y", wall.ly) + attribute("length_z", wall.lz) + "/>\n";
+    wallIds += " " + graphic;
+  }
+  std::string sphereIds;
+  for (int i = 0; i < count; ++i) {
+    const std::string body = std::to_string(1000 + i), marker = std::to_string(100000 + i),
+                      graphic = std::to_string(200000 + i);
+    deck += "<Body_Rigid id=\"" + body + "\" cg_id=\"" + marker + "\"" + attribute("mass", mass) +
+            attribute("inertia_xx", inertia) + attribute("inertia_yy", inertia) + attribute("inertia_zz", inertia) +
+            "/>\n";
+    deck += "<Reference_Marker id=\"" + marker + "\" body_id=\"" + body + "\"" + attribute("pos_x", pile.xyz[3 * i]) +
+            attribute("pos_y", pile.xyz[3 * i + 1]) + attribute("pos_z", pile.xyz[3 * i + 2]) + "/>\n";
+    deck += "<Post_Graphic id=\"" + graphic + "\" type=\"Sphere\" center_marker_id=\"" + marker + "\"" +
+            attribute("radius", kRadius) + "/>\n";
+    sphereIds += " " + graphic;
+  }
+  // Damping 100 N·s/m is about half the critical damping of a sphere resting on another (linearised Hertz stiffness
+  // at its rest overlap): the pile settles with hardly a rebound, as the peers' restitution 0 does.
+  auto contact = [&](int id, const std::string& jIds, double stiffness) {
+    return "<Force_Contact id=\"" + std::to_string(id) + "\" i_graphics_id=\"" + sphereIds + "\" j_graphics_id=\"" +
+           jIds + "\" cnf_type=\"IMPACT\"" + attribute("stiffness", stiffness) +
+           " exponent=\"1.5\" damping=\"100\" dmax=\"1e-4\" cff_type=\"COULOMB_ON\"" + attribute("mu_static", kFriction) +
+           attribute("mu_dynamic", kFriction) + " stiction_trans_vel=\"0.01\" friction_trans_vel=\"0.02\" zero_crossing=\"" +
+           (zeroCrossing ? "TRUE" : "FALSE") + "\"/>\n";
+  };
+  deck += contact(1, sphereIds, hertzStiffness(kRadius / 2));
+  deck += contact(2, wallIds, hertzStiffness(kRadius));
+  deck += "</Model><Command><Simulate analysis_type=\"Transient\"" + attribute("end_time", endTime) +
+          " print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
+  return deck;
+}
+
+struct PileFigures {
+  double kineticEnergy = 0, meanHeight = 0, largestOverlap = 0;
+  int escaped = 0;
+};
+
+PileFigures measure(const Simulation& simulation) {
+  using namespace body_state;
+  const Model& model = simulation.model();
+  const std::span<const double> y = simulation.state();
+  const int count = static_cast<int>(model.bodies.size());
+  PileFigures figures;
+  std::vector<Vector3> centres;
+  for (int b = 0; b < count; ++b) {
+    const double* state = y.data() + simulation.layout().bodyOffset(b);
+    const Vector3 centre(state[kPosition], state[kPosition + 1], state[kPosition + 2]);
+    const Vector3 velocity(state[kVelocity], state[kVelocity + 1], state[kVelocity + 2]);
+    const Vector3 spin(state[kAngularVelocity], state[kAngularVelocity + 1], state[kAngularVelocity + 2]);
+    const RigidBody& body = model.bodies[static_cast<size_t>(b)];
+    figures.kineticEnergy += 0.5 * body.mass * velocity.squaredNorm() + 0.5 * spin.dot(body.inertia * spin);
+    figures.meanHeight += centre.z() / count;
+    if (std::abs(centre.x()) > kHalfInner || std::abs(centre.y()) > kHalfInner || centre.z() < 0) ++figures.escaped;
+    centres.push_back(centre);
+  }
+  for (int a = 0; a < count; ++a) {
+    for (int b = a + 1; b < count; ++b) {
+      figures.largestOverlap = std::max(figures.largestOverlap, 2 * kRadius - (centres[a] - centres[b]).norm());
+    }
+  }
+  return figures;
+}
+
+void runPile(int count, double endTime, bool zeroCrossing) {
+  const PeerPile pile = peerPile(count);
+  const std::string deck = pileDeck(pile, zeroCrossing, endTime);
+  if (const char* path = std::getenv("PEER_PILE_DECK")) std::ofstream(path) << deck;
+  SimulationOptions options;
+  if (const char* threads = std::getenv("PEER_PILE_THREADS")) options.threads = std::atoi(threads);
+  options.integrator.linearSolver = benchmark::linearSolverFromEnvironment("PEER_PILE_LINEAR_SOLVER");
+  Simulation simulation(benchmark::modelOfDeck(deck, "peer_pile.xml"), options);
+  const auto [outcome, seconds] = benchmark::runTimed(simulation, endTime);
+  const SolverStatistics s = simulation.statistics();
+  const PhaseTimes& t = simulation.times();
+  const PileFigures figures = measure(simulation);
+  std::printf("N=%d, %g s, zero_crossing %s, %s, %d thread(s): %s\n", count, endTime,
+              zeroCrossing ? "TRUE" : "FALSE", describeLinearSolver(simulation.linearSolver()), simulation.threads(),
+              outcome.completed ? "completed" : "FAILED");
+  std::printf("  wall %.3f s   steps %ld   residuals %ld   Jacobians %ld   linear iterations %ld   "
+              "error-test/Newton failures %ld/%ld\n",
+              seconds, s.steps, s.residualEvaluations, s.jacobianEvaluations, s.linearIterations, s.errorTestFailures,
+              s.nonlinearConvergenceFailures);
+  std::printf("  kinematics %.3f  detection %.3f  forces %.3f  assembly %.3f  Jacobian %.3f  factorisation %.3f  "
+              "solves %.3f  step limit %.3f  energy %.3f  impacts %.3f  integrator other %.3f  output %.3f s\n",
+              t.kinematics, t.contactDetection, t.forces, t.assembly, t.jacobian, t.linearSetup, t.linearSolve,
+              t.contactStepLimit, t.energy, t.impacts, t.integratorOther(), t.output);
+  std::printf("  at the end: kinetic energy %.6g J   mean height %.6g m   largest overlap %.6g m   escaped %d\n",
+              figures.kineticEnergy, figures.meanHeight, figures.largestOverlap, figures.escaped);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<int> counts = benchmark::pileCounts(argc, argv);
+  const char* endTimeText = std::getenv("PEER_PILE_END_TIME");
+  const char* zeroCrossingText = std::getenv("PEER_PILE_ZERO_CROSSING");
+  const bool zeroCrossing = zeroCrossingText && std::string(zeroCrossingText) == "TRUE";
+  for (int count : counts) {
+    const double endTime = endTimeText ? std::atof(endTimeText) : count >= 1000 ? 0.3 : 2.0;
+    runPile(count, endTime, zeroCrossing);
+  }
+  return 0;
+}
