@@ -60,6 +60,22 @@ std::optional<std::vector<AttributeSetting>> settingsOf(const CommandLine& line)
   return settings;
 }
 
+// Law libraries are loaded before any deck is read: their laws are attributes of Force_Contact. --laws joins
+// LODESTONE_LAWS so that the runs of a batch, which are processes of their own, load them too. False when one cannot
+// be loaded, said on standard error.
+bool loadLawLibraries(const CommandLine& line) {
+  if (!line.lawLibraries.empty()) {
+    std::string list;
+    for (const std::string& library : line.lawLibraries) list += library + ":";
+    const char* environment = std::getenv("LODESTONE_LAWS");
+    setenv("LODESTONE_LAWS", (list + (environment ? environment : "")).c_str(), 1);
+  }
+  const LawLibraryProblems problems = loadLawLibrariesFromEnvironment();
+  for (const std::string& warning : problems.warnings) std::cerr << "lodestone: warning: " << warning << "\n";
+  for (const std::string& error : problems.errors) std::cerr << "lodestone: error: " << error << "\n";
+  return problems.errors.empty();
+}
+
 }  // namespace
 
 int runCommand(const CommandLine& line) {
@@ -222,26 +238,6 @@ int elementsCommand(const CommandLine& line) {
   }
   return exitCode;
 }
-
-namespace {
-
-// Law libraries are loaded before any deck is read: their laws are attributes of Force_Contact. --laws joins
-// LODESTONE_LAWS so that the runs of a batch, which are processes of their own, load them too. False when one cannot
-// be loaded, said on standard error.
-bool loadLawLibraries(const CommandLine& line) {
-  if (!line.lawLibraries.empty()) {
-    std::string list;
-    for (const std::string& library : line.lawLibraries) list += library + ":";
-    const char* environment = std::getenv("LODESTONE_LAWS");
-    setenv("LODESTONE_LAWS", (list + (environment ? environment : "")).c_str(), 1);
-  }
-  const LawLibraryProblems problems = loadLawLibrariesFromEnvironment();
-  for (const std::string& warning : problems.warnings) std::cerr << "lodestone: warning: " << warning << "\n";
-  for (const std::string& error : problems.errors) std::cerr << "lodestone: error: " << error << "\n";
-  return problems.errors.empty();
-}
-
-}  // namespace
 
 }  // namespace lodestone::cli
 
