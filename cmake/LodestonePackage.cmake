@@ -4,7 +4,8 @@
 # or, without CMake, the flags of lodestone.pc (pkg-config --cflags --libs lodestone).
 # Component "usersub": liblodestone_usersub, its headers, the package files and lodestone.pc (all a subroutine
 # build needs); component "solver": the lodestone executable (solver/cli), whose `lodestone config --cflags --libs`
-# gives lodestone.pc's flags too. A plain `cmake --install` installs both.
+# gives lodestone.pc's flags too, and the modules it and the Python package load (cmake/LodestoneModules.cmake). A
+# plain `cmake --install` installs both.
 include(CMakePackageConfigHelpers)
 
 set(LODESTONE_INSTALL_CMAKEDIR lib/cmake/lodestone)

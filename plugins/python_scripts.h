@@ -1,6 +1,7 @@
 // User subroutines written in Python: Debian's CPython embedded through pybind11 — one interpreter per process,
 // started on first use and finalised at exit, or the interpreter of the python3 process that loaded the lodestone
-// package — and scripts executed as modules, with the py_* utilities of python_utilities.h among their globals.
+// package (python_engine.h) — and scripts executed as modules, with the py_* utilities of python_utilities.h among
+// their globals.
 //
 // This header keeps pybind11 out of its includers: Python objects are held as PyObject pointers, whose references
 // the classes below own.
@@ -67,8 +68,5 @@ class PythonScripts {
 // (listing the functions it does define) or defines something that is not callable.
 std::shared_ptr<const PythonFunction> scriptFunction(const std::shared_ptr<const PythonScript>& script,
                                                      const std::string& name);
-
-// Makes sure the interpreter runs (started on first use); the functions above and user_subroutine.cpp call it.
-void ensurePythonInterpreter();
 
 }  // namespace lodestone

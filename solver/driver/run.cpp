@@ -287,8 +287,9 @@ class DeckRun {
       return true;
     }
     try {
-      animation_.emplace(outcome_.outputDir,
-                         drawnGraphics(workingSpec_.graphics, workingSpec_.markers, simulation_->model()), *wanted);
+      animation_ = openAnimation(outcome_.outputDir,
+                                 drawnGraphics(workingSpec_.graphics, workingSpec_.markers, simulation_->model()),
+                                 *wanted);
     } catch (const std::runtime_error& cannotWrite) {
       outcome_.status = RunStatus::SimulationFailed;
       outcome_.message = cannotWrite.what();
@@ -357,7 +358,7 @@ class DeckRun {
   std::optional<RequestResultsWriter> requestResults_;  // requests.csv, for decks with requests it can write
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput
   std::optional<ResultsH5File> resultsFile_;  // results.h5, always
-  std::optional<AnimationWriter> animation_;  // animation.pvd, once the deck or the command line asks for it
+  std::unique_ptr<AnimationWriter> animation_;  // animation.pvd, once the deck or the command line asks for it
   bool animating_ = false;                    // the deck's latest settings want frames
   bool halted_ = false;                  // a sensor with halt ended the run
   std::optional<Simulation> simulation_;

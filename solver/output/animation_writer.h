@@ -13,7 +13,6 @@
 // to the failure.
 #pragma once
 
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <span>
@@ -23,8 +22,6 @@
 #include "result_tables.h"
 #include "solver/core/model.h"
 
-class vtkPolyData;
-
 namespace lodestone {
 
 struct AnimationOptions {
@@ -32,46 +29,34 @@ struct AnimationOptions {
   int increment = 1;     // a frame at every increment-th output time, the first among them
 };
 
+// Written by the module liblodestone_animation (animation_vtk.cpp), which holds VTK: a run that writes no animation
+// never maps it (solver/core/modules.h).
 class AnimationWriter {
  public:
-  // Creates the folder `resultsFolder`/animation; throws std::runtime_error when it cannot.
-  AnimationWriter(const std::filesystem::path& resultsFolder, std::vector<DrawnGraphic> graphics,
-                  AnimationOptions options);
-  ~AnimationWriter();
-  AnimationWriter(const AnimationWriter&) = delete;
-  AnimationWriter& operator=(const AnimationWriter&) = delete;
+  virtual ~AnimationWriter() = default;  // writes the collection with every frame so far
 
   // At an output time: a frame, when this output is one the increment keeps. `bodies` in model.bodies' order.
   // Throws std::runtime_error when VTK cannot write it.
-  void write(double time, const Model& model, std::span<const BodySample> bodies, std::span<const PairReport> contacts,
-             std::span<const JointReaction> joints);
+  virtual void write(double time, const Model& model, std::span<const BodySample> bodies,
+                     std::span<const PairReport> contacts, std::span<const JointReaction> joints) = 0;
 
   // Writes the collection with every frame so far (also done when the writer goes).
-  void close();
+  virtual void close() = 0;
 
-  void setOptions(AnimationOptions options) { options_ = options; }
-  const std::filesystem::path& path() const { return collectionPath_; }  // animation.pvd
-  int frames() const { return frames_; }
-
- private:
-  struct Vtk;  // VTK's objects, kept out of this header
-
-  void moveGraphics(std::span<const BodySample> bodies);
-  static void placeContacts(std::span<const PairReport> contacts, vtkPolyData& block);
-  static void placeJoints(const Model& model, std::span<const BodySample> bodies, std::span<const JointReaction> joints,
-                          vtkPolyData& block);
-  // Writes `data` as this frame's `part`, and lists it in the collection.
-  void writePart(double time, int part, const char* name, vtkPolyData& data);
-  void writeCollection();
-
-  std::filesystem::path folder_;
-  std::filesystem::path collectionPath_;
-  std::vector<DrawnGraphic> graphics_;
-  AnimationOptions options_;
-  std::unique_ptr<Vtk> vtk_;
-  long outputs_ = 0;
-  int frames_ = 0;
-  std::chrono::steady_clock::time_point collectionWritten_ = std::chrono::steady_clock::now();
+  virtual void setOptions(AnimationOptions options) = 0;
+  virtual const std::filesystem::path& path() const = 0;  // animation.pvd
+  virtual int frames() const = 0;
 };
+
+// Creates the folder `resultsFolder`/animation and a writer of the animation into it. Throws std::runtime_error when
+// the folder cannot be made or the module cannot be loaded.
+std::unique_ptr<AnimationWriter> openAnimation(const std::filesystem::path& resultsFolder,
+                                               std::vector<DrawnGraphic> graphics, AnimationOptions options);
+
+// The module's one function, openAnimation's work.
+using OpenAnimation = AnimationWriter*(const std::filesystem::path& resultsFolder, std::vector<DrawnGraphic>& graphics,
+                                       AnimationOptions options);
+inline constexpr const char* kAnimationModule = "liblodestone_animation.so";
+inline constexpr const char* kOpenAnimation = "lodestone_open_animation";
 
 }  // namespace lodestone

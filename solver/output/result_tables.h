@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "body_results_writer.h"
+#include "cell_type.h"
 #include "elements/contact_evaluator.h"
 #include "elements/post_request.h"
 #include "energy_results_writer.h"
@@ -56,8 +57,6 @@ struct RequestRow {
   double time;
   const RequestSample& request;
 };
-
-enum class CellType { Real, Integer, Flag, Text };
 
 // What a column measures, in the deck's units; None for ids, flags, counts and values without a unit of their own.
 enum class Quantity {

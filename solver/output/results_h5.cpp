@@ -1,283 +1,93 @@
-// Writing results.h5 through HDF5's C library: extendable chunked datasets, one per column, grown at every append.
+// results.h5's tables laid out and their rows kept until a thousand are due; the HDF5 module writes them.
 #include "results_h5.h"
 
-#include <hdf5.h>
-
-#include <cmath>
 #include <limits>
-#include <stdexcept>
-#include <type_traits>
-#include <utility>
 
+#include "solver/core/modules.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
 
-static_assert(std::is_same_v<hid_t, std::int64_t>, "ResultsH5File keeps HDF5 handles as int64");
-
-namespace {
-
-// Rows per chunk: 8 KiB of doubles, small enough for a one-body run, large enough that a write of a thousand rows
-// touches a chunk or two per column.
-constexpr hsize_t kChunkRows = 1024;
-
-// Closes an HDF5 handle with the function of its kind when it goes out of scope.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle(Handle&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
-  Handle& operator=(Handle&& other) noexcept {
-    std::swap(id_, other.id_);
-    std::swap(close_, other.close_);
-    return *this;
-  }
-  hid_t get() const { return id_; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-std::runtime_error failure(const std::filesystem::path& path, const std::string& what) {
-  return std::runtime_error("cannot write " + path.string() + ": " + what);
-}
-
-hid_t fileTypeOf(CellType type, hid_t& owned) {
-  owned = -1;
-  switch (type) {
-    case CellType::Real: return H5T_IEEE_F64LE;
-    case CellType::Integer: return H5T_STD_I64LE;
-    case CellType::Flag: return H5T_STD_I8LE;
-    case CellType::Text: {
-      owned = H5Tcopy(H5T_C_S1);
-      H5Tset_size(owned, H5T_VARIABLE);
-      H5Tset_cset(owned, H5T_CSET_UTF8);
-      return owned;
-    }
-  }
-  return H5T_IEEE_F64LE;
-}
-
-hid_t variableString() {
-  const hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  return type;
-}
-
-}  // namespace
-
-// A table's group and its columns' datasets, and how many rows they hold.
-struct ResultsH5File::Table {
-  Handle group{-1, H5Gclose};
-  std::vector<Handle> datasets;
-  std::vector<CellType> types;
-  hsize_t rows = 0;
-  Columns buffer;
-};
-
-namespace {
-
-void check(bool ok, const std::filesystem::path& path, const std::string& what) {
-  if (!ok) throw failure(path, what);
-}
-
-void writeStringAttribute(hid_t object, const char* name, const std::string& value, const std::filesystem::path& path) {
-  Handle type(variableString(), H5Tclose);
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  const char* text = value.c_str();
-  check(attribute.get() >= 0 && H5Awrite(attribute.get(), type.get(), &text) >= 0, path,
-        std::string("attribute ") + name);
-}
-
-void writeStringsAttribute(hid_t object, const char* name, const std::vector<std::string>& values,
-                           const std::filesystem::path& path) {
-  std::vector<const char*> texts;
-  for (const std::string& value : values) texts.push_back(value.c_str());
-  Handle type(variableString(), H5Tclose);
-  const hsize_t size = values.size();
-  Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose);
-  Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  check(attribute.get() >= 0 && (values.empty() || H5Awrite(attribute.get(), type.get(), texts.data()) >= 0), path,
-        std::string("attribute ") + name);
-}
-
-void writeIntegersAttribute(hid_t object, const char* name, const std::vector<std::int64_t>& values,
-                            const std::filesystem::path& path) {
-  const hsize_t size = values.size();
-  Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose);
-  Handle attribute(H5Acreate2(object, name, H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  check(attribute.get() >= 0 &&
-            (values.empty() || H5Awrite(attribute.get(), H5T_NATIVE_INT64, values.data()) >= 0),
-        path, std::string("attribute ") + name);
-}
-
-}  // namespace
-
-void ResultsH5File::Columns::clear() {
-  rows = 0;
-  for (auto& column : reals) column.clear();
-  for (auto& column : integers) column.clear();
-  for (auto& column : flags) column.clear();
-  for (auto& column : texts) column.clear();
-}
-
-void ResultsH5File::Columns::add(size_t column, const Cell& cell) {
-  switch (types[column]) {
-    case CellType::Real: {
-      const double* real = std::get_if<double>(&cell);
-      reals[column].push_back(real ? *real : std::numeric_limits<double>::quiet_NaN());
-      break;
-    }
-    case CellType::Integer: {
-      const long* integer = std::get_if<long>(&cell);
-      integers[column].push_back(integer ? *integer : 0);
-      break;
-    }
-    case CellType::Flag: {
-      const bool* flag = std::get_if<bool>(&cell);
-      flags[column].push_back(flag ? static_cast<std::int8_t>(*flag) : std::int8_t{-1});
-      break;
-    }
-    case CellType::Text: {
-      const std::string_view* text = std::get_if<std::string_view>(&cell);
-      texts[column].push_back(text ? std::string(*text) : std::string());
-      break;
-    }
-  }
-}
-
 ResultsH5File::ResultsH5File(const std::filesystem::path& path, const std::string& deckPath, const UnitSystem& units)
     : path_(path), units_(units) {
-  // Failures are reported by the exceptions below, with the file's name, not printed by the library.
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_libver_bounds(access.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
-  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
-  check(file_ >= 0, path, "the HDF5 library cannot create it");
-  writeStringAttribute(file_, "deck", deckPath, path_);
-  writeStringAttribute(file_, "lodestone_version", LODESTONE_VERSION, path_);
-  writeStringAttribute(file_, "units", units.describe(), path_);
-  writeStringAttribute(file_, "length_unit", toLower(units.length), path_);
-  writeStringAttribute(file_, "force_unit", toLower(units.force), path_);
-  writeStringAttribute(file_, "time_unit", toLower(units.time), path_);
-  writeStringAttribute(file_, "mass_unit", toLower(units.mass), path_);
+  static OpenResultsH5Store* const open =
+      moduleFunction<OpenResultsH5Store>(kResultsH5Module, kOpenResultsH5Store, "the HDF5 writer of results.h5");
+  store_.reset(open(path, {{"deck", deckPath},
+                           {"lodestone_version", LODESTONE_VERSION},
+                           {"units", units.describe()},
+                           {"length_unit", toLower(units.length)},
+                           {"force_unit", toLower(units.force)},
+                           {"time_unit", toLower(units.time)},
+                           {"mass_unit", toLower(units.mass)}}));
 }
 
 ResultsH5File::~ResultsH5File() {
   // The owner flushes before it reports the file written, where a failure can be told; here it cannot.
   try {
-    for (const auto& [name, table] : tables_) write(name);
+    for (const auto& [name, rows] : tables_) write(name);
   } catch (const std::runtime_error&) {
   }
-  tables_.clear();  // their handles before the file's
-  if (file_ >= 0) H5Fclose(file_);
 }
 
-void ResultsH5File::addLayout(const Layout& layout, const std::vector<TableElement>& elements) {
-  auto table = std::make_unique<Table>();
-  table->group = Handle(H5Gcreate2(file_, layout.name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-  const hid_t group = table->group.get();
-  check(group >= 0, path_, "group /" + layout.name);
-  writeStringAttribute(group, "meaning", layout.meaning, path_);
-  std::vector<std::string> names;
-  for (const ColumnLayout& column : layout.columns) names.push_back(column.name);
-  writeStringsAttribute(group, "columns", names, path_);
-  std::vector<std::int64_t> ids, lines;
-  std::vector<std::string> kinds, labels, positions;
+void ResultsH5File::addCell(H5Rows& columns, size_t column, const Cell& cell) {
+  switch (columns.types[column]) {
+    case CellType::Real: {
+      const double* real = std::get_if<double>(&cell);
+      columns.reals[column].push_back(real ? *real : std::numeric_limits<double>::quiet_NaN());
+      break;
+    }
+    case CellType::Integer: {
+      const long* integer = std::get_if<long>(&cell);
+      columns.integers[column].push_back(integer ? *integer : 0);
+      break;
+    }
+    case CellType::Flag: {
+      const bool* flag = std::get_if<bool>(&cell);
+      columns.flags[column].push_back(flag ? static_cast<std::int8_t>(*flag) : std::int8_t{-1});
+      break;
+    }
+    case CellType::Text: {
+      const std::string_view* text = std::get_if<std::string_view>(&cell);
+      columns.texts[column].push_back(text ? std::string(*text) : std::string());
+      break;
+    }
+  }
+}
+
+void ResultsH5File::addLayout(H5Table& layout, const std::vector<TableElement>& elements) {
   for (const TableElement& element : elements) {
-    ids.push_back(element.id);
-    kinds.push_back(element.loc.element);
-    labels.push_back(element.label);
-    lines.push_back(element.loc.line);
-    positions.push_back(element.loc.position());
+    layout.elementIds.push_back(element.id);
+    layout.elementTypes.push_back(element.loc.element);
+    layout.elementLabels.push_back(element.label);
+    layout.elementDeckLines.push_back(element.loc.line);
+    layout.elementDeckPositions.push_back(element.loc.position());
   }
-  writeIntegersAttribute(group, "element_ids", ids, path_);
-  writeStringsAttribute(group, "element_types", kinds, path_);
-  writeStringsAttribute(group, "element_labels", labels, path_);
-  writeIntegersAttribute(group, "element_deck_lines", lines, path_);
-  writeStringsAttribute(group, "element_deck_positions", positions, path_);
-
-  const hsize_t empty = 0, unlimited = H5S_UNLIMITED;
-  Handle space(H5Screate_simple(1, &empty, &unlimited), H5Sclose);
-  Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  H5Pset_chunk(properties.get(), 1, &kChunkRows);
+  store_->addTable(layout);
+  H5Rows& rows = tables_[layout.name];
   const size_t count = layout.columns.size();
-  table->buffer.types.resize(count);
-  table->buffer.reals.resize(count);
-  table->buffer.integers.resize(count);
-  table->buffer.flags.resize(count);
-  table->buffer.texts.resize(count);
-  for (size_t c = 0; c < count; ++c) {
-    const ColumnLayout& column = layout.columns[c];
-    hid_t ownedType = -1;
-    const hid_t type = fileTypeOf(column.type, ownedType);
-    Handle typeHolder(ownedType, H5Tclose);
-    Handle dataset(H5Dcreate2(group, column.name.c_str(), type, space.get(), H5P_DEFAULT, properties.get(),
-                              H5P_DEFAULT),
-                   H5Dclose);
-    check(dataset.get() >= 0, path_, "dataset /" + layout.name + "/" + column.name);
-    if (!column.units.empty()) writeStringAttribute(dataset.get(), "units", column.units, path_);
-    writeStringAttribute(dataset.get(), "meaning", column.meaning, path_);
-    table->datasets.push_back(std::move(dataset));
-    table->types.push_back(column.type);
-    table->buffer.types[c] = column.type;
-  }
-  tables_[layout.name] = std::move(table);
+  for (const H5Column& column : layout.columns) rows.types.push_back(column.type);
+  rows.reals.resize(count);
+  rows.integers.resize(count);
+  rows.flags.resize(count);
+  rows.texts.resize(count);
 }
 
-ResultsH5File::Columns& ResultsH5File::columnsOf(const std::string& table) { return tables_.at(table)->buffer; }
+H5Rows& ResultsH5File::rowsOf(const std::string& table) { return tables_.at(table); }
 
 void ResultsH5File::write(const std::string& name) {
-  Table& table = *tables_.at(name);
-  Columns& columns = table.buffer;
-  const hsize_t added = columns.rows;
-  if (added == 0) return;
-  const hsize_t start = table.rows, total = table.rows + added;
-  Handle memory(H5Screate_simple(1, &added, nullptr), H5Sclose);
-  std::vector<const char*> texts;
-  for (size_t c = 0; c < table.types.size(); ++c) {
-    const hid_t dataset = table.datasets[c].get();
-    bool ok = H5Dset_extent(dataset, &total) >= 0;
-    Handle space(H5Dget_space(dataset), H5Sclose);
-    ok = ok && space.get() >= 0 &&
-         H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &added, nullptr) >= 0;
-    switch (table.types[c]) {
-      case CellType::Real:
-        ok = ok && H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
-                            columns.reals[c].data()) >= 0;
-        break;
-      case CellType::Integer:
-        ok = ok && H5Dwrite(dataset, H5T_NATIVE_INT64, memory.get(), space.get(), H5P_DEFAULT,
-                            columns.integers[c].data()) >= 0;
-        break;
-      case CellType::Flag:
-        ok = ok && H5Dwrite(dataset, H5T_NATIVE_INT8, memory.get(), space.get(), H5P_DEFAULT,
-                            columns.flags[c].data()) >= 0;
-        break;
-      case CellType::Text: {
-        texts.clear();
-        for (const std::string& text : columns.texts[c]) texts.push_back(text.c_str());
-        Handle type(variableString(), H5Tclose);
-        ok = ok && H5Dwrite(dataset, type.get(), memory.get(), space.get(), H5P_DEFAULT, texts.data()) >= 0;
-        break;
-      }
-    }
-    check(ok, path_, "rows of /" + name);
-  }
-  table.rows = total;
-  columns.clear();
+  H5Rows& rows = tables_.at(name);
+  if (rows.rows == 0) return;
+  store_->append(name, rows);
+  rows.rows = 0;
+  for (auto& column : rows.reals) column.clear();
+  for (auto& column : rows.integers) column.clear();
+  for (auto& column : rows.flags) column.clear();
+  for (auto& column : rows.texts) column.clear();
 }
 
 void ResultsH5File::flush() {
-  for (const auto& [name, table] : tables_) write(name);
-  check(H5Fflush(file_, H5F_SCOPE_LOCAL) >= 0, path_, "the HDF5 library cannot flush it");
+  for (const auto& [name, rows] : tables_) write(name);
+  store_->flush();
   lastFlush_ = std::chrono::steady_clock::now();
 }
 

@@ -80,7 +80,8 @@ void runPile(int count) {
   h5->addTable(contactsTable(), {});
   h5->addTable(impactsTable(), {});
   h5Seconds += watch.lap();
-  AnimationWriter animation(folder, drawnGraphics(spec->graphics, spec->markers, *model), {});
+  const std::unique_ptr<AnimationWriter> animation =
+      openAnimation(folder, drawnGraphics(spec->graphics, spec->markers, *model), {});
   animationSeconds += watch.lap();
 
   Simulation simulation(std::move(*model));
@@ -109,7 +110,7 @@ void runPile(int count) {
     h5->append(contactsTable(), std::span<const ContactRow>(contactRows));
     h5->flushWhenDue();
     h5Seconds += timer.lap();
-    animation.write(frame.time, simulation.model(), frame.bodies, frame.contacts, frame.joints);
+    animation->write(frame.time, simulation.model(), frame.bodies, frame.contacts, frame.joints);
     animationSeconds += timer.lap();
   });
   SimulationSegment segment;
@@ -122,7 +123,7 @@ void runPile(int count) {
   h5->flush();
   h5.reset();
   h5Seconds += watch.lap();
-  animation.close();
+  animation->close();
   animationSeconds += watch.lap();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double percent = 100.0 / seconds;
@@ -130,11 +131,11 @@ void runPile(int count) {
               "results.h5 %.3f s (%.1f %%, %.1f MB)  animation %.3f s (%.1f %%, %.1f MB)  "
               "results.h5 + animation %.1f %% of the run\n",
               count, segment.endTime, outcome.completed ? "completed" : "FAILED   ", seconds,
-              simulation.statistics().steps, animation.frames(), csvSeconds, csvSeconds * percent,
+              simulation.statistics().steps, animation->frames(), csvSeconds, csvSeconds * percent,
               megabytes(folder / "bodies.csv") + megabytes(folder / "energy.csv") + megabytes(folder / "contacts.csv") +
                   megabytes(folder / "impacts.csv"),
               h5Seconds, h5Seconds * percent, megabytes(folder / "results.h5"), animationSeconds,
-              animationSeconds * percent, megabytes(folder / "animation") + megabytes(animation.path()),
+              animationSeconds * percent, megabytes(folder / "animation") + megabytes(animation->path()),
               (h5Seconds + animationSeconds) * percent);
   std::fflush(stdout);
   fs::remove_all(folder);

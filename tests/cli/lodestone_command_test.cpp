@@ -119,6 +119,38 @@ TEST_F(LodestoneCommand, HelpGoesToStandardOutput) {
   }
 }
 
+// A process maps only the libraries its command needs (solver/core/modules.h), as the dynamic loader lists them with
+// LD_DEBUG=files on standard error: the program alone for --version; the solver, but neither HDF5, VTK nor Python,
+// for check of a deck without scripts; HDF5 but neither VTK nor Python for its run.
+TEST_F(LodestoneCommand, ACommandLoadsOnlyTheLibrariesItNeeds) {
+  const std::string deck = folder.write("free.xml", freeBodyDeck());
+  setenv("LD_DEBUG", "files", 1);
+  const CommandResult version = lodestone({"--version"});
+  const CommandResult check = lodestone({"check", deck});
+  const CommandResult run = lodestone({"run", deck, "-o", folder / "results"});
+  unsetenv("LD_DEBUG");
+  ASSERT_EQ(version.exitCode, 0);
+  ASSERT_EQ(check.exitCode, 0);
+  ASSERT_EQ(run.exitCode, 0);
+  const auto loads = [](const CommandResult& command, const std::string& library) {
+    return command.err.find("file=" + library) != std::string::npos ||
+           command.err.find("/" + library) != std::string::npos;
+  };
+  for (const char* library : {"liblodestone_deck_commands.so", "libxerces-c", "libfcl", "libsundials_idas"}) {
+    EXPECT_FALSE(loads(version, library)) << library;
+    EXPECT_TRUE(loads(check, library)) << library << "\n" << check.err;
+  }
+  for (const char* library : {"liblodestone_results_h5.so", "libhdf5"}) {
+    EXPECT_FALSE(loads(check, library)) << library;
+    EXPECT_TRUE(loads(run, library)) << library << "\n" << run.err;
+  }
+  for (const char* library : {"liblodestone_animation.so", "libvtkCommonCore", "liblodestone_python_engine.so",
+                              "libpython3"}) {
+    EXPECT_FALSE(loads(check, library)) << library;
+    EXPECT_FALSE(loads(run, library)) << library;
+  }
+}
+
 TEST_F(LodestoneCommand, CheckOfAMissingFileIsABadDeckNamingTheFile) {
   const std::string missing = folder / "no_such_deck.xml";
   const CommandResult result = lodestone({"check", missing});

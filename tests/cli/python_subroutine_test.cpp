@@ -91,6 +91,16 @@ TEST_F(PythonSubroutineRun, RelativeScriptIsFoundThroughLodestoneUsersubPath) {
   EXPECT_EQ(exitCode, 0) << stderrText();
 }
 
+TEST_F(PythonSubroutineRun, ScriptImportsPythonsCompiledModules) {
+  // ctypes and decimal are extension modules (lib-dynload): they find libpython's symbols only because the module
+  // that embeds the interpreter is loaded with its symbols shared (plugins/python_engine_loader.cpp).
+  const std::string script =
+      folder.write("compiled_imports.py", "import ctypes\nimport decimal\n" + readFile(kModels + "impact_coulomb.py"));
+  std::string deck = readFile(kModels + "sphere_python.xml");
+  replaceOnce(deck, "script_name=\"impact_coulomb.py\"", "script_name=\"" + script + "\"");
+  EXPECT_EQ(runLodestone({"lodestone", "check", folder.write("imports.xml", deck)}), 0) << stderrText();
+}
+
 TEST_F(PythonSubroutineRun, MissingScriptIsABadDeckNamingTheFileAndTheFunctions) {
   const std::string text = readFile(kModels + "sphere_python.xml");
   std::string deck = text;

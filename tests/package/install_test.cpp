@@ -229,4 +229,28 @@ TEST_F(PackageFlags, ALibraryBuiltWithThePkgConfigFileFindsTheUtilitiesWithoutLd
   expectTheDeckRunsWithoutLibraryPath("my_contact");
 }
 
+// ---- the solver's modules (solver/core/modules.h) --------------------------------------------------------------
+
+// They are installed in the lib folder beside the program's; without one, what needs it says which module it cannot
+// load, and what does not need it still works.
+TEST(PackageInstall, TheInstalledSolverSaysWhichModuleItCannotLoad) {
+  const TemporaryFolder folder;
+  ASSERT_EQ(install("usersub", folder), "");
+  ASSERT_EQ(install("solver", folder), "");
+  const fs::path lib = folder.path() / "prefix/lib";
+  for (const char* module : {"liblodestone_deck_commands.so", "liblodestone_results_h5.so", "liblodestone_animation.so",
+                             "liblodestone_python_engine.so"}) {
+    EXPECT_TRUE(fs::exists(lib / module)) << module;
+  }
+  fs::remove(lib / "liblodestone_deck_commands.so");
+  const std::string solver = quoted(folder / "prefix/bin/lodestone");
+  EXPECT_EQ(run(kWithoutLibraryPath + solver + " --version", folder / "version.log"), "");
+  const std::string deck = quoted(std::string(LODESTONE_SOURCE_DIR) + "/models/bouncing_ball.xml");
+  EXPECT_NE(run(kWithoutLibraryPath + solver + " check " + deck, folder / "check.log"), "");
+  const std::string said = readFile(folder / "check.log");
+  EXPECT_EQ(said, "lodestone: cannot load the solver of run, check, batch and elements: " +
+                      (fs::canonical(lib) / "liblodestone_deck_commands.so").string() +
+                      ": cannot open shared object file: No such file or directory\n");
+}
+
 }  // namespace
