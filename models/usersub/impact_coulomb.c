@@ -41,9 +41,11 @@ DLLFUNC void STDCALL CFFSUB(int *id, double *time, double *par, int *npar, doubl
   }
   slip = sqrt(xdot[0] * xdot[0] + xdot[1] * xdot[1]);
   if (slip <= 0) return;
-  /* mu rises from 0 to mu_static by vs, then blends to mu_dynamic by vd. */
+  /* mu rises from 0 to mu_static by vs (mu_static times the STEP from -1 at -vs to 1 at vs), then blends to
+     mu_dynamic by vd. */
   if (slip <= par[2]) {
-    c_step(slip, 0.0, 0.0, par[2], par[0], 0, &mu, &errflg);
+    c_step(slip, -par[2], -1.0, par[2], 1.0, 0, &mu, &errflg);
+    mu = par[0] * mu;
   } else if (slip < par[3]) {
     c_step(slip, par[2], par[0], par[3], par[1], 0, &mu, &errflg);
   } else {

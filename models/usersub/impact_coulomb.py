@@ -39,9 +39,11 @@ def CFFSUB(id, time, par, npar, loci, locj, x, xdot, nforce, dflag, iflag):
     slip = math.sqrt(xdot[0] * xdot[0] + xdot[1] * xdot[1])
     if slip <= 0:
         return [0.0, 0.0, 0.0]
-    # mu rises from 0 to mu_static by vs, then blends to mu_dynamic by vd.
+    # mu rises from 0 to mu_static by vs (mu_static times the STEP from -1 at -vs to 1 at vs), then blends to
+    # mu_dynamic by vd.
     if slip <= par[2]:
-        mu, errflg = py_step(slip, 0.0, 0.0, par[2], par[0], 0)
+        mu, errflg = py_step(slip, -par[2], -1.0, par[2], 1.0, 0)
+        mu = par[0] * mu
     elif slip < par[3]:
         mu, errflg = py_step(slip, par[2], par[0], par[3], par[1], 0)
     else:

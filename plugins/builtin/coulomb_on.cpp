@@ -22,9 +22,14 @@ void checkCoulombOn(LawValues values, LawFindings& findings) {
                                  findings);
 }
 
+// Below vs, μs times the STEP through the origin from −1 at −vs to 1 at vs, as Adams documents its contact friction
+// (μ = STEP(v, −vs, μs, vs, −μs) on the signed slip) and MotionSolve describes COULOMB_ON ("a viscous force" at small
+// slip): μ rises from 0 with slope 1.5·μs/vs, so a contact at rest resists a small slip in proportion to it. (A STEP
+// from 0 at v = 0, flat there, resisted it only in proportion to v²: a resting sphere's spin met no friction in the
+// Jacobian at rest, and Newton's corrections overshot into the stiction band.)
 double coulombOnCoefficient(LawValues values, double slipSpeed) {
   const double vs = values[kStictionVelocity], vd = values[kFrictionVelocity];
-  if (slipSpeed <= vs) return step(slipSpeed, 0, 0, vs, values[kStatic]);
+  if (slipSpeed <= vs) return values[kStatic] * step(slipSpeed, -vs, -1, vs, 1);
   if (slipSpeed < vd) return step(slipSpeed, vs, values[kStatic], vd, values[kDynamic]);
   return values[kDynamic];
 }

@@ -63,7 +63,7 @@ TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) 
 
 // 20°, μs = 0.5, μc = 0.4, both above tan 20° = 0.364: held. Once the bristles carry the slope's pull (σ0·z = tan θ)
 // the block stays: between 0.2 s and 1 s it moves less than 1 nm, and ft/fn = tan θ within 1e-4. The same block with
-// COULOMB_ON (vs = 1e-3 m/s; μ(v) = tan θ at v = 0.6·vs) creeps at about 0.6 mm/s: more than 0.1 mm in that time.
+// COULOMB_ON (vs = 1e-3 m/s; μ(v) = tan θ at v = 0.54·vs) creeps at about 0.54 mm/s: more than 0.1 mm in that time.
 // (With μc below tan θ a suddenly loaded LuGre contact can break away: the slip needed to deflect the bristles
 // carries it past the Stribeck velocity, where μ has fallen to μc.)
 TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {

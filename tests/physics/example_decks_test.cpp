@@ -59,6 +59,15 @@ TEST(ExampleDecks, BlockSticksWithFrictionCarryingTheSlope) {
   const size_t last = contacts.rowCount() - 1;
   EXPECT_NEAR(contacts.at(last, "ft") / contacts.at(last, "fn"), std::tan(20 * std::numbers::pi / 180), 1e-4);
   EXPECT_LT(contacts.at(last, "slip_speed"), 1e-4) << "creep stays below stiction_trans_vel";
+  // The creep speed v where μ(v) = tan θ: μs·STEP(v, −vs, −1, vs, 1) = 0.5·(2·x²(3 − 2x) − 1) with x = (v + vs)/(2 vs),
+  // solved by bisection (v = 0.5369·vs). Measured: within 7e-7 of it.
+  const double vs = 1e-4, muStatic = 0.5, tanTheta = std::tan(20 * std::numbers::pi / 180);
+  double low = 0, high = vs;
+  for (int i = 0; i < 100; ++i) {
+    const double v = 0.5 * (low + high), x = (v + vs) / (2 * vs);
+    (muStatic * (2 * x * x * (3 - 2 * x) - 1) < tanTheta ? low : high) = v;
+  }
+  EXPECT_NEAR(contacts.at(last, "slip_speed"), low, 1e-5 * low) << "creeps where μ(v) = tan θ";
 }
 
 TEST(ExampleDecks, MagnetsComeToRestTouchingWithoutABounce) {

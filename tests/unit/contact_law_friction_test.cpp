@@ -28,12 +28,20 @@ std::vector<double> coulombOn(double muStatic, double muDynamic, double vs, doub
 
 TEST(ContactLawFriction, CoulombOnAtHandComputedSpeeds) {
   const std::vector<double> v = coulombOn(0.5, 0.3, 0.1, 0.2);
-  // v = 0.05: Δ = 0.5, Δ²(3 − 2Δ) = 0.5, μ = 0.25. v = 0.15: halfway from 0.5 to 0.3, μ = 0.4.
-  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.05), 0.25, kRelative);
+  // v = 0.05: μs·STEP(v, −vs, −1, vs, 1) with Δ = (0.05 + 0.1)/0.2 = 0.75, Δ²(3 − 2Δ) = 0.84375, STEP = −1 + 2·0.84375
+  // = 0.6875, μ = 0.34375. v = 0.15: halfway from 0.5 to 0.3, μ = 0.4.
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.05), 0.34375, kRelative);
   EXPECT_NEAR(mu(coulombOnLaw(), v, 0.15), 0.4, kRelative);
   EXPECT_EQ(mu(coulombOnLaw(), v, 0.1), 0.5) << "μs at vs";
   EXPECT_EQ(mu(coulombOnLaw(), v, 0.2), 0.3) << "μd at vd";
   EXPECT_EQ(mu(coulombOnLaw(), v, 7), 0.3) << "μd beyond vd";
+}
+
+// Adams' contact friction, μ = STEP(v, −vs, μs, vs, −μs) through rest: a contact at rest resists a small slip as a
+// viscous force of slope 1.5·μs/vs (7.5 here); the cubic's next term is −0.5·μs·(v/vs)³, 5e-16 at v = 1e-6.
+TEST(ContactLawFriction, CoulombOnRisesFromRestWithTheSlopeOfAdamsStep) {
+  const std::vector<double> v = coulombOn(0.5, 0.3, 0.1, 0.2);
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 1e-6) / 1e-6, 7.5, 1e-9);
 }
 
 TEST(ContactLawFriction, CoulombDynamicOnlyAtHandComputedSpeeds) {
