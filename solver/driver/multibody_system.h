@@ -85,8 +85,10 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
-  // The threads prepareJacobian spreads its contact pairs over (`loop` must outlive the system); one by default.
+  // The threads prepareJacobian spreads its contact pairs over, and the integrator its Krylov solver's block products
+  // (`loop` must outlive the system); one by default.
   void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
+  const ParallelLoop& parallelLoop() const { return *parallel_; }
 
   // ---- contact and sensor events ----------------------------------------------------------------------------
   // Root functions IDAS watches, evaluated at (y, y'): contact onset and separation first (contactRootCount()
