@@ -205,13 +205,13 @@ namespace {
 // The driver's blocks are 13×13 (a body, body_state::kSize) and 6×13 (a contact coupling).
 constexpr int kBodyBlockSize = 13;
 
-// Work per task for the threads, so that a task outweighs TBB's cost of handing it out (a few microseconds) and
-// models of a few dozen bodies stay in one thread. Measured per 13×13 block on the peers' pile: an inversion about
-// 1 µs, a body's row group of a product (its block and its contacts' couplings) and a preconditioner solve a
-// fraction of that.
+// The least work per task for the threads (and the most a model may have and stay in one thread), so that a task
+// outweighs TBB's cost of handing it out, a microsecond or two. Measured per 13×13 block on the peers' pile: an
+// inversion about 1 µs, a body's row group of a product (its block and its contacts' couplings) and a
+// preconditioner solve a fraction of that.
 constexpr int kInversionsPerTask = 16;
-constexpr int kRowGroupsPerTask = 64;
-constexpr int kSolvesPerTask = 128;
+constexpr int kRowGroupsPerTask = 32;
+constexpr int kSolvesPerTask = 32;
 
 // y += scale · B x for one block; the shapes bodies and contacts use get fixed-size code (several times faster
 // than the general path on blocks this small).
