@@ -155,8 +155,6 @@ void BlockJacobian::begin(SUNMatrix) {
   const std::vector<JacobianBlock>& blocks = pattern_.blocks();
   if (valueOffsets_.size() != blocks.size()) {
     for (size_t b = valueOffsets_.size(); b < blocks.size(); ++b) {
-      valueOffsets_.push_back(values_.size());
-      values_.resize(values_.size() + static_cast<size_t>(blocks[b].rows) * static_cast<size_t>(blocks[b].columns));
       if (blocks[b].rowOffset == blocks[b].columnOffset && blocks[b].rows == blocks[b].columns) {
         inverseOffsets_.push_back(diagonalInverses_.size());
         diagonalInverses_.resize(diagonalInverses_.size() +
@@ -172,25 +170,35 @@ void BlockJacobian::begin(SUNMatrix) {
 void BlockJacobian::groupBlocksByRows() {
   // Sweep the blocks by first row: a group closes where the next block starts below none of its rows.
   const std::vector<JacobianBlock>& blocks = pattern_.blocks();
-  std::vector<int> byRow(valueOffsets_.size());
+  std::vector<int> byRow(blocks.size());
   std::iota(byRow.begin(), byRow.end(), 0);
   std::stable_sort(byRow.begin(), byRow.end(), [&](int a, int b) {
     return blocks[static_cast<size_t>(a)].rowOffset < blocks[static_cast<size_t>(b)].rowOffset;
   });
-  rowGroupStarts_.clear();
-  rowGroupBlocks_.clear();
+  std::vector<int> groupStarts;
   int groupEnd = -1;
-  for (const int b : byRow) {
-    const JacobianBlock& block = blocks[static_cast<size_t>(b)];
-    if (block.rowOffset >= groupEnd) {
-      std::sort(rowGroupBlocks_.begin() + (rowGroupStarts_.empty() ? 0 : rowGroupStarts_.back()), rowGroupBlocks_.end());
-      rowGroupStarts_.push_back(static_cast<int>(rowGroupBlocks_.size()));
-    }
+  for (size_t i = 0; i < byRow.size(); ++i) {
+    const JacobianBlock& block = blocks[static_cast<size_t>(byRow[i])];
+    if (block.rowOffset >= groupEnd) groupStarts.push_back(static_cast<int>(i));
     groupEnd = std::max(groupEnd, block.rowOffset + block.rows);
-    rowGroupBlocks_.push_back(b);
   }
-  std::sort(rowGroupBlocks_.begin() + (rowGroupStarts_.empty() ? 0 : rowGroupStarts_.back()), rowGroupBlocks_.end());
-  rowGroupStarts_.push_back(static_cast<int>(rowGroupBlocks_.size()));
+  groupStarts.push_back(static_cast<int>(byRow.size()));
+  // Pattern order within each group; the values are laid out in that order, so a product reads them front to back
+  // (begin() zeroes them all anyway).
+  rowGroupStarts_ = groupStarts;
+  groupedBlocks_.clear();
+  valueOffsets_.assign(blocks.size(), 0);
+  size_t next = 0;
+  for (size_t g = 0; g + 1 < groupStarts.size(); ++g) {
+    std::sort(byRow.begin() + groupStarts[g], byRow.begin() + groupStarts[g + 1]);
+    for (int i = groupStarts[g]; i < groupStarts[g + 1]; ++i) {
+      const size_t b = static_cast<size_t>(byRow[static_cast<size_t>(i)]);
+      valueOffsets_[b] = next;
+      groupedBlocks_.push_back({blocks[b], next});
+      next += static_cast<size_t>(blocks[b].rows) * static_cast<size_t>(blocks[b].columns);
+    }
+  }
+  values_.resize(next);
 }
 
 void BlockJacobian::addBlock(int blockIndex, const double* columnMajorValues) {
@@ -227,13 +235,11 @@ void multiplyAddBlock(double scale, const double* values, const double* x, doubl
 }  // namespace
 
 void BlockJacobian::multiplyAdd(double scale, const double* x, double* y) const {
-  const std::vector<JacobianBlock>& blocks = pattern_.blocks();
   const auto multiplyGroups = [&](int begin, int end) {
     for (int g = begin; g < end; ++g) {
       for (int i = rowGroupStarts_[static_cast<size_t>(g)]; i < rowGroupStarts_[static_cast<size_t>(g) + 1]; ++i) {
-        const size_t b = static_cast<size_t>(rowGroupBlocks_[static_cast<size_t>(i)]);
-        const JacobianBlock& block = blocks[b];
-        const double* values = values_.data() + valueOffsets_[b];
+        const auto& [block, valueOffset] = groupedBlocks_[static_cast<size_t>(i)];
+        const double* values = values_.data() + valueOffset;
         const double* input = x + block.columnOffset;
         double* output = y + block.rowOffset;
         if (block.columns == kBodyBlockSize && block.rows == kBodyBlockSize) {

@@ -87,7 +87,7 @@ class BlockJacobian final : public JacobianAssembler {
   const JacobianPattern& pattern_;
   ParallelLoop serialLoop_{1};
   const ParallelLoop* parallel_;
-  std::vector<size_t> valueOffsets_;  // where each block's column-major values start in values_
+  std::vector<size_t> valueOffsets_;  // where each block's column-major values start in values_, group by group
   std::vector<double> values_;
   std::vector<int> diagonalBlocks_;   // pattern indices of the square blocks on the diagonal
   // Their inverses, column-major one after another: applying an explicit 13×13 inverse is one fixed-size
@@ -96,9 +96,13 @@ class BlockJacobian final : public JacobianAssembler {
   std::vector<size_t> inverseOffsets_;  // where each diagonal block's inverse starts in diagonalInverses_
   // The blocks in groups whose rows no other group's blocks touch (a body's own block and its contact couplings),
   // each group's blocks in pattern order: a product can give each group to any thread and every element of y still
-  // sums its blocks' contributions in pattern order. Group g is rowGroupBlocks_[rowGroupStarts_[g], [g + 1]).
+  // sums its blocks' contributions in pattern order. Group g is groupedBlocks_[rowGroupStarts_[g], [g + 1]).
+  struct GroupedBlock {
+    JacobianBlock block;
+    size_t valueOffset;
+  };
   std::vector<int> rowGroupStarts_{0};
-  std::vector<int> rowGroupBlocks_;
+  std::vector<GroupedBlock> groupedBlocks_;
 };
 
 }  // namespace lodestone
