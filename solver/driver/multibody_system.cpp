@@ -240,10 +240,10 @@ void MultibodySystem::differentiateContacts(const double* y) {
   } else {
     parallel_->run(static_cast<int>(pairs.size()), kPairsPerTask, differencePairs);
   }
-  addPairDifferences(pairs);
+  writePairDifferences(pairs);
 }
 
-void MultibodySystem::addPairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs) {
+void MultibodySystem::writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs) {
   // The blocks each pair writes are looked up first, in pair order (new couplings join the pattern in the order the
   // pairs reach them); then each body's load rows take their pairs' differences on one thread, in pair order, so
   // every entry is the same sum whatever the thread count.
@@ -260,34 +260,39 @@ void MultibodySystem::addPairDifferences(const std::vector<ContactEvaluator::Act
       }
     }
   }
-  // By row body, keeping pair order within each.
+  // By row body, in pair order within each (a counting sort).
   rowWriteStarts_.assign(static_cast<size_t>(layout_.bodyCount()) + 1, 0);
   for (const PairWrite& write : pairWrites_) ++rowWriteStarts_[static_cast<size_t>(write.row) + 1];
   std::partial_sum(rowWriteStarts_.begin(), rowWriteStarts_.end(), rowWriteStarts_.begin());
   rowWrites_.resize(pairWrites_.size());
   rowWriteEnds_.assign(rowWriteStarts_.begin(), rowWriteStarts_.end() - 1);
-  for (const PairWrite& write : pairWrites_) rowWrites_[static_cast<size_t>(rowWriteEnds_[static_cast<size_t>(write.row)]++)] = write;
+  for (const PairWrite& write : pairWrites_) {
+    rowWrites_[static_cast<size_t>(rowWriteEnds_[static_cast<size_t>(write.row)]++)] = write;
+  }
 
-  const auto addRows = [&](int begin, int end) {
+  const auto writeRows = [&](int begin, int end) {
     for (int row = begin; row < end; ++row) {
       for (int w = rowWriteStarts_[static_cast<size_t>(row)]; w < rowWriteStarts_[static_cast<size_t>(row) + 1]; ++w) {
         const PairWrite& write = rowWrites_[static_cast<size_t>(w)];
         const PairDifferences& differences = pairDifferences_[static_cast<size_t>(write.pair)];
+        const size_t side = static_cast<size_t>(write.side);
         Eigen::Map<LoadRows, 0, Eigen::OuterStride<>> block(write.values, 6, kSize, Eigen::OuterStride<>(write.stride));
+        const TwoBodyLoads& base = differences.base;
         for (int k = 0; k < kSize; ++k) {
-          const TwoBodyLoads& moved = differences.moved[static_cast<size_t>(write.side)][static_cast<size_t>(k)];
-          const double increment = differences.increments[static_cast<size_t>(write.side)][static_cast<size_t>(k)];
-          const TwoBodyLoads& base = differences.base;
+          const TwoBodyLoads& moved = differences.moved[side][static_cast<size_t>(k)];
+          const double increment = differences.increments[side][static_cast<size_t>(k)];
           if (write.on == 0) {
-            subtractDifference(block, row, k, increment, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
+            subtractDifference(block, row, k, increment, base.forceOnI, moved.forceOnI, base.torqueOnI,
+                               moved.torqueOnI);
           } else {
-            subtractDifference(block, row, k, increment, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
+            subtractDifference(block, row, k, increment, base.forceOnJ, moved.forceOnJ, base.torqueOnJ,
+                               moved.torqueOnJ);
           }
         }
       }
     }
   };
-  parallel_->run(layout_.bodyCount(), kRowBodiesPerTask, addRows);
+  parallel_->run(layout_.bodyCount(), kRowBodiesPerTask, writeRows);
 }
 
 void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, const double* y,

@@ -179,7 +179,7 @@ class MultibodySystem {
   void differencePair(const ContactEvaluator::ActivePair& pair, const double* y, std::vector<ContactPoint>& scratch,
                       PairDifferences& differences);
   // Subtracts every active pair's differences (pairDifferences_) from the blocks of its bodies' load rows.
-  void addPairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs);
+  void writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs);
   // One pair's differences in the load rows of one of its bodies (`row`; the loads on its body I or J, `on` 0 or 1),
   // with respect to the states of body `columns[side]`: into the 6 × 13 block at `values` (column stride `stride`).
   struct PairWrite {
