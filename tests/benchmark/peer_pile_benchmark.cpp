@@ -10,7 +10,8 @@
 //   PEER_PILE_ZERO_CROSSING=TRUE|FALSE       (default FALSE; TRUE locates every contact onset)
 //   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
 //   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
-//   PEER_PILE_THREADS=n                      threads for the contact Jacobian (default 1; 0: one per core)
+//   PEER_PILE_THREADS=n                      threads for the contact Jacobian and GMRES's blocks (default 1; 0: one
+//                                            per core)
 //
 // The broad phase's pairs kept from residual to residual (VerletList) and shared with the step limit, Release on the
 // 2-core VM under a shared load, before -> after, 1 thread: N=1000, 0.3 s: contact detection 15.2 -> 2.8 s (1.28 ->
@@ -21,6 +22,16 @@
 // Zero crossing, user CPU on the 2-core VM under a shared load, N=100, 2 s: off 3.5 s (GMRES), 5.4-5.6 s (KLU); on
 // 5.1 s and 9.1-9.3 s, IDAS restarted at 781 and 848 of about 2200 located events (Hertz at order 2 or more); 7.3 s
 // and 14.4 s when it restarted at every event; 3.9 s and 6.1-6.3 s when it never does (root finding alone).
+// Threads (issue 20): GMRES's block products, its preconditioner's solves and inversions, and the writing of the
+// contact differences into the Jacobian's blocks spread over the threads like the contact differences already were, bit
+// for bit the same (same steps, residuals, Jacobians and figures; bodies.csv, contacts.csv, energy.csv identical for 1
+// and 2 threads and to before). Release on the 2-core VM, N=1000, 0.3 s, wall / user CPU, before -> after, load
+// (1-minute, including this run) noted: 1 thread 25.1/25.1 s (load 2.2-2.0) -> 25.0/24.9 s (1.6-1.5); 2 threads
+// 24.5/26.4 s (2.0-1.6) -> 21.8/29.7 s (1.5-1.4): factorisation 4.55 -> 2.40 s, Jacobian 3.56 -> 2.74 s, solves 9.20 ->
+// 9.50 s. Most of what stays serial is SUNDIALS' vector operations (dot products, norms, linear sums: about 10 s, 40%
+// of the run, in solves and integrator other), whose sums in serial order no split over threads reproduces bit for bit.
+// With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s). N=100, 2 s, with that
+// benchmark running: 3.3-3.4 s wall either way, before and after, 1 or 2 threads.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
