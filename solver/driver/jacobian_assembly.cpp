@@ -214,12 +214,12 @@ namespace {
 constexpr int kBodyBlockSize = 13;
 
 // The least work per task for the threads (and the most a model may have and stay in one thread), so that a task
-// outweighs TBB's cost of handing it out, a microsecond or two. Measured per 13×13 block on the peers' pile: an
-// inversion about 1 µs, a body's row group of a product (its block and its contacts' couplings) and a
-// preconditioner solve a fraction of that.
+// outweighs TBB's cost of handing it out, a microsecond or two. Measured per body on the peers' pile (see
+// block_jacobian_benchmark): an inversion 1.1 µs, a row group of a product (the body's block and its contacts'
+// couplings) 0.13 µs, a preconditioner solve 0.03 µs.
 constexpr int kInversionsPerTask = 16;
 constexpr int kRowGroupsPerTask = 32;
-constexpr int kSolvesPerTask = 32;
+constexpr int kSolvesPerTask = 128;
 
 // y += scale · B x for one block; the shapes bodies and contacts use get fixed-size code (several times faster
 // than the general path on blocks this small).
