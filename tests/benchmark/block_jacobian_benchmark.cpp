@@ -4,8 +4,8 @@
 //
 //   block_jacobian_benchmark [N]   (default 1000, the peers' pile)
 //
-// Release on the 2-core VM, N=1000, 1 -> 2 threads, with the second core free: product 138 -> 70 us, inversion
-// 1101 -> 558 us, solve 34 -> 23 us. With another session's benchmark on the second core: 132 -> 129, 1061 -> 1042,
+// Release on the 2-core VM, N=1000, 1 -> 2 threads, with the second core free: product 125 -> 69 us, inversion
+// 1025 -> 521 us, solve 31 -> 17 us. With another session's benchmark on the second core: 132 -> 129, 1061 -> 1042,
 // 32 -> 32 us; N=100 there: 11.4 -> 11.6, 105 -> 106, 3.1 -> 3.1 us (the solves of 100 bodies stay in one thread).
 #include <chrono>
 #include <cstdio>

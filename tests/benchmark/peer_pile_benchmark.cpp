@@ -25,13 +25,17 @@
 // Threads (issue 20): GMRES's block products, its preconditioner's solves and inversions, and the writing of the
 // contact differences into the Jacobian's blocks spread over the threads like the contact differences already were, bit
 // for bit the same (same steps, residuals, Jacobians and figures; bodies.csv, contacts.csv, energy.csv identical for 1
-// and 2 threads and to before). Release on the 2-core VM, N=1000, 0.3 s, wall / user CPU, before -> after, load
-// (1-minute, including this run) noted: 1 thread 25.1/25.1 s (load 2.2-2.0) -> 25.0/24.9 s (1.6-1.5); 2 threads
-// 24.5/26.4 s (2.0-1.6) -> 21.8/29.7 s (1.5-1.4): factorisation 4.55 -> 2.40 s, Jacobian 3.56 -> 2.74 s, solves 9.20 ->
-// 9.50 s. Most of what stays serial is SUNDIALS' vector operations (dot products, norms, linear sums: about 10 s, 40%
-// of the run, in solves and integrator other), whose sums in serial order no split over threads reproduces bit for bit.
-// With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s). N=100, 2 s, with that
-// benchmark running: 3.3-3.4 s wall either way, before and after, 1 or 2 threads.
+// and 2 threads and to before). Release on the 2-core VM, wall / user CPU, before -> after, with the 1-minute load
+// before and after each run (this run's own included; no other session running unless said): N=1000, 0.3 s: 2 threads
+// 23.9/25.5 s (load 0.82-0.88) -> 21.4/29.5 s (0.66-0.82), factorisation 4.53 -> 2.35 s, Jacobian 3.13 -> 2.77 s,
+// solves 9.18 -> 9.27 s; 1 thread 24.5/24.5 s (1.79-1.52, just after a 2-thread run) -> 24.3/24.3 s (2.20-1.79, the
+// same). N=100, 2 s: 2 threads 3.03/3.60 s -> 2.83/4.65 s, 1 thread 3.29/3.28 s -> 3.30/3.30 s (load 1.44-1.52). The
+// products and solves halve on their own (block_jacobian_benchmark) but not inside GMRES: between them SUNDIALS' serial
+// vector operations (dot products, norms, linear sums: about 10 s, 40% of the run, in solves and integrator other) run
+// for tens of microseconds, probably long enough for TBB's worker to fall asleep (not measured), and a product is
+// about 100 us. Those operations'
+// sums in serial order no split over threads reproduces bit for bit; their element-wise ones could go to the threads.
+// With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
