@@ -32,10 +32,9 @@
 // same). N=100, 2 s: 2 threads 3.03/3.60 s -> 2.83/4.65 s, 1 thread 3.29/3.28 s -> 3.30/3.30 s (load 1.44-1.52). The
 // products and solves halve on their own (block_jacobian_benchmark) but not inside GMRES: between them SUNDIALS' serial
 // vector operations (dot products, norms, linear sums: about 10 s, 40% of the run, in solves and integrator other) run
-// for tens of microseconds, probably long enough for TBB's worker to fall asleep (not measured), and a product is
-// about 100 us. Those operations'
-// sums in serial order no split over threads reproduces bit for bit; their element-wise ones could go to the threads.
-// With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s).
+// for tens of microseconds, probably long enough for TBB's worker to fall asleep (not measured), and a product is about
+// 100 us. Those operations' sums in serial order no split over threads reproduces bit for bit; their element-wise ones
+// could go to the threads. With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
