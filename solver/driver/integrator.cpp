@@ -141,8 +141,8 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   if (linearSolverKind_ == LinearSolverKind::Krylov) {
     // Matrix-free GMRES: products with the blocks of the analytic Jacobian, preconditioned by each body's own
     // block. Same Jacobian as the direct solvers, no factorisation of the coupled matrix.
-    iterationBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern());
-    rateBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern());
+    iterationBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern(), &system.parallelLoop());
+    rateBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern(), &system.parallelLoop());
     rateBlocks_->begin();
     system.writeRateJacobian(*rateBlocks_);
     LinearSolverPtr gmres(

@@ -12,6 +12,8 @@
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_matrix.h>
 
+#include "parallel_loop.h"
+
 namespace lodestone {
 
 // Rows [rowOffset, rowOffset + rows) × columns [columnOffset, columnOffset + columns) of the state.
@@ -60,10 +62,13 @@ std::unique_ptr<JacobianAssembler> makeJacobianAssembler(JacobianStorage storage
 
 // The blocks themselves, kept as written, for the matrix-free Krylov path: a product with a vector costs one pass
 // over the blocks, and the square blocks on the diagonal (each body's own) give a block-Jacobi preconditioner.
-// There is no SUNMatrix: begin() takes none.
+// There is no SUNMatrix: begin() takes none. Products, inversions and solves are spread over `loop`'s threads (it
+// must outlive the blocks; serial without one) with each element of a result written by one thread, in the same
+// order as serially: the results are the same bit for bit whatever the thread count.
 class BlockJacobian final : public JacobianAssembler {
  public:
-  explicit BlockJacobian(const JacobianPattern& pattern) : pattern_(pattern) {}
+  explicit BlockJacobian(const JacobianPattern& pattern, const ParallelLoop* loop = nullptr)
+      : pattern_(pattern), parallel_(loop ? loop : &serialLoop_) {}
 
   SUNMatrix createMatrix(SUNContext) const override { return nullptr; }
   void begin(SUNMatrix = nullptr) override;  // takes in blocks added to the pattern since, zeroes every value
@@ -77,13 +82,27 @@ class BlockJacobian final : public JacobianAssembler {
   void solveDiagonalBlocks(const double* r, double* z) const;
 
  private:
+  void groupBlocksByRows();
+
   const JacobianPattern& pattern_;
-  std::vector<size_t> valueOffsets_;  // where each block's column-major values start in values_
+  ParallelLoop serialLoop_{1};
+  const ParallelLoop* parallel_;
+  std::vector<size_t> valueOffsets_;  // where each block's column-major values start in values_, group by group
   std::vector<double> values_;
   std::vector<int> diagonalBlocks_;   // pattern indices of the square blocks on the diagonal
   // Their inverses, column-major one after another: applying an explicit 13×13 inverse is one fixed-size
   // product, several times faster than two triangular solves.
   std::vector<double> diagonalInverses_;
+  std::vector<size_t> inverseOffsets_;  // where each diagonal block's inverse starts in diagonalInverses_
+  // The blocks in groups whose rows no other group's blocks touch (a body's own block and its contact couplings),
+  // each group's blocks in pattern order: a product can give each group to any thread and every element of y still
+  // sums its blocks' contributions in pattern order. Group g is groupedBlocks_[rowGroupStarts_[g], [g + 1]).
+  struct GroupedBlock {
+    JacobianBlock block;
+    size_t valueOffset;
+  };
+  std::vector<int> rowGroupStarts_{0};
+  std::vector<GroupedBlock> groupedBlocks_;
 };
 
 }  // namespace lodestone

@@ -2,6 +2,7 @@
 #include "multibody_system.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "elements/force_gravity.h"
 #include "stopwatch.h"
@@ -239,18 +240,59 @@ void MultibodySystem::differentiateContacts(const double* y) {
   } else {
     parallel_->run(static_cast<int>(pairs.size()), kPairsPerTask, differencePairs);
   }
+  writePairDifferences(pairs);
+}
+
+void MultibodySystem::writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs) {
+  // The blocks each pair writes are looked up first, in pair order (new couplings join the pattern in the order the
+  // pairs reach them); then each body's load rows take their pairs' differences on one thread, in pair order, so
+  // every entry is the same sum whatever the thread count.
+  pairWrites_.clear();
   for (size_t p = 0; p < pairs.size(); ++p) {
-    const ContactEvaluator::ActivePair& pair = pairs[p];
-    const PairDifferences& differences = pairDifferences_[p];
+    const std::array<int, 2> rows = {pairs[p].bodyI, pairs[p].bodyJ};
     for (int side = 0; side < 2; ++side) {
-      const int column = differences.columns[side];
+      const int column = pairDifferences_[p].columns[side];
       if (column < 0) continue;
-      for (int k = 0; k < kSize; ++k) {
-        subtractLoadDifference(pair.bodyI, pair.bodyJ, column, k, differences.increments[side][k], differences.base,
-                               differences.moved[side][k]);
+      for (int on = 0; on < 2; ++on) {
+        if (rows[on] < 0) continue;
+        auto block = couplingBlock(rows[on], column);
+        pairWrites_.push_back({rows[on], static_cast<int>(p), side, on, block.data(), block.outerStride()});
       }
     }
   }
+  // By row body, in pair order within each (a counting sort).
+  rowWriteStarts_.assign(static_cast<size_t>(layout_.bodyCount()) + 1, 0);
+  for (const PairWrite& write : pairWrites_) ++rowWriteStarts_[static_cast<size_t>(write.row) + 1];
+  std::partial_sum(rowWriteStarts_.begin(), rowWriteStarts_.end(), rowWriteStarts_.begin());
+  rowWrites_.resize(pairWrites_.size());
+  rowWriteEnds_.assign(rowWriteStarts_.begin(), rowWriteStarts_.end() - 1);
+  for (const PairWrite& write : pairWrites_) {
+    rowWrites_[static_cast<size_t>(rowWriteEnds_[static_cast<size_t>(write.row)]++)] = write;
+  }
+
+  const auto writeRows = [&](int begin, int end) {
+    for (int row = begin; row < end; ++row) {
+      for (int w = rowWriteStarts_[static_cast<size_t>(row)]; w < rowWriteStarts_[static_cast<size_t>(row) + 1]; ++w) {
+        const PairWrite& write = rowWrites_[static_cast<size_t>(w)];
+        const PairDifferences& differences = pairDifferences_[static_cast<size_t>(write.pair)];
+        const size_t side = static_cast<size_t>(write.side);
+        Eigen::Map<LoadRows, 0, Eigen::OuterStride<>> block(write.values, 6, kSize, Eigen::OuterStride<>(write.stride));
+        const TwoBodyLoads& base = differences.base;
+        for (int k = 0; k < kSize; ++k) {
+          const TwoBodyLoads& moved = differences.moved[side][static_cast<size_t>(k)];
+          const double increment = differences.increments[side][static_cast<size_t>(k)];
+          if (write.on == 0) {
+            subtractDifference(block, row, k, increment, base.forceOnI, moved.forceOnI, base.torqueOnI,
+                               moved.torqueOnI);
+          } else {
+            subtractDifference(block, row, k, increment, base.forceOnJ, moved.forceOnJ, base.torqueOnJ,
+                               moved.torqueOnJ);
+          }
+        }
+      }
+    }
+  };
+  parallel_->run(layout_.bodyCount(), kRowBodiesPerTask, writeRows);
 }
 
 void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, const double* y,
@@ -285,12 +327,18 @@ void MultibodySystem::subtractLoadDifference(int bodyI, int bodyJ, int column, i
                          const Vector3& torque1) {
     if (row < 0) return;
     auto block = couplingBlock(row, column);
-    const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
-    block.block<3, 1>(0, k) -= (force1 - force0) / increment;
-    block.block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
+    subtractDifference(block, row, k, increment, force0, force1, torque0, torque1);
   };
   write(bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
   write(bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
+}
+
+template <typename Block>
+void MultibodySystem::subtractDifference(Block& block, int row, int k, double increment, const Vector3& force0,
+                                         const Vector3& force1, const Vector3& torque0, const Vector3& torque1) const {
+  const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
+  block.template block<3, 1>(0, k) -= (force1 - force0) / increment;
+  block.template block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
 }
 
 void MultibodySystem::differentiateForces(double time, const double* y) {

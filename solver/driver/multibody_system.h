@@ -85,8 +85,10 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
-  // The threads prepareJacobian spreads its contact pairs over (`loop` must outlive the system); one by default.
+  // The threads prepareJacobian spreads its contact pairs over, and the integrator its Krylov solver's block products
+  // (`loop` must outlive the system); one by default.
   void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
+  const ParallelLoop& parallelLoop() const { return *parallel_; }
 
   // ---- contact and sensor events ----------------------------------------------------------------------------
   // Root functions IDAS watches, evaluated at (y, y'): contact onset and separation first (contactRootCount()
@@ -176,6 +178,15 @@ class MultibodySystem {
   };
   void differencePair(const ContactEvaluator::ActivePair& pair, const double* y, std::vector<ContactPoint>& scratch,
                       PairDifferences& differences);
+  // Subtracts every active pair's differences (pairDifferences_) from the blocks of its bodies' load rows.
+  void writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs);
+  // One pair's differences in the load rows of one of its bodies (`row`; the loads on its body I or J, `on` 0 or 1),
+  // with respect to the states of body `columns[side]`: into the 6 × 13 block at `values` (column stride `stride`).
+  struct PairWrite {
+    int row, pair, side, on;
+    double* values;
+    Eigen::Index stride;
+  };
   // Where contact and force derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body
   // `columnBody`'s state go: rows kVelocity.. of the returned block's view.
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
@@ -186,6 +197,10 @@ class MultibodySystem {
   // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
   void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
                               const TwoBodyLoads& moved);
+  // Column k of a body's load rows `block` −= the difference of the loads on body `row` over `increment`.
+  template <typename Block>
+  void subtractDifference(Block& block, int row, int k, double increment, const Vector3& force0, const Vector3& force1,
+                          const Vector3& torque0, const Vector3& torque1) const;
   void assembleBodyEquations(const double* y, const double* yp, double* r);
 
   const Model& model_;
@@ -219,6 +234,12 @@ class MultibodySystem {
   // Pairs differenced per task: a pair costs 27 evaluations of its law (and 14 collisions), a few microseconds for
   // spheres, so tasks of a few pairs keep TBB's overhead small against the work.
   static constexpr int kPairsPerTask = 8;
+  std::vector<PairWrite> pairWrites_;  // in pair order
+  std::vector<PairWrite> rowWrites_;   // by row body, in pair order within each: body b's from rowWriteStarts_[b]
+  std::vector<int> rowWriteStarts_, rowWriteEnds_;
+  // Bodies whose load rows take their pairs' differences per task: a body in a pile has a few pairs, each a
+  // microsecond or so of writing.
+  static constexpr int kRowBodiesPerTask = 16;
   const ParallelLoop* parallel_ = &serialLoop_;
   ParallelLoop serialLoop_{1};
   const double* jacobianState_ = nullptr;  // y of the latest prepareJacobian, read by writeJacobian

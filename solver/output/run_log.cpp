@@ -104,7 +104,8 @@ void RunLog::analysisStart(const AnalysisDescription& analysis) {
   line(row("Initial Step Size", stepLimit(analysis.settings.h0Max, "IDAS default")));
   line(row("Maximum Order", std::to_string(analysis.settings.maxOrder)));
   line(row("Linear Solver", analysis.linearSolver + " (" + std::to_string(analysis.equations) + " equations)"));
-  line(row("Threads", std::to_string(analysis.threads) + " (contact Jacobian; results do not depend on the number)"));
+  line(row("Threads", std::to_string(analysis.threads) +
+                         " (contact Jacobian, GMRES blocks; results do not depend on the number)"));
   line();
   line(" +----------------------------------+");
 }

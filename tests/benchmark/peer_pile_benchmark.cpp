@@ -10,7 +10,8 @@
 //   PEER_PILE_ZERO_CROSSING=TRUE|FALSE       (default FALSE; TRUE locates every contact onset)
 //   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
 //   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
-//   PEER_PILE_THREADS=n                      threads for the contact Jacobian (default 1; 0: one per core)
+//   PEER_PILE_THREADS=n                      threads for the contact Jacobian and GMRES's blocks (default 1; 0: one
+//                                            per core)
 //
 // The broad phase's pairs kept from residual to residual (VerletList) and shared with the step limit, Release on the
 // 2-core VM under a shared load, before -> after, 1 thread: N=1000, 0.3 s: contact detection 15.2 -> 2.8 s (1.28 ->
@@ -21,6 +22,19 @@
 // Zero crossing, user CPU on the 2-core VM under a shared load, N=100, 2 s: off 3.5 s (GMRES), 5.4-5.6 s (KLU); on
 // 5.1 s and 9.1-9.3 s, IDAS restarted at 781 and 848 of about 2200 located events (Hertz at order 2 or more); 7.3 s
 // and 14.4 s when it restarted at every event; 3.9 s and 6.1-6.3 s when it never does (root finding alone).
+// Threads (issue 20): GMRES's block products, its preconditioner's solves and inversions, and the writing of the
+// contact differences into the Jacobian's blocks spread over the threads like the contact differences already were, bit
+// for bit the same (same steps, residuals, Jacobians and figures; bodies.csv, contacts.csv, energy.csv identical for 1
+// and 2 threads and to before). Release on the 2-core VM, wall / user CPU, before -> after, with the 1-minute load
+// before and after each run (this run's own included; no other session running unless said): N=1000, 0.3 s: 2 threads
+// 23.9/25.5 s (load 0.82-0.88) -> 21.4/29.5 s (0.66-0.82), factorisation 4.53 -> 2.35 s, Jacobian 3.13 -> 2.77 s,
+// solves 9.18 -> 9.27 s; 1 thread 24.5/24.5 s (1.79-1.52, just after a 2-thread run) -> 24.3/24.3 s (2.20-1.79, the
+// same). N=100, 2 s: 2 threads 3.03/3.60 s -> 2.83/4.65 s, 1 thread 3.29/3.28 s -> 3.30/3.30 s (load 1.44-1.52). The
+// products and solves halve on their own (block_jacobian_benchmark) but not inside GMRES: between them SUNDIALS' serial
+// vector operations (dot products, norms, linear sums: about 10 s, 40% of the run, in solves and integrator other) run
+// for tens of microseconds, probably long enough for TBB's worker to fall asleep (not measured), and a product is about
+// 100 us. Those operations' sums in serial order no split over threads reproduces bit for bit; their element-wise ones
+// could go to the threads. With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

@@ -24,8 +24,9 @@ std::vector<double> runPile(LinearSolverKind solver, double endTime) {
 }
 
 TEST(ContactPile, TwoThreadsIntegrateTheSameMotionBitForBitAsOne) {
-  // The contact Jacobian's pairs are differenced on both threads and summed in pair order afterwards, so the run
-  // does not depend on how the pairs were shared out: the same steps and the same state to the last bit.
+  // The contact Jacobian's pairs are differenced on both threads and summed in pair order afterwards, and GMRES's
+  // products and inversions share the 64 bodies' blocks out with each element summed by one thread in pattern order,
+  // so the run does not depend on how the work was shared out: the same steps and the same state to the last bit.
   for (const LinearSolverKind solver : {LinearSolverKind::SparseKlu, LinearSolverKind::Krylov}) {
     const testing::SolverRun one = testing::integrateWith(pile(64), solver, 0.06, 0.01, 1);
     const testing::SolverRun two = testing::integrateWith(pile(64), solver, 0.06, 0.01, 2);

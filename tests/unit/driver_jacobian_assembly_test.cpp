@@ -1,7 +1,8 @@
 // Assembly of the iteration matrix: the whole system's Jacobian against a finite difference of the whole
 // residual, dense and sparse (CSC) storage holding the same numbers, and integration with dense LU and KLU
 // giving the same motion; the block storage behind the Krylov solver multiplies and preconditions with the same
-// numbers, and GMRES integrates the same contact motion as KLU.
+// numbers, the same to the last bit on two threads as on one, and GMRES integrates the same contact motion as KLU.
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -12,6 +13,7 @@
 
 #include "elements/model_builder.h"
 #include "solver/driver/multibody_system.h"
+#include "solver/driver/parallel_loop.h"
 #include "solver/driver/simulation.h"
 #include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
@@ -333,6 +335,124 @@ TEST_F(SundialsMatrices, BlockStorageMultipliesAndPreconditionsWithTheAssembledM
   EXPECT_LT((z - v).cwiseAbs().maxCoeff(), 1e-9);
   blocks.solveDiagonalBlocks(r.data(), r.data());
   EXPECT_LT((r - v).cwiseAbs().maxCoeff(), 1e-9);
+}
+
+// Blocks shaped like a pile's: 300 bodies' 13×13 blocks, 6×13 contact couplings added between assemblies in no
+// particular order, and blocks of other sizes, one of them straddling two bodies' rows (their rows then go to one
+// thread together).
+struct PileOfBlocks {
+  static constexpr int kBodies = 300;
+  JacobianPattern pattern{13 * kBodies + 5};
+  std::mt19937 random{11};
+
+  PileOfBlocks() {
+    for (int body = 0; body < kBodies; ++body) pattern.addBlock({13 * body, 13, 13 * body, 13});
+    pattern.addBlock({13 * kBodies, 5, 13 * kBodies, 5});
+    pattern.addBlock({13 * 7 + 10, 8, 13 * 40, 13});
+    addCouplings(200);
+  }
+  void addCouplings(int count) {
+    std::uniform_int_distribution<int> body(0, kBodies - 1);
+    std::vector<std::pair<int, int>> taken;
+    for (const JacobianBlock& block : pattern.blocks()) taken.emplace_back(block.rowOffset, block.columnOffset);
+    for (int added = 0; added < count;) {
+      const int row = body(random), column = body(random);
+      if (row == column || std::find(taken.begin(), taken.end(), std::pair(13 * row + 7, 13 * column)) != taken.end()) {
+        continue;
+      }
+      taken.emplace_back(13 * row + 7, 13 * column);
+      pattern.addBlock({13 * row + 7, 6, 13 * column, 13});
+      ++added;
+    }
+  }
+  // Random values, with the diagonal blocks made comfortably invertible; body `badBody`'s own block all `bad`.
+  std::vector<Eigen::MatrixXd> values(int badBody = -1, double bad = 0) const {
+    std::mt19937 generator(4);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    std::vector<Eigen::MatrixXd> blocks;
+    for (size_t b = 0; b < pattern.blocks().size(); ++b) {
+      const JacobianBlock& block = pattern.blocks()[b];
+      Eigen::MatrixXd& entries = blocks.emplace_back(block.rows, block.columns);
+      for (double& entry : entries.reshaped()) entry = unit(generator);
+      if (block.rowOffset == block.columnOffset) entries.diagonal().array() += 10.0;
+      if (static_cast<int>(b) == badBody) entries.setConstant(bad);
+    }
+    return blocks;
+  }
+  void write(BlockJacobian& blocks, const std::vector<Eigen::MatrixXd>& values) const {
+    blocks.begin();
+    for (size_t b = 0; b < values.size(); ++b) blocks.addBlock(static_cast<int>(b), values[b].data());
+  }
+  // y += scale · A x block by block in pattern order, each shape as BlockJacobian multiplies it.
+  template <int Rows, int Columns>
+  static void multiplyAddBlock(double scale, const Eigen::MatrixXd& values, const double* x, double* y) {
+    using Output = Eigen::Matrix<double, Rows, 1>;
+    using Input = Eigen::Matrix<double, Columns, 1>;
+    Eigen::Map<Output>(y, values.rows()).noalias() +=
+        scale * (Eigen::Map<const Eigen::Matrix<double, Rows, Columns>>(values.data(), values.rows(), values.cols()) *
+                 Eigen::Map<const Input>(x, values.cols()));
+  }
+  Eigen::VectorXd multiplyAddInPatternOrder(const std::vector<Eigen::MatrixXd>& values, double scale,
+                                            const Eigen::VectorXd& x, Eigen::VectorXd y) const {
+    for (size_t b = 0; b < values.size(); ++b) {
+      const JacobianBlock& block = pattern.blocks()[b];
+      const double* input = x.data() + block.columnOffset;
+      double* output = y.data() + block.rowOffset;
+      if (block.rows == 13 && block.columns == 13) {
+        multiplyAddBlock<13, 13>(scale, values[b], input, output);
+      } else if (block.rows == 6 && block.columns == 13) {
+        multiplyAddBlock<6, 13>(scale, values[b], input, output);
+      } else {
+        multiplyAddBlock<Eigen::Dynamic, Eigen::Dynamic>(scale, values[b], input, output);
+      }
+    }
+    return y;
+  }
+};
+
+TEST(BlockJacobianTest, TwoThreadsMultiplyInvertAndSolveBitForBitAsOne) {
+  PileOfBlocks pile;
+  const ParallelLoop twoThreads(2);
+  BlockJacobian serial(pile.pattern), parallel(pile.pattern, &twoThreads);
+  std::mt19937 random(8);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  Eigen::VectorXd x(pile.pattern.size());
+  for (double& value : x) value = unit(random);
+  for (int assembly = 0; assembly < 2; ++assembly) {
+    const std::vector<Eigen::MatrixXd> values = pile.values();
+    pile.write(serial, values);
+    pile.write(parallel, values);
+    Eigen::VectorXd one = x, two = x;
+    serial.multiplyAdd(0.7, x.data(), one.data());
+    parallel.multiplyAdd(0.7, x.data(), two.data());
+    // Every element sums its blocks in pattern order, however the rows were shared out.
+    EXPECT_EQ(one, pile.multiplyAddInPatternOrder(values, 0.7, x, x));
+    EXPECT_EQ(one, two);
+
+    ASSERT_TRUE(serial.factoriseDiagonalBlocks());
+    ASSERT_TRUE(parallel.factoriseDiagonalBlocks());
+    serial.solveDiagonalBlocks(x.data(), one.data());
+    parallel.solveDiagonalBlocks(x.data(), two.data());
+    EXPECT_EQ(one, two);
+    two = x;
+    parallel.solveDiagonalBlocks(two.data(), two.data());
+    EXPECT_EQ(one, two);
+    pile.addCouplings(100);  // the next assembly takes in new couplings and groups the rows afresh
+  }
+}
+
+TEST(BlockJacobianTest, TwoThreadsReportASingularOrNonFiniteBodyBlockAsOneDoes) {
+  PileOfBlocks pile;
+  const ParallelLoop twoThreads(2);
+  BlockJacobian serial(pile.pattern), parallel(pile.pattern, &twoThreads);
+  for (const double bad : {0.0, std::nan("")}) {
+    for (BlockJacobian* blocks : {&serial, &parallel}) {
+      pile.write(*blocks, pile.values(250, bad));  // body 250's own block
+      EXPECT_FALSE(blocks->factoriseDiagonalBlocks()) << bad;
+      pile.write(*blocks, pile.values());  // and the next Jacobian, a regular one, factorises
+      EXPECT_TRUE(blocks->factoriseDiagonalBlocks()) << bad;
+    }
+  }
 }
 
 // The spheres in contact over 0.3 s at integr_tol 1e-7.
