@@ -76,6 +76,14 @@ inline int powerSmoothness(double exponent) {
   return exponent >= kSmoothForce ? kSmoothForce : static_cast<int>(std::floor(exponent));
 }
 
+// A spring of smoothness `spring` with a dashpot c·δ̇ that acts from the first instant of contact (`damped`): the force
+// jumps by c·δ̇ at an onset, and at a separation the receding dashpot has clipped it to 0 already. Undamped, the
+// spring's own smoothness at both.
+inline int dashpotSmoothness(bool damped, int spring, ContactChange change) {
+  if (!damped) return spring;
+  return change == ContactChange::Onset ? 0 : kSmoothForce;
+}
+
 // What a law's rules between its parameters find: errors (values the law cannot work with) and warnings (legal
 // values that are almost surely a mistake, such as a dynamic friction coefficient above the static one). Each
 // message says what would be right.

@@ -56,8 +56,7 @@ double dipoleContactForce(LawValues values, const NormalInput& input) {
 // The contact is LINEAR's spring and dashpot: the dashpot jumps by c·δ̇ as contact begins and has clipped the force to
 // 0 before it ends; without it the spring's rate jumps at both. The magnets' field does not change at contact.
 int dipoleSmoothnessAt(LawValues values, ContactChange change) {
-  if (values[kDampingRatio] == 0) return 1;
-  return change == ContactChange::Onset ? 0 : kSmoothForce;
+  return dashpotSmoothness(values[kDampingRatio] != 0, 1, change);
 }
 
 // Without magnetic moments the law is a plain spring and dashpot: a magnet whose moments were left out (or written

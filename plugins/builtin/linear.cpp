@@ -17,8 +17,7 @@ double linearForce(LawValues values, const NormalInput& input) {
 // The damper jumps by d·δ̇ as contact begins. As it ends the force is 0 already: the receding damper outweighs the
 // vanishing spring and the force is clipped at 0. Without a damper, the spring's rate jumps at both.
 int linearSmoothnessAt(LawValues values, ContactChange change) {
-  if (values[kDamping] == 0) return 1;
-  return change == ContactChange::Onset ? 0 : kSmoothForce;
+  return dashpotSmoothness(values[kDamping] != 0, 1, change);
 }
 
 }  // namespace

@@ -26,8 +26,7 @@ double volumeForce(LawValues values, const NormalInput& input) {
 // The damper jumps by c·δ̇ as contact begins; as it ends the force is 0 already, as LINEAR's is. The layers' force
 // begins at least as smoothly as δ^exponent (the area grows from 0 with it).
 int volumeSmoothnessAt(LawValues values, ContactChange change) {
-  if (values[kDamping] == 0) return powerSmoothness(values[kExponent]);
-  return change == ContactChange::Onset ? 0 : kSmoothForce;
+  return dashpotSmoothness(values[kDamping] != 0, powerSmoothness(values[kExponent]), change);
 }
 
 }  // namespace

@@ -277,17 +277,14 @@ void MultibodySystem::writePairDifferences(const std::vector<ContactEvaluator::A
         const PairDifferences& differences = pairDifferences_[static_cast<size_t>(write.pair)];
         const size_t side = static_cast<size_t>(write.side);
         Eigen::Map<LoadRows, 0, Eigen::OuterStride<>> block(write.values, 6, kSize, Eigen::OuterStride<>(write.stride));
+        // The force and torque on the row's body: its pair's body I (on 0) or J.
+        const auto force = write.on == 0 ? &TwoBodyLoads::forceOnI : &TwoBodyLoads::forceOnJ;
+        const auto torque = write.on == 0 ? &TwoBodyLoads::torqueOnI : &TwoBodyLoads::torqueOnJ;
         const TwoBodyLoads& base = differences.base;
         for (int k = 0; k < kSize; ++k) {
           const TwoBodyLoads& moved = differences.moved[side][static_cast<size_t>(k)];
-          const double increment = differences.increments[side][static_cast<size_t>(k)];
-          if (write.on == 0) {
-            subtractDifference(block, row, k, increment, base.forceOnI, moved.forceOnI, base.torqueOnI,
-                               moved.torqueOnI);
-          } else {
-            subtractDifference(block, row, k, increment, base.forceOnJ, moved.forceOnJ, base.torqueOnJ,
-                               moved.torqueOnJ);
-          }
+          subtractDifference(block, row, k, differences.increments[side][static_cast<size_t>(k)], base.*force,
+                             moved.*force, base.*torque, moved.*torque);
         }
       }
     }
