@@ -1,4 +1,5 @@
-// Contact of any two convex shapes through FCL 0.7's GJK/EPA (libccd). FCL geometry is built once per distinct
+// Contact of any two convex shapes through FCL 0.7's GJK/EPA (libccd); part of the module liblodestone_fcl
+// (fcl_routines.h). FCL geometry is built once per distinct
 // shape geometry and kept in a process-wide cache keyed by the shape's parameters, so copies of a shape share it
 // and a shape whose parameters change is never served stale geometry.
 #include <fcl/fcl.h>
@@ -187,8 +188,8 @@ AxisDepth shallowestAxis(const Shape& a, const Pose& poseA, const Shape& b, cons
 
 }  // namespace
 
-double fclPair(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
-               std::vector<ContactPoint>& points) {
+double fclConvexPair(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
+                     std::vector<ContactPoint>& points) {
   const fcl::CollisionGeometryd& geometryA = cachedGeometry(a);
   const fcl::CollisionGeometryd& geometryB = cachedGeometry(b);
   const fcl::Transform3d transformA = transformOf(poseA), transformB = transformOf(poseB);

@@ -1,6 +1,6 @@
 #include "mesh_geometry.h"
 
-#include <fcl/fcl.h>
+#include "fcl_routines.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,16 +10,7 @@
 
 namespace lodestone {
 
-namespace {
-
-// A node of FCL's tree of axis-aligned boxes over the triangles (one triangle per leaf): its box as centre and
-// half-widths, as the walks below test it.
-struct TreeNode {
-  Vector3 centre, half;
-  int child;  // the first child (the second follows it), or at a leaf −1 − its triangle
-};
-
-}  // namespace
+using TreeNode = MeshTreeNode;
 
 // FCL's tree, built once and kept as an array of TreeNodes, which the walks read at about half the cost of FCL's own
 // nodes (boxes given by corners; children and leaves behind accessors): it serves both queries.
@@ -164,24 +155,8 @@ MeshGeometry::MeshGeometry(const TriangleMesh& mesh, double creaseAngle) : mesh_
 
   findFacePlanes();
 
-  std::vector<fcl::Vector3d> points(mesh_.vertices.begin(), mesh_.vertices.end());
-  std::vector<fcl::Triangle> triangles;
-  triangles.reserve(triangleCount);
-  for (const auto& corners : mesh_.triangles) {
-    triangles.emplace_back(static_cast<size_t>(corners[0]), static_cast<size_t>(corners[1]),
-                           static_cast<size_t>(corners[2]));
-  }
-  fcl::BVHModel<fcl::AABBd> model;
-  model.beginModel(static_cast<int>(triangles.size()), static_cast<int>(points.size()));
-  model.addSubModel(points, triangles);
-  model.endModel();
   hierarchy_ = std::make_unique<Hierarchy>();
-  hierarchy_->nodes.reserve(static_cast<size_t>(model.getNumBVs()));
-  for (int k = 0; k < model.getNumBVs(); ++k) {
-    const fcl::BVNode<fcl::AABBd>& node = model.getBV(k);
-    hierarchy_->nodes.push_back({0.5 * (node.bv.min_ + node.bv.max_), 0.5 * (node.bv.max_ - node.bv.min_),
-                                 node.isLeaf() ? -1 - node.primitiveId() : node.leftChild()});
-  }
+  hierarchy_->nodes = fclRoutines().boundingBoxTree(mesh_);
 }
 
 MeshGeometry::~MeshGeometry() = default;

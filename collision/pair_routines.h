@@ -20,8 +20,10 @@ double sphereCylinder(const Shape&, const Pose&, const Shape&, const Pose&, doub
 double sphereFrustum(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double boxBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double cylinderBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
-// GJK/EPA through FCL, for any pair of convex shapes.
+// GJK/EPA through FCL, for any pair of convex shapes: fclPair loads liblodestone_fcl on its first call
+// (fcl_routines.h) and calls fclConvexPair there.
 double fclPair(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double fclConvexPair(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 
 // Mesh contact: the samples of one or both shapes (by options.master) against the other's surface, gathered into
 // patches. Either shape may be a primitive; it is used exactly as master, and through its tessellation otherwise.

@@ -1,5 +1,6 @@
-// Modules: the parts of Lodestone that need a heavy library (HDF5 for results.h5, VTK for the animation, Xerces and
-// the whole solver for the deck commands of `lodestone`) are shared libraries of their own, loaded when a process
+// Modules: the parts of Lodestone that need a heavy library (HDF5 for results.h5, VTK for the animation, FCL for
+// meshes and convex pairs, Xerces and the whole solver for the deck commands of `lodestone`) are shared libraries of
+// their own, loaded when a process
 // first needs them. Mapping and relocating those libraries is most of what a short command costs (a `lodestone
 // --version` that mapped them all took 17 ms on an idle machine, 60 ms under load; tests/benchmark/
 // startup_benchmark.cpp), so a process that does not need one never loads it.

@@ -120,8 +120,9 @@ TEST_F(LodestoneCommand, HelpGoesToStandardOutput) {
 }
 
 // A process maps only the libraries its command needs (solver/core/modules.h), as the dynamic loader lists them with
-// LD_DEBUG=files on standard error: the program alone for --version; the solver, but neither HDF5, VTK nor Python,
-// for check of a deck without scripts; HDF5 but neither VTK nor Python for its run.
+// LD_DEBUG=files on standard error: the program alone for --version; the solver, but neither FCL, HDF5, VTK nor
+// Python, for check of a deck of primitives without scripts; HDF5 but neither FCL, VTK nor Python for its run; FCL
+// for check of a deck with a mesh.
 TEST_F(LodestoneCommand, ACommandLoadsOnlyTheLibrariesItNeeds) {
   const std::string deck = folder.write("free.xml", freeBodyDeck());
   setenv("LD_DEBUG", "files", 1);
@@ -136,9 +137,20 @@ TEST_F(LodestoneCommand, ACommandLoadsOnlyTheLibrariesItNeeds) {
     return command.err.find("file=" + library) != std::string::npos ||
            command.err.find("/" + library) != std::string::npos;
   };
-  for (const char* library : {"liblodestone_deck_commands.so", "libxerces-c", "libfcl", "libsundials_idas"}) {
+  for (const char* library : {"liblodestone_deck_commands.so", "libxerces-c", "libsundials_idas"}) {
     EXPECT_FALSE(loads(version, library)) << library;
     EXPECT_TRUE(loads(check, library)) << library << "\n" << check.err;
+  }
+  for (const char* library : {"liblodestone_fcl.so", "libfcl"}) {
+    EXPECT_FALSE(loads(check, library)) << library;
+    EXPECT_FALSE(loads(run, library)) << library;
+  }
+  setenv("LD_DEBUG", "files", 1);
+  const CommandResult meshCheck = lodestone({"check", LODESTONE_SOURCE_DIR "/models/cylinder_on_box_mesh.xml"});
+  unsetenv("LD_DEBUG");
+  ASSERT_EQ(meshCheck.exitCode, 0) << meshCheck.err;
+  for (const char* library : {"liblodestone_fcl.so", "libfcl"}) {
+    EXPECT_TRUE(loads(meshCheck, library)) << library << "\n" << meshCheck.err;
   }
   for (const char* library : {"liblodestone_results_h5.so", "libhdf5"}) {
     EXPECT_FALSE(loads(check, library)) << library;
