@@ -230,10 +230,11 @@ void MultibodySystem::differentiateContacts(const double* y) {
   // at this state (prepareJacobian has just detected them). The pairs are differenced in parallel, each into its own
   // PairDifferences, and written into the blocks in pair order afterwards: the same sums whatever the thread count.
   const std::vector<ContactEvaluator::ActivePair>& pairs = contacts_.activePairs();
+  perturbBodiesOfPairs(pairs, y);
   pairDifferences_.resize(pairs.size());
   const auto differencePairs = [&](int begin, int end) {
     std::vector<ContactPoint> scratch;
-    for (int p = begin; p < end; ++p) differencePair(pairs[static_cast<size_t>(p)], y, scratch, pairDifferences_[p]);
+    for (int p = begin; p < end; ++p) differencePair(pairs[static_cast<size_t>(p)], scratch, pairDifferences_[p]);
   };
   if (contacts_.runsUserCode()) {
     differencePairs(0, static_cast<int>(pairs.size()));
@@ -277,43 +278,90 @@ void MultibodySystem::writePairDifferences(const std::vector<ContactEvaluator::A
         const PairDifferences& differences = pairDifferences_[static_cast<size_t>(write.pair)];
         const size_t side = static_cast<size_t>(write.side);
         Eigen::Map<LoadRows, 0, Eigen::OuterStride<>> block(write.values, 6, kSize, Eigen::OuterStride<>(write.stride));
-        // The force and torque on the row's body: its pair's body I (on 0) or J.
-        const auto force = write.on == 0 ? &TwoBodyLoads::forceOnI : &TwoBodyLoads::forceOnJ;
-        const auto torque = write.on == 0 ? &TwoBodyLoads::torqueOnI : &TwoBodyLoads::torqueOnJ;
-        const TwoBodyLoads& base = differences.base;
-        for (int k = 0; k < kSize; ++k) {
-          const TwoBodyLoads& moved = differences.moved[side][static_cast<size_t>(k)];
-          subtractDifference(block, row, k, differences.increments[side][static_cast<size_t>(k)], base.*force,
-                             moved.*force, base.*torque, moved.*torque);
-        }
+        // The force and torque on the row's body, its pair's body I (on 0) or J; the torque in body axes.
+        const LoadDerivatives& derivatives = differences.derivatives[side];
+        const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
+        block.topRows<3>() -= derivatives.middleRows<3>(6 * write.on);
+        block.bottomRows<3>() -= rotation.transpose() * derivatives.middleRows<3>(6 * write.on + 3);
       }
     }
   };
   parallel_->run(layout_.bodyCount(), kRowBodiesPerTask, writeRows);
 }
 
-void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, const double* y,
-                                     std::vector<ContactPoint>& scratch, PairDifferences& differences) {
+void MultibodySystem::perturbBodiesOfPairs(const std::vector<ContactEvaluator::ActivePair>& pairs, const double* y) {
+  perturbedBodies_.resize(static_cast<size_t>(layout_.bodyCount()));
+  perturbsBody_.assign(static_cast<size_t>(layout_.bodyCount()), 0);
+  for (const ContactEvaluator::ActivePair& pair : pairs) {
+    for (int body : {pair.bodyI, pair.bodyJ}) {
+      if (body >= 0) perturbsBody_[static_cast<size_t>(body)] = 1;
+    }
+  }
+  const auto perturb = [&](int begin, int end) {
+    for (int body = begin; body < end; ++body) {
+      const size_t b = static_cast<size_t>(body);
+      if (!perturbsBody_[b]) continue;
+      const BodyKinematics& unperturbed = kinematics_[b];
+      PerturbedBody& perturbed = perturbedBodies_[b];
+      forEachPerturbedState(y + layout_.bodyOffset(body), kSize,
+                            [&](int k, double increment, const BodyKinematics& moved) {
+        BodyKinematics& kinematics = perturbed.kinematics[static_cast<size_t>(k)];
+        kinematics = moved;
+        kinematics.acceleration = unperturbed.acceleration;
+        kinematics.angularAcceleration = unperturbed.angularAcceleration;
+        perturbed.increments[static_cast<size_t>(k)] = increment;
+      });
+    }
+  };
+  parallel_->run(layout_.bodyCount(), kPerturbedBodiesPerTask, perturb);
+}
+
+void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, std::vector<ContactPoint>& scratch,
+                                     PairDifferences& differences) {
   using Geometry = ContactEvaluator::Geometry;
   const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
   const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
-  differences.base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected, scratch);
+  const TwoBodyLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected, scratch);
   differences.columns = {pair.bodyI, pair.bodyJ == pair.bodyI ? -1 : pair.bodyJ};
+  const auto difference = [&](int side, size_t k) {
+    const PerturbedBody& perturbed = perturbedBodies_[static_cast<size_t>(differences.columns[side])];
+    const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
+    const BodyKinematics* moved = &perturbed.kinematics[k];
+    const TwoBodyLoads loads = side == 0 ? contacts_.pairLoads(pair, moved, kinematicsJ, geometry, scratch)
+                                         : contacts_.pairLoads(pair, kinematicsI, moved, geometry, scratch);
+    const double increment = perturbed.increments[k];
+    auto column = differences.derivatives[static_cast<size_t>(side)].col(static_cast<Eigen::Index>(k));
+    column << (loads.forceOnI - base.forceOnI) / increment, (loads.torqueOnI - base.torqueOnI) / increment,
+        (loads.forceOnJ - base.forceOnJ) / increment, (loads.torqueOnJ - base.torqueOnJ) / increment;
+  };
   for (int side = 0; side < 2; ++side) {
-    const int column = differences.columns[side];
-    if (column < 0) continue;
-    const BodyKinematics& unperturbed = kinematics_[static_cast<size_t>(column)];
-    forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
-                          [&](int k, double increment, const BodyKinematics& moved) {
-      BodyKinematics perturbed = moved;
-      perturbed.acceleration = unperturbed.acceleration;
-      perturbed.angularAcceleration = unperturbed.angularAcceleration;
-      const Geometry geometry = k < kVelocity ? Geometry::Measure : Geometry::Detected;
-      differences.increments[side][k] = increment;
-      differences.moved[side][k] = side == 0 ? contacts_.pairLoads(pair, &perturbed, kinematicsJ, geometry, scratch)
-                                             : contacts_.pairLoads(pair, kinematicsI, &perturbed, geometry, scratch);
-    });
+    if (differences.columns[side] < 0) continue;
+    if (side == 1 && differences.columns[0] >= 0 && !contacts_.runsUserCode()) {
+      deriveFromBodyI(*kinematicsI, *kinematicsJ, differences.derivatives);
+      for (size_t k = kPosition + 3; k < kVelocity; ++k) difference(1, k);  // J's Euler parameters
+      continue;
+    }
+    for (size_t k = 0; k < kSize; ++k) difference(side, k);
   }
+}
+
+void MultibodySystem::deriveFromBodyI(const BodyKinematics& bodyI, const BodyKinematics& bodyJ,
+                                      std::array<LoadDerivatives, 2>& derivatives) {
+  // A pair's loads (forces, and torques about the bodies' centres) depend only on where the bodies are relative to
+  // each other and on their relative velocities at the contact points. So they do not change when both bodies move
+  // by the same translation, nor when both take the same rigid velocity field u + Ω × x (v = u + Ω × p, ω = Ω, which
+  // leaves every point's relative velocity 0): ∂/∂p_J = −∂/∂p_I, ∂/∂v_J = −∂/∂v_I, and in ground axes
+  // ∂/∂ω_J = −∂/∂ω_I + ∂/∂v_I·[p_I − p_J]×. The angular velocity states are in body axes (ω = R·ω_b). Only J's Euler
+  // parameters need their own differences. Laws that run user code may read more than the pair (c_sysfnc), so their
+  // pairs are differenced in full.
+  const LoadDerivatives& i = derivatives[0];
+  LoadDerivatives& j = derivatives[1];
+  j.middleCols<3>(kPosition) = -i.middleCols<3>(kPosition);
+  j.middleCols<3>(kVelocity) = -i.middleCols<3>(kVelocity);
+  const Eigen::Matrix<double, 12, 3> angularInGround =
+      -i.middleCols<3>(kAngularVelocity) * bodyI.rotation.transpose() +
+      i.middleCols<3>(kVelocity) * skew(bodyI.position - bodyJ.position);
+  j.middleCols<3>(kAngularVelocity) = angularInGround * bodyJ.rotation;
 }
 
 void MultibodySystem::subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment,

@@ -168,16 +168,26 @@ class MultibodySystem {
   void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
-  // One active pair's loads at this state and with each state of each of its moving bodies moved by its increment
-  // (columns: body I's, then body J's; −1 for ground or when J is I).
+  // One active pair's loads differentiated with respect to each state of each of its moving bodies (columns: body
+  // I's, then body J's; −1 for ground or when J is I). Rows: force on I, torque on I, force on J, torque on J (ground).
+  using LoadDerivatives = Eigen::Matrix<double, 12, body_state::kSize>;
   struct PairDifferences {
-    TwoBodyLoads base;
     std::array<int, 2> columns{-1, -1};
-    std::array<std::array<double, body_state::kSize>, 2> increments{};
-    std::array<std::array<TwoBodyLoads, body_state::kSize>, 2> moved;
+    std::array<LoadDerivatives, 2> derivatives;
   };
-  void differencePair(const ContactEvaluator::ActivePair& pair, const double* y, std::vector<ContactPoint>& scratch,
+  void differencePair(const ContactEvaluator::ActivePair& pair, std::vector<ContactPoint>& scratch,
                       PairDifferences& differences);
+  // Body J's columns but for its Euler parameters', from body I's (why they follow: the definition).
+  static void deriveFromBodyI(const BodyKinematics& bodyI, const BodyKinematics& bodyJ,
+                              std::array<LoadDerivatives, 2>& derivatives);
+  // Each body's kinematics with each of its 13 states moved by its difference step (the accelerations as they are),
+  // and the steps: the columns every pair of the body differences over, worked out once per Jacobian rather than
+  // once per pair (a sphere in a pile has several). Filled for the bodies of the active pairs.
+  struct PerturbedBody {
+    std::array<BodyKinematics, body_state::kSize> kinematics;
+    std::array<double, body_state::kSize> increments;
+  };
+  void perturbBodiesOfPairs(const std::vector<ContactEvaluator::ActivePair>& pairs, const double* y);
   // Subtracts every active pair's differences (pairDifferences_) from the blocks of its bodies' load rows.
   void writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs);
   // One pair's differences in the load rows of one of its bodies (`row`; the loads on its body I or J, `on` 0 or 1),
@@ -231,9 +241,13 @@ class MultibodySystem {
   std::map<std::pair<int, int>, Coupling> couplings_;
   BodyBlock block_;
   std::vector<PairDifferences> pairDifferences_;  // one per active pair, for differentiateContacts
+  std::vector<PerturbedBody> perturbedBodies_;     // by body, for differentiateContacts
+  std::vector<char> perturbsBody_;                 // whether perturbedBodies_[b] is filled for this Jacobian
   // Pairs differenced per task: a pair costs 27 evaluations of its law (and 14 collisions), a few microseconds for
   // spheres, so tasks of a few pairs keep TBB's overhead small against the work.
   static constexpr int kPairsPerTask = 8;
+  // Bodies perturbed per task: 13 kinematics each, about a microsecond.
+  static constexpr int kPerturbedBodiesPerTask = 16;
   std::vector<PairWrite> pairWrites_;  // in pair order
   std::vector<PairWrite> rowWrites_;   // by row body, in pair order within each: body b's from rowWriteStarts_[b]
   std::vector<int> rowWriteStarts_, rowWriteEnds_;
