@@ -157,6 +157,7 @@ void BlockJacobian::begin(SUNMatrix) {
     for (size_t b = valueOffsets_.size(); b < blocks.size(); ++b) {
       if (blocks[b].rowOffset == blocks[b].columnOffset && blocks[b].rows == blocks[b].columns) {
         inverseOffsets_.push_back(diagonalInverses_.size());
+        factoredBySchur_.push_back(0);
         diagonalInverses_.resize(diagonalInverses_.size() +
                                  static_cast<size_t>(blocks[b].rows) * static_cast<size_t>(blocks[b].rows));
         diagonalBlocks_.push_back(static_cast<int>(b));
@@ -270,6 +271,78 @@ bool invertBlock(const double* values, int size, double* inverse) {
   return true;
 }
 
+// A body's 13×13 block of the iteration matrix, in the state's order (position p 3, Euler parameters e 4, velocity v 3,
+// angular velocity ω 3), is [A B; C D] with A the kinematic rows' dependence on (p, e) and B on (v, ω). A body's
+// kinematic equations p' = v and e' = ½·G(e)ᵀω tie p to v and e to ω only, so A = diag(A_pp, A_ee) and B = diag(B_pv,
+// B_eω) — the zeros are checked, not assumed. Then the block solves through the 6×6 Schur complement of A:
+//   x2 = S⁻¹(r2 − C·A⁻¹r1),  x1 = A⁻¹r1 − Y·x2,  with Y = A⁻¹B = diag(A_pp⁻¹B_pv, A_ee⁻¹B_eω) and S = D − C·Y,
+// which is 3×3, 4×4 and 6×6 inversions and small products: about a third of the 13×13 inversion's arithmetic, and a
+// solve cheaper than the 13×13 product. On the peers' 1000-sphere pile the 13×13 inversions were a fifth of the run.
+struct BodyBlockFactors {
+  // Views of the 124 values kept in the block's 169 inverse slots.
+  static constexpr int kStored = 9 + 16 + 9 + 12 + 36 + 42;
+  Eigen::Map<Eigen::Matrix3d> positionInverse;                      // A_pp⁻¹
+  Eigen::Map<Eigen::Matrix4d> eulerInverse;                         // A_ee⁻¹
+  Eigen::Map<Eigen::Matrix3d> positionByVelocity;                   // Y_pv = A_pp⁻¹ B_pv
+  Eigen::Map<Eigen::Matrix<double, 4, 3>> eulerByAngularVelocity;  // Y_eω = A_ee⁻¹ B_eω
+  Eigen::Map<Eigen::Matrix<double, 6, 6>> schurInverse;            // S⁻¹
+  Eigen::Map<Eigen::Matrix<double, 6, 7>> loadRowsOnPose;          // C
+
+  explicit BodyBlockFactors(double* slots)
+      : positionInverse(slots), eulerInverse(slots + 9), positionByVelocity(slots + 25),
+        eulerByAngularVelocity(slots + 34), schurInverse(slots + 46), loadRowsOnPose(slots + 82) {}
+};
+
+static_assert(BodyBlockFactors::kStored <= kBodyBlockSize * kBodyBlockSize, "the factors fit the inverse's slots");
+
+using BodyMatrix = Eigen::Matrix<double, kBodyBlockSize, kBodyBlockSize>;
+using BodyVector = Eigen::Matrix<double, kBodyBlockSize, 1>;
+
+// Whether the block's kinematic rows have a body's shape (see BodyBlockFactors).
+bool hasBodyKinematicShape(const BodyMatrix& block) {
+  return block.block<3, 4>(0, 3).isZero(0) && block.block<4, 3>(3, 0).isZero(0) &&
+         block.block<3, 3>(0, 10).isZero(0) && block.block<4, 3>(3, 7).isZero(0);
+}
+
+// The inverse of a small fixed-size matrix, false if it has none (a zero or non-finite pivot).
+template <int Size>
+bool invertSmall(const Eigen::Matrix<double, Size, Size>& matrix, Eigen::Map<Eigen::Matrix<double, Size, Size>> inverse) {
+  const Eigen::PartialPivLU<Eigen::Matrix<double, Size, Size>> factors(matrix);
+  const auto& lu = factors.matrixLU();
+  if (!lu.allFinite() || (lu.diagonal().array() == 0.0).any()) return false;
+  inverse = factors.inverse();
+  return true;
+}
+
+bool factoriseBodyBlock(const BodyMatrix& block, double* slots) {
+  BodyBlockFactors f(slots);
+  if (!invertSmall<3>(block.block<3, 3>(0, 0), f.positionInverse)) return false;
+  if (!invertSmall<4>(block.block<4, 4>(3, 3), f.eulerInverse)) return false;
+  f.positionByVelocity.noalias() = f.positionInverse * block.block<3, 3>(0, 7);
+  f.eulerByAngularVelocity.noalias() = f.eulerInverse * block.block<4, 3>(3, 10);
+  f.loadRowsOnPose = block.block<6, 7>(7, 0);
+  Eigen::Matrix<double, 6, 6> schur = block.block<6, 6>(7, 7);
+  schur.leftCols<3>().noalias() -= f.loadRowsOnPose.leftCols<3>() * f.positionByVelocity;
+  schur.rightCols<3>().noalias() -= f.loadRowsOnPose.rightCols<4>() * f.eulerByAngularVelocity;
+  return invertSmall<6>(schur, f.schurInverse) && f.schurInverse.allFinite();
+}
+
+void solveBodyBlock(const double* slots, const double* r, double* z) {
+  BodyBlockFactors f(const_cast<double*>(slots));
+  const Eigen::Map<const BodyVector> rhs(r);
+  Eigen::Matrix<double, 7, 1> pose;  // A⁻¹r1, then x1
+  pose.head<3>().noalias() = f.positionInverse * rhs.head<3>();
+  pose.tail<4>().noalias() = f.eulerInverse * rhs.segment<4>(3);
+  Eigen::Matrix<double, 6, 1> rates = rhs.tail<6>();
+  rates.noalias() -= f.loadRowsOnPose * pose;
+  const Eigen::Matrix<double, 6, 1> x2 = f.schurInverse * rates;
+  pose.head<3>().noalias() -= f.positionByVelocity * x2.head<3>();
+  pose.tail<4>().noalias() -= f.eulerByAngularVelocity * x2.tail<3>();
+  Eigen::Map<BodyVector> solution(z);
+  solution.head<7>() = pose;
+  solution.tail<6>() = x2;
+}
+
 }  // namespace
 
 bool BlockJacobian::factoriseDiagonalBlocks() {
@@ -280,8 +353,16 @@ bool BlockJacobian::factoriseDiagonalBlocks() {
       const int size = pattern_.blocks()[b].rows;
       const double* values = values_.data() + valueOffsets_[b];
       double* inverse = diagonalInverses_.data() + inverseOffsets_[static_cast<size_t>(d)];
-      const bool invertible = size == kBodyBlockSize ? invertBlock<kBodyBlockSize>(values, size, inverse)
-                                                     : invertBlock<Eigen::Dynamic>(values, size, inverse);
+      bool invertible = false;
+      char& bySchur = factoredBySchur_[static_cast<size_t>(d)];
+      bySchur = 0;
+      if (size == kBodyBlockSize) {
+        const Eigen::Map<const BodyMatrix> block(values);
+        bySchur = hasBodyKinematicShape(block);
+        invertible = bySchur ? factoriseBodyBlock(block, inverse) : invertBlock<kBodyBlockSize>(values, size, inverse);
+      } else {
+        invertible = invertBlock<Eigen::Dynamic>(values, size, inverse);
+      }
       if (!invertible) {
         regular = false;
         return;
@@ -300,11 +381,11 @@ void BlockJacobian::solveDiagonalBlocks(const double* r, double* z) const {
       const int size = block.rows;
       const double* inverse = diagonalInverses_.data() + inverseOffsets_[static_cast<size_t>(d)];
       // Products evaluate into a temporary first, so z may be r.
-      if (size == kBodyBlockSize) {
-        using Block = Eigen::Matrix<double, kBodyBlockSize, kBodyBlockSize>;
-        using Vector = Eigen::Matrix<double, kBodyBlockSize, 1>;
-        Eigen::Map<Vector>(z + block.rowOffset) =
-            Eigen::Map<const Block>(inverse) * Eigen::Map<const Vector>(r + block.rowOffset);
+      if (factoredBySchur_[static_cast<size_t>(d)]) {
+        solveBodyBlock(inverse, r + block.rowOffset, z + block.rowOffset);
+      } else if (size == kBodyBlockSize) {
+        Eigen::Map<BodyVector>(z + block.rowOffset) =
+            Eigen::Map<const BodyMatrix>(inverse) * Eigen::Map<const BodyVector>(r + block.rowOffset);
       } else {
         Eigen::Map<Eigen::VectorXd>(z + block.rowOffset, size) =
             Eigen::Map<const Eigen::MatrixXd>(inverse, size, size) *

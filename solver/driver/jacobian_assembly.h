@@ -91,9 +91,11 @@ class BlockJacobian final : public JacobianAssembler {
   std::vector<double> values_;
   std::vector<int> diagonalBlocks_;   // pattern indices of the square blocks on the diagonal
   // Their inverses, column-major one after another: applying an explicit 13×13 inverse is one fixed-size
-  // product, several times faster than two triangular solves.
+  // product, several times faster than two triangular solves. A body's block whose kinematic rows have the shape a
+  // body's equations give them keeps its Schur factors there instead (BodyBlockFactors in the .cpp).
   std::vector<double> diagonalInverses_;
   std::vector<size_t> inverseOffsets_;  // where each diagonal block's inverse starts in diagonalInverses_
+  std::vector<char> factoredBySchur_;   // per diagonal block: Schur factors rather than an inverse
   // The blocks in groups whose rows no other group's blocks touch (a body's own block and its contact couplings),
   // each group's blocks in pattern order: a product can give each group to any thread and every element of y still
   // sums its blocks' contributions in pattern order. Group g is groupedBlocks_[rowGroupStarts_[g], [g + 1]).

@@ -455,6 +455,55 @@ TEST(BlockJacobianTest, TwoThreadsReportASingularOrNonFiniteBodyBlockAsOneDoes) 
   }
 }
 
+// A body's own block whose kinematic rows tie p to v and e to ω only (as a body's equations do) is solved through
+// its 6×6 Schur complement; any other block through its inverse. Both solve the block to round-off, and a block whose
+// Schur complement is singular (so is the block: det = det(A)·det(S)) is reported.
+TEST(BlockJacobianTest, BodyShapedBlocksSolveThroughTheirSchurComplementToRoundOff) {
+  JacobianPattern pattern(13 * 3);
+  for (int body = 0; body < 3; ++body) pattern.addBlock({13 * body, 13, 13 * body, 13});
+  std::mt19937 generator(5);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const auto bodyShaped = [&](double cj) {
+    Eigen::MatrixXd block(13, 13);
+    for (double& entry : block.reshaped()) entry = unit(generator);
+    block.diagonal().array() += 10.0;
+    block.block(0, 3, 3, 4).setZero();   // p' = v: position rows see neither e
+    block.block(0, 10, 3, 3).setZero();  //   nor ω
+    block.block(3, 0, 4, 3).setZero();   // e' = ½Gᵀω: Euler rows see neither p
+    block.block(3, 7, 4, 3).setZero();   //   nor v
+    block.block(0, 0, 3, 3) = cj * Eigen::Matrix3d::Identity();
+    block.block(0, 7, 3, 3) = -Eigen::Matrix3d::Identity();
+    return block;
+  };
+  std::vector<Eigen::MatrixXd> values = {bodyShaped(1e3), Eigen::MatrixXd::Random(13, 13), bodyShaped(2.5)};
+  values[1].diagonal().array() += 10.0;
+  BlockJacobian blocks(pattern);
+  const auto write = [&] {
+    blocks.begin();
+    for (int b = 0; b < 3; ++b) blocks.addBlock(b, values[static_cast<size_t>(b)].data());
+  };
+  write();
+  ASSERT_TRUE(blocks.factoriseDiagonalBlocks());
+  Eigen::VectorXd r(39);
+  for (double& entry : r) entry = unit(generator);
+  Eigen::VectorXd z(39);
+  blocks.solveDiagonalBlocks(r.data(), z.data());
+  for (int b = 0; b < 3; ++b) {
+    const Eigen::VectorXd expected = values[static_cast<size_t>(b)].fullPivLu().solve(r.segment(13 * b, 13));
+    EXPECT_LT((z.segment(13 * b, 13) - expected).cwiseAbs().maxCoeff(), 1e-13 * expected.cwiseAbs().maxCoeff())
+        << "body " << b;
+  }
+  // In place too.
+  Eigen::VectorXd inPlace = r;
+  blocks.solveDiagonalBlocks(inPlace.data(), inPlace.data());
+  EXPECT_EQ(inPlace, z);
+
+  // Load rows all zero (C = 0, D = 0): S = 0, and the block is singular.
+  values[2].bottomRows(6).setZero();
+  write();
+  EXPECT_FALSE(blocks.factoriseDiagonalBlocks());
+}
+
 // The spheres in contact over 0.3 s at integr_tol 1e-7.
 testing::SolverRun contactRun(LinearSolverKind solver) {
   Model model = spheresInContact();
