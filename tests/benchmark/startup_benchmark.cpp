@@ -19,9 +19,9 @@
 // the loader makes, 12 600 are FCL's and 8 700 Xerces-C's); the solver module relinked without FCL checked the deck
 // in 8 ms of CPU instead of 16.
 // FCL in a module of its own (collision/fcl_routines.h), loaded only for a mesh or a pair without an analytical
-// routine; same VM, load 1.3-1.4, 21 runs, 20 minutes apart: check bouncing_ball.xml 20.4 -> 13.2-13.3 ms wall,
-// run bouncing_ball.xml 39.9 -> 30.5-30.7 ms, check sphere_python.xml 37.2 -> 27.9-29.3 ms. dlopen alone, on their
-// own: FCL (with octomap and libccd) 6.0-6.5 ms, Xerces-C 3.3 ms plus the libcurl it links 4.2-4.6 ms.
+// routine; same VM, idle (load 0.4), 31 runs interleaved with the build before (28615c9), wall ms: check
+// bouncing_ball.xml 17.4 -> 13.2, run bouncing_ball.xml 34.5 -> 30.3, check sphere_python.xml 32.3 -> 28.0. dlopen
+// alone, on their own: FCL (with octomap and libccd) 6.0-6.5 ms, Xerces-C 3.3 ms plus the libcurl it links 4.2-4.6 ms.
 #include <sys/resource.h>
 
 #include <algorithm>
