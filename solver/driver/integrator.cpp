@@ -18,7 +18,7 @@
 #include "solver/output/number_format.h"
 #include "stopwatch.h"
 #include "timed_linear_solver.h"
-#include "vector_reductions.h"
+#include "vector_operations.h"
 
 namespace lodestone {
 
@@ -79,7 +79,7 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   // had cloned its Krylov vectors, they were not used: on the peers' 100-sphere pile the dot products of its
   // Gram-Schmidt were 12 % of the run, one pass per Krylov vector.
   checkSundials(N_VEnableFusedOps_Serial(y_.get(), SUNTRUE), "N_VEnableFusedOps_Serial");
-  useVectorisedReductions(y_.get());
+  useVectorisedOperations(y_.get());
   yp_.reset(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
   interpolated_.reset(checkCreated(N_VNew_Serial(stateSize_, context), "N_VNew_Serial"));
   std::copy(initialState.begin(), initialState.end(), data(y_.get()));

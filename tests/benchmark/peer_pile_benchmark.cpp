@@ -37,7 +37,7 @@
 // for tens of microseconds, probably long enough for TBB's worker to fall asleep (not measured), and a product is about
 // 100 us. Those operations' sums in serial order no split over threads reproduces bit for bit; their element-wise ones
 // could go to the threads. With another session's benchmark on the second core 2 threads gain nothing (24.5-25.0 s).
-// Vectorised reductions (vector_reductions.h): SUNDIALS' serial dot products and norms add one term at a time, so each
+// Vectorised reductions (vector_operations.h): SUNDIALS' serial dot products and norms add one term at a time, so each
 // addition waits for the last; on N=1000 they were a quarter of the run (perf: N_VDotProdMulti 9 %, N_VDotProd 9 %,
 // N_VWSqrSumLocal 7 %). With Eigen's sums, 1 thread, quiet VM: N=1000, 0.3 s: wall 23.7 -> 18.5 s, solves 9.7 ->
 // 4.8 s, integrator other 3.5 -> 1.7 s (4682 -> 4557 steps: round-off moves the pile); N=100, 2 s: 3.14 -> 2.38 s,
