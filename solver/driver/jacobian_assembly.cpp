@@ -230,8 +230,16 @@ void multiplyAddBlock(double scale, const double* values, const double* x, doubl
   using Matrix = Eigen::Matrix<double, Rows, Columns>;
   using Input = Eigen::Matrix<double, Columns, 1>;
   using Output = Eigen::Matrix<double, Rows, 1>;
-  Eigen::Map<Output>(y, rows).noalias() +=
-      scale * (Eigen::Map<const Matrix>(values, rows, columns) * Eigen::Map<const Input>(x, columns));
+  if constexpr (Rows != Eigen::Dynamic && Columns != Eigen::Dynamic) {
+    // Column by column: fixed-length axpys the compiler vectorises, where Eigen's product of a matrix this size
+    // takes its general matrix-vector kernel.
+    Output sum = Output::Zero();
+    for (int j = 0; j < Columns; ++j) sum += Eigen::Map<const Output>(values + j * Rows) * x[j];
+    Eigen::Map<Output>(y) += scale * sum;
+  } else {
+    Eigen::Map<Output>(y, rows).noalias() +=
+        scale * (Eigen::Map<const Matrix>(values, rows, columns) * Eigen::Map<const Input>(x, columns));
+  }
 }
 
 }  // namespace

@@ -388,9 +388,15 @@ struct PileOfBlocks {
   static void multiplyAddBlock(double scale, const Eigen::MatrixXd& values, const double* x, double* y) {
     using Output = Eigen::Matrix<double, Rows, 1>;
     using Input = Eigen::Matrix<double, Columns, 1>;
-    Eigen::Map<Output>(y, values.rows()).noalias() +=
-        scale * (Eigen::Map<const Eigen::Matrix<double, Rows, Columns>>(values.data(), values.rows(), values.cols()) *
-                 Eigen::Map<const Input>(x, values.cols()));
+    if constexpr (Rows != Eigen::Dynamic && Columns != Eigen::Dynamic) {
+      Output sum = Output::Zero();  // column by column
+      for (int j = 0; j < Columns; ++j) sum += values.col(j) * x[j];
+      Eigen::Map<Output>(y) += scale * sum;
+    } else {
+      Eigen::Map<Output>(y, values.rows()).noalias() +=
+          scale * (Eigen::Map<const Eigen::Matrix<double, Rows, Columns>>(values.data(), values.rows(), values.cols()) *
+                   Eigen::Map<const Input>(x, values.cols()));
+    }
   }
   Eigen::VectorXd multiplyAddInPatternOrder(const std::vector<Eigen::MatrixXd>& values, double scale,
                                             const Eigen::VectorXd& x, Eigen::VectorXd y) const {
