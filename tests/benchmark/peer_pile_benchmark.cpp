@@ -44,10 +44,12 @@
 // solves 1.08 -> 0.60 s, integrator other 0.39 -> 0.20 s (5278 -> 5480 steps).
 // Then, same day: the contact Jacobian's perturbed kinematics once per body and body J's columns from body I's (N=100:
 // Jacobian 0.267 -> 0.219 ms each), and the block-Jacobi preconditioner through each body block's 6x6 Schur complement
-// (N=1000: 1.11 -> 0.39 ms per set-up). Idle VM (load 0.4-1.0), wall / user CPU: N=100, 2 s: 1 thread 1.91 / 1.92 s,
-// 2 threads 1.65 / 2.84 s (5272 steps, 11677 residuals, 2754 Jacobians, 586/865 failures); N=1000, 0.3 s: 1 thread
-// 13.9 / 13.9 s, 2 threads 12.1 / 17.3 s (4651 steps, 11552 residuals, 3992 Jacobians, 353/1302 failures). The end
-// figures are the same for 1 and 2 threads. Zero crossing on, N=100, 1 thread: 3.51 s (8453 steps, 815 restarts).
+// (N=1000: 1.11 -> 0.39 ms per set-up); SUNDIALS' element-wise vector operations vectorised too, and the fixed-size
+// block products column by column. Idle VM (load 1.0), right after ../shared/peers/run_all.sh (MuJoCo Newton 0.75 s
+// and 6.0 s, Bullet 0.081 s and 3.0 s for 2 s), wall / user CPU: N=100, 2 s: 1 thread 1.61 / 1.61 s, 2 threads
+// 1.35 / 2.38 s (5272 steps, 11677 residuals, 2754 Jacobians, 586/865 failures); N=1000, 0.3 s: 1 thread 11.3 /
+// 11.3 s, 2 threads 9.24 / 13.6 s (4651 steps, 11552 residuals, 3992 Jacobians, 353/1302 failures). The end figures
+// are the same for 1 and 2 threads. Zero crossing on, N=100, 1 thread: 3.02 s (8453 steps, 815 restarts).
 // The 100-sphere pile is chaotic at 2 s: over eleven integr_tol within 5e-6 of 1e-3 (PEER_PILE_INTEGR_TOL), its kinetic
 // energy at the end spans 0.0032-0.0198 J (median 0.0075; 0.0032-0.0122 J, median 0.0066, before these changes), its
 // largest overlap 0.227-0.282 mm (0.227-0.279 mm before), its mean height 0.05850-0.05897 m.
