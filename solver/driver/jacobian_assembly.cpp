@@ -334,11 +334,7 @@ bool invertSmall(const Eigen::Matrix<double, Size, Size>& matrix, Eigen::Map<Eig
     inverse = result;
     return true;
   }
-  const Eigen::PartialPivLU<Eigen::Matrix<double, Size, Size>> factors(matrix);
-  const auto& lu = factors.matrixLU();
-  if (!lu.allFinite() || (lu.diagonal().array() == 0.0).any()) return false;
-  inverse = factors.inverse();
-  return true;
+  return invertBlock<Size>(matrix.data(), Size, inverse.data());
 }
 
 bool factoriseBodyBlock(const BodyMatrix& block, double* slots) {

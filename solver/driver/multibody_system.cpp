@@ -278,11 +278,10 @@ void MultibodySystem::writePairDifferences(const std::vector<ContactEvaluator::A
         const PairDifferences& differences = pairDifferences_[static_cast<size_t>(write.pair)];
         const size_t side = static_cast<size_t>(write.side);
         Eigen::Map<LoadRows, 0, Eigen::OuterStride<>> block(write.values, 6, kSize, Eigen::OuterStride<>(write.stride));
-        // The force and torque on the row's body, its pair's body I (on 0) or J; the torque in body axes.
+        // The force and torque on the row's body: its pair's body I (on 0) or J.
         const LoadDerivatives& derivatives = differences.derivatives[side];
-        const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
-        block.topRows<3>() -= derivatives.middleRows<3>(6 * write.on);
-        block.bottomRows<3>() -= rotation.transpose() * derivatives.middleRows<3>(6 * write.on + 3);
+        subtractLoadDerivatives(block, row, derivatives.middleRows<3>(6 * write.on),
+                                derivatives.middleRows<3>(6 * write.on + 3));
       }
     }
   };
@@ -371,19 +370,18 @@ void MultibodySystem::subtractLoadDifference(int bodyI, int bodyJ, int column, i
   const auto write = [&](int row, const Vector3& force0, const Vector3& force1, const Vector3& torque0,
                          const Vector3& torque1) {
     if (row < 0) return;
-    auto block = couplingBlock(row, column);
-    subtractDifference(block, row, k, increment, force0, force1, torque0, torque1);
+    subtractLoadDerivatives(couplingBlock(row, column).col(k), row, (force1 - force0) / increment,
+                            (torque1 - torque0) / increment);
   };
   write(bodyI, base.forceOnI, moved.forceOnI, base.torqueOnI, moved.torqueOnI);
   write(bodyJ, base.forceOnJ, moved.forceOnJ, base.torqueOnJ, moved.torqueOnJ);
 }
 
-template <typename Block>
-void MultibodySystem::subtractDifference(Block& block, int row, int k, double increment, const Vector3& force0,
-                                         const Vector3& force1, const Vector3& torque0, const Vector3& torque1) const {
+template <typename Rows, typename Force, typename Torque>
+void MultibodySystem::subtractLoadDerivatives(Rows&& rows, int row, const Force& force, const Torque& torque) const {
   const Matrix3& rotation = kinematics_[static_cast<size_t>(row)].rotation;
-  block.template block<3, 1>(0, k) -= (force1 - force0) / increment;
-  block.template block<3, 1>(3, k) -= rotation.transpose() * (torque1 - torque0) / increment;
+  rows.template topRows<3>() -= force;
+  rows.template bottomRows<3>() -= rotation.transpose() * torque;
 }
 
 void MultibodySystem::differentiateForces(double time, const double* y) {

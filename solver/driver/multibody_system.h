@@ -207,10 +207,10 @@ class MultibodySystem {
   // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
   void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
                               const TwoBodyLoads& moved);
-  // Column k of a body's load rows `block` −= the difference of the loads on body `row` over `increment`.
-  template <typename Block>
-  void subtractDifference(Block& block, int row, int k, double increment, const Vector3& force0, const Vector3& force1,
-                          const Vector3& torque0, const Vector3& torque1) const;
+  // A body's load rows (`rows`: its 6 × 13 block, or one column of it) −= the derivatives of the force and torque on
+  // body `row`; the torque's rows in body axes.
+  template <typename Rows, typename Force, typename Torque>
+  void subtractLoadDerivatives(Rows&& rows, int row, const Force& force, const Torque& torque) const;
   void assembleBodyEquations(const double* y, const double* yp, double* r);
 
   const Model& model_;
