@@ -12,7 +12,7 @@
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_matrix.h>
 
-#include "parallel_loop.h"
+#include "solver/core/parallel_loop.h"
 
 namespace lodestone {
 

@@ -17,7 +17,7 @@
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
-#include "parallel_loop.h"
+#include "solver/core/parallel_loop.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
 #include "solver/output/energy_results_writer.h"

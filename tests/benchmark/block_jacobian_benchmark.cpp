@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "solver/driver/jacobian_assembly.h"
-#include "solver/driver/parallel_loop.h"
+#include "solver/core/parallel_loop.h"
 
 using namespace lodestone;
 

@@ -13,7 +13,7 @@
 
 #include "elements/model_builder.h"
 #include "solver/driver/multibody_system.h"
-#include "solver/driver/parallel_loop.h"
+#include "solver/core/parallel_loop.h"
 #include "solver/driver/simulation.h"
 #include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
