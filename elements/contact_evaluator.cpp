@@ -37,6 +37,9 @@ constexpr double kVerletMarginFraction = 0.1;
 // products with any other gap stay clear of underflow, which would hide a sign change from IDAS.
 constexpr double kZeroGap = 1e-150;
 
+// Graphics placed per task when the evaluator's loop has threads (a pose and a box each, tens of nanoseconds).
+constexpr int kGraphicsPerTask = 256;
+
 }  // namespace
 
 ContactEvaluator::ContactEvaluator(const Model& model)
@@ -87,12 +90,7 @@ double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
 void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   bodies_ = bodies;
   if (empty()) return;
-  bool moved = !detected_;
-  for (size_t g = 0; g < poses_.size(); ++g) {
-    const Pose pose = placeGraphic(contacts_->graphics[g], kinematicsOf(contacts_->graphics[g].body, bodies));
-    moved = moved || pose.position != poses_[g].position || pose.rotation != poses_[g].rotation;
-    poses_[g] = pose;
-  }
+  const bool moved = placeGraphics(bodies);
   // The integrator asks again at a state it has asked about (root functions, then the accepted step, then the
   // Jacobian, all at the step's end): the same poses find the same contacts. Whether each pair is touching is kept
   // up to date on the candidates by applyRoots and synchronise.
@@ -101,9 +99,6 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   candidates_.clear();
   points_.clear();
   activePairs_.clear();
-  for (size_t g = 0; g < poses_.size(); ++g) {
-    boxes_[g] = boundsOf(contacts_->graphics[g].shape, poses_[g]).inflated(proximity_[g]);
-  }
   // The candidates are the kept pairs whose boxes overlap: exactly the pairs a broad phase over boxes_ would give,
   // in its order.
   if (closeGraphics_.update(boxes_)) {
@@ -112,29 +107,89 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
       keptPairs_.push_back({element, graphicI, graphicJ});
     });
   }
-  for (const PairKey& pair : keptPairs_) {
-    if (boxes_[static_cast<size_t>(pair.graphicI)].overlaps(boxes_[static_cast<size_t>(pair.graphicJ)])) {
-      addCandidate(pair.element, pair.graphicI, pair.graphicJ);
+  const int pairCount = static_cast<int>(keptPairs_.size());
+  if (parallel_->threads() == 1 || pairCount <= kPairsPerDetectionBlock) {
+    detectPairs(0, pairCount, candidates_, points_);
+  } else {
+    // Blocks of fixed size, joined in order: the same candidates and points as one thread finds.
+    const int blockCount = (pairCount + kPairsPerDetectionBlock - 1) / kPairsPerDetectionBlock;
+    if (static_cast<int>(detectionBlocks_.size()) < blockCount) {
+      detectionBlocks_.resize(static_cast<size_t>(blockCount));
+    }
+    parallel_->run(blockCount, 1, [&](int begin, int end) {
+      for (int b = begin; b < end; ++b) {
+        DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];
+        block.candidates.clear();
+        block.points.clear();
+        detectPairs(b * kPairsPerDetectionBlock, std::min((b + 1) * kPairsPerDetectionBlock, pairCount),
+                    block.candidates, block.points);
+      }
+    });
+    for (int b = 0; b < blockCount; ++b) {
+      const DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];
+      const int offset = static_cast<int>(points_.size());
+      points_.insert(points_.end(), block.points.begin(), block.points.end());
+      for (Candidate candidate : block.candidates) {
+        candidate.firstPoint += offset;
+        candidates_.push_back(candidate);
+      }
+    }
+  }
+  for (int index = 0; index < static_cast<int>(candidates_.size()); ++index) {
+    const Candidate& candidate = candidates_[static_cast<size_t>(index)];
+    const ForceContact& contact = element(candidate.element);
+    const bool fieldActive =
+        contact.normalLaw && contact.normalLaw->field && candidate.distance <= contact.options.fieldRange;
+    if (candidate.pointCount > 0 || fieldActive) {
+      activePairs_.push_back({index, contacts_->graphics[static_cast<size_t>(candidate.graphicI)].body,
+                              contacts_->graphics[static_cast<size_t>(candidate.graphicJ)].body});
     }
   }
 }
 
-void ContactEvaluator::addCandidate(int element, int graphicI, int graphicJ) {
-  const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(graphicI)];
-  const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(graphicJ)];
-  const double margin = proximity_[static_cast<size_t>(graphicI)] + proximity_[static_cast<size_t>(graphicJ)];
-  const int firstPoint = static_cast<int>(points_.size());
-  const double distance =
-      collide(gi.shape, poses_[static_cast<size_t>(graphicI)], gj.shape, poses_[static_cast<size_t>(graphicJ)], margin,
-              points_, this->element(element).options);
-  const int pointCount = static_cast<int>(points_.size()) - firstPoint;
-  const bool touching = !touching_.empty() && touching_.count(PairKey{element, graphicI, graphicJ}) > 0;
-  candidates_.push_back({element, graphicI, graphicJ, distance, firstPoint, pointCount, touching});
-  const ForceContact& contact = this->element(element);
-  const bool fieldActive = contact.normalLaw && contact.normalLaw->field && distance <= contact.options.fieldRange;
-  if (pointCount > 0 || fieldActive) {
-    activePairs_.push_back({static_cast<int>(candidates_.size()) - 1, gi.body, gj.body});
+bool ContactEvaluator::placeGraphics(std::span<const BodyKinematics> bodies) {
+  const int graphicCount = static_cast<int>(poses_.size());
+  const bool first = !detected_;
+  moved_.resize(poses_.size());
+  parallel_->run(graphicCount, kGraphicsPerTask, [&](int begin, int end) {
+    for (size_t g = static_cast<size_t>(begin); g < static_cast<size_t>(end); ++g) {
+      const ContactGraphic& graphic = contacts_->graphics[g];
+      const Pose pose = placeGraphic(graphic, kinematicsOf(graphic.body, bodies));
+      moved_[g] = first || pose.position != poses_[g].position || pose.rotation != poses_[g].rotation;
+      if (!moved_[g]) continue;
+      poses_[g] = pose;
+      boxes_[g] = boundsOf(graphic.shape, pose).inflated(proximity_[g]);
+    }
+  });
+  return std::find(moved_.begin(), moved_.end(), 1) != moved_.end();
+}
+
+void ContactEvaluator::detectPairs(int begin, int end, std::vector<Candidate>& candidates,
+                                   std::vector<ContactPoint>& points) const {
+  for (int k = begin; k < end; ++k) {
+    const PairKey& pair = keptPairs_[static_cast<size_t>(k)];
+    const size_t i = static_cast<size_t>(pair.graphicI), j = static_cast<size_t>(pair.graphicJ);
+    if (!boxes_[i].overlaps(boxes_[j])) continue;
+    const int firstPoint = static_cast<int>(points.size());
+    const double distance = collide(contacts_->graphics[i].shape, poses_[i], contacts_->graphics[j].shape, poses_[j],
+                                    proximity_[i] + proximity_[j], points, element(pair.element).options);
+    const int pointCount = static_cast<int>(points.size()) - firstPoint;
+    const bool touching = !touching_.empty() && touching_.count(pair) > 0;
+    candidates.push_back({pair.element, pair.graphicI, pair.graphicJ, distance, firstPoint, pointCount, touching});
   }
+}
+
+template <class Evaluate>
+void ContactEvaluator::forEachActivePair(const Evaluate& evaluate) const {
+  const int count = static_cast<int>(activePairs_.size());
+  // User code (subroutines, named laws) is called from one thread, in order.
+  if (runsUserCode_) {
+    for (int k = 0; k < count; ++k) evaluate(k);
+    return;
+  }
+  parallel_->run(count, kActivePairsPerTask, [&](int begin, int end) {
+    for (int k = begin; k < end; ++k) evaluate(k);
+  });
 }
 
 namespace {
@@ -368,9 +423,14 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
 
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
   time_ = time;
-  for (const ActivePair& pair : activePairs_) {
-    const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
-    const PairLoads pairLoads = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
+  activeLoads_.resize(activePairs_.size());
+  forEachActivePair([&](int k) {
+    const Candidate& c = candidates_[static_cast<size_t>(activePairs_[static_cast<size_t>(k)].candidate)];
+    activeLoads_[static_cast<size_t>(k)] = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
+  });
+  for (size_t k = 0; k < activePairs_.size(); ++k) {
+    const ActivePair& pair = activePairs_[k];
+    const PairLoads& pairLoads = activeLoads_[k];
     if (pair.bodyI >= 0) {
       loads[static_cast<size_t>(pair.bodyI)].force += pairLoads.forceOnI;
       loads[static_cast<size_t>(pair.bodyI)].torque += pairLoads.torqueOnI;
@@ -384,11 +444,19 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
 
 ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinematics> bodies, bool withStrain) {
   time_ = time;
+  // Each pair's terms on their own, summed in the pairs' order.
+  activeEnergy_.assign(activePairs_.size(), ContactEnergy{withStrain});
+  forEachActivePair([&](int k) {
+    const Candidate& c = candidates_[static_cast<size_t>(activePairs_[static_cast<size_t>(k)].candidate)];
+    pairForces(pairOf(c, bodies), Evaluation::Differencing, nullptr, nullptr, &activeEnergy_[static_cast<size_t>(k)]);
+  });
   ContactEnergy energy;
   energy.withStrain = withStrain;
-  for (const ActivePair& pair : activePairs_) {
-    const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
-    pairForces(pairOf(c, bodies), Evaluation::Differencing, nullptr, nullptr, &energy);
+  for (const ContactEnergy& pair : activeEnergy_) {
+    energy.strain += pair.strain;
+    energy.dashpotPower += pair.dashpotPower;
+    energy.slipPower += pair.slipPower;
+    energy.fieldPower += pair.fieldPower;
   }
   return energy;
 }

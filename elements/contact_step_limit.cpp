@@ -21,6 +21,11 @@ double longestStep(double speed, double acceleration, double allowance) {
   return root > 0 ? 2 * allowance / root : std::numeric_limits<double>::infinity();
 }
 
+// Pairs measured per task when the limit's loop has threads: fixed blocks, so that they join in the same order
+// whatever the thread count.
+constexpr int kPairsPerBlock = 256;
+constexpr int kGraphicsPerTask = 256;
+
 }  // namespace
 
 template <class Visit>
@@ -66,20 +71,22 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
   crossing_.reset();
   if (empty()) return;
   const std::vector<ContactGraphic>& graphics = contacts_->graphics;
-  for (size_t g = 0; g < graphics.size(); ++g) {
-    const BodyKinematics* body = kinematicsOf(graphics[g].body, bodies);
-    const Pose pose = placeGraphic(graphics[g], body);
-    Travel travel;
-    if (body) {
-      // Any point of the graphic moves with the CG and turns about it: |v| + |ω|·r, and its acceleration is at
-      // most |a| + |α|·r + |ω|²·r.
-      const double spin = body->angularVelocity.norm();
-      travel.speed = body->velocity.norm() + spin * reach_[g];
-      travel.acceleration = body->acceleration.norm() + (body->angularAcceleration.norm() + spin * spin) * reach_[g];
+  parallel_->run(static_cast<int>(graphics.size()), kGraphicsPerTask, [&](int begin, int end) {
+    for (size_t g = static_cast<size_t>(begin); g < static_cast<size_t>(end); ++g) {
+      const BodyKinematics* body = kinematicsOf(graphics[g].body, bodies);
+      const Pose pose = placeGraphic(graphics[g], body);
+      Travel travel;
+      if (body) {
+        // Any point of the graphic moves with the CG and turns about it: |v| + |ω|·r, and its acceleration is at
+        // most |a| + |α|·r + |ω|²·r.
+        const double spin = body->angularVelocity.norm();
+        travel.speed = body->velocity.norm() + spin * reach_[g];
+        travel.acceleration = body->acceleration.norm() + (body->angularAcceleration.norm() + spin * spin) * reach_[g];
+      }
+      travel_[g] = travel;
+      boxes_[g] = boundsOf(graphics[g].shape, pose).inflated(travel.at(lookAhead));
     }
-    travel_[g] = travel;
-    boxes_[g] = boundsOf(graphics[g].shape, pose).inflated(travel.at(lookAhead));
-  }
+  });
   if (closeGraphics && closeGraphics->covers(boxes_)) {
     closeGraphics->overlapsAmong(boxes_, overlaps_);
   } else {
@@ -88,19 +95,45 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
   lookAhead_ = lookAhead;
   wasTouching_.swap(touching_);
   touching_.clear();
-  forEachPair([&](const GraphicPair& pair) { measurePair(pair, bodies, !measured_); });
+  pairs_.clear();
+  forEachPair([&](const GraphicPair& pair) { pairs_.push_back(pair); });
+  const int pairCount = static_cast<int>(pairs_.size());
+  const int blockCount = (pairCount + kPairsPerBlock - 1) / kPairsPerBlock;
+  if (static_cast<int>(blocks_.size()) < blockCount) blocks_.resize(static_cast<size_t>(blockCount));
+  const bool first = !measured_;
+  parallel_->run(blockCount, 1, [&](int begin, int end) {
+    for (int b = begin; b < end; ++b) {
+      Findings& block = blocks_[static_cast<size_t>(b)];
+      block.limit = Limit{};
+      block.crossing.reset();
+      block.touching.clear();
+      for (int k = b * kPairsPerBlock; k < std::min((b + 1) * kPairsPerBlock, pairCount); ++k) {
+        measurePair(pairs_[static_cast<size_t>(k)], bodies, first, block);
+      }
+    }
+  });
+  Findings all;
+  for (int b = 0; b < blockCount; ++b) {
+    const Findings& block = blocks_[static_cast<size_t>(b)];
+    all.join(block);
+    touching_.insert(touching_.end(), block.touching.begin(), block.touching.end());
+  }
+  limit_ = all.limit;
+  crossing_ = all.crossing;
   measured_ = true;
   // Pairs outside the swept boxes cannot meet within the look-ahead: it bounds the step too.
   if (lookAhead < limit_.step) limit_ = Limit{lookAhead};
 }
 
-void ContactStepLimit::measurePair(const GraphicPair& pair, std::span<const BodyKinematics> bodies, bool first) {
+void ContactStepLimit::measurePair(const GraphicPair& pair, std::span<const BodyKinematics> bodies, bool first,
+                                   Findings& findings) const {
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(pair.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(pair.graphicJ)];
   const BodyKinematics* bodyI = kinematicsOf(gi.body, bodies);
   const BodyKinematics* bodyJ = kinematicsOf(gj.body, bodies);
   const ForceContact& element = contacts_->elements[static_cast<size_t>(pair.element)];
-  points_.clear();
+  std::vector<ContactPoint>& points = findings.points;
+  points.clear();
   const Pose poseI = placeGraphic(gi, bodyI), poseJ = placeGraphic(gj, bodyJ);
   const Travel& travelI = travel_[static_cast<size_t>(pair.graphicI)];
   const Travel& travelJ = travel_[static_cast<size_t>(pair.graphicJ)];
@@ -111,46 +144,56 @@ void ContactStepLimit::measurePair(const GraphicPair& pair, std::span<const Body
   const Aabb boxI = boundsOf(gi.shape, poseI), boxJ = boundsOf(gj.shape, poseJ);
   const double boxGap = (boxI.min - boxJ.max).cwiseMax(boxJ.min - boxI.max).cwiseMax(0.0).norm();
   if (boxGap > reach) return;
-  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, reach, points_, element.options);
+  const double distance = collide(gi.shape, poseI, gj.shape, poseJ, reach, points, element.options);
   const double thinner = std::min(thinnest_[static_cast<size_t>(pair.graphicI)],
                                   thinnest_[static_cast<size_t>(pair.graphicJ)]);
   const double allowance = kStepApproachFraction * thinner;
-  if (distance >= 0 || points_.empty()) {
+  if (distance >= 0 || points.empty()) {
     // Apart: any point of one may come at any point of the other at the sum of their speeds.
     const Travel both{travelI.speed + travelJ.speed, travelI.acceleration + travelJ.acceleration};
     const double gap = std::max({distance, boxGap, 0.0});
-    consider(pair, gap, longestStep(both.speed, both.acceleration, gap + allowance), both.speed);
+    findings.consider(pair, gap, longestStep(both.speed, both.acceleration, gap + allowance), both.speed);
     return;
   }
   // Touching: only the approach along the normal at the deepest point deepens it; a ball resting or sliding on a
   // floor is not slowed down.
   const double depth = -distance;
-  const ContactPoint* deepest = &points_.front();
-  for (const ContactPoint& point : points_) {
+  const ContactPoint* deepest = &points.front();
+  for (const ContactPoint& point : points) {
     if (point.depth > deepest->depth) deepest = &point;
   }
-  touching_.insert(pair);
+  findings.touching.push_back(pair);
   const Vector3 at = deepest->pointOnA;
   const Vector3 velocity = (bodyI ? bodyI->velocityAt(at) : Vector3::Zero()) - (bodyJ ? bodyJ->velocityAt(at) : Vector3::Zero());
   const Vector3 acceleration =
       (bodyI ? bodyI->accelerationAt(at) : Vector3::Zero()) - (bodyJ ? bodyJ->accelerationAt(at) : Vector3::Zero());
   const double approachSpeed = std::max(-velocity.dot(deepest->normal), 0.0);
   const double approachAcceleration = std::max(-acceleration.dot(deepest->normal), 0.0);
-  consider(pair, distance, longestStep(approachSpeed, approachAcceleration, allowance), approachSpeed);
+  findings.consider(pair, distance, longestStep(approachSpeed, approachAcceleration, allowance), approachSpeed);
 
   // After the fact: a depth the step bound should have prevented. Depths the element ignores are its user's choice.
   if (depth > element.options.ignoreDeeperThan) return;
-  const bool unseenOnset = !first && !wasTouching_.count(pair) && depth > kUnseenOnsetFraction * thinner;
+  // (Deeper than that is rare, and only then is the pair looked for among those touching before.)
+  const bool unseenOnset = !first && depth > kUnseenOnsetFraction * thinner &&
+                           std::find(wasTouching_.begin(), wasTouching_.end(), pair) == wasTouching_.end();
   const bool sampled = gi.shape.type == ShapeType::Mesh || gj.shape.type == ShapeType::Mesh || !element.options.analytical;
   const bool pastMiddle = depth > (sampled ? kSampledPastMiddleFraction : kPastMiddleFraction) * thinner;
-  if ((unseenOnset || pastMiddle) && (!crossing_ || depth / thinner > crossing_->depth / crossing_->thinnerExtent)) {
-    crossing_ = Crossing{pair, depth, thinner, unseenOnset && !pastMiddle};
-  }
+  if (unseenOnset || pastMiddle) findings.consider(Crossing{pair, depth, thinner, unseenOnset && !pastMiddle});
 }
 
-void ContactStepLimit::consider(const GraphicPair& pair, double gap, double step, double approachSpeed) {
-  if (step >= limit_.step) return;
-  limit_ = Limit{step, pair, gap, approachSpeed};
+void ContactStepLimit::Findings::consider(const GraphicPair& pair, double gap, double step, double approachSpeed) {
+  if (step >= limit.step) return;
+  limit = Limit{step, pair, gap, approachSpeed};
+}
+
+void ContactStepLimit::Findings::consider(const Crossing& found) {
+  if (crossing && found.depth / found.thinnerExtent <= crossing->depth / crossing->thinnerExtent) return;
+  crossing = found;
+}
+
+void ContactStepLimit::Findings::join(const Findings& later) {
+  if (later.limit.step < limit.step) limit = later.limit;
+  if (later.crossing) consider(*later.crossing);
 }
 
 std::vector<Interference> ContactStepLimit::interference(std::span<const BodyKinematics> bodies) {

@@ -6,7 +6,6 @@
 #include <limits>
 #include <optional>
 #include <span>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -16,6 +15,7 @@
 #include "elements/contact_pairs.h"
 #include "elements/force_contact.h"
 #include "solver/core/model.h"
+#include "solver/core/parallel_loop.h"
 
 namespace lodestone {
 
@@ -65,6 +65,10 @@ class ContactStepLimit {
 
   bool empty() const { return !contacts_ || contacts_->elements.empty(); }
 
+  // The threads measure() spreads its pairs over (`loop` must outlive the limit); one by default. Results are the
+  // same bit for bit whatever the thread count.
+  void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
+
   // What measure() found at an accepted state.
   struct Limit {
     double step = std::numeric_limits<double>::infinity();  // the longest next step the geometry allows
@@ -98,20 +102,25 @@ class ContactStepLimit {
   double thinnerExtent(int graphic) const { return thinnest_[static_cast<size_t>(graphic)]; }
 
  private:
-  struct PairHash {
-    size_t operator()(const GraphicPair& pair) const {
-      return (static_cast<size_t>(pair.element) * 1000003u + static_cast<size_t>(pair.graphicI)) * 1000003u +
-             static_cast<size_t>(pair.graphicJ);
-    }
-  };
   // How far any point of a graphic can travel in time h: speed·h + ½·acceleration·h².
   struct Travel {
     double speed = 0, acceleration = 0;
     double at(double h) const { return speed * h + 0.5 * acceleration * h * h; }
   };
-  void measurePair(const GraphicPair& pair, std::span<const BodyKinematics> bodies, bool first);
-  // The pair allows steps up to `step`: the limit when it is the shortest yet.
-  void consider(const GraphicPair& pair, double gap, double step, double approachSpeed);
+  // What measure() found over a block of its pairs, in their order: the first pair that allows the shortest step, the
+  // first of the deepest crossings, the pairs touching. join() takes a later block's limit and crossing as they would
+  // have been found after this block's.
+  struct Findings {
+    Limit limit;
+    std::optional<Crossing> crossing;
+    std::vector<GraphicPair> touching;
+    std::vector<ContactPoint> points;  // the narrow phase's, for one pair at a time
+    void consider(const GraphicPair& pair, double gap, double step, double approachSpeed);
+    void consider(const Crossing& found);
+    void join(const Findings& later);
+  };
+  void measurePair(const GraphicPair& pair, std::span<const BodyKinematics> bodies, bool first,
+                   Findings& findings) const;
 
   const ContactModel* contacts_ = nullptr;
   // Calls visit(pair) for every pair of an element among the graphics overlaps_ holds.
@@ -125,8 +134,12 @@ class ContactStepLimit {
   std::vector<Aabb> boxes_;
   BroadPhase broadPhase_;
   std::vector<std::pair<int, int>> overlaps_;
+  std::vector<GraphicPair> pairs_;  // of the latest measure(), in the order every thread count visits them
+  std::vector<Findings> blocks_;    // per fixed block of pairs_
   std::vector<ContactPoint> points_;
-  std::unordered_set<GraphicPair, PairHash> touching_, wasTouching_;
+  ParallelLoop serialLoop_{1};
+  const ParallelLoop* parallel_ = &serialLoop_;
+  std::vector<GraphicPair> touching_, wasTouching_;  // at the latest measure() and the one before, in pair order
   bool measured_ = false;
   double lookAhead_ = 0;  // of the latest measure()
   Limit limit_;

@@ -85,9 +85,13 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
-  // The threads prepareJacobian spreads its contact pairs over, and the integrator its Krylov solver's block products
-  // (`loop` must outlive the system); one by default.
-  void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
+  // The threads contact detection, forces and energy, prepareJacobian's contact pairs and the integrator's Krylov
+  // block products are spread over (`loop` must outlive the system); one by default.
+  void setParallelLoop(const ParallelLoop& loop) {
+    parallel_ = &loop;
+    contacts_.setParallelLoop(loop);
+    stepLimit_.setParallelLoop(loop);
+  }
   const ParallelLoop& parallelLoop() const { return *parallel_; }
 
   // ---- contact and sensor events ----------------------------------------------------------------------------

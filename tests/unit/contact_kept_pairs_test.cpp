@@ -1,7 +1,8 @@
 // The contact evaluator keeps the broad phase's pairs from detection to detection (VerletList) and the step limit
 // takes its pairs from that list: over a random moving scene of spheres, boxes and meshes in two Force_Contacts, both
 // must answer exactly as if the broad phase had run afresh each time — the same pairs, in the same order, with the
-// same forces and step bounds bit for bit.
+// same forces and step bounds bit for bit. And both must answer alike on one thread and on two.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "elements/contact_evaluator.h"
 #include "elements/contact_step_limit.h"
 #include "elements/model_builder.h"
+#include "solver/core/parallel_loop.h"
 #include "solver/core/text.h"
 #include "solver/xml/deck_reader.h"
 
@@ -22,15 +24,15 @@ namespace {
 
 constexpr int kBodies = 60;
 
-// A floor on ground and kBodies bodies of one graphic each — a sphere, a box or a cube mesh in turn — all pairing
+// A floor on ground and `bodies` bodies of one graphic each — a sphere, a box or a cube mesh in turn — all pairing
 // with one another in element 1 and with the floor in element 2.
-Model scene() {
+Model scene(int bodies = kBodies) {
   std::string deck = "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
                      "<Reference_Marker id=\"10\" body_id=\"1\" pos_z=\"-0.05\"/>\n"
                      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"2\" "
                      "length_y=\"2\" length_z=\"0.1\"/>\n";
   std::string ids;
-  for (int k = 0; k < kBodies; ++k) {
+  for (int k = 0; k < bodies; ++k) {
     const std::string body = std::to_string(1000 + k), marker = std::to_string(2000 + k),
                       graphic = std::to_string(3000 + k);
     deck += "<Body_Rigid id=\"" + body + "\" cg_id=\"" + marker +
@@ -75,9 +77,9 @@ Model scene() {
 // anywhere in it: far beyond the kept list's margin.
 class MovingBodies {
  public:
-  explicit MovingBodies(double spread = 1, double lift = 0)
-      : spread_(spread), lift_(lift), random_(23), bodies_(kBodies), velocities_(kBodies), spins_(kBodies) {
-    for (int k = 0; k < kBodies; ++k) {
+  explicit MovingBodies(double spread = 1, double lift = 0, int count = kBodies)
+      : spread_(spread), lift_(lift), random_(23), bodies_(count), velocities_(count), spins_(count) {
+    for (int k = 0; k < count; ++k) {
       bodies_[k].position = place();
       bodies_[k].rotation = turn(3.0);
       velocities_[k] = 0.002 * Vector3(unit_(random_), unit_(random_), unit_(random_));
@@ -86,7 +88,7 @@ class MovingBodies {
   }
   const std::vector<BodyKinematics>& bodies() const { return bodies_; }
   void advance(bool jump) {
-    for (int k = 0; k < kBodies; ++k) {
+    for (size_t k = 0; k < bodies_.size(); ++k) {
       BodyKinematics& body = bodies_[k];
       body.position += velocities_[k];
       body.rotation = Eigen::AngleAxisd(spins_[k].norm(), spins_[k].normalized()).toRotationMatrix() * body.rotation;
@@ -198,6 +200,65 @@ TEST(ContactKeptPairs, TheStepLimitBoundsStepsAsWithItsOwnBroadPhase) {
   // list's margin bound steps too, and the step limit must find them by a broad phase of its own.
   MovingBodies spread(8, 0.2);
   EXPECT_GT(compareStepLimits(model, spread, 1e-3).farBounded, 10);
+}
+
+TEST(ContactKeptPairs, TwoThreadsDetectEvaluateAndBoundStepsBitForBitAsOne) {
+  // Detection and the step limit share their pairs out in blocks of fixed size and join them in order; the loads and
+  // energy of the pairs are each computed alone and summed in pair order. So two threads must give what one gives to
+  // the last bit. The scene is large enough for several blocks of each.
+  const int bodies = 150;
+  const Model model = scene(bodies);
+  MovingBodies motion(1, 0, bodies);
+  const ParallelLoop twoThreads(2);
+  ContactEvaluator one(model), two(model);
+  two.setParallelLoop(twoThreads);
+  ContactStepLimit limitOne(model), limitTwo(model);
+  limitTwo.setParallelLoop(twoThreads);
+  size_t mostKept = 0, mostActive = 0;
+  int crossings = 0;
+  for (int state = 0; state < 40; ++state) {
+    motion.advance(state % 20 == 19);
+    const double time = 0.01 * state;
+    one.detect(motion.bodies());
+    two.detect(motion.bodies());
+    ASSERT_EQ(one.activePairs().size(), two.activePairs().size()) << "state " << state;
+    for (size_t k = 0; k < one.activePairs().size(); ++k) {
+      EXPECT_EQ(one.activePairs()[k].candidate, two.activePairs()[k].candidate) << "state " << state;
+      EXPECT_EQ(one.activePairs()[k].bodyI, two.activePairs()[k].bodyI) << "state " << state;
+      EXPECT_EQ(one.activePairs()[k].bodyJ, two.activePairs()[k].bodyJ) << "state " << state;
+    }
+    std::vector<BodyLoad> loadsOne(bodies), loadsTwo(bodies);
+    one.addLoads(time, motion.bodies(), loadsOne);
+    two.addLoads(time, motion.bodies(), loadsTwo);
+    for (int body = 0; body < bodies; ++body) {
+      EXPECT_EQ(loadsOne[body].force, loadsTwo[body].force) << "state " << state << ", body " << body;
+      EXPECT_EQ(loadsOne[body].torque, loadsTwo[body].torque) << "state " << state << ", body " << body;
+    }
+    const ContactEnergy energyOne = one.energy(time, motion.bodies(), true);
+    const ContactEnergy energyTwo = two.energy(time, motion.bodies(), true);
+    EXPECT_EQ(energyOne.strain, energyTwo.strain) << "state " << state;
+    EXPECT_EQ(energyOne.dashpotPower, energyTwo.dashpotPower) << "state " << state;
+    EXPECT_EQ(energyOne.slipPower, energyTwo.slipPower) << "state " << state;
+    EXPECT_GT(energyOne.strain, 0) << "state " << state;
+
+    const double lookAhead = 1e-4 * std::pow(10.0, state % 4);
+    limitOne.measure(motion.bodies(), lookAhead, &one.closeGraphics());
+    limitTwo.measure(motion.bodies(), lookAhead, &two.closeGraphics());
+    EXPECT_EQ(limitOne.limit().step, limitTwo.limit().step) << "state " << state;
+    EXPECT_EQ(limitOne.limit().pair, limitTwo.limit().pair) << "state " << state;
+    EXPECT_EQ(limitOne.limit().gap, limitTwo.limit().gap) << "state " << state;
+    ASSERT_EQ(limitOne.crossing().has_value(), limitTwo.crossing().has_value()) << "state " << state;
+    if (limitOne.crossing()) {
+      ++crossings;
+      EXPECT_EQ(limitOne.crossing()->pair, limitTwo.crossing()->pair) << "state " << state;
+      EXPECT_EQ(limitOne.crossing()->depth, limitTwo.crossing()->depth) << "state " << state;
+    }
+    mostKept = std::max(mostKept, one.closeGraphics().kept().size());
+    mostActive = std::max(mostActive, one.activePairs().size());
+  }
+  EXPECT_GT(mostKept, 4u * ContactEvaluator::kPairsPerDetectionBlock);
+  EXPECT_GT(crossings, 0);  // the step limit's crossings are joined too
+  EXPECT_GT(mostActive, 2u * ContactEvaluator::kActivePairsPerTask);
 }
 
 }  // namespace
