@@ -51,7 +51,8 @@ class JacobianAssembler {
   virtual SUNMatrix createMatrix(SUNContext context) const = 0;
   // Zeroes `matrix` and (for sparse columns) lays down the structure; subsequent addBlock calls write into it.
   virtual void begin(SUNMatrix matrix) = 0;
-  // Adds block `blockIndex` of the pattern, given column-major.
+  // Adds block `blockIndex` of the pattern, given column-major. Blocks whose entries do not overlap may be added
+  // from several threads at once.
   virtual void addBlock(int blockIndex, const double* columnMajorValues) = 0;
   // True once after a begin() that laid down a new structure (blocks were added to the pattern): a sparse
   // factorisation must then analyse the matrix afresh.

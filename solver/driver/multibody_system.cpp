@@ -1,6 +1,7 @@
 // Residual and Jacobian assembly for the rigid bodies and the forces on them.
 #include "multibody_system.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -25,7 +26,8 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       forces_(model),
       requests_(model),
       contactBlocks_(model.bodies.size()),
-      hasContactBlock_(model.bodies.size(), false) {
+      hasContactBlock_(model.bodies.size(), false),
+      couplingsOfRow_(model.bodies.size()) {
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const int offset = layout_.bodyOffset(body);
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
@@ -177,18 +179,28 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
 
 void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   Stopwatch watch;
+  // Bodies and couplings write distinct blocks, so they are written on the threads (the joints' blocks, which may
+  // add into the bodies', come after).
   const double massFactor = model_.units.massFactor;
-  for (int body = 0; body < layout_.bodyCount(); ++body) {
-    const size_t b = static_cast<size_t>(body);
-    bodyJacobian(model_.bodies[b], massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block_);
-    if (hasContactBlock_[b]) block_ += contactBlocks_[b];
-    assembler.addBlock(bodyBlocks_[b], block_.data());
-  }
-  for (auto& [bodies, coupling] : couplings_) {
-    // A coupling block in the pattern is written every time, with zeros when its contact has ended.
-    if (!coupling.used) coupling.values.setZero();
-    assembler.addBlock(coupling.patternBlock, coupling.values.data());
-  }
+  const auto writeBodies = [&](int begin, int end) {
+    BodyBlock block;
+    for (int body = begin; body < end; ++body) {
+      const size_t b = static_cast<size_t>(body);
+      bodyJacobian(model_.bodies[b], massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block);
+      if (hasContactBlock_[b]) block += contactBlocks_[b];
+      assembler.addBlock(bodyBlocks_[b], block.data());
+    }
+  };
+  parallel_->run(layout_.bodyCount(), kBodyBlocksPerTask, writeBodies);
+  const auto writeCouplings = [&](int begin, int end) {
+    for (int c = begin; c < end; ++c) {
+      Coupling& coupling = couplings_[static_cast<size_t>(c)];
+      // A coupling block in the pattern is written every time, with zeros when its contact has ended.
+      if (!coupling.used) coupling.values.setZero();
+      assembler.addBlock(coupling.patternBlock, coupling.values.data());
+    }
+  };
+  parallel_->run(static_cast<int>(couplings_.size()), kCouplingsPerTask, writeCouplings);
   constraints_.writeJacobian(cj, assembler);
   times_.jacobian += watch.lap();
   ++times_.jacobianCalls;
@@ -210,12 +222,17 @@ Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int r
     hasContactBlock_[b] = true;
     return contactBlocks_[b].middleRows<6>(kVelocity);
   }
-  auto [entry, inserted] = couplings_.try_emplace({rowBody, columnBody});
-  Coupling& coupling = entry->second;
-  if (inserted) {
-    coupling.patternBlock = pattern_.addBlock(
-        {layout_.bodyOffset(rowBody) + kVelocity, 6, layout_.bodyOffset(columnBody), kSize});
+  std::vector<std::pair<int, int>>& row = couplingsOfRow_[static_cast<size_t>(rowBody)];
+  const auto found = std::find_if(row.begin(), row.end(), [&](const auto& entry) { return entry.first == columnBody; });
+  int index = found != row.end() ? found->second : -1;
+  if (index < 0) {
+    const int patternBlock =
+        pattern_.addBlock({layout_.bodyOffset(rowBody) + kVelocity, 6, layout_.bodyOffset(columnBody), kSize});
+    index = static_cast<int>(couplings_.size());
+    row.emplace_back(columnBody, index);
+    couplings_.push_back({patternBlock, LoadRows::Zero(), false});
   }
+  Coupling& coupling = couplings_[static_cast<size_t>(index)];
   if (!coupling.used) coupling.values.setZero();
   coupling.used = true;
   return coupling.values;
@@ -223,7 +240,7 @@ Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int r
 
 void MultibodySystem::differentiateContacts(const double* y) {
   std::fill(hasContactBlock_.begin(), hasContactBlock_.end(), false);
-  for (auto& [bodies, coupling] : couplings_) coupling.used = false;
+  for (Coupling& coupling : couplings_) coupling.used = false;
   // Each active pair's loads depend on the 13 states of its (one or two) moving bodies. Forward differences over
   // those states only: 13 or 26 evaluations of one pair, whatever the size of the model. Only the 7 position
   // states move the contact points; the unperturbed state and the 6 velocity columns use the points detected

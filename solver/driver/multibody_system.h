@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <array>
-#include <map>
+#include <deque>
 
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
@@ -242,8 +242,10 @@ class MultibodySystem {
     LoadRows values;
     bool used;
   };
-  std::map<std::pair<int, int>, Coupling> couplings_;
-  BodyBlock block_;
+  // A deque, so that the blocks' addresses stay valid while new couplings join (writePairDifferences keeps them).
+  std::deque<Coupling> couplings_;
+  // Per row body: its couplings, as (column body, index into couplings_); a body touches a few others.
+  std::vector<std::vector<std::pair<int, int>>> couplingsOfRow_;
   std::vector<PairDifferences> pairDifferences_;  // one per active pair, for differentiateContacts
   std::vector<PerturbedBody> perturbedBodies_;     // by body, for differentiateContacts
   std::vector<char> perturbsBody_;                 // whether perturbedBodies_[b] is filled for this Jacobian
@@ -258,6 +260,9 @@ class MultibodySystem {
   // Bodies whose load rows take their pairs' differences per task: a body in a pile has a few pairs, each a
   // microsecond or so of writing.
   static constexpr int kRowBodiesPerTask = 16;
+  // Bodies whose iteration-matrix blocks are written per task (about 0.2 µs each), and coupling blocks.
+  static constexpr int kBodyBlocksPerTask = 32;
+  static constexpr int kCouplingsPerTask = 64;
   const ParallelLoop* parallel_ = &serialLoop_;
   ParallelLoop serialLoop_{1};
   const double* jacobianState_ = nullptr;  // y of the latest prepareJacobian, read by writeJacobian
