@@ -129,15 +129,19 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
 }
 
 void MultibodySystem::updateKinematics(const double* y) {
-  for (int body = 0; body < layout_.bodyCount(); ++body) {
-    kinematics_[static_cast<size_t>(body)] = bodyKinematics(y + layout_.bodyOffset(body));
-  }
+  parallel_->run(layout_.bodyCount(), kBodiesPerTask, [&](int begin, int end) {
+    for (int body = begin; body < end; ++body) {
+      kinematics_[static_cast<size_t>(body)] = bodyKinematics(y + layout_.bodyOffset(body));
+    }
+  });
 }
 
 void MultibodySystem::addBodyAccelerations(const double* yp) {
-  for (int body = 0; body < layout_.bodyCount(); ++body) {
-    addAccelerations(yp + layout_.bodyOffset(body), kinematics_[static_cast<size_t>(body)]);
-  }
+  parallel_->run(layout_.bodyCount(), kBodiesPerTask, [&](int begin, int end) {
+    for (int body = begin; body < end; ++body) {
+      addAccelerations(yp + layout_.bodyOffset(body), kinematics_[static_cast<size_t>(body)]);
+    }
+  });
 }
 
 void MultibodySystem::detectContacts() { contacts_.detect(kinematics_); }
@@ -155,11 +159,13 @@ void MultibodySystem::evaluateForces(double time, const double* y, bool withJoin
 
 void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, double* r) {
   const double massFactor = model_.units.massFactor;
-  for (int body = 0; body < layout_.bodyCount(); ++body) {
-    const int offset = layout_.bodyOffset(body);
-    bodyResidual(model_.bodies[static_cast<size_t>(body)], massFactor, kinematics_[static_cast<size_t>(body)].rotation,
-                 y + offset, yp + offset, loads_[static_cast<size_t>(body)], r + offset);
-  }
+  parallel_->run(layout_.bodyCount(), kBodiesPerTask, [&](int begin, int end) {
+    for (int body = begin; body < end; ++body) {
+      const int offset = layout_.bodyOffset(body);
+      const size_t b = static_cast<size_t>(body);
+      bodyResidual(model_.bodies[b], massFactor, kinematics_[b].rotation, y + offset, yp + offset, loads_[b], r + offset);
+    }
+  });
 }
 
 void MultibodySystem::prepareJacobian(double time, const double* y, const double* yp) {

@@ -260,6 +260,8 @@ class MultibodySystem {
   // Bodies whose load rows take their pairs' differences per task: a body in a pile has a few pairs, each a
   // microsecond or so of writing.
   static constexpr int kRowBodiesPerTask = 16;
+  // Bodies whose kinematics or residual rows are found per task (tens of nanoseconds each).
+  static constexpr int kBodiesPerTask = 128;
   // Bodies whose iteration-matrix blocks are written per task (about 0.2 µs each), and coupling blocks.
   static constexpr int kBodyBlocksPerTask = 32;
   static constexpr int kCouplingsPerTask = 64;
