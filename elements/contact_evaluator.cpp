@@ -108,7 +108,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     });
   }
   const int pairCount = static_cast<int>(keptPairs_.size());
-  if (parallel_->threads() == 1 || pairCount <= kPairsPerDetectionBlock) {
+  if (parallel_->threads() == 1 || pairCount <= kSerialDetectionPairs) {
     detectPairs(0, pairCount, candidates_, points_);
   } else {
     // Blocks of fixed size, joined in order: the same candidates and points as one thread finds.

@@ -256,7 +256,7 @@ TEST(ContactKeptPairs, TwoThreadsDetectEvaluateAndBoundStepsBitForBitAsOne) {
     mostKept = std::max(mostKept, one.closeGraphics().kept().size());
     mostActive = std::max(mostActive, one.activePairs().size());
   }
-  EXPECT_GT(mostKept, 4u * ContactEvaluator::kPairsPerDetectionBlock);
+  EXPECT_GT(mostKept, 2u * ContactEvaluator::kSerialDetectionPairs);  // several blocks
   EXPECT_GT(crossings, 0);  // the step limit's crossings are joined too
   EXPECT_GT(mostActive, 2u * ContactEvaluator::kActivePairsPerTask);
 }
