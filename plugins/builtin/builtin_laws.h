@@ -2,9 +2,24 @@
 // (plugins/contact_law.cpp) and tests name them; everything else looks laws up by keyword.
 #pragma once
 
+#include <cmath>
+
 #include "plugins/contact_law.h"
 
 namespace lodestone {
+
+// δ^e for a law's spring: std::pow's value, kept from the last call on this thread. The Jacobian evaluates a pair's
+// law over and over at the depth it was detected at (its velocity columns, and a sphere's rotation columns, leave the
+// depth as it is), and pow was a tenth of the 100-sphere pile's run.
+inline double penetrationPower(double penetration, double exponent) {
+  thread_local double lastPenetration = -1, lastExponent = 0, lastPower = 0;
+  if (penetration != lastPenetration || exponent != lastExponent) {
+    lastPower = std::pow(penetration, exponent);
+    lastPenetration = penetration;
+    lastExponent = exponent;
+  }
+  return lastPower;
+}
 
 // Normal laws.
 const NormalLaw& impactLaw();         // IMPACT (MotionSolve)

@@ -19,7 +19,7 @@ double huntCrossleyForce(LawValues values, const NormalInput& input) {
   // δ̇·|δ̇|^(q−1) written as sign(δ̇)·|δ̇|^q: the same for δ̇ ≠ 0, and 0 rather than 0·∞ = NaN at δ̇ = 0
   // when q < 1.
   const double signedRatePower = q == 1 ? rate : std::copysign(std::pow(std::abs(rate), q), rate);
-  const double spring = values[kStiffness] * std::pow(delta, values[kExponent]);
+  const double spring = values[kStiffness] * penetrationPower(delta, values[kExponent]);
   const double damper = values[kDamping] * signedRatePower * std::pow(delta, values[kPenetrationExponent]);
   const double force = spring + damper;
   return force > 0 ? force : 0;

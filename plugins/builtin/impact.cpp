@@ -15,7 +15,7 @@ enum Slot { kStiffness, kExponent, kDamping, kDmax };  // the order of the table
 double impactForce(LawValues values, const NormalInput& input) {
   const double delta = input.penetration;
   if (delta <= 0) return 0;  // apart: no force, and no pow of a negative base
-  const double elastic = values[kStiffness] * std::pow(delta, values[kExponent]);
+  const double elastic = values[kStiffness] * penetrationPower(delta, values[kExponent]);
   const double damping = step(delta, 0, 0, values[kDmax], values[kDamping]);
   return std::max(0.0, elastic + damping * input.penetrationRate);
 }

@@ -18,7 +18,7 @@ double volumeForce(LawValues values, const NormalInput& input) {
   const double layerI = values[kModulusI] / values[kLayerDepthI];
   const double layerJ = values[kModulusJ] / values[kLayerDepthJ];
   const double stiffness = layerI * layerJ / (layerI + layerJ);
-  const double elastic = input.area * stiffness * std::pow(delta, values[kExponent]);
+  const double elastic = input.area * stiffness * penetrationPower(delta, values[kExponent]);
   // The damping term is not ramped in: it jumps by c·δ̇ at onset, as MotionSolve defines it.
   return std::max(0.0, elastic + values[kDamping] * input.penetrationRate);
 }
