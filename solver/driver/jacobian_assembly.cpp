@@ -167,6 +167,7 @@ void BlockJacobian::begin(SUNMatrix) {
     groupBlocksByRows();
   }
   std::fill(values_.begin(), values_.end(), 0.0);
+  written_.assign(blocks.size(), 0);
 }
 
 void BlockJacobian::groupBlocksByRows() {
@@ -196,7 +197,7 @@ void BlockJacobian::groupBlocksByRows() {
     for (int i = groupStarts[g]; i < groupStarts[g + 1]; ++i) {
       const size_t b = static_cast<size_t>(byRow[static_cast<size_t>(i)]);
       valueOffsets_[b] = next;
-      groupedBlocks_.push_back({blocks[b], next});
+      groupedBlocks_.push_back({blocks[b], next, static_cast<int>(b)});
       next += static_cast<size_t>(blocks[b].rows) * static_cast<size_t>(blocks[b].columns);
     }
   }
@@ -208,6 +209,7 @@ void BlockJacobian::addBlock(int blockIndex, const double* columnMajorValues) {
   double* target = values_.data() + valueOffsets_[static_cast<size_t>(blockIndex)];
   const size_t count = static_cast<size_t>(block.rows) * static_cast<size_t>(block.columns);
   for (size_t i = 0; i < count; ++i) target[i] += columnMajorValues[i];
+  written_[static_cast<size_t>(blockIndex)] = 1;
 }
 
 namespace {
@@ -255,7 +257,8 @@ void BlockJacobian::multiplyAdd(double scale, const double* x, double* y) const 
   const auto multiplyGroups = [&](int begin, int end) {
     for (int g = begin; g < end; ++g) {
       for (int i = rowGroupStarts_[static_cast<size_t>(g)]; i < rowGroupStarts_[static_cast<size_t>(g) + 1]; ++i) {
-        const auto& [block, valueOffset] = groupedBlocks_[static_cast<size_t>(i)];
+        const auto& [block, valueOffset, index] = groupedBlocks_[static_cast<size_t>(i)];
+        if (!written_[static_cast<size_t>(index)]) continue;
         const double* values = values_.data() + valueOffset;
         const double* input = x + block.columnOffset;
         double* output = y + block.rowOffset;

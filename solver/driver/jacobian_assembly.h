@@ -103,9 +103,13 @@ class BlockJacobian final : public JacobianAssembler {
   struct GroupedBlock {
     JacobianBlock block;
     size_t valueOffset;
+    int index;  // in the pattern
   };
   std::vector<int> rowGroupStarts_{0};
   std::vector<GroupedBlock> groupedBlocks_;
+  // Per pattern block: written since the latest begin(). A product skips the others, which are zero: a contact that
+  // has ended keeps its coupling blocks in the pattern, and on the peers' piles about half of them are such.
+  std::vector<char> written_;
 };
 
 }  // namespace lodestone

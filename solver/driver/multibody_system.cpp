@@ -200,10 +200,9 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   parallel_->run(layout_.bodyCount(), kBodyBlocksPerTask, writeBodies);
   const auto writeCouplings = [&](int begin, int end) {
     for (int c = begin; c < end; ++c) {
-      Coupling& coupling = couplings_[static_cast<size_t>(c)];
-      // A coupling block in the pattern is written every time, with zeros when its contact has ended.
-      if (!coupling.used) coupling.values.setZero();
-      assembler.addBlock(coupling.patternBlock, coupling.values.data());
+      // A coupling whose contact has ended stays in the pattern, and is left out: zero.
+      const Coupling& coupling = couplings_[static_cast<size_t>(c)];
+      if (coupling.used) assembler.addBlock(coupling.patternBlock, coupling.values.data());
     }
   };
   parallel_->run(static_cast<int>(couplings_.size()), kCouplingsPerTask, writeCouplings);
