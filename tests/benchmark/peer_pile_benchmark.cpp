@@ -12,8 +12,8 @@
 //                                            end figures move for a change that small: the pile is chaotic)
 //   PEER_PILE_DECK=path                      also writes the deck of the first N there (for `lodestone run`)
 //   PEER_PILE_LINEAR_SOLVER=DENSE|KLU|KRYLOV overrides the choice by size
-//   PEER_PILE_THREADS=n                      threads for the contact Jacobian and GMRES's blocks (default 1; 0: one
-//                                            per core)
+//   PEER_PILE_THREADS=n                      threads for detection, contact forces, the step limit, the Jacobian and
+//                                            GMRES's blocks (default 1; 0: one per core)
 //
 // The broad phase's pairs kept from residual to residual (VerletList) and shared with the step limit, Release on the
 // 2-core VM under a shared load, before -> after, 1 thread: N=1000, 0.3 s: contact detection 15.2 -> 2.8 s (1.28 ->
@@ -53,6 +53,14 @@
 // The 100-sphere pile is chaotic at 2 s: over eleven integr_tol within 5e-6 of 1e-3 (PEER_PILE_INTEGR_TOL), its kinetic
 // energy at the end spans 0.0032-0.0198 J (median 0.0075; 0.0032-0.0122 J, median 0.0066, before these changes), its
 // largest overlap 0.227-0.282 mm (0.227-0.279 mm before), its mean height 0.05850-0.05897 m.
+// Next session: detection, the residual's contact forces, the energy terms, the step limit, the bodies' kinematics and
+// residual rows, and the writing of the iteration matrix's blocks on the threads too; couplings of ended contacts left
+// out of products; Hertz's δ^e kept per thread. Right after ../shared/peers/run_all.sh (MuJoCo Newton 0.72 s and
+// 6.96 s, Bullet 0.080 s and 2.98 s for 2 s), three runs each: N=100, 2 s: 1 thread 1.49-1.51 s, 2 threads 1.20-1.21 s;
+// N=1000, 0.3 s: 1 thread 10.7-10.8 s, 2 threads 7.4-7.6 s in four quiet runs (8.3 s, and 11.6 s twice while the
+// host was busy). Same steps, failures and end figures as above. Zero crossing on, N=100, 1 thread: 2.94-2.96 s against
+// 1.61-1.67 s off. Cost per step at 0.3 s, 1 thread: 0.23 / 0.92 / 2.37 / 8.48 / 36.9 ms at N = 100 / 300 / 1000 /
+// 3000 / 10 000 (least-squares exponent 1.08; 1.19 from 1000 to 10 000).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
