@@ -72,7 +72,7 @@ class BlockJacobian final : public JacobianAssembler {
       : pattern_(pattern), parallel_(loop ? loop : &serialLoop_) {}
 
   SUNMatrix createMatrix(SUNContext) const override { return nullptr; }
-  void begin(SUNMatrix = nullptr) override;  // takes in blocks added to the pattern since, zeroes every value
+  void begin(SUNMatrix = nullptr) override;  // takes in blocks added to the pattern since; every block reads as zero
   void addBlock(int blockIndex, const double* columnMajorValues) override;
 
   // y += scale · A x over the blocks written since the latest begin().

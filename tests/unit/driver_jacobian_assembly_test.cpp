@@ -464,6 +464,38 @@ TEST(BlockJacobianTest, TwoThreadsReportASingularOrNonFiniteBodyBlockAsOneDoes) 
 // A body's own block whose kinematic rows tie p to v and e to ω only (as a body's equations do) is solved through
 // its 6×6 Schur complement; any other block through its inverse. Both solve the block to round-off, and a block whose
 // Schur complement is singular (so is the block: det = det(A)·det(S)) is reported.
+TEST(BlockJacobianTest, BlocksNotWrittenSinceBeginReadAsZeroAndBlocksWrittenTwiceAddUp) {
+  // begin() does not zero the values: a block's first addBlock writes it, later ones add, and a block left out (the
+  // couplings of a contact that has ended) must weigh nothing in a product and make its diagonal block singular.
+  PileOfBlocks pile;
+  BlockJacobian blocks(pile.pattern);
+  const std::vector<Eigen::MatrixXd> values = pile.values();
+  pile.write(blocks, values);  // every block, so that stale values would show below
+  std::vector<Eigen::MatrixXd> next = pile.values(-1, 0);
+  const size_t coupling = pile.pattern.blocks().size() - 1, twice = 3;
+  next[coupling].setZero();                  // left out
+  blocks.begin();
+  for (size_t b = 0; b < next.size(); ++b) {
+    if (b != coupling) blocks.addBlock(static_cast<int>(b), next[b].data());
+  }
+  blocks.addBlock(static_cast<int>(twice), next[twice].data());  // body 3's block once more
+  std::vector<Eigen::MatrixXd> expected = next;
+  expected[twice] *= 2;
+  Eigen::VectorXd x = Eigen::VectorXd::LinSpaced(pile.pattern.size(), -1, 1);
+  Eigen::VectorXd y = Eigen::VectorXd::Zero(pile.pattern.size());
+  blocks.multiplyAdd(1.0, x.data(), y.data());
+  Eigen::VectorXd reference = Eigen::VectorXd::Zero(pile.pattern.size());
+  for (size_t b = 0; b < expected.size(); ++b) {
+    const JacobianBlock& block = pile.pattern.blocks()[b];
+    reference.segment(block.rowOffset, block.rows) += expected[b] * x.segment(block.columnOffset, block.columns);
+  }
+  EXPECT_LT((y - reference).lpNorm<Eigen::Infinity>(), 1e-12);
+  // A body's own block left out is zero, so singular.
+  blocks.begin();
+  for (size_t b = 1; b < values.size(); ++b) blocks.addBlock(static_cast<int>(b), values[b].data());
+  EXPECT_FALSE(blocks.factoriseDiagonalBlocks());
+}
+
 TEST(BlockJacobianTest, BodyShapedBlocksSolveThroughTheirSchurComplementToRoundOff) {
   JacobianPattern pattern(13 * 3);
   for (int body = 0; body < 3; ++body) pattern.addBlock({13 * body, 13, 13 * body, 13});
