@@ -85,8 +85,9 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
   void writeRateJacobian(JacobianAssembler& assembler) const;
-  // The threads contact detection, forces and energy, prepareJacobian's contact pairs and the integrator's Krylov
-  // block products are spread over (`loop` must outlive the system); one by default.
+  // The threads spread over (`loop` must outlive the system; one by default): contact detection, forces and energy,
+  // the step limit, the bodies' kinematics and residual rows, prepareJacobian's contact pairs, the iteration matrix's
+  // blocks, and the integrator's Krylov block products.
   void setParallelLoop(const ParallelLoop& loop) {
     parallel_ = &loop;
     contacts_.setParallelLoop(loop);
@@ -232,7 +233,7 @@ class MultibodySystem {
   RequestEvaluator requests_;
   std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output
   // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
-  // (pattern block index and values, keyed by (row body, column body)).
+  // (pattern block index and values, found by row body and column body through couplingsOfRow_).
   std::vector<BodyBlock> contactBlocks_;
   std::vector<bool> hasContactBlock_;
   // Only the six load equations (momentum and angular momentum) of one body depend on another body's state.
