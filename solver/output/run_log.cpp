@@ -105,7 +105,7 @@ void RunLog::analysisStart(const AnalysisDescription& analysis) {
   line(row("Maximum Order", std::to_string(analysis.settings.maxOrder)));
   line(row("Linear Solver", analysis.linearSolver + " (" + std::to_string(analysis.equations) + " equations)"));
   line(row("Threads", std::to_string(analysis.threads) +
-                         " (contact Jacobian, GMRES blocks; results do not depend on the number)"));
+                         " (contacts, bodies, Jacobian, GMRES blocks; results do not depend on the number)"));
   line();
   line(" +----------------------------------+");
 }
