@@ -112,18 +112,15 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     detectPairs(0, pairCount, candidates_, points_);
   } else {
     // Blocks of fixed size, joined in order: the same candidates and points as one thread finds.
-    const int blockCount = (pairCount + kPairsPerDetectionBlock - 1) / kPairsPerDetectionBlock;
+    const int blockCount = ParallelLoop::blockCount(pairCount, kPairsPerDetectionBlock);
     if (static_cast<int>(detectionBlocks_.size()) < blockCount) {
       detectionBlocks_.resize(static_cast<size_t>(blockCount));
     }
-    parallel_->run(blockCount, 1, [&](int begin, int end) {
-      for (int b = begin; b < end; ++b) {
-        DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];
-        block.candidates.clear();
-        block.points.clear();
-        detectPairs(b * kPairsPerDetectionBlock, std::min((b + 1) * kPairsPerDetectionBlock, pairCount),
-                    block.candidates, block.points);
-      }
+    parallel_->runBlocks(pairCount, kPairsPerDetectionBlock, [&](int b, int begin, int end) {
+      DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];
+      block.candidates.clear();
+      block.points.clear();
+      detectPairs(begin, end, block.candidates, block.points);
     });
     for (int b = 0; b < blockCount; ++b) {
       const DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];

@@ -21,8 +21,7 @@ double longestStep(double speed, double acceleration, double allowance) {
   return root > 0 ? 2 * allowance / root : std::numeric_limits<double>::infinity();
 }
 
-// Pairs measured per task when the limit's loop has threads: fixed blocks, so that they join in the same order
-// whatever the thread count.
+// Pairs measured per block (ParallelLoop::runBlocks), and graphics per task, when the limit's loop has threads.
 constexpr int kPairsPerBlock = 256;
 constexpr int kGraphicsPerTask = 256;
 
@@ -98,19 +97,15 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
   pairs_.clear();
   forEachPair([&](const GraphicPair& pair) { pairs_.push_back(pair); });
   const int pairCount = static_cast<int>(pairs_.size());
-  const int blockCount = (pairCount + kPairsPerBlock - 1) / kPairsPerBlock;
+  const int blockCount = ParallelLoop::blockCount(pairCount, kPairsPerBlock);
   if (static_cast<int>(blocks_.size()) < blockCount) blocks_.resize(static_cast<size_t>(blockCount));
   const bool first = !measured_;
-  parallel_->run(blockCount, 1, [&](int begin, int end) {
-    for (int b = begin; b < end; ++b) {
-      Findings& block = blocks_[static_cast<size_t>(b)];
-      block.limit = Limit{};
-      block.crossing.reset();
-      block.touching.clear();
-      for (int k = b * kPairsPerBlock; k < std::min((b + 1) * kPairsPerBlock, pairCount); ++k) {
-        measurePair(pairs_[static_cast<size_t>(k)], bodies, first, block);
-      }
-    }
+  parallel_->runBlocks(pairCount, kPairsPerBlock, [&](int b, int begin, int end) {
+    Findings& block = blocks_[static_cast<size_t>(b)];
+    block.limit = Limit{};
+    block.crossing.reset();
+    block.touching.clear();
+    for (int k = begin; k < end; ++k) measurePair(pairs_[static_cast<size_t>(k)], bodies, first, block);
   });
   Findings all;
   for (int b = 0; b < blockCount; ++b) {

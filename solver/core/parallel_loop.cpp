@@ -1,5 +1,7 @@
 #include "parallel_loop.h"
 
+#include <algorithm>
+
 #include <tbb/blocked_range.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
@@ -28,6 +30,13 @@ void ParallelLoop::run(int count, int grain, const std::function<void(int begin,
   arena_->arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<int>(0, count, grain),
                       [&](const tbb::blocked_range<int>& range) { body(range.begin(), range.end()); });
+  });
+}
+
+void ParallelLoop::runBlocks(int count, int blockSize,
+                             const std::function<void(int block, int begin, int end)>& body) const {
+  run(blockCount(count, blockSize), 1, [&](int first, int last) {
+    for (int b = first; b < last; ++b) body(b, b * blockSize, std::min((b + 1) * blockSize, count));
   });
 }
 

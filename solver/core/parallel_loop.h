@@ -20,6 +20,11 @@ class ParallelLoop {
   // Calls body(begin, end) over ranges covering [0, count); in parallel when there are threads to spare and more
   // than `grain` indices, serially in this thread otherwise.
   void run(int count, int grain, const std::function<void(int begin, int end)>& body) const;
+  // Calls body(block, begin, end) for the blocks of `blockSize` indices that cover [0, count), in parallel as run()
+  // does. The blocks are the same whatever the thread count, so results kept per block and joined in block order
+  // are too.
+  static int blockCount(int count, int blockSize) { return (count + blockSize - 1) / blockSize; }
+  void runBlocks(int count, int blockSize, const std::function<void(int block, int begin, int end)>& body) const;
 
  private:
   struct Arena;
