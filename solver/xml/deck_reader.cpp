@@ -18,28 +18,19 @@
 #include <xercesc/parsers/XercesDOMParser.hpp>
 #include <xercesc/sax/ErrorHandler.hpp>
 #include <xercesc/sax/SAXParseException.hpp>
-#include <xercesc/util/PlatformUtils.hpp>
 #include <xercesc/util/SecurityManager.hpp>
 #include <xercesc/util/TransService.hpp>
 #include <xercesc/util/XMLString.hpp>
 
 #include "elements/element_catalog.h"
 #include "solver/core/text.h"
+#include "solver/xml/xerces_setup.h"
 
 namespace lodestone {
 
 namespace xc = XERCES_CPP_NAMESPACE;
 
 namespace {
-
-// Xerces must be initialised once per process before any parser exists.
-void initialiseXerces() {
-  static const bool initialised = [] {
-    xc::XMLPlatformUtils::Initialize();
-    return true;
-  }();
-  (void)initialised;
-}
 
 std::string utf8(const XMLCh* text) {
   if (!text) return {};
