@@ -8,6 +8,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "solver/core/thread_scratch.h"
+
 namespace lodestone::detail {
 
 namespace {
@@ -25,7 +27,8 @@ constexpr int kLinePanels = 4;
 
 namespace {
 std::vector<PatchBuilder::Sample>& sampleStorage() {
-  thread_local std::vector<PatchBuilder::Sample> storage;
+  std::vector<PatchBuilder::Sample>& storage =
+      threadScratch<std::vector<PatchBuilder::Sample>, struct SampleStorageStorage>();
   storage.clear();
   return storage;
 }
@@ -100,8 +103,8 @@ std::size_t PatchBuilder::appendTo(std::vector<ContactPoint>& points) const {
   double total = 0;
   for (const Sample& sample : samples_) total += sample.weight;
   if (!(total > 0)) return 0;
-  thread_local std::vector<DepthSample> depths;
-  thread_local std::vector<double> tilts;
+  std::vector<DepthSample>& depths = threadScratch<std::vector<DepthSample>, struct AppendToDepths>();
+  std::vector<double>& tilts = threadScratch<std::vector<double>, struct AppendToTilts>();
   depths.clear();
   for (const Sample& sample : samples_) depths.push_back({sample.position, sample.depth, sample.measure});
   tilts.resize(depths.size());
@@ -189,7 +192,7 @@ void clipPolygon(std::span<const Vector3> polygon, const Vector3& plane, double 
 }
 
 void clipPolygonInPlace(std::vector<Vector3>& polygon, const Vector3& plane, double offset) {
-  thread_local std::vector<Vector3> clipped;
+  std::vector<Vector3>& clipped = threadScratch<std::vector<Vector3>, struct ClipPolygonInPlaceClipped>();
   clipPolygon(polygon, plane, offset, clipped);
   polygon.swap(clipped);
 }

@@ -8,6 +8,8 @@
 #include <span>
 #include <unordered_map>
 
+#include "solver/core/thread_scratch.h"
+
 namespace lodestone {
 
 using TreeNode = MeshTreeNode;
@@ -62,7 +64,7 @@ void walkTree(const std::vector<TreeNode>& nodes, Bound bound, Limit limit, Leaf
     double bound;
   };
   // FCL splits at the mean, so its depth has no small bound: the stack grows as needed.
-  thread_local std::vector<Entry> stack;
+  std::vector<Entry>& stack = threadScratch<std::vector<Entry>, struct WalkTreeStack>();
   stack.clear();
   if (!nodes.empty()) stack.push_back({0, bound(nodes.front())});
   while (!stack.empty()) {
@@ -219,7 +221,7 @@ void MeshGeometry::trianglesNear(const Aabb& region, const Pose& regionPose, std
   };
   // Every node that may meet the region opens; no order among them matters.
   const size_t first = triangles.size();
-  thread_local std::vector<int> stack;
+  std::vector<int>& stack = threadScratch<std::vector<int>, struct TrianglesNearStack>();
   stack.clear();
   if (!nodes.empty()) stack.push_back(0);
   while (!stack.empty()) {

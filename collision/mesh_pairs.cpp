@@ -28,6 +28,7 @@
 #include "pair_routines.h"
 #include "point_queries.h"
 #include "smooth_surface.h"
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone::detail {
 
@@ -167,12 +168,12 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
           .inflated(std::max({near, sag, 0.0}));
   const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
                              rotationS.transpose() * rotationM};
-  thread_local std::vector<int> triangles;
+  std::vector<int>& triangles = threadScratch<std::vector<int>, struct SampleSideTriangles>();
   triangles.clear();
   mesh.trianglesNear(masterBox, masterInSampled, triangles);
   if (triangles.empty()) return near > 0 ? near : std::numeric_limits<double>::min();
 
-  thread_local std::vector<int> ids;
+  std::vector<int>& ids = threadScratch<std::vector<int>, struct SampleSideIds>();
   ids.clear();
   if (options.nodeMode) {
     for (int t : triangles) {
@@ -184,7 +185,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     ids.assign(triangles.begin(), triangles.end());
   }
 
-  thread_local std::vector<Sample> samples;
+  std::vector<Sample>& samples = threadScratch<std::vector<Sample>, struct SampleSideSamples>();
   samples.clear();
   // A master mesh that is convex with few faces tells a sample inside it from its face planes at once. The gap of a
   // sample outside is wanted only while no sample is inside (then the pair's distance is the smallest gap), so
@@ -236,7 +237,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     bool outside;              // of a convex master: its distance is the face planes' lower bound
     const SmoothTriangle* smooth;
   };
-  thread_local std::vector<Waiting> waiting;
+  std::vector<Waiting>& waiting = threadScratch<std::vector<Waiting>, struct SampleSideWaiting>();
   waiting.clear();
   double nearest = std::numeric_limits<double>::infinity();
   for (int id : ids) {
@@ -288,7 +289,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   }
 
   // Patches: samples that share a node (triangle centres) or an edge (nodes) belong together.
-  thread_local std::vector<int> parent;
+  std::vector<int>& parent = threadScratch<std::vector<int>, struct SampleSideParent>();
   parent.resize(samples.size());
   std::iota(parent.begin(), parent.end(), 0);
   if (options.nodeMode) {
@@ -305,7 +306,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   } else {
     // Each node remembers the first sample at it, and later samples there join it: no sort. The nodes are put back
     // as found, so the table serves every mesh (sized to the largest).
-    thread_local std::vector<int> sampleAtNode;
+    std::vector<int>& sampleAtNode = threadScratch<std::vector<int>, struct SampleSideSampleAtNode>();
     if (sampleAtNode.size() < static_cast<size_t>(mesh.vertexCount())) {
       sampleAtNode.resize(static_cast<size_t>(mesh.vertexCount()), -1);
     }
@@ -327,8 +328,9 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     double weight = 0, depth = 0, area = 0;
     Vector3 normal = Vector3::Zero();  // summed, then made unit
   };
-  thread_local std::vector<Patch> patches;
-  thread_local std::vector<int> patchOf;  // per sample; at first per union–find root
+  std::vector<Patch>& patches = threadScratch<std::vector<Patch>, struct SampleSidePatches>();
+  // Per sample; at first per union–find root.
+  std::vector<int>& patchOf = threadScratch<std::vector<int>, struct SampleSidePatchOf>();
   patches.clear();
   patchOf.assign(samples.size(), -1);
   double deepest = 0;
@@ -354,15 +356,19 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // grows from nothing), and the estimates by the pressure over their triangle: a sample that begins to penetrate
   // then moves nothing. The samples grouped by patch once (a counting sort, in sample order within each patch), so
   // that the work stays linear in the samples however many patches there are.
-  thread_local std::vector<DepthSample> patchSamples;
-  thread_local std::vector<double> patchTilts, estimateWeights;  // per sample of the patch; per estimate
-  thread_local std::vector<size_t> patchStart, byPatch, sampleOf;
+  std::vector<DepthSample>& patchSamples = threadScratch<std::vector<DepthSample>, struct SampleSidePatchSamples>();
+  // Per sample of the patch; per estimate.
+  std::vector<double>& patchTilts = threadScratch<std::vector<double>, struct SampleSidePatchTilts>();
+  std::vector<double>& estimateWeights = threadScratch<std::vector<double>, struct SampleSideEstimateWeights>();
+  std::vector<size_t>& patchStart = threadScratch<std::vector<size_t>, struct SampleSidePatchStart>();
+  std::vector<size_t>& byPatch = threadScratch<std::vector<size_t>, struct SampleSideByPatch>();
+  std::vector<size_t>& sampleOf = threadScratch<std::vector<size_t>, struct SampleSideSampleOf>();
   patchStart.assign(patches.size() + 1, 0);
   for (size_t k = 0; k < samples.size(); ++k) ++patchStart[static_cast<size_t>(patchOf[k]) + 1];
   for (size_t p = 0; p < patches.size(); ++p) patchStart[p + 1] += patchStart[p];
   byPatch.resize(samples.size());
   {
-    thread_local std::vector<size_t> filled;
+    std::vector<size_t>& filled = threadScratch<std::vector<size_t>, struct SampleSideFilled>();
     filled.assign(patchStart.begin(), patchStart.end() - 1);
     for (size_t k = 0; k < samples.size(); ++k) byPatch[filled[static_cast<size_t>(patchOf[k])]++] = k;
   }

@@ -8,6 +8,7 @@
 
 #include "contact_patch.h"
 #include "pair_routines.h"
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone::detail {
 
@@ -132,7 +133,7 @@ double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& pos
   const Vector3 sideQ = incidentHalf[q] * incidentPose.rotation.col(q);
 
   // The patch: the incident face clipped to the reference face's sides and to below its plane.
-  thread_local std::vector<Vector3> polygon;
+  std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct BoxBoxPolygon>();
   polygon.assign({incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
                   incidentCentre + sideP - sideQ});
   for (int k = 0; k < 3 && !polygon.empty(); ++k) {
@@ -283,7 +284,7 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     // The lower cap as a polygon with a vertex on its lowest rim point.
     const double along = normal.dot(axis);
     const Vector3 lowerCap = centre - (along >= 0 ? 1.0 : -1.0) * halfLength * axis;
-    thread_local std::vector<Vector3> cap;
+    std::vector<Vector3>& cap = threadScratch<std::vector<Vector3>, struct CylinderBoxCap>();
     capPolygon(lowerCap, radius, down, across, cap);
     clipPolygonInPlace(cap, normal, faceOffset);
     const double belowFace = projectedArea(cap, normal);
@@ -327,7 +328,7 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     const int p = (faceAxis + 1) % 3, q = (faceAxis + 2) % 3;
     const Vector3 faceCentre = poseB.position + half[faceAxis] * faceNormal;
     const Vector3 sideP = half[p] * boxAxes.col(p), sideQ = half[q] * boxAxes.col(q);
-    thread_local std::vector<Vector3> polygon;
+    std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct CylinderBoxPolygon>();
     polygon.assign({faceCentre + sideP + sideQ, faceCentre - sideP + sideQ, faceCentre - sideP - sideQ,
                     faceCentre + sideP - sideQ});
     // The cap's disk as the polygon of kCapPolygonSides sides inscribed in it: one slab per side.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "plugins/contact_law.h"
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone {
 
@@ -12,13 +13,16 @@ namespace lodestone {
 // law over and over at the depth it was detected at (its velocity columns, and a sphere's rotation columns, leave the
 // depth as it is), and pow was a tenth of the 100-sphere pile's run.
 inline double penetrationPower(double penetration, double exponent) {
-  thread_local double lastPenetration = -1, lastExponent = 0, lastPower = 0;
-  if (penetration != lastPenetration || exponent != lastExponent) {
-    lastPower = std::pow(penetration, exponent);
-    lastPenetration = penetration;
-    lastExponent = exponent;
+  struct Memo {
+    double penetration = -1, exponent = 0, power = 0;
+  };
+  Memo& last = threadScratch<Memo, struct PenetrationPowerMemo>();
+  if (penetration != last.penetration || exponent != last.exponent) {
+    last.power = std::pow(penetration, exponent);
+    last.penetration = penetration;
+    last.exponent = exponent;
   }
-  return lastPower;
+  return last.power;
 }
 
 // Normal laws.
