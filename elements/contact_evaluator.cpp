@@ -96,6 +96,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   // up to date on the candidates by applyRoots and synchronise.
   if (!moved) return;
   detected_ = true;
+  ++detections_;
   candidates_.clear();
   points_.clear();
   activePairs_.clear();
@@ -142,6 +143,25 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
                               contacts_->graphics[static_cast<size_t>(candidate.graphicJ)].body});
     }
   }
+}
+
+void ContactEvaluator::setDetectionAside() {
+  swapDetection(aside_);
+  // The detection in its place starts afresh: every graphic placed, at its full count.
+  boxes_.resize(aside_.boxes.size());
+  poses_.resize(aside_.poses.size());
+  detected_ = false;
+}
+
+void ContactEvaluator::takeDetectionBack() { swapDetection(aside_); }
+
+void ContactEvaluator::swapDetection(Detection& other) {
+  boxes_.swap(other.boxes);
+  poses_.swap(other.poses);
+  candidates_.swap(other.candidates);
+  points_.swap(other.points);
+  activePairs_.swap(other.activePairs);
+  std::swap(detected_, other.detected);
 }
 
 bool ContactEvaluator::placeGraphics(std::span<const BodyKinematics> bodies) {

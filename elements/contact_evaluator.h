@@ -107,6 +107,13 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // Finds the close and touching pairs at the bodies' kinematics (ground graphics never move). Everything below
   // reads what the latest detect() found.
   void detect(std::span<const BodyKinematics> bodies);
+  // Sets the latest detection aside while outputs detect at the states between two steps, and takes it back
+  // afterwards, so that the accepted step's contacts need not be found again after its outputs. Outputs never
+  // change which pairs touch (only accepted states do), so what is taken back is still right.
+  void setDetectionAside();
+  void takeDetectionBack();
+  // How many times detect() found the pairs anew (at poses it had not detected at last).
+  long detections() const { return detections_; }
 
   // Adds the force of every detected pair at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
@@ -314,6 +321,18 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<ContactPoint> points_;
   bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection
   std::vector<ActivePair> activePairs_;
+  // A detection set aside (setDetectionAside): the members above that describe one.
+  struct Detection {
+    std::vector<Aabb> boxes;
+    std::vector<Pose> poses;
+    std::vector<Candidate> candidates;
+    std::vector<ContactPoint> points;
+    std::vector<ActivePair> activePairs;
+    bool detected = false;
+  };
+  Detection aside_;
+  long detections_ = 0;
+  void swapDetection(Detection& other);
   // Detection on several threads: each block of kept pairs finds its candidates and points here first.
   struct DetectionBlock {
     std::vector<Candidate> candidates;

@@ -111,6 +111,10 @@ class MultibodySystem {
   int applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
+  // Around the outputs between two steps: the contacts detected at the accepted step are kept aside meanwhile
+  // (ContactEvaluator::setDetectionAside), so the impact recorder's look at that step after them is free.
+  void setContactDetectionAside() { contacts_.setDetectionAside(); }
+  void takeContactDetectionBack() { contacts_.takeDetectionBack(); }
   // What contacts.csv reports for state y at `time` (the pairs within reach); also runs CONTACTPOST there.
   void sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
   // DebugOutput's view: the pairs close or touching at state y, without CONTACTPOST.

@@ -156,6 +156,31 @@ TEST(ContactKeptPairs, TheEvaluatorFindsTheSamePairsAndForcesAsAFreshBroadPhase)
   EXPECT_GE(kept.closeGraphics().builds(), 1 + states / 40);
 }
 
+// The outputs between two steps detect at their own states with the step's detection set aside; taken back, it
+// answers for the step's state as before, bit for bit, without detecting again.
+TEST(ContactKeptPairs, ADetectionSetAsideIsTakenBackWithoutDetectingAgain) {
+  const Model model = scene();
+  MovingBodies motion;
+  ContactEvaluator evaluator(model);
+  std::vector<PairReport> atStep, atOutput, afterOutput;
+  for (int state = 0; state < 30; ++state) {
+    motion.advance(state % 10 == 9);
+    const std::vector<BodyKinematics> step = motion.bodies();
+    const double time = 0.01 * state;
+    evaluator.report(time, step, atStep, ContactEvaluator::Reach::Close);
+    const long detections = evaluator.detections();
+    evaluator.setDetectionAside();
+    MovingBodies between = motion;
+    between.advance(false);
+    evaluator.report(time, between.bodies(), atOutput, ContactEvaluator::Reach::Close);
+    EXPECT_EQ(evaluator.detections(), detections + 1) << "state " << state;
+    evaluator.takeDetectionBack();
+    evaluator.report(time, step, afterOutput, ContactEvaluator::Reach::Close);
+    EXPECT_EQ(evaluator.detections(), detections + 1) << "state " << state;
+    expectSameReports(afterOutput, atStep, state);
+  }
+}
+
 // The step limit with the evaluator's kept pairs and with a broad phase of its own, over the same states.
 struct StepLimits {
   int bounded = 0;     // states where a pair bounds the step below the look-ahead
