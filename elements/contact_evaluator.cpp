@@ -483,9 +483,17 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
+  // A graphic is where detect() placed it when its body has the kinematics detect() saw, and whenever the points
+  // are the detected ones (the bodies' positions are those it saw); only a body the Jacobian moves is placed anew.
+  const auto poseOf = [&](int graphic, const ContactGraphic& g, const BodyKinematics* body) {
+    if (geometry == Geometry::Detected || body == kinematicsOf(g.body, bodies_)) {
+      return poses_[static_cast<size_t>(graphic)];
+    }
+    return placeGraphic(g, body);
+  };
   // The pair as detected (points, distance), with the bodies where the Jacobian moves them.
   PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
-                  placeGraphic(gi, bodyI), placeGraphic(gj, bodyJ)};
+                  poseOf(c.graphicI, gi, bodyI), poseOf(c.graphicJ, gj, bodyJ)};
   if (geometry == Geometry::Measure) {
     scratch.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
