@@ -40,6 +40,8 @@ ContactStepLimit::ContactStepLimit(const Model& model) : contacts_(model.contact
   thinnest_.resize(graphics.size());
   reach_.resize(graphics.size());
   travel_.resize(graphics.size());
+  poses_.resize(graphics.size());
+  shapeBoxes_.resize(graphics.size());
   boxes_.resize(graphics.size());
   // Graphics often share one mesh (a pile of the same part): each mesh is traced once.
   std::vector<std::pair<const void*, double>> traced;
@@ -73,7 +75,7 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
   parallel_->run(static_cast<int>(graphics.size()), kGraphicsPerTask, [&](int begin, int end) {
     for (size_t g = static_cast<size_t>(begin); g < static_cast<size_t>(end); ++g) {
       const BodyKinematics* body = kinematicsOf(graphics[g].body, bodies);
-      const Pose pose = placeGraphic(graphics[g], body);
+      poses_[g] = placeGraphic(graphics[g], body);
       Travel travel;
       if (body) {
         // Any point of the graphic moves with the CG and turns about it: |v| + |ω|·r, and its acceleration is at
@@ -83,7 +85,8 @@ void ContactStepLimit::measure(std::span<const BodyKinematics> bodies, double lo
         travel.acceleration = body->acceleration.norm() + (body->angularAcceleration.norm() + spin * spin) * reach_[g];
       }
       travel_[g] = travel;
-      boxes_[g] = boundsOf(graphics[g].shape, pose).inflated(travel.at(lookAhead));
+      shapeBoxes_[g] = boundsOf(graphics[g].shape, poses_[g]);
+      boxes_[g] = shapeBoxes_[g].inflated(travel.at(lookAhead));
     }
   });
   if (closeGraphics && closeGraphics->covers(boxes_)) {
@@ -129,14 +132,16 @@ void ContactStepLimit::measurePair(const GraphicPair& pair, std::span<const Body
   const ForceContact& element = contacts_->elements[static_cast<size_t>(pair.element)];
   std::vector<ContactPoint>& points = findings.points;
   points.clear();
-  const Pose poseI = placeGraphic(gi, bodyI), poseJ = placeGraphic(gj, bodyJ);
+  const Pose& poseI = poses_[static_cast<size_t>(pair.graphicI)];
+  const Pose& poseJ = poses_[static_cast<size_t>(pair.graphicJ)];
   const Travel& travelI = travel_[static_cast<size_t>(pair.graphicI)];
   const Travel& travelJ = travel_[static_cast<size_t>(pair.graphicJ)];
   // A pair farther apart than the two can travel within the look-ahead does not bound the step: the gap between the
   // graphics' boxes (a lower bound of theirs, and far better than a mesh pair's, which is exact only near contact)
   // tells most such pairs at once, and the narrow phase need not go past that reach for the rest.
   const double reach = travelI.at(lookAhead_) + travelJ.at(lookAhead_);
-  const Aabb boxI = boundsOf(gi.shape, poseI), boxJ = boundsOf(gj.shape, poseJ);
+  const Aabb& boxI = shapeBoxes_[static_cast<size_t>(pair.graphicI)];
+  const Aabb& boxJ = shapeBoxes_[static_cast<size_t>(pair.graphicJ)];
   const double boxGap = (boxI.min - boxJ.max).cwiseMax(boxJ.min - boxI.max).cwiseMax(0.0).norm();
   if (boxGap > reach) return;
   const double distance = collide(gi.shape, poseI, gj.shape, poseJ, reach, points, element.options);

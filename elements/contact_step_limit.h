@@ -131,6 +131,8 @@ class ContactStepLimit {
   std::vector<double> thinnest_;   // per graphic
   std::vector<double> reach_;      // per graphic: the farthest any of its points is from its body's CG
   std::vector<Travel> travel_;     // per graphic, at the latest measure()
+  std::vector<Pose> poses_;        // per graphic, at the latest measure(), for its pairs
+  std::vector<Aabb> shapeBoxes_;   // per graphic: its shape's box there (boxes_ grown by its travel)
   std::vector<Aabb> boxes_;
   BroadPhase broadPhase_;
   std::vector<std::pair<int, int>> overlaps_;
