@@ -28,7 +28,7 @@ constexpr int kLinePanels = 4;
 namespace {
 std::vector<PatchBuilder::Sample>& sampleStorage() {
   std::vector<PatchBuilder::Sample>& storage =
-      threadScratch<std::vector<PatchBuilder::Sample>, struct SampleStorageStorage>();
+      threadScratch<std::vector<PatchBuilder::Sample>, struct PatchBuilderSamples>();
   storage.clear();
   return storage;
 }

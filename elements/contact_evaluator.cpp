@@ -49,8 +49,8 @@ ContactEvaluator::ContactEvaluator(const Model& model)
   const size_t graphicCount = contacts_->graphics.size();
   roles_ = graphicRoles(*contacts_);
   proximity_.assign(graphicCount, 0.0);
-  boxes_.resize(graphicCount);
-  poses_.resize(graphicCount);
+  detection_.boxes.resize(graphicCount);
+  detection_.poses.resize(graphicCount);
   rootCeiling_.assign(elements.size(), 0.0);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceContact& element = elements[e];
@@ -95,14 +95,14 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   // Jacobian, all at the step's end): the same poses find the same contacts. Whether each pair is touching is kept
   // up to date on the candidates by applyRoots and synchronise.
   if (!moved) return;
-  detected_ = true;
+  detection_.detected = true;
   ++detections_;
-  candidates_.clear();
-  points_.clear();
-  activePairs_.clear();
-  // The candidates are the kept pairs whose boxes overlap: exactly the pairs a broad phase over boxes_ would give,
-  // in its order.
-  if (closeGraphics_.update(boxes_)) {
+  detection_.candidates.clear();
+  detection_.points.clear();
+  detection_.activePairs.clear();
+  // The candidates are the kept pairs whose boxes overlap: exactly the pairs a broad phase over the boxes would
+  // give, in its order.
+  if (closeGraphics_.update(detection_.boxes)) {
     keptPairs_.clear();
     forEachOrientedPair(*contacts_, roles_, closeGraphics_.kept(), [this](int element, int graphicI, int graphicJ) {
       keptPairs_.push_back({element, graphicI, graphicJ});
@@ -110,7 +110,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   }
   const int pairCount = static_cast<int>(keptPairs_.size());
   if (parallel_->threads() == 1 || pairCount <= kSerialDetectionPairs) {
-    detectPairs(0, pairCount, candidates_, points_);
+    detectPairs(0, pairCount, detection_.candidates, detection_.points);
   } else {
     // Blocks of fixed size, joined in order: the same candidates and points as one thread finds.
     const int blockCount = ParallelLoop::blockCount(pairCount, kPairsPerDetectionBlock);
@@ -125,57 +125,49 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
     });
     for (int b = 0; b < blockCount; ++b) {
       const DetectionBlock& block = detectionBlocks_[static_cast<size_t>(b)];
-      const int offset = static_cast<int>(points_.size());
-      points_.insert(points_.end(), block.points.begin(), block.points.end());
+      const int offset = static_cast<int>(detection_.points.size());
+      detection_.points.insert(detection_.points.end(), block.points.begin(), block.points.end());
       for (Candidate candidate : block.candidates) {
         candidate.firstPoint += offset;
-        candidates_.push_back(candidate);
+        detection_.candidates.push_back(candidate);
       }
     }
   }
-  for (int index = 0; index < static_cast<int>(candidates_.size()); ++index) {
-    const Candidate& candidate = candidates_[static_cast<size_t>(index)];
+  for (int index = 0; index < static_cast<int>(detection_.candidates.size()); ++index) {
+    const Candidate& candidate = detection_.candidates[static_cast<size_t>(index)];
     const ForceContact& contact = element(candidate.element);
     const bool fieldActive =
         contact.normalLaw && contact.normalLaw->field && candidate.distance <= contact.options.fieldRange;
     if (candidate.pointCount > 0 || fieldActive) {
-      activePairs_.push_back({index, contacts_->graphics[static_cast<size_t>(candidate.graphicI)].body,
+      detection_.activePairs.push_back({index, contacts_->graphics[static_cast<size_t>(candidate.graphicI)].body,
                               contacts_->graphics[static_cast<size_t>(candidate.graphicJ)].body});
     }
   }
 }
 
 void ContactEvaluator::setDetectionAside() {
-  swapDetection(aside_);
+  std::swap(detection_, aside_);
   // The detection in its place starts afresh: every graphic placed, at its full count.
-  boxes_.resize(aside_.boxes.size());
-  poses_.resize(aside_.poses.size());
-  detected_ = false;
+  detection_.boxes.resize(aside_.boxes.size());
+  detection_.poses.resize(aside_.poses.size());
+  detection_.detected = false;
 }
 
-void ContactEvaluator::takeDetectionBack() { swapDetection(aside_); }
-
-void ContactEvaluator::swapDetection(Detection& other) {
-  boxes_.swap(other.boxes);
-  poses_.swap(other.poses);
-  candidates_.swap(other.candidates);
-  points_.swap(other.points);
-  activePairs_.swap(other.activePairs);
-  std::swap(detected_, other.detected);
-}
+void ContactEvaluator::takeDetectionBack() { std::swap(detection_, aside_); }
 
 bool ContactEvaluator::placeGraphics(std::span<const BodyKinematics> bodies) {
-  const int graphicCount = static_cast<int>(poses_.size());
-  const bool first = !detected_;
-  moved_.resize(poses_.size());
+  const int graphicCount = static_cast<int>(detection_.poses.size());
+  const bool first = !detection_.detected;
+  moved_.resize(detection_.poses.size());
   parallel_->run(graphicCount, kGraphicsPerTask, [&](int begin, int end) {
     for (size_t g = static_cast<size_t>(begin); g < static_cast<size_t>(end); ++g) {
       const ContactGraphic& graphic = contacts_->graphics[g];
       const Pose pose = placeGraphic(graphic, kinematicsOf(graphic.body, bodies));
-      moved_[g] = first || pose.position != poses_[g].position || pose.rotation != poses_[g].rotation;
+      const Pose& before = detection_.poses[g];
+      moved_[g] = first || pose.position != before.position || pose.rotation != before.rotation;
       if (!moved_[g]) continue;
-      poses_[g] = pose;
-      boxes_[g] = boundsOf(graphic.shape, pose).inflated(proximity_[g]);
+      detection_.poses[g] = pose;
+      detection_.boxes[g] = boundsOf(graphic.shape, pose).inflated(proximity_[g]);
     }
   });
   return std::find(moved_.begin(), moved_.end(), 1) != moved_.end();
@@ -186,10 +178,11 @@ void ContactEvaluator::detectPairs(int begin, int end, std::vector<Candidate>& c
   for (int k = begin; k < end; ++k) {
     const PairKey& pair = keptPairs_[static_cast<size_t>(k)];
     const size_t i = static_cast<size_t>(pair.graphicI), j = static_cast<size_t>(pair.graphicJ);
-    if (!boxes_[i].overlaps(boxes_[j])) continue;
+    if (!detection_.boxes[i].overlaps(detection_.boxes[j])) continue;
     const int firstPoint = static_cast<int>(points.size());
-    const double distance = collide(contacts_->graphics[i].shape, poses_[i], contacts_->graphics[j].shape, poses_[j],
-                                    proximity_[i] + proximity_[j], points, element(pair.element).options);
+    const double distance =
+        collide(contacts_->graphics[i].shape, detection_.poses[i], contacts_->graphics[j].shape, detection_.poses[j],
+                proximity_[i] + proximity_[j], points, element(pair.element).options);
     const int pointCount = static_cast<int>(points.size()) - firstPoint;
     const bool touching = !touching_.empty() && touching_.count(pair) > 0;
     candidates.push_back({pair.element, pair.graphicI, pair.graphicJ, distance, firstPoint, pointCount, touching});
@@ -198,7 +191,7 @@ void ContactEvaluator::detectPairs(int begin, int end, std::vector<Candidate>& c
 
 template <class Evaluate>
 void ContactEvaluator::forEachActivePair(const Evaluate& evaluate) const {
-  const int count = static_cast<int>(activePairs_.size());
+  const int count = static_cast<int>(detection_.activePairs.size());
   // User code (subroutines, named laws) is called from one thread, in order.
   if (runsUserCode_) {
     for (int k = 0; k < count; ++k) evaluate(k);
@@ -253,7 +246,7 @@ double storedElasticEnergy(const ElasticForce& elasticForce, double depth) {
 }  // namespace
 
 std::span<const ContactPoint> ContactEvaluator::detectedPoints(const Candidate& c) const {
-  return {points_.data() + c.firstPoint, static_cast<size_t>(c.pointCount)};
+  return {detection_.points.data() + c.firstPoint, static_cast<size_t>(c.pointCount)};
 }
 
 ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::span<const BodyKinematics> bodies) const {
@@ -266,8 +259,8 @@ ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::sp
           detectedPoints(c),
           kinematicsOf(graphicI.body, bodies),
           kinematicsOf(graphicJ.body, bodies),
-          poses_[static_cast<size_t>(c.graphicI)],
-          poses_[static_cast<size_t>(c.graphicJ)]};
+          detection_.poses[static_cast<size_t>(c.graphicI)],
+          detection_.poses[static_cast<size_t>(c.graphicJ)]};
 }
 
 PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluation, PairReport* report,
@@ -440,13 +433,13 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
 
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
   time_ = time;
-  activeLoads_.resize(activePairs_.size());
+  activeLoads_.resize(detection_.activePairs.size());
   forEachActivePair([&](int k) {
-    const Candidate& c = candidates_[static_cast<size_t>(activePairs_[static_cast<size_t>(k)].candidate)];
+    const Candidate& c = candidateOf(k);
     activeLoads_[static_cast<size_t>(k)] = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
   });
-  for (size_t k = 0; k < activePairs_.size(); ++k) {
-    const ActivePair& pair = activePairs_[k];
+  for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
+    const ActivePair& pair = detection_.activePairs[k];
     const PairLoads& pairLoads = activeLoads_[k];
     if (pair.bodyI >= 0) {
       loads[static_cast<size_t>(pair.bodyI)].force += pairLoads.forceOnI;
@@ -462,9 +455,9 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
 ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinematics> bodies, bool withStrain) {
   time_ = time;
   // Each pair's terms on their own, summed in the pairs' order.
-  activeEnergy_.assign(activePairs_.size(), ContactEnergy{withStrain});
+  activeEnergy_.assign(detection_.activePairs.size(), ContactEnergy{withStrain});
   forEachActivePair([&](int k) {
-    const Candidate& c = candidates_[static_cast<size_t>(activePairs_[static_cast<size_t>(k)].candidate)];
+    const Candidate& c = candidateOf(k);
     pairForces(pairOf(c, bodies), Evaluation::Differencing, nullptr, nullptr, &activeEnergy_[static_cast<size_t>(k)]);
   });
   ContactEnergy energy;
@@ -480,14 +473,14 @@ ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinemati
 
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
                                      Geometry geometry, std::vector<ContactPoint>& scratch) {
-  const Candidate& c = candidates_[static_cast<size_t>(pair.candidate)];
+  const Candidate& c = detection_.candidates[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
   // A graphic is where detect() placed it when its body has the kinematics detect() saw, and whenever the points
   // are the detected ones (the bodies' positions are those it saw); only a body the Jacobian moves is placed anew.
   const auto poseOf = [&](int graphic, const ContactGraphic& g, const BodyKinematics* body) {
     if (geometry == Geometry::Detected || body == kinematicsOf(g.body, bodies_)) {
-      return poses_[static_cast<size_t>(graphic)];
+      return detection_.poses[static_cast<size_t>(graphic)];
     }
     return placeGraphic(g, body);
   };
@@ -509,7 +502,7 @@ void ContactEvaluator::rootFunctions(double* g) const {
     g[2 * k + 1] = rootCeiling_[static_cast<size_t>(rootElements_[k])];
   }
   if (rootElements_.empty()) return;
-  for (const Candidate& c : candidates_) {
+  for (const Candidate& c : detection_.candidates) {
     const int slot = rootSlot_[static_cast<size_t>(c.element)];
     if (slot < 0) continue;
     const size_t k = static_cast<size_t>(slot);
@@ -532,7 +525,7 @@ int ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector
       // The pair whose gap (onset) or depth (separation) is nearest zero is the one that crossed.
       Candidate* crossing = nullptr;
       double nearest = std::numeric_limits<double>::infinity();
-      for (Candidate& c : candidates_) {
+      for (Candidate& c : detection_.candidates) {
         if (c.element != element || c.touching == onset) continue;
         const double value = onset ? c.distance : -c.distance;
         if (value < nearest) {
@@ -558,7 +551,7 @@ int ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector
 void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& events) {
   time_ = time;
   size_t touchingCandidates = 0;
-  for (Candidate& c : candidates_) {
+  for (Candidate& c : detection_.candidates) {
     const bool touching = c.distance < 0;
     touchingCandidates += touching ? 1 : 0;
     if (touching == c.touching) continue;
@@ -572,7 +565,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
   // A touching pair that is no longer even close (a body moved far within one step) is apart.
   if (touching_.size() != touchingCandidates) {
     std::unordered_map<PairKey, Anchor, PairKeyHash> stillTouching;
-    for (const Candidate& c : candidates_) {
+    for (const Candidate& c : detection_.candidates) {
       if (!c.touching) continue;
       const PairKey key{c.element, c.graphicI, c.graphicJ};
       stillTouching.emplace(key, touching_.at(key));
@@ -590,7 +583,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
 
 void ContactEvaluator::advanceLawStates() {
   if (!anyLawState_) return;
-  for (const Candidate& c : candidates_) {
+  for (const Candidate& c : detection_.candidates) {
     if (!c.touching || c.pointCount == 0 || !keepsLawState_[static_cast<size_t>(c.element)]) continue;
     pairForces(pairOf(c, bodies_), Evaluation::AcceptedStep, nullptr, nullptr);
   }
@@ -602,7 +595,7 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
   reports.clear();
   if (empty()) return;
   detect(bodies);
-  for (const Candidate& c : candidates_) {
+  for (const Candidate& c : detection_.candidates) {
     if (reach == Reach::Touching && !c.touching) continue;
     const ForceContact& element = this->element(c.element);
     PairReport report;
@@ -685,7 +678,7 @@ ContactEvaluator::Anchor ContactEvaluator::anchorOf(const Candidate& c, std::spa
   // The centroid of the pair's contact points (the gap's closest points when it has none yet), held by each body.
   Vector3 at = Vector3::Zero();
   for (int k = 0; k < c.pointCount; ++k) {
-    const ContactPoint& point = points_[static_cast<size_t>(c.firstPoint + k)];
+    const ContactPoint& point = detection_.points[static_cast<size_t>(c.firstPoint + k)];
     at += 0.5 * (point.pointOnA + point.pointOnB);
   }
   if (c.pointCount > 0) at /= c.pointCount;
@@ -826,7 +819,7 @@ void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> 
     // about any of them.
     postPairs_.clear();
     std::vector<std::pair<long, long>> order;
-    for (const Candidate& c : candidates_) {
+    for (const Candidate& c : detection_.candidates) {
       if (c.element != static_cast<int>(e) || c.pointCount == 0) continue;
       const long iId = contacts_->graphics[static_cast<size_t>(c.graphicI)].id;
       const long jId = contacts_->graphics[static_cast<size_t>(c.graphicJ)].id;

@@ -140,7 +140,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     int candidate;
     int bodyI, bodyJ;
   };
-  const std::vector<ActivePair>& activePairs() const { return activePairs_; }
+  const std::vector<ActivePair>& activePairs() const { return detection_.activePairs; }
   // Where pairLoads takes the pair's contact points from. The points depend on the bodies' positions only, so the
   // unperturbed state and every perturbed velocity can use the points detect() found, and only a perturbed
   // position needs a new collision (for a mesh pair the collision is most of the cost).
@@ -298,6 +298,10 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   bool placeGraphics(std::span<const BodyKinematics> bodies);
   // The narrow phase of kept pairs [begin, end) whose boxes overlap, appended to `candidates` and `points` in order.
   void detectPairs(int begin, int end, std::vector<Candidate>& candidates, std::vector<ContactPoint>& points) const;
+  // The candidate that active pair k is.
+  const Candidate& candidateOf(int k) const {
+    return detection_.candidates[static_cast<size_t>(detection_.activePairs[static_cast<size_t>(k)].candidate)];
+  }
   // Calls evaluate(k) for every active pair k, on several threads when the laws run no user code.
   template <class Evaluate>
   void forEachActivePair(const Evaluate& evaluate) const;
@@ -313,26 +317,21 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair
   std::vector<std::vector<GraphicRole>> roles_;  // per graphic: the elements that list it, and on which side
   std::vector<double> proximity_;             // per graphic: how far its box is inflated
-  std::vector<Aabb> boxes_;
-  std::vector<Pose> poses_;
   VerletList closeGraphics_;                  // the broad phase, kept from residual to residual
   std::vector<PairKey> keptPairs_;            // the pairs of elements among closeGraphics_'s kept pairs
-  std::vector<Candidate> candidates_;
-  std::vector<ContactPoint> points_;
-  bool detected_ = false;  // poses_, candidates_, points_ and activePairs_ are those of a detection
-  std::vector<ActivePair> activePairs_;
-  // A detection set aside (setDetectionAside): the members above that describe one.
+  // What a detect() found: where each graphic is, the pairs whose grown boxes overlap with their points, and the
+  // active ones among them.
   struct Detection {
-    std::vector<Aabb> boxes;
-    std::vector<Pose> poses;
+    std::vector<Aabb> boxes;  // per graphic, grown by its proximity
+    std::vector<Pose> poses;  // per graphic
     std::vector<Candidate> candidates;
     std::vector<ContactPoint> points;
     std::vector<ActivePair> activePairs;
-    bool detected = false;
+    bool detected = false;  // the members above are those of a detection
   };
-  Detection aside_;
+  Detection detection_;  // the latest
+  Detection aside_;      // while outputs detect (setDetectionAside)
   long detections_ = 0;
-  void swapDetection(Detection& other);
   // Detection on several threads: each block of kept pairs finds its candidates and points here first.
   struct DetectionBlock {
     std::vector<Candidate> candidates;

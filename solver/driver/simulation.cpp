@@ -335,8 +335,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     updateUnlocatedSensors(step.time, integrator_->returnedState(), integrator_->returnedDerivative(), &firedSensors);
     // The outputs within the step detect contacts at their own states; the step's detection waits aside for the
     // impact recorder below.
-    const bool outputsInStep = next <= schedule.count && schedule.at(next) <= step.time;
-    if (outputsInStep) system_->setContactDetectionAside();
+    system_->setContactDetectionAside();
     while (next <= schedule.count && schedule.at(next) <= step.time) {
       const double t = schedule.at(next);
       // At the stop time the interpolant gives exactly the solution IDAS returned there.
@@ -359,7 +358,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       }
       ++next;
     }
-    if (outputsInStep) system_->takeContactDetectionBack();
+    system_->takeContactDetectionBack();
     time_ = step.time;
     recordImpacts(step.time, integrator_->returnedState());
     reportContactEvents();

@@ -1,5 +1,5 @@
-// The only user of Xerces-C: reads a MotionSolve-style XML deck into a ModelSpec, validating every element
-// against its schema. External entities and DTDs are never loaded.
+// Reads a MotionSolve-style XML deck into a ModelSpec with Xerces-C (set up by xerces_setup.h, the only other file
+// that knows it), validating every element against its schema. External entities and DTDs are never loaded.
 #pragma once
 
 #include <optional>
