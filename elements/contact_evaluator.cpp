@@ -263,6 +263,28 @@ ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::sp
           detection_.poses[static_cast<size_t>(c.graphicJ)]};
 }
 
+namespace {
+
+// The friction force at a point. In the Jacobian's evaluations (chordSlipSpeed > 0: the slip speed at the detected
+// state) it is linearised along the slip as the chord from zero slip: the law's force at that speed in the slip's
+// direction, times the slip speed over it. That is the law's force at the detected state, and the law's slope across the
+// slip, but along it the chord's slope μ(v)·N/v instead of the law's μ'(v)·N. Why: beyond the stiction transition μ is
+// flat, so Newton, from a slip there, steps as if friction did not resist and lands across zero slip, on the other flat
+// side, then back; it diverges wherever h·μN/m exceeds the transition velocity. With the chord each iterate shrinks the
+// slip toward zero without crossing it. Only the iteration matrix changes: the residual, so the solution, is the law's.
+// (The 100-sphere pile, 2 s: Newton failures 916 -> 604, Jacobians 2828 -> 1963; the 1000-sphere pile, 0.3 s: 1290 ->
+// 505 and 3934 -> 1498.) Laws with state per point are left as they are: their force is not a function of the slip.
+Vector3 frictionForce(const FrictionForceLaw& law, const LawPair& pair, const LawPoint& point, double normalForce,
+                      double chordSlipSpeed) {
+  const double slipSpeed = point.slip.norm();
+  if (!(chordSlipSpeed > 0) || !(slipSpeed > 0) || law.stateSize() > 0) return law.force(pair, point, normalForce);
+  LawPoint atChordSpeed = point;
+  atChordSpeed.slip = point.slip * (chordSlipSpeed / slipSpeed);
+  return law.force(pair, atChordSpeed, normalForce) * (slipSpeed / chordSlipSpeed);
+}
+
+}  // namespace
+
 PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluation, PairReport* report,
                                        std::vector<ContactPostPoint>* post, ContactEnergy* energy) {
   const ForceContact& element = this->element(pair.element);
@@ -281,7 +303,9 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
     for (int k = 0; k < static_cast<int>(pair.points.size()); ++k) {
       const LawPoint point = lawPointOf(pair, k);
       const double normalForce = point.contact->share * laws.normal->force(lawPair, point);
-      const Vector3 friction = laws.friction->force(lawPair, point, normalForce);
+      const double chordSlipSpeed =
+          k < static_cast<int>(pair.chordSlipSpeeds.size()) ? pair.chordSlipSpeeds[static_cast<size_t>(k)] : 0.0;
+      const Vector3 friction = frictionForce(*laws.friction, lawPair, point, normalForce, chordSlipSpeed);
       addForce(loads, normalForce * point.contact->normal + friction, point.at, centreI, centreJ);
       if (energy) addPointEnergy(laws, lawPair, point, normalForce, friction, *energy);
       if (post) {
@@ -471,8 +495,16 @@ ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinemati
   return energy;
 }
 
+void ContactEvaluator::beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const {
+  std::vector<double>& speeds = scratch.chordSlipSpeeds;
+  speeds.clear();
+  if (frictionSlope_ != FrictionSlope::Chord) return;
+  const PairState detected = pairOf(detection_.candidates[static_cast<size_t>(pair.candidate)], bodies_);
+  for (int k = 0; k < static_cast<int>(detected.points.size()); ++k) speeds.push_back(lawPointOf(detected, k).slip.norm());
+}
+
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                                     Geometry geometry, std::vector<ContactPoint>& scratch) {
+                                     Geometry geometry, DifferencingScratch& scratch) {
   const Candidate& c = detection_.candidates[static_cast<size_t>(pair.candidate)];
   const ContactGraphic& gi = contacts_->graphics[static_cast<size_t>(c.graphicI)];
   const ContactGraphic& gj = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
@@ -487,11 +519,13 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   // The pair as detected (points, distance), with the bodies where the Jacobian moves them.
   PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
                   poseOf(c.graphicI, gi, bodyI), poseOf(c.graphicJ, gj, bodyJ)};
+  state.chordSlipSpeeds = scratch.chordSlipSpeeds;
   if (geometry == Geometry::Measure) {
-    scratch.clear();
+    std::vector<ContactPoint>& points = scratch.points;
+    points.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
-    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, scratch, element(c.element).options);
-    state.points = scratch;
+    state.distance = collide(gi.shape, state.poseI, gj.shape, state.poseJ, margin, points, element(c.element).options);
+    state.points = points;
   }
   return pairForces(state, Evaluation::Differencing, nullptr, nullptr);
 }

@@ -148,12 +148,22 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     Detected,  // the points of the last detect(): the bodies' positions must be those it saw
     Measure,   // collide at the given kinematics
   };
-  // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
-  // the Jacobian differences them (user subroutines get dflag = 1).
-  // `scratch` holds the points a Measure finds: one per thread, for pairs differenced in parallel (see
+  // How the Jacobian's evaluations take friction (see frictionForce in contact_evaluator.cpp): with its slope along
+  // the slip replaced by the chord's from zero slip (the default), or exactly as the law has it.
+  enum class FrictionSlope { Chord, Law };
+  void setJacobianFrictionSlope(FrictionSlope slope) { frictionSlope_ = slope; }
+  // What pairLoads keeps for the pair being differenced: one per thread, for pairs differenced in parallel (see
   // runsUserCode).
+  struct DifferencingScratch {
+    std::vector<ContactPoint> points;     // those a Measure finds
+    std::vector<double> chordSlipSpeeds;  // the detected points' slip speeds at the detected state (see frictionForce)
+  };
+  // Before a pair's pairLoads: what its evaluations share.
+  void beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const;
+  // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as
+  // the Jacobian differences them (user subroutines get dflag = 1; friction as setJacobianFrictionSlope says).
   PairLoads pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
-                      Geometry geometry, std::vector<ContactPoint>& scratch);
+                      Geometry geometry, DifferencingScratch& scratch);
   // True when a law of some element calls user code (CNFSUB, CFFSUB, a named law's library): its pairs are then
   // evaluated by one thread only. Otherwise pairLoads only reads the evaluator (built-in laws keep no state) and may
   // be called from several threads at once.
@@ -255,6 +265,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     const BodyKinematics* bodyI = nullptr;  // null: ground
     const BodyKinematics* bodyJ = nullptr;
     Pose poseI, poseJ;  // the graphics in ground
+    // For the Jacobian's evaluations: each detected point's slip speed at the detected state, which friction is
+    // linearised about (see frictionForce); empty: friction as the law has it.
+    std::span<const double> chordSlipSpeeds;
   };
   // The contact points the latest detect() found for a candidate.
   std::span<const ContactPoint> detectedPoints(const Candidate& candidate) const;
@@ -357,6 +370,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   bool runsUserCode_ = false;
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;          // of the latest detect()
+  FrictionSlope frictionSlope_ = FrictionSlope::Chord;
   const ForceContact* callingElement_ = nullptr;
   const UserSubroutine* callingRoutine_ = nullptr;
   bool countingCalls_ = false;

@@ -255,7 +255,7 @@ void MultibodySystem::differentiateContacts(const double* y) {
   perturbBodiesOfPairs(pairs, y);
   pairDifferences_.resize(pairs.size());
   const auto differencePairs = [&](int begin, int end) {
-    std::vector<ContactPoint> scratch;
+    ContactEvaluator::DifferencingScratch scratch;
     for (int p = begin; p < end; ++p) differencePair(pairs[static_cast<size_t>(p)], scratch, pairDifferences_[p]);
   };
   if (contacts_.runsUserCode()) {
@@ -337,9 +337,10 @@ void MultibodySystem::perturbBodiesOfPairs(const std::vector<ContactEvaluator::A
   parallel_->run(layout_.bodyCount(), kPerturbedBodiesPerTask, perturb);
 }
 
-void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair, std::vector<ContactPoint>& scratch,
-                                     PairDifferences& differences) {
+void MultibodySystem::differencePair(const ContactEvaluator::ActivePair& pair,
+                                     ContactEvaluator::DifferencingScratch& scratch, PairDifferences& differences) {
   using Geometry = ContactEvaluator::Geometry;
+  contacts_.beginDifferencing(pair, scratch);
   const BodyKinematics* kinematicsI = pair.bodyI >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyI)] : nullptr;
   const BodyKinematics* kinematicsJ = pair.bodyJ >= 0 ? &kinematics_[static_cast<size_t>(pair.bodyJ)] : nullptr;
   const TwoBodyLoads base = contacts_.pairLoads(pair, kinematicsI, kinematicsJ, Geometry::Detected, scratch);

@@ -113,6 +113,9 @@ class MultibodySystem {
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
   // Around the outputs between two steps: the contacts detected at the accepted step are kept aside meanwhile
   // (ContactEvaluator::setDetectionAside), so the impact recorder's look at that step after them is free.
+  // How the contact Jacobian takes friction's slope along the slip: the chord's from zero slip (the default; why: see
+  // frictionForce in contact_evaluator.cpp) or the law's own.
+  void setJacobianFrictionSlope(ContactEvaluator::FrictionSlope slope) { contacts_.setJacobianFrictionSlope(slope); }
   void setContactDetectionAside() { contacts_.setDetectionAside(); }
   void takeContactDetectionBack() { contacts_.takeDetectionBack(); }
   // What contacts.csv reports for state y at `time` (the pairs within reach); also runs CONTACTPOST there.
@@ -184,7 +187,7 @@ class MultibodySystem {
     std::array<int, 2> columns{-1, -1};
     std::array<LoadDerivatives, 2> derivatives;
   };
-  void differencePair(const ContactEvaluator::ActivePair& pair, std::vector<ContactPoint>& scratch,
+  void differencePair(const ContactEvaluator::ActivePair& pair, ContactEvaluator::DifferencingScratch& scratch,
                       PairDifferences& differences);
   // Body J's columns but for its Euler parameters', from body I's (why they follow: the definition).
   static void deriveFromBodyI(const BodyKinematics& bodyI, const BodyKinematics& bodyJ,

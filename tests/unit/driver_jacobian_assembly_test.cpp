@@ -262,6 +262,8 @@ TEST(ContactDetection, ResidualDoesNotDependOnTheStatesEvaluatedBefore) {
 void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContext context) {
   PhaseTimes times;
   MultibodySystem system(model, times);
+  // The law's own slope: the residual's derivative (the chord's is tested below).
+  system.setJacobianFrictionSlope(ContactEvaluator::FrictionSlope::Law);
   const int size = system.layout().size();
   std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
   system.initialState(y);
@@ -286,6 +288,56 @@ void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContex
   EXPECT_LT((analytic - numeric).cwiseAbs().maxCoeff(), 1e-4 * scale);
   // And the coupling is really there: some entry of body 3's load rows depends on body 2's position.
   EXPECT_GT(numeric.block(13 + 7, 0, 6, 3).cwiseAbs().maxCoeff(), 1e-3 * scale);
+}
+
+// A sphere sliding on the floor at 0.5 m/s, beyond both transition velocities, without spin: μ is flat there (μ' = 0),
+// so along the slip the law's slope is 0 and the chord's μd·N/v; across the slip both are μd·N/v. N = k·δ^1.5 with
+// δ = 0.5 mm (the sphere does not move along its normal: no damping). The iteration matrix's entries of the sphere's
+// force rows against its velocity take −∂f/∂v.
+TEST_F(SundialsMatrices, ContactJacobianTakesFrictionAlongTheSlipAsTheChordFromZeroSlip) {
+  const std::string text = R"(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Reference_Marker id="11" body_id="1" pos_z="-0.5"/>
+  <Post_Graphic id="100" type="BoxDefinedFromCenter" center_marker_id="11" length_x="2" length_y="2" length_z="1"/>
+  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="2e-3" inertia_zz="2e-3" v_ic_x="0.5"/>
+  <Reference_Marker id="20" body_id="2" pos_z="0.0995"/>
+  <Post_Graphic id="200" type="Sphere" center_marker_id="20" radius="0.1"/>
+  <Force_Contact id="1" i_graphics_id="200" j_graphics_id="100" cnf_type="IMPACT" stiffness="1e6" exponent="1.5"
+     damping="0" dmax="1e-4" cff_type="COULOMB_ON" mu_static="0.5" mu_dynamic="0.4" stiction_trans_vel="0.05"
+     friction_trans_vel="0.1"/>
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)";
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, "sliding.xml", diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  const auto iterationMatrix = [&](ContactEvaluator::FrictionSlope slope) {
+    PhaseTimes times;
+    MultibodySystem system(*model, times);
+    system.setJacobianFrictionSlope(slope);
+    std::vector<double> y(static_cast<size_t>(system.layout().size())), yp(y.size(), 0.0);
+    system.initialState(y);
+    auto dense = makeJacobianAssembler(JacobianStorage::Dense, system.jacobianPattern());
+    SunMatrixPtr matrix(dense->createMatrix(context.get()));
+    system.prepareJacobian(0.0, y.data(), yp.data());
+    dense->begin(matrix.get());
+    system.writeJacobian(40.0, *dense);
+    Eigen::MatrixXd copy(system.layout().size(), system.layout().size());
+    for (int column = 0; column < copy.cols(); ++column) {
+      for (int row = 0; row < copy.rows(); ++row) copy(row, column) = SM_ELEMENT_D(matrix.get(), row, column);
+    }
+    return copy;
+  };
+  const Eigen::MatrixXd chord = iterationMatrix(ContactEvaluator::FrictionSlope::Chord);
+  const Eigen::MatrixXd law = iterationMatrix(ContactEvaluator::FrictionSlope::Law);
+  const double normalForce = 1e6 * std::pow(5e-4, 1.5);
+  const double slope = 0.4 * normalForce / 0.5;  // μd·N/v: 8.94 N·s/m
+  const int vx = body_state::kVelocity, vy = vx + 1;  // the sphere's states and its force rows
+  // Forward differences of a step 1.5e-8 relative: agreement to 1e-5 of the slope.
+  EXPECT_NEAR(chord(vx, vx) - law(vx, vx), slope, 1e-5 * slope);
+  EXPECT_NEAR(chord(vy, vy), law(vy, vy), 1e-5 * slope);
+  EXPECT_NEAR(law(vy, vy) - 40.0 * 0.5, slope, 1e-5 * slope);
 }
 
 TEST_F(SundialsMatrices, BlockStorageMultipliesAndPreconditionsWithTheAssembledMatrix) {
