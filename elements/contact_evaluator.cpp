@@ -272,8 +272,8 @@ namespace {
 // flat, so Newton, from a slip there, steps as if friction did not resist and lands across zero slip, on the other flat
 // side, then back; it diverges wherever h·μN/m exceeds the transition velocity. With the chord each iterate shrinks the
 // slip toward zero without crossing it. Only the iteration matrix changes: the residual, so the solution, is the law's.
-// (The 100-sphere pile, 2 s: Newton failures 916 -> 604, Jacobians 2828 -> 1963; the 1000-sphere pile, 0.3 s: 1290 ->
-// 505 and 3934 -> 1498.) Laws with state per point are left as they are: their force is not a function of the slip.
+// (The 100-sphere pile, 2 s: Newton failures 916 -> 588, Jacobians 2828 -> 1957; the 1000-sphere pile, 0.3 s: 1290 ->
+// 506 and 3934 -> 1553.) Laws with state per point are left as they are: their force is not a function of the slip.
 Vector3 frictionForce(const FrictionForceLaw& law, const LawPair& pair, const LawPoint& point, double normalForce,
                       double chordSlipSpeed) {
   const double slipSpeed = point.slip.norm();
@@ -493,6 +493,13 @@ ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinemati
     energy.fieldPower += pair.fieldPower;
   }
   return energy;
+}
+
+std::optional<Vector3> ContactEvaluator::onlyVelocityPoint(const ActivePair& pair) const {
+  const Candidate& c = detection_.candidates[static_cast<size_t>(pair.candidate)];
+  if (c.pointCount != 1) return std::nullopt;
+  const ContactPoint& point = detectedPoints(c).front();
+  return 0.5 * (point.pointOnA + point.pointOnB);  // where lawPointOf takes its velocities
 }
 
 void ContactEvaluator::beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const {

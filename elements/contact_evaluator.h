@@ -158,6 +158,12 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     std::vector<ContactPoint> points;     // those a Measure finds
     std::vector<double> chordSlipSpeeds;  // the detected points' slip speeds at the detected state (see frictionForce)
   };
+  // Where a pair of one detected point feels its bodies' velocities: its laws see them through that point's relative
+  // velocity, and a CNFSUB also through gapdotdot's centripetal part, which the Jacobian then leaves out (as it never
+  // sees what c_sysfnc reads: the detected state). Subroutines are differenced through the same columns as the
+  // built-in laws, so a subroutine twin of a built-in law still gives its results bit for bit. None for a patch of
+  // several points.
+  std::optional<Vector3> onlyVelocityPoint(const ActivePair& pair) const;
   // Before a pair's pairLoads: what its evaluations share.
   void beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const;
   // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as

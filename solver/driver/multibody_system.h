@@ -189,6 +189,10 @@ class MultibodySystem {
   };
   void differencePair(const ContactEvaluator::ActivePair& pair, ContactEvaluator::DifferencingScratch& scratch,
                       PairDifferences& differences);
+  // A body's angular velocity columns from its linear velocity columns, for a pair that feels its bodies' velocities
+  // only at `point` (ContactEvaluator::onlyVelocityPoint).
+  static void deriveAngularFromLinearVelocity(const Vector3& point, const BodyKinematics& body,
+                                              LoadDerivatives& derivatives);
   // Body J's columns but for its Euler parameters', from body I's (why they follow: the definition).
   static void deriveFromBodyI(const BodyKinematics& bodyI, const BodyKinematics& bodyJ,
                               std::array<LoadDerivatives, 2>& derivatives);
