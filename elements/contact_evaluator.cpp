@@ -502,6 +502,16 @@ std::optional<Vector3> ContactEvaluator::onlyVelocityPoint(const ActivePair& pai
   return 0.5 * (point.pointOnA + point.pointOnB);  // where lawPointOf takes its velocities
 }
 
+bool ContactEvaluator::turnsInPlace(const ActivePair& pair, int side) const {
+  const Candidate& c = detection_.candidates[static_cast<size_t>(pair.candidate)];
+  const ContactGraphic& graphic = contacts_->graphics[static_cast<size_t>(side == 0 ? c.graphicI : c.graphicJ)];
+  const ForceContact& element = this->element(c.element);
+  const bool fieldTurns = element.normalLaw && element.normalLaw->field;
+  // A sphere with a tessellation may meet this pair as its facets, which turn.
+  const bool exactSphere = graphic.shape.type == ShapeType::Sphere && !graphic.shape.surface;
+  return exactSphere && graphic.local.position == Vector3::Zero() && !fieldTurns;
+}
+
 void ContactEvaluator::beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const {
   std::vector<double>& speeds = scratch.chordSlipSpeeds;
   speeds.clear();

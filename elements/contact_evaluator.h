@@ -164,6 +164,11 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // built-in laws, so a subroutine twin of a built-in law still gives its results bit for bit. None for a patch of
   // several points.
   std::optional<Vector3> onlyVelocityPoint(const ActivePair& pair) const;
+  // True when turning the body of the pair's graphic on `side` (0: I, 1: J) about its centre moves nothing the pair
+  // feels but the body's angular velocity in ground: the graphic is an exact sphere (no tessellation) centred on its
+  // body's centre (its shape and points stay put) and no field law turns with the body (DIPOLE's moments). Subroutines see the same (their
+  // loci, locj and CFFSUB's x would turn, and the Jacobian takes them as they were, for the reason above).
+  bool turnsInPlace(const ActivePair& pair, int side) const;
   // Before a pair's pairLoads: what its evaluations share.
   void beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const;
   // The loads of active pair `pair` with its bodies at the given kinematics (ground: ignored, may be null), as

@@ -204,6 +204,10 @@ class MultibodySystem {
     std::array<double, body_state::kSize> increments;
   };
   void perturbBodiesOfPairs(const std::vector<ContactEvaluator::ActivePair>& pairs, const double* y);
+  // A body's Euler parameter columns from its angular velocity columns, for a pair whose graphic on the body turns in
+  // place (ContactEvaluator::turnsInPlace).
+  static void deriveEulerFromAngularVelocity(const PerturbedBody& perturbed, const BodyKinematics& body,
+                                             LoadDerivatives& derivatives);
   // Subtracts every active pair's differences (pairDifferences_) from the blocks of its bodies' load rows.
   void writePairDifferences(const std::vector<ContactEvaluator::ActivePair>& pairs);
   // One pair's differences in the load rows of one of its bodies (`row`; the loads on its body I or J, `on` 0 or 1),

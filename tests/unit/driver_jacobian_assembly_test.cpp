@@ -190,7 +190,9 @@ TEST(LinearSolverTest, ChoiceFollowsModelSizeUnlessRequested) {
 namespace lodestone {
 namespace {
 
-// Two spheres pressed into each other and sliding, and one of them on the floor: contact couples the bodies.
+// Two spheres pressed into each other and sliding, and one of them on the floor: contact couples the bodies. Both
+// bodies are turned about the vertical, so that the body axes of the angular velocity states differ from ground's
+// (about the vertical only: the box still rests on the sphere's top, and the tessellated sphere's pole stays there).
 // `enableAnalytical`: "TRUE", or "FALSE" for the same contact between the shapes' tessellations.
 Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
   std::string text = R"(<?xml version="1.0"?>
@@ -201,11 +203,11 @@ Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
   <Post_Graphic id="100" type="BoxDefinedFromCenter" center_marker_id="11" length_x="2" length_y="2" length_z="1"/>
   <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
      v_ic_x="0.3" v_ic_y="-0.1" v_ic_z="-0.2" w_ic_x="2" w_ic_y="-1" w_ic_z="3"/>
-  <Reference_Marker id="20" body_id="2" pos_z="0.0995"/>
+  <Reference_Marker id="20" body_id="2" pos_z="0.0995" psi="0.3"/>
   <Post_Graphic id="200" type="Sphere" center_marker_id="20" radius="0.1"/>
   <Body_Rigid id="3" mass="0.7" cg_id="30" inertia_xx="3e-3" inertia_yy="3e-3" inertia_zz="2e-3"
      v_ic_x="-0.4" v_ic_z="0.1" w_ic_y="4"/>
-  <Reference_Marker id="30" body_id="3" pos_x="0.07" pos_y="0.05" pos_z="0.24"/>
+  <Reference_Marker id="30" body_id="3" pos_x="0.07" pos_y="0.05" pos_z="0.24" psi="0.4"/>
   <Post_Graphic id="300" type="BoxDefinedFromCenter" center_marker_id="30" length_x="0.1" length_y="0.12" length_z="0.1"/>
   <Force_Contact id="1" i_graphics_id="200 300" j_graphics_id="100 200" cnf_type="HUNT_CROSSLEY" stiffness="1e6"
      exponent="1.5" damping="50" cff_type="COULOMB_ON" mu_static="0.5" mu_dynamic="0.4" stiction_trans_vel="0.05"
