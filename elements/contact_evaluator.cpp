@@ -184,7 +184,7 @@ void ContactEvaluator::detectPairs(int begin, int end, std::vector<Candidate>& c
         collide(contacts_->graphics[i].shape, detection_.poses[i], contacts_->graphics[j].shape, detection_.poses[j],
                 proximity_[i] + proximity_[j], points, element(pair.element).options);
     const int pointCount = static_cast<int>(points.size()) - firstPoint;
-    const bool touching = !touching_.empty() && touching_.count(pair) > 0;
+    const bool touching = isTouching(pair);
     candidates.push_back({pair.element, pair.graphicI, pair.graphicJ, distance, firstPoint, pointCount, touching});
   }
 }
@@ -589,7 +589,7 @@ int ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector
       smoothness = std::min(smoothness, laws_[static_cast<size_t>(element)].smoothnessAt(change));
       crossing->touching = onset;
       if (onset) markTouching(*crossing);
-      else touching_.erase(PairKey{element, crossing->graphicI, crossing->graphicJ});
+      else stopTouching(PairKey{element, crossing->graphicI, crossing->graphicJ});
       events.push_back({time, &this->element(element),
                         contacts_->graphics[static_cast<size_t>(crossing->graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
@@ -608,7 +608,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
     if (touching == c.touching) continue;
     c.touching = touching;
     if (touching) markTouching(c);
-    else touching_.erase(PairKey{c.element, c.graphicI, c.graphicJ});
+    else stopTouching(PairKey{c.element, c.graphicI, c.graphicJ});
     events.push_back({time, &element(c.element),
                       contacts_->graphics[static_cast<size_t>(c.graphicI)].id,
                       contacts_->graphics[static_cast<size_t>(c.graphicJ)].id, touching, false});
@@ -627,7 +627,7 @@ void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& event
                         contacts_->graphics[static_cast<size_t>(key.graphicI)].id,
                         contacts_->graphics[static_cast<size_t>(key.graphicJ)].id, false, false});
     }
-    touching_.swap(stillTouching);
+    keepTouching(std::move(stillTouching));
   }
   advanceLawStates();
 }
@@ -744,7 +744,35 @@ void ContactEvaluator::markTouching(const Candidate& c) {
   Anchor anchor = anchorOf(c, bodies_);
   anchor.normalState.start(time_);
   anchor.frictionState.start(time_);
-  touching_[PairKey{c.element, c.graphicI, c.graphicJ}] = std::move(anchor);
+  startTouching(PairKey{c.element, c.graphicI, c.graphicJ}, std::move(anchor));
+}
+
+bool ContactEvaluator::isTouching(const PairKey& pair) const {
+  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) return false;
+  const std::vector<PairKey>& pairs = touchingByGraphic_[static_cast<size_t>(pair.graphicI)];
+  return std::find(pairs.begin(), pairs.end(), pair) != pairs.end();
+}
+
+void ContactEvaluator::startTouching(const PairKey& pair, Anchor anchor) {
+  touching_[pair] = std::move(anchor);
+  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) {
+    touchingByGraphic_.resize(contacts_->graphics.size());
+  }
+  if (!isTouching(pair)) touchingByGraphic_[static_cast<size_t>(pair.graphicI)].push_back(pair);
+}
+
+void ContactEvaluator::stopTouching(const PairKey& pair) {
+  touching_.erase(pair);
+  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) return;
+  std::vector<PairKey>& pairs = touchingByGraphic_[static_cast<size_t>(pair.graphicI)];
+  pairs.erase(std::remove(pairs.begin(), pairs.end(), pair), pairs.end());
+}
+
+void ContactEvaluator::keepTouching(std::unordered_map<PairKey, Anchor, PairKeyHash> stillTouching) {
+  touching_.swap(stillTouching);
+  for (std::vector<PairKey>& pairs : touchingByGraphic_) pairs.clear();
+  touchingByGraphic_.resize(contacts_->graphics.size());
+  for (const auto& [pair, anchor] : touching_) touchingByGraphic_[static_cast<size_t>(pair.graphicI)].push_back(pair);
 }
 
 std::vector<ContactEvaluator::SubroutineCost> ContactEvaluator::takeSubroutineCosts() {

@@ -371,6 +371,14 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in
   // it is apart.
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
+  // The keys of touching_ by graphic I, so that detection finds whether a pair touches by scanning the few pairs of its
+  // graphic rather than looking it up in the map: at 1000 spheres the map's look-ups, a cache miss each, took 4 % of
+  // the run. Kept in step with touching_ by startTouching, stopTouching and keepTouching.
+  std::vector<std::vector<PairKey>> touchingByGraphic_;
+  bool isTouching(const PairKey& pair) const;
+  void startTouching(const PairKey& pair, Anchor anchor);
+  void stopTouching(const PairKey& pair);
+  void keepTouching(std::unordered_map<PairKey, Anchor, PairKeyHash> stillTouching);
   std::vector<ContactLaws> laws_;           // per element
   std::vector<char> keepsLawState_;         // per element: a law of it has state
   bool anyLawState_ = false;
