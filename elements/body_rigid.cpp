@@ -163,12 +163,11 @@ void bodyJacobian(const RigidBody& body, double massFactor, const double* y, dou
   }
 }
 
-void bodyRateJacobian(const RigidBody& body, double massFactor, BodyBlock& block) {
-  block.setZero();
-  block.block<3, 3>(kPosition, kPosition) = Matrix3::Identity();
-  block.block<4, 4>(kEulerParameters, kEulerParameters) = Eigen::Matrix4d::Identity();
-  block.block<3, 3>(kVelocity, kVelocity) = massFactor * body.mass * Matrix3::Identity();
-  block.block<3, 3>(kAngularVelocity, kAngularVelocity) = massFactor * body.inertia;
+void addBodyRateProduct(const RigidBody& body, double massFactor, double scale, const double* v, double* out) {
+  for (int k = kPosition; k < kVelocity; ++k) out[k] += scale * v[k];  // positions and Euler parameters
+  Eigen::Map<Vector3>(out + kVelocity) += (scale * massFactor * body.mass) * Eigen::Map<const Vector3>(v + kVelocity);
+  Eigen::Map<Vector3>(out + kAngularVelocity) +=
+      (scale * massFactor) * (body.inertia * Eigen::Map<const Vector3>(v + kAngularVelocity));
 }
 
 void bodyInitialState(const RigidBody& body, double* y) {

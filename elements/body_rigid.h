@@ -135,9 +135,9 @@ void bodyResidual(const RigidBody& body, double massFactor, const Matrix3& rotat
 // ∂residual/∂y + cj·∂residual/∂y' of bodyResidual with the load held fixed (loads add their own terms).
 void bodyJacobian(const RigidBody& body, double massFactor, const double* y, double cj, const BodyLoad& load,
                   BodyBlock& block);
-// ∂residual/∂y' alone: the identity on p and e, M on v, J on ω. Constant, so the iteration matrix at any cj is
-// the one at another cj plus (cj − cj_other)·this.
-void bodyRateJacobian(const RigidBody& body, double massFactor, BodyBlock& block);
+// out += scale · ∂residual/∂y' · v over the body's 13 values. ∂residual/∂y' is the identity on p and e, M on v, J on
+// ω: constant, so the iteration matrix at any cj is the one at another cj plus (cj − cj_other)·it.
+void addBodyRateProduct(const RigidBody& body, double massFactor, double scale, const double* v, double* out);
 
 // The 13 initial state values of a body (its ω converted to body axes).
 void bodyInitialState(const RigidBody& body, double* y);

@@ -151,9 +151,6 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
     // Matrix-free GMRES: products with the blocks of the analytic Jacobian, preconditioned by each body's own
     // block. Same Jacobian as the direct solvers, no factorisation of the coupled matrix.
     iterationBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern(), &system.parallelLoop());
-    rateBlocks_ = std::make_unique<BlockJacobian>(system.jacobianPattern(), &system.parallelLoop());
-    rateBlocks_->begin();
-    system.writeRateJacobian(*rateBlocks_);
     LinearSolverPtr gmres(
         checkCreated(SUNLinSol_SPGMR(y_.get(), SUN_PREC_LEFT, kKrylovDimension, context), "SUNLinSol_SPGMR"));
     // Classical Gram-Schmidt: its dot products are fused into one pass over the Krylov vectors.
@@ -529,7 +526,7 @@ int Integrator::jacobianTimesCallback(double t, N_Vector y, N_Vector yp, N_Vecto
     if (!self->setupCj_ && !self->setUpIterationBlocks(t, data(y), data(yp), cj)) return 1;
     N_VConst(0.0, jv);
     self->iterationBlocks_->multiplyAdd(1.0, data(v), data(jv));
-    if (cj != *self->setupCj_) self->rateBlocks_->multiplyAdd(cj - *self->setupCj_, data(v), data(jv));
+    if (cj != *self->setupCj_) self->system_.multiplyAddRateJacobian(cj - *self->setupCj_, data(v), data(jv));
     return 0;
   });
 }

@@ -195,10 +195,10 @@ class Integrator {
   long convergenceFailuresAtJacobian_ = 0;  // IDAS's Newton failure count at the latest Jacobian
   int stalledSteps_ = 0;                    // consecutive steps that did not move time
   static constexpr int kMaxStalledSteps = 20;
-  // Krylov only: the iteration matrix at the latest preconditioner set-up (at cj = setupCj_) and ∂F/∂y', so a
-  // product at IDAS's current cj is exact: A(cj) = A(setupCj_) + (cj − setupCj_)·∂F/∂y'.
+  // Krylov only: the iteration matrix at the latest preconditioner set-up (at cj = setupCj_); with the system's
+  // ∂F/∂y' (MultibodySystem::multiplyAddRateJacobian) a product at IDAS's current cj is exact:
+  // A(cj) = A(setupCj_) + (cj − setupCj_)·∂F/∂y'.
   std::unique_ptr<BlockJacobian> iterationBlocks_;
-  std::unique_ptr<BlockJacobian> rateBlocks_;
   std::optional<double> setupCj_;
 
   // Declared in creation order: destroyed in reverse, IDAS memory before the solvers it points at.

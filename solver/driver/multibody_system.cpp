@@ -211,13 +211,14 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   ++times_.jacobianCalls;
 }
 
-void MultibodySystem::writeRateJacobian(JacobianAssembler& assembler) const {
-  BodyBlock block;
-  for (int body = 0; body < layout_.bodyCount(); ++body) {
-    const size_t b = static_cast<size_t>(body);
-    bodyRateJacobian(model_.bodies[b], model_.units.massFactor, block);
-    assembler.addBlock(bodyBlocks_[b], block.data());
-  }
+void MultibodySystem::multiplyAddRateJacobian(double scale, const double* v, double* out) const {
+  parallel_->run(layout_.bodyCount(), kBodiesPerTask, [&](int begin, int end) {
+    for (int body = begin; body < end; ++body) {
+      const int offset = layout_.bodyOffset(body);
+      addBodyRateProduct(model_.bodies[static_cast<size_t>(body)], model_.units.massFactor, scale, v + offset,
+                         out + offset);
+    }
+  });
 }
 
 Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody) {

@@ -83,8 +83,10 @@ class MultibodySystem {
   // begun a matrix on that pattern, writeJacobian writes the blocks.
   void prepareJacobian(double time, const double* y, const double* yp);
   void writeJacobian(double cj, JacobianAssembler& assembler);
-  // ∂F/∂y' alone, which does not change during a run (see bodyRateJacobian).
-  void writeRateJacobian(JacobianAssembler& assembler) const;
+  // out += scale · ∂F/∂y' · v, body by body (see addBodyRateProduct): ∂F/∂y' does not change during a run, and GMRES
+  // takes a product with it whenever cj has moved since the iteration matrix was formed. (Joints, whose rows have
+  // none, take a factorisation, not GMRES.)
+  void multiplyAddRateJacobian(double scale, const double* v, double* out) const;
   // The threads spread over (`loop` must outlive the system; one by default): contact detection, forces and energy,
   // the step limit, the bodies' kinematics and residual rows, prepareJacobian's contact pairs, the iteration matrix's
   // blocks, and the integrator's Krylov block products.
