@@ -273,7 +273,8 @@ namespace {
 // side, then back; it diverges wherever h·μN/m exceeds the transition velocity. With the chord each iterate shrinks the
 // slip toward zero without crossing it. Only the iteration matrix changes: the residual, so the solution, is the law's.
 // (The 100-sphere pile, 2 s: Newton failures 916 -> 588, Jacobians 2828 -> 1957; the 1000-sphere pile, 0.3 s: 1290 ->
-// 506 and 3934 -> 1553.) Laws with state per point are left as they are: their force is not a function of the slip.
+// 506 and 3934 -> 1553. It has a cost where μ falls between the transition velocities: models/bracket_down_stairs.xml,
+// μs 0.2 > μd 0.15, takes 8420 -> 9008 steps; the law's slope kept there made models/cylinder_ramp.xml struggle.) Laws with state per point are left as they are: their force is not a function of the slip.
 Vector3 frictionForce(const FrictionForceLaw& law, const LawPair& pair, const LawPoint& point, double normalForce,
                       double chordSlipSpeed) {
   const double slipSpeed = point.slip.norm();
@@ -536,7 +537,9 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   // The pair as detected (points, distance), with the bodies where the Jacobian moves them.
   PairState state{c.element, c.graphicI, c.graphicJ, c.distance, detectedPoints(c), bodyI, bodyJ,
                   poseOf(c.graphicI, gi, bodyI), poseOf(c.graphicJ, gj, bodyJ)};
-  state.chordSlipSpeeds = scratch.chordSlipSpeeds;
+  // The chord is friction's slope against the slip velocity: the velocity columns'. (A moved position changes the
+  // slip only through the point's lever arm, and a mesh patch's points found anew need not match the detected ones.)
+  if (geometry == Geometry::Detected) state.chordSlipSpeeds = scratch.chordSlipSpeeds;
   if (geometry == Geometry::Measure) {
     std::vector<ContactPoint>& points = scratch.points;
     points.clear();

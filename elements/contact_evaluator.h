@@ -276,7 +276,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
     const BodyKinematics* bodyI = nullptr;  // null: ground
     const BodyKinematics* bodyJ = nullptr;
     Pose poseI, poseJ;  // the graphics in ground
-    // For the Jacobian's evaluations: each detected point's slip speed at the detected state, which friction is
+    // For the Jacobian's velocity columns: each detected point's slip speed at the detected state, which friction is
     // linearised about (see frictionForce); empty: friction as the law has it.
     std::span<const double> chordSlipSpeeds;
   };
