@@ -66,6 +66,21 @@
 // 11.3 s. Zero crossing on, N=100, 1 thread: 2.97-3.01 s against 1.53-1.57 s off (945 restarts). Cost per step at
 // 0.3 s, 1 thread: 0.225 / 0.926 / 2.35 / 8.55 / 34.2 ms at N = 100 / 300 / 1000 / 3000 / 10 000 (least-squares
 // exponent 1.07; 1.16 from 1000 to 10 000).
+// Next session, on another VM of the same kind, slower and noisier (the peers 10-40 % slower than above; the same
+// binary's wall time varies by 20 % from minute to minute): the Jacobian takes friction's slope along the slip as the
+// chord from zero slip (Newton no longer overshoots across a flat μ), a one-point pair's angular velocity columns come
+// from its linear ones and a centred sphere's Euler parameter columns from its angular ones (7 evaluations of a sphere
+// pair where there were 18), detection finds a pair's touching status without a hash look-up, GMRES solves each Newton
+// correction to 0.25 of Newton's tolerance (IDAS's default 0.05), and its product with ∂F/∂y' costs that matrix's
+// non-zeros. Interleaved with the build the session began from, right after ../shared/peers/run_all.sh (MuJoCo Newton
+// 1.05 s and 7.6 s, Bullet 0.110 s and 5.4 s for 2 s): N=1000, 0.3 s: 4794 -> 3587 steps, 11615 -> 7876 residuals,
+// 3934 -> 1578 Jacobians, 20380 -> 9828 linear iterations, Newton failures 1290 -> 530; 1 thread 15.3 -> 8.0 s, 2
+// threads 11.8 -> 7.0 s; KE 1529.1 -> 1527.9 J, overlap 4.30 -> 4.09 mm. N=100, 2 s: 5398 -> 4994 steps, 2828 -> 1913
+// Jacobians, 916 -> 612 failures; 1 thread 2.28-2.43 -> 1.49-2.04 s, 2 threads 1.89-2.50 -> 1.43-2.00 s; callgrind
+// 21.56e9 -> 15.59e9 instructions. (The final commits move the chaotic pile's steps by a few per cent: N=100 4904 steps,
+// 1950 Jacobians, 618 failures, KE 0.0100 J, overlap 0.240 mm; N=1000 3575 / 1573 / 543, 1528.6 J, 3.92 mm.) Zero
+// crossing on, N=100, 1 thread: 3.2 s against 1.5 s off (2.1x; 993 restarts). Cost per step at 0.3 s, 1 thread: 0.231
+// / 0.889 / 2.62 / 9.39 / 37.9 ms at N = 100 / 300 / 1000 / 3000 / 10 000 (exponent 1.09; 1.16 from 1000 to 10 000).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
