@@ -51,6 +51,7 @@ ContactEvaluator::ContactEvaluator(const Model& model)
   proximity_.assign(graphicCount, 0.0);
   detection_.boxes.resize(graphicCount);
   detection_.poses.resize(graphicCount);
+  touchingByGraphic_.resize(graphicCount);
   rootCeiling_.assign(elements.size(), 0.0);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceContact& element = elements[e];
@@ -265,20 +266,22 @@ ContactEvaluator::PairState ContactEvaluator::pairOf(const Candidate& c, std::sp
 
 namespace {
 
-// The friction force at a point. In the Jacobian's evaluations (chordSlipSpeed > 0: the slip speed at the detected
-// state) it is linearised along the slip as the chord from zero slip: the law's force at that speed in the slip's
-// direction, times the slip speed over it. That is the law's force at the detected state, and the law's slope across the
-// slip, but along it the chord's slope μ(v)·N/v instead of the law's μ'(v)·N. Why: beyond the stiction transition μ is
-// flat, so Newton, from a slip there, steps as if friction did not resist and lands across zero slip, on the other flat
-// side, then back; it diverges wherever h·μN/m exceeds the transition velocity. With the chord each iterate shrinks the
-// slip toward zero without crossing it. Only the iteration matrix changes: the residual, so the solution, is the law's.
-// (The 100-sphere pile, 2 s: Newton failures 916 -> 588, Jacobians 2828 -> 1957; the 1000-sphere pile, 0.3 s: 1290 ->
-// 506 and 3934 -> 1553. It has a cost where μ falls between the transition velocities: models/bracket_down_stairs.xml,
-// μs 0.2 > μd 0.15, takes 8420 -> 9008 steps; the law's slope kept there made models/cylinder_ramp.xml struggle.) Laws with state per point are left as they are: their force is not a function of the slip.
+// The friction force at a point. In the Jacobian's velocity columns (chordSlipSpeed > 0: the slip speed at the
+// detected state; see beginDifferencing) it is linearised along the slip as the chord from zero slip: the law's force
+// at that speed in the slip's direction, times the slip speed over it. That is the law's force at the detected state,
+// and the law's slope across the slip, but along it the chord's slope μ(v)·N/v instead of the law's μ'(v)·N. Why:
+// beyond the stiction transition μ is flat, so Newton, from a slip there, steps as if friction did not resist and
+// lands across zero slip, on the other flat side, then back; it diverges wherever h·μN/m exceeds the transition
+// velocity. With the chord each iterate shrinks the slip toward zero without crossing it. Only the iteration matrix
+// changes: the residual, so the solution, is the law's. (The 100-sphere pile, 2 s: Newton failures 916 -> 588,
+// Jacobians 2828 -> 1957; the 1000-sphere pile, 0.3 s: 1290 -> 506 and 3934 -> 1553. It has a cost where μ falls
+// between the transition velocities: models/bracket_down_stairs.xml, μs 0.2 > μd 0.15, takes 8420 -> 9008 steps; the
+// law's slope kept there made models/cylinder_ramp.xml struggle.)
 Vector3 frictionForce(const FrictionForceLaw& law, const LawPair& pair, const LawPoint& point, double normalForce,
                       double chordSlipSpeed) {
+  if (!(chordSlipSpeed > 0)) return law.force(pair, point, normalForce);  // residuals: the law itself
   const double slipSpeed = point.slip.norm();
-  if (!(chordSlipSpeed > 0) || !(slipSpeed > 0) || law.stateSize() > 0) return law.force(pair, point, normalForce);
+  if (!(slipSpeed > 0)) return law.force(pair, point, normalForce);
   LawPoint atChordSpeed = point;
   atChordSpeed.slip = point.slip * (chordSlipSpeed / slipSpeed);
   return law.force(pair, atChordSpeed, normalForce) * (slipSpeed / chordSlipSpeed);
@@ -516,9 +519,13 @@ bool ContactEvaluator::turnsInPlace(const ActivePair& pair, int side) const {
 void ContactEvaluator::beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const {
   std::vector<double>& speeds = scratch.chordSlipSpeeds;
   speeds.clear();
-  if (frictionSlope_ != FrictionSlope::Chord) return;
-  const PairState detected = pairOf(detection_.candidates[static_cast<size_t>(pair.candidate)], bodies_);
-  for (int k = 0; k < static_cast<int>(detected.points.size()); ++k) speeds.push_back(lawPointOf(detected, k).slip.norm());
+  const Candidate& c = detection_.candidates[static_cast<size_t>(pair.candidate)];
+  // A law with state per point keeps its own slope: its force is not a function of the slip alone.
+  if (frictionSlope_ != FrictionSlope::Chord || laws_[static_cast<size_t>(c.element)].friction->stateSize() > 0) return;
+  const PairState detected = pairOf(c, bodies_);
+  for (int k = 0; k < static_cast<int>(detected.points.size()); ++k) {
+    speeds.push_back(lawPointOf(detected, k).slip.norm());
+  }
 }
 
 PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinematics* bodyI, const BodyKinematics* bodyJ,
@@ -539,8 +546,9 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
                   poseOf(c.graphicI, gi, bodyI), poseOf(c.graphicJ, gj, bodyJ)};
   // The chord is friction's slope against the slip velocity: the velocity columns'. (A moved position changes the
   // slip only through the point's lever arm, and a mesh patch's points found anew need not match the detected ones.)
-  if (geometry == Geometry::Detected) state.chordSlipSpeeds = scratch.chordSlipSpeeds;
-  if (geometry == Geometry::Measure) {
+  if (geometry == Geometry::Detected) {
+    state.chordSlipSpeeds = scratch.chordSlipSpeeds;
+  } else {
     std::vector<ContactPoint>& points = scratch.points;
     points.clear();
     const double margin = proximity_[static_cast<size_t>(c.graphicI)] + proximity_[static_cast<size_t>(c.graphicJ)];
@@ -751,22 +759,17 @@ void ContactEvaluator::markTouching(const Candidate& c) {
 }
 
 bool ContactEvaluator::isTouching(const PairKey& pair) const {
-  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) return false;
   const std::vector<PairKey>& pairs = touchingByGraphic_[static_cast<size_t>(pair.graphicI)];
   return std::find(pairs.begin(), pairs.end(), pair) != pairs.end();
 }
 
 void ContactEvaluator::startTouching(const PairKey& pair, Anchor anchor) {
   touching_[pair] = std::move(anchor);
-  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) {
-    touchingByGraphic_.resize(contacts_->graphics.size());
-  }
   if (!isTouching(pair)) touchingByGraphic_[static_cast<size_t>(pair.graphicI)].push_back(pair);
 }
 
 void ContactEvaluator::stopTouching(const PairKey& pair) {
   touching_.erase(pair);
-  if (static_cast<size_t>(pair.graphicI) >= touchingByGraphic_.size()) return;
   std::vector<PairKey>& pairs = touchingByGraphic_[static_cast<size_t>(pair.graphicI)];
   pairs.erase(std::remove(pairs.begin(), pairs.end(), pair), pairs.end());
 }
@@ -774,7 +777,6 @@ void ContactEvaluator::stopTouching(const PairKey& pair) {
 void ContactEvaluator::keepTouching(std::unordered_map<PairKey, Anchor, PairKeyHash> stillTouching) {
   touching_.swap(stillTouching);
   for (std::vector<PairKey>& pairs : touchingByGraphic_) pairs.clear();
-  touchingByGraphic_.resize(contacts_->graphics.size());
   for (const auto& [pair, anchor] : touching_) touchingByGraphic_[static_cast<size_t>(pair.graphicI)].push_back(pair);
 }
 

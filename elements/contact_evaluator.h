@@ -156,7 +156,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // runsUserCode).
   struct DifferencingScratch {
     std::vector<ContactPoint> points;     // those a Measure finds
-    std::vector<double> chordSlipSpeeds;  // the detected points' slip speeds at the detected state (see frictionForce)
+    // The detected points' slip speeds at the detected state (see frictionForce); empty where the chord does not
+    // apply (a law with state, or FrictionSlope::Law).
+    std::vector<double> chordSlipSpeeds;
   };
   // Where a pair of one detected point feels its bodies' velocities: its laws see them through that point's relative
   // velocity, and a CNFSUB also through gapdotdot's centripetal part, which the Jacobian then leaves out (as it never
@@ -166,8 +168,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::optional<Vector3> onlyVelocityPoint(const ActivePair& pair) const;
   // True when turning the body of the pair's graphic on `side` (0: I, 1: J) about its centre moves nothing the pair
   // feels but the body's angular velocity in ground: the graphic is an exact sphere (no tessellation) centred on its
-  // body's centre (its shape and points stay put) and no field law turns with the body (DIPOLE's moments). Subroutines see the same (their
-  // loci, locj and CFFSUB's x would turn, and the Jacobian takes them as they were, for the reason above).
+  // body's centre (its shape and points stay put) and no field law turns with the body (DIPOLE's moments).
+  // Subroutines are treated alike, for the twins' sake as in onlyVelocityPoint: their loci, locj and CFFSUB's x would
+  // turn, and the Jacobian takes them as they were.
   bool turnsInPlace(const ActivePair& pair, int side) const;
   // Before a pair's pairLoads: what its evaluations share.
   void beginDifferencing(const ActivePair& pair, DifferencingScratch& scratch) const;
@@ -371,9 +374,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // it — never the trial states of residual evaluations, which may lie far beyond what IDAS accepts. A pair not in
   // it is apart.
   std::unordered_map<PairKey, Anchor, PairKeyHash> touching_;
-  // The keys of touching_ by graphic I, so that detection finds whether a pair touches by scanning the few pairs of its
-  // graphic rather than looking it up in the map: at 1000 spheres the map's look-ups, a cache miss each, took 4 % of
-  // the run. Kept in step with touching_ by startTouching, stopTouching and keepTouching.
+  // The keys of touching_ by graphic I (one list per graphic), so that detection finds whether a pair touches by
+  // scanning the few pairs of its graphic rather than looking it up in the map: at 1000 spheres the map's look-ups, a
+  // cache miss each, took 4 % of the run. Kept in step with touching_ by startTouching, stopTouching and keepTouching.
   std::vector<std::vector<PairKey>> touchingByGraphic_;
   bool isTouching(const PairKey& pair) const;
   void startTouching(const PairKey& pair, Anchor anchor);

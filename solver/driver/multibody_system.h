@@ -113,11 +113,11 @@ class MultibodySystem {
   int applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
-  // Around the outputs between two steps: the contacts detected at the accepted step are kept aside meanwhile
-  // (ContactEvaluator::setDetectionAside), so the impact recorder's look at that step after them is free.
   // How the contact Jacobian takes friction's slope along the slip: the chord's from zero slip (the default; why: see
   // frictionForce in contact_evaluator.cpp) or the law's own.
   void setJacobianFrictionSlope(ContactEvaluator::FrictionSlope slope) { contacts_.setJacobianFrictionSlope(slope); }
+  // Around the outputs between two steps: the contacts detected at the accepted step are kept aside meanwhile
+  // (ContactEvaluator::setDetectionAside), so the impact recorder's look at that step after them is free.
   void setContactDetectionAside() { contacts_.setDetectionAside(); }
   void takeContactDetectionBack() { contacts_.takeDetectionBack(); }
   // What contacts.csv reports for state y at `time` (the pairs within reach); also runs CONTACTPOST there.

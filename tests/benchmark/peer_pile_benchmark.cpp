@@ -77,8 +77,8 @@
 // 3934 -> 1578 Jacobians, 20380 -> 9828 linear iterations, Newton failures 1290 -> 530; 1 thread 15.3 -> 8.0 s, 2
 // threads 11.8 -> 7.0 s; KE 1529.1 -> 1527.9 J, overlap 4.30 -> 4.09 mm. N=100, 2 s: 5398 -> 4994 steps, 2828 -> 1913
 // Jacobians, 916 -> 612 failures; 1 thread 2.28-2.43 -> 1.49-2.04 s, 2 threads 1.89-2.50 -> 1.43-2.00 s; callgrind
-// 21.56e9 -> 15.59e9 instructions. (The final commits move the chaotic pile's steps by a few per cent: N=100 4904 steps,
-// 1950 Jacobians, 618 failures, KE 0.0100 J, overlap 0.240 mm; N=1000 3575 / 1573 / 543, 1528.6 J, 3.92 mm.) Zero
+// 21.56e9 -> 15.59e9 instructions. (The final commits move the chaotic pile's steps by a few per cent: N=100 4904
+// steps, 1950 Jacobians, 618 failures, KE 0.0100 J, overlap 0.240 mm; N=1000 3575 / 1573 / 543, 1528.6 J, 3.92 mm.) Zero
 // crossing on, N=100, 1 thread: 3.2 s against 1.5 s off (2.1x; 993 restarts). Cost per step at 0.3 s, 1 thread: 0.231
 // / 0.889 / 2.62 / 9.39 / 37.9 ms at N = 100 / 300 / 1000 / 3000 / 10 000 (exponent 1.09; 1.16 from 1000 to 10 000).
 #include <cmath>

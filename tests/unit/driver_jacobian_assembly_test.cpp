@@ -190,6 +190,15 @@ TEST(LinearSolverTest, ChoiceFollowsModelSizeUnlessRequested) {
 namespace lodestone {
 namespace {
 
+// The model of a deck given as text (`name` in its messages); throws with the deck's errors.
+Model modelOfDeck(const std::string& text, const std::string& name) {
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, name, diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  if (!model) throw std::runtime_error(diagnostics.formatAll());
+  return *model;
+}
+
 // Two spheres pressed into each other and sliding, and one of them on the floor: contact couples the bodies. Both
 // bodies are turned about the vertical, so that the body axes of the angular velocity states differ from ground's
 // (about the vertical only: the box still rests on the sphere's top, and the tessellated sphere's pole stays there).
@@ -215,11 +224,7 @@ Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )";
   text.replace(text.find("ANALYTICAL"), 10, enableAnalytical);
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "contact.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) throw std::runtime_error(diagnostics.formatAll());
-  return *model;
+  return modelOfDeck(text, "contact.xml");
 }
 
 // The contact blocks of `model` at its initial state against central differences of the residual.
@@ -310,13 +315,10 @@ TEST_F(SundialsMatrices, ContactJacobianTakesFrictionAlongTheSlipAsTheChordFromZ
      friction_trans_vel="0.1"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )";
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "sliding.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  ASSERT_TRUE(model) << diagnostics.formatAll();
+  const Model model = modelOfDeck(text, "sliding.xml");
   const auto iterationMatrix = [&](ContactEvaluator::FrictionSlope slope) {
     PhaseTimes times;
-    MultibodySystem system(*model, times);
+    MultibodySystem system(model, times);
     system.setJacobianFrictionSlope(slope);
     std::vector<double> y(static_cast<size_t>(system.layout().size())), yp(y.size(), 0.0);
     system.initialState(y);
@@ -325,11 +327,7 @@ TEST_F(SundialsMatrices, ContactJacobianTakesFrictionAlongTheSlipAsTheChordFromZ
     system.prepareJacobian(0.0, y.data(), yp.data());
     dense->begin(matrix.get());
     system.writeJacobian(40.0, *dense);
-    Eigen::MatrixXd copy(system.layout().size(), system.layout().size());
-    for (int column = 0; column < copy.cols(); ++column) {
-      for (int row = 0; row < copy.rows(); ++row) copy(row, column) = SM_ELEMENT_D(matrix.get(), row, column);
-    }
-    return copy;
+    return denseCopy(matrix.get());
   };
   const Eigen::MatrixXd chord = iterationMatrix(ContactEvaluator::FrictionSlope::Chord);
   const Eigen::MatrixXd law = iterationMatrix(ContactEvaluator::FrictionSlope::Law);
@@ -650,11 +648,7 @@ Model bodiesJoinedByForces() {
   <Force_Scalar_TwoBody id="6" type="FORCE" is_action_only="TRUE" i_marker_id="20" j_marker_id="40" val="2"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )deck";
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "forces.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  if (!model) throw std::runtime_error(diagnostics.formatAll());
-  return *model;
+  return modelOfDeck(text, "forces.xml");
 }
 
 // The force elements' blocks (forward differences over the states of the bodies each element reads) against
