@@ -29,14 +29,6 @@ constexpr double kProximityFraction = 0.1;
 // twice the candidates for a packed pile.
 constexpr double kVerletMarginFraction = 0.1;
 
-// The gap the root functions give a pair at exactly zero gap, rather than 0. Where a root function is exactly zero at
-// the root IDAS returned and still zero just after it, IDAS takes the two for roots too close together and fails
-// (unless restarted there): a slow pair's gap changes by less than its last bit in that time, and root finding ends
-// on a gap of exactly zero at one event in five in a settling pile (462 of 2407 in peer_pile_benchmark's 100 spheres).
-// Far below any gap collision resolves, so events are located where they were (within IDAS's time tolerance); its
-// products with any other gap stay clear of underflow, which would hide a sign change from IDAS.
-constexpr double kZeroGap = 1e-150;
-
 // Graphics placed per task when the evaluator's loop has threads (a pose and a box each, tens of nanoseconds).
 constexpr int kGraphicsPerTask = 256;
 
@@ -52,7 +44,6 @@ ContactEvaluator::ContactEvaluator(const Model& model)
   detection_.boxes.resize(graphicCount);
   detection_.poses.resize(graphicCount);
   touchingByGraphic_.resize(graphicCount);
-  rootCeiling_.assign(elements.size(), 0.0);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceContact& element = elements[e];
     const auto reachOut = [&](int graphic) {
@@ -68,14 +59,7 @@ ContactEvaluator::ContactEvaluator(const Model& model)
     const bool keepsState = laws_.back().normal->stateSize() > 0 || laws_.back().friction->stateSize() > 0;
     keepsLawState_.push_back(keepsState ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
-    rootSlot_.push_back(element.zeroCrossing ? static_cast<int>(rootElements_.size()) : -1);
-    if (element.zeroCrossing) rootElements_.push_back(static_cast<int>(e));
-  }
-  for (size_t e = 0; e < elements.size(); ++e) {
-    double ceiling = 0;
-    for (int graphic : elements[e].iGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
-    for (int graphic : elements[e].jGraphics) ceiling = std::max(ceiling, 2 * proximity_[static_cast<size_t>(graphic)]);
-    rootCeiling_[e] = ceiling > 0 ? ceiling : 1.0;
+    locatesCrossings_ = locatesCrossings_ || element.zeroCrossing;
   }
 }
 
@@ -94,7 +78,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   const bool moved = placeGraphics(bodies);
   // The integrator asks again at a state it has asked about (root functions, then the accepted step, then the
   // Jacobian, all at the step's end): the same poses find the same contacts. Whether each pair is touching is kept
-  // up to date on the candidates by applyRoots and synchronise.
+  // up to date on the candidates by applyCrossings and synchronise.
   if (!moved) return;
   detection_.detected = true;
   ++detections_;
@@ -558,53 +542,47 @@ PairLoads ContactEvaluator::pairLoads(const ActivePair& pair, const BodyKinemati
   return pairForces(state, Evaluation::Differencing, nullptr, nullptr);
 }
 
-void ContactEvaluator::rootFunctions(double* g) const {
-  for (size_t k = 0; k < rootElements_.size(); ++k) {
-    g[2 * k] = rootCeiling_[static_cast<size_t>(rootElements_[k])];
-    g[2 * k + 1] = rootCeiling_[static_cast<size_t>(rootElements_[k])];
-  }
-  if (rootElements_.empty()) return;
+void ContactEvaluator::crossings(std::vector<Crossing>& found) const {
+  found.clear();
   for (const Candidate& c : detection_.candidates) {
-    const int slot = rootSlot_[static_cast<size_t>(c.element)];
-    if (slot < 0) continue;
-    const size_t k = static_cast<size_t>(slot);
-    // A pair at exactly zero gap is apart (touching is a negative gap, as synchronise has it), and counts with
-    // kZeroGap: no root function is ever exactly zero.
-    const double gap = c.distance != 0 ? c.distance : kZeroGap;
-    if (c.touching) g[2 * k + 1] = std::min(g[2 * k + 1], -gap);
-    else g[2 * k] = std::min(g[2 * k], gap);
+    if (!element(c.element).zeroCrossing || (c.distance < 0) == c.touching) continue;
+    found.push_back({c.element, c.graphicI, c.graphicJ, !c.touching});
   }
 }
 
-int ContactEvaluator::applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events) {
+double ContactEvaluator::crossingDistance(const Crossing& crossing, const BodyKinematics* bodyI,
+                                          const BodyKinematics* bodyJ) const {
+  const size_t i = static_cast<size_t>(crossing.graphicI), j = static_cast<size_t>(crossing.graphicJ);
+  const ContactGraphic& graphicI = contacts_->graphics[i];
+  const ContactGraphic& graphicJ = contacts_->graphics[j];
+  crossingPoints_.clear();
+  // As detectPairs has it, so that at a detected state the two agree to the bit.
+  return collide(graphicI.shape, placeGraphic(graphicI, bodyI), graphicJ.shape, placeGraphic(graphicJ, bodyJ),
+                 proximity_[i] + proximity_[j], crossingPoints_, element(crossing.element).options);
+}
+
+std::pair<int, int> ContactEvaluator::crossingBodies(const Crossing& crossing) const {
+  return {contacts_->graphics[static_cast<size_t>(crossing.graphicI)].body,
+          contacts_->graphics[static_cast<size_t>(crossing.graphicJ)].body};
+}
+
+int ContactEvaluator::applyCrossings(std::span<const Crossing> crossings, double time,
+                                     std::vector<ContactEvent>& events) {
   time_ = time;
   int smoothness = kSmoothForce;
-  for (size_t k = 0; k < rootElements_.size(); ++k) {
-    const int element = rootElements_[k];
-    for (int which = 0; which < 2; ++which) {
-      if (rootsFound[2 * k + static_cast<size_t>(which)] == 0) continue;
-      const bool onset = which == 0;
-      // The pair whose gap (onset) or depth (separation) is nearest zero is the one that crossed.
-      Candidate* crossing = nullptr;
-      double nearest = std::numeric_limits<double>::infinity();
-      for (Candidate& c : detection_.candidates) {
-        if (c.element != element || c.touching == onset) continue;
-        const double value = onset ? c.distance : -c.distance;
-        if (value < nearest) {
-          nearest = value;
-          crossing = &c;
-        }
-      }
-      if (!crossing) continue;
-      const ContactChange change = onset ? ContactChange::Onset : ContactChange::Separation;
-      smoothness = std::min(smoothness, laws_[static_cast<size_t>(element)].smoothnessAt(change));
-      crossing->touching = onset;
-      if (onset) markTouching(*crossing);
-      else stopTouching(PairKey{element, crossing->graphicI, crossing->graphicJ});
-      events.push_back({time, &this->element(element),
-                        contacts_->graphics[static_cast<size_t>(crossing->graphicI)].id,
-                        contacts_->graphics[static_cast<size_t>(crossing->graphicJ)].id, onset, true});
-    }
+  for (const Crossing& crossing : crossings) {
+    const auto candidate = std::find_if(detection_.candidates.begin(), detection_.candidates.end(), [&](const Candidate& c) {
+      return c.element == crossing.element && c.graphicI == crossing.graphicI && c.graphicJ == crossing.graphicJ;
+    });
+    if (candidate == detection_.candidates.end() || candidate->touching == crossing.onset) continue;
+    const ContactChange change = crossing.onset ? ContactChange::Onset : ContactChange::Separation;
+    smoothness = std::min(smoothness, laws_[static_cast<size_t>(crossing.element)].smoothnessAt(change));
+    candidate->touching = crossing.onset;
+    if (crossing.onset) markTouching(*candidate);
+    else stopTouching(PairKey{crossing.element, crossing.graphicI, crossing.graphicJ});
+    events.push_back({time, &element(crossing.element),
+                      contacts_->graphics[static_cast<size_t>(crossing.graphicI)].id,
+                      contacts_->graphics[static_cast<size_t>(crossing.graphicJ)].id, crossing.onset, true});
   }
   advanceLawStates();
   return smoothness;

@@ -122,14 +122,26 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // the step limit takes its pairs from it too.
   const VerletList& closeGraphics() const { return closeGraphics_; }
 
-  // ---- root functions: two per element with zero crossing on, both falling through zero -------------------
-  // g[2k]: the smallest gap among pairs that are apart (falls through 0 at the first touch);
-  // g[2k+1]: the smallest depth among pairs in contact (falls through 0 when one separates).
-  int rootCount() const { return 2 * static_cast<int>(rootElements_.size()); }
-  void rootFunctions(double* g) const;
-  // At a located root (after detect() at that state): the pair that crossed changes status. Returns how smooth the
-  // forces of the pairs that changed are through it (the least ContactLaws::smoothnessAt; kSmoothForce when none did).
-  int applyRoots(const int* rootsFound, double time, std::vector<ContactEvent>& events);
+  // ---- crossings: onsets and separations located pair by pair (elements with zero crossing on) -------------
+  // The integrator locates each on its interpolant between two returned states, from the pair's own distance (a
+  // pair's two bodies placed, one narrow phase): as root functions of IDAS, every one of its evaluations detected all
+  // pairs.
+  struct Crossing {
+    int element, graphicI, graphicJ;
+    bool onset;  // the pair begins to touch; false: it separates
+  };
+  bool locatesCrossings() const { return locatesCrossings_; }
+  // After detect(): the pairs of elements with zero crossing whose distance there disagrees with their status.
+  void crossings(std::vector<Crossing>& found) const;
+  // The signed distance (gap > 0, −depth < 0, as detect() has it) of a crossing's graphics with their bodies at the
+  // given kinematics (null: ground).
+  double crossingDistance(const Crossing& crossing, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
+  // The bodies (−1: ground) of a crossing's two graphics.
+  std::pair<int, int> crossingBodies(const Crossing& crossing) const;
+  // At a located crossing (after detect() at that state): the pairs that crossed change status. Returns how smooth
+  // the forces of the pairs that changed are through it (the least ContactLaws::smoothnessAt; kSmoothForce when none
+  // did).
+  int applyCrossings(std::span<const Crossing> crossings, double time, std::vector<ContactEvent>& events);
   // After an accepted step (after detect() at that state): any pair whose status changed unseen — with zero
   // crossing off, or a contact that began and ended within one step — takes its actual status.
   void synchronise(double time, std::vector<ContactEvent>& events);
@@ -339,9 +351,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
 
   const Model& model_;
   const ContactModel* contacts_ = nullptr;
-  std::vector<int> rootElements_;             // elements with zero crossing on
-  std::vector<int> rootSlot_;                 // per element: its index in rootElements_, −1 without zero crossing
-  std::vector<double> rootCeiling_;           // per element: the value a root function takes with no pair
+  bool locatesCrossings_ = false;             // an element has zero crossing on
+  mutable std::vector<ContactPoint> crossingPoints_;  // crossingDistance's narrow phase's points, not used
   std::vector<std::vector<GraphicRole>> roles_;  // per graphic: the elements that list it, and on which side
   std::vector<double> proximity_;             // per graphic: how far its box is inflated
   VerletList closeGraphics_;                  // the broad phase, kept from residual to residual

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include <idas/idas.h>
@@ -241,6 +242,24 @@ void Integrator::setStopTime(double stopTime) {
 
 StepResult Integrator::step() {
   ScopedTimer timer(times_.integrator);
+  const double from = time();
+  crossings_.clear();
+  StepResult result = takeStep();
+  if (result.status != StepStatus::Failed && system_.locatesContactCrossings()) returnAtFirstCrossing(from, result);
+  return result;
+}
+
+StepResult Integrator::takeStep() {
+  if (pendingReturn_) {
+    PendingReturn pending = std::move(*pendingReturn_);
+    pendingReturn_.reset();
+    std::copy(pending.y.begin(), pending.y.end(), data(y_.get()));
+    std::copy(pending.yp.begin(), pending.yp.end(), data(yp_.get()));
+    returnedFlows_ = std::move(pending.flows);
+    rootsFound_ = std::move(pending.rootsFound);
+    reachedTime_ = pending.result.time;
+    return pending.result;
+  }
   double reached = 0;
   // In one-step mode `tout` only gives IDAS the direction and the scale of its first step; the stop time
   // bounds every step.
@@ -265,6 +284,83 @@ StepResult Integrator::step() {
   }
   const bool reachedStop = flag == IDA_TSTOP_RETURN && !limitedStop_;
   return {reachedStop ? StepStatus::ReachedStopTime : StepStatus::Stepped, flag, reached};
+}
+
+// IDAS located contact onsets and separations as root functions once (two per element: the least gap and the least
+// depth), and each of their evaluations detected every pair at the interpolated state: one per step and about eleven
+// per located event. On the 100-sphere pile (peer_pile_benchmark, its restarts left out) that added 0.46 s to a run of
+// 1.0 s; located here, 0.15 s. The returned state's detection, which the step's contact bookkeeping shares, shows
+// which pairs crossed, and each is located from its own distance alone.
+void Integrator::returnAtFirstCrossing(double from, StepResult& result) {
+  system_.contactCrossings(data(y_.get()), unlocated_);
+  if (unlocated_.empty()) return;
+  // IDAS's own tolerance for a root's time.
+  const double tolerance = 100 * std::numeric_limits<double>::epsilon() * (std::fabs(result.time) +
+                                                                           std::fabs(lastStepSize()));
+  double first = std::numeric_limits<double>::infinity();
+  for (const ContactEvaluator::Crossing& crossing : unlocated_) {
+    const std::optional<double> at = locateCrossing(crossing, from, result.time, tolerance);
+    if (!at || *at > first) continue;
+    if (*at < first) crossings_.clear();
+    first = *at;
+    crossings_.push_back(crossing);
+  }
+  if (crossings_.empty() || first >= result.time) return;
+  // Returned at the first crossing, as IDAS returns at a root: the state there, IDAS's own return kept for later.
+  pendingReturn_ = PendingReturn{result, rootsFound_, {data(y_.get()), data(y_.get()) + stateSize_},
+                                 {data(yp_.get()), data(yp_.get()) + stateSize_}, returnedFlows_};
+  checkSundials(IDAGetDky(idas_.get(), first, 0, y_.get()), "IDAGetDky");
+  checkSundials(IDAGetDky(idas_.get(), first, 1, yp_.get()), "IDAGetDky");
+  if (integratesFlows_) {
+    checkSundials(IDAGetQuadDky(idas_.get(), first, 0, flows_.get()), "IDAGetQuadDky");
+    std::copy_n(data(flows_.get()), returnedFlows_.size(), returnedFlows_.begin());
+  }
+  std::fill(rootsFound_.begin(), rootsFound_.end(), 0);
+  reachedTime_ = first;
+  result = {StepStatus::RootFound, IDA_ROOT_RETURN, first};
+}
+
+std::optional<double> Integrator::locateCrossing(const ContactEvaluator::Crossing& crossing, double from, double to,
+                                                 double tolerance) {
+  // Crossed: an onset's distance has fallen below zero, a separation's has risen to zero or above (a pair at zero
+  // distance is apart, as detection has it). The secant runs on the distance turned so that it falls.
+  const auto crossed = [&](double distance) { return (distance < 0) == crossing.onset; };
+  const auto falling = [&](double distance) { return crossing.onset ? distance : -distance; };
+  const auto distanceAt = [&](double t) {
+    ++crossingEvaluations_;
+    return system_.contactCrossingDistance(crossing, interpolant(t));
+  };
+  const double atTo = system_.contactCrossingDistance(crossing, data(y_.get()));
+  const double atFrom = distanceAt(from);
+  if (!crossed(atTo) || crossed(atFrom)) return std::nullopt;
+  // Illinois (as IDAS's root finding), with a bisection after any secant step that did not halve the bracket.
+  double lo = from, hi = to, valueLo = falling(atFrom), valueHi = falling(atTo);
+  int retained = 0;  // the end the last step kept: −1 lo, +1 hi (Illinois halves an end kept twice)
+  bool bisect = false;
+  for (int iteration = 0; hi - lo > tolerance && iteration < 200; ++iteration) {
+    const double width = hi - lo;
+    double t = bisect ? 0.5 * (lo + hi) : hi - valueHi * (hi - lo) / (valueHi - valueLo);
+    t = std::clamp(t, lo + 0.5 * tolerance, hi - 0.5 * tolerance);
+    const double distance = distanceAt(t);
+    if (crossed(distance)) {
+      hi = t;
+      valueHi = falling(distance);
+      if (retained == -1) valueLo *= 0.5;
+      retained = -1;
+    } else {
+      lo = t;
+      valueLo = falling(distance);
+      if (retained == 1) valueHi *= 0.5;
+      retained = 1;
+    }
+    bisect = !bisect && hi - lo > 0.5 * width;
+  }
+  return hi;
+}
+
+const double* Integrator::interpolant(double t) const {
+  checkSundials(IDAGetDky(idas_.get(), t, 0, interpolated_.get()), "IDAGetDky");
+  return data(interpolated_.get());
 }
 
 std::span<const double> Integrator::returnedState() const {
@@ -309,6 +405,7 @@ void Integrator::limitNextStep(double step) {
 }
 
 void Integrator::restartAtReturnedState(double time) {
+  pendingReturn_.reset();  // IDAS goes on from here: what it had reached beyond is dropped
   beforeRestarts_ += currentStatistics();
   ++beforeRestarts_.restarts;
   normaliseEulerParameters(system_.layout(), data(y_.get()));
@@ -390,6 +487,7 @@ double Integrator::lastStepSize() const {
 SolverStatistics Integrator::statistics() const {
   SolverStatistics total = beforeRestarts_;
   total += currentStatistics();
+  total.rootEvaluations += crossingEvaluations_;
   return total;
 }
 

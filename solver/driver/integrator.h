@@ -46,8 +46,8 @@ struct IntegratorOptions {
   bool projectEulerParameters = true;
 };
 
-// RootFound: IDAS stopped where a root function (contact onset or separation, a sensor) crossed zero; see
-// rootsFound().
+// RootFound: the returned time is where a sensor's root function crossed zero (IDAS located it; see rootsFound()) or
+// a contact began or ended (located here; see contactCrossings()).
 enum class StepStatus { Stepped, ReachedStopTime, RootFound, Failed };
 
 struct StepResult {
@@ -96,6 +96,10 @@ class Integrator {
   StepResult step();
   // After a RootFound step: for each root function, −1 where it fell through zero, 0 elsewhere.
   const std::vector<int>& rootsFound() const { return rootsFound_; }
+  // The contact onsets and separations located at the returned time (zero crossing; empty when none). Each step()
+  // locates those after the previous returned time, pair by pair on IDAS's interpolant, and returns at the first
+  // (StepStatus::RootFound); what IDAS itself reached is returned by the next step(), unless a restart intervenes.
+  const std::vector<ContactEvaluator::Crossing>& contactCrossings() const { return crossings_; }
   // The state IDAS returned from the latest step: its solution at the step's end, or at the root; and its
   // derivative there.
   std::span<const double> returnedState() const;
@@ -140,6 +144,18 @@ class Integrator {
 
  private:
   SolverStatistics currentStatistics() const;  // IDAS's counters since the latest (re)initialisation
+  // One step of IDAS (or, after a return at a contact crossing, what IDAS had reached then).
+  StepResult takeStep();
+  // Contact crossings after `from` up to the returned time: the first becomes the returned time (see
+  // contactCrossings()).
+  void returnAtFirstCrossing(double from, StepResult& result);
+  // When the crossing's pair changes status between `from` (where it has its old status) and `to` (its new status at
+  // the returned state), to within IDAS's own root tolerance `tolerance`: the end of the last bracket, where it has
+  // crossed. Empty when it has its new status at `from` already (synchronise finds it unlocated).
+  std::optional<double> locateCrossing(const ContactEvaluator::Crossing& crossing, double from, double to,
+                                       double tolerance);
+  // IDAS's interpolant at `t`, as IDAS has it (Euler parameters as they are).
+  const double* interpolant(double t) const;
   static int residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* self);
   static int jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix matrix, void* self,
                               N_Vector, N_Vector, N_Vector);
@@ -186,6 +202,16 @@ class Integrator {
   double minStep_ = 0;           // IDAS's h_min
   double initialStep_ = 0;       // IDAS's first step after a (re)start, when set; 0: its own choice
   std::vector<int> rootsFound_;
+  std::vector<ContactEvaluator::Crossing> crossings_;   // located at the returned time
+  std::vector<ContactEvaluator::Crossing> unlocated_;   // scratch: the crossings the returned state shows
+  long crossingEvaluations_ = 0;                        // pair distances evaluated to locate crossings
+  // What IDAS returned when a contact crossing before it was returned instead.
+  struct PendingReturn {
+    StepResult result;
+    std::vector<int> rootsFound;
+    std::vector<double> y, yp, flows;
+  };
+  std::optional<PendingReturn> pendingReturn_;
   SolverStatistics beforeRestarts_;  // IDAReInit zeroes IDAS's counters; this keeps what they had reached
   // The energy balance: whether IDAS integrates it, its integrals at the returned time, and scratch for outputs.
   bool integratesFlows_ = false;

@@ -473,21 +473,29 @@ void MultibodySystem::differentiateForces(double time, const double* y) {
 void MultibodySystem::rootFunctions(double time, const double* y, const double* yp, double* g) {
   Stopwatch watch;
   updateKinematics(y);
-  if (contacts_.rootCount() > 0) {
-    detectContacts();
-    contacts_.rootFunctions(g);
-    times_.contactDetection += watch.lap();
-  }
-  if (sensors_.rootCount() > 0) {
-    if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
-    sensors_.rootFunctions(time, kinematics_, g + contacts_.rootCount());
-    times_.sensors += watch.lap();
-  }
+  if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
+  sensors_.rootFunctions(time, kinematics_, g);
+  times_.sensors += watch.lap();
 }
 
-void MultibodySystem::rootDirections(int* directions) const {
-  std::fill(directions, directions + contacts_.rootCount(), -1);
-  sensors_.rootDirections(directions + contacts_.rootCount());
+void MultibodySystem::rootDirections(int* directions) const { sensors_.rootDirections(directions); }
+
+void MultibodySystem::contactCrossings(const double* y, std::vector<ContactEvaluator::Crossing>& found) {
+  Stopwatch watch;
+  updateKinematics(y);
+  detectContacts();
+  contacts_.crossings(found);
+  times_.contactDetection += watch.lap();
+}
+
+double MultibodySystem::contactCrossingDistance(const ContactEvaluator::Crossing& crossing, const double* y) const {
+  const auto [bodyI, bodyJ] = contacts_.crossingBodies(crossing);
+  const auto kinematicsOf = [&](int body) {
+    return body < 0 ? std::optional<BodyKinematics>() : bodyKinematics(y + layout_.bodyOffset(body));
+  };
+  const std::optional<BodyKinematics> kinematicsI = kinematicsOf(bodyI), kinematicsJ = kinematicsOf(bodyJ);
+  return contacts_.crossingDistance(crossing, kinematicsI ? &*kinematicsI : nullptr,
+                                    kinematicsJ ? &*kinematicsJ : nullptr);
 }
 
 double MultibodySystem::sensorValue(int index, double time, const double* y, const double* yp) {
@@ -496,11 +504,12 @@ double MultibodySystem::sensorValue(int index, double time, const double* y, con
   return sensors_.value(index, time, kinematics_);
 }
 
-int MultibodySystem::applyContactRoots(double time, const double* y, const int* rootsFound,
-                                       std::vector<ContactEvent>& events) {
+int MultibodySystem::applyContactCrossings(double time, const double* y,
+                                           std::span<const ContactEvaluator::Crossing> crossings,
+                                           std::vector<ContactEvent>& events) {
   updateKinematics(y);
   detectContacts();
-  return contacts_.applyRoots(rootsFound, time, events);
+  return contacts_.applyCrossings(crossings, time, events);
 }
 
 const ContactStepLimit& MultibodySystem::measureContactSteps(const double* y, const double* yp, double lookAhead) {

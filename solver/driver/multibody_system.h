@@ -98,19 +98,23 @@ class MultibodySystem {
   const ParallelLoop& parallelLoop() const { return *parallel_; }
 
   // ---- contact and sensor events ----------------------------------------------------------------------------
-  // Root functions IDAS watches, evaluated at (y, y'): contact onset and separation first (contactRootCount()
-  // of them), then the sensors located by zero crossing.
-  int rootCount() const { return contacts_.rootCount() + sensors_.rootCount(); }
-  int contactRootCount() const { return contacts_.rootCount(); }
+  // Root functions IDAS watches, evaluated at (y, y'): the sensors located by zero crossing.
+  int rootCount() const { return sensors_.rootCount(); }
   void rootFunctions(double time, const double* y, const double* yp, double* g);
-  // The direction of each root function's events: −1 falling (contacts, LT sensors), +1 rising (GE), 0 either (EQ).
+  // The direction of each root function's events: −1 falling (LT sensors), +1 rising (GE), 0 either (EQ).
   void rootDirections(int* directions) const;
+  // Contact onsets and separations located by zero crossing (ContactEvaluator::Crossing): the pairs whose status
+  // the state y contradicts, and the distance of one of them at state y (only its two bodies placed).
+  bool locatesContactCrossings() const { return contacts_.locatesCrossings(); }
+  void contactCrossings(const double* y, std::vector<ContactEvaluator::Crossing>& found);
+  double contactCrossingDistance(const ContactEvaluator::Crossing& crossing, const double* y) const;
   // The sensors, and the value of sensor `index`'s expression at (y, y').
   const SensorEvaluator& sensors() const { return sensors_; }
   double sensorValue(int index, double time, const double* y, const double* yp);
-  // IDAS stopped at a root at state y: the pairs that crossed change status. Returns how smooth their forces are
-  // through it (ContactEvaluator::applyRoots).
-  int applyContactRoots(double time, const double* y, const int* rootsFound, std::vector<ContactEvent>& events);
+  // Crossings located at state y: their pairs change status. Returns how smooth their forces are through it
+  // (ContactEvaluator::applyCrossings).
+  int applyContactCrossings(double time, const double* y, std::span<const ContactEvaluator::Crossing> crossings,
+                            std::vector<ContactEvent>& events);
   // An accepted step reached state y: pairs whose status changed without a root take their actual status.
   void acceptContactStep(double time, const double* y, std::vector<ContactEvent>& events);
   // How the contact Jacobian takes friction's slope along the slip: the chord's from zero slip (the default; why: see
@@ -124,7 +128,7 @@ class MultibodySystem {
   void sampleContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
   // DebugOutput's view: the pairs close or touching at state y, without CONTACTPOST.
   void closeContacts(double time, std::span<const double> y, std::vector<PairReport>& reports);
-  // The pairs in contact at the accepted state y (after applyContactRoots or acceptContactStep there), and the
+  // The pairs in contact at the accepted state y (after applyContactCrossings or acceptContactStep there), and the
   // bodies' kinematics there: what the impact recorder follows from step to step.
   std::span<const BodyKinematics> touchingContacts(double time, std::span<const double> y,
                                                    std::vector<PairReport>& reports);

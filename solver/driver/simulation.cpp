@@ -311,23 +311,19 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     if (step.status == StepStatus::Failed) {
       return system_->subroutineStopRequest() ? stopForSubroutine() : fail(step.flag);
     }
-    // Which root functions crossed: contacts' come first, then the sensors located by zero crossing.
-    bool contactRootFound = false;
+    // Which sensors' root functions crossed zero, located by zero crossing.
     firedSensors.clear();
     if (step.status == StepStatus::RootFound) {
       const std::vector<int>& roots = integrator_->rootsFound();
-      const int contactRoots = system_->contactRootCount();
       for (int k = 0; k < static_cast<int>(roots.size()); ++k) {
-        if (roots[static_cast<size_t>(k)] == 0) continue;
-        if (k < contactRoots) contactRootFound = true;
-        else firedSensors.push_back(system_->sensors().sensorOfRoot(k - contactRoots));
+        if (roots[static_cast<size_t>(k)] != 0) firedSensors.push_back(system_->sensors().sensorOfRoot(k));
       }
     }
     // How smooth the forces of the pairs that began or ended are through the events located here (kSmoothForce).
     int eventSmoothness = kSmoothForce;
-    if (contactRootFound) {
-      eventSmoothness = system_->applyContactRoots(step.time, integrator_->returnedState().data(),
-                                                   integrator_->rootsFound().data(), contactEvents_);
+    if (!integrator_->contactCrossings().empty()) {
+      eventSmoothness = system_->applyContactCrossings(step.time, integrator_->returnedState().data(),
+                                                       integrator_->contactCrossings(), contactEvents_);
     } else {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }

@@ -124,6 +124,43 @@ TEST(ContactImpact, OnsetTimeOfAFreeFallIsLocated) {
   }
 }
 
+// Two balls of one element dropped from gaps 1 µm apart touch the plate 1 µs apart, within one step (the steps before
+// an onset are a few µs): each onset is located on its own at sqrt(2h/g), each pair's distance followed alone on
+// IDAS's interpolant. With IMPACT IDAS restarts at the first (Hertz at order 2 or more) and finds the second again
+// in the steps after it; SMOOTH never restarts it, and the second is returned from the step that found both.
+// Tolerance 1e-7 s, a tenth of the time between them (measured: 3e-9 s at most).
+TEST(ContactImpact, OnsetsOfTwoPairsWithinOneStepAreEachLocated) {
+  const double gaps[] = {0.05, 0.050001};
+  for (const std::string law : {"cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"",
+                                "cnf_type=\"SMOOTH\" stiffness=\"1e5\" transition_width=\"1e-4\""}) {
+    SCOPED_TRACE(law);
+    BallDrop drop;
+    drop.height = drop.radius + gaps[0];
+    drop.endTime = std::sqrt(2 * gaps[1] / kG) + 0.005;
+    drop.law = law + " cff_type=\"COULOMB_OFF\"";
+    std::string deck = ballDropDeck(drop);
+    const std::string secondBall =
+        "<Body_Rigid id=\"3\" mass=\"0.11\" cg_id=\"30\" inertia_xx=\"4e-5\" inertia_yy=\"4e-5\" "
+        "inertia_zz=\"4e-5\"/>\n<Reference_Marker id=\"30\" body_id=\"3\" pos_x=\"0.5\" pos_z=\"" +
+        formatReal(drop.radius + gaps[1]) + "\"/>\n<Post_Graphic id=\"210\" type=\"Sphere\" center_marker_id=\"30\" "
+        "radius=\"" + formatReal(drop.radius) + "\"/>\n";
+    deck.insert(deck.find("<Force_Contact"), secondBall);
+    const std::string oneBall = "i_graphics_id=\"200\"";
+    deck.replace(deck.find(oneBall), oneBall.size(), "i_graphics_id=\"200 210\"");
+    const ContactRun run = runContactDeck("two_onsets", deck);
+    ASSERT_TRUE(run.completed);
+    std::vector<double> onsets;
+    for (const LoggedContactEvent& event : run.events) {
+      if (!event.onset) continue;
+      EXPECT_TRUE(event.located) << "at t=" << event.time;
+      onsets.push_back(event.time);
+    }
+    ASSERT_EQ(onsets.size(), 2u);
+    for (size_t k = 0; k < 2; ++k) EXPECT_NEAR(onsets[k], std::sqrt(2 * gaps[k] / kG), 1e-7) << "ball " << k;
+    RecordProperty("onset_error_s_" + law.substr(10, 6), sci(onsets[1] - std::sqrt(2 * gaps[1] / kG)));
+  }
+}
+
 // The integrator's restarts in a run: run.log's last count (the whole run's).
 long restartsOf(const std::filesystem::path& log) {
   long restarts = -1;
