@@ -294,6 +294,7 @@ StepResult Integrator::takeStep() {
 void Integrator::returnAtFirstCrossing(double from, StepResult& result) {
   system_.contactCrossings(data(y_.get()), unlocated_);
   if (unlocated_.empty()) return;
+  expandInterpolant();
   // IDAS's own tolerance for a root's time.
   const double tolerance = 100 * std::numeric_limits<double>::epsilon() * (std::fabs(result.time) +
                                                                            std::fabs(lastStepSize()));
@@ -326,9 +327,10 @@ std::optional<double> Integrator::locateCrossing(const ContactEvaluator::Crossin
   // distance is apart, as detection has it). The secant runs on the distance turned so that it falls.
   const auto crossed = [&](double distance) { return (distance < 0) == crossing.onset; };
   const auto falling = [&](double distance) { return crossing.onset ? distance : -distance; };
+  const std::pair<int, int> bodies = system_.contactCrossingBodies(crossing);
   const auto distanceAt = [&](double t) {
     ++crossingEvaluations_;
-    return system_.contactCrossingDistance(crossing, interpolant(t));
+    return system_.contactCrossingDistance(crossing, interpolateBodies(t, bodies));
   };
   const double atTo = system_.contactCrossingDistance(crossing, data(y_.get()));
   const double atFrom = distanceAt(from);
@@ -358,9 +360,34 @@ std::optional<double> Integrator::locateCrossing(const ContactEvaluator::Crossin
   return hi;
 }
 
-const double* Integrator::interpolant(double t) const {
-  checkSundials(IDAGetDky(idas_.get(), t, 0, interpolated_.get()), "IDAGetDky");
-  return data(interpolated_.get());
+void Integrator::expandInterpolant() {
+  int order = 0;
+  checkSundials(IDAGetLastOrder(idas_.get(), &order), "IDAGetLastOrder");
+  checkSundials(IDAGetCurrentTime(idas_.get(), &interpolantTime_), "IDAGetCurrentTime");
+  interpolantTerms_.resize(static_cast<size_t>(order) + 1);
+  double factorial = 1;
+  for (int k = 0; k <= order; ++k) {
+    if (k > 1) factorial *= k;
+    checkSundials(IDAGetDky(idas_.get(), interpolantTime_, k, interpolated_.get()), "IDAGetDky");
+    std::vector<double>& term = interpolantTerms_[static_cast<size_t>(k)];
+    term.resize(static_cast<size_t>(stateSize_));
+    for (size_t i = 0; i < term.size(); ++i) term[i] = data(interpolated_.get())[i] / factorial;
+  }
+  crossingState_.resize(static_cast<size_t>(stateSize_));
+}
+
+const double* Integrator::interpolateBodies(double t, std::pair<int, int> bodies) {
+  const double dt = t - interpolantTime_;
+  for (const int body : {bodies.first, bodies.second}) {
+    if (body < 0) continue;
+    const size_t first = static_cast<size_t>(system_.layout().bodyOffset(body));
+    for (size_t i = first; i < first + body_state::kSize; ++i) {
+      double value = 0;  // Horner's rule
+      for (auto term = interpolantTerms_.rbegin(); term != interpolantTerms_.rend(); ++term) value = value * dt + (*term)[i];
+      crossingState_[i] = value;
+    }
+  }
+  return crossingState_.data();
 }
 
 std::span<const double> Integrator::returnedState() const {

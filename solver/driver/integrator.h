@@ -100,6 +100,9 @@ class Integrator {
   // locates those after the previous returned time, pair by pair on IDAS's interpolant, and returns at the first
   // (StepStatus::RootFound); what IDAS itself reached is returned by the next step(), unless a restart intervenes.
   const std::vector<ContactEvaluator::Crossing>& contactCrossings() const { return crossings_; }
+  // Whether the next step() returns what IDAS had already reached (after a return at a contact crossing) without
+  // stepping IDAS.
+  bool returnsReachedNext() const { return pendingReturn_.has_value(); }
   // The state IDAS returned from the latest step: its solution at the step's end, or at the root; and its
   // derivative there.
   std::span<const double> returnedState() const;
@@ -154,8 +157,12 @@ class Integrator {
   // crossed. Empty when it has its new status at `from` already (synchronise finds it unlocated).
   std::optional<double> locateCrossing(const ContactEvaluator::Crossing& crossing, double from, double to,
                                        double tolerance);
-  // IDAS's interpolant at `t`, as IDAS has it (Euler parameters as they are).
-  const double* interpolant(double t) const;
+  // IDAS's interpolant over its latest step as a polynomial in t − tn (IDAGetDky's derivatives at its time tn, over
+  // their factorials), so that locating a crossing interpolates only its pair's two bodies.
+  void expandInterpolant();
+  // A state whose two bodies' parts (−1: ground, none) are the interpolant's at `t` (Euler parameters as they are);
+  // the rest is not set.
+  const double* interpolateBodies(double t, std::pair<int, int> bodies);
   static int residualCallback(double t, N_Vector y, N_Vector yp, N_Vector r, void* self);
   static int jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N_Vector r, SUNMatrix matrix, void* self,
                               N_Vector, N_Vector, N_Vector);
@@ -205,6 +212,9 @@ class Integrator {
   std::vector<ContactEvaluator::Crossing> crossings_;   // located at the returned time
   std::vector<ContactEvaluator::Crossing> unlocated_;   // scratch: the crossings the returned state shows
   long crossingEvaluations_ = 0;                        // pair distances evaluated to locate crossings
+  double interpolantTime_ = 0;                          // tn of expandInterpolant's polynomial
+  std::vector<std::vector<double>> interpolantTerms_;   // its coefficients, lowest power first
+  std::vector<double> crossingState_;                   // interpolateBodies's state
   // What IDAS returned when a contact crossing before it was returned instead.
   struct PendingReturn {
     StepResult result;

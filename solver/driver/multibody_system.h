@@ -108,6 +108,9 @@ class MultibodySystem {
   bool locatesContactCrossings() const { return contacts_.locatesCrossings(); }
   void contactCrossings(const double* y, std::vector<ContactEvaluator::Crossing>& found);
   double contactCrossingDistance(const ContactEvaluator::Crossing& crossing, const double* y) const;
+  std::pair<int, int> contactCrossingBodies(const ContactEvaluator::Crossing& crossing) const {
+    return contacts_.crossingBodies(crossing);
+  }
   // The sensors, and the value of sensor `index`'s expression at (y, y').
   const SensorEvaluator& sensors() const { return sensors_; }
   double sensorValue(int index, double time, const double* y, const double* yp);

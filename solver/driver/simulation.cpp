@@ -407,7 +407,8 @@ std::optional<SegmentOutcome> Simulation::reportInterference(double time) {
 }
 
 std::optional<SegmentOutcome> Simulation::guardNextStep() {
-  if (!system_->guardsContacts()) return std::nullopt;
+  // The next step() only returns the state IDAS has reached already; the guard measures from there before IDAS steps.
+  if (!system_->guardsContacts() || integrator_->returnsReachedNext()) return std::nullopt;
   const double lookAhead = integrator_->nextStepBound();
   const double time = integrator_->time();
   const ContactStepLimit& guard = system_->measureContactSteps(integrator_->returnedState().data(),
