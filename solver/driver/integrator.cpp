@@ -50,13 +50,6 @@ constexpr int kKrylovDimension = 30;
 // 0.3 s, 2 threads, 16866 -> 9828 at 0.25, wall 7.4 -> 6.1-6.4 s. At 0.5 the residuals begin to grow (8237 against
 // 7790 at 1000 spheres), at 1.0 the steps too (5314 against 4860 at 100).
 constexpr double kKrylovToleranceFactor = 0.25;
-// How far cj = α/h may move before GMRES's preconditioner is formed anew: IDAS's default (25 %), except while IDAS
-// doubles its step every step — its first steps after each (re)start, where cj halves from step to step and the
-// preconditioner was formed at each. The products take the current cj exactly (jacobianTimesCallback); only the
-// preconditioner lags, and over those short steps the state has hardly moved. There cj may fall fourfold (two
-// doublings) first.
-constexpr double kKrylovDeltaCj = 0.25;
-constexpr double kKrylovDoublingDeltaCj = 0.6;
 
 // The absolute tolerance that makes a joint multiplier's weight in IDAS's norms negligible (1e-100), without
 // the subnormal numbers a larger one would give.
@@ -169,8 +162,6 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
                   "IDASetPreconditioner");
     checkSundials(IDASetJacTimes(idas, nullptr, jacobianTimesCallback), "IDASetJacTimes");
     checkSundials(IDASetEpsLin(idas, kKrylovToleranceFactor), "IDASetEpsLin");
-    checkSundials(IDASetDeltaCjLSetup(idas, kKrylovDoublingDeltaCj), "IDASetDeltaCjLSetup");
-    stepsDoubling_ = true;
   } else {
     // The analytic block Jacobian, in dense or sparse storage.
     assembler_ = makeJacobianAssembler(
@@ -287,7 +278,6 @@ StepResult Integrator::takeStep() {
   }
   reachedTime_ = reached;
   updateReturnedFlows();
-  if (stepsDoubling_) followStepDoubling();
   if (flag == IDA_ROOT_RETURN) {
     checkSundials(IDAGetRootInfo(idas_.get(), rootsFound_.data()), "IDAGetRootInfo");
     return {StepStatus::RootFound, flag, reached};
@@ -441,28 +431,12 @@ void Integrator::limitNextStep(double step) {
   checkSundials(IDASetStopTime(idas_.get(), limitedStop_ ? now + step : stopTime_), "IDASetStopTime");
 }
 
-void Integrator::followStepDoubling() {
-  // IDAS's first step is followed by one of the same size (its order rises to 2 first), then each doubles.
-  long steps = 0;
-  checkSundials(IDAGetNumSteps(idas_.get(), &steps), "IDAGetNumSteps");
-  double last = 0, next = 0;
-  checkSundials(IDAGetLastStep(idas_.get(), &last), "IDAGetLastStep");
-  checkSundials(IDAGetCurrentStep(idas_.get(), &next), "IDAGetCurrentStep");
-  if (next == 2 * last || (steps == 1 && next == last)) return;
-  checkSundials(IDASetDeltaCjLSetup(idas_.get(), kKrylovDeltaCj), "IDASetDeltaCjLSetup");
-  stepsDoubling_ = false;
-}
-
 void Integrator::restartAtReturnedState(double time) {
   pendingReturn_.reset();  // IDAS goes on from here: what it had reached beyond is dropped
   beforeRestarts_ += currentStatistics();
   ++beforeRestarts_.restarts;
   normaliseEulerParameters(system_.layout(), data(y_.get()));
   checkSundials(IDAReInit(idas_.get(), time, y_.get(), yp_.get()), "IDAReInit");
-  if (linearSolverKind_ == LinearSolverKind::Krylov) {
-    checkSundials(IDASetDeltaCjLSetup(idas_.get(), kKrylovDoublingDeltaCj), "IDASetDeltaCjLSetup");
-    stepsDoubling_ = true;
-  }
   if (integratesFlows_) {
     std::copy(returnedFlows_.begin(), returnedFlows_.end(), data(flows_.get()));
     checkSundials(IDAQuadReInit(idas_.get(), flows_.get()), "IDAQuadReInit");

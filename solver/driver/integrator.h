@@ -178,9 +178,6 @@ class Integrator {
   static int energyRatesCallback(double t, N_Vector y, N_Vector yp, N_Vector rates, void* self);
   // After a step: the integrals at the time IDAS returned.
   void updateReturnedFlows();
-  // After a step while IDAS's steps double (GMRES only, kKrylovDoublingDeltaCj): back to the usual tolerance for cj
-  // once the next step is not twice the last.
-  void followStepDoubling();
   // Runs the body of a callback. An exception must not cross IDAS's C frames: it becomes −1 (unrecoverable) and
   // its message is kept for the failure report.
   template <class Body>
@@ -239,7 +236,6 @@ class Integrator {
   // A(cj) = A(setupCj_) + (cj − setupCj_)·∂F/∂y'.
   std::unique_ptr<BlockJacobian> iterationBlocks_;
   std::optional<double> setupCj_;
-  bool stepsDoubling_ = false;  // IDAS has doubled its step at every step since its (re)start
 
   // Declared in creation order: destroyed in reverse, IDAS memory before the solvers it points at.
   SundialsContextPtr context_;
