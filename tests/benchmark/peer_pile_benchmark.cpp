@@ -81,6 +81,19 @@
 // steps, 1950 Jacobians, 618 failures, KE 0.0100 J, overlap 0.240 mm; N=1000 3575 / 1573 / 543, 1528.6 J, 3.92 mm.) Zero
 // crossing on, N=100, 1 thread: 3.2 s against 1.5 s off (2.1x; 993 restarts). Cost per step at 0.3 s, 1 thread: 0.231
 // / 0.889 / 2.62 / 9.39 / 37.9 ms at N = 100 / 300 / 1000 / 3000 / 10 000 (exponent 1.09; 1.16 from 1000 to 10 000).
+// Next session, on a faster VM of the same kind (the peers 25-45 % faster than on the last), only zero crossing
+// changed: each pair's onset or separation is located on IDAS's interpolant from that pair's distance, the step's end
+// detection showing which pairs crossed, instead of by two root functions per element that detected every pair at
+// each evaluation. Without zero crossing the runs are bit for bit those above. Right after ../shared/peers/run_all.sh
+// (MuJoCo Newton 0.72 s and 6.19 s, Bullet 0.077 s and 3.78 s for 2 s): N=100, 2 s: 1 thread 0.99-1.08 s, 2 threads
+// 0.84-1.04 s; N=1000, 0.3 s: 1 thread 4.84-4.97 s, 2 threads 3.57-3.66 s (4904 and 3575 steps, figures as above).
+// An hour later (MuJoCo 0.82 s and 8.21 s, Bullet 0.091 s and 4.97 s), interleaved with the build the session began
+// from, 1 thread, zero crossing on / off: N=100, 2 s: 2.11-2.34 / 1.04-1.49 s -> 2.06-2.07 / 1.05-1.10 s (711 -> 947
+// restarts, the chaotic pile taking another course; 30356 root function evaluations -> 22113 pair distances); N=1000,
+// 0.3 s: 10.5-15.0 / 5.4-5.9 s -> 6.7-6.8 / 5.5-5.8 s. Under callgrind, N=100, 0.6 s: 18.68e9 -> 15.39e9 instructions
+// on, 9.88e9 off. With IDAS's restarts left out (a measurement only), N=100: 1.46 -> 1.14 s against 0.99 s off. Cost
+// per step at 0.3 s, 1 thread: 0.169 / 0.569 / 1.47 / 5.22 / 21.2 ms at N = 100 / 300 / 1000 / 3000 / 10 000 (exponent
+// 1.03; 1.16 from 1000 to 10 000).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
