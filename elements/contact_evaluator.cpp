@@ -16,8 +16,8 @@ namespace lodestone {
 namespace {
 
 // How far (as a fraction of its bounding radius) a graphic's box is inflated for the broad phase, so that a pair
-// becomes a candidate, with an exact gap, before it touches: the onset root function then sees the gap fall
-// through zero rather than appear below it.
+// becomes a candidate, with an exact gap, before it touches: an onset is then seen as the gap falling through zero
+// rather than appearing below it.
 constexpr double kProximityFraction = 0.1;
 
 // How far the boxes are grown when the broad phase's pairs are kept (VerletList), as a part of the median box's
@@ -76,7 +76,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   bodies_ = bodies;
   if (empty()) return;
   const bool moved = placeGraphics(bodies);
-  // The integrator asks again at a state it has asked about (root functions, then the accepted step, then the
+  // The integrator asks again at a state it has asked about (the crossings, then the accepted step, then the
   // Jacobian, all at the step's end): the same poses find the same contacts. Whether each pair is touching is kept
   // up to date on the candidates by applyCrossings and synchronise.
   if (!moved) return;
@@ -571,9 +571,10 @@ int ContactEvaluator::applyCrossings(std::span<const Crossing> crossings, double
   time_ = time;
   int smoothness = kSmoothForce;
   for (const Crossing& crossing : crossings) {
-    const auto candidate = std::find_if(detection_.candidates.begin(), detection_.candidates.end(), [&](const Candidate& c) {
+    const auto crossed = [&](const Candidate& c) {
       return c.element == crossing.element && c.graphicI == crossing.graphicI && c.graphicJ == crossing.graphicJ;
-    });
+    };
+    const auto candidate = std::find_if(detection_.candidates.begin(), detection_.candidates.end(), crossed);
     if (candidate == detection_.candidates.end() || candidate->touching == crossing.onset) continue;
     const ContactChange change = crossing.onset ? ContactChange::Onset : ContactChange::Separation;
     smoothness = std::min(smoothness, laws_[static_cast<size_t>(crossing.element)].smoothnessAt(change));

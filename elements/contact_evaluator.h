@@ -1,7 +1,7 @@
 // Force_Contact at run time: finds which graphics touch (one broad phase for every element, its pairs kept while
 // the graphics move little, then the narrow phase per close pair), turns each contact point into normal and friction
-// forces through the element's laws, and keeps each pair's contact status for the root functions that locate onset
-// and separation in time.
+// forces through the element's laws, and keeps each pair's contact status, whose changes (onset and separation) the
+// integrator locates in time pair by pair.
 #pragma once
 
 #include <array>
@@ -123,9 +123,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   const VerletList& closeGraphics() const { return closeGraphics_; }
 
   // ---- crossings: onsets and separations located pair by pair (elements with zero crossing on) -------------
-  // The integrator locates each on its interpolant between two returned states, from the pair's own distance (a
-  // pair's two bodies placed, one narrow phase): as root functions of IDAS, every one of its evaluations detected all
-  // pairs.
+  // The integrator locates each on its interpolant between two returned states from the pair's own distance (its two
+  // bodies placed, one narrow phase), where IDAS's root functions detected every pair at each evaluation.
   struct Crossing {
     int element, graphicI, graphicJ;
     bool onset;  // the pair begins to touch; false: it separates

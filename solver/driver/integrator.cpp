@@ -383,7 +383,9 @@ const double* Integrator::interpolateBodies(double t, std::pair<int, int> bodies
     const size_t first = static_cast<size_t>(system_.layout().bodyOffset(body));
     for (size_t i = first; i < first + body_state::kSize; ++i) {
       double value = 0;  // Horner's rule
-      for (auto term = interpolantTerms_.rbegin(); term != interpolantTerms_.rend(); ++term) value = value * dt + (*term)[i];
+      for (auto term = interpolantTerms_.rbegin(); term != interpolantTerms_.rend(); ++term) {
+        value = value * dt + (*term)[i];
+      }
       crossingState_[i] = value;
     }
   }

@@ -92,9 +92,9 @@ class Integrator {
 
   // Integration stops exactly at `stopTime` (IDASetStopTime); must lie ahead of time().
   void setStopTime(double stopTime);
-  // One internal IDAS step.
+  // One internal IDAS step, or the first contact crossing within it (then the next step() returns the rest of it).
   StepResult step();
-  // After a RootFound step: for each root function, −1 where it fell through zero, 0 elsewhere.
+  // After a RootFound step: for each root function (the sensors'), −1 where it fell through zero, 0 elsewhere.
   const std::vector<int>& rootsFound() const { return rootsFound_; }
   // The contact onsets and separations located at the returned time (zero crossing; empty when none). Each step()
   // locates those after the previous returned time, pair by pair on IDAS's interpolant, and returns at the first

@@ -13,7 +13,7 @@ struct SolverStatistics {
   long nonlinearIterations = 0;
   long errorTestFailures = 0;
   long nonlinearConvergenceFailures = 0;
-  long rootEvaluations = 0;  // of the root functions (contact onset and separation, sensors)
+  long rootEvaluations = 0;  // of the sensors' root functions, and the pair distances that locate contact crossings
   long restarts = 0;         // of IDAS after its start: at located contact events, at sensors that ask for one
 
   SolverStatistics& operator+=(const SolverStatistics& other);
