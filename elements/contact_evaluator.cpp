@@ -546,7 +546,7 @@ void ContactEvaluator::crossings(std::vector<Crossing>& found) const {
   found.clear();
   for (const Candidate& c : detection_.candidates) {
     if (!element(c.element).zeroCrossing || (c.distance < 0) == c.touching) continue;
-    found.push_back({c.element, c.graphicI, c.graphicJ, !c.touching});
+    found.push_back({c.element, c.graphicI, c.graphicJ, !c.touching, c.distance});
   }
 }
 

@@ -127,7 +127,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // bodies placed, one narrow phase), where IDAS's root functions detected every pair at each evaluation.
   struct Crossing {
     int element, graphicI, graphicJ;
-    bool onset;  // the pair begins to touch; false: it separates
+    bool onset;       // the pair begins to touch; false: it separates
+    double distance;  // its signed distance where crossings() found it (the new status's sign)
   };
   bool locatesCrossings() const { return locatesCrossings_; }
   // After detect(): the pairs of elements with zero crossing whose distance there disagrees with their status.

@@ -192,9 +192,8 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
   nonlinearSolver_ = std::move(newton);
   checkSundials(IDASetNonlinearSolver(idas, nonlinearSolver_.get()), "IDASetNonlinearSolver");
 
-  // Contact onset and separation, and sensors: each root function has the direction in which it crossing zero is
-  // an event (contact functions fall through zero; their rises are the same functions changing meaning after an
-  // event and must not stop the integration).
+  // The sensors located by zero crossing: each root function has the direction in which its crossing zero is an
+  // event (contact onsets and separations are located by returnAtFirstCrossing instead).
   if (const int roots = system.rootCount(); roots > 0) {
     checkSundials(IDARootInit(idas, roots, rootCallback), "IDARootInit");
     std::vector<int> directions(static_cast<size_t>(roots), -1);
@@ -313,8 +312,8 @@ void Integrator::returnAtFirstCrossing(double from, StepResult& result) {
   checkSundials(IDAGetDky(idas_.get(), first, 0, y_.get()), "IDAGetDky");
   checkSundials(IDAGetDky(idas_.get(), first, 1, yp_.get()), "IDAGetDky");
   if (integratesFlows_) {
-    checkSundials(IDAGetQuadDky(idas_.get(), first, 0, flows_.get()), "IDAGetQuadDky");
-    std::copy_n(data(flows_.get()), returnedFlows_.size(), returnedFlows_.begin());
+    const std::span<const double> flows = energyFlowsAt(first);  // interpolated: `first` is not yet reachedTime_
+    returnedFlows_.assign(flows.begin(), flows.end());
   }
   std::fill(rootsFound_.begin(), rootsFound_.end(), 0);
   reachedTime_ = first;
@@ -332,11 +331,10 @@ std::optional<double> Integrator::locateCrossing(const ContactEvaluator::Crossin
     ++crossingEvaluations_;
     return system_.contactCrossingDistance(crossing, interpolateBodies(t, bodies));
   };
-  const double atTo = system_.contactCrossingDistance(crossing, data(y_.get()));
   const double atFrom = distanceAt(from);
-  if (!crossed(atTo) || crossed(atFrom)) return std::nullopt;
+  if (crossed(atFrom)) return std::nullopt;
   // Illinois (as IDAS's root finding), with a bisection after any secant step that did not halve the bracket.
-  double lo = from, hi = to, valueLo = falling(atFrom), valueHi = falling(atTo);
+  double lo = from, hi = to, valueLo = falling(atFrom), valueHi = falling(crossing.distance);
   int retained = 0;  // the end the last step kept: −1 lo, +1 hi (Illinois halves an end kept twice)
   bool bisect = false;
   for (int iteration = 0; hi - lo > tolerance && iteration < 200; ++iteration) {

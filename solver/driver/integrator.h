@@ -152,9 +152,10 @@ class Integrator {
   // Contact crossings after `from` up to the returned time: the first becomes the returned time (see
   // contactCrossings()).
   void returnAtFirstCrossing(double from, StepResult& result);
-  // When the crossing's pair changes status between `from` (where it has its old status) and `to` (its new status at
-  // the returned state), to within IDAS's own root tolerance `tolerance`: the end of the last bracket, where it has
-  // crossed. Empty when it has its new status at `from` already (synchronise finds it unlocated).
+  // When the crossing's pair changes status between `from` (where it has its old status) and `to` (the returned
+  // state, where crossings() found its distance with the new status's sign), to within IDAS's own root tolerance
+  // `tolerance`: the end of the last bracket, where it has crossed. Empty when it has its new status at `from` already
+  // (synchronise finds it unlocated).
   std::optional<double> locateCrossing(const ContactEvaluator::Crossing& crossing, double from, double to,
                                        double tolerance);
   // IDAS's interpolant over its latest step as a polynomial in t − tn (IDAGetDky's derivatives at its time tn, over
