@@ -571,10 +571,10 @@ int ContactEvaluator::applyCrossings(std::span<const Crossing> crossings, double
   time_ = time;
   int smoothness = kSmoothForce;
   for (const Crossing& crossing : crossings) {
-    const auto crossed = [&](const Candidate& c) {
+    const auto samePair = [&](const Candidate& c) {
       return c.element == crossing.element && c.graphicI == crossing.graphicI && c.graphicJ == crossing.graphicJ;
     };
-    const auto candidate = std::find_if(detection_.candidates.begin(), detection_.candidates.end(), crossed);
+    const auto candidate = std::find_if(detection_.candidates.begin(), detection_.candidates.end(), samePair);
     if (candidate == detection_.candidates.end() || candidate->touching == crossing.onset) continue;
     const ContactChange change = crossing.onset ? ContactChange::Onset : ContactChange::Separation;
     smoothness = std::min(smoothness, laws_[static_cast<size_t>(crossing.element)].smoothnessAt(change));
