@@ -265,6 +265,10 @@ StepResult Integrator::takeStep() {
   const int flag = IDASolve(idas_.get(), stopTime_, &reached, y_.get(), yp_.get(), IDA_ONE_STEP);
   if (flag < 0) return {StepStatus::Failed, flag, time()};
   restartPending_ = false;
+  if (restartStep_ > 0) {  // that restart's first step is taken: later restarts start as the deck says
+    restartStep_ = 0;
+    checkSundials(IDASetInitStep(idas_.get(), initialStep_), "IDASetInitStep");
+  }
   // Steps too small to move time (t + h = t) come when the equations cannot be continued past an instant — a force
   // that is NaN from then on: IDAS retries smaller after each failed residual and only warns, forever. Give up.
   stalledSteps_ = reachedTime_ && reached <= *reachedTime_ ? stalledSteps_ + 1 : 0;
@@ -416,8 +420,9 @@ double Integrator::nextStepBound() const {
   const double toStop = std::fabs(stopTime_ - now);
   double step = 0;
   if (!restartPending_) checkSundials(IDAGetCurrentStep(idas_.get(), &step), "IDAGetCurrentStep");
-  // IDAS's first step: the one it was given, else 0.001 of the way to `tout` (step() passes the stop time).
-  if (step == 0) step = initialStep_ > 0 ? initialStep_ : 0.001 * toStop;
+  // IDAS's first step: the one it was given (for this restart, else for every start), else 0.001 of the way to
+  // `tout` (step() passes the stop time).
+  if (step == 0) step = restartStep_ > 0 ? restartStep_ : initialStep_ > 0 ? initialStep_ : 0.001 * toStop;
   // IDAS raises a first step to h_min, and never takes a shorter one.
   step = std::max(std::fabs(step), minStep_);
   if (maxStep_ > 0) step = std::min(step, maxStep_);
@@ -431,7 +436,7 @@ void Integrator::limitNextStep(double step) {
   checkSundials(IDASetStopTime(idas_.get(), limitedStop_ ? now + step : stopTime_), "IDASetStopTime");
 }
 
-void Integrator::restartAtReturnedState(double time) {
+void Integrator::restartAtReturnedState(double time, double firstStep) {
   pendingReturn_.reset();  // IDAS goes on from here: what it had reached beyond is dropped
   beforeRestarts_ += currentStatistics();
   ++beforeRestarts_.restarts;
@@ -447,6 +452,8 @@ void Integrator::restartAtReturnedState(double time) {
   limitedStop_ = false;
   restartPending_ = true;
   reachedTime_ = time;
+  restartStep_ = firstStep;
+  checkSundials(IDASetInitStep(idas_.get(), firstStep > 0 ? firstStep : initialStep_), "IDASetInitStep");
 }
 
 void Integrator::interpolate(double t, std::span<double> y) const {

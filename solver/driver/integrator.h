@@ -121,8 +121,9 @@ class Integrator {
   // The size of the first step after the next restartAtReturnedState (a sensor's stepsize).
   void setNextStep(double step);
   // Restarts IDAS at `time` from the state it returned there (at a root: the force law changes, so the BDF
-  // history before it would smear the change over the next steps). Keeps the stop time and the statistics.
-  void restartAtReturnedState(double time);
+  // history before it would smear the change over the next steps). Keeps the stop time and the statistics. IDAS's
+  // first step is `firstStep` when given, else the deck's (h0_max, a sensor's stepsize) or IDAS's own choice.
+  void restartAtReturnedState(double time, double firstStep = 0);
 
   // The solution at `t` within the last step (IDAGetDky), Euler parameters normalised; and its derivative.
   void interpolate(double t, std::span<double> y) const;
@@ -209,6 +210,7 @@ class Integrator {
   double maxStep_ = 0;           // IDAS's h_max in force; 0: none
   double minStep_ = 0;           // IDAS's h_min
   double initialStep_ = 0;       // IDAS's first step after a (re)start, when set; 0: its own choice
+  double restartStep_ = 0;       // the first step of the pending restart alone, when set; 0: initialStep_
   std::vector<int> rootsFound_;
   std::vector<ContactEvaluator::Crossing> crossings_;   // located at the returned time
   std::vector<ContactEvaluator::Crossing> unlocated_;   // scratch: the crossings the returned state shows
