@@ -76,7 +76,7 @@ TEST(MagnetCuboidField, IsCurlFreeAndDivergenceFreeOutside) {
   }
 }
 
-// On the line of an edge (beyond the magnet) and in the plane of a face (beside it), the terms of the closed form
+// On the line of an edge (beyond the magnet, on either side) and in the plane of a face (beside it), the terms of the closed form
 // are singular one by one (ln 0, atan(x/0)), but the field is smooth there. The value on such a point must be finite
 // and match points 1e-9 of the size to either side; the field changes by ~1e-9 relative over that, a lost or
 // doubled singular term by O(1).
@@ -85,7 +85,8 @@ TEST(MagnetCuboidField, IsFiniteAndContinuousOnTheLinesOfEdgesAndThePlanesOfFace
   const double nudge = 1e-9 * 2 * h.maxCoeff();
   const Vector3 points[] = {Vector3(h.x(), h.y(), 2 * h.z()),    Vector3(-h.x(), 3 * h.y(), -h.z()),
                             Vector3(5 * h.x(), -h.y(), h.z()),   Vector3(h.x(), 2 * h.y(), 0.3 * h.z()),
-                            Vector3(0.1 * h.x(), -h.y(), -2 * h.z()), Vector3(-3 * h.x(), 0.5 * h.y(), h.z())};
+                            Vector3(0.1 * h.x(), -h.y(), -2 * h.z()), Vector3(-3 * h.x(), 0.5 * h.y(), h.z()),
+                            Vector3(h.x(), -h.y(), -2 * h.z()),  Vector3(-3 * h.x(), h.y(), -h.z())};
   for (const Vector3& point : points) {
     SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
     const Vector3 field = cuboidField(kBox, point);
