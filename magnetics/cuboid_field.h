@@ -21,7 +21,9 @@ struct Cuboid {
 // H (A/m) at `point` (m, in the cuboid's axes). Valid anywhere off the cuboid's surface: outside, B = μ0·H; inside,
 // H is the demagnetising field and B = μ0·(H + M). Points in the plane of a face or on the line of an edge, but
 // off the surface, give the finite limit (the field is continuous there); on an edge the field diverges
-// logarithmically and the result is infinite.
+// logarithmically and the result is infinite. Far away the closed form's terms cancel down to the dipole field:
+// its relative round-off is 2e-10 at 1000 sizes, 4e-8 at 10⁴, while the dipole field is off by (size/d)² (a cube:
+// (size/d)⁴), so beyond some thousand sizes the point dipole is the better formula.
 Vector3 cuboidField(const Cuboid& cuboid, const Vector3& point);
 
 }  // namespace lodestone

@@ -34,9 +34,9 @@ struct CuboidInteraction {
 // asking 1e-4, 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 8.3e-5, 1.6e-7, 1.2e-9, 2.6e-11 against Akoun & Yonnet's closed
 // form, for 0.5k–41k, 0.5k–77k, 0.5k–107k, 0.5k–130k field evaluations (≈ 0.5 µs each), the most at 0.1 mm
 // (tests/unit/magnetics_cuboid_test.cpp, tests/benchmark/magnet_cuboid_benchmark.cpp).
-// A floor: far from a small source its field loses digits (the closed form's terms cancel to the dipole field, a
-// relative ε·(d/ℓ)³ from the arctangents), so a target hundreds of times larger than the source cannot reach every
-// accuracy. A 1 mm cube over a 200 mm plate reaches 1e-8 but not 1e-9; `converged` is then false.
+// A floor: far from a source its field keeps fewer digits (relative round-off 2e-10 at 1000 sizes, 4e-8 at 10⁴), so
+// a target thousands of times larger than the source may not reach every accuracy; `converged` then says so. A 1 mm
+// cube over a 200 mm plate reaches 1e-9 either way round.
 CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const CuboidPose& pose,
                                     double relativeAccuracy = 1e-8);
 

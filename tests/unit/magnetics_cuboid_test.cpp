@@ -50,6 +50,9 @@ TEST(MagnetCuboidField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder) {
     return relativeError(cuboidField(cuboid, point), dipoleField(volume(cuboid) * cuboid.magnetisation, point));
   };
   EXPECT_LT(errorAt(kCube, 50), 1e-5);
+  // Far enough for round-off to dominate (the (ℓ/d)⁴ part is 1.2e-13): the closed form's terms cancel down to the
+  // dipole field, and it keeps 2.0e-10 (measured; 6e-8 with the arctangents taken one by one).
+  EXPECT_LT(errorAt(kCube, 1000), 1e-9);
   for (const double sizes : {5.0, 10.0}) EXPECT_NEAR(errorAt(kCube, sizes) / errorAt(kCube, 2 * sizes), 16, 0.8);
   for (const double sizes : {10.0, 20.0, 40.0}) EXPECT_NEAR(errorAt(kBox, sizes) / errorAt(kBox, 2 * sizes), 4, 0.2);
 }
@@ -79,10 +82,10 @@ TEST(MagnetCuboidField, IsCurlFreeAndDivergenceFreeOutside) {
   }
 }
 
-// On the line of an edge (beyond the magnet, on either side) and in the plane of a face (beside it), the terms of the closed form
-// are singular one by one (ln 0, atan(x/0)), but the field is smooth there. The value on such a point must be finite
-// and match points 1e-9 of the size to either side; the field changes by ~1e-9 relative over that, a lost or
-// doubled singular term by O(1).
+// On the line of an edge (beyond the magnet, on either side) and in the plane of a face (beside it), the terms of the
+// closed form are singular one by one (ln 0, atan(x/0)), but the field is smooth there. The value on such a point
+// must be finite and match points 1e-9 of the size to either side; the field changes by ~1e-9 relative over that, a
+// lost or doubled singular term by O(1).
 TEST(MagnetCuboidField, IsFiniteAndContinuousOnTheLinesOfEdgesAndThePlanesOfFaces) {
   const Vector3 h = kBox.halfExtents;
   const double nudge = 1e-9 * 2 * h.maxCoeff();
@@ -171,19 +174,21 @@ TEST(MagnetCuboidForce, ObeysNewtonsThirdLawAndBalancesTorquesForARotatedPair) {
 
 // A 1 mm cube 0.1 mm above a 200 mm plate, off its centre: integrated over the cube, the plate's field is smooth;
 // integrated over the plate, the cube's field is a spike the panels must find, starting from one 7×7 rule per face.
-// Both asked for 1e-8 and must agree within 1e-8 (measured 1.0e-9 for the force). Akoun & Yonnet's sum is no
-// reference here: its 64 terms of order (plate size)² cancel to the cube's force, leaving it 5e-8 off both.
+// Both asked for 1e-9 and must agree within 1e-9 (measured 4.8e-11 in force, 5.2e-12 in torque): the cube's field
+// must keep its digits 200 sizes away (cuboid_field.cpp, arctangentAcrossU; with the arctangents taken one by one,
+// the plate's quadrature stalls above 1e-9). Akoun & Yonnet's sum is no reference here: its 64 terms of order
+// (plate size)² cancel to the cube's force, leaving it 5e-8 off both.
 TEST(MagnetCuboidForce, FindsASmallMagnetNearALargeOne) {
   const Cuboid cube{{0.0005, 0.0005, 0.0005}, {0, 2e5, 1e6}};
   const Cuboid plate{{0.1, 0.1, 0.005}, {1e5, 0, 1e6}};
   const Vector3 position(-0.0123, 0.0037, 0.0005 + 0.005 + 1e-4);  // the plate's centre from the cube's
-  const CuboidInteraction onPlate = cuboidInteraction(cube, plate, {Matrix3::Identity(), position}, 1e-8);
-  const CuboidInteraction onCube = cuboidInteraction(plate, cube, {Matrix3::Identity(), -position}, 1e-8);
+  const CuboidInteraction onPlate = cuboidInteraction(cube, plate, {Matrix3::Identity(), position}, 1e-9);
+  const CuboidInteraction onCube = cuboidInteraction(plate, cube, {Matrix3::Identity(), -position}, 1e-9);
   EXPECT_TRUE(onPlate.converged);
   EXPECT_TRUE(onCube.converged);
-  EXPECT_LT((onPlate.force + onCube.force).norm(), 1e-8 * onCube.force.norm());
+  EXPECT_LT((onPlate.force + onCube.force).norm(), 1e-9 * onCube.force.norm());
   const Vector3 torqueOnPlateAboutCube = onPlate.torque + position.cross(onPlate.force);
-  EXPECT_LT((torqueOnPlateAboutCube + onCube.torque).norm(), 1e-8 * onCube.torque.norm());
+  EXPECT_LT((torqueOnPlateAboutCube + onCube.torque).norm(), 1e-9 * onCube.torque.norm());
 }
 
 // Far apart, two cubes are two dipoles of moments M·V: the force and torque are the DIPOLE law's
