@@ -31,7 +31,7 @@ struct CuboidInteraction {
 // until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of
 // the coarser rules, the result is the finer ones; the estimate is not a bound, but in every case measured the
 // error was below the accuracy asked for. Between two 0.1 m cubes 0.1 mm to 150 mm apart, coaxial or offset,
-// asking 1e-4, 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 8.3e-5, 1.6e-7, 1.2e-9, 2.6e-11 against Akoun & Yonnet's closed
+// asking 1e-4, 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 8.3e-5, 1.7e-7, 1.1e-9, 2.6e-11 against Akoun & Yonnet's closed
 // form, for 0.5k–41k, 0.5k–77k, 0.5k–107k, 0.5k–130k field evaluations (≈ 0.5 µs each), the most at 0.1 mm
 // (tests/unit/magnetics_cuboid_test.cpp, tests/benchmark/magnet_cuboid_benchmark.cpp).
 // A floor: far from a source its field keeps fewer digits (relative round-off 2e-10 at 1000 sizes, 4e-8 at 10⁴), so

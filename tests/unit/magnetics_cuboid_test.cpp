@@ -131,7 +131,7 @@ Vector3 akounYonnetForce(const Vector3& halfExtents1, double magnetisation1, con
 }
 
 // The case: two 0.1 m cubes magnetised along z (≈ 1.26 T), one above the other, coaxial and offset sideways,
-// gaps 0.1 mm to 150 mm. Asked for 1e-8, the quadrature delivers ≤ 1.2e-9 (measured); the tolerance 1e-7 leaves the
+// gaps 0.1 mm to 150 mm. Asked for 1e-8, the quadrature delivers ≤ 1.1e-9 (measured); the tolerance 1e-7 leaves the
 // error estimate, which is not a bound, a factor 10, and is 5·10⁴ times tighter than the 0.5 %.
 TEST(MagnetCuboidForce, MatchesAkounYonnetBetweenCubesMagnetisedAlongTheirCommonAxis) {
   const Cuboid cube{{0.05, 0.05, 0.05}, {0, 0, 1e6}};
