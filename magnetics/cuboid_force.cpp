@@ -40,11 +40,13 @@ struct Face {
 // A rectangle [s0, s1] × [t0, t1] of a face's coordinates.
 struct Patch {
   double s0 = -1, s1 = 1, t0 = -1, t1 = 1;
+  // The lower (which = 0) or upper half, cut across s (at the middle of [s0, s1]) or across t.
   Patch half(bool acrossS, int which) const {
     Patch part = *this;
-    const double middleS = 0.5 * (s0 + s1), middleT = 0.5 * (t0 + t1);
-    if (acrossS) (which == 0 ? part.s1 : part.s0) = middleS;
-    else (which == 0 ? part.t1 : part.t0) = middleT;
+    double& from = acrossS ? part.s0 : part.t0;
+    double& to = acrossS ? part.s1 : part.t1;
+    const double middle = 0.5 * (from + to);
+    (which == 0 ? to : from) = middle;
     return part;
   }
 };
@@ -53,7 +55,7 @@ struct Panel {
   int face = 0;
   Patch patch;
   Wrench value;          // the sum of the two halves' rules
-  double error = 0;      // |value − the panel's own rule|, in the norm of `size`
+  double error = 0;      // Integrator::size(value − the panel's own rule)
   bool acrossS = true;   // which way the halves were cut
   Wrench halves[2];      // the halves' rules, kept so that splitting the panel reuses them
 };
@@ -61,7 +63,7 @@ struct Panel {
 class Integrator {
  public:
   Integrator(const Cuboid& source, const Cuboid& target, const CuboidPose& pose)
-      : source_(source), position_(pose.position), lever_(target.halfExtents.norm()) {
+      : source_(source), position_(pose.position), torqueLength_(target.halfExtents.norm()) {
     for (int normal = 0; normal < 3; ++normal) {
       if (target.magnetisation[normal] == 0) continue;
       const int i = (normal + 1) % 3, j = (normal + 2) % 3;
@@ -77,7 +79,7 @@ class Integrator {
   long evaluations() const { return evaluations_; }
 
   // |δF| + |δT|/ℓ: one number for an error in force and torque together.
-  double size(const Wrench& w) const { return w.head<3>().norm() + w.tail<3>().norm() / lever_; }
+  double size(const Wrench& w) const { return w.head<3>().norm() + w.tail<3>().norm() / torqueLength_; }
 
   // A panel from its patch and its own rule's value: both ways of halving it are tried, and the one that changes
   // the value more is kept, so a panel lying along a source edge's line is cut across that line.
@@ -100,16 +102,11 @@ class Integrator {
     return best;
   }
 
-  Wrench rule(int face, const Patch& patch) {
-    return rule(face, patch.s0, patch.s1, patch.t0, patch.t1);
-  }
-
- private:
   // μ0·σ·H and its moment about the target's centre, integrated over the patch by the 7×7 Gauss rule.
-  Wrench rule(int faceIndex, double s0, double s1, double t0, double t1) {
+  Wrench rule(int faceIndex, const Patch& patch) {
     const Face& face = faces_[faceIndex];
-    const double halfS = 0.5 * (s1 - s0), halfT = 0.5 * (t1 - t0);
-    const double middleS = 0.5 * (s0 + s1), middleT = 0.5 * (t0 + t1);
+    const double halfS = 0.5 * (patch.s1 - patch.s0), halfT = 0.5 * (patch.t1 - patch.t0);
+    const double middleS = 0.5 * (patch.s0 + patch.s1), middleT = 0.5 * (patch.t0 + patch.t1);
     Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
     for (size_t a = 0; a < kGauss.nodes.size(); ++a) {
       for (size_t b = 0; b < kGauss.nodes.size(); ++b) {
@@ -129,9 +126,10 @@ class Integrator {
     return result;
   }
 
+ private:
   const Cuboid& source_;
   Vector3 position_;
-  double lever_;
+  double torqueLength_;  // ℓ
   std::vector<Face> faces_;
   long evaluations_ = 0;
 };
