@@ -33,7 +33,7 @@ struct CuboidInteraction {
 // error was below the accuracy asked for. Between two 0.1 m cubes 0.1 mm to 150 mm apart, coaxial or offset,
 // asking 1e-4, 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 8.3e-5, 1.7e-7, 1.1e-9, 2.6e-11 against Akoun & Yonnet's closed
 // form, for 0.5k–41k, 0.5k–77k, 0.5k–107k, 0.5k–130k field evaluations (≈ 0.5 µs each), the most at 0.1 mm
-// (tests/unit/magnetics_cuboid_test.cpp, tests/benchmark/magnet_cuboid_benchmark.cpp).
+// (tests/unit/magnetics_cuboid_force_test.cpp, tests/benchmark/magnet_cuboid_benchmark.cpp).
 // A floor: far from a source its field keeps fewer digits (relative round-off 2e-10 at 1000 sizes, 4e-8 at 10⁴), so
 // a target thousands of times larger than the source may not reach every accuracy; `converged` then says so. A 1 mm
 // cube over a 200 mm plate reaches 1e-9 either way round.
