@@ -55,14 +55,14 @@ struct Panel {
   int face = 0;
   Patch patch;
   Wrench value;          // the sum of the two halves' rules
-  double error = 0;      // Integrator::size(value − the panel's own rule)
+  double error = 0;      // FaceQuadrature::size(value − the panel's own rule)
   bool acrossS = true;   // which way the halves were cut
   Wrench halves[2];      // the halves' rules, kept so that splitting the panel reuses them
 };
 
-class Integrator {
+class FaceQuadrature {
  public:
-  Integrator(const Cuboid& source, const Cuboid& target, const CuboidPose& pose)
+  FaceQuadrature(const Cuboid& source, const Cuboid& target, const CuboidPose& pose)
       : source_(source), position_(pose.position), torqueLength_(target.halfExtents.norm()) {
     for (int normal = 0; normal < 3; ++normal) {
       if (target.magnetisation[normal] == 0) continue;
@@ -142,17 +142,17 @@ constexpr size_t kMaxPanels = 20000;
 
 CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const CuboidPose& pose,
                                     double relativeAccuracy) {
-  Integrator integrator(source, target, pose);
+  FaceQuadrature quadrature(source, target, pose);
   const auto lessAccurate = [](const Panel& a, const Panel& b) { return a.error < b.error; };
   std::vector<Panel> panels;  // a heap, the panel with the largest error on top
   Wrench total = Wrench::Zero();
   double error = 0, magnitude = 0;
-  for (size_t face = 0; face < integrator.faceCount(); ++face) {
+  for (size_t face = 0; face < quadrature.faceCount(); ++face) {
     const Patch whole;
-    panels.push_back(integrator.panel(static_cast<int>(face), whole, integrator.rule(static_cast<int>(face), whole)));
+    panels.push_back(quadrature.panel(static_cast<int>(face), whole, quadrature.rule(static_cast<int>(face), whole)));
     total += panels.back().value;
     error += panels.back().error;
-    magnitude += integrator.size(panels.back().value);
+    magnitude += quadrature.size(panels.back().value);
   }
   std::make_heap(panels.begin(), panels.end(), lessAccurate);
 
@@ -160,7 +160,7 @@ CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, 
   // The faces' contributions can cancel to a total far below each of them (a force that vanishes by symmetry):
   // the accuracy asked for is then relative to the faces' own, since round-off is.
   const auto allowedError = [&] {
-    return std::max(relativeAccuracy * integrator.size(total), 1e-14 * magnitude);
+    return std::max(relativeAccuracy * quadrature.size(total), 1e-14 * magnitude);
   };
   while (!panels.empty() && error > allowedError()) {
     if (panels.size() >= kMaxPanels) {
@@ -173,7 +173,7 @@ CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, 
     total -= worst.value;
     error -= worst.error;
     for (int which = 0; which < 2; ++which) {
-      panels.push_back(integrator.panel(worst.face, worst.patch.half(worst.acrossS, which), worst.halves[which]));
+      panels.push_back(quadrature.panel(worst.face, worst.patch.half(worst.acrossS, which), worst.halves[which]));
       total += panels.back().value;
       error += panels.back().error;
       std::push_heap(panels.begin(), panels.end(), lessAccurate);
@@ -189,7 +189,7 @@ CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, 
   result.force = total.head<3>();
   result.torque = total.tail<3>();
   result.errorEstimate = error;
-  result.fieldEvaluations = integrator.evaluations();
+  result.fieldEvaluations = quadrature.evaluations();
   return result;
 }
 
