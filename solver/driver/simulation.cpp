@@ -377,12 +377,12 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     // Jacobian). Where the forces are smooth enough for the order it steps at, the step that crossed the event has
     // passed its error test (as without zero crossing), and IDAS carries on. The restart's first step is the step IDAS
     // took across the event, which passed its error test there: the error test at first order judges it again, and
-    // shrinks it where it must. IDAS's own first step (h·|y'| = 0.5 in the error weights: a guess that knows nothing
-    // of the solution) then doubling back, with a Jacobian per doubling, made zero crossing cost 1.9x zero crossing
-    // off on the 100-sphere pile; this, 1.3x. Ball drops at 8 speeds from 0.03 to 3 m/s and integr_tol 1e-4, 1e-6
-    // and 1e-8 rebound as accurately either way (RMS error of the rebound speed 1.5e-3, 1.0e-5, 2.1e-7 against
-    // 1.3e-3, 1.3e-5, 2.1e-7 from IDAS's own start). An undamped ball's energy gain per bounce at 1e-8 is then that
-    // of zero crossing off (docs/contact.md).
+    // shrinks it where it must. From IDAS's own first step (h·|y'| = 0.5 in the error weights: a guess that knows
+    // nothing of the solution), doubling back with a Jacobian per doubling, zero crossing cost 1.9x zero crossing off
+    // on the 100-sphere pile; from the crossing step, 1.3x. Ball drops at 8 speeds from 0.03 to 3 m/s and integr_tol
+    // 1e-4, 1e-6 and 1e-8 rebound as accurately either way (RMS error of the rebound speed 1.5e-3, 1.0e-5, 2.1e-7
+    // against 1.3e-3, 1.3e-5, 2.1e-7 from IDAS's own start). An undamped ball's energy gain per bounce at 1e-8 is then
+    // that of zero crossing off (docs/contact.md).
     if (integrator_->lastOrder() > eventSmoothness) {
       integrator_->restartAtReturnedState(step.time, integrator_->lastStepSize());
     }
