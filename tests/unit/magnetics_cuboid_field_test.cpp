@@ -12,16 +12,10 @@
 namespace lodestone {
 namespace {
 
+using magnet_testing::dipoleField;
 using magnet_testing::kSkewDirection;
 using magnet_testing::relativeError;
 using magnet_testing::volume;
-
-// H of a point dipole m at the origin.
-Vector3 dipoleField(const Vector3& moment, const Vector3& point) {
-  const double distance = point.norm();
-  const Vector3 n = point / distance;
-  return (3 * n * n.dot(moment) - moment) / (4 * std::numbers::pi * distance * distance * distance);
-}
 
 // A cube and a 1:2:3 box, magnetised obliquely to their edges (≈ 1.2 T and 0.5 T of polarisation).
 const Cuboid kCube{{0.05, 0.05, 0.05}, {2e5, -1e5, 9e5}};
