@@ -1,196 +1,29 @@
-// The target's faces cut into rectangular panels, refined where the source's field varies fastest over them: near
-// the source's edges and corners when the gap is small compared with the faces.
+// A cuboid target as six charged rectangles, those with M·n ≠ 0.
 #include "magnetics/cuboid_force.h"
 
-#include <algorithm>
-#include <array>
 #include <vector>
 
-#include "solver/core/quadrature.h"
-
 namespace lodestone {
-namespace {
 
-using Wrench = Eigen::Matrix<double, 6, 1>;  // force, then torque
-
-// The 7-point Gauss–Legendre rule on [−1, 1], from the Gauss–Kronrod table the 1-D quadrature uses.
-struct GaussRule {
-  std::array<double, 7> nodes{}, weights{};
-  GaussRule() {
-    using namespace gauss_kronrod;
-    for (size_t k = 0; k < 3; ++k) {
-      nodes[k] = -kNodes[2 * k + 1];
-      nodes[6 - k] = kNodes[2 * k + 1];
-      weights[k] = weights[6 - k] = kGaussWeights[k];
-    }
-    nodes[3] = 0;
-    weights[3] = kGaussWeights[3];
-  }
-};
-const GaussRule kGauss;
-
-// One face of the target, in the source's axes: its centre relative to the target's centre, the vectors from
-// there to the middles of two adjacent edges (so the face is centre + s·halfU + t·halfV, s and t in [−1, 1]), and
-// its magnetic surface charge.
-struct Face {
-  Vector3 centre, halfU, halfV;
-  double charge = 0;  // σ = M·n, A/m
-};
-
-// A rectangle [s0, s1] × [t0, t1] of a face's coordinates.
-struct Patch {
-  double s0 = -1, s1 = 1, t0 = -1, t1 = 1;
-  // The lower (which = 0) or upper half, cut across s (at the middle of [s0, s1]) or across t.
-  Patch half(bool acrossS, int which) const {
-    Patch part = *this;
-    double& from = acrossS ? part.s0 : part.t0;
-    double& to = acrossS ? part.s1 : part.t1;
-    const double middle = 0.5 * (from + to);
-    (which == 0 ? to : from) = middle;
-    return part;
-  }
-};
-
-struct Panel {
-  int face = 0;
-  Patch patch;
-  Wrench value;          // the sum of the two halves' rules
-  double error = 0;      // FaceQuadrature::size(value − the panel's own rule)
-  bool acrossS = true;   // which way the halves were cut
-  Wrench halves[2];      // the halves' rules, kept so that splitting the panel reuses them
-};
-
-class FaceQuadrature {
- public:
-  FaceQuadrature(const Cuboid& source, const Cuboid& target, const CuboidPose& pose)
-      : source_(source), position_(pose.position), torqueLength_(target.halfExtents.norm()) {
-    for (int normal = 0; normal < 3; ++normal) {
-      if (target.magnetisation[normal] == 0) continue;
-      const int i = (normal + 1) % 3, j = (normal + 2) % 3;
-      for (const double side : {1.0, -1.0}) {
-        faces_.push_back({side * target.halfExtents[normal] * pose.rotation.col(normal),
-                          target.halfExtents[i] * pose.rotation.col(i), target.halfExtents[j] * pose.rotation.col(j),
-                          side * target.magnetisation[normal]});
-      }
+CuboidInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const CuboidPose& pose,
+                                    double relativeAccuracy) {
+  std::vector<ChargedFace> faces;
+  for (int normal = 0; normal < 3; ++normal) {
+    if (target.magnetisation[normal] == 0) continue;
+    const int i = (normal + 1) % 3, j = (normal + 2) % 3;
+    for (const double side : {1.0, -1.0}) {
+      faces.push_back({ChargedFace::Shape::kRectangle, side * target.halfExtents[normal] * pose.rotation.col(normal),
+                       target.halfExtents[i] * pose.rotation.col(i), target.halfExtents[j] * pose.rotation.col(j),
+                       side * target.magnetisation[normal]});
     }
   }
-
-  size_t faceCount() const { return faces_.size(); }
-  long evaluations() const { return evaluations_; }
-
-  // |δF| + |δT|/ℓ: one number for an error in force and torque together.
-  double size(const Wrench& w) const { return w.head<3>().norm() + w.tail<3>().norm() / torqueLength_; }
-
-  // A panel from its patch and its own rule's value: both ways of halving it are tried, and the one that changes
-  // the value more is kept, so a panel lying along a source edge's line is cut across that line.
-  Panel panel(int face, const Patch& patch, const Wrench& ownRule) {
-    Panel best;
-    best.face = face;
-    best.patch = patch;
-    best.error = -1;
-    for (const bool acrossS : {true, false}) {
-      const Wrench first = rule(face, patch.half(acrossS, 0)), second = rule(face, patch.half(acrossS, 1));
-      const double error = size(first + second - ownRule);
-      if (error > best.error) {
-        best.error = error;
-        best.acrossS = acrossS;
-        best.value = first + second;
-        best.halves[0] = first;
-        best.halves[1] = second;
-      }
-    }
-    return best;
-  }
-
-  // μ0·σ·H and its moment about the target's centre, integrated over the patch by the 7×7 Gauss rule.
-  Wrench rule(int faceIndex, const Patch& patch) {
-    const Face& face = faces_[faceIndex];
-    const double halfS = 0.5 * (patch.s1 - patch.s0), halfT = 0.5 * (patch.t1 - patch.t0);
-    const double middleS = 0.5 * (patch.s0 + patch.s1), middleT = 0.5 * (patch.t0 + patch.t1);
-    Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
-    for (size_t a = 0; a < kGauss.nodes.size(); ++a) {
-      for (size_t b = 0; b < kGauss.nodes.size(); ++b) {
-        const Vector3 lever = face.centre + (middleS + halfS * kGauss.nodes[a]) * face.halfU +
-                              (middleT + halfT * kGauss.nodes[b]) * face.halfV;
-        const Vector3 weighted = kGauss.weights[a] * kGauss.weights[b] * cuboidField(source_, position_ + lever);
-        force += weighted;
-        torque += lever.cross(weighted);
-      }
-    }
-    evaluations_ += static_cast<long>(kGauss.nodes.size() * kGauss.nodes.size());
-    // dS = |halfU|·|halfV|·ds·dt, and the patch's ds·dt is halfS·halfT times the rule's [−1, 1]².
-    const double scale =
-        kVacuumPermeability * face.charge * face.halfU.norm() * face.halfV.norm() * halfS * halfT;
-    Wrench result;
-    result << scale * force, scale * torque;
-    return result;
-  }
-
- private:
-  const Cuboid& source_;
-  Vector3 position_;
-  double torqueLength_;  // ℓ
-  std::vector<Face> faces_;
-  long evaluations_ = 0;
-};
-
-// A budget, not a target: 1e-10 at a 0.1 mm gap between 0.1 m cubes takes about 700 panels; 20000 cost ≈ 4·10⁶
-// field evaluations, ≈ 2 s.
-constexpr size_t kMaxPanels = 20000;
-
-}  // namespace
+  return chargedSurfaceInteraction(source, pose.position, faces, target.halfExtents.norm(), relativeAccuracy);
+}
 
 CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const CuboidPose& pose,
                                     double relativeAccuracy) {
-  FaceQuadrature quadrature(source, target, pose);
-  const auto lessAccurate = [](const Panel& a, const Panel& b) { return a.error < b.error; };
-  std::vector<Panel> panels;  // a heap, the panel with the largest error on top
-  Wrench total = Wrench::Zero();
-  double error = 0, magnitude = 0;
-  for (size_t face = 0; face < quadrature.faceCount(); ++face) {
-    const Patch whole;
-    panels.push_back(quadrature.panel(static_cast<int>(face), whole, quadrature.rule(static_cast<int>(face), whole)));
-    total += panels.back().value;
-    error += panels.back().error;
-    magnitude += quadrature.size(panels.back().value);
-  }
-  std::make_heap(panels.begin(), panels.end(), lessAccurate);
-
-  CuboidInteraction result;
-  // The faces' contributions can cancel to a total far below each of them (a force that vanishes by symmetry):
-  // the accuracy asked for is then relative to the faces' own, since round-off is.
-  const auto allowedError = [&] {
-    return std::max(relativeAccuracy * quadrature.size(total), 1e-14 * magnitude);
-  };
-  while (!panels.empty() && error > allowedError()) {
-    if (panels.size() >= kMaxPanels) {
-      result.converged = false;
-      break;
-    }
-    std::pop_heap(panels.begin(), panels.end(), lessAccurate);
-    const Panel worst = panels.back();
-    panels.pop_back();
-    total -= worst.value;
-    error -= worst.error;
-    for (int which = 0; which < 2; ++which) {
-      panels.push_back(quadrature.panel(worst.face, worst.patch.half(worst.acrossS, which), worst.halves[which]));
-      total += panels.back().value;
-      error += panels.back().error;
-      std::push_heap(panels.begin(), panels.end(), lessAccurate);
-    }
-  }
-  // The running sums drift by round-off over many splits: add the panels afresh.
-  total.setZero();
-  error = 0;
-  for (const Panel& panel : panels) {
-    total += panel.value;
-    error += panel.error;
-  }
-  result.force = total.head<3>();
-  result.torque = total.tail<3>();
-  result.errorEstimate = error;
-  result.fieldEvaluations = quadrature.evaluations();
-  return result;
+  const SourceField field = [&source](const Vector3& point) { return cuboidField(source, point); };
+  return cuboidInteraction(field, target, pose, relativeAccuracy);
 }
 
 }  // namespace lodestone

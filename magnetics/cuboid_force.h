@@ -1,30 +1,23 @@
-// Force and torque between two uniformly magnetised cuboids in any relative pose: the force on the target's surface
-// charge σ = M·n in the source's closed-form field (cuboid_field.h), integrated over the target's faces by
-// adaptive Gauss–Legendre quadrature. Exact for the surface-charge model, which for rigid, uniformly magnetised
-// bodies gives the same total force and torque as the Amperian-current model.
+// Force and torque between two uniformly magnetised cuboids in any relative pose, or on a cuboid in any source's field:
+// the force on the target's surface charge σ = M·n in the source's closed-form field (cuboid_field.h), integrated over
+// the target's faces by adaptive Gauss–Legendre quadrature (surface_charge_force.h). Exact for the surface-charge
+// model, which for rigid, uniformly magnetised bodies gives the same total force and torque as the Amperian-current
+// model.
 #pragma once
 
 #include "magnetics/cuboid_field.h"
+#include "magnetics/surface_charge_force.h"
 
 namespace lodestone {
 
-// The target's centre and axes (the columns of `rotation`) in the source's axes.
-struct CuboidPose {
-  Matrix3 rotation = Matrix3::Identity();
-  Vector3 position = Vector3::Zero();  // m
-};
-
-struct CuboidInteraction {
-  Vector3 force = Vector3::Zero();   // N, on the target, in the source's axes
-  Vector3 torque = Vector3::Zero();  // N·m, on the target about its centre, in the source's axes
-  double errorEstimate = 0;          // of |δF| + |δT|/ℓ, ℓ = |target's half-extents| (see cuboidInteraction), N
-  long fieldEvaluations = 0;
-  bool converged = true;  // false when the panel budget ran out first; the result is then the best one found
-};
+// The names the cuboid's interaction had before other targets shared its quadrature.
+using CuboidPose = MagnetPose;
+using CuboidInteraction = MagnetInteraction;
 
 // F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the target's faces (H: the source's field, c: the target's
-// centre), the target's magnetisation staying uniform (rigid magnets, no induced magnetisation). The cuboids must
-// not overlap; a gap of zero makes the integrand singular on the touching edges and convergence slow.
+// centre), the target's magnetisation staying uniform (rigid magnets, no induced magnetisation); ℓ = |target's
+// half-extents| weighs torque against force. The cuboids must not overlap; a gap of zero makes the integrand singular
+// on the touching edges and convergence slow.
 //
 // Accuracy: each face is cut into panels, each integrated by a 7×7-point Gauss–Legendre rule; the panel whose rule
 // differs most from the sum of its two halves' (halved across the direction where they differ most) is split,
@@ -38,6 +31,10 @@ struct CuboidInteraction {
 // a target thousands of times larger than the source may not reach every accuracy; `converged` then says so. A 1 mm
 // cube over a 200 mm plate reaches 1e-9 either way round.
 CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const CuboidPose& pose,
+                                    double relativeAccuracy = 1e-8);
+
+// The same with any source (a cylinder, say): `source` gives its H in its own axes, in which `pose` places the target.
+CuboidInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const CuboidPose& pose,
                                     double relativeAccuracy = 1e-8);
 
 }  // namespace lodestone

@@ -1,0 +1,51 @@
+// Force and torque on a uniformly magnetised target in any source's field: the force on the target's magnetic surface
+// charge σ = M·n, integrated over its charged faces (rectangles or discs) by adaptive Gauss–Legendre quadrature. The
+// cuboid's and the cylinder's interactions (cuboid_force.h, cylinder_force.h) are this with their own faces. Exact for
+// the surface-charge model, which for rigid, uniformly magnetised bodies gives the same total force and torque as the
+// Amperian-current model.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "magnetics/cuboid_field.h"
+
+namespace lodestone {
+
+// H (A/m) of the source at a point (m), both in the source's axes.
+using SourceField = std::function<Vector3(const Vector3&)>;
+
+// The target's centre and axes (the columns of `rotation`) in the source's axes.
+struct MagnetPose {
+  Matrix3 rotation = Matrix3::Identity();
+  Vector3 position = Vector3::Zero();  // m
+};
+
+struct MagnetInteraction {
+  Vector3 force = Vector3::Zero();   // N, on the target, in the source's axes
+  Vector3 torque = Vector3::Zero();  // N·m, on the target about its centre, in the source's axes
+  double errorEstimate = 0;          // of |δF| + |δT|/ℓ, ℓ the target's torque length (see below), N
+  long fieldEvaluations = 0;
+  bool converged = true;  // false when the panel budget ran out first; the result is then the best one found
+};
+
+// A flat face of the target carrying the uniform charge σ, in the source's axes, relative to the target's centre. A
+// rectangle is centre + s·halfU + t·halfV, s and t in [−1, 1]; a disc is centre + q·(cos θ·halfU + sin θ·halfV), q in
+// [0, 1], θ in [0, 2π], halfU ⟂ halfV both of the disc's radius.
+struct ChargedFace {
+  enum class Shape { kRectangle, kDisc };
+  Shape shape = Shape::kRectangle;
+  Vector3 centre = Vector3::Zero(), halfU = Vector3::Zero(), halfV = Vector3::Zero();
+  double charge = 0;  // σ = M·n, A/m
+};
+
+// F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the faces (H: the source's field, c: the target's centre at
+// `targetCentre`), the target's magnetisation staying uniform. Each face is cut into panels, each integrated by a 7×7
+// Gauss–Legendre rule (over a disc: radius × angle); the panel whose rule differs most from the sum of its two halves'
+// is split, until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). ℓ = torqueLength, the target's
+// size, weighs torque against force.
+MagnetInteraction chargedSurfaceInteraction(const SourceField& source, const Vector3& targetCentre,
+                                            const std::vector<ChargedFace>& faces, double torqueLength,
+                                            double relativeAccuracy);
+
+}  // namespace lodestone
