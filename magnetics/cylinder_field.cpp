@@ -4,6 +4,7 @@
 #include "magnetics/cylinder_field.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace lodestone {
@@ -14,6 +15,8 @@ namespace {
 // converges quadratically, so stopping when the two means agree to 1e-8 leaves an error of order 1e-16; a p ≤ 0 is
 // first transformed to a positive one (Bulirsch 1969), which the cylinder needs on its mantle's extension (p = 0).
 double generalisedCompleteEllipticIntegral(double kc, double p, double c, double s) {
+  // kc = 0 on a rim of the cylinder, where the integral diverges (and the means would never meet).
+  if (kc == 0) return std::numeric_limits<double>::infinity();
   double geometric = std::fabs(kc), arithmetic = 1;
   // root is √p, after the transformation for p ≤ 0; numeratorC and numeratorS are c and s as the steps change them.
   double root, numeratorC = c, numeratorS = s;

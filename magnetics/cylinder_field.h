@@ -18,9 +18,9 @@ struct Cylinder {
 // H (A/m) at `point` (m, in the cylinder's axes). Valid anywhere off the cylinder's surface: outside, B = μ0·H; inside,
 // H is the demagnetising field and B = μ0·(H + M). On the axis, in the planes of the end discs beyond the rim and on
 // the mantle's extension beyond the ends, the result is the (continuous) field's value; on the rims of the end discs
-// the field diverges logarithmically. Far away the two ends' terms cancel down to the dipole field, so its relative
-// round-off grows as (d/size)²: 1.4e-12 at 100 sizes, 1.3e-10 at 1000, 7e-9 at 10⁴ (measured against the charged end
-// discs integrated numerically).
+// the field diverges logarithmically and the result is not finite. Far away the two ends' terms cancel down to the
+// dipole field, so its relative round-off grows as (d/size)²: 1.4e-12 at 100 sizes, 1.3e-10 at 1000, 7e-9 at 10⁴
+// (measured against the charged end discs integrated numerically).
 Vector3 cylinderField(const Cylinder& cylinder, const Vector3& point);
 
 }  // namespace lodestone

@@ -165,5 +165,15 @@ TEST(MagnetCylinderField, IsFiniteAndContinuousOnTheMantlesExtensionTheEndPlanes
   }
 }
 
+// On a rim the field diverges (logarithmically, as beside any edge of a charged sheet): the answer must say so, not
+// hang in the elliptic integral's mean (whose kc is 0 there) or return a finite number.
+TEST(MagnetCylinderField, IsNotFiniteOnTheRimsOfItsEndDiscs) {
+  const double r = kCylinder.radius, l = kCylinder.halfLength;
+  for (const Vector3& point : {Vector3(r, 0, l), Vector3(0, -r, -l), Vector3(0.6 * r, 0.8 * r, l)}) {
+    SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
+    EXPECT_FALSE(cylinderField(kCylinder, point).allFinite());
+  }
+}
+
 }  // namespace
 }  // namespace lodestone
