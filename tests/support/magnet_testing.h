@@ -1,9 +1,15 @@
-// What the magnetics tests share: errors, volumes, a direction without symmetry.
+// What the magnetics tests share: errors, volumes, a direction without symmetry, a field's derivatives, the two-dipole
+// limit of an interaction.
 #pragma once
 
+#include <cmath>
 #include <numbers>
+#include <utility>
 
-#include "magnetics/cuboid_field.h"
+#include <gtest/gtest.h>
+
+#include "magnetics/surface_charge_force.h"
+#include "plugins/builtin/dipole.h"
 
 namespace lodestone::magnet_testing {
 
@@ -22,5 +28,58 @@ inline double volume(const Cuboid& cuboid) { return 8 * cuboid.halfExtents.prod(
 
 // A direction with no symmetry of a cuboid's, so no component vanishes by accident.
 inline const Vector3 kSkewDirection = Vector3(0.3, -0.5, 0.8).normalized();
+
+// ∂Hᵢ/∂xⱼ at `point` by central differences of `step`.
+template <class Field>
+Matrix3 fieldGradient(const Field& field, const Vector3& point, double step) {
+  Matrix3 gradient;
+  for (int j = 0; j < 3; ++j) {
+    const Vector3 offset = step * Vector3::Unit(j);
+    gradient.col(j) = (field(point + offset) - field(point - offset)) / (2 * step);
+  }
+  return gradient;
+}
+
+// The curl and the divergence a field's gradient gives, each as a fraction of the gradient's size.
+inline std::pair<double, double> curlAndDivergence(const Matrix3& gradient) {
+  const Vector3 curl(gradient(2, 1) - gradient(1, 2), gradient(0, 2) - gradient(2, 0), gradient(1, 0) - gradient(0, 1));
+  return {curl.norm() / gradient.norm(), std::fabs(gradient.trace()) / gradient.norm()};
+}
+
+// The relative errors of an interaction's force and torque against the DIPOLE law's between point moments
+// (plugins/builtin/dipole.h, tested on its own): the source's moment at the origin, the target's at `targetPosition`.
+inline std::pair<double, double> errorsAgainstDipoles(const MagnetInteraction& interaction,
+                                                      const Vector3& sourceMoment, const Vector3& targetMoment,
+                                                      const Vector3& targetPosition) {
+  const DipoleInteraction dipoles = magneticDipoleInteraction(sourceMoment, Vector3::Zero(), targetMoment,
+                                                              targetPosition, 0.0, kVacuumPermeability);
+  return {relativeError(interaction.force, dipoles.forceOn2), relativeError(interaction.torque, dipoles.momentOn2)};
+}
+
+// The field is finite at `point`, and within 1e-6 of that value at `nudge` from it in three directions: where a closed
+// form's terms are singular one by one but the field is smooth, a lost or doubled term shows as an O(1) jump.
+template <class Field>
+void expectContinuousAt(const Field& field, const Vector3& point, double nudge) {
+  SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
+  const Vector3 value = field(point);
+  ASSERT_TRUE(value.allFinite());
+  for (const Vector3& direction : {Vector3(1, 1, 1), Vector3(-1, 1, -1), Vector3(1, -1, -1)}) {
+    EXPECT_LT(relativeError(field(point + nudge * direction), value), 1e-6);
+  }
+}
+
+// `errors(sizes)`: the force and torque errors against the two-dipole limit at that many sizes apart. At 50 sizes they
+// are below the bounds given, and they fall by `ratio`, within 5 %, as the distance doubles from `near`: the order of
+// the first correction the dipoles leave out.
+template <class Errors>
+void expectTheDipoleLimit(const Errors& errors, double forceBound, double torqueBound, double near, double ratio) {
+  const auto [forceError, torqueError] = errors(50);
+  EXPECT_LT(forceError, forceBound);
+  EXPECT_LT(torqueError, torqueBound);
+  const auto [forceNear, torqueNear] = errors(near);
+  const auto [forceFar, torqueFar] = errors(2 * near);
+  EXPECT_NEAR(forceNear / forceFar, ratio, 0.05 * ratio);
+  EXPECT_NEAR(torqueNear / torqueFar, ratio, 0.05 * ratio);
+}
 
 }  // namespace lodestone::magnet_testing

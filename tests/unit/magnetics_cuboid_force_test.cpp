@@ -8,15 +8,12 @@
 
 #include <gtest/gtest.h>
 
-#include "plugins/builtin/dipole.h"
 #include "support/magnet_testing.h"
 
 namespace lodestone {
 namespace {
 
-using magnet_testing::kSkewDirection;
-using magnet_testing::relativeError;
-using magnet_testing::volume;
+using namespace magnet_testing;
 
 
 // Akoun & Yonnet (IEEE Trans. Magn. 20(5), 1984): the force on cuboid 2 (half-extents A, B, C, centre offset
@@ -117,20 +114,10 @@ TEST(MagnetCuboidForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
   const Matrix3 rotation = rotationFromEuler313(0.4, 1.1, -0.7);
   const auto errors = [&](double sizes) {
     const CuboidPose pose{rotation, sizes * 0.1 * kSkewDirection};
-    const CuboidInteraction result = cuboidInteraction(a, b, pose, 1e-10);
-    const DipoleInteraction dipoles = magneticDipoleInteraction(volume(a) * a.magnetisation, Vector3::Zero(),
-                                                                volume(b) * rotation * b.magnetisation,
-                                                                pose.position, 0.0, kVacuumPermeability);
-    return std::pair{relativeError(result.force, dipoles.forceOn2),
-                     relativeError(result.torque, dipoles.momentOn2)};
+    return errorsAgainstDipoles(cuboidInteraction(a, b, pose, 1e-10), volume(a) * a.magnetisation,
+                                volume(b) * rotation * b.magnetisation, pose.position);
   };
-  const auto [forceError, torqueError] = errors(50);
-  EXPECT_LT(forceError, 1e-6);
-  EXPECT_LT(torqueError, 1e-6);
-  const auto [forceAt10, torqueAt10] = errors(10);
-  const auto [forceAt20, torqueAt20] = errors(20);
-  EXPECT_NEAR(forceAt10 / forceAt20, 16, 0.8);
-  EXPECT_NEAR(torqueAt10 / torqueAt20, 16, 0.8);
+  expectTheDipoleLimit(errors, 1e-6, 1e-6, 10, 16);
 }
 
 }  // namespace

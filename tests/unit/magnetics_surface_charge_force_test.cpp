@@ -11,7 +11,7 @@
 namespace lodestone {
 namespace {
 
-using magnet_testing::relativeError;
+using namespace magnet_testing;
 
 // H(x) = H0 + G·x with G symmetric (curl-free) and traceless (divergence-free): a possible field outside its sources.
 // On a body of moment m = M·V centred at c it exerts exactly F = μ0·G·m (F = μ0 ∫ (M·∇)H dV) and, about c,
