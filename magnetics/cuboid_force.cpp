@@ -5,7 +5,7 @@
 
 namespace lodestone {
 
-CuboidInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const CuboidPose& pose,
+MagnetInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const MagnetPose& pose,
                                     double relativeAccuracy) {
   std::vector<ChargedFace> faces;
   for (int normal = 0; normal < 3; ++normal) {
@@ -20,7 +20,7 @@ CuboidInteraction cuboidInteraction(const SourceField& source, const Cuboid& tar
   return chargedSurfaceInteraction(source, pose.position, faces, target.halfExtents.norm(), relativeAccuracy);
 }
 
-CuboidInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const CuboidPose& pose,
+MagnetInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const MagnetPose& pose,
                                     double relativeAccuracy) {
   const SourceField field = [&source](const Vector3& point) { return cuboidField(source, point); };
   return cuboidInteraction(field, target, pose, relativeAccuracy);

@@ -12,10 +12,10 @@ namespace lodestone {
 // `pose` in the source's axes), in the source's axes; the magnetisation stays uniform. ℓ = √(R² + L²) weighs torque
 // against force in the accuracy asked for, relativeAccuracy·(|F| + |T|/ℓ). The magnets must not overlap.
 //
-// Accuracy (the estimate is not a bound; see cuboid_force.h for how it is made): between two 20 mm × 20 mm cylinders
-// 0.1 mm to 100 mm apart on one axis, asking 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 3.5e-9, 5.7e-11, 2.1e-13 against the
-// force from the discs' Hankel transforms, for 0.5k–2.5k, 0.9k–3.2k, 1.3k–6.0k field evaluations (≈ 0.4 µs each), the
-// most at 0.1 mm (tests/unit/magnetics_cylinder_force_test.cpp).
+// Accuracy (the estimate is not a bound; surface_charge_force.h says how it is made): between two 20 mm × 20 mm
+// cylinders 0.1 mm to 100 mm apart on one axis, asking 1e-6, 1e-8, 1e-10 gave |δF|/|F| ≤ 3.5e-9, 5.7e-11, 2.1e-13
+// against the force from the discs' Hankel transforms, for 0.5k–2.5k, 0.9k–3.2k, 1.3k–6.0k field evaluations (≈ 0.4 µs
+// each), the most at 0.1 mm (tests/unit/magnetics_cylinder_force_test.cpp).
 MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder& target, const MagnetPose& pose,
                                       double relativeAccuracy = 1e-8);
 MagnetInteraction cylinderInteraction(const Cylinder& source, const Cylinder& target, const MagnetPose& pose,

@@ -127,7 +127,7 @@ class FaceQuadrature {
   const SourceField& source_;
   Vector3 position_;
   double torqueLength_;  // ℓ
-  std::vector<ChargedFace> faces_;
+  const std::vector<ChargedFace>& faces_;
   long evaluations_ = 0;
 };
 

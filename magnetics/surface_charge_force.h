@@ -42,8 +42,9 @@ struct ChargedFace {
 // F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the faces (H: the source's field, c: the target's centre at
 // `targetCentre`), the target's magnetisation staying uniform. Each face is cut into panels, each integrated by a 7×7
 // Gauss–Legendre rule (over a disc: radius × angle); the panel whose rule differs most from the sum of its two halves'
-// is split, until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). ℓ = torqueLength, the target's
-// size, weighs torque against force.
+// is split, until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the
+// error of the coarser rules; the result is the finer ones. ℓ = torqueLength, the target's size, weighs torque against
+// force.
 MagnetInteraction chargedSurfaceInteraction(const SourceField& source, const Vector3& targetCentre,
                                             const std::vector<ChargedFace>& faces, double torqueLength,
                                             double relativeAccuracy);

@@ -80,9 +80,9 @@ int main() {
     for (const int n : samplings) std::printf(" | n=%d dipoles", n);
     std::printf("\n");
     for (const double gap : gaps) {
-      const CuboidPose pose{Matrix3::Identity(), sideways + Vector3(0, 0, 0.1 + gap)};
-      const CuboidInteraction reference = cuboidInteraction(kCube, kCube, pose, 1e-10);
-      const CuboidInteraction quick = cuboidInteraction(kCube, kCube, pose, 1e-6);
+      const MagnetPose pose{Matrix3::Identity(), sideways + Vector3(0, 0, 0.1 + gap)};
+      const MagnetInteraction reference = cuboidInteraction(kCube, kCube, pose, 1e-10);
+      const MagnetInteraction quick = cuboidInteraction(kCube, kCube, pose, 1e-6);
       const double magnitude = reference.force.norm();
       std::printf("%9.1f %14.6f %10ld | %9.1e", 1e3 * gap, magnitude, reference.fieldEvaluations,
                   (quick.force - reference.force).norm() / magnitude);
@@ -101,7 +101,7 @@ int main() {
   std::printf("\n");
   volatile double sink = 0;
   for (const double gap : gaps) {
-    const CuboidPose pose{Matrix3::Identity(), Vector3(0, 0, 0.1 + gap)};
+    const MagnetPose pose{Matrix3::Identity(), Vector3(0, 0, 0.1 + gap)};
     std::printf("%9.1f", 1e3 * gap);
     for (const double accuracy : {1e-4, 1e-6, 1e-8}) {
       std::printf(" %12.1f", 1e6 * secondsPerCall([&] {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "magnetics/cylinder_field.h"
 #include "magnetics/surface_charge_force.h"
 #include "plugins/builtin/dipole.h"
 
@@ -25,6 +26,9 @@ inline Vector3 dipoleField(const Vector3& moment, const Vector3& point) {
 }
 
 inline double volume(const Cuboid& cuboid) { return 8 * cuboid.halfExtents.prod(); }
+inline double volume(const Cylinder& cylinder) {
+  return std::numbers::pi * cylinder.radius * cylinder.radius * 2 * cylinder.halfLength;
+}
 
 // A direction with no symmetry of a cuboid's, so no component vanishes by accident.
 inline const Vector3 kSkewDirection = Vector3(0.3, -0.5, 0.8).normalized();

@@ -50,9 +50,9 @@ TEST(MagnetCuboidForce, MatchesAkounYonnetBetweenCubesMagnetisedAlongTheirCommon
   const Cuboid cube{{0.05, 0.05, 0.05}, {0, 0, 1e6}};
   for (const double gap : {1e-4, 1e-3, 1e-2, 0.15}) {
     for (const Vector3& sideways : {Vector3(0, 0, 0), Vector3(0.03, 0.015, 0)}) {
-      const CuboidPose pose{Matrix3::Identity(), sideways + Vector3(0, 0, 0.1 + gap)};
+      const MagnetPose pose{Matrix3::Identity(), sideways + Vector3(0, 0, 0.1 + gap)};
       const Vector3 reference = akounYonnetForce(cube.halfExtents, 1e6, cube.halfExtents, 1e6, pose.position);
-      const CuboidInteraction result = cuboidInteraction(cube, cube, pose, 1e-8);
+      const MagnetInteraction result = cuboidInteraction(cube, cube, pose, 1e-8);
       SCOPED_TRACE(::testing::Message() << "gap " << gap << " m, offset " << sideways.transpose());
       EXPECT_TRUE(result.converged);
       EXPECT_LT(reference.z(), 0);  // like poles facing away from each other: they attract
@@ -74,9 +74,9 @@ TEST(MagnetCuboidForce, ObeysNewtonsThirdLawAndBalancesTorquesForARotatedPair) {
   // Centres 0.13 m apart, more than the sum of the half-diagonals (0.0616 + 0.0512): apart in every orientation.
   for (const Vector3& position : {Vector3(0.02, 0.03, 0.126), Vector3(0.12, -0.03, 0.04)}) {
     SCOPED_TRACE(::testing::Message() << "B at " << position.transpose());
-    const CuboidInteraction onB = cuboidInteraction(a, b, {rotation, position}, 1e-10);
+    const MagnetInteraction onB = cuboidInteraction(a, b, {rotation, position}, 1e-10);
     // A seen from B: A's axes are Rᵀ in B's axes, its centre −Rᵀp; the results come back in B's axes.
-    const CuboidInteraction onA =
+    const MagnetInteraction onA =
         cuboidInteraction(b, a, {rotation.transpose(), -rotation.transpose() * position}, 1e-10);
     const Vector3 forceOnA = rotation * onA.force, torqueOnA = rotation * onA.torque;
     EXPECT_LT((onB.force + forceOnA).norm(), 1e-8 * onB.force.norm());
@@ -95,8 +95,8 @@ TEST(MagnetCuboidForce, FindsASmallMagnetNearALargeOne) {
   const Cuboid cube{{0.0005, 0.0005, 0.0005}, {0, 2e5, 1e6}};
   const Cuboid plate{{0.1, 0.1, 0.005}, {1e5, 0, 1e6}};
   const Vector3 position(-0.0123, 0.0037, 0.0005 + 0.005 + 1e-4);  // the plate's centre from the cube's
-  const CuboidInteraction onPlate = cuboidInteraction(cube, plate, {Matrix3::Identity(), position}, 1e-9);
-  const CuboidInteraction onCube = cuboidInteraction(plate, cube, {Matrix3::Identity(), -position}, 1e-9);
+  const MagnetInteraction onPlate = cuboidInteraction(cube, plate, {Matrix3::Identity(), position}, 1e-9);
+  const MagnetInteraction onCube = cuboidInteraction(plate, cube, {Matrix3::Identity(), -position}, 1e-9);
   EXPECT_TRUE(onPlate.converged);
   EXPECT_TRUE(onCube.converged);
   EXPECT_LT((onPlate.force + onCube.force).norm(), 1e-9 * onCube.force.norm());
@@ -113,7 +113,7 @@ TEST(MagnetCuboidForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
   const Cuboid b{{0.05, 0.05, 0.05}, {-3e5, 6e5, 1e5}};
   const Matrix3 rotation = rotationFromEuler313(0.4, 1.1, -0.7);
   const auto errors = [&](double sizes) {
-    const CuboidPose pose{rotation, sizes * 0.1 * kSkewDirection};
+    const MagnetPose pose{rotation, sizes * 0.1 * kSkewDirection};
     return errorsAgainstDipoles(cuboidInteraction(a, b, pose, 1e-10), volume(a) * a.magnetisation,
                                 volume(b) * rotation * b.magnetisation, pose.position);
   };

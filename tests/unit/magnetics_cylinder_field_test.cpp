@@ -19,10 +19,6 @@ using namespace magnet_testing;
 const Cylinder kCylinder{0.01, 0.01, 1e6};
 const Cylinder kDisc{0.02, 0.004, -4e5};
 
-double volume(const Cylinder& cylinder) {
-  return std::numbers::pi * cylinder.radius * cylinder.radius * 2 * cylinder.halfLength;
-}
-
 // On the axis, integrating the two charged discs' fields is elementary: H_z = (M/2)·[(z + L)/√((z + L)² + R²) − (z −
 // L)/√((z − L)² + R²)] outside, minus M inside. The closed form's elliptic integrals are then all at kc = 1, so only
 // round-off separates the two (measured ≤ 1.2e-16 of M): 1e-14 of M leaves it room, while a wrong 1/π or a dropped −M

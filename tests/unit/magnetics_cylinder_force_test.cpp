@@ -19,10 +19,6 @@ using namespace magnet_testing;
 // A 20 mm × 20 mm cylinder (≈ 1.26 T).
 const Cylinder kCylinder{0.01, 0.01, 1e6};
 
-double volume(const Cylinder& cylinder) {
-  return std::numbers::pi * cylinder.radius * cylinder.radius * 2 * cylinder.halfLength;
-}
-
 // Two coaxial discs of radius a carrying σ1 and σ2, h apart: a disc's potential is (σa/2)∫ J0(kρ) J1(ka) e^{−k|z|} dk/k
 // (its Hankel transform), so its H_z is (σa/2)∫ J0(kρ) J1(ka) e^{−kz} dk, whose flux through the other disc brings ∫₀^a
 // J0(kρ) 2πρ dρ = 2πa J1(ka)/k: the upper disc is pushed up by μ0·π·σ1·σ2·a²·∫₀^∞ J1(ka)² e^{−kh} dk/k. The integrand
