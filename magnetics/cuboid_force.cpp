@@ -5,8 +5,7 @@
 
 namespace lodestone {
 
-MagnetInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const MagnetPose& pose,
-                                    double relativeAccuracy) {
+std::vector<ChargedFace> chargedFaces(const Cuboid& target, const MagnetPose& pose) {
   std::vector<ChargedFace> faces;
   for (int normal = 0; normal < 3; ++normal) {
     if (target.magnetisation[normal] == 0) continue;
@@ -17,7 +16,15 @@ MagnetInteraction cuboidInteraction(const SourceField& source, const Cuboid& tar
                        side * target.magnetisation[normal]});
     }
   }
-  return chargedSurfaceInteraction(source, pose.position, faces, target.halfExtents.norm(), relativeAccuracy);
+  return faces;
+}
+
+double torqueLength(const Cuboid& target) { return target.halfExtents.norm(); }
+
+MagnetInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const MagnetPose& pose,
+                                    double relativeAccuracy) {
+  return chargedSurfaceInteraction(source, pose.position, chargedFaces(target, pose), torqueLength(target),
+                                   relativeAccuracy);
 }
 
 MagnetInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const MagnetPose& pose,

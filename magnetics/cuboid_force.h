@@ -26,6 +26,11 @@ namespace lodestone {
 MagnetInteraction cuboidInteraction(const Cuboid& source, const Cuboid& target, const MagnetPose& pose,
                                     double relativeAccuracy = 1e-8);
 
+// The target's charged faces (those with M·n ≠ 0) placed by `pose`, and its torque length ℓ: what cuboidInteraction
+// integrates over, for callers that keep a quadrature layout (surface_charge_force.h).
+std::vector<ChargedFace> chargedFaces(const Cuboid& target, const MagnetPose& pose);
+double torqueLength(const Cuboid& target);
+
 // The same with any source (a cylinder, say): `source` gives its H in its own axes, in which `pose` places the target.
 MagnetInteraction cuboidInteraction(const SourceField& source, const Cuboid& target, const MagnetPose& pose,
                                     double relativeAccuracy = 1e-8);

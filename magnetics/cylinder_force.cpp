@@ -6,8 +6,7 @@
 
 namespace lodestone {
 
-MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder& target, const MagnetPose& pose,
-                                      double relativeAccuracy) {
+std::vector<ChargedFace> chargedFaces(const Cylinder& target, const MagnetPose& pose) {
   const Vector3 axis = pose.rotation.col(2);
   const Vector3 halfU = target.radius * pose.rotation.col(0), halfV = target.radius * pose.rotation.col(1);
   std::vector<ChargedFace> faces;
@@ -15,7 +14,14 @@ MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder&
     faces.push_back(
         {ChargedFace::Shape::kDisc, side * target.halfLength * axis, halfU, halfV, side * target.magnetisation});
   }
-  return chargedSurfaceInteraction(source, pose.position, faces, std::hypot(target.radius, target.halfLength),
+  return faces;
+}
+
+double torqueLength(const Cylinder& target) { return std::hypot(target.radius, target.halfLength); }
+
+MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder& target, const MagnetPose& pose,
+                                      double relativeAccuracy) {
+  return chargedSurfaceInteraction(source, pose.position, chargedFaces(target, pose), torqueLength(target),
                                    relativeAccuracy);
 }
 

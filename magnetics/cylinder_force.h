@@ -18,6 +18,10 @@ namespace lodestone {
 // each), the most at 0.1 mm (tests/unit/magnetics_cylinder_force_test.cpp).
 MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder& target, const MagnetPose& pose,
                                       double relativeAccuracy = 1e-8);
+// The target's two charged end discs placed by `pose`, and its torque length ℓ: what cylinderInteraction integrates
+// over, for callers that keep a quadrature layout (surface_charge_force.h).
+std::vector<ChargedFace> chargedFaces(const Cylinder& target, const MagnetPose& pose);
+double torqueLength(const Cylinder& target);
 MagnetInteraction cylinderInteraction(const Cylinder& source, const Cylinder& target, const MagnetPose& pose,
                                       double relativeAccuracy = 1e-8);
 MagnetInteraction cylinderInteraction(const Cuboid& source, const Cylinder& target, const MagnetPose& pose,

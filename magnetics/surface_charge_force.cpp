@@ -137,10 +137,31 @@ constexpr size_t kMaxPanels = 20000;
 
 }  // namespace
 
+namespace {
+
+// The panels of a layout, each by its two halves' rules as the adaptive integration summed them.
+MagnetInteraction integrateOverLayout(FaceQuadrature& quadrature, const QuadratureLayout& layout) {
+  Wrench total = Wrench::Zero();
+  for (const QuadraturePanel& panel : layout.panels) {
+    const Patch patch{panel.s0, panel.s1, panel.t0, panel.t1};
+    total += quadrature.rule(panel.face, patch.half(panel.acrossS, 0)) +
+             quadrature.rule(panel.face, patch.half(panel.acrossS, 1));
+  }
+  MagnetInteraction result;
+  result.force = total.head<3>();
+  result.torque = total.tail<3>();
+  result.errorEstimate = layout.errorEstimate;
+  result.fieldEvaluations = quadrature.evaluations();
+  return result;
+}
+
+}  // namespace
+
 MagnetInteraction chargedSurfaceInteraction(const SourceField& source, const Vector3& targetCentre,
                                             const std::vector<ChargedFace>& faces, double torqueLength,
-                                            double relativeAccuracy) {
+                                            double relativeAccuracy, QuadratureLayout* layout) {
   FaceQuadrature quadrature(source, targetCentre, faces, torqueLength);
+  if (layout && layout->reuse) return integrateOverLayout(quadrature, *layout);
   const auto lessAccurate = [](const Panel& a, const Panel& b) { return a.error < b.error; };
   std::vector<Panel> panels;  // a heap, the panel with the largest error on top
   Wrench total = Wrench::Zero();
@@ -186,6 +207,14 @@ MagnetInteraction chargedSurfaceInteraction(const SourceField& source, const Vec
   result.torque = total.tail<3>();
   result.errorEstimate = error;
   result.fieldEvaluations = quadrature.evaluations();
+  if (layout) {
+    layout->panels.clear();
+    for (const Panel& panel : panels) {
+      layout->panels.push_back({panel.face, panel.patch.s0, panel.patch.s1, panel.patch.t0, panel.patch.t1,
+                                panel.acrossS});
+    }
+    layout->errorEstimate = error;
+  }
   return result;
 }
 

@@ -45,8 +45,24 @@ struct ChargedFace {
 // is split, until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the
 // error of the coarser rules; the result is the finer ones. ℓ = torqueLength, the target's size, weighs torque against
 // force.
+//
+// `layout`, when given, keeps the panels the integration ended with; with `layout->reuse` set, the integration
+// does not adapt but takes those panels as they are (each the sum of its two halves' rules, as at the end of the
+// adaptive integration, so the same pose gives the same bits). A magnet pair's Jacobian differences its force over
+// moves of 1e-8 of its size: panels chosen afresh for each move would put the quadrature's error, up to the accuracy
+// asked for, into those differences. A reused layout's errorEstimate is that of the integration which made it.
+struct QuadraturePanel {
+  int face = 0;
+  double s0 = -1, s1 = 1, t0 = -1, t1 = 1;
+  bool acrossS = true;  // which way its halves are cut
+};
+struct QuadratureLayout {
+  std::vector<QuadraturePanel> panels;
+  double errorEstimate = 0;
+  bool reuse = false;
+};
 MagnetInteraction chargedSurfaceInteraction(const SourceField& source, const Vector3& targetCentre,
                                             const std::vector<ChargedFace>& faces, double torqueLength,
-                                            double relativeAccuracy);
+                                            double relativeAccuracy, QuadratureLayout* layout = nullptr);
 
 }  // namespace lodestone

@@ -1,0 +1,216 @@
+// A pair of magnets: which method, and each method's force and torque on both, placed in one frame.
+#include "magnetics/magnet_pair.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "magnetics/cuboid_force.h"
+#include "magnetics/cylinder_force.h"
+#include "magnetics/point_dipole.h"
+
+namespace lodestone {
+
+using Kind = MagnetShape::Kind;
+
+double volume(const MagnetShape& shape) {
+  switch (shape.kind) {
+    case Kind::kSphere: return 4.0 / 3.0 * std::numbers::pi * std::pow(shape.radius, 3);
+    case Kind::kCuboid: return 8 * shape.halfExtents.prod();
+    case Kind::kCylinder: return 2 * std::numbers::pi * shape.radius * shape.radius * shape.halfLength;
+  }
+  return 0;
+}
+
+double boundingRadius(const MagnetShape& shape) {
+  switch (shape.kind) {
+    case Kind::kSphere: return shape.radius;
+    case Kind::kCuboid: return shape.halfExtents.norm();
+    case Kind::kCylinder: return std::hypot(shape.radius, shape.halfLength);
+  }
+  return 0;
+}
+
+namespace {
+
+Vector3 moment(const Magnet& magnet) { return volume(magnet.shape) * magnet.magnetisation; }
+
+// The half-extents of the box the shape fills, about its centre.
+Vector3 boundingBox(const MagnetShape& shape) {
+  switch (shape.kind) {
+    case Kind::kSphere: return Vector3::Constant(shape.radius);
+    case Kind::kCuboid: return shape.halfExtents;
+    case Kind::kCylinder: return Vector3(shape.radius, shape.radius, shape.halfLength);
+  }
+  return Vector3::Zero();
+}
+
+bool inside(const MagnetShape& shape, const Vector3& point) {
+  switch (shape.kind) {
+    case Kind::kSphere: return point.norm() <= shape.radius;
+    case Kind::kCuboid: return (point.cwiseAbs().array() <= shape.halfExtents.array()).all();
+    case Kind::kCylinder: return point.head<2>().norm() <= shape.radius && std::abs(point.z()) <= shape.halfLength;
+  }
+  return false;
+}
+
+bool isCube(const MagnetShape& shape) {
+  return shape.kind == Kind::kCuboid && shape.halfExtents.x() == shape.halfExtents.y() &&
+         shape.halfExtents.y() == shape.halfExtents.z();
+}
+
+}  // namespace
+
+std::vector<DipoleSample> dipoleSamples(const Magnet& magnet) {
+  const int n = std::max(magnet.dipolesPerAxis, 1);
+  const Vector3 half = boundingBox(magnet.shape);
+  std::vector<DipoleSample> samples;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      for (int k = 0; k < n; ++k) {
+        const Vector3 cell = (Vector3(i, j, k).array() + 0.5) / n * 2 - 1;  // cell centre in [−1, 1]³
+        const Vector3 position = cell.cwiseProduct(half);
+        if (inside(magnet.shape, position)) samples.push_back({position, Vector3::Zero()});
+      }
+    }
+  }
+  for (DipoleSample& sample : samples) sample.moment = moment(magnet) / static_cast<double>(samples.size());
+  return samples;
+}
+
+const char* pairMethodName(PairMethod method) {
+  switch (method) {
+    case PairMethod::kSurfaceCharge: return "surface charge";
+    case PairMethod::kPointDipoles: return "point dipoles";
+    case PairMethod::kDipoleSamples: return "dipole samples";
+  }
+  return "";
+}
+
+double pointDipoleError(const Magnet& first, const Magnet& second, double distance) {
+  if (first.shape.kind == Kind::kSphere && second.shape.kind == Kind::kSphere) return 0;
+  if (distance <= boundingRadius(first.shape) + boundingRadius(second.shape)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  double error = 0;
+  for (const Magnet* magnet : {&first, &second}) {
+    if (magnet->shape.kind == Kind::kSphere) continue;
+    const double ratio = boundingRadius(magnet->shape) / distance;
+    error += isCube(magnet->shape) ? 2 * std::pow(ratio, 4) : 3 * ratio * ratio;
+  }
+  return error;
+}
+
+PairMethod choosePairMethod(const Magnet& first, const Magnet& second, double distance, double relativeAccuracy) {
+  if (first.dipolesPerAxis > 0 || second.dipolesPerAxis > 0) return PairMethod::kDipoleSamples;
+  if (pointDipoleError(first, second, distance) < relativeAccuracy) return PairMethod::kPointDipoles;
+  return PairMethod::kSurfaceCharge;
+}
+
+namespace {
+
+// Both magnets' loads from the forces and moments on the samples of each: each sample's force acts at the sample.
+MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, const MagnetPose& firstPose,
+                             const std::vector<DipoleSample>& secondSamples, const MagnetPose& secondPose) {
+  MagnetPairLoads loads;
+  for (const DipoleSample& a : firstSamples) {
+    const Vector3 leverA = firstPose.rotation * a.position, momentA = firstPose.rotation * a.moment;
+    for (const DipoleSample& b : secondSamples) {
+      const Vector3 leverB = secondPose.rotation * b.position, momentB = secondPose.rotation * b.moment;
+      const PointDipoleInteraction pair =
+          pointDipoleInteraction(momentA, momentB, secondPose.position + leverB - firstPose.position - leverA);
+      loads.forceOnSecond += pair.forceOnSecond;
+      loads.torqueOnSecond += leverB.cross(pair.forceOnSecond) + pair.momentOnSecond;
+      loads.torqueOnFirst += -leverA.cross(pair.forceOnSecond) + pair.momentOnFirst;
+    }
+  }
+  loads.forceOnFirst = -loads.forceOnSecond;
+  return loads;
+}
+
+// The field of the source magnet in its own axes.
+SourceField fieldOf(const Magnet& source) {
+  switch (source.shape.kind) {
+    case Kind::kSphere: return [m = moment(source)](const Vector3& point) { return pointDipoleField(m, point); };
+    case Kind::kCuboid:
+      return [cuboid = Cuboid{source.shape.halfExtents, source.magnetisation}](const Vector3& point) {
+        return cuboidField(cuboid, point);
+      };
+    case Kind::kCylinder:
+      return [cylinder = Cylinder{source.shape.radius, source.shape.halfLength, source.magnetisation.z()}](
+                 const Vector3& point) { return cylinderField(cylinder, point); };
+  }
+  return {};
+}
+
+// The target's charged faces in the source's axes, placed by `pose`, and its torque length.
+std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, double& length) {
+  if (target.shape.kind == Kind::kCuboid) {
+    const Cuboid cuboid{target.shape.halfExtents, target.magnetisation};
+    length = torqueLength(cuboid);
+    return chargedFaces(cuboid, pose);
+  }
+  const Cylinder cylinder{target.shape.radius, target.shape.halfLength, target.magnetisation.z()};
+  length = torqueLength(cylinder);
+  return chargedFaces(cylinder, pose);
+}
+
+// The target's surface charges in the source's field. A sphere is never the target (it is exactly its dipole, so it
+// is the simpler source): the caller orders the pair.
+MagnetPairLoads surfaceChargeLoads(const Magnet& source, const MagnetPose& sourcePose, const Magnet& target,
+                                   const MagnetPose& targetPose, double relativeAccuracy, QuadratureLayout* layout) {
+  const MagnetPose inSource{sourcePose.rotation.transpose() * targetPose.rotation,
+                            sourcePose.rotation.transpose() * (targetPose.position - sourcePose.position)};
+  double length = 0;
+  const std::vector<ChargedFace> faces = facesOf(target, inSource, length);
+  const MagnetInteraction interaction =
+      chargedSurfaceInteraction(fieldOf(source), inSource.position, faces, length, relativeAccuracy, layout);
+  MagnetPairLoads loads;
+  loads.forceOnSecond = sourcePose.rotation * interaction.force;
+  loads.torqueOnSecond = sourcePose.rotation * interaction.torque;
+  // Newton's third law, and the angular momentum the pair's field holds none of: the torque on the source about its
+  // centre balances the target's about the same point.
+  loads.forceOnFirst = -loads.forceOnSecond;
+  loads.torqueOnFirst =
+      -loads.torqueOnSecond - (targetPose.position - sourcePose.position).cross(loads.forceOnSecond);
+  loads.fieldEvaluations = interaction.fieldEvaluations;
+  loads.converged = interaction.converged;
+  return loads;
+}
+
+MagnetPairLoads swapped(MagnetPairLoads loads) {
+  std::swap(loads.forceOnFirst, loads.forceOnSecond);
+  std::swap(loads.torqueOnFirst, loads.torqueOnSecond);
+  return loads;
+}
+
+}  // namespace
+
+MagnetPairLoads magnetPairInteraction(const Magnet& first, const MagnetPose& firstPose, const Magnet& second,
+                                      const MagnetPose& secondPose, double relativeAccuracy, MagnetPairPlan* plan) {
+  const PairMethod method =
+      plan && plan->reuse ? plan->method
+                          : choosePairMethod(first, second, (secondPose.position - firstPose.position).norm(),
+                                             relativeAccuracy);
+  if (plan) plan->method = method;
+  MagnetPairLoads loads;
+  if (method == PairMethod::kDipoleSamples || method == PairMethod::kPointDipoles) {
+    const auto samples = [method](const Magnet& magnet) {
+      return method == PairMethod::kDipoleSamples ? dipoleSamples(magnet)
+                                                  : std::vector<DipoleSample>{{Vector3::Zero(), moment(magnet)}};
+    };
+    loads = sampledLoads(samples(first), firstPose, samples(second), secondPose);
+  } else {
+    QuadratureLayout* layout = plan ? &plan->layout : nullptr;
+    if (layout) layout->reuse = plan->reuse;
+    if (second.shape.kind == Kind::kSphere) {
+      loads = swapped(surfaceChargeLoads(second, secondPose, first, firstPose, relativeAccuracy, layout));
+    } else {
+      loads = surfaceChargeLoads(first, firstPose, second, secondPose, relativeAccuracy, layout);
+    }
+  }
+  loads.method = method;
+  return loads;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,78 @@
+// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders —
+// placed in one frame, by the method their distance and the accuracy asked for allow: the surface-charge model's
+// exact interaction near (cuboid_force.h, cylinder_force.h), the point dipoles far, or sampling by dipoles as
+// Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks for it.
+#pragma once
+
+#include <vector>
+
+#include "magnetics/cuboid_field.h"
+#include "magnetics/cylinder_field.h"
+#include "magnetics/surface_charge_force.h"
+
+namespace lodestone {
+
+struct MagnetShape {
+  enum class Kind { kSphere, kCuboid, kCylinder };
+  Kind kind = Kind::kSphere;
+  double radius = 0;                      // a sphere's or a cylinder's, m
+  double halfLength = 0;                  // a cylinder's, along its z axis, m
+  Vector3 halfExtents = Vector3::Zero();  // a cuboid's, m
+};
+
+double volume(const MagnetShape& shape);
+double boundingRadius(const MagnetShape& shape);  // about the shape's centre
+
+struct Magnet {
+  MagnetShape shape;
+  Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes; a cylinder's along its axis (z) only
+  // 0: exact; n > 0: sampled by point dipoles at the centres of an n×n×n grid of cells over the magnet's bounding
+  // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it).
+  int dipolesPerAxis = 0;
+};
+
+// A magnet's samples: position in its axes (m) and moment (A·m²).
+struct DipoleSample {
+  Vector3 position = Vector3::Zero();
+  Vector3 moment = Vector3::Zero();
+};
+std::vector<DipoleSample> dipoleSamples(const Magnet& magnet);
+
+enum class PairMethod { kSurfaceCharge, kPointDipoles, kDipoleSamples };
+const char* pairMethodName(PairMethod method);  // "surface charge"
+
+// An estimate of the relative error of the force between two exact magnets taken as point dipoles `distance` apart
+// (centre to centre): the sum over the magnets that are not spheres of 2·(R/d)⁴ for a cube (its field has no
+// octupole: a cube's shape has no quadrupole) and 3·(R/d)² otherwise, R the bounding radius; infinite when the
+// bounding spheres touch. A sphere is exactly its dipole, so two spheres have none, touching or not.
+// tests/unit/magnetics_magnet_pair_test.cpp measures that it bounds the error.
+double pointDipoleError(const Magnet& first, const Magnet& second, double distance);
+
+// Point dipoles when both magnets are spheres or when pointDipoleError is below the accuracy asked for, dipole samples
+// when either magnet asks for them, the surface-charge integration otherwise.
+PairMethod choosePairMethod(const Magnet& first, const Magnet& second, double distance, double relativeAccuracy);
+
+// In the frame the poses are given in; torques about each magnet's centre.
+struct MagnetPairLoads {
+  Vector3 forceOnFirst = Vector3::Zero(), torqueOnFirst = Vector3::Zero();
+  Vector3 forceOnSecond = Vector3::Zero(), torqueOnSecond = Vector3::Zero();
+  PairMethod method = PairMethod::kSurfaceCharge;
+  long fieldEvaluations = 0;
+  bool converged = true;  // false when the surface-charge integration ran out of panels (surface_charge_force.h)
+};
+
+// What a pair keeps between evaluations for a Jacobian: the method and quadrature layout of its latest evaluation,
+// taken as they are while `reuse` is set (why: surface_charge_force.h, QuadratureLayout).
+struct MagnetPairPlan {
+  PairMethod method = PairMethod::kSurfaceCharge;
+  QuadratureLayout layout;
+  bool reuse = false;
+};
+
+// The loads of the two magnets on each other, in SI units (μ0 = kVacuumPermeability), the surface-charge integration
+// to `relativeAccuracy`. With a plan, the evaluation records its method and layout in it, or reuses them.
+MagnetPairLoads magnetPairInteraction(const Magnet& first, const MagnetPose& firstPose, const Magnet& second,
+                                      const MagnetPose& secondPose, double relativeAccuracy,
+                                      MagnetPairPlan* plan = nullptr);
+
+}  // namespace lodestone
