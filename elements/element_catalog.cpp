@@ -249,6 +249,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
+      collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       simulateKind(),
       stopKind(),

@@ -40,6 +40,10 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
   addElements(spec.bushings,
               [&](const auto& s, ForceConnection& c) { return std::optional<Bushing>(buildBushing(s, model, c)); },
               elements);
+  for (BuiltMagnetPair& pair : buildMagnetPairs(spec.magnets, spec.graphics, model, diagnostics)) {
+    const SourceLoc loc = pair.pair.first.loc;
+    elements.push_back(ForceElement{loc, std::move(pair.connection), std::move(pair.pair)});
+  }
   return result;
 }
 
@@ -51,6 +55,7 @@ std::string describeForce(const ForceElement& element) {
 
 ForceEvaluator::ForceEvaluator(const Model& model) : context_(model), forces_(model.forces.get()) {
   angles_.assign(elements().size(), std::numeric_limits<double>::quiet_NaN());
+  magnetPlans_.resize(elements().size());
 }
 
 const std::vector<ForceElement>& ForceEvaluator::elements() const {
@@ -82,7 +87,10 @@ void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodie
 
 TwoBodyLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies);
-  return evaluate(static_cast<size_t>(index), bodies);
+  reuseMagnetPlans_ = true;
+  const TwoBodyLoads loads = evaluate(static_cast<size_t>(index), bodies);
+  reuseMagnetPlans_ = false;
+  return loads;
 }
 
 void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bodies,
@@ -142,7 +150,11 @@ ElementAction ForceEvaluator::act(size_t index) {
         if constexpr (std::is_same_v<Law, ScalarForce>) return scalarForceAction(law, context_);
         else if constexpr (std::is_same_v<Law, VectorForce>) return vectorForceAction(law, context_);
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
-        else return bushingAction(law, context_);
+        else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
+        else {
+          magnetPlans_[index].reuse = reuseMagnetPlans_;
+          return magnetPairAction(law, context_, magnetPlans_[index]);
+        }
       },
       forces_->elements[index].law);
 }

@@ -1,6 +1,6 @@
 // The force elements with a law of their own — Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody,
-// Force_SpringDamper, Force_Bushing — as a model holds them, their evaluation at run time, and their element types
-// for Deactivate and Activate. Each element's attributes and law are in its own file.
+// Force_SpringDamper, Force_Bushing, and each pair of Force_Magnets — as a model holds them, their evaluation at run
+// time, and their element types for Deactivate and Activate. Each element's attributes and law are in its own file.
 #pragma once
 
 #include <memory>
@@ -13,6 +13,7 @@
 #include "elements/expression_context.h"
 #include "elements/force_bushing.h"
 #include "elements/force_law.h"
+#include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
@@ -27,7 +28,7 @@ struct ActivationSpec;
 struct ForceElement {
   SourceLoc loc;  // the element's name, id and place in the deck
   ForceConnection connection;
-  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing> law;
+  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, MagnetPair> law;
 };
 
 struct ForceModel {
@@ -58,7 +59,8 @@ class ForceEvaluator {
 
   // Adds the loads of every element at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
-  // The loads of element `index` alone, as the Jacobian differences them.
+  // The loads of element `index` alone, as the Jacobian differences them: a magnet pair reuses the method and
+  // quadrature panels of the latest addLoads (MagnetPairPlan), so that the differences see one smooth function.
   TwoBodyLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
   // Every element's loads at its markers at `time`, appended to `loads` (requests' MARKER_FORCE).
   void markerLoads(double time, std::span<const BodyKinematics> bodies, std::vector<MarkerPairLoad>& loads);
@@ -78,6 +80,8 @@ class ForceEvaluator {
   ModelExpressionContext context_;
   const ForceModel* forces_ = nullptr;
   std::vector<double> angles_;  // per element: a rotational spring's angle at its latest evaluation (NaN: none yet)
+  std::vector<MagnetPairPlan> magnetPlans_;  // per element: a magnet pair's method and panels, for elementLoads
+  bool reuseMagnetPlans_ = false;
   int lastNonFinite_ = -1;
   double lastNonFiniteTime_ = 0;
 };

@@ -14,6 +14,7 @@
 #include "elements/force_bushing.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
+#include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
@@ -65,6 +66,7 @@ struct ModelSpec {
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;
   std::vector<ForceBushingSpec> bushings;
+  std::vector<ForceMagnetSpec> magnets;
   std::vector<PostRequestSpec> requests;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).

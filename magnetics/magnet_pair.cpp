@@ -128,8 +128,15 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
   return loads;
 }
 
-// The field of the source magnet in its own axes.
+// The field of the source magnet in its own axes: its samples' when it is sampled.
 SourceField fieldOf(const Magnet& source) {
+  if (source.dipolesPerAxis > 0) {
+    return [samples = dipoleSamples(source)](const Vector3& point) {
+      Vector3 field = Vector3::Zero();
+      for (const DipoleSample& sample : samples) field += pointDipoleField(sample.moment, point - sample.position);
+      return field;
+    };
+  }
   switch (source.shape.kind) {
     case Kind::kSphere: return [m = moment(source)](const Vector3& point) { return pointDipoleField(m, point); };
     case Kind::kCuboid:
@@ -155,8 +162,8 @@ std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, d
   return chargedFaces(cylinder, pose);
 }
 
-// The target's surface charges in the source's field. A sphere is never the target (it is exactly its dipole, so it
-// is the simpler source): the caller orders the pair.
+// The target's surface charges in the source's field. A sphere or a sampled magnet is never the target (each is
+// exactly its dipoles, the simpler source): the caller orders the pair.
 MagnetPairLoads surfaceChargeLoads(const Magnet& source, const MagnetPose& sourcePose, const Magnet& target,
                                    const MagnetPose& targetPose, double relativeAccuracy, QuadratureLayout* layout) {
   const MagnetPose inSource{sourcePose.rotation.transpose() * targetPose.rotation,
@@ -193,17 +200,23 @@ MagnetPairLoads magnetPairInteraction(const Magnet& first, const MagnetPose& fir
                           : choosePairMethod(first, second, (secondPose.position - firstPose.position).norm(),
                                              relativeAccuracy);
   if (plan) plan->method = method;
+  // A magnet that is not sampled is exact: a sphere as its dipole, any other shape by its surface charges in the
+  // sampled magnet's field.
+  const auto integratesCharges = [method](const Magnet& magnet) {
+    return method != PairMethod::kPointDipoles && magnet.dipolesPerAxis == 0 && magnet.shape.kind != Kind::kSphere;
+  };
   MagnetPairLoads loads;
-  if (method == PairMethod::kDipoleSamples || method == PairMethod::kPointDipoles) {
+  if (!integratesCharges(first) && !integratesCharges(second)) {
     const auto samples = [method](const Magnet& magnet) {
-      return method == PairMethod::kDipoleSamples ? dipoleSamples(magnet)
-                                                  : std::vector<DipoleSample>{{Vector3::Zero(), moment(magnet)}};
+      return method == PairMethod::kDipoleSamples && magnet.dipolesPerAxis > 0
+                 ? dipoleSamples(magnet)
+                 : std::vector<DipoleSample>{{Vector3::Zero(), moment(magnet)}};
     };
     loads = sampledLoads(samples(first), firstPose, samples(second), secondPose);
   } else {
     QuadratureLayout* layout = plan ? &plan->layout : nullptr;
-    if (layout) layout->reuse = plan->reuse;
-    if (second.shape.kind == Kind::kSphere) {
+    if (layout) layout->reuse = plan->reuse && !layout->panels.empty();
+    if (!integratesCharges(second)) {
       loads = swapped(surfaceChargeLoads(second, secondPose, first, firstPose, relativeAccuracy, layout));
     } else {
       loads = surfaceChargeLoads(first, firstPose, second, secondPose, relativeAccuracy, layout);

@@ -27,7 +27,8 @@ struct Magnet {
   MagnetShape shape;
   Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes; a cylinder's along its axis (z) only
   // 0: exact; n > 0: sampled by point dipoles at the centres of an n×n×n grid of cells over the magnet's bounding
-  // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it).
+  // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it). A pair with one
+  // sampled magnet takes the other exactly in the samples' field.
   int dipolesPerAxis = 0;
 };
 

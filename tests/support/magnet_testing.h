@@ -1,5 +1,5 @@
 // What the magnetics tests share: errors, volumes, a direction without symmetry, a field's derivatives, the two-dipole
-// limit of an interaction.
+// limit of an interaction, Akoun & Yonnet's force between parallel cuboids.
 #pragma once
 
 #include <cmath>
@@ -16,6 +16,33 @@ namespace lodestone::magnet_testing {
 
 inline double relativeError(const Vector3& value, const Vector3& reference) {
   return (value - reference).norm() / reference.norm();
+}
+
+// Akoun & Yonnet (IEEE Trans. Magn. 20(5), 1984): the force on cuboid 2 (half-extents A, B, C, centre offset
+// (α, β, γ)) from cuboid 1 (a, b, c), both magnetised along z, edges parallel: μ0·M1·M2/(4π) times a sum over the
+// 64 corner pairs of φ(U, V, W), U = α + (±A) − (±a) and so on. An independent reference: it integrates the charge
+// model in closed form, where cuboidInteraction integrates the closed-form field numerically.
+inline Vector3 akounYonnetForce(const Vector3& halfExtents1, double magnetisation1, const Vector3& halfExtents2,
+                                double magnetisation2, const Vector3& offset) {
+  // ln(r − u) without the cancellation of r − u for u > 0, r² = u² + others².
+  const auto logRMinus = [](double r, double u, double othersSquared) {
+    return std::log(u > 0 ? othersSquared / (r + u) : r - u);
+  };
+  Vector3 sum = Vector3::Zero();
+  for (int corners = 0; corners < 64; ++corners) {  // six signs ±1, one per bit: i, j, k, l, p, q
+    const auto sign = [corners](int bit) { return (corners >> bit & 1) != 0 ? -1.0 : 1.0; };
+    const double u = offset.x() + sign(1) * halfExtents2.x() - sign(0) * halfExtents1.x();
+    const double v = offset.y() + sign(3) * halfExtents2.y() - sign(2) * halfExtents1.y();
+    const double w = offset.z() + sign(5) * halfExtents2.z() - sign(4) * halfExtents1.z();
+    const double r = std::sqrt(u * u + v * v + w * w);
+    const double logRu = logRMinus(r, u, v * v + w * w), logRv = logRMinus(r, v, u * u + w * w);
+    const double arctangent = w == 0 ? 0 : std::atan(u * v / (r * w));
+    const Vector3 phi(0.5 * (v * v - w * w) * logRu + u * v * logRv + v * w * arctangent + 0.5 * r * u,
+                      0.5 * (u * u - w * w) * logRv + u * v * logRu + u * w * arctangent + 0.5 * r * v,
+                      -u * w * logRu - v * w * logRv + u * v * arctangent - r * w);
+    sum += sign(0) * sign(1) * sign(2) * sign(3) * sign(4) * sign(5) * phi;
+  }
+  return kVacuumPermeability * magnetisation1 * magnetisation2 / (4 * std::numbers::pi) * sum;
 }
 
 // H of a point dipole m at the origin.

@@ -1,0 +1,194 @@
+// Force_Magnet: attributes, checks, the pairs of magnets, and the loads of a pair at a state.
+#include "force_magnet.h"
+
+#include <algorithm>
+#include <map>
+
+#include "elements/expression_context.h"
+#include "plugins/builtin/dipole.h"
+
+namespace lodestone {
+
+using S = ForceMagnetSpec;
+
+namespace {
+
+// A magnet reaches 2 T or so: M ≈ 1.6e6 A/m. A "magnetisation" given as a polarisation in tesla would be 1e6 times
+// too weak, so the unit is said where the attribute is described.
+const char* const kPerLength = "current per length (A/m in a metre deck)";
+
+bool hasMagnetisation(const S& spec) {
+  return spec.magnetization_x || spec.magnetization_y || spec.magnetization_z;
+}
+bool hasMoment(const S& spec) { return spec.moment_x || spec.moment_y || spec.moment_z; }
+
+}  // namespace
+
+const ElementSchema<ForceMagnetSpec>& forceMagnetSchema() {
+  static const ElementSchema<S> schema{
+      .element = "Force_Magnet",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::reference("graphic_id", &S::graphic_id, "Post_Graphic").required(),
+          attr::real("magnetization_x", &S::magnetization_x).hint(kPerLength),
+          attr::real("magnetization_y", &S::magnetization_y).hint(kPerLength),
+          attr::real("magnetization_z", &S::magnetization_z).hint(kPerLength),
+          attr::real("moment_x", &S::moment_x).hint("current × area (A·m² in a metre deck)"),
+          attr::real("moment_y", &S::moment_y).hint("current × area (A·m² in a metre deck)"),
+          attr::real("moment_z", &S::moment_z).hint("current × area (A·m² in a metre deck)"),
+          attr::text("strength_expression", &S::strength_expression),
+          attr::integer("dipoles_per_axis", &S::dipoles_per_axis).atLeast(0).atMost(20).byDefault(0),
+          attr::real("accuracy", &S::accuracy).above(0).below(1).byDefault(1e-6),
+      }};
+  return schema;
+}
+
+void checkForceMagnet(const ForceMagnetSpec& spec, Diagnostics& diagnostics) {
+  if (hasMagnetisation(spec) && hasMoment(spec)) {
+    diagnostics.error(spec.loc, "give the magnet's magnetization_x/y/z or its moment_x/y/z, not both");
+  } else if (!hasMagnetisation(spec) && !hasMoment(spec)) {
+    diagnostics.error(spec.loc, "a magnet needs its magnetization_x/y/z (" + std::string(kPerLength) +
+                                    ") or its whole moment moment_x/y/z");
+  }
+  if (spec.strength_expression) {
+    compileAttribute("strength_expression", *spec.strength_expression, spec.loc, diagnostics);
+  }
+}
+
+namespace {
+
+using Kind = MagnetShape::Kind;
+
+std::optional<MagnetShape> magnetShapeOf(const Shape& shape) {
+  switch (shape.type) {
+    case ShapeType::Sphere: return MagnetShape{Kind::kSphere, shape.radius, 0, Vector3::Zero()};
+    case ShapeType::Box: return MagnetShape{Kind::kCuboid, 0, 0, shape.halfExtents};
+    case ShapeType::Cylinder: return MagnetShape{Kind::kCylinder, shape.radius, shape.halfLength, Vector3::Zero()};
+    default: return std::nullopt;
+  }
+}
+
+Vector3 components(const std::optional<double>& x, const std::optional<double>& y, const std::optional<double>& z) {
+  return Vector3(x.value_or(0), y.value_or(0), z.value_or(0));
+}
+
+struct BuiltMagnet {
+  MagnetPair::Side side;
+  int body = -1;
+  double accuracy = 0;
+  ForceConnection reads;  // the body it is on and those its strength expression reads
+};
+
+std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const PostGraphicSpec*>& graphics,
+                                       const Model& model, Diagnostics& diagnostics) {
+  const auto found = graphics.find(spec.graphic_id);
+  if (found == graphics.end()) return std::nullopt;  // a dangling reference, reported by the reader
+  const PostGraphicSpec& graphic = *found->second;
+  const std::string graphicName = "Post_Graphic id=" + std::to_string(graphic.id) + " (" + graphic.loc.position() + ")";
+  const Marker* marker = model.marker(graphic.markerId());
+  const std::optional<PlacedShape> placed = primitiveShapeOf(graphic);
+  const std::optional<MagnetShape> shape = placed ? magnetShapeOf(placed->shape) : std::nullopt;
+  if (!shape) {
+    diagnostics.error(spec.loc, graphicName + " is a " + graphic.type +
+                                    "; a magnet is a Sphere, a Box or a Cylinder in this version");
+    return std::nullopt;
+  }
+  if (!marker) return std::nullopt;  // the marker's own error says why
+
+  BuiltMagnet built;
+  built.side.loc = spec.loc;
+  built.accuracy = spec.accuracy;
+  built.side.magnet.shape = *shape;
+  built.side.magnet.dipolesPerAxis = spec.dipoles_per_axis;
+  built.side.markerId = graphic.markerId();
+  built.side.inMarker = placed->inMarker;
+  const Vector3 inMarkerAxes =
+      hasMoment(spec) ? Vector3(components(spec.moment_x, spec.moment_y, spec.moment_z) / volume(*shape))
+                      : components(spec.magnetization_x, spec.magnetization_y, spec.magnetization_z);
+  const Vector3 magnetisation = placed->inMarker.rotation.transpose() * inMarkerAxes;
+  built.side.magnet.magnetisation = magnetisation;
+  if (shape->kind == Kind::kCylinder && spec.dipoles_per_axis == 0 &&
+      magnetisation.head<2>().norm() > 1e-12 * magnetisation.norm()) {
+    diagnostics.error(spec.loc, graphicName + " is a Cylinder magnetised across its axis (its marker's z): only "
+                                              "axial magnetisation is available exactly in this version; give "
+                                              "dipoles_per_axis to sample it by dipoles instead");
+    return std::nullopt;
+  }
+  built.body = bodyOfMarker(model, graphic.markerId(), built.reads);
+  if (spec.strength_expression) {
+    built.side.strength = buildForceExpression("strength_expression", *spec.strength_expression, spec.loc, model,
+                                               built.reads, diagnostics);
+    if (!built.side.strength) return std::nullopt;
+  }
+  return built;
+}
+
+}  // namespace
+
+std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>& magnets,
+                                              const std::vector<PostGraphicSpec>& graphics, const Model& model,
+                                              Diagnostics& diagnostics) {
+  std::map<long, const PostGraphicSpec*> graphicsById;
+  for (const PostGraphicSpec& graphic : graphics) graphicsById[graphic.id] = &graphic;
+  std::vector<BuiltMagnet> built;
+  for (const S& spec : magnets) {
+    if (std::optional<BuiltMagnet> magnet = buildMagnet(spec, graphicsById, model, diagnostics)) {
+      built.push_back(std::move(*magnet));
+    }
+  }
+  std::vector<BuiltMagnetPair> pairs;
+  const double permeabilityScale = vacuumPermeability(model.units) / kVacuumPermeability;
+  for (size_t a = 0; a < built.size(); ++a) {
+    for (size_t b = a + 1; b < built.size(); ++b) {
+      // Magnets on one body pull on each other as the body's own stresses do: no load on the body.
+      if (built[a].body == built[b].body) continue;
+      BuiltMagnetPair pair;
+      pair.pair.first = built[a].side;
+      pair.pair.second = built[b].side;
+      pair.pair.accuracy = std::min(built[a].accuracy, built[b].accuracy);
+      pair.pair.permeabilityScale = permeabilityScale;
+      ForceConnection& connection = pair.connection;
+      connection.bodyI = built[a].body;
+      connection.bodyJ = built[b].body;
+      connection.markerI = built[a].side.markerId;
+      connection.markerJ = built[b].side.markerId;
+      for (const BuiltMagnet* magnet : {&built[a], &built[b]}) {
+        for (const int body : magnet->reads.bodiesRead) {
+          if (std::find(connection.bodiesRead.begin(), connection.bodiesRead.end(), body) ==
+              connection.bodiesRead.end()) {
+            connection.bodiesRead.push_back(body);
+          }
+        }
+      }
+      pairs.push_back(std::move(pair));
+    }
+  }
+  return pairs;
+}
+
+ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan) {
+  const auto poseOf = [&](const MagnetPair::Side& side) {
+    const MarkerMotion marker = context.marker(static_cast<int>(side.markerId));
+    return MagnetPose{marker.rotation * side.inMarker.rotation,
+                      marker.position + marker.rotation * side.inMarker.position};
+  };
+  const auto strengthOf = [&](const MagnetPair::Side& side) {
+    return side.strength ? side.strength->evaluate(context) : 1.0;
+  };
+  const MagnetPose first = poseOf(pair.first), second = poseOf(pair.second);
+  ElementAction action;
+  action.point = first.position;
+  action.reactionPoint = second.position;
+  const double scale = pair.permeabilityScale * strengthOf(pair.first) * strengthOf(pair.second);
+  if (scale == 0) return action;  // switched off: nothing to integrate
+  const MagnetPairLoads loads =
+      magnetPairInteraction(pair.first.magnet, first, pair.second.magnet, second, pair.accuracy, &plan);
+  action.force = scale * loads.forceOnFirst;
+  action.torque = scale * loads.torqueOnFirst;
+  action.reactionForce = scale * loads.forceOnSecond;
+  action.reactionTorque = scale * loads.torqueOnSecond;
+  return action;
+}
+
+}  // namespace lodestone

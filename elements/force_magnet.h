@@ -1,0 +1,74 @@
+// Force_Magnet (ours, beside MotionSolve's elements): a graphic of a body made a permanent magnet. Every magnet of the
+// model pulls and turns every magnet on another body, touching or not; contact between them is a Force_Contact as
+// usual. The deck element, its checks, and the pairs it makes; the physics is in magnetics/magnet_pair.h.
+//
+//   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box or a Cylinder
+//   magnetization_x/y/z  M, uniform, in the axes of the graphic's marker (current per length: A/m in a metre deck,
+//                        A/mm in a millimetre one); a Cylinder's along its axis only
+//   moment_x/y/z         or the magnet's whole moment M·V (A·length²), in the same axes
+//   strength_expression  a factor on M (TIME, VARVAL, sensors…): an electromagnet switched or ramped; 1 without it
+//   dipoles_per_axis     0 (default): exact — the surface-charge model near, point dipoles where as accurate;
+//                        n > 0: the magnet as n×n×n point dipoles (Westhofen et al. 2024, PFC), for comparison
+//   accuracy             the relative accuracy of a pair's force and torque (default 1e-6); a pair takes the
+//                        smaller of its two magnets'
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "elements/force_law.h"
+#include "elements/post_graphic.h"
+#include "magnetics/magnet_pair.h"
+#include "solver/core/schema.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+struct ForceMagnetSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  long graphic_id = 0;
+  std::optional<double> magnetization_x, magnetization_y, magnetization_z;
+  std::optional<double> moment_x, moment_y, moment_z;
+  std::optional<std::string> strength_expression;
+  int dipoles_per_axis = 0;
+  double accuracy = 1e-6;
+  bool active = true;
+};
+
+const ElementSchema<ForceMagnetSpec>& forceMagnetSchema();
+// Magnetisation or moment, not both; the strength expression compiles.
+void checkForceMagnet(const ForceMagnetSpec& spec, Diagnostics& diagnostics);
+
+// Two magnets on different bodies (or one on ground), as the force elements hold them: the first acts as I, the
+// second as J.
+struct MagnetPair {
+  struct Side {
+    SourceLoc loc;  // its Force_Magnet
+    Magnet magnet;  // in deck units: M in A/length
+    long markerId = 0;
+    Pose inMarker;  // the magnet's own axes (a cylinder's along z) in its graphic's marker
+    std::optional<Expression> strength;
+  };
+  Side first, second;
+  double accuracy = 1e-6;
+  double permeabilityScale = 1;  // μ0 in the deck's force unit over μ0 in newtons
+};
+
+// Every pair of the deck's active magnets on different bodies, each with its connection; errors for magnets that
+// cannot be built (a graphic of another type, a cylinder magnetised across its axis, …) name the magnet and its line.
+struct BuiltMagnetPair {
+  MagnetPair pair;
+  ForceConnection connection;
+};
+std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>& magnets,
+                                              const std::vector<PostGraphicSpec>& graphics, const Model& model,
+                                              Diagnostics& diagnostics);
+
+// The pair's loads at the context's state; `plan` keeps the method and quadrature of the latest evaluation, reused as
+// they are when plan.reuse is set (for the Jacobian's differences).
+ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan);
+
+}  // namespace lodestone

@@ -1,0 +1,182 @@
+// Force_Magnet through the whole system (deck, graphics, force elements, Jacobian, IDAS): magnets attracting from rest
+// against an independent 1-D integration, the cube pair against Akoun & Yonnet's closed form at t = 0, momentum
+// balance between free magnets, units, an electromagnet switched off by its strength expression.
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "magnetics/cuboid_force.h"
+#include "support/contact_runs.h"
+#include "support/magnet_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+using magnet_testing::akounYonnetForce;
+
+constexpr double kMu0Over4Pi = 1e-7;  // N/A²
+
+// The header of a deck in SI units, without gravity, and a ground body id 1.
+std::string header(double integrTol = 1e-9, const std::string& units = "METER") {
+  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+         "<Param_Unit force_unit=\"NEWTON\" mass_unit=\"KILOGRAM\" length_unit=\"" + units +
+         "\" time_unit=\"SECOND\"/>\n"
+         "<Param_Transient integr_tol=\"" + formatReal(integrTol) + "\" h_max=\"1e-3\"/>\n"
+         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
+}
+std::string footer(double endTime, double printInterval) {
+  return "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
+         "\" print_interval=\"" + formatReal(printInterval) + "\"/></Command></MultiBodySystem>\n";
+}
+// A free body `id` with its CG marker id·10 at x along ground x, and a sphere graphic id·100 of radius r there, made a
+// magnet id·1000 of moment (m, 0, 0). The mass and inertia are those of `mass`.
+std::string sphereMagnet(int id, double x, double radius, double moment, double mass, bool onGround = false,
+                         const std::string& extra = "") {
+  const std::string marker = std::to_string(id * 10), graphic = std::to_string(id * 100);
+  std::string text;
+  if (!onGround) {
+    text += "<Body_Rigid id=\"" + std::to_string(id) + "\" mass=\"" + formatReal(mass) + "\" cg_id=\"" + marker +
+            "\" inertia_xx=\"1e-5\" inertia_yy=\"1e-5\" inertia_zz=\"1e-5\"/>\n";
+  }
+  text += "<Reference_Marker id=\"" + marker + "\" body_id=\"" + (onGround ? "1" : std::to_string(id)) +
+          "\" pos_x=\"" + formatReal(x) + "\"/>\n"
+          "<Post_Graphic id=\"" + graphic + "\" type=\"Sphere\" center_marker_id=\"" + marker + "\" radius=\"" +
+          formatReal(radius) + "\"/>\n"
+          "<Force_Magnet id=\"" + std::to_string(id * 1000) + "\" graphic_id=\"" + graphic + "\" moment_x=\"" +
+          formatReal(moment) + "\"" + extra + "/>\n";
+  return text;
+}
+
+// The gap x(t) between two coaxial dipoles m1 (fixed) and m2 (on mass M), aligned: M·x'' = −6μ0/(4π)·m1·m2/x⁴, from
+// rest at x0; classical RK4 with 10⁵ steps (its error, ∝ h⁴, is below 1e-12 m here).
+double dipoleGapAt(double time, double x0, double m1, double m2, double mass) {
+  const auto acceleration = [&](double x) { return -6 * kMu0Over4Pi * m1 * m2 / (mass * std::pow(x, 4)); };
+  const int steps = 100000;
+  const double h = time / steps;
+  double x = x0, v = 0;
+  for (int k = 0; k < steps; ++k) {
+    const double k1x = v, k1v = acceleration(x);
+    const double k2x = v + 0.5 * h * k1v, k2v = acceleration(x + 0.5 * h * k1x);
+    const double k3x = v + 0.5 * h * k2v, k3v = acceleration(x + 0.5 * h * k2x);
+    const double k4x = v + h * k3v, k4v = acceleration(x + h * k3x);
+    x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+    v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+  }
+  return x;
+}
+
+// A 10 mm sphere magnet of 1 A·m² on ground, another on a free 0.1 kg body 50 mm away: they close to 27 mm in 0.19 s.
+// The body's position follows the 1-D integration within 2e-8 m (integr_tol 1e-9; measured 3.9e-9 m, at the end).
+TEST(ForceMagnet, TwoSpheresCloseAsTheOneDimensionalIntegrationSays) {
+  const std::string deck = header() + sphereMagnet(1, 0, 0.01, 1, 0, true) + sphereMagnet(2, 0.05, 0.01, 1, 0.1) +
+                           footer(0.19, 0.038);
+  const ContactRun run = runContactDeck("magnet_spheres", deck);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), 6u);
+  double worst = 0;
+  for (const size_t row : rows) {
+    const double time = run.bodies.at(row, "time");
+    const double reference = dipoleGapAt(time, 0.05, 1, 1, 0.1);
+    worst = std::max(worst, std::abs(run.bodies.at(row, "x") - reference));
+    EXPECT_NEAR(run.bodies.at(row, "x"), reference, 2e-8) << "t=" << time;
+  }
+  EXPECT_LT(run.bodies.at(rows.back(), "x"), 0.03);
+  ::testing::Test::RecordProperty("worst_gap_error_m", sci(worst));
+}
+
+// The same in millimetres (moments in A·mm², so 10⁶ times the numbers): the same motion, in millimetres.
+TEST(ForceMagnet, AMillimetreDeckMovesTheSame) {
+  const std::string deck = header(1e-9, "MILLIMETER") + sphereMagnet(1, 0, 10, 1e6, 0, true) +
+                           sphereMagnet(2, 50, 10, 1e6, 0.1) + footer(0.16, 0.04);
+  const ContactRun run = runContactDeck("magnet_spheres_mm", deck);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_NEAR(run.bodies.at(rows.back(), "x"), 1000 * dipoleGapAt(0.16, 0.05, 1, 1, 0.1), 1e-4);
+}
+
+// Two free magnets of 0.1 and 0.3 kg: the pair's forces are equal and opposite, so the momentum stays zero.
+TEST(ForceMagnet, FreeMagnetsKeepTheirTotalMomentum) {
+  const std::string deck =
+      header() + sphereMagnet(2, 0, 0.01, 1, 0.1) + sphereMagnet(3, 0.05, 0.01, 1, 0.3) + footer(0.1, 0.025);
+  const ContactRun run = runContactDeck("magnet_momentum", deck);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> light = run.bodies.rowsOfBody(2), heavy = run.bodies.rowsOfBody(3);
+  ASSERT_EQ(light.size(), heavy.size());
+  for (size_t k = 0; k < light.size(); ++k) {
+    const double momentum = 0.1 * run.bodies.at(light[k], "vx") + 0.3 * run.bodies.at(heavy[k], "vx");
+    EXPECT_LT(std::abs(momentum), 1e-12) << "t=" << run.bodies.at(light[k], "time");
+  }
+  EXPECT_GT(run.bodies.at(light.back(), "vx"), 0.01);  // they did move
+}
+
+// An electromagnet switched off at 0.05 s by its strength expression (STEP over 1 ms): before, the free magnet
+// accelerates; after, it coasts at constant speed.
+TEST(ForceMagnet, AStrengthExpressionSwitchesTheMagnetOff) {
+  const std::string deck =
+      header() + sphereMagnet(1, 0, 0.01, 1, 0, true, " strength_expression=\"STEP(TIME, 0.05, 1, 0.051, 0)\"") +
+      sphereMagnet(2, 0.05, 0.01, 1, 0.1) + footer(0.1, 0.01);
+  const ContactRun run = runContactDeck("magnet_switched", deck);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), 11u);
+  EXPECT_LT(run.bodies.at(rows[5], "vx"), 2 * run.bodies.at(rows[2], "vx"));  // accelerating towards the other
+  EXPECT_LT(run.bodies.at(rows[2], "vx"), 0);
+  for (size_t k = 7; k < rows.size(); ++k) {
+    EXPECT_EQ(run.bodies.at(rows[k], "ax"), 0) << "t=" << run.bodies.at(rows[k], "time");
+    EXPECT_NEAR(run.bodies.at(rows[k], "vx"), run.bodies.at(rows[6], "vx"), 1e-12);
+  }
+}
+
+// Two 0.1 m cubes magnetised along z (1e6 A/m), the free one above the ground one, coaxial or offset sideways, gaps
+// 0.1 mm to 150 mm: the free cube's acceleration at t = 0 is Akoun & Yonnet's force over its mass, within 1e-5, asking
+// 1e-7 (the
+// issue asks 0.5 %; clumps of point dipoles are off by +21 % to +32 % at 1 mm). The CG is 30 mm off the cube's centre,
+// so the torque about it is the force's moment plus the couple about the centre that an offset pair feels (from the
+// library, tests/unit/magnetics_cuboid_force_test.cpp: what is checked here is that the element places it).
+TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
+  const Vector3 half = Vector3::Constant(0.05);
+  for (const double sideways : {0.0, 0.03}) {
+    for (const double gap : {1e-4, 1e-3, 1e-2, 0.15}) {
+      const double height = 0.1 + gap;
+      const std::string deck =
+          header(1e-6) +
+          "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
+          "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
+          "length_y=\"0.1\" length_z=\"0.1\"/>\n"
+          "<Force_Magnet id=\"1000\" graphic_id=\"100\" magnetization_z=\"1e6\" accuracy=\"1e-7\"/>\n"
+          "<Body_Rigid id=\"2\" mass=\"7.5\" cg_id=\"20\" inertia_xx=\"0.0125\" inertia_yy=\"0.0125\" "
+          "inertia_zz=\"0.0125\"/>\n"
+          "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"" + formatReal(sideways + 0.03) + "\" pos_z=\"" +
+          formatReal(height) + "\"/>\n"
+          "<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"" + formatReal(sideways) + "\" pos_z=\"" +
+          formatReal(height) + "\"/>\n"
+          "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"21\" length_x=\"0.1\" "
+          "length_y=\"0.1\" length_z=\"0.1\"/>\n"
+          "<Force_Magnet id=\"2000\" graphic_id=\"200\" magnetization_z=\"1e6\" accuracy=\"1e-7\"/>\n" +
+          footer(1e-8, 1e-8);
+      SCOPED_TRACE(::testing::Message() << "gap " << gap << " m, " << sideways << " m sideways");
+      const std::string name = "magnet_cubes_" + std::to_string(static_cast<int>(gap * 1e4)) + "_" +
+                               std::to_string(static_cast<int>(sideways * 1e3));
+      const ContactRun run = runContactDeck(name, deck);
+      ASSERT_TRUE(run.completed);
+      const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+      ASSERT_FALSE(rows.empty());
+      const Vector3 force = akounYonnetForce(half, 1e6, half, 1e6, Vector3(sideways, 0, height));
+      const Vector3 acceleration = run.bodies.vector3(rows[0], "ax", "ay", "az");
+      EXPECT_LT((7.5 * acceleration - force).norm(), 1e-5 * force.norm()) << acceleration.transpose();
+      const Cuboid cube{half, Vector3(0, 0, 1e6)};
+      const Vector3 couple =
+          cuboidInteraction(cube, cube, MagnetPose{Matrix3::Identity(), Vector3(sideways, 0, height)}, 1e-10).torque;
+      const Vector3 torque = Vector3(-0.03, 0, 0).cross(force) + couple;  // the cube's centre is 30 mm behind its CG
+      const Vector3 angular = run.bodies.vector3(rows[0], "wdx", "wdy", "wdz");
+      EXPECT_LT((0.0125 * angular - torque).norm(), 1e-5 * force.norm() * 0.03 + 1e-12) << angular.transpose();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lodestone::testing

@@ -1,0 +1,71 @@
+// Force_Magnet in decks: what a magnet needs, and the magnets this version cannot make, each refused on the magnet's
+// line with the graphic named.
+#include "support/deck_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+// Lines 3–5: ground and body 2 (marker 20); line 6: marker 10 on ground; line 7: a sphere on body 2; line 8: a box
+// on ground; line 9: a cylinder on body 2; line 10: a frustum on body 2; line 11 on: `magnets`.
+constexpr int kFirstLine = 11;
+
+Diagnostics readAndBuild(const std::string& magnets) {
+  ReadResult result = readText(deck(
+      groundAndBody() + "\n<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
+                        "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.01\"/>\n"
+                        "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" "
+                        "length_x=\"0.1\" length_y=\"0.1\" length_z=\"0.1\"/>\n"
+                        "<Post_Graphic id=\"201\" type=\"Cylinder\" center_marker_id=\"20\" radius=\"0.01\" "
+                        "length=\"0.02\"/>\n"
+                        "<Post_Graphic id=\"202\" type=\"Frustum\" center_marker_id=\"20\" top_radius=\"0.01\" "
+                        "bottom_radius=\"0.02\" length=\"0.02\"/>\n" +
+      magnets));
+  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
+  return result.diagnostics;
+}
+
+TEST(ForceMagnetDecks, MagnetsOfEachShapeReadAndBuild) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\" moment_z=\"0.5\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"100\" magnetization_x=\"1e6\" magnetization_z=\"-3e5\" accuracy=\"1e-8\" "
+      "strength_expression=\"STEP(TIME, 0, 0, 0.1, 1)\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"201\" magnetization_z=\"8e5\" dipoles_per_axis=\"3\"/>");
+  EXPECT_FALSE(diagnostics.hasErrors()) << diagnostics.formatAll();
+}
+
+TEST(ForceMagnetDecks, AMagnetNeedsItsMagnetisationOrItsMomentButNotBoth) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"100\" magnetization_x=\"1e6\" moment_x=\"2\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "a magnet needs its magnetization_x/y/z"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "not both"));
+}
+
+TEST(ForceMagnetDecks, MagnetsOfOtherShapesAreRefusedNamingTheGraphic) {
+  const Diagnostics diagnostics = readAndBuild("<Force_Magnet id=\"1\" graphic_id=\"202\" moment_z=\"1\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Post_Graphic id=202 (deck.xml:10"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is a Frustum; a magnet is a Sphere, a Box or a Cylinder"));
+}
+
+// The exact cylinder is magnetised along its axis; across it, it can be sampled by dipoles.
+TEST(ForceMagnetDecks, ACylinderMagnetisedAcrossItsAxisIsRefusedUnlessSampled) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"201\" magnetization_x=\"1e6\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"201\" magnetization_x=\"1e6\" dipoles_per_axis=\"4\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is a Cylinder magnetised across its axis"));
+  for (const Diagnostic& d : diagnostics.entries()) EXPECT_NE(d.where.line, kFirstLine + 1) << d.format();
+}
+
+TEST(ForceMagnetDecks, BadValuesAreRefusedWithTheirRange) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\" moment_z=\"1\" accuracy=\"0\" dipoles_per_axis=\"-1\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"200\" moment_z=\"1\" strength_expression=\"STEP(TIME, 0\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"999\" moment_z=\"1\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "accuracy"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "dipoles_per_axis"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "strength_expression"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "999"));
+}
+
+}  // namespace
+}  // namespace lodestone::testing
