@@ -37,6 +37,9 @@ struct ForceConnection {
   // Every moving body whose state the loads read: those of the element's markers and of the markers its
   // expressions name, themselves or through Reference_Variables (the Jacobian differences over these).
   std::vector<int> bodiesRead;
+  // Whether the loads may read the bodies' velocities; the Jacobian differences only positions and orientations of an
+  // element whose loads cannot (a magnet pair), 7 of the 13 states.
+  bool readsVelocities = true;
 };
 
 // The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "collision/narrow_phase.h"
 #include "elements/expression_context.h"
 #include "plugins/builtin/dipole.h"
 
@@ -39,7 +40,7 @@ const ElementSchema<ForceMagnetSpec>& forceMagnetSchema() {
           attr::real("moment_z", &S::moment_z).hint("current × area (A·m² in a metre deck)"),
           attr::text("strength_expression", &S::strength_expression),
           attr::integer("dipoles_per_axis", &S::dipoles_per_axis).atLeast(0).atMost(20).byDefault(0),
-          attr::real("accuracy", &S::accuracy).above(0).below(1).byDefault(1e-6),
+          attr::real("accuracy", &S::accuracy).above(0).below(1).byDefault(1e-4),
       }};
   return schema;
 }
@@ -100,6 +101,7 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   built.side.loc = spec.loc;
   built.accuracy = spec.accuracy;
   built.side.magnet.shape = *shape;
+  built.side.shape = placed->shape;
   built.side.magnet.dipolesPerAxis = spec.dipoles_per_axis;
   built.side.markerId = graphic.markerId();
   built.side.inMarker = placed->inMarker;
@@ -149,6 +151,8 @@ std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>
       pair.pair.accuracy = std::min(built[a].accuracy, built[b].accuracy);
       pair.pair.permeabilityScale = permeabilityScale;
       ForceConnection& connection = pair.connection;
+      // Magnets feel only where they are; an expression may read velocities.
+      connection.readsVelocities = built[a].side.strength || built[b].side.strength;
       connection.bodyI = built[a].body;
       connection.bodyJ = built[b].body;
       connection.markerI = built[a].side.markerId;
@@ -176,7 +180,16 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   const auto strengthOf = [&](const MagnetPair::Side& side) {
     return side.strength ? side.strength->evaluate(context) : 1.0;
   };
-  const MagnetPose first = poseOf(pair.first), second = poseOf(pair.second);
+  const MagnetPose first = poseOf(pair.first);
+  MagnetPose second = poseOf(pair.second);
+  std::vector<ContactPoint> overlap;
+  if (collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
+              Pose{second.position, second.rotation}, 0, overlap) < 0 &&
+      !overlap.empty()) {
+    const auto deepest = std::max_element(overlap.begin(), overlap.end(),
+                                          [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; });
+    second.position -= deepest->depth * deepest->normal;  // the normal pushes the first out of the second
+  }
   ElementAction action;
   action.point = first.position;
   action.reactionPoint = second.position;

@@ -9,7 +9,8 @@
 //   strength_expression  a factor on M (TIME, VARVAL, sensors…): an electromagnet switched or ramped; 1 without it
 //   dipoles_per_axis     0 (default): exact — the surface-charge model near, point dipoles where as accurate;
 //                        n > 0: the magnet as n×n×n point dipoles (Westhofen et al. 2024, PFC), for comparison
-//   accuracy             the relative accuracy of a pair's force and torque (default 1e-6); a pair takes the
+//   accuracy             the relative accuracy of a pair's force and torque (default 1e-4: magnets' own M is known
+//                        to a percent or so, and touching magnets cost 80 times as much at 1e-6); a pair takes the
 //                        smaller of its two magnets'
 #pragma once
 
@@ -34,7 +35,7 @@ struct ForceMagnetSpec {
   std::optional<double> moment_x, moment_y, moment_z;
   std::optional<std::string> strength_expression;
   int dipoles_per_axis = 0;
-  double accuracy = 1e-6;
+  double accuracy = 1e-4;
   bool active = true;
 };
 
@@ -48,12 +49,13 @@ struct MagnetPair {
   struct Side {
     SourceLoc loc;  // its Force_Magnet
     Magnet magnet;  // in deck units: M in A/length
+    Shape shape;    // the same, for the overlap of magnets in contact
     long markerId = 0;
     Pose inMarker;  // the magnet's own axes (a cylinder's along z) in its graphic's marker
     std::optional<Expression> strength;
   };
   Side first, second;
-  double accuracy = 1e-6;
+  double accuracy = 1e-4;
   double permeabilityScale = 1;  // μ0 in the deck's force unit over μ0 in newtons
 };
 
@@ -68,7 +70,9 @@ std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>
                                               Diagnostics& diagnostics);
 
 // The pair's loads at the context's state; `plan` keeps the method and quadrature of the latest evaluation, reused as
-// they are when plan.reuse is set (for the Jacobian's differences).
+// they are when plan.reuse is set (for the Jacobian's differences). Magnets that overlap — a contact law lets them,
+// by its penetration — act as they do touching: the second is moved out of the first along the contact normal before
+// the loads are computed (why: magnetics/magnet_pair.cpp, fieldOf).
 ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan);
 
 }  // namespace lodestone

@@ -128,24 +128,72 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
   return loads;
 }
 
-// The field of the source magnet in its own axes: its samples' when it is sampled.
+// How far outside its surface a point on or in a source is put, relative to the source's size: the field there is its
+// limit from outside to 1e-9 or so (less beside an edge, where it grows as the logarithm of the distance).
+constexpr double kOutsideNudge = 1e-9;
+
+// The point itself when it is outside the shape; otherwise the nearest point of the shape's surface, nudged out.
+Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
+  const double nudge = kOutsideNudge * boundingRadius(shape);
+  const auto outward = [](double coordinate) { return coordinate < 0 ? -1.0 : 1.0; };
+  switch (shape.kind) {
+    case Kind::kSphere: {
+      const double distance = point.norm();
+      if (distance > shape.radius) return point;
+      const Vector3 direction = distance > 0 ? Vector3(point / distance) : Vector3::UnitZ();
+      return (shape.radius + nudge) * direction;
+    }
+    case Kind::kCuboid: {
+      const Vector3 depth = shape.halfExtents - point.cwiseAbs();  // below each pair of faces
+      if ((depth.array() < 0).any()) return point;
+      Eigen::Index axis = 0;
+      depth.minCoeff(&axis);
+      point[axis] = outward(point[axis]) * (shape.halfExtents[axis] + nudge);
+      return point;
+    }
+    case Kind::kCylinder: {
+      const double radial = point.head<2>().norm();
+      const double belowMantle = shape.radius - radial, belowEnd = shape.halfLength - std::abs(point.z());
+      if (belowMantle < 0 || belowEnd < 0) return point;
+      if (belowEnd <= belowMantle) {
+        point.z() = outward(point.z()) * (shape.halfLength + nudge);
+      } else {
+        const Eigen::Vector2d direction = radial > 0 ? Eigen::Vector2d(point.head<2>() / radial) : Eigen::Vector2d::UnitX();
+        point.head<2>() = (shape.radius + nudge) * direction;
+      }
+      return point;
+    }
+  }
+  return point;
+}
+
+// The field of the source magnet in its own axes: its samples' when it is sampled. Where a target's surface is on or
+// in the source — a contact law lets touching magnets overlap a little — the field is taken just outside the source's
+// nearest surface: magnets overlapping pull as they do touching. Inside, the field jumps by the source's surface
+// charge, so that two touching 20 mm cubes (M = 9e5 A/m) that pull with 165.6 N would push with 241 N at an overlap of
+// 1 µm.
 SourceField fieldOf(const Magnet& source) {
+  const MagnetShape shape = source.shape;
   if (source.dipolesPerAxis > 0) {
-    return [samples = dipoleSamples(source)](const Vector3& point) {
+    return [samples = dipoleSamples(source), shape](const Vector3& point) {
+      const Vector3 at = outsideOf(shape, point);
       Vector3 field = Vector3::Zero();
-      for (const DipoleSample& sample : samples) field += pointDipoleField(sample.moment, point - sample.position);
+      for (const DipoleSample& sample : samples) field += pointDipoleField(sample.moment, at - sample.position);
       return field;
     };
   }
-  switch (source.shape.kind) {
-    case Kind::kSphere: return [m = moment(source)](const Vector3& point) { return pointDipoleField(m, point); };
+  switch (shape.kind) {
+    case Kind::kSphere:
+      return [m = moment(source), shape](const Vector3& point) {
+        return pointDipoleField(m, outsideOf(shape, point));
+      };
     case Kind::kCuboid:
-      return [cuboid = Cuboid{source.shape.halfExtents, source.magnetisation}](const Vector3& point) {
-        return cuboidField(cuboid, point);
+      return [cuboid = Cuboid{shape.halfExtents, source.magnetisation}, shape](const Vector3& point) {
+        return cuboidField(cuboid, outsideOf(shape, point));
       };
     case Kind::kCylinder:
-      return [cylinder = Cylinder{source.shape.radius, source.shape.halfLength, source.magnetisation.z()}](
-                 const Vector3& point) { return cylinderField(cylinder, point); };
+      return [cylinder = Cylinder{shape.radius, shape.halfLength, source.magnetisation.z()}, shape](
+                 const Vector3& point) { return cylinderField(cylinder, outsideOf(shape, point)); };
   }
   return {};
 }

@@ -459,7 +459,7 @@ void MultibodySystem::differentiateForces(double time, const double* y) {
     for (const int column : connection.bodiesRead) {
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
       const BodyKinematics unperturbed = kinematics;
-      forEachPerturbedState(y + layout_.bodyOffset(column), kSize,
+      forEachPerturbedState(y + layout_.bodyOffset(column), connection.readsVelocities ? kSize : kVelocity,
                             [&](int k, double increment, const BodyKinematics& moved) {
         kinematics = moved;
         const TwoBodyLoads loads = forces_.elementLoads(element, time, kinematics_);

@@ -1,6 +1,7 @@
 // Force_Magnet through the whole system (deck, graphics, force elements, Jacobian, IDAS): magnets attracting from rest
 // against an independent 1-D integration, the cube pair against Akoun & Yonnet's closed form at t = 0, momentum
-// balance between free magnets, units, an electromagnet switched off by its strength expression.
+// balance between free magnets, units, an electromagnet switched off by its strength expression, magnets resting on
+// each other through a contact.
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -176,6 +177,39 @@ TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
       EXPECT_LT((0.0125 * angular - torque).norm(), 1e-5 * force.norm() * 0.03 + 1e-12) << angular.transpose();
     }
   }
+}
+
+// A 20 mm cube magnet (9e5 A/m, 60 g) let go 5 mm above another on ground snaps onto it and rests: the contact then
+// carries its weight and the magnets' pull at touching, 165.662 N (Akoun & Yonnet's force as the gap goes to 0:
+// 165.6603 at 10 nm, 165.6621 at 0.1 nm), although the IMPACT law lets the cubes overlap by 0.14 mm. Within 1e-3,
+// asking the default accuracy 1e-4 (the force the magnets would give if the overlap counted: a push of 241 N).
+TEST(ForceMagnet, ASnappedMagnetRestsWithTheContactCarryingThePullAtTouching) {
+  const std::string deck =
+      header(1e-4) +
+      "<Force_Gravity grav_z=\"-9.81\"/>\n"
+      "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.02\" "
+      "length_y=\"0.02\" length_z=\"0.02\"/>\n"
+      "<Force_Magnet id=\"1000\" graphic_id=\"100\" magnetization_z=\"9e5\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"0.06\" cg_id=\"20\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.025\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.02\" "
+      "length_y=\"0.02\" length_z=\"0.02\"/>\n"
+      "<Force_Magnet id=\"2000\" graphic_id=\"200\" magnetization_z=\"9e5\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e8\" "
+      "exponent=\"1.5\" damping=\"1e3\" dmax=\"1e-5\" cff_type=\"COULOMB_OFF\"/>\n" +
+      footer(0.05, 0.05);
+  const ContactRun run = runContactDeck("magnet_snap", deck);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> bodyRows = run.bodies.rowsOfBody(2);
+  ASSERT_FALSE(bodyRows.empty());
+  EXPECT_LT(run.bodies.vector3(bodyRows.back(), "vx", "vy", "vz").norm(), 1e-4) << "at rest";
+  ASSERT_GT(run.contacts.rowCount(), 0u);
+  const size_t last = run.contacts.rowCount() - 1;
+  EXPECT_EQ(run.contacts.at(last, "time"), 0.05);
+  const double expected = 165.6621 + 0.06 * 9.81;
+  EXPECT_NEAR(run.contacts.at(last, "fn"), expected, 1e-3 * expected);
+  EXPECT_GT(run.contacts.at(last, "penetration"), 1e-4);  // the overlap the law needs for that force
 }
 
 }  // namespace
