@@ -186,8 +186,8 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   if (collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
               Pose{second.position, second.rotation}, 0, overlap) < 0 &&
       !overlap.empty()) {
-    const auto deepest = std::max_element(overlap.begin(), overlap.end(),
-                                          [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; });
+    const auto shallower = [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; };
+    const auto deepest = std::max_element(overlap.begin(), overlap.end(), shallower);
     second.position -= deepest->depth * deepest->normal;  // the normal pushes the first out of the second
   }
   ElementAction action;

@@ -158,7 +158,8 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
       if (belowEnd <= belowMantle) {
         point.z() = outward(point.z()) * (shape.halfLength + nudge);
       } else {
-        const Eigen::Vector2d direction = radial > 0 ? Eigen::Vector2d(point.head<2>() / radial) : Eigen::Vector2d::UnitX();
+        using Vector2 = Eigen::Vector2d;
+        const Vector2 direction = radial > 0 ? Vector2(point.head<2>() / radial) : Vector2::UnitX();
         point.head<2>() = (shape.radius + nudge) * direction;
       }
       return point;
