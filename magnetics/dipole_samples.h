@@ -36,7 +36,7 @@ struct SampleInteraction {
 std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
                                                   const ParallelLoop* loop = nullptr);
 
-// The same by a Barnes–Hut octree: cells of at most 8 samples; a cell's samples act on a sample x as one expansion
+// The same by a Barnes–Hut octree: leaves of at most 16 samples; a cell's samples act on a sample x as one expansion
 // about the cell's centre c (the |m|-weighted centroid of its samples) when |x − c|·θ > b, b the largest |rᵢ − c| in
 // the cell, and |x − c| − b > cap (so the cap never acts inside an expansion); otherwise the cell is opened, and a leaf's
 // samples act one by one as in directInteractions. The expansion keeps the cell's total moment Σmᵢ and its first
