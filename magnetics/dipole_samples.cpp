@@ -165,7 +165,8 @@ class Octree {
       if (cell.group == group) continue;
       const bool mayHoldOwnGroup = cell.group == kMixedGroups && (cell.low.array() <= groupHigh.array()).all() &&
                                    (groupLow.array() <= cell.high.array()).all();
-      if (!mayHoldOwnGroup) {
+      // A leaf's few samples are summed one by one: exact, and cheaper than its expansion (≈ 9 pair sums).
+      if (!mayHoldOwnGroup && cell.childCount > 0) {
         const double distance = (x - cell.expansion.centre).norm();
         if (distance * openingAngle > cell.expansion.radius && distance - cell.expansion.radius > cap) {
           addCluster(cell.expansion, x, sum);

@@ -176,9 +176,9 @@ TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
     ForceErrors measured[3];  // at θ = 0.2, 0.3, 0.4
   };
   const Case cases[] = {
-      {"uniform cube", uniformCube(1000, 3), {{2.2e-6, 6.9e-2, 2.2e-6}, {2.0e-5, 0.21, 2.0e-5}, {4.6e-5, 1.15, 4.6e-5}}},
-      {"two clusters", twoClusters(400, 4), {{2.1e-3, 6.3e-3, 2.3e-4}, {8.1e-3, 2.1e-2, 1.4e-3}, {1.7e-2, 5.0e-2, 2.2e-3}}},
-      {"magnet lattice", magnetLattice(4, 6), {{1.7e-3, 3.7e-2, 5.8e-4}, {2.2e-2, 0.26, 5.2e-3}, {9.2e-2, 0.94, 2.3e-2}}}};
+      {"uniform cube", uniformCube(1000, 3), {{8.1e-9, 3.7e-4, 8.1e-9}, {1.4e-7, 2.6e-3, 1.4e-7}, {8.1e-7, 4.5e-2, 8.1e-7}}},
+      {"two clusters", twoClusters(400, 4), {{3.7e-4, 2.0e-3, 1.1e-4}, {3.1e-3, 1.4e-2, 9.9e-4}, {1.2e-2, 5.0e-2, 1.6e-3}}},
+      {"magnet lattice", magnetLattice(4, 6), {{3.8e-5, 7.5e-4, 3.6e-5}, {7.7e-4, 2.3e-2, 5.6e-4}, {5.7e-3, 0.23, 1.6e-3}}}};
   const double angles[] = {0.2, 0.3, 0.4};
   for (const Case& test : cases) {
     const std::vector<SampleInteraction> direct = directInteractions(test.samples, 0, kMu0);
