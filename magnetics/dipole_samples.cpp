@@ -42,8 +42,8 @@ struct FieldSum {
 };
 
 // Adds the field of dipole `moment` at `separation` = target − source, and its gradient, as dipole.h does: along the
-// true direction, at ρ = max(distance, cap). H = (3n(n·m) − m)/(4πρ³); ∂Hₐ/∂x_b = 3/(4πρ⁴)·[nₐm_b + mₐn_b + (n·m)(δₐ_b −
-// 5nₐn_b)].
+// true direction, at ρ = max(distance, cap). H = (3n(n·m) − m)/(4πρ³);
+// ∂Hₐ/∂x_b = 3/(4πρ⁴)·[nₐm_b + mₐn_b + (n·m)(δₐ_b − 5nₐn_b)].
 inline void addDipole(const Vector3& separation, const Vector3& moment, double cap, FieldSum& sum) {
   const double distanceSquared = separation.squaredNorm();
   if (distanceSquared == 0) return;

@@ -93,7 +93,10 @@ ForceErrors forceErrors(const std::vector<DipoleSample>& samples, const std::vec
   }
   errors.rms = std::sqrt(squaredErrors / squaredForces);
   double squaredNetErrors = 0, squaredNet = 0;
-  for (size_t g = 0; g < net.size(); ++g) squaredNetErrors += netError[g].squaredNorm(), squaredNet += net[g].squaredNorm();
+  for (size_t g = 0; g < net.size(); ++g) {
+    squaredNetErrors += netError[g].squaredNorm();
+    squaredNet += net[g].squaredNorm();
+  }
   errors.magnets = std::sqrt(squaredNetErrors / squaredNet);
   return errors;
 }

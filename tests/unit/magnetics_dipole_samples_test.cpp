@@ -1,5 +1,6 @@
 // The direct and octree sums over many dipole samples (magnetics/dipole_samples.h): the direct sum against the DIPOLE
-// law's pair formula and the conservation laws, the tree against the direct sum, a cell's expansion against its dipoles.
+// law's pair formula and the conservation laws, the tree against the direct sum, a cell's expansion against its
+// dipoles.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,7 +95,10 @@ ForceErrors forceErrors(const std::vector<DipoleSample>& samples, const std::vec
   }
   errors.rms = std::sqrt(squaredErrors / squaredForces);
   double squaredNetErrors = 0, squaredNet = 0;
-  for (size_t g = 0; g < net.size(); ++g) squaredNetErrors += netError[g].squaredNorm(), squaredNet += net[g].squaredNorm();
+  for (size_t g = 0; g < net.size(); ++g) {
+    squaredNetErrors += netError[g].squaredNorm();
+    squaredNet += net[g].squaredNorm();
+  }
   errors.magnets = std::sqrt(squaredNetErrors / squaredNet);
   return errors;
 }
@@ -121,8 +125,10 @@ TEST(MagnetDipoleSamples, TwoSamplesAreTheDipoleLawsPair) {
 // Samples of one group do not act on each other; coincident samples of two groups have no direction and contribute
 // nothing (as in dipole.h), in both sums.
 TEST(MagnetDipoleSamples, SameGroupAndCoincidentSamplesContributeNothing) {
-  const std::vector<DipoleSample> oneMagnet{{Vector3::Zero(), Vector3::UnitZ(), 4}, {Vector3::UnitX(), Vector3::UnitZ(), 4}};
-  const std::vector<DipoleSample> coincident{{Vector3::Zero(), Vector3::UnitZ(), 1}, {Vector3::Zero(), Vector3::UnitX(), 2}};
+  const std::vector<DipoleSample> oneMagnet{{Vector3::Zero(), Vector3::UnitZ(), 4},
+                                            {Vector3::UnitX(), Vector3::UnitZ(), 4}};
+  const std::vector<DipoleSample> coincident{{Vector3::Zero(), Vector3::UnitZ(), 1},
+                                             {Vector3::Zero(), Vector3::UnitX(), 2}};
   for (const std::vector<DipoleSample>& samples : {oneMagnet, coincident}) {
     for (const auto& results : {directInteractions(samples, 0, kMu0), treeInteractions(samples, 0, kMu0, 0.5)}) {
       for (const SampleInteraction& result : results) {
@@ -166,7 +172,8 @@ TEST(MagnetDipoleSamples, TreeWithoutExpansionsIsTheDirectSum) {
 }
 
 // The tree's forces against the direct sum at θ = 0.2, 0.3, 0.4 on three distributions: 1000 single-sample bodies
-// uniform in a cube, two balls of 400 samples 1 cm apart, 4³ touching 27-sample magnets of random directions. The bounds
+// uniform in a cube, two balls of 400 samples 1 cm apart, 4³ touching 27-sample magnets of random directions. The
+// bounds
 // are twice the errors measured (those in magnetics/dipole_samples.h); one missing or wrong term of the expansion
 // multiplies them by 10 or more.
 TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
@@ -176,9 +183,12 @@ TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
     ForceErrors measured[3];  // at θ = 0.2, 0.3, 0.4
   };
   const Case cases[] = {
-      {"uniform cube", uniformCube(1000, 3), {{8.1e-9, 3.7e-4, 8.1e-9}, {1.4e-7, 2.6e-3, 1.4e-7}, {8.1e-7, 4.5e-2, 8.1e-7}}},
-      {"two clusters", twoClusters(400, 4), {{3.7e-4, 2.0e-3, 1.1e-4}, {3.1e-3, 1.4e-2, 9.9e-4}, {1.2e-2, 5.0e-2, 1.6e-3}}},
-      {"magnet lattice", magnetLattice(4, 6), {{3.8e-5, 7.5e-4, 3.6e-5}, {7.7e-4, 2.3e-2, 5.6e-4}, {5.7e-3, 0.23, 1.6e-3}}}};
+      {"uniform cube", uniformCube(1000, 3),
+       {{8.1e-9, 3.7e-4, 8.1e-9}, {1.4e-7, 2.6e-3, 1.4e-7}, {8.1e-7, 4.5e-2, 8.1e-7}}},
+      {"two clusters", twoClusters(400, 4),
+       {{3.7e-4, 2.0e-3, 1.1e-4}, {3.1e-3, 1.4e-2, 9.9e-4}, {1.2e-2, 5.0e-2, 1.6e-3}}},
+      {"magnet lattice", magnetLattice(4, 6),
+       {{3.8e-5, 7.5e-4, 3.6e-5}, {7.7e-4, 2.3e-2, 5.6e-4}, {5.7e-3, 0.23, 1.6e-3}}}};
   const double angles[] = {0.2, 0.3, 0.4};
   for (const Case& test : cases) {
     const std::vector<SampleInteraction> direct = directInteractions(test.samples, 0, kMu0);
