@@ -31,7 +31,7 @@ struct SampleInteraction {
 // F summed over all samples is then zero, and Σ (rᵢ × Fᵢ + Tᵢ) is zero too, to round-off. Below the cap, as in
 // dipole.h, angular momentum is only approximately conserved.
 //
-// Cost N² pair evaluations, ≈ 4 ns each (table below). Each sample's sum runs over the others in index order, in one
+// Cost N² pair evaluations, ≈ 13 ns each (table below). Each sample's sum runs over the others in index order, in one
 // thread: the result is the same bit for bit whatever `loop`'s thread count (nullptr: this thread only).
 std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
                                                   const ParallelLoop* loop = nullptr);
@@ -59,6 +59,25 @@ std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample
 // factor 2 from N = 1000 to 30 000. θ = 0.3 is a fair default for dynamics (net forces to ≈ 1e-3); in a 12³-sample
 // magnet lattice θ = 0.5 and 0.7 gave rms 2.2e-2 and 0.13, max 0.33 and 2.2.
 //
+// Cost (tests/benchmark/magnet_samples_benchmark.cpp, 2026-11-29, Release, Debian 12 VM with 2 cores shared with four
+// builds, load 7–16: CPU time of one thread, median of 3; "2 thr" is wall time with two threads, inflated by the load).
+// Touching 27-sample magnets in a block, random directions; errors of the forces against the direct sum as above
+// (rms / max per sample / rms of the magnets' net forces); direct at 100 008 extrapolated as N² from 29 997.
+//               cost per evaluation [ms]                force error: rms / max per sample / rms net
+//       N   direct   θ=0.2   θ=0.3   θ=0.4  0.3,2thr  θ = 0.2              θ = 0.3              θ = 0.4
+//     108    0.120   0.138   0.134   0.117     1.35  3e-16  6e-16  6e-17  6.3e-4 8.8e-3 2.7e-4  5.9e-3 0.10   1.2e-3
+//     297    1.07    1.15    1.08    0.928    12.0   1.4e-5 7.9e-4 1.1e-5 3.8e-4 7.0e-3 2.2e-4  2.3e-3 0.040  9.1e-4
+//     999   12.9    10.8     7.85    6.22     52.1   8.4e-5 3.2e-3 7.8e-5 1.8e-3 2.8e-2 1.0e-3  1.0e-2 0.27   3.5e-3
+//    2997  120      99.8    59.9    40.1     224     3.2e-5 2.5e-3 3.2e-5 5.7e-4 1.0e-2 5.1e-4  3.9e-3 0.10   2.9e-3
+//    9990 1349     525     283     181      1116     5.5e-5 3.4e-3 5.4e-5 9.5e-4 0.17   7.0e-4  6.3e-3 0.40   2.1e-3
+//   29997 11960   3590    1641     902      6274     4.0e-5 2.0e-3 4.4e-5 4.9e-4 1.5e-2 4.7e-4  3.2e-3 0.23   2.6e-3
+//  100008 ≈132900 16710   7121    3904     18230     (direct not run)
+// Fitted exponent of cost against N, N ≥ 1000: direct 2.00, θ = 0.2 1.49, θ = 0.3 1.38, θ = 0.4 1.32; from 30 000 to
+// 100 000 alone 1.28, 1.22, 1.22. The tree is N log N with a large cost per level (at N = 27 000, ≈ 1000, 470 and 260
+// expansions per sample at θ = 0.2, 0.3, 0.4, ≈ 130 ns each): at small N its lowest levels are direct sums, and the
+// logarithm's share grows until N ≈ 10⁵, so the fit over this range sits above N log N's ≈ 1.1. The tree is cheaper
+// than the direct sum from N ≈ 300 (θ = 0.3) and 19 times cheaper at N = 100 000.
+//
 // θ = 0 opens every cell and gives directInteractions' sums in another order. The tree is built serially; each
 // sample's traversal runs in one thread in a fixed order, so results are the same bit for bit whatever `loop`'s
 // thread count.
@@ -72,8 +91,9 @@ struct FieldAndGradient {
 };
 
 // The far field of dipoles mᵢ at c + dᵢ, a tree cell's expansion: H(x) = Σᵢ T(x − c − dᵢ)mᵢ with T(r) = ∇∇(1/4π|r|)
-// Taylor-expanded in dᵢ to first order, T(R)·Σmᵢ − ∇T(R):Σ mᵢdᵢᵀ (R = x − c). The second term vanishes when the
-// moments are parallel (one uniformly magnetised magnet) and c is their |m|-weighted centroid, as chosen here.
+// Taylor-expanded in dᵢ to second order, T(R)·Σmᵢ − ∇T(R):Σ mᵢdᵢᵀ + ½∇∇T(R):Σ mᵢdᵢdᵢᵀ (R = x − c). The first-order
+// term vanishes when the moments are parallel (one uniformly magnetised magnet) and c is their |m|-weighted centroid,
+// as chosen here.
 struct DipoleCluster {
   Vector3 centre = Vector3::Zero();
   Vector3 moment = Vector3::Zero();   // Σ mᵢ
