@@ -5,7 +5,7 @@
 //
 // The samples: touching cubic magnets of 3×3×3 samples 5 mm apart, each magnetised at 1e6 A/m in its own random
 // direction, stacked in a block as close to a cube as the count allows (N rounded to a multiple of 27). The direct sum
-// is run up to N = 30 000 (≈ 14 s per evaluation there) and extrapolated as N² beyond. Times are medians of three
+// is run up to N = 30 000 (≈ 12 s per evaluation there) and extrapolated as N² beyond. Times are medians of three
 // repeats of the process's CPU time, in one thread; the
 // column "2 thr" is wall time with two threads; the table measured is in magnetics/dipole_samples.h.
 #include <algorithm>
