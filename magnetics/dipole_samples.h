@@ -56,8 +56,8 @@ std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample
 //   two balls of 400 samples 1 cm apart       3.7e-4  2.0e-3  1.1e-4  3.1e-3  1.4e-2  9.9e-4  1.2e-2  5.0e-2  1.6e-3
 //   1000 single-sample bodies in a cube       8.1e-9  3.7e-4  —       1.4e-7  2.6e-3  —       8.1e-7  4.5e-2  —
 // The error is that of the nearest cells accepted and does not grow with N: in the benchmark below the rms varies
-// within a factor 4, with no upward trend, from N = 1000 to 30 000. θ = 0.3 is a fair default for dynamics (net forces to ≈ 1e-3); in a 12³-sample
-// magnet lattice θ = 0.5 and 0.7 gave rms 2.2e-2 and 0.13, max 0.33 and 2.2.
+// within a factor 4, with no upward trend, from N = 1000 to 30 000. θ = 0.3 is a fair default for dynamics (net
+// forces to ≈ 1e-3); in a 12³-sample magnet lattice θ = 0.5 and 0.7 gave rms 2.2e-2 and 0.13, max 0.33 and 2.2.
 //
 // Cost (tests/benchmark/magnet_samples_benchmark.cpp, 2026-11-29, Release, Debian 12 VM with 2 cores shared with four
 // builds, load 7–16: CPU time of one thread, median of 3; "2 thr" is wall time with two threads, inflated by the load).
