@@ -117,7 +117,7 @@ struct Cell {
 
 class Octree {
  public:
-  explicit Octree(const std::vector<DipoleSample>& samples) {
+  explicit Octree(const std::vector<GroupedDipoleSample>& samples) {
     const int count = static_cast<int>(samples.size());
     original_.resize(count);
     for (int i = 0; i < count; ++i) original_[i] = i;
@@ -125,7 +125,7 @@ class Octree {
     Vector3 low = Vector3::Constant(0), high = Vector3::Constant(0);
     if (count > 0) {
       low = high = samples[0].position;
-      for (const DipoleSample& sample : samples) {
+      for (const GroupedDipoleSample& sample : samples) {
         low = low.cwiseMin(sample.position);
         high = high.cwiseMax(sample.position);
       }
@@ -136,7 +136,7 @@ class Octree {
     moment_.resize(count);
     group_.resize(count);
     for (int k = 0; k < count; ++k) {
-      const DipoleSample& sample = samples[original_[k]];
+      const GroupedDipoleSample& sample = samples[original_[k]];
       position_[k] = sample.position;
       moment_[k] = sample.moment;
       group_[k] = sampleGroup_[original_[k]];
@@ -189,10 +189,10 @@ class Octree {
 
  private:
   // Group ids as 0, 1, … with each group's bounding box.
-  void denseGroups(const std::vector<DipoleSample>& samples) {
+  void denseGroups(const std::vector<GroupedDipoleSample>& samples) {
     std::vector<int> ids;
     ids.reserve(samples.size());
-    for (const DipoleSample& sample : samples) ids.push_back(sample.group);
+    for (const GroupedDipoleSample& sample : samples) ids.push_back(sample.group);
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     sampleGroup_.resize(samples.size());
@@ -208,7 +208,7 @@ class Octree {
 
   // Cell `index` holds original_[begin, end) inside the cube of `centre` and `halfSize`: sort them into its octants
   // (keeping their order within each) and make a child of every octant not empty.
-  void split(int index, const std::vector<DipoleSample>& samples, int begin, int end, const Vector3& centre,
+  void split(int index, const std::vector<GroupedDipoleSample>& samples, int begin, int end, const Vector3& centre,
              double halfSize, int depth) {
     cells_[index].begin = begin;
     cells_[index].end = end;
@@ -315,15 +315,15 @@ void Octree::addCluster(const DipoleCluster& cluster, const Vector3& point, Fiel
 
 }  // namespace
 
-std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
-                                                  const ParallelLoop* loop) {
+std::vector<SampleInteraction> directInteractions(const std::vector<GroupedDipoleSample>& samples, double cap,
+                                                  double mu0, const ParallelLoop* loop) {
   const int count = static_cast<int>(samples.size());
   std::vector<SampleInteraction> results(count);
   forEachSample(count, loop, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       FieldSum sum;
-      const DipoleSample& target = samples[i];
-      for (const DipoleSample& source : samples) {
+      const GroupedDipoleSample& target = samples[i];
+      for (const GroupedDipoleSample& source : samples) {
         if (source.group != target.group) addDipole(target.position - source.position, source.moment, cap, sum);
       }
       results[i] = interactionOf(sum, target.moment, mu0);
@@ -332,8 +332,8 @@ std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample
   return results;
 }
 
-std::vector<SampleInteraction> treeInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
-                                                double openingAngle, const ParallelLoop* loop) {
+std::vector<SampleInteraction> treeInteractions(const std::vector<GroupedDipoleSample>& samples, double cap,
+                                                double mu0, double openingAngle, const ParallelLoop* loop) {
   assert(openingAngle >= 0);
   if (samples.empty()) return {};
   const Octree tree(samples);
@@ -348,7 +348,7 @@ std::vector<SampleInteraction> treeInteractions(const std::vector<DipoleSample>&
   return results;
 }
 
-DipoleCluster dipoleCluster(const std::vector<DipoleSample>& samples) {
+DipoleCluster dipoleCluster(const std::vector<GroupedDipoleSample>& samples) {
   return clusterOf(static_cast<int>(samples.size()), [&](int i) { return samples[i].position; },
                    [&](int i) { return samples[i].moment; });
 }

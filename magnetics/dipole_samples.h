@@ -11,7 +11,7 @@
 
 namespace lodestone {
 
-struct DipoleSample {
+struct GroupedDipoleSample {
   Vector3 position = Vector3::Zero();  // length
   Vector3 moment = Vector3::Zero();    // m, A·length², ground axes
   int group = 0;  // the rigid magnet it belongs to: samples of one group do not act on each other (nor on themselves)
@@ -33,8 +33,8 @@ struct SampleInteraction {
 //
 // Cost N² pair evaluations, ≈ 13 ns each (table below). Each sample's sum runs over the others in index order, in one
 // thread: the result is the same bit for bit whatever `loop`'s thread count (nullptr: this thread only).
-std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
-                                                  const ParallelLoop* loop = nullptr);
+std::vector<SampleInteraction> directInteractions(const std::vector<GroupedDipoleSample>& samples, double cap,
+                                                  double mu0, const ParallelLoop* loop = nullptr);
 
 // The same by a Barnes–Hut octree: leaves of at most 16 samples; a cell with children acts on a sample x as one
 // expansion about its centre c (the |m|-weighted centroid of its samples) when |x − c|·θ > b, b the largest |rᵢ − c|
@@ -81,8 +81,8 @@ std::vector<SampleInteraction> directInteractions(const std::vector<DipoleSample
 // θ = 0 opens every cell and gives directInteractions' sums in another order. The tree is built serially; each
 // sample's traversal runs in one thread in a fixed order, so results are the same bit for bit whatever `loop`'s
 // thread count.
-std::vector<SampleInteraction> treeInteractions(const std::vector<DipoleSample>& samples, double cap, double mu0,
-                                                double openingAngle, const ParallelLoop* loop = nullptr);
+std::vector<SampleInteraction> treeInteractions(const std::vector<GroupedDipoleSample>& samples, double cap,
+                                                double mu0, double openingAngle, const ParallelLoop* loop = nullptr);
 
 // H and its gradient ∂Hₐ/∂x_b (symmetric and traceless off the sources) at a point, without μ0.
 struct FieldAndGradient {
@@ -102,7 +102,7 @@ struct DipoleCluster {
   double radius = 0;                  // max |dᵢ|
 };
 
-DipoleCluster dipoleCluster(const std::vector<DipoleSample>& samples);
+DipoleCluster dipoleCluster(const std::vector<GroupedDipoleSample>& samples);
 
 // The expansion's H and gradient at `point`; for |point − centre| ≫ radius.
 FieldAndGradient clusterField(const DipoleCluster& cluster, const Vector3& point);

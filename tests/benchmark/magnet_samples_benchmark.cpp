@@ -24,13 +24,13 @@ using namespace lodestone;
 
 namespace {
 
-std::vector<DipoleSample> magnetBlock(int requested) {
+std::vector<GroupedDipoleSample> magnetBlock(int requested) {
   const int magnets = std::max(1, static_cast<int>(std::lround(requested / 27.0)));
   const int side = static_cast<int>(std::ceil(std::cbrt(static_cast<double>(magnets)) - 1e-9));
   const double h = 0.005;
   std::mt19937 random(2024);
   std::normal_distribution<double> normal;
-  std::vector<DipoleSample> samples;
+  std::vector<GroupedDipoleSample> samples;
   for (int group = 0; group < magnets; ++group) {
     const Vector3 corner(3 * (group % side), 3 * ((group / side) % side), 3 * (group / (side * side)));
     const Vector3 moment =
@@ -78,7 +78,7 @@ struct ForceErrors {
   double magnets = 0;       // √(Σ|ΔF_g|²/Σ|F_g|²) over the magnets' net forces F_g = Σ_{i in g} Fᵢ
 };
 
-ForceErrors forceErrors(const std::vector<DipoleSample>& samples, const std::vector<SampleInteraction>& values,
+ForceErrors forceErrors(const std::vector<GroupedDipoleSample>& samples, const std::vector<SampleInteraction>& values,
                         const std::vector<SampleInteraction>& reference) {
   ForceErrors errors;
   double squaredErrors = 0, squaredForces = 0;
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
   volatile double sink = 0;
   for (const int requested : {100, 300, 1000, 3000, 10000, 30000, 100000}) {
     if (requested > largest) break;
-    const std::vector<DipoleSample> samples = magnetBlock(requested);
+    const std::vector<GroupedDipoleSample> samples = magnetBlock(requested);
     const double count = static_cast<double>(samples.size());
     std::vector<SampleInteraction> direct;
     double directCost = 0;

@@ -24,10 +24,10 @@ Vector3 randomUnit(std::mt19937& random) {
 
 // N samples uniform in a 0.1 m cube, each its own group (single-sample bodies, as the paper's nickel cubes), moments of
 // random direction and 0.5–1.5 A·m².
-std::vector<DipoleSample> uniformCube(int count, unsigned seed) {
+std::vector<GroupedDipoleSample> uniformCube(int count, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> coordinate(0, 0.1), strength(0.5, 1.5);
-  std::vector<DipoleSample> samples;
+  std::vector<GroupedDipoleSample> samples;
   for (int i = 0; i < count; ++i) {
     const Vector3 position(coordinate(random), coordinate(random), coordinate(random));
     samples.push_back({position, strength(random) * randomUnit(random), i});
@@ -36,10 +36,10 @@ std::vector<DipoleSample> uniformCube(int count, unsigned seed) {
 }
 
 // Two magnets, balls of `count` random samples of radius 0.02 m with parallel moments, their centres 0.05 m apart.
-std::vector<DipoleSample> twoClusters(int count, unsigned seed) {
+std::vector<GroupedDipoleSample> twoClusters(int count, unsigned seed) {
   std::mt19937 random(seed);
   std::uniform_real_distribution<double> coordinate(-0.02, 0.02);
-  std::vector<DipoleSample> samples;
+  std::vector<GroupedDipoleSample> samples;
   const Vector3 centres[] = {Vector3::Zero(), 0.05 * kSkewDirection};
   const Vector3 moments[] = {Vector3(0, 0, 0.01), Vector3(0.006, 0, -0.008)};
   for (int group = 0; group < 2; ++group) {
@@ -55,10 +55,10 @@ std::vector<DipoleSample> twoClusters(int count, unsigned seed) {
 
 // `magnets`³ touching cubic magnets of side 3h, each sampled by 3×3×3 dipoles h = 5 mm apart (a lattice, as in the
 // paper's figure 2), each magnet magnetised in its own random direction at 1e6 A/m (m = M·h³ per sample).
-std::vector<DipoleSample> magnetLattice(int magnets, unsigned seed) {
+std::vector<GroupedDipoleSample> magnetLattice(int magnets, unsigned seed) {
   std::mt19937 random(seed);
   const double h = 0.005;
-  std::vector<DipoleSample> samples;
+  std::vector<GroupedDipoleSample> samples;
   int group = 0;
   for (int a = 0; a < magnets; ++a) {
     for (int b = 0; b < magnets; ++b) {
@@ -80,7 +80,7 @@ struct ForceErrors {
   double magnets = 0;  // √(Σ|ΔF_g|² / Σ|F_g|²) over the groups' net forces F_g = Σ_{i in g} Fᵢ
 };
 
-ForceErrors forceErrors(const std::vector<DipoleSample>& samples, const std::vector<SampleInteraction>& values,
+ForceErrors forceErrors(const std::vector<GroupedDipoleSample>& samples, const std::vector<SampleInteraction>& values,
                         const std::vector<SampleInteraction>& reference) {
   ForceErrors errors;
   double squaredErrors = 0, squaredForces = 0;
@@ -125,11 +125,11 @@ TEST(MagnetDipoleSamples, TwoSamplesAreTheDipoleLawsPair) {
 // Samples of one group do not act on each other; coincident samples of two groups have no direction and contribute
 // nothing (as in dipole.h), in both sums.
 TEST(MagnetDipoleSamples, SameGroupAndCoincidentSamplesContributeNothing) {
-  const std::vector<DipoleSample> oneMagnet{{Vector3::Zero(), Vector3::UnitZ(), 4},
+  const std::vector<GroupedDipoleSample> oneMagnet{{Vector3::Zero(), Vector3::UnitZ(), 4},
                                             {Vector3::UnitX(), Vector3::UnitZ(), 4}};
-  const std::vector<DipoleSample> coincident{{Vector3::Zero(), Vector3::UnitZ(), 1},
+  const std::vector<GroupedDipoleSample> coincident{{Vector3::Zero(), Vector3::UnitZ(), 1},
                                              {Vector3::Zero(), Vector3::UnitX(), 2}};
-  for (const std::vector<DipoleSample>& samples : {oneMagnet, coincident}) {
+  for (const std::vector<GroupedDipoleSample>& samples : {oneMagnet, coincident}) {
     for (const auto& results : {directInteractions(samples, 0, kMu0), treeInteractions(samples, 0, kMu0, 0.5)}) {
       for (const SampleInteraction& result : results) {
         EXPECT_EQ(result.field, Vector3::Zero());
@@ -143,7 +143,7 @@ TEST(MagnetDipoleSamples, SameGroupAndCoincidentSamplesContributeNothing) {
 // Without the cap acting, the forces of all pairs cancel and so do their moments about the origin with the torques:
 // Σ Fᵢ = 0 and Σ (rᵢ × Fᵢ + Tᵢ) = 0 to round-off, 1e-13 of Σ|Fᵢ| and Σ(|rᵢ × Fᵢ| + |Tᵢ|).
 TEST(MagnetDipoleSamples, DirectSumConservesMomentumAndAngularMomentum) {
-  for (const std::vector<DipoleSample>& samples : {uniformCube(200, 1), magnetLattice(3, 2)}) {
+  for (const std::vector<GroupedDipoleSample>& samples : {uniformCube(200, 1), magnetLattice(3, 2)}) {
     const std::vector<SampleInteraction> results = directInteractions(samples, 0, kMu0);
     Vector3 force = Vector3::Zero(), angular = Vector3::Zero();
     double forceScale = 0, angularScale = 0;
@@ -161,7 +161,7 @@ TEST(MagnetDipoleSamples, DirectSumConservesMomentumAndAngularMomentum) {
 
 // θ = 0 opens every cell: the tree then sums the same pairs as the direct sum, in another order (1e-12 relative).
 TEST(MagnetDipoleSamples, TreeWithoutExpansionsIsTheDirectSum) {
-  const std::vector<DipoleSample> samples = magnetLattice(3, 5);
+  const std::vector<GroupedDipoleSample> samples = magnetLattice(3, 5);
   const std::vector<SampleInteraction> direct = directInteractions(samples, 1e-3, kMu0);
   const std::vector<SampleInteraction> tree = treeInteractions(samples, 1e-3, kMu0, 0);
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -179,7 +179,7 @@ TEST(MagnetDipoleSamples, TreeWithoutExpansionsIsTheDirectSum) {
 TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
   struct Case {
     const char* name;
-    std::vector<DipoleSample> samples;
+    std::vector<GroupedDipoleSample> samples;
     ForceErrors measured[3];  // at θ = 0.2, 0.3, 0.4
   };
   const Case cases[] = {
@@ -204,7 +204,7 @@ TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
 
 // The result does not depend on the thread count, bit for bit.
 TEST(MagnetDipoleSamples, ResultsAreTheSameWhateverTheThreadCount) {
-  const std::vector<DipoleSample> samples = magnetLattice(4, 7);
+  const std::vector<GroupedDipoleSample> samples = magnetLattice(4, 7);
   const ParallelLoop serial(1), two(2);
   const auto same = [](const std::vector<SampleInteraction>& a, const std::vector<SampleInteraction>& b) {
     for (size_t i = 0; i < a.size(); ++i) {
@@ -227,7 +227,7 @@ TEST(MagnetDipoleSamples, ResultsAreTheSameWhateverTheThreadCount) {
 TEST(MagnetDipoleSamples, AFarClusterActsAsItsExpansion) {
   std::mt19937 random(11);
   std::uniform_real_distribution<double> coordinate(-1, 1);
-  std::vector<DipoleSample> cluster;
+  std::vector<GroupedDipoleSample> cluster;
   while (cluster.size() < 30) {
     const Vector3 offset(coordinate(random), coordinate(random), coordinate(random));
     if (offset.norm() <= 1) cluster.push_back({Vector3(0.3, 0.1, -0.2) + 0.01 * offset, randomUnit(random), 0});
@@ -236,7 +236,7 @@ TEST(MagnetDipoleSamples, AFarClusterActsAsItsExpansion) {
   const Vector3 probeMoment(0.2, 0.7, -0.4);
   const auto errors = [&](double angle) {
     const Vector3 probe = expansion.centre + expansion.radius / angle * kSkewDirection;
-    std::vector<DipoleSample> samples = cluster;
+    std::vector<GroupedDipoleSample> samples = cluster;
     samples.push_back({probe, probeMoment, 1});
     const SampleInteraction direct = directInteractions(samples, 0, kMu0).back();
     const FieldAndGradient far = clusterField(expansion, probe);
