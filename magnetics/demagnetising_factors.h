@@ -1,0 +1,27 @@
+// Magnetometric demagnetising factors of uniformly magnetised shapes: N such that the demagnetising field averaged over
+// the body is −N·M along each of its axes. A soft sample's effective susceptibility χ/(1 + Nχ) takes them.
+#pragma once
+
+#include "solver/core/rotation.h"
+
+namespace lodestone {
+
+// A sphere's (and any ellipsoid of revolution's limit of equal axes): 1/3 along every axis.
+Vector3 sphereDemagnetisingFactors();
+
+// A rectangular prism with edges 2·halfExtents along its axes: Aharoni's closed form (A. Aharoni, "Demagnetizing
+// factors for rectangular ferromagnetic prisms", J. Appl. Phys. 83, 3432 (1998), Eq. 1), each axis in turn. The three
+// add up to 1 (to round-off). Its terms of order (longest/shortest)² cancel, so the relative error of the smallest
+// factor grows as 1e-16·(longest/shortest)²: measured against 20-digit arithmetic, 2e-14 for a 1:1:0.01 plate, 4e-11
+// for a 1:1:100 rod, 8e-8 at 1:2:1000, 4e-5 at 1:1:10⁴ (the factors along the short edges keep 1e-8 there).
+Vector3 prismDemagnetisingFactors(const Vector3& halfExtents);
+
+// A circular cylinder of `radius` and `halfLength`, its axis along z: the axial factor in closed form,
+// N_z = 1 + 4/(3πτ)·[1 − √(1+τ²)·((1 − τ²)E(k) + τ²K(k))], τ = halfLength/radius, k² = 1/(1 + τ²), K and E the
+// complete elliptic integrals (derived from N_z = (1/τ)∫₀^∞ (1 − e^{−2τu}) J₁(u)²/u² du, the volume average of the
+// end discs' field; the form of Beleggia et al., J. Phys. D 38 (2005) 3333, for a circular section; 1 − N_z of
+// Chen, Brug & Goldfarb, IEEE Trans. Magn. 27 (1991) 3601, Table I: 0.3116 at length = diameter). The transverse
+// factors are (1 − N_z)/2 each by symmetry and the sum rule.
+Vector3 cylinderDemagnetisingFactors(double radius, double halfLength);
+
+}  // namespace lodestone
