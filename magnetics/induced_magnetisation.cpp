@@ -1,0 +1,340 @@
+// The induced moments as one linear system (I − D·T)·m = D·H0, solved densely, by the paper's fixed point or by
+// Eigen's Krylov solvers through a matrix-free operator; the forces from the field gradients at the samples.
+#include "magnetics/induced_magnetisation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include <Eigen/IterativeLinearSolvers>
+#include <unsupported/Eigen/IterativeSolvers>
+
+namespace lodestone {
+namespace {
+// The operator m ↦ (I − D·T)·m without its 3n × 3n matrix, in the form Eigen's iterative solvers accept ("Matrix-free
+// solvers" in Eigen's manual): a class with its size and a product, declared to Eigen as sparse-like.
+class InductionOperator;
+}  // namespace
+}  // namespace lodestone
+
+namespace Eigen::internal {
+template <>
+struct traits<lodestone::InductionOperator> : public traits<SparseMatrix<double>> {};
+}  // namespace Eigen::internal
+
+namespace lodestone {
+namespace {
+
+using Vector = Eigen::VectorXd;
+
+// ∂/∂x of H = (3n(n·m) − m)/(4πr³) at r = point − dipole: 3/(4πr⁵)·[(m·r)I + r mᵀ + m rᵀ − 5 r rᵀ(m·r)/r²].
+FieldWithGradient dipoleFieldAt(const Vector3& moment, const Vector3& separation) {
+  FieldWithGradient result;
+  const double r2 = separation.squaredNorm();
+  if (r2 == 0) return result;  // coincident samples have no direction between them
+  const double r = std::sqrt(r2);
+  const double mr = moment.dot(separation);
+  const double scale = 1 / (4 * std::numbers::pi * r2 * r);
+  result.field = scale * (3 * separation * mr / r2 - moment);
+  result.gradient = 3 * scale / r2 *
+                    (mr * Matrix3::Identity() + separation * moment.transpose() + moment * separation.transpose() -
+                     5 * mr / r2 * separation * separation.transpose());
+  return result;
+}
+
+// The dipole-field block T_ij: H at x_i of m_j at x_j is T_ij·m_j, T_ij = (3 n nᵀ − I)/(4π r³), n = (x_i − x_j)/r.
+Matrix3 dipoleBlock(const Vector3& separation) {
+  const double r2 = separation.squaredNorm();
+  const double r = std::sqrt(r2);
+  return (3 * separation * separation.transpose() / r2 - Matrix3::Identity()) / (4 * std::numbers::pi * r2 * r);
+}
+
+Vector3 block(const Vector& v, size_t i) { return v.segment<3>(3 * static_cast<Eigen::Index>(i)); }
+
+class InductionOperator : public Eigen::EigenBase<InductionOperator> {
+ public:
+  using Scalar = double;
+  using RealScalar = double;
+  using StorageIndex = int;
+  enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
+
+  InductionOperator(const std::vector<SoftSample>& samples, const std::vector<Matrix3>& polarisability)
+      : samples_(samples), polarisability_(polarisability) {}
+
+  Eigen::Index rows() const { return 3 * static_cast<Eigen::Index>(samples_.size()); }
+  Eigen::Index cols() const { return rows(); }
+
+  template <class Rhs>
+  Eigen::Product<InductionOperator, Rhs, Eigen::AliasFreeProduct> operator*(const Eigen::MatrixBase<Rhs>& x) const {
+    return Eigen::Product<InductionOperator, Rhs, Eigen::AliasFreeProduct>(*this, x.derived());
+  }
+
+  // D·T·m: the field of the other groups' moments at each sample, times V·χ_eff there.
+  Vector inducedBy(const Vector& moments) const {
+    Vector result(rows());
+    for (size_t i = 0; i < samples_.size(); ++i) {
+      Vector3 field = Vector3::Zero();
+      for (size_t j = 0; j < samples_.size(); ++j) {
+        if (samples_[j].group == samples_[i].group) continue;
+        field += dipoleBlock(samples_[i].position - samples_[j].position) * block(moments, j);
+      }
+      result.segment<3>(3 * static_cast<Eigen::Index>(i)) = polarisability_[i] * field;
+    }
+    return result;
+  }
+
+  Vector apply(const Vector& moments) const { return moments - inducedBy(moments); }
+
+ private:
+  const std::vector<SoftSample>& samples_;
+  const std::vector<Matrix3>& polarisability_;  // V·χ_eff of each sample
+};
+
+}  // namespace
+}  // namespace lodestone
+
+namespace Eigen::internal {
+template <class Rhs>
+struct generic_product_impl<lodestone::InductionOperator, Rhs, SparseShape, DenseShape, GemvProduct>
+    : generic_product_impl_base<lodestone::InductionOperator, Rhs,
+                                generic_product_impl<lodestone::InductionOperator, Rhs>> {
+  template <class Destination>
+  static void scaleAndAddTo(Destination& destination, const lodestone::InductionOperator& induction, const Rhs& rhs,
+                            const double& alpha) {
+    destination += alpha * induction.apply(rhs);
+  }
+};
+}  // namespace Eigen::internal
+
+namespace lodestone {
+namespace {
+
+constexpr int kGmresRestart = 50;
+constexpr double kDivergenceGrowth = 1e6;
+
+std::vector<Vector3> unstacked(const Vector& stacked) {
+  std::vector<Vector3> moments(static_cast<size_t>(stacked.size() / 3));
+  for (size_t i = 0; i < moments.size(); ++i) moments[i] = block(stacked, i);
+  return moments;
+}
+
+// The paper's Eq. 18: m_{k+1} = D·H0 + D·T·m_k, whose step m_{k+1} − m_k is the residual of m_k. The iterate
+// returned is the one with the smallest residual, so a diverging run hands back its best.
+void solveByFixedPoint(const InductionOperator& induction, const Vector& rightHandSide,
+                       const InductionSettings& settings, Vector& moments, InducedMagnetisation& result) {
+  const double scale = rightHandSide.norm();
+  moments = Vector::Zero(rightHandSide.size());
+  Vector best = moments;
+  double bestResidual = 1;  // that of m = 0
+  result.outcome = InductionOutcome::kIterationLimit;
+  for (result.iterations = 1; result.iterations <= settings.maxIterations; ++result.iterations) {
+    Vector next = rightHandSide + induction.inducedBy(moments);
+    const double residual = (next - moments).norm() / scale;
+    if (residual < bestResidual) {
+      bestResidual = residual;
+      best = moments;
+    }
+    if (residual <= settings.relativeTolerance) {
+      result.outcome = InductionOutcome::kConverged;
+      break;
+    }
+    if (!std::isfinite(residual) || residual > kDivergenceGrowth * bestResidual) {
+      result.outcome = InductionOutcome::kDiverged;
+      break;
+    }
+    moments = std::move(next);
+  }
+  result.iterations = std::min(result.iterations, settings.maxIterations);
+  moments = std::move(best);
+  result.relativeResidual = bestResidual;
+}
+
+// Eigen's solvers stop on their recurrence's residual, which drifts from the true one b − A·x; the true one decides,
+// and a solve that stopped short of it continues from where it stopped while iterations remain.
+template <class Solver>
+void solveByKrylov(Solver& solver, const InductionOperator& induction, const Vector& rightHandSide,
+                   const InductionSettings& settings, Vector& moments, InducedMagnetisation& result) {
+  const double scale = rightHandSide.norm();
+  solver.setTolerance(settings.relativeTolerance);
+  solver.compute(induction);
+  moments = Vector::Zero(rightHandSide.size());
+  result.iterations = 0;
+  for (;;) {
+    solver.setMaxIterations(std::max(1, settings.maxIterations - result.iterations));
+    moments = solver.solveWithGuess(rightHandSide, moments);
+    result.iterations += static_cast<int>(solver.iterations()) + 1;  // + the true residual's product
+    result.relativeResidual = (rightHandSide - induction.apply(moments)).norm() / scale;
+    if (result.relativeResidual <= settings.relativeTolerance) {
+      result.outcome = InductionOutcome::kConverged;
+      return;
+    }
+    if (result.iterations >= settings.maxIterations || solver.iterations() == 0) {
+      result.outcome = InductionOutcome::kIterationLimit;
+      return;
+    }
+  }
+}
+
+void solveDensely(const InductionOperator& induction, const std::vector<SoftSample>& samples,
+                  const std::vector<Matrix3>& polarisability, const Vector& rightHandSide,
+                  const InductionSettings& settings, Vector& moments, InducedMagnetisation& result) {
+  const Eigen::Index size = induction.rows();
+  Eigen::MatrixXd matrix = Eigen::MatrixXd::Identity(size, size);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    for (size_t j = 0; j < samples.size(); ++j) {
+      if (samples[j].group == samples[i].group) continue;
+      matrix.block<3, 3>(3 * static_cast<Eigen::Index>(i), 3 * static_cast<Eigen::Index>(j)) =
+          -polarisability[i] * dipoleBlock(samples[i].position - samples[j].position);
+    }
+  }
+  moments = Eigen::PartialPivLU<Eigen::MatrixXd>(matrix).solve(rightHandSide);
+  result.relativeResidual = (rightHandSide - matrix * moments).norm() / rightHandSide.norm();
+  result.outcome = result.relativeResidual <= settings.relativeTolerance ? InductionOutcome::kConverged
+                                                                         : InductionOutcome::kInaccurate;
+}
+
+const char* methodName(InductionMethod method) {
+  switch (method) {
+    case InductionMethod::kAutomatic:
+      return "automatic";
+    case InductionMethod::kDense:
+      return "dense LU";
+    case InductionMethod::kFixedPoint:
+      return "fixed point";
+    case InductionMethod::kBiCgStab:
+      return "BiCGSTAB";
+    case InductionMethod::kGmres:
+      return "GMRES";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Matrix3 effectiveSusceptibility(const SoftSample& sample) {
+  const double chi = sample.susceptibility;
+  const Vector3 principal = (chi / (1 + sample.demagnetisingFactors.array() * chi)).matrix();
+  return sample.axes * principal.asDiagonal() * sample.axes.transpose();
+}
+
+InducedMagnetisation solveInducedMagnetisation(const std::vector<SoftSample>& samples,
+                                               const std::vector<Vector3>& sourceField, const Vector3& uniformField,
+                                               const InductionSettings& settings) {
+  InducedMagnetisation result;
+  result.method = settings.method;
+  if (result.method == InductionMethod::kAutomatic) {
+    result.method =
+        static_cast<int>(samples.size()) <= settings.denseUpTo ? InductionMethod::kDense : InductionMethod::kGmres;
+  }
+  std::vector<Matrix3> polarisability(samples.size());
+  Vector rightHandSide(3 * static_cast<Eigen::Index>(samples.size()));
+  for (size_t i = 0; i < samples.size(); ++i) {
+    polarisability[i] = samples[i].volume * effectiveSusceptibility(samples[i]);
+    const Vector3 applied = uniformField + (sourceField.empty() ? Vector3::Zero() : sourceField[i]);
+    rightHandSide.segment<3>(3 * static_cast<Eigen::Index>(i)) = polarisability[i] * applied;
+  }
+  if (rightHandSide.isZero(0)) {  // no field, no moments: every method's answer, without 0/0 in the residual
+    result.moments.assign(samples.size(), Vector3::Zero());
+    return result;
+  }
+  const InductionOperator induction(samples, polarisability);
+  Vector moments;
+  switch (result.method) {
+    case InductionMethod::kAutomatic:
+    case InductionMethod::kDense:
+      solveDensely(induction, samples, polarisability, rightHandSide, settings, moments, result);
+      break;
+    case InductionMethod::kFixedPoint:
+      solveByFixedPoint(induction, rightHandSide, settings, moments, result);
+      break;
+    case InductionMethod::kBiCgStab: {
+      Eigen::BiCGSTAB<InductionOperator, Eigen::IdentityPreconditioner> solver;
+      solveByKrylov(solver, induction, rightHandSide, settings, moments, result);
+      break;
+    }
+    case InductionMethod::kGmres: {
+      Eigen::GMRES<InductionOperator, Eigen::IdentityPreconditioner> solver;
+      solver.set_restart(kGmresRestart);
+      solveByKrylov(solver, induction, rightHandSide, settings, moments, result);
+      break;
+    }
+  }
+  result.moments = unstacked(moments);
+  return result;
+}
+
+double fixedPointContractionBound(const std::vector<SoftSample>& samples) {
+  double bound = 0;
+  for (const SoftSample& sample : samples) {
+    double coupling = 0;
+    for (const SoftSample& other : samples) {
+      if (other.group == sample.group) continue;
+      const double r = (sample.position - other.position).norm();
+      coupling += 2 / (4 * std::numbers::pi * r * r * r);
+    }
+    // The 2-norm of a symmetric matrix is its largest |eigenvalue|.
+    const double polarisability = sample.volume * effectiveSusceptibility(sample).eigenvalues().cwiseAbs().maxCoeff();
+    bound = std::max(bound, polarisability * coupling);
+  }
+  return bound;
+}
+
+std::string describeInduction(const InducedMagnetisation& result, const InductionSettings& settings) {
+  const char* outcome = "converged";
+  switch (result.outcome) {
+    case InductionOutcome::kConverged:
+      break;
+    case InductionOutcome::kIterationLimit:
+      outcome = "did not converge within the iteration limit";
+      break;
+    case InductionOutcome::kDiverged:
+      outcome = "diverged (the coupling is too strong for it; use GMRES)";
+      break;
+    case InductionOutcome::kInaccurate:
+      outcome = "is inaccurate (the system is nearly singular)";
+      break;
+  }
+  char line[256];
+  std::snprintf(
+      line, sizeof line, "induced magnetisation by %s %s: %d iterations, relative residual %.3g (tolerance %.3g)",
+      methodName(result.method), outcome, result.iterations, result.relativeResidual, settings.relativeTolerance);
+  return line;
+}
+
+FieldWithGradient pointDipoleField(const Vector3& moment, const Vector3& dipolePosition, const Vector3& point) {
+  return dipoleFieldAt(moment, point - dipolePosition);
+}
+
+FieldWithGradient fieldWithGradientByDifferences(const SourceField& field, const Vector3& point, double step) {
+  FieldWithGradient result{field(point), Matrix3::Zero()};
+  for (int j = 0; j < 3; ++j) {
+    const Vector3 offset = step * Vector3::Unit(j);
+    result.gradient.col(j) = (field(point + offset) - field(point - offset)) / (2 * step);
+  }
+  return result;
+}
+
+InducedForces inducedSampleForces(const std::vector<SoftSample>& samples, const std::vector<Vector3>& moments,
+                                  const std::vector<FieldWithGradient>& source, const Vector3& uniformField) {
+  InducedForces result{std::vector<Vector3>(samples.size()), std::vector<Vector3>(samples.size())};
+  for (size_t i = 0; i < samples.size(); ++i) {
+    FieldWithGradient other{uniformField, Matrix3::Zero()};
+    if (!source.empty()) {
+      other.field += source[i].field;
+      other.gradient += source[i].gradient;
+    }
+    for (size_t j = 0; j < samples.size(); ++j) {
+      if (samples[j].group == samples[i].group) continue;
+      const FieldWithGradient dipole = dipoleFieldAt(moments[j], samples[i].position - samples[j].position);
+      other.field += dipole.field;
+      other.gradient += dipole.gradient;
+    }
+    // ∇(m·H) with m held: ∂/∂x_k of m_j·H_j is (gradientᵀ·m)_k.
+    result.forces[i] = kVacuumPermeability * other.gradient.transpose() * moments[i];
+    result.torques[i] = kVacuumPermeability * moments[i].cross(other.field);
+  }
+  return result;
+}
+
+}  // namespace lodestone
