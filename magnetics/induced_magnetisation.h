@@ -15,8 +15,9 @@ namespace lodestone {
 // (Eq. 18 sums over the samples of the other bodies only; its B_ext, Eq. 11, is the field without the body's own):
 // the body's own field on itself is its demagnetising field −N·M, which `demagnetisingFactors` (those of the body's
 // shape, in the axes `axes`) already holds — adding the neighbours' dipole fields as well would count it twice. Then
-// M = χ(H_other − N·M) gives m = V·χ_eff·H_other, χ_eff = R·diag(χ/(1 + N_k·χ))·Rᵀ. This is exact for an ellipsoid in
-// a uniform field and an approximation where the other bodies' field varies across the body. To resolve a body's
+// M = χ(H_other − N·M) gives m = V·χ_eff·H_other, χ_eff = R·diag(χ/(1 + N_k·χ))·Rᵀ (the paper takes a sphere's N = 1/3
+// for every body; here it is the body's shape). This is exact for an ellipsoid in a uniform field and an approximation
+// where the other bodies' field varies across the body. To resolve a body's
 // own non-uniform magnetisation instead, give each of its samples its own group and sphere factors (1/3): the
 // samples then induce each other as in a discrete-dipole model, and V should be the volume each sample stands for.
 struct SoftSample {
