@@ -10,6 +10,7 @@
 #include "collision/narrow_phase.h"
 #include "solver/core/quadrature.h"
 #include "solver/core/text.h"
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone {
 
@@ -416,6 +417,42 @@ void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& la
   }
 }
 
+namespace {
+
+// The gap's gradient over the pose of each graphic (GapGradient), by central differences of the narrow phase's own
+// gap: collision hands back no nearest points while shapes are apart, and differences serve every pair it measures
+// (exact primitives, GJK, meshes) with the very gap the element reports. Steps: a millionth of the pair's size along
+// each ground axis and a microradian about it. The truncation is of order step² (nil where the gap is linear in the
+// step, a sphere's in translation), the rounding ε·|position|/step ≈ 2e-10·|position|/size of the gradient. J's turn
+// follows from I's without more gaps: a common rigid turn about J's centre leaves the gap as it is, so
+// ∂d/∂θ_J = −∂d/∂θ_I − (c_I − c_J) × ∂d/∂x_I.
+GapGradient gapGradientOf(const Shape& shapeI, const Pose& poseI, const Shape& shapeJ, const Pose& poseJ,
+                          double margin, const ContactOptions& options) {
+  std::vector<ContactPoint>& ignored = threadScratch<std::vector<ContactPoint>, struct GapGradientPoints>();
+  const auto gapWithI = [&](const Pose& movedI) {
+    ignored.clear();
+    return collide(shapeI, movedI, shapeJ, poseJ, margin, ignored, options);
+  };
+  const double step = 1e-6 * (shapeI.boundingRadius() + shapeJ.boundingRadius());
+  constexpr double kTurn = 1e-6;
+  GapGradient gradient;
+  for (int axis = 0; axis < 3; ++axis) {
+    Pose ahead = poseI, behind = poseI;
+    ahead.position[axis] += step;
+    behind.position[axis] -= step;
+    gradient.translationI[axis] = (gapWithI(ahead) - gapWithI(behind)) / (ahead.position[axis] - behind.position[axis]);
+    ahead = poseI;
+    behind = poseI;
+    ahead.rotation = Eigen::AngleAxisd(kTurn, Vector3::Unit(axis)).toRotationMatrix() * poseI.rotation;
+    behind.rotation = Eigen::AngleAxisd(-kTurn, Vector3::Unit(axis)).toRotationMatrix() * poseI.rotation;
+    gradient.rotationI[axis] = (gapWithI(ahead) - gapWithI(behind)) / (2 * kTurn);
+  }
+  gradient.rotationJ = -gradient.rotationI - (poseI.position - poseJ.position).cross(gradient.translationI);
+  return gradient;
+}
+
+}  // namespace
+
 void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, ContactEnergy* energy) const {
   const ForceContact& element = this->element(pair.element);
   if (!element.normalLaw || !element.normalLaw->field || pair.distance > element.options.fieldRange) return;
@@ -424,7 +461,12 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
   // body's axes (ground's for a ground graphic).
   const Pose fieldI{pair.poseI.position, pair.bodyI ? pair.bodyI->rotation : Matrix3::Identity()};
   const Pose fieldJ{pair.poseJ.position, pair.bodyJ ? pair.bodyJ->rotation : Matrix3::Identity()};
-  const FieldInput input{fieldI, fieldJ, pair.distance, model_.units};
+  FieldInput input{fieldI, fieldJ, pair.distance, model_.units};
+  if (element.normalLaw->needsGapGradient) {
+    const size_t i = static_cast<size_t>(pair.graphicI), j = static_cast<size_t>(pair.graphicJ);
+    input.gapGradient = gapGradientOf(contacts_->graphics[i].shape, pair.poseI, contacts_->graphics[j].shape,
+                                      pair.poseJ, proximity_[i] + proximity_[j], element.options);
+  }
   FieldOutput field;
   element.normalLaw->field(element.normalValues, input, field);
   const Vector3 centreI = pair.bodyI ? pair.bodyI->position : Vector3::Zero();

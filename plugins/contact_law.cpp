@@ -26,7 +26,7 @@ namespace {
 std::vector<const NormalLaw*>& normalRegistry() {
   static std::vector<const NormalLaw*> laws = {
       &impactLaw(), &poissonLaw(), &volumeLaw(), &linearLaw(),
-      &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw()};
+      &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw(), &ipcLaw()};
   return laws;
 }
 

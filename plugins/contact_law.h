@@ -45,12 +45,24 @@ struct NormalInput {
   double effectiveMass = 0;    // m_I·m_J/(m_I + m_J) (ground counts as infinite), mass factor applied
 };
 
-// Forces and moments a law applies at a distance between the two graphics of a pair (DIPOLE's magnets).
+// How the gap between a pair's graphics changes as they move: its gradient over a translation of the I graphic
+// (ground), over a turn of the I graphic about its centre and over a turn of the J graphic about its centre (both in
+// ground axes, per radian). A translation of J changes the gap by minus I's. A law whose field is a potential of the
+// gap, E(gap), applies −E'·(these) as force on I and moments on I and J (IPC's barrier).
+struct GapGradient {
+  Vector3 translationI = Vector3::Zero();
+  Vector3 rotationI = Vector3::Zero();
+  Vector3 rotationJ = Vector3::Zero();
+};
+
+// Forces and moments a law applies at a distance between the two graphics of a pair (DIPOLE's magnets, IPC's
+// barrier).
 struct FieldInput {
   Pose graphicI;               // the I graphic's centre in ground, with its body's axes (law vectors are given in them)
   Pose graphicJ;
   double gap = 0;              // signed surface distance (> 0 apart)
   UnitSystem units;            // to express physical constants (μ0) in the deck's units
+  GapGradient gapGradient;     // filled only for laws with needsGapGradient; zero otherwise
 };
 struct FieldOutput {
   Vector3 forceOnI = Vector3::Zero(), forceOnJ = Vector3::Zero();    // ground, at the graphic centres
@@ -109,10 +121,13 @@ struct NormalLaw {
   // kSmoothForce). nullptr: not known, taken as a jump (named laws).
   int (*smoothnessAt)(LawValues values, ContactChange change) = nullptr;
   bool needsArea = false;               // the law uses NormalInput::area (VOLUME)
-  // Laws that also act without contact (DIPOLE): how far apart (surface gap) the pair still interacts, and the
+  // Laws that also act without contact (DIPOLE, IPC): how far apart (surface gap) the pair still interacts, and the
   // interaction. nullptr for pure contact laws.
   double (*fieldRange)(LawValues values) = nullptr;
   void (*field)(LawValues values, const FieldInput& input, FieldOutput& output) = nullptr;
+  // The field needs FieldInput::gapGradient (IPC: its force acts along the gap, not between the graphics' centres).
+  // The gradient costs twelve gap evaluations per pair within range, so only laws that use it ask.
+  bool needsGapGradient = false;
 };
 
 struct FrictionLaw {

@@ -34,6 +34,7 @@ const NormalLaw& linearLimitedLaw();  // LINEAR_LIMITED (MapleSim)
 const NormalLaw& huntCrossleyLaw();   // HUNT_CROSSLEY (MapleSim)
 const NormalLaw& smoothLaw();         // SMOOTH (Simscape)
 const NormalLaw& dipoleLaw();         // DIPOLE (linear dipole model); its formula is in dipole.h
+const NormalLaw& ipcLaw();            // IPC (Westhofen et al. 2024's cubic barrier)
 
 // Friction laws.
 const FrictionLaw& coulombOnLaw();           // COULOMB_ON (MotionSolve)

@@ -148,6 +148,74 @@ TEST(ContactLawNormal, DipoleContactAtHandComputedPoints) {
   EXPECT_EQ(dipoleLaw().fieldRange(v), 0.05);
 }
 
+// IPC's barrier, energy κ(d̂ − d)³ in the gap d = −δ, force 3κ(d̂ − d)² (Westhofen et al. 2024, eq. 19; see ipc.cpp).
+// κ = 2e6, d̂ = 1e-3: the hand-computed forces are exact in decimal, so only rounding (1e-12) separates them.
+std::vector<double> ipcValues() {
+  return lawValues(ipcLaw().parameters, {{"ipc_stiffness", {2e6}}, {"ipc_thickness", {1e-3}}});
+}
+double ipcForceAtGap(double gap, double rate = 0) { return normalForce(ipcLaw(), ipcValues(), -gap, rate); }
+
+TEST(ContactLawNormal, IpcAtHandComputedGaps) {
+  // d̂ − d = 2.5e-4: 3·2e6·6.25e-8; 8e-4: 3·2e6·6.4e-7; touching: 3κd̂²; 0.5e-3 deep: the cubic continued, 3κ(1.5e-3)².
+  expectRelative(ipcForceAtGap(0.75e-3), 0.375, "a quarter of the way in");
+  expectRelative(ipcForceAtGap(0.2e-3), 3.84, "near touching");
+  expectRelative(ipcForceAtGap(0), 6, "touching: finite, 3κd̂²");
+  expectRelative(ipcForceAtGap(-0.5e-3), 13.5, "overlapping: the cubic energy continued");
+  // Undamped (the paper has no damping; its implicit Euler's dissipation is the integrator's, not the law's).
+  for (double rate : {-3.0, 3.0}) EXPECT_EQ(ipcForceAtGap(0.2e-3, rate), ipcForceAtGap(0.2e-3)) << rate;
+}
+
+// df/dd = −6κ(d̂ − d): the central difference of a quadratic is exact but for rounding, ε·f/h ≈ 1e-7 of the slope at
+// h = 1e-9 m; the tolerance is 1e-6.
+TEST(ContactLawNormal, IpcSlopeIsTheBarriersSecondDerivative) {
+  const double h = 1e-9;
+  for (double gap : {0.9e-3, 0.5e-3, 0.1e-3, 0.0, -0.3e-3}) {
+    const double slope = (ipcForceAtGap(gap + h) - ipcForceAtGap(gap - h)) / (2 * h);
+    const double expected = -6 * 2e6 * (1e-3 - gap);
+    EXPECT_NEAR(slope, expected, 1e-6 * std::abs(expected)) << "gap " << gap;
+  }
+}
+
+// The barrier switches off at d̂ with its energy C² (what makes it a smooth barrier): at and beyond d̂ the force is
+// exactly 0, and just inside it is 3κh² at h = d̂ − d, so the energy κh³, its slope −3κh² and its curvature 6κh all
+// tend to 0. Rounding of d̂ − d (ε·d̂) limits the relative agreement to 1e-10 at h = 1e-6·d̂; the tolerance is 1e-9.
+TEST(ContactLawNormal, IpcVanishesWithZeroValueAndSlopeAtTheThickness) {
+  for (double gap : {1e-3, 1.5e-3, 1.0}) EXPECT_EQ(ipcForceAtGap(gap), 0) << "gap " << gap;
+  for (double inside : {1e-5, 1e-7, 1e-9}) {
+    const double expected = 3 * 2e6 * inside * inside;
+    EXPECT_NEAR(ipcForceAtGap(1e-3 - inside), expected, 1e-9 * expected) << "d̂ − d = " << inside;
+    // The slope from inside, by a one-sided difference over the last `inside`: 3κ·inside → 0 with it.
+    const double slope = (ipcForceAtGap(1e-3) - ipcForceAtGap(1e-3 - inside)) / inside;
+    EXPECT_NEAR(slope, -3 * 2e6 * inside, 1e-6 * 3 * 2e6 * inside) << "d̂ − d = " << inside;
+  }
+}
+
+// While apart the barrier acts through the field: along the gap's gradient, the force on I f·∇d, on J its opposite,
+// the moments f·∂d/∂θ; reaching out to d̂; and not at all once the surfaces overlap (the contact points carry it then,
+// once).
+TEST(ContactLawNormal, IpcFieldPushesAlongTheGapGradient) {
+  const std::vector<double> v = ipcValues();
+  EXPECT_EQ(ipcLaw().fieldRange(v), 1e-3);
+  EXPECT_TRUE(ipcLaw().needsGapGradient);
+  FieldInput input;
+  input.gap = 0.2e-3;
+  input.gapGradient = {Vector3(0.6, 0, 0.8), Vector3(0, 0.01, 0), Vector3(0.02, 0, -0.01)};
+  FieldOutput output;
+  ipcLaw().field(v, input, output);
+  const double f = 3.84;  // IpcAtHandComputedGaps
+  EXPECT_LT((output.forceOnI - f * Vector3(0.6, 0, 0.8)).norm(), 1e-12 * f);
+  EXPECT_LT((output.forceOnJ + f * Vector3(0.6, 0, 0.8)).norm(), 1e-12 * f);
+  EXPECT_LT((output.momentOnI - f * Vector3(0, 0.01, 0)).norm(), 1e-12 * f);
+  EXPECT_LT((output.momentOnJ - f * Vector3(0.02, 0, -0.01)).norm(), 1e-12 * f);
+  for (double gap : {0.0, -1e-4, 1e-3, 2e-3}) {
+    input.gap = gap;
+    FieldOutput none;
+    ipcLaw().field(v, input, none);
+    EXPECT_EQ(none.forceOnI.norm() + none.forceOnJ.norm() + none.momentOnI.norm() + none.momentOnJ.norm(), 0)
+        << "gap " << gap;
+  }
+}
+
 // ---- properties of every normal law ---------------------------------------------------------------------
 
 struct LawCase {
@@ -201,6 +269,7 @@ std::vector<LawCase> lawCases() {
                                                       {"dipole_cap", {1e-3}},
                                                       {"dipole_d", {0.01}}}),
                    0, 2.5});
+  cases.push_back({"IPC", &ipcLaw(), ipcValues()});
   return cases;
 }
 
@@ -232,8 +301,10 @@ TEST(ContactLawNormal, NeverPullsAndIsAlwaysFinite) {
   }
 }
 
+// IPC is the exception by design: its barrier acts before the surfaces touch (its own tests above).
 TEST(ContactLawNormal, NoForceWithoutPenetration) {
   for (const LawCase& c : lawCases()) {
+    if (c.law == &ipcLaw()) continue;
     for (double rate : {-5.0, 0.0, 5.0}) {
       EXPECT_EQ(forceOf(c, 0, rate), 0) << c.name;
       EXPECT_EQ(forceOf(c, -1e-6, rate), 0) << c.name;
@@ -243,9 +314,10 @@ TEST(ContactLawNormal, NoForceWithoutPenetration) {
 
 // The elastic part vanishes at onset: f(δ, 0) → 0 as δ → 0+. At δ = 1e-16 every law here is below 1e-6 of its
 // force at δ = 1e-3 (the slowest, δ^0.5 in a Hunt-Crossley damper, gives 3e-7); a force with an offset at onset
-// (of the size of the force itself) would fail.
+// (of the size of the force itself) would fail. IPC's force at δ = 0 is 3κd̂², reached continuously from the gap.
 TEST(ContactLawNormal, ElasticPartIsContinuousAtOnset) {
   for (const LawCase& c : lawCases()) {
+    if (c.law == &ipcLaw()) continue;
     const double reference = forceOf(c, 1e-3, 0);
     ASSERT_GT(reference, 0) << c.name;
     EXPECT_LE(forceOf(c, 1e-16, 0), 1e-6 * reference) << c.name;
@@ -256,6 +328,7 @@ TEST(ContactLawNormal, ElasticPartIsContinuousAtOnset) {
 TEST(ContactLawNormal, DampedLawsWithRampedDampingAreContinuousAtOnset) {
   for (const LawCase& c : lawCases()) {
     if (c.law == &linearLaw() || c.law == &volumeLaw() || c.law == &dipoleLaw()) continue;  // jump, next test
+    if (c.law == &ipcLaw()) continue;  // acting before onset: IpcAtHandComputedGaps
     const double reference = forceOf(c, 1e-3, 1);
     ASSERT_GT(reference, 0) << c.name;
     EXPECT_LE(forceOf(c, 1e-16, 1), 1e-6 * reference) << c.name;
@@ -299,6 +372,12 @@ TEST(ContactLawNormal, SmoothnessThroughOnsetAndSeparationIsTheFormulas) {
   }
   for (const LawCase& c : cases) {
     ASSERT_NE(c.law->smoothnessAt, nullptr) << c.name;
+    // IPC's force does not begin at the event (3κd̂² on both sides), which the scaling above cannot measure; it
+    // claims 1, a continuous force, as IpcAtHandComputedGaps and IpcSlopeIsTheBarriersSecondDerivative show.
+    if (c.law == &ipcLaw()) {
+      EXPECT_EQ(c.law->smoothnessAt(c.values, ContactChange::Onset), 1);
+      continue;
+    }
     for (const ContactChange change : {ContactChange::Onset, ContactChange::Separation}) {
       const bool onset = change == ContactChange::Onset;
       const std::string what = c.name + (onset ? " at onset" : " at separation");

@@ -13,7 +13,7 @@ namespace {
 
 TEST(ContactLawRegistry, EveryNormalKeywordIsListedOnce) {
   const std::set<std::string> expected = {"IMPACT", "POISSON", "VOLUME", "LINEAR", "LINEAR_LIMITED",
-                                          "HUNT_CROSSLEY", "SMOOTH", "DIPOLE"};
+                                          "HUNT_CROSSLEY", "SMOOTH", "DIPOLE", "IPC"};
   std::set<std::string> listed;
   for (const NormalLaw* law : normalLaws()) {
     if (!law->named) {  // named laws: another test
@@ -103,9 +103,10 @@ TEST(ContactLawRegistry, TablesAreWellFormed) {
     if (law != &volumeLaw()) {
       EXPECT_FALSE(law->needsArea) << law->keyword;
     }
-    const bool isField = law == &dipoleLaw();
+    const bool isField = law == &dipoleLaw() || law == &ipcLaw();
     EXPECT_EQ(law->field != nullptr, isField) << law->keyword;
     EXPECT_EQ(law->fieldRange != nullptr, isField) << law->keyword;
+    EXPECT_EQ(law->needsGapGradient, law == &ipcLaw()) << law->keyword;
   }
 }
 
