@@ -77,6 +77,37 @@ TEST(ForceContact, RestitutionCoefficientMustLieInZeroToOne) {
   }
 }
 
+// IPC's barrier needs a positive stiffness and thickness (a zero thickness would never act, a negative one would
+// act only through overlap); each bad value is refused at the element's line, and a good element reaches out to d̂.
+TEST(ForceContact, IpcRefusesNonPositiveParametersAndReachesToItsThickness) {
+  for (const char* value : {"0", "-1"}) {
+    const ReadResult stiffness = readText(
+        deck(contactModel(kBallOnBox + "cnf_type=\"IPC\" ipc_stiffness=\"" + value + "\" ipc_thickness=\"1e-3\"")));
+    EXPECT_FALSE(stiffness.spec) << value;
+    EXPECT_TRUE(hasError(stiffness.diagnostics, kContactLine,
+                         std::string("attribute 'ipc_stiffness' must be > 0 (got ") + value + ")"))
+        << stiffness.diagnostics.formatAll();
+    const ReadResult thickness = readText(
+        deck(contactModel(kBallOnBox + "cnf_type=\"IPC\" ipc_stiffness=\"1e6\" ipc_thickness=\"" + value + "\"")));
+    EXPECT_FALSE(thickness.spec) << value;
+    EXPECT_TRUE(hasError(thickness.diagnostics, kContactLine,
+                         std::string("attribute 'ipc_thickness' must be > 0 (got ") + value + ")"))
+        << thickness.diagnostics.formatAll();
+  }
+  const ReadResult missing = readText(deck(contactModel(kBallOnBox + "cnf_type=\"IPC\" ipc_stiffness=\"1e6\"")));
+  EXPECT_FALSE(missing.spec);
+  EXPECT_TRUE(hasError(missing.diagnostics, kContactLine, "missing required attribute 'ipc_thickness'"));
+
+  const ReadResult good =
+      readText(deck(contactModel(kBallOnBox + "cnf_type=\"ipc\" ipc_stiffness=\"1e6\" ipc_thickness=\"2e-3\"")));
+  ASSERT_TRUE(good.spec) << good.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*good.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  EXPECT_EQ(model->contacts->elements[0].normalLaw->keyword, "IPC");
+  EXPECT_EQ(model->contacts->elements[0].options.fieldRange, 2e-3) << "the barrier acts out to ipc_thickness";
+}
+
 TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) {
   // Each value is in range on its own: only the law's rule between the two, checked when the model is built,
   // can say what is wrong.
