@@ -9,10 +9,11 @@ namespace {
 enum Slot { kStiffness, kThickness };  // the order of the table below
 
 // The paper's p(d, d̂) = k(d̂ − d)³ is an energy (its E_contact = κ·Σ p sums it over the primitive pairs; k and κ are
-// read as one stiffness, κ), so the force pushing the surfaces apart is −dE/dd = 3κ(d̂ − d)². The law has one formula for every signed gap: called with a penetration
-// δ = −d, it is the barrier while apart (the field below hands it −gap) and the same cubic energy continued through
-// d = 0 while the surfaces overlap, where the paper's optimiser never goes but an integrator may: the force at d = 0 is
-// finite (3κd̂²), so it goes on growing, as 3κ(d̂ + δ)², instead of jumping.
+// read as one stiffness, κ), so the force pushing the surfaces apart is −dE/dd = 3κ(d̂ − d)². The law has one formula
+// for every signed gap: called with a penetration δ = −d, it is the barrier while apart (the field below hands it
+// −gap) and the same cubic energy continued through d = 0 while the surfaces overlap, where the paper's optimiser
+// never goes but an integrator may: the force at d = 0 is finite (3κd̂²), so it goes on growing, as 3κ(d̂ + δ)²,
+// instead of jumping.
 double ipcForce(LawValues values, const NormalInput& input) {
   const double reach = values[kThickness] + input.penetration;  // d̂ − d
   if (!(reach > 0)) return 0;
