@@ -302,7 +302,8 @@ std::string describeInduction(const InducedMagnetisation& result, const Inductio
   return line;
 }
 
-FieldWithGradient pointDipoleField(const Vector3& moment, const Vector3& dipolePosition, const Vector3& point) {
+FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& dipolePosition,
+                                               const Vector3& point) {
   return dipoleFieldAt(moment, point - dipolePosition);
 }
 

@@ -97,7 +97,8 @@ struct FieldWithGradient {
 };
 
 // A point dipole's, exactly: what a permanent magnet sampled as dipoles (the paper's §3.3.1) gives.
-FieldWithGradient pointDipoleField(const Vector3& moment, const Vector3& dipolePosition, const Vector3& point);
+FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& dipolePosition,
+                                               const Vector3& point);
 
 // A closed form's (cuboidField, cylinderField, placed in ground by the caller), the gradient by central differences of
 // `step`: truncation ∝ step², round-off ∝ 1/step. A step of 1e-5 of the distance to the source balances them near
