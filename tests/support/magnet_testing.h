@@ -2,13 +2,16 @@
 // limit of an interaction, Akoun & Yonnet's force between parallel cuboids.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <utility>
 
 #include <gtest/gtest.h>
 
 #include "magnetics/cylinder_field.h"
+#include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 #include "plugins/builtin/dipole.h"
 
@@ -111,6 +114,62 @@ void expectTheDipoleLimit(const Errors& errors, double forceBound, double torque
   const auto [forceFar, torqueFar] = errors(2 * near);
   EXPECT_NEAR(forceNear / forceFar, ratio, 0.05 * ratio);
   EXPECT_NEAR(torqueNear / torqueFar, ratio, 0.05 * ratio);
+}
+
+// The cuboid as a closed triangle mesh, each face cut into cuts × cuts squares of two triangles each, the vertices
+// shared between faces (their coordinates come out bit-identical from either face, so a map merges them).
+inline Polyhedron cuboidMesh(const Cuboid& cuboid, int cuts) {
+  Polyhedron mesh;
+  mesh.magnetisation = cuboid.magnetisation;
+  std::map<std::array<double, 3>, int> indexOf;
+  const auto vertex = [&](const Vector3& point) {
+    const auto [entry, added] = indexOf.try_emplace({point.x(), point.y(), point.z()}, mesh.vertices.size());
+    if (added) mesh.vertices.push_back(point);
+    return entry->second;
+  };
+  const Vector3& h = cuboid.halfExtents;
+  for (int normal = 0; normal < 3; ++normal) {
+    const int i = (normal + 1) % 3, j = (normal + 2) % 3;  // i × j = the face's normal
+    for (const double side : {1.0, -1.0}) {
+      const auto at = [&](int a, int b) {
+        Vector3 point;
+        point[normal] = side * h[normal];
+        point[i] = h[i] * (-1 + 2.0 * a / cuts);
+        point[j] = h[j] * (-1 + 2.0 * b / cuts);
+        return vertex(point);
+      };
+      for (int a = 0; a < cuts; ++a) {
+        for (int b = 0; b < cuts; ++b) {
+          // Counter-clockwise in (i, j), so outward on the + side; the − side runs the other way.
+          std::array<int, 3> first{at(a, b), at(a + 1, b), at(a + 1, b + 1)};
+          std::array<int, 3> second{at(a, b), at(a + 1, b + 1), at(a, b + 1)};
+          if (side < 0) {
+            std::swap(first[1], first[2]);
+            std::swap(second[1], second[2]);
+          }
+          mesh.triangles.push_back(first);
+          mesh.triangles.push_back(second);
+        }
+      }
+    }
+  }
+  return mesh;
+}
+
+// The octahedron with vertices ±u, ±v, ±w (det[u v w] > 0): the image of the regular one under a linear map, so convex
+// and centrosymmetric, of volume (4/3)·det[u v w]. A face (±u, ±v, ±w) is counter-clockwise seen from outside when
+// the product of its signs is positive, as for the regular octahedron (whose face (x, y, z) has the normal (1, 1, 1)).
+inline Polyhedron octahedron(const Vector3& u, const Vector3& v, const Vector3& w, const Vector3& magnetisation) {
+  Polyhedron mesh{{u, -u, v, -v, w, -w}, {}, magnetisation};
+  for (int signs = 0; signs < 8; ++signs) {
+    const int a = signs & 1, b = signs >> 1 & 1, c = signs >> 2 & 1;  // 1: the vertex's negative
+    if ((a + b + c) % 2 == 0) {
+      mesh.triangles.push_back({a, 2 + b, 4 + c});
+    } else {
+      mesh.triangles.push_back({a, 4 + c, 2 + b});
+    }
+  }
+  return mesh;
 }
 
 }  // namespace lodestone::magnet_testing
