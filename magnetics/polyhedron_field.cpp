@@ -49,7 +49,7 @@ double inverseDistanceIntegral(double lo, double hi, double distanceLo, double d
 using EdgeKey = std::pair<int, int>;
 EdgeKey edgeKey(int from, int to) { return {std::min(from, to), std::max(from, to)}; }
 
-std::string tooFewVerticesMessage(size_t triangle, int index, size_t vertexCount) {
+std::string indexOutOfRangeMessage(size_t triangle, int index, size_t vertexCount) {
   std::ostringstream message;
   message << "triangle " << triangle << " refers to vertex " << index << ", but the mesh has " << vertexCount
           << " vertices (indices 0 to " << static_cast<long>(vertexCount) - 1 << ")";
@@ -79,7 +79,7 @@ std::string polyhedronMeshProblem(const Polyhedron& polyhedron) {
   for (size_t t = 0; t < polyhedron.triangles.size(); ++t) {
     const auto& corners = polyhedron.triangles[t];
     for (const int index : corners) {
-      if (index < 0 || static_cast<size_t>(index) >= vertexCount) return tooFewVerticesMessage(t, index, vertexCount);
+      if (index < 0 || static_cast<size_t>(index) >= vertexCount) return indexOutOfRangeMessage(t, index, vertexCount);
     }
     if (corners[0] == corners[1] || corners[1] == corners[2] || corners[2] == corners[0]) {
       std::ostringstream message;
@@ -146,7 +146,7 @@ PolyhedronField::PolyhedronField(const Polyhedron& polyhedron) {
     const auto& corners = polyhedron.triangles[t];
     for (const int index : corners) {
       if (index < 0 || static_cast<size_t>(index) >= vertexCount) {
-        throw std::out_of_range(tooFewVerticesMessage(t, index, vertexCount));
+        throw std::out_of_range(indexOutOfRangeMessage(t, index, vertexCount));
       }
     }
     const Vector3& a = polyhedron.vertices[corners[0]];

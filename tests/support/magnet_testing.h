@@ -132,7 +132,7 @@ inline Polyhedron cuboidMesh(const Cuboid& cuboid, int cuts) {
     const int i = (normal + 1) % 3, j = (normal + 2) % 3;  // i × j = the face's normal
     for (const double side : {1.0, -1.0}) {
       const auto at = [&](int a, int b) {
-        Vector3 point;
+        Vector3 point = Vector3::Zero();
         point[normal] = side * h[normal];
         point[i] = h[i] * (-1 + 2.0 * a / cuts);
         point[j] = h[j] * (-1 + 2.0 * b / cuts);
