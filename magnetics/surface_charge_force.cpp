@@ -32,17 +32,28 @@ const GaussRule kGauss;
 
 // A face's point at (s, t) ∈ [−1, 1]², relative to the target's centre, and the area element dS/(ds·dt) there. A disc's
 // (s, t) are its radius and angle, so that its rule is radial Gauss–Legendre × angular; dS = r·dr·dθ vanishes at the
-// centre, where polar coordinates are singular, and the integrand stays smooth.
+// centre, where polar coordinates are singular, and the integrand stays smooth. A triangle's (s, t) are those of the
+// square collapsed onto it, and its dS vanishes likewise at the corner the side s = −1 collapses onto.
 struct FacePoint {
   Vector3 lever;
   double area = 0;
 };
 FacePoint pointOf(const ChargedFace& face, double s, double t) {
-  const double halves = face.halfU.norm() * face.halfV.norm();
-  if (face.shape == ChargedFace::Shape::kRectangle) return {face.centre + s * face.halfU + t * face.halfV, halves};
-  const double q = 0.5 * (s + 1), angle = std::numbers::pi * (t + 1);  // q: the fraction of the radius
-  return {face.centre + q * (std::cos(angle) * face.halfU + std::sin(angle) * face.halfV),
-          halves * q * 0.5 * std::numbers::pi};
+  switch (face.shape) {
+    case ChargedFace::Shape::kRectangle:
+      return {face.centre + s * face.halfU + t * face.halfV, face.halfU.norm() * face.halfV.norm()};
+    case ChargedFace::Shape::kDisc: {
+      const double q = 0.5 * (s + 1), angle = std::numbers::pi * (t + 1);  // q: the fraction of the radius
+      return {face.centre + q * (std::cos(angle) * face.halfU + std::sin(angle) * face.halfV),
+              face.halfU.norm() * face.halfV.norm() * q * 0.5 * std::numbers::pi};
+    }
+    case ChargedFace::Shape::kTriangle: {
+      const double a = 0.5 * (s + 1), b = 0.5 * (t + 1);  // da·db = ds·dt/4
+      return {face.centre + a * ((1 - b) * face.halfU + b * face.halfV),
+              face.halfU.cross(face.halfV).norm() * a * 0.25};
+    }
+  }
+  return {};
 }
 
 // A rectangle [s0, s1] × [t0, t1] of a face's coordinates.

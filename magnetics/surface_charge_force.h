@@ -1,8 +1,8 @@
 // Force and torque on a uniformly magnetised target in any source's field: the force on the target's magnetic surface
-// charge σ = M·n, integrated over its charged faces (rectangles or discs) by adaptive Gauss–Legendre quadrature. The
-// cuboid's and the cylinder's interactions (cuboid_force.h, cylinder_force.h) are this with their own faces. Exact for
-// the surface-charge model, which for rigid, uniformly magnetised bodies gives the same total force and torque as the
-// Amperian-current model.
+// charge σ = M·n, integrated over its charged faces (rectangles, discs or triangles) by adaptive Gauss–Legendre
+// quadrature. The cuboid's, the cylinder's and the polyhedron's interactions (cuboid_force.h, cylinder_force.h,
+// polyhedron_force.h) are this with their own faces. Exact for the surface-charge model, which for rigid, uniformly
+// magnetised bodies gives the same total force and torque as the Amperian-current model.
 #pragma once
 
 #include <functional>
@@ -31,9 +31,13 @@ struct MagnetInteraction {
 
 // A flat face of the target carrying the uniform charge σ, in the source's axes, relative to the target's centre. A
 // rectangle is centre + s·halfU + t·halfV, s and t in [−1, 1]; a disc is centre + q·(cos θ·halfU + sin θ·halfV), q in
-// [0, 1], θ in [0, 2π], halfU ⟂ halfV both of the disc's radius.
+// [0, 1], θ in [0, 2π], halfU ⟂ halfV both of the disc's radius. A triangle has the corners centre, centre + halfU and
+// centre + halfV (for it the names mean a corner and the two edges from it) and is the square collapsed onto it
+// (Duffy's map): centre + a·((1 − b)·halfU + b·halfV), a and b in [0, 1], dS = |halfU × halfV|·a·da·db. The factor a
+// vanishes at the corner the side a = 0 collapses onto, so a field smooth over the triangle stays a smooth integrand,
+// and a panel [a0, a1] × [b0, b1] halves like a rectangle's.
 struct ChargedFace {
-  enum class Shape { kRectangle, kDisc };
+  enum class Shape { kRectangle, kDisc, kTriangle };
   Shape shape = Shape::kRectangle;
   Vector3 centre = Vector3::Zero(), halfU = Vector3::Zero(), halfV = Vector3::Zero();
   double charge = 0;  // σ = M·n, A/m
@@ -41,10 +45,10 @@ struct ChargedFace {
 
 // F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the faces (H: the source's field, c: the target's centre at
 // `targetCentre`), the target's magnetisation staying uniform. Each face is cut into panels, each integrated by a 7×7
-// Gauss–Legendre rule (over a disc: radius × angle); the panel whose rule differs most from the sum of its two halves'
-// is split, until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the
-// error of the coarser rules; the result is the finer ones. ℓ = torqueLength, the target's size, weighs torque against
-// force.
+// Gauss–Legendre rule (over a disc: radius × angle; over a triangle: a × b of its collapsed square); the panel whose
+// rule differs most from the sum of its two halves' is split, until those differences add up to at most
+// relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of the coarser rules; the result is the finer
+// ones. ℓ = torqueLength, the target's size, weighs torque against force.
 //
 // `layout`, when given, keeps the panels the integration ended with; with `layout->reuse` set, the integration
 // does not adapt but takes those panels as they are (each the sum of its two halves' rules, as at the end of the
