@@ -6,11 +6,8 @@
 
 namespace lodestone {
 
-MagnetInteraction polyhedronInteraction(const SourceField& source, const Polyhedron& target, const MagnetPose& pose,
-                                        double relativeAccuracy) {
+std::vector<ChargedFace> chargedFaces(const Polyhedron& target, const MagnetPose& pose) {
   std::vector<ChargedFace> faces;
-  double torqueLength = 0;
-  for (const Vector3& vertex : target.vertices) torqueLength = std::max(torqueLength, vertex.norm());
   for (const auto& [a, b, c] : target.triangles) {
     const Vector3& corner = target.vertices[a];
     const Vector3 alongB = target.vertices[b] - corner, alongC = target.vertices[c] - corner;
@@ -22,7 +19,19 @@ MagnetInteraction polyhedronInteraction(const SourceField& source, const Polyhed
     faces.push_back({ChargedFace::Shape::kTriangle, pose.rotation * corner, pose.rotation * alongB,
                      pose.rotation * alongC, charge});
   }
-  return chargedSurfaceInteraction(source, pose.position, faces, torqueLength, relativeAccuracy);
+  return faces;
+}
+
+double torqueLength(const Polyhedron& target) {
+  double length = 0;
+  for (const Vector3& vertex : target.vertices) length = std::max(length, vertex.norm());
+  return length;
+}
+
+MagnetInteraction polyhedronInteraction(const SourceField& source, const Polyhedron& target, const MagnetPose& pose,
+                                        double relativeAccuracy) {
+  return chargedSurfaceInteraction(source, pose.position, chargedFaces(target, pose), torqueLength(target),
+                                   relativeAccuracy);
 }
 
 MagnetInteraction polyhedronInteraction(const Polyhedron& source, const Polyhedron& target, const MagnetPose& pose,

@@ -3,6 +3,8 @@
 // quadrature on its collapsed square (surface_charge_force.h).
 #pragma once
 
+#include <vector>
+
 #include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 
@@ -24,6 +26,12 @@ namespace lodestone {
 // PolyhedronField's does (polyhedron_field.h).
 MagnetInteraction polyhedronInteraction(const SourceField& source, const Polyhedron& target, const MagnetPose& pose,
                                         double relativeAccuracy = 1e-8);
+
+// The target's charged triangles (those with M·n ≠ 0 and an area) placed by `pose`, and its torque length ℓ: what
+// polyhedronInteraction integrates over, for callers that keep a quadrature layout (surface_charge_force.h).
+std::vector<ChargedFace> chargedFaces(const Polyhedron& target, const MagnetPose& pose);
+double torqueLength(const Polyhedron& target);
+
 MagnetInteraction polyhedronInteraction(const Polyhedron& source, const Polyhedron& target, const MagnetPose& pose,
                                         double relativeAccuracy = 1e-8);
 MagnetInteraction polyhedronInteraction(const Cuboid& source, const Polyhedron& target, const MagnetPose& pose,
