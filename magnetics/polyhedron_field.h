@@ -35,7 +35,7 @@ double polyhedronVolume(const Polyhedron& polyhedron);
 // triangles merged (see polyhedron_field.cpp). Measured cost per evaluation (Release, thread CPU time on a loaded
 // 2-core VM): 15–30 ns per charged triangle — 0.22 µs for an octahedron (8 triangles, 12 edges), 0.29 µs for a box as
 // 12 triangles, 3.0 µs as 192 and 11 µs as 768 (the cuts of its faces cost no edge term), where cuboidField takes
-// 0.53 µs.
+// 0.4–0.5 µs.
 //
 // H (A/m) at `point` (m, in the polyhedron's axes). Valid anywhere off the surface: outside B = μ0·H, inside H is the
 // demagnetising field and B = μ0·(H + M). As for the cuboid (cuboid_field.h), points in the plane of a face or on the
