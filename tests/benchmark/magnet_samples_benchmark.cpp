@@ -19,6 +19,7 @@
 
 #include "magnetics/cuboid_field.h"
 #include "magnetics/dipole_samples.h"
+#include "support/sample_force_errors.h"
 
 using namespace lodestone;
 
@@ -73,34 +74,6 @@ double secondsPerCall(Call call, double (*clock)() = cpuSeconds) {
   return repeats[1];
 }
 
-struct ForceErrors {
-  double rms = 0, max = 0;  // √(Σ|ΔFᵢ|²/Σ|Fᵢ|²) and maxᵢ |ΔFᵢ|/|Fᵢ| over the samples
-  double magnets = 0;       // √(Σ|ΔF_g|²/Σ|F_g|²) over the magnets' net forces F_g = Σ_{i in g} Fᵢ
-};
-
-ForceErrors forceErrors(const std::vector<GroupedDipoleSample>& samples, const std::vector<SampleInteraction>& values,
-                        const std::vector<SampleInteraction>& reference) {
-  ForceErrors errors;
-  double squaredErrors = 0, squaredForces = 0;
-  std::vector<Vector3> netError(samples.back().group + 1, Vector3::Zero()), net(netError);
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Vector3 error = values[i].force - reference[i].force;
-    squaredErrors += error.squaredNorm();
-    squaredForces += reference[i].force.squaredNorm();
-    errors.max = std::max(errors.max, error.norm() / reference[i].force.norm());
-    netError[samples[i].group] += error;
-    net[samples[i].group] += reference[i].force;
-  }
-  errors.rms = std::sqrt(squaredErrors / squaredForces);
-  double squaredNetErrors = 0, squaredNet = 0;
-  for (size_t g = 0; g < net.size(); ++g) {
-    squaredNetErrors += netError[g].squaredNorm();
-    squaredNet += net[g].squaredNorm();
-  }
-  errors.magnets = std::sqrt(squaredNetErrors / squaredNet);
-  return errors;
-}
-
 // The least-squares slope of log(cost) against log(N).
 double fittedExponent(const std::vector<double>& counts, const std::vector<double>& costs) {
   const double n = static_cast<double>(counts.size());
@@ -142,11 +115,11 @@ int main(int argc, char** argv) {
     }
     std::printf("%7d | %10.4g%s |", static_cast<int>(count), 1e3 * directCost, runDirect ? "  " : " *");
     double costs[3];
-    ForceErrors errors[3];
+    SampleForceErrors errors[3];
     for (int a = 0; a < 3; ++a) {
       std::vector<SampleInteraction> tree;
       costs[a] = secondsPerCall([&] { tree = treeInteractions(samples, 0, kVacuumPermeability, angles[a]); });
-      if (runDirect) errors[a] = forceErrors(samples, tree, direct);
+      if (runDirect) errors[a] = sampleForceErrors(samples, tree, direct);
       if (count >= 1000) treeCosts[a].push_back(costs[a]);
       std::printf(" %10.4g", 1e3 * costs[a]);
     }

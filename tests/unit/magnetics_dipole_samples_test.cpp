@@ -9,6 +9,7 @@
 
 #include "magnetics/dipole_samples.h"
 #include "support/magnet_testing.h"
+#include "support/sample_force_errors.h"
 
 namespace lodestone {
 namespace {
@@ -72,35 +73,6 @@ std::vector<GroupedDipoleSample> magnetLattice(int magnets, unsigned seed) {
     }
   }
   return samples;
-}
-
-struct ForceErrors {
-  double rms = 0;      // √(Σ|ΔFᵢ|² / Σ|Fᵢ|²) over the samples
-  double max = 0;      // maxᵢ |ΔFᵢ| / |Fᵢ|: large where a sample's neighbours' pulls nearly cancel
-  double magnets = 0;  // √(Σ|ΔF_g|² / Σ|F_g|²) over the groups' net forces F_g = Σ_{i in g} Fᵢ
-};
-
-ForceErrors forceErrors(const std::vector<GroupedDipoleSample>& samples, const std::vector<SampleInteraction>& values,
-                        const std::vector<SampleInteraction>& reference) {
-  ForceErrors errors;
-  double squaredErrors = 0, squaredForces = 0;
-  std::vector<Vector3> netError(samples.size(), Vector3::Zero()), net(netError);  // groups here are 0 … N − 1
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Vector3 error = values[i].force - reference[i].force;
-    squaredErrors += error.squaredNorm();
-    squaredForces += reference[i].force.squaredNorm();
-    errors.max = std::max(errors.max, error.norm() / reference[i].force.norm());
-    netError[samples[i].group] += error;
-    net[samples[i].group] += reference[i].force;
-  }
-  errors.rms = std::sqrt(squaredErrors / squaredForces);
-  double squaredNetErrors = 0, squaredNet = 0;
-  for (size_t g = 0; g < net.size(); ++g) {
-    squaredNetErrors += netError[g].squaredNorm();
-    squaredNet += net[g].squaredNorm();
-  }
-  errors.magnets = std::sqrt(squaredNetErrors / squaredNet);
-  return errors;
 }
 
 // Two samples are two dipoles: force and torque on each are magneticDipoleInteraction's, with and without the cap
@@ -180,7 +152,7 @@ TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
   struct Case {
     const char* name;
     std::vector<GroupedDipoleSample> samples;
-    ForceErrors measured[3];  // at θ = 0.2, 0.3, 0.4
+    SampleForceErrors measured[3];  // at θ = 0.2, 0.3, 0.4
   };
   const Case cases[] = {
       {"uniform cube", uniformCube(1000, 3),
@@ -194,7 +166,8 @@ TEST(MagnetDipoleSamples, TreeForcesMatchTheDirectSumWithinTheStatedError) {
     const std::vector<SampleInteraction> direct = directInteractions(test.samples, 0, kMu0);
     for (int a = 0; a < 3; ++a) {
       SCOPED_TRACE(::testing::Message() << test.name << ", θ = " << angles[a]);
-      const ForceErrors errors = forceErrors(test.samples, treeInteractions(test.samples, 0, kMu0, angles[a]), direct);
+      const SampleForceErrors errors =
+          sampleForceErrors(test.samples, treeInteractions(test.samples, 0, kMu0, angles[a]), direct);
       EXPECT_LT(errors.rms, 2 * test.measured[a].rms);
       EXPECT_LT(errors.max, 2 * test.measured[a].max);
       EXPECT_LT(errors.magnets, 2 * test.measured[a].magnets);
