@@ -10,6 +10,7 @@
 
 #include "solver/core/rotation.h"
 #include "support/contact_runs.h"
+#include "support/rk4.h"
 
 namespace lodestone::testing {
 namespace {
@@ -81,18 +82,13 @@ struct Trajectory {
 Trajectory integrateDrop(const BallDrop& drop) {
   Trajectory reference;
   const auto acceleration = [&](double z) { return -kG + barrierForce(z - drop.radius) / drop.mass; };
-  double z = drop.height, v = 0;
+  PointMotion ball{drop.height, 0};
   const double dt = reference.dt;
   const int steps = static_cast<int>(std::ceil(drop.endTime / dt)) + 1;
   for (int k = 0; k <= steps; ++k) {
-    reference.z.push_back(z);
-    reference.v.push_back(v);
-    const double k1z = v, k1v = acceleration(z);
-    const double k2z = v + 0.5 * dt * k1v, k2v = acceleration(z + 0.5 * dt * k1z);
-    const double k3z = v + 0.5 * dt * k2v, k3v = acceleration(z + 0.5 * dt * k2z);
-    const double k4z = v + dt * k3v, k4v = acceleration(z + dt * k3z);
-    z += dt / 6 * (k1z + 2 * k2z + 2 * k3z + k4z);
-    v += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    reference.z.push_back(ball.position);
+    reference.v.push_back(ball.velocity);
+    ball = rk4Step(acceleration, ball, dt);
   }
   return reference;
 }

@@ -11,6 +11,7 @@
 #include "magnetics/cuboid_force.h"
 #include "support/contact_runs.h"
 #include "support/magnet_testing.h"
+#include "support/rk4.h"
 
 namespace lodestone::testing {
 namespace {
@@ -56,16 +57,9 @@ double dipoleGapAt(double time, double x0, double m1, double m2, double mass) {
   const auto acceleration = [&](double x) { return -6 * kMu0Over4Pi * m1 * m2 / (mass * std::pow(x, 4)); };
   const int steps = 100000;
   const double h = time / steps;
-  double x = x0, v = 0;
-  for (int k = 0; k < steps; ++k) {
-    const double k1x = v, k1v = acceleration(x);
-    const double k2x = v + 0.5 * h * k1v, k2v = acceleration(x + 0.5 * h * k1x);
-    const double k3x = v + 0.5 * h * k2v, k3v = acceleration(x + 0.5 * h * k2x);
-    const double k4x = v + h * k3v, k4v = acceleration(x + h * k3x);
-    x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
-    v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
-  }
-  return x;
+  PointMotion magnet{x0, 0};
+  for (int k = 0; k < steps; ++k) magnet = rk4Step(acceleration, magnet, h);
+  return magnet.position;
 }
 
 // A 10 mm sphere magnet of 1 A·m² on ground, another on a free 0.1 kg body 50 mm away: they close to 27 mm in 0.19 s.

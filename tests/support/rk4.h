@@ -1,0 +1,22 @@
+// The classical fourth-order Runge–Kutta step of x'' = a(x): the independent 1-D reference that physics tests
+// integrate a law's or a field's motion with, at steps far finer than the solver's.
+#pragma once
+
+namespace lodestone::testing {
+
+struct PointMotion {
+  double position = 0, velocity = 0;
+};
+
+// One step of `h` from `now` under the acceleration `acceleration(position)`.
+template <class Acceleration>
+PointMotion rk4Step(const Acceleration& acceleration, const PointMotion& now, double h) {
+  const double x = now.position, v = now.velocity;
+  const double k1x = v, k1v = acceleration(x);
+  const double k2x = v + 0.5 * h * k1v, k2v = acceleration(x + 0.5 * h * k1x);
+  const double k3x = v + 0.5 * h * k2v, k3v = acceleration(x + 0.5 * h * k2x);
+  const double k4x = v + h * k3v, k4v = acceleration(x + h * k3x);
+  return {x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x), v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)};
+}
+
+}  // namespace lodestone::testing
