@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <numbers>
 
+#include "collision/mesh_geometry.h"
 #include "collision/narrow_phase.h"
 #include "elements/expression_context.h"
 #include "plugins/builtin/dipole.h"
@@ -74,6 +76,26 @@ Vector3 components(const std::optional<double>& x, const std::optional<double>& 
   return Vector3(x.value_or(0), y.value_or(0), z.value_or(0));
 }
 
+// A TriaMesh as a magnet: a closed, outward-wound mesh (its nodes in its marker's axes, the magnet's own), and the
+// mesh as collision geometry for magnets in contact.
+std::optional<PlacedShape> meshMagnetOf(const PostGraphicSpec& graphic, const S& spec, const std::string& graphicName,
+                                        Diagnostics& diagnostics) {
+  const std::string problem = polyhedronMeshProblem(Polyhedron{graphic.mesh.vertices, graphic.mesh.triangles, {}});
+  if (!problem.empty()) {
+    diagnostics.error(spec.loc, graphicName + " cannot be a magnet: " + problem);
+    return std::nullopt;
+  }
+  if (spec.dipoles_per_axis > 0) {
+    diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be sampled by dipoles in this version; "
+                                              "leave dipoles_per_axis out for its exact field");
+    return std::nullopt;
+  }
+  PlacedShape placed;
+  placed.shape = Shape::mesh(
+      std::make_shared<MeshGeometry>(graphic.mesh, graphic.crease_angle * std::numbers::pi / 180));
+  return placed;
+}
+
 struct BuiltMagnet {
   MagnetPair::Side side;
   int body = -1;
@@ -88,11 +110,18 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   const PostGraphicSpec& graphic = *found->second;
   const std::string graphicName = "Post_Graphic id=" + std::to_string(graphic.id) + " (" + graphic.loc.position() + ")";
   const Marker* marker = model.marker(graphic.markerId());
-  const std::optional<PlacedShape> placed = primitiveShapeOf(graphic);
-  const std::optional<MagnetShape> shape = placed ? magnetShapeOf(placed->shape) : std::nullopt;
+  std::optional<PlacedShape> placed = primitiveShapeOf(graphic);
+  std::optional<MagnetShape> shape = placed ? magnetShapeOf(placed->shape) : std::nullopt;
+  if (graphic.type == "TriaMesh") {
+    placed = meshMagnetOf(graphic, spec, graphicName, diagnostics);
+    if (!placed) return std::nullopt;
+    shape = MagnetShape{Kind::kPolyhedron, 0, 0, Vector3::Zero(),
+                        std::make_shared<const Polyhedron>(
+                            Polyhedron{graphic.mesh.vertices, graphic.mesh.triangles, Vector3::Zero()})};
+  }
   if (!shape) {
     diagnostics.error(spec.loc, graphicName + " is a " + graphic.type +
-                                    "; a magnet is a Sphere, a Box or a Cylinder in this version");
+                                    "; a magnet is a Sphere, a Box, a Cylinder or a TriaMesh in this version");
     return std::nullopt;
   }
   if (!marker) return std::nullopt;  // the marker's own error says why

@@ -2,7 +2,7 @@
 // model pulls and turns every magnet on another body, touching or not; contact between them is a Force_Contact as
 // usual. The deck element, its checks, and the pairs it makes; the physics is in magnetics/magnet_pair.h.
 //
-//   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box or a Cylinder
+//   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box, a Cylinder or a closed TriaMesh
 //   magnetization_x/y/z  M, uniform, in the axes of the graphic's marker (current per length: A/m in a metre deck,
 //                        A/mm in a millimetre one); a Cylinder's along its axis only
 //   moment_x/y/z         or the magnet's whole moment M·V (A·length²), in the same axes

@@ -8,6 +8,7 @@
 #include "magnetics/cuboid_force.h"
 #include "magnetics/cylinder_force.h"
 #include "magnetics/point_dipole.h"
+#include "magnetics/polyhedron_force.h"
 
 namespace lodestone {
 
@@ -18,6 +19,7 @@ double volume(const MagnetShape& shape) {
     case Kind::kSphere: return 4.0 / 3.0 * std::numbers::pi * std::pow(shape.radius, 3);
     case Kind::kCuboid: return 8 * shape.halfExtents.prod();
     case Kind::kCylinder: return 2 * std::numbers::pi * shape.radius * shape.radius * shape.halfLength;
+    case Kind::kPolyhedron: return polyhedronVolume(*shape.polyhedron);
   }
   return 0;
 }
@@ -27,6 +29,11 @@ double boundingRadius(const MagnetShape& shape) {
     case Kind::kSphere: return shape.radius;
     case Kind::kCuboid: return shape.halfExtents.norm();
     case Kind::kCylinder: return std::hypot(shape.radius, shape.halfLength);
+    case Kind::kPolyhedron: {
+      double radius = 0;
+      for (const Vector3& vertex : shape.polyhedron->vertices) radius = std::max(radius, vertex.norm());
+      return radius;
+    }
   }
   return 0;
 }
@@ -41,6 +48,7 @@ Vector3 boundingBox(const MagnetShape& shape) {
     case Kind::kSphere: return Vector3::Constant(shape.radius);
     case Kind::kCuboid: return shape.halfExtents;
     case Kind::kCylinder: return Vector3(shape.radius, shape.radius, shape.halfLength);
+    case Kind::kPolyhedron: return Vector3::Constant(boundingRadius(shape));
   }
   return Vector3::Zero();
 }
@@ -50,6 +58,7 @@ bool inside(const MagnetShape& shape, const Vector3& point) {
     case Kind::kSphere: return point.norm() <= shape.radius;
     case Kind::kCuboid: return (point.cwiseAbs().array() <= shape.halfExtents.array()).all();
     case Kind::kCylinder: return point.head<2>().norm() <= shape.radius && std::abs(point.z()) <= shape.halfLength;
+    case Kind::kPolyhedron: return false;  // not sampled (Magnet::dipolesPerAxis)
   }
   return false;
 }
@@ -132,7 +141,9 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
 // limit from outside to 1e-9 or so (less beside an edge, where it grows as the logarithm of the distance).
 constexpr double kOutsideNudge = 1e-9;
 
-// The point itself when it is outside the shape; otherwise the nearest point of the shape's surface, nudged out.
+// The point itself when it is outside the shape; otherwise the nearest point of the shape's surface, nudged out. A
+// polyhedron's points are taken as they are: its overlap with a magnet in contact is undone by the caller
+// (elements/force_magnet.h), but a point still inside it after that gets the field inside.
 Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
   const double nudge = kOutsideNudge * boundingRadius(shape);
   const auto outward = [](double coordinate) { return coordinate < 0 ? -1.0 : 1.0; };
@@ -164,6 +175,7 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
       }
       return point;
     }
+    case Kind::kPolyhedron: return point;
   }
   return point;
 }
@@ -195,12 +207,24 @@ SourceField fieldOf(const Magnet& source) {
     case Kind::kCylinder:
       return [cylinder = Cylinder{shape.radius, shape.halfLength, source.magnetisation.z()}, shape](
                  const Vector3& point) { return cylinderField(cylinder, outsideOf(shape, point)); };
+    case Kind::kPolyhedron: {
+      Polyhedron magnetised = *shape.polyhedron;
+      magnetised.magnetisation = source.magnetisation;
+      const auto field = std::make_shared<const PolyhedronField>(magnetised);
+      return [field](const Vector3& point) { return (*field)(point); };
+    }
   }
   return {};
 }
 
 // The target's charged faces in the source's axes, placed by `pose`, and its torque length.
 std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, double& length) {
+  if (target.shape.kind == Kind::kPolyhedron) {
+    Polyhedron magnetised = *target.shape.polyhedron;
+    magnetised.magnetisation = target.magnetisation;
+    length = torqueLength(magnetised);
+    return chargedFaces(magnetised, pose);
+  }
   if (target.shape.kind == Kind::kCuboid) {
     const Cuboid cuboid{target.shape.halfExtents, target.magnetisation};
     length = torqueLength(cuboid);

@@ -1,23 +1,28 @@
-// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders —
+// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders,
+// closed triangle meshes —
 // placed in one frame, by the method their distance and the accuracy asked for allow: the surface-charge model's
 // exact interaction near (cuboid_force.h, cylinder_force.h), the point dipoles far, or sampling by dipoles as
 // Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks for it.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "magnetics/cuboid_field.h"
 #include "magnetics/cylinder_field.h"
+#include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 
 namespace lodestone {
 
 struct MagnetShape {
-  enum class Kind { kSphere, kCuboid, kCylinder };
+  enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron };
   Kind kind = Kind::kSphere;
   double radius = 0;                      // a sphere's or a cylinder's, m
   double halfLength = 0;                  // a cylinder's, along its z axis, m
   Vector3 halfExtents = Vector3::Zero();  // a cuboid's, m
+  // A closed triangle mesh's (its magnetisation unused: the magnet's is), centred where its axes' origin is.
+  std::shared_ptr<const Polyhedron> polyhedron;
 };
 
 double volume(const MagnetShape& shape);
@@ -28,7 +33,7 @@ struct Magnet {
   Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes; a cylinder's along its axis (z) only
   // 0: exact; n > 0: sampled by point dipoles at the centres of an n×n×n grid of cells over the magnet's bounding
   // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it). A pair with one
-  // sampled magnet takes the other exactly in the samples' field.
+  // sampled magnet takes the other exactly in the samples' field. Not for a polyhedron (no inside test here yet).
   int dipolesPerAxis = 0;
 };
 

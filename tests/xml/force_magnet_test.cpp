@@ -44,7 +44,7 @@ TEST(ForceMagnetDecks, AMagnetNeedsItsMagnetisationOrItsMomentButNotBoth) {
 TEST(ForceMagnetDecks, MagnetsOfOtherShapesAreRefusedNamingTheGraphic) {
   const Diagnostics diagnostics = readAndBuild("<Force_Magnet id=\"1\" graphic_id=\"202\" moment_z=\"1\"/>");
   EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Post_Graphic id=202 (deck.xml:10"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is a Frustum; a magnet is a Sphere, a Box or a Cylinder"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is a Frustum; a magnet is a Sphere, a Box, a Cylinder or a TriaMesh"));
 }
 
 // The exact cylinder is magnetised along its axis; across it, it can be sampled by dipoles.
