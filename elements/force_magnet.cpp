@@ -219,6 +219,8 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
     const auto deepest = std::max_element(overlap.begin(), overlap.end(), shallower);
     second.position -= deepest->depth * deepest->normal;  // the normal pushes the first out of the second
   }
+  // The reaction acts where the second magnet was moved to (it differs by the overlap, micrometres): the pair's loads
+  // balance about that pose, so the bodies' angular momentum stays balanced too.
   ElementAction action;
   action.point = first.position;
   action.reactionPoint = second.position;
