@@ -28,21 +28,6 @@ namespace {
 
 using Vector = Eigen::VectorXd;
 
-// ∂/∂x of H = (3n(n·m) − m)/(4πr³) at r = point − dipole: 3/(4πr⁵)·[(m·r)I + r mᵀ + m rᵀ − 5 r rᵀ(m·r)/r²].
-FieldWithGradient dipoleFieldAt(const Vector3& moment, const Vector3& separation) {
-  FieldWithGradient result;
-  const double r2 = separation.squaredNorm();
-  if (r2 == 0) return result;  // coincident samples have no direction between them
-  const double r = std::sqrt(r2);
-  const double mr = moment.dot(separation);
-  const double scale = 1 / (4 * std::numbers::pi * r2 * r);
-  result.field = scale * (3 * separation * mr / r2 - moment);
-  result.gradient = 3 * scale / r2 *
-                    (mr * Matrix3::Identity() + separation * moment.transpose() + moment * separation.transpose() -
-                     5 * mr / r2 * separation * separation.transpose());
-  return result;
-}
-
 // The dipole-field block T_ij: H at x_i of m_j at x_j is T_ij·m_j, T_ij = (3 n nᵀ − I)/(4π r³), n = (x_i − x_j)/r.
 Matrix3 dipoleBlock(const Vector3& separation) {
   const double r2 = separation.squaredNorm();
@@ -302,11 +287,6 @@ std::string describeInduction(const InducedMagnetisation& result, const Inductio
   return line;
 }
 
-FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& dipolePosition,
-                                               const Vector3& point) {
-  return dipoleFieldAt(moment, point - dipolePosition);
-}
-
 FieldWithGradient fieldWithGradientByDifferences(const SourceField& field, const Vector3& point, double step) {
   FieldWithGradient result{field(point), Matrix3::Zero()};
   for (int j = 0; j < 3; ++j) {
@@ -327,7 +307,7 @@ InducedForces inducedSampleForces(const std::vector<SoftSample>& samples, const 
     }
     for (size_t j = 0; j < samples.size(); ++j) {
       if (samples[j].group == samples[i].group) continue;
-      const FieldWithGradient dipole = dipoleFieldAt(moments[j], samples[i].position - samples[j].position);
+      const FieldWithGradient dipole = pointDipoleFieldWithGradient(moments[j], samples[i].position - samples[j].position);
       other.field += dipole.field;
       other.gradient += dipole.gradient;
     }

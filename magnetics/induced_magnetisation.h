@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "magnetics/demagnetising_factors.h"
+#include "magnetics/point_dipole.h"
 #include "magnetics/surface_charge_force.h"
 
 namespace lodestone {
@@ -90,15 +91,6 @@ double fixedPointContractionBound(const std::vector<SoftSample>& samples);
 // One line for a log or a diagnostic: method, outcome, iterations, residual against the tolerance.
 std::string describeInduction(const InducedMagnetisation& result, const InductionSettings& settings);
 
-// The permanent sources' H at a point and its gradient, gradient(i, j) = ∂H_i/∂x_j, both in ground (A/m, A/m²).
-struct FieldWithGradient {
-  Vector3 field = Vector3::Zero();
-  Matrix3 gradient = Matrix3::Zero();
-};
-
-// A point dipole's, exactly: what a permanent magnet sampled as dipoles (the paper's §3.3.1) gives.
-FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& dipolePosition,
-                                               const Vector3& point);
 
 // A closed form's (cuboidField, cylinderField, placed in ground by the caller), the gradient by central differences of
 // `step`: truncation ∝ step², round-off ∝ 1/step. A step of 1e-5 of the distance to the source balances them near

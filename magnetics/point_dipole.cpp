@@ -13,6 +13,20 @@ Vector3 pointDipoleField(const Vector3& moment, const Vector3& offset) {
   return (3 * n * n.dot(moment) - moment) / (4 * std::numbers::pi * distance * distance * distance);
 }
 
+FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& offset) {
+  FieldWithGradient result;
+  const double r2 = offset.squaredNorm();
+  if (r2 == 0) return result;  // coincident dipoles have no direction between them
+  const double r = std::sqrt(r2);
+  const double mr = moment.dot(offset);
+  const double scale = 1 / (4 * std::numbers::pi * r2 * r);
+  result.field = scale * (3 * offset * mr / r2 - moment);
+  result.gradient = 3 * scale / r2 *
+                    (mr * Matrix3::Identity() + offset * moment.transpose() + moment * offset.transpose() -
+                     5 * mr / r2 * offset * offset.transpose());
+  return result;
+}
+
 PointDipoleInteraction pointDipoleInteraction(const Vector3& m1, const Vector3& m2, const Vector3& offset) {
   PointDipoleInteraction result;
   const double distance = offset.norm();

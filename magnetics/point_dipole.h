@@ -10,6 +10,16 @@ namespace lodestone {
 // H (A/m) of the dipole `moment` (A·m²) at `offset` (m) from it: (3n(n·m) − m)/(4π|offset|³), n = offset/|offset|.
 Vector3 pointDipoleField(const Vector3& moment, const Vector3& offset);
 
+// A field H at a point and its gradient there, gradient(i, j) = ∂H_i/∂x_j (A/m, A/m²).
+struct FieldWithGradient {
+  Vector3 field = Vector3::Zero();
+  Matrix3 gradient = Matrix3::Zero();
+};
+
+// The same field with its gradient, 3/(4πr⁵)·[(m·r)I + r mᵀ + m rᵀ − 5 r rᵀ(m·r)/r²] at r = offset: what a dipole does
+// to an induced one (induced_magnetisation.h). Zero at the dipole itself.
+FieldWithGradient pointDipoleFieldWithGradient(const Vector3& moment, const Vector3& offset);
+
 struct PointDipoleInteraction {
   Vector3 forceOnSecond = Vector3::Zero();  // N; the first feels its opposite
   Vector3 momentOnFirst = Vector3::Zero(), momentOnSecond = Vector3::Zero();  // N·m, mᵢ × μ0·H of the other
