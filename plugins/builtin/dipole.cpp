@@ -7,26 +7,26 @@
 #include <numbers>
 
 #include "builtin_laws.h"
+#include "magnetics/point_dipole.h"
 #include "law_parameters.h"
 
 namespace lodestone {
 
 DipoleInteraction magneticDipoleInteraction(const Vector3& m1, const Vector3& r1, const Vector3& m2,
                                             const Vector3& r2, double cap, double mu0) {
-  DipoleInteraction result;
   const Vector3 separation = r2 - r1;
   const double distance = separation.norm();
-  if (distance == 0) return result;
-  const Vector3 n = separation / distance;
-  const double rho = std::max(distance, cap);
-  const double m1n = m1.dot(n), m2n = m2.dot(n);
-  const double momentScale = mu0 / (4 * std::numbers::pi * rho * rho * rho);
-  const double forceScale = 3 * momentScale / rho;
-  result.forceOn2 = forceScale * (n * m1.dot(m2) + m1 * m2n + m2 * m1n - 5 * n * m1n * m2n);
+  if (distance == 0) return {};
+  // Below the cap the pair acts as it does at the cap, along the true direction: the formula of
+  // magnetics/point_dipole.h at the capped offset, in the deck's units.
+  const PointDipoleInteraction pair =
+      pointDipoleInteraction(m1, m2, separation * (std::max(distance, cap) / distance));
+  const double scale = mu0 / kVacuumPermeability;
+  DipoleInteraction result;
+  result.forceOn2 = scale * pair.forceOnSecond;
   result.forceOn1 = -result.forceOn2;
-  const Vector3 m1CrossM2 = m1.cross(m2);
-  result.momentOn2 = momentScale * (3 * m2.cross(n) * m1n + m1CrossM2);  // −m2×m1 = m1×m2
-  result.momentOn1 = momentScale * (3 * m1.cross(n) * m2n - m1CrossM2);
+  result.momentOn1 = scale * pair.momentOnFirst;
+  result.momentOn2 = scale * pair.momentOnSecond;
   return result;
 }
 
