@@ -162,9 +162,12 @@ TEST(MagnetPair, DipoleSamplesCarryTheMagnetsMoment) {
 TEST(MagnetPair, ThePairPicksItsMethodByDistanceAndAccuracy) {
   EXPECT_EQ(choosePairMethod(kCube, kCube, 0.11, 1e-6), PairMethod::kSurfaceCharge);
   EXPECT_EQ(choosePairMethod(kCube, kCube, 40.0, 1e-6), PairMethod::kPointDipoles);
-  // Two cubes 1 m apart: 2 × 2·(0.087/1)⁴ = 2.2e-4.
-  EXPECT_EQ(choosePairMethod(kCube, kCube, 1.0, 1e-4), PairMethod::kSurfaceCharge);
+  // Two cubes 1 m apart: 2 × 2·(0.087/1)⁴ = 2.2e-4 as point dipoles; asked 1e-4, a few Gauss points each.
+  EXPECT_EQ(choosePairMethod(kCube, kCube, 1.0, 1e-4), PairMethod::kGaussDipoles);
   EXPECT_EQ(choosePairMethod(kCube, kCube, 1.0, 3e-4), PairMethod::kPointDipoles);
+  // 0.3 m apart: 3 per axis for 1e-2 (729 dipole pairs); 5 per axis for 1e-4, which costs more than the charges.
+  EXPECT_EQ(choosePairMethod(kCube, kCube, 0.3, 1e-2), PairMethod::kGaussDipoles);
+  EXPECT_EQ(choosePairMethod(kCube, kCube, 0.3, 1e-4), PairMethod::kSurfaceCharge);
   EXPECT_EQ(choosePairMethod(kSphere, kSphere, 0.02, 1e-12), PairMethod::kPointDipoles);
   // A sphere and a point dipole of its moment: the same force at any distance outside it.
   const MagnetPose pose = turnedAt(Vector3(0.0, 0.0, 0.025));
@@ -181,6 +184,58 @@ TEST(MagnetPair, PointDipolesAgreeWithTheDipoleLaw) {
   EXPECT_LT(relativeError(ours.forceOnSecond, law.forceOn2), 1e-14);
   EXPECT_LT(relativeError(ours.momentOnFirst, law.momentOn1), 1e-14);
   EXPECT_LT(relativeError(ours.momentOnSecond, law.momentOn2), 1e-14);
+}
+
+// A 20 × 3 × 2 mm needle magnetised along its length, the compass needles' of models/magnets.
+const Magnet kNeedle{{Kind::kCuboid, 0, 0, Vector3(0.01, 0.0015, 0.001)}, Vector3(2.1e5, 0, 0)};
+
+// Gauss-point dipoles, wherever chooseGaussPoints takes them (bounding spheres apart, from touching to three times
+// their reach), are as accurate as asked: the force's and torques' errors against the surface charges asked 1e-11
+// stay below the two magnets' gaussPointsError, which is below the accuracy.
+TEST(MagnetPair, GaussPointDipolesAreAsAccurateAsAsked) {
+  struct Case {
+    const char* name;
+    const Magnet& first;
+    const Magnet& second;
+  };
+  double worst = 0;
+  int cases = 0;
+  for (const Case& pair : {Case{"cube-cube", kCube, kCube}, Case{"plate-cube", kPlate, kCube},
+                           Case{"needle-needle", kNeedle, kNeedle}, Case{"sphere-plate", kSphere, kPlate},
+                           Case{"needle-plate", kNeedle, kPlate}, Case{"plate-plate", kPlate, kPlate}}) {
+    const double reach = boundingRadius(pair.first.shape) + boundingRadius(pair.second.shape);
+    for (const double multiple : {1.02, 1.1, 1.3, 1.6, 2.0, 3.0}) {
+      for (const double accuracy : {1e-2, 1e-4, 1e-6}) {
+        const MagnetPose secondPose = turnedAt(multiple * reach * kSkewDirection);
+        const double distance = secondPose.position.norm();
+        const std::optional<GaussPoints> points = chooseGaussPoints(pair.first, pair.second, distance, accuracy);
+        if (!points) continue;
+        SCOPED_TRACE(::testing::Message() << pair.name << " at " << multiple << " × the bounding radii, asked "
+                                          << accuracy);
+        MagnetPairPlan gauss{PairMethod::kGaussDipoles, {}, true, *points};
+        const MagnetPairLoads approximate =
+            magnetPairInteraction(pair.first, kOrigin, pair.second, secondPose, accuracy, &gauss);
+        MagnetPairPlan exact{PairMethod::kSurfaceCharge, {}, false};
+        const MagnetPairLoads reference =
+            magnetPairInteraction(pair.first, kOrigin, pair.second, secondPose, 1e-11, &exact);
+        // A sphere's field is singular at its centre only.
+        const auto reachOf = [distance](const Magnet& other) {
+          return distance - (other.shape.kind == Kind::kSphere ? 0 : boundingRadius(other.shape));
+        };
+        const double estimate = gaussPointsError(pair.first, points->first, reachOf(pair.second)) +
+                                gaussPointsError(pair.second, points->second, reachOf(pair.first));
+        const double error = std::max({forceError(approximate, reference),
+                                       relativeError(approximate.torqueOnFirst, reference.torqueOnFirst),
+                                       relativeError(approximate.torqueOnSecond, reference.torqueOnSecond)});
+        EXPECT_LT(error, estimate);
+        EXPECT_LT(estimate, accuracy);
+        worst = std::max(worst, error / estimate);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GT(cases, 25);
+  ::testing::Test::RecordProperty("worst_error_over_estimate", worst);
 }
 
 }  // namespace
