@@ -407,7 +407,9 @@ MagnetPairLoads magnetPairInteraction(const Magnet& first, const MagnetPose& fir
   } else {
     const double distance = (secondPose.position - firstPose.position).norm();
     method = choosePairMethod(first, second, distance, relativeAccuracy);
-    if (method == PairMethod::kGaussDipoles) gaussPoints = *chooseGaussPoints(first, second, distance, relativeAccuracy);
+    if (method == PairMethod::kGaussDipoles) {
+      gaussPoints = *chooseGaussPoints(first, second, distance, relativeAccuracy);
+    }
   }
   if (plan) {
     plan->method = method;
