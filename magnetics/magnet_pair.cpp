@@ -311,12 +311,13 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
   return point;
 }
 
-// The field of the source magnet in its own axes: its samples' when it is sampled. Where a target's surface is on or
-// in the source — a contact law lets touching magnets overlap a little — the field is taken just outside the source's
-// nearest surface: magnets overlapping pull as they do touching. Inside, the field jumps by the source's surface
-// charge, so that two touching 20 mm cubes (M = 9e5 A/m) that pull with 165.6 N would push with 241 N at an overlap of
-// 1 µm.
-SourceField fieldOf(const Magnet& source) {
+}  // namespace
+
+// Where a target's surface is on or in the source — a contact law lets touching magnets overlap a little — the field is
+// taken just outside the source's nearest surface: magnets overlapping pull as they do touching. Inside, the field
+// jumps by the source's surface charge, so that two touching 20 mm cubes (M = 9e5 A/m) that pull with 165.6 N would
+// push with 241 N at an overlap of 1 µm.
+SourceField magnetField(const Magnet& source) {
   const MagnetShape shape = source.shape;
   if (source.dipolesPerAxis > 0) {
     return [samples = dipoleSamples(source), shape](const Vector3& point) {
@@ -348,6 +349,8 @@ SourceField fieldOf(const Magnet& source) {
   return {};
 }
 
+namespace {
+
 // The target's charged faces in the source's axes, placed by `pose`, and its torque length.
 std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, double& length) {
   if (target.shape.kind == Kind::kPolyhedron) {
@@ -375,7 +378,7 @@ MagnetPairLoads surfaceChargeLoads(const Magnet& source, const MagnetPose& sourc
   double length = 0;
   const std::vector<ChargedFace> faces = facesOf(target, inSource, length);
   const MagnetInteraction interaction =
-      chargedSurfaceInteraction(fieldOf(source), inSource.position, faces, length, relativeAccuracy, layout);
+      chargedSurfaceInteraction(magnetField(source), inSource.position, faces, length, relativeAccuracy, layout);
   MagnetPairLoads loads;
   loads.forceOnSecond = sourcePose.rotation * interaction.force;
   loads.torqueOnSecond = sourcePose.rotation * interaction.torque;

@@ -46,6 +46,10 @@ struct DipoleSample {
 };
 std::vector<DipoleSample> dipoleSamples(const Magnet& magnet);
 
+// The field H of the magnet in its own axes, the closed form of its shape (its samples' when it is sampled); at a
+// point on or inside it, the field just outside its nearest surface (a polyhedron's: the field inside).
+SourceField magnetField(const Magnet& source);
+
 enum class PairMethod { kSurfaceCharge, kPointDipoles, kDipoleSamples, kGaussDipoles };
 const char* pairMethodName(PairMethod method);  // "surface charge"
 

@@ -1,0 +1,128 @@
+// Soft magnets among permanent ones: the samples, the permanent magnets' fields and gradients at them, the coupled
+// solve, and every magnet's load.
+#include "magnetics/induced_magnets.h"
+
+#include <algorithm>
+
+namespace lodestone {
+
+using Kind = MagnetShape::Kind;
+
+SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipolesPerAxis) {
+  SoftMagnet soft;
+  soft.shape = shape;
+  soft.susceptibility = susceptibility;
+  switch (shape.kind) {
+    case Kind::kSphere: soft.demagnetisingFactors = sphereDemagnetisingFactors(); break;
+    case Kind::kCuboid: soft.demagnetisingFactors = prismDemagnetisingFactors(shape.halfExtents); break;
+    case Kind::kCylinder:
+      soft.demagnetisingFactors = cylinderDemagnetisingFactors(shape.radius, shape.halfLength);
+      break;
+    case Kind::kPolyhedron: break;  // refused by the caller
+  }
+  if (dipolesPerAxis == 0) {
+    soft.samples.push_back(Vector3::Zero());
+  } else {
+    for (const DipoleSample& sample : dipoleSamples(Magnet{shape, Vector3::Zero(), dipolesPerAxis})) {
+      soft.samples.push_back(sample.position);
+    }
+  }
+  return soft;
+}
+
+namespace {
+
+// The permanent magnet's H and its gradient at `point` (ground).
+// `field` is its closed form (magnet_pair.h, magnetField), `dipoles` its samples when it is sampled.
+FieldWithGradient permanentField(const PlacedMagnet& source, const SourceField& field,
+                                 const std::vector<DipoleSample>& dipoles, const Vector3& point, long& evaluations) {
+  const Matrix3& rotation = source.pose.rotation;
+  const Vector3 local = rotation.transpose() * (point - source.pose.position);
+  FieldWithGradient inAxes;
+  const Magnet& magnet = source.magnet;
+  if (magnet.dipolesPerAxis > 0) {
+    for (const DipoleSample& sample : dipoles) {
+      const FieldWithGradient one = pointDipoleFieldWithGradient(sample.moment, local - sample.position);
+      inAxes.field += one.field;
+      inAxes.gradient += one.gradient;
+    }
+  } else if (magnet.shape.kind == Kind::kSphere) {
+    inAxes = pointDipoleFieldWithGradient(volume(magnet.shape) * magnet.magnetisation, local);
+  } else {
+    // Truncation ∝ (step/distance)², round-off ∝ 1e-16·distance/step: 1e-5 of the distance to the surface (not less
+    // than 1e-5 of the magnet's size) keeps both near 1e-10 (induced_magnetisation.h).
+    const double size = boundingRadius(magnet.shape);
+    const double step = 1e-5 * std::max(size, local.norm() - size);
+    inAxes = fieldWithGradientByDifferences(field, local, step);
+    evaluations += 7;
+  }
+  return FieldWithGradient{rotation * inAxes.field, rotation * inAxes.gradient * rotation.transpose()};
+}
+
+}  // namespace
+
+InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent, const std::vector<SoftMagnet>& soft,
+                                      const std::vector<MagnetPose>& softPoses, const InductionSettings& settings) {
+  InducedMagnetLoads result;
+  result.permanent.resize(permanent.size());
+  result.soft.resize(soft.size());
+  result.softMoments.assign(soft.size(), Vector3::Zero());
+
+  // The soft magnets' samples in ground, each soft magnet a group of its own.
+  std::vector<SoftSample> samples;
+  std::vector<size_t> owner;  // the soft magnet of each sample
+  for (size_t s = 0; s < soft.size(); ++s) {
+    const MagnetPose& pose = softPoses[s];
+    const double share = volume(soft[s].shape) / static_cast<double>(soft[s].samples.size());
+    for (const Vector3& position : soft[s].samples) {
+      SoftSample sample;
+      sample.position = pose.position + pose.rotation * position;
+      sample.volume = share;
+      sample.susceptibility = soft[s].susceptibility;
+      sample.demagnetisingFactors = soft[s].demagnetisingFactors;
+      sample.axes = pose.rotation;
+      sample.group = static_cast<int>(s);
+      samples.push_back(sample);
+      owner.push_back(s);
+    }
+  }
+
+  // Each permanent magnet's field and gradient at each sample: [k][i].
+  std::vector<std::vector<FieldWithGradient>> fields(permanent.size());
+  std::vector<FieldWithGradient> total(samples.size());
+  std::vector<Vector3> totalField(samples.size(), Vector3::Zero());
+  for (size_t k = 0; k < permanent.size(); ++k) {
+    const SourceField field = magnetField(permanent[k].magnet);
+    const std::vector<DipoleSample> dipoles =
+        permanent[k].magnet.dipolesPerAxis > 0 ? dipoleSamples(permanent[k].magnet) : std::vector<DipoleSample>{};
+    fields[k].resize(samples.size());
+    for (size_t i = 0; i < samples.size(); ++i) {
+      fields[k][i] = permanentField(permanent[k], field, dipoles, samples[i].position, result.fieldEvaluations);
+      total[i].field += fields[k][i].field;
+      total[i].gradient += fields[k][i].gradient;
+      totalField[i] = total[i].field;
+    }
+  }
+
+  result.induction = solveInducedMagnetisation(samples, totalField, Vector3::Zero(), settings);
+  const std::vector<Vector3>& moments = result.induction.moments;
+  const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero());
+
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const size_t s = owner[i];
+    const Vector3 lever = samples[i].position - softPoses[s].position;
+    result.softMoments[s] += moments[i];
+    result.soft[s].force += onSamples.forces[i];
+    result.soft[s].torque += onSamples.torques[i] + lever.cross(onSamples.forces[i]);
+    // The reaction of each permanent magnet's pull on the sample, pair by pair.
+    for (size_t k = 0; k < permanent.size(); ++k) {
+      const Vector3 force = kVacuumPermeability * fields[k][i].gradient.transpose() * moments[i];
+      const Vector3 torque = kVacuumPermeability * moments[i].cross(fields[k][i].field);
+      result.permanent[k].force -= force;
+      result.permanent[k].torque -= torque + (samples[i].position - permanent[k].pose.position).cross(force);
+    }
+  }
+  return result;
+}
+
+}  // namespace lodestone

@@ -1,0 +1,161 @@
+// Soft magnets among permanent ones (magnetics/induced_magnets.h), against what does not share its formulas: the
+// closed form of a soft sphere on a dipole's axis, the energy −½μ0·Σ m_i·H0(x_i) of linear induced moments
+// differenced by position (its own 6×6 solve for two coupled spheres), and the balance of forces and moments.
+#include "magnetics/induced_magnets.h"
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <gtest/gtest.h>
+
+#include "magnetics/cuboid_field.h"
+
+namespace lodestone {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+MagnetShape sphere(double radius) { return MagnetShape{MagnetShape::Kind::kSphere, radius, 0, Vector3::Zero(), {}}; }
+MagnetShape cuboid(const Vector3& half) { return MagnetShape{MagnetShape::Kind::kCuboid, 0, 0, half, {}}; }
+
+Matrix3 turned(double angle, const Vector3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).matrix(); }
+
+// A permanent sphere of moment m along x at the origin, a soft sphere (radius a, χ) at r on the x axis: H = m/(2πr³)
+// there, m_s = α·H with α = 4πa³χ/(χ + 3), and the energy −½μ0·α·H² = −μ0·α·m²/(8π²r⁶) gives the pull
+// F = −3μ0·α·m²/(4π²r⁷) along x, the permanent magnet feeling the opposite. Within 1e-12 (round-off: both are the
+// point dipole's field and gradient in closed form).
+TEST(MagnetInducedMagnets, ASoftSphereOnADipolesAxisIsPulledAsTheClosedFormSays) {
+  const double m = 0.8, a = 0.004, r = 0.03;
+  for (const double chi : {-0.3, 0.5, 20.0, 5000.0}) {
+    const PlacedMagnet permanent{Magnet{sphere(0.005), Vector3(m / volume(sphere(0.005)), 0, 0), 0}, MagnetPose{}};
+    const SoftMagnet soft = softMagnet(sphere(a), chi, 0);
+    const InducedMagnetLoads loads = inducedMagnetLoads(
+        {permanent}, {soft}, {MagnetPose{turned(0.7, Vector3(1, 2, 3)), Vector3(r, 0, 0)}}, InductionSettings{});
+    const double alpha = 4 * kPi * std::pow(a, 3) * chi / (chi + 3);
+    const double pull = 3 * kVacuumPermeability * alpha * m * m / (4 * kPi * kPi * std::pow(r, 7));
+    SCOPED_TRACE(::testing::Message() << "χ " << chi);
+    EXPECT_TRUE(loads.induction.converged());
+    EXPECT_LT((loads.softMoments[0] - Vector3(alpha * m / (2 * kPi * std::pow(r, 3)), 0, 0)).norm(),
+              1e-12 * std::abs(alpha) * m / (2 * kPi * std::pow(r, 3)));
+    EXPECT_LT((loads.soft[0].force - Vector3(-pull, 0, 0)).norm(), 1e-12 * std::abs(pull));
+    EXPECT_LT((loads.permanent[0].force - Vector3(pull, 0, 0)).norm(), 1e-12 * std::abs(pull));
+    EXPECT_LT(loads.soft[0].torque.norm(), 1e-12 * std::abs(pull) * r);  // m_s ∥ H: no couple on a sphere
+    EXPECT_LT(loads.permanent[0].torque.norm(), 1e-12 * std::abs(pull) * r);
+  }
+}
+
+// Two soft spheres coupled to each other near a permanent sphere, solved here by their own 6×6 system; the force on
+// each is minus the gradient of W = −½μ0·(m_1·H0(x_1) + m_2·H0(x_2)) (the energy of linear induced moments, their
+// mutual induction included), differenced by moving the sphere. Within 1e-7 of the largest force (the differences'
+// truncation and round-off are near 1e-9); the moments within 1e-13.
+TEST(MagnetInducedMagnets, TwoCoupledSoftSpheresFeelTheGradientOfTheirEnergy) {
+  const Vector3 moment(0.3, -0.2, 0.9);
+  const PlacedMagnet permanent{Magnet{sphere(0.005), moment / volume(sphere(0.005)), 0}, MagnetPose{}};
+  const double a1 = 0.004, a2 = 0.006, chi1 = 40, chi2 = 3;
+  const auto alpha = [](double a, double chi) { return 4 * kPi * std::pow(a, 3) * chi / (chi + 3); };
+  const auto dipoleBlock = [](const Vector3& d) {
+    const double r = d.norm();
+    return Matrix3((3 * d * d.transpose() / (r * r) - Matrix3::Identity()) / (4 * kPi * r * r * r));
+  };
+  const auto solve = [&](const Vector3& x1, const Vector3& x2) {
+    Eigen::Matrix<double, 6, 6> matrix = Eigen::Matrix<double, 6, 6>::Identity();
+    matrix.block<3, 3>(0, 3) = -alpha(a1, chi1) * dipoleBlock(x1 - x2);
+    matrix.block<3, 3>(3, 0) = -alpha(a2, chi2) * dipoleBlock(x2 - x1);
+    Eigen::Matrix<double, 6, 1> rhs;
+    rhs << alpha(a1, chi1) * dipoleBlock(x1) * moment, alpha(a2, chi2) * dipoleBlock(x2) * moment;
+    return Eigen::Matrix<double, 6, 1>(matrix.fullPivLu().solve(rhs));
+  };
+  const auto energy = [&](const Vector3& x1, const Vector3& x2) {
+    const Eigen::Matrix<double, 6, 1> m = solve(x1, x2);
+    return -0.5 * kVacuumPermeability *
+           (Vector3(m.head<3>()).dot(dipoleBlock(x1) * moment) + Vector3(m.tail<3>()).dot(dipoleBlock(x2) * moment));
+  };
+  const Vector3 x1(0.012, 0.004, -0.002), x2(0.006, 0.013, 0.004);
+  const InducedMagnetLoads loads =
+      inducedMagnetLoads({permanent}, {softMagnet(sphere(a1), chi1, 0), softMagnet(sphere(a2), chi2, 0)},
+                         {MagnetPose{Matrix3::Identity(), x1}, MagnetPose{turned(1, Vector3(0, 1, 1)), x2}}, {});
+  const Eigen::Matrix<double, 6, 1> reference = solve(x1, x2);
+  EXPECT_LT((loads.softMoments[0] - reference.head<3>()).norm(), 1e-13 * reference.norm());
+  EXPECT_LT((loads.softMoments[1] - reference.tail<3>()).norm(), 1e-13 * reference.norm());
+  const double h = 1e-6;
+  double largest = 0;
+  Vector3 gradient1, gradient2;
+  for (int k = 0; k < 3; ++k) {
+    const Vector3 step = h * Vector3::Unit(k);
+    gradient1[k] = (energy(x1 + step, x2) - energy(x1 - step, x2)) / (2 * h);
+    gradient2[k] = (energy(x1, x2 + step) - energy(x1, x2 - step)) / (2 * h);
+  }
+  largest = std::max(gradient1.norm(), gradient2.norm());
+  EXPECT_LT((loads.soft[0].force + gradient1).norm(), 1e-7 * largest) << loads.soft[0].force.transpose();
+  EXPECT_LT((loads.soft[1].force + gradient2).norm(), 1e-7 * largest) << loads.soft[1].force.transpose();
+  EXPECT_LT((loads.permanent[0].force + loads.soft[0].force + loads.soft[1].force).norm(), 1e-12 * largest);
+}
+
+// A soft sphere beside a turned permanent cube: the cube's field gradient is taken by differences of its closed form.
+// The force is minus the gradient of −½μ0·α·|H(x)|², differenced here over a step 100 times larger: within 1e-6.
+TEST(MagnetInducedMagnets, ASoftSphereBesideACubeFeelsTheGradientOfItsEnergy) {
+  const Vector3 half(0.01, 0.01, 0.01), magnetisation(0, 0, 9e5);
+  const Matrix3 rotation = turned(0.5, Vector3(1, -1, 2));
+  const Vector3 centre(0.001, -0.002, 0.003);
+  const PlacedMagnet permanent{Magnet{cuboid(half), magnetisation, 0}, MagnetPose{rotation, centre}};
+  const double a = 0.003, chi = 100;
+  const double alpha = 4 * kPi * std::pow(a, 3) * chi / (chi + 3);
+  const auto energy = [&](const Vector3& x) {
+    const Vector3 field = rotation * cuboidField(Cuboid{half, magnetisation}, rotation.transpose() * (x - centre));
+    return -0.5 * kVacuumPermeability * alpha * field.squaredNorm();
+  };
+  for (const Vector3& x : {Vector3(0.004, 0.002, 0.016), Vector3(0.03, -0.01, 0.005)}) {
+    const InducedMagnetLoads loads =
+        inducedMagnetLoads({permanent}, {softMagnet(sphere(a), chi, 0)}, {MagnetPose{Matrix3::Identity(), x}}, {});
+    Vector3 gradient;
+    const double h = 1e-6;
+    for (int k = 0; k < 3; ++k) {
+      gradient[k] = (energy(x + h * Vector3::Unit(k)) - energy(x - h * Vector3::Unit(k))) / (2 * h);
+    }
+    EXPECT_LT((loads.soft[0].force + gradient).norm(), 1e-6 * gradient.norm()) << x.transpose();
+    EXPECT_LT((loads.permanent[0].force + loads.soft[0].force).norm(), 1e-12 * gradient.norm());
+  }
+}
+
+// Permanent magnets of every kind (a sphere, a turned cube, a cylinder, a sampled cube) and soft ones (a sampled cube,
+// a box, a sphere, a cylinder), all turned: the forces on all of them add up to zero, and so do the moments about
+// the origin (each magnet's torque about its centre plus its centre × its force), to 1e-12 of the largest.
+TEST(MagnetInducedMagnets, ForcesAndMomentsBalanceOverAllTheMagnets) {
+  std::vector<PlacedMagnet> permanent{
+      {Magnet{sphere(0.004), Vector3(1e5, 2e5, 8e5), 0}, MagnetPose{Matrix3::Identity(), Vector3(0, 0, 0)}},
+      {Magnet{cuboid(Vector3(0.005, 0.004, 0.006)), Vector3(0, 0, 9e5), 0},
+       MagnetPose{turned(0.4, Vector3(1, 0, 1)), Vector3(0.03, 0.001, 0)}},
+      {Magnet{MagnetShape{MagnetShape::Kind::kCylinder, 0.004, 0.005, Vector3::Zero(), {}}, Vector3(0, 0, -7e5), 0},
+       MagnetPose{turned(1.1, Vector3(0, 1, 0)), Vector3(0, 0.03, 0.002)}},
+      {Magnet{cuboid(Vector3::Constant(0.004)), Vector3(6e5, 0, 0), 3},
+       MagnetPose{turned(0.2, Vector3(1, 1, 0)), Vector3(-0.025, 0.0, 0.01)}}};
+  const std::vector<SoftMagnet> soft{
+      softMagnet(cuboid(Vector3(0.004, 0.003, 0.002)), 200, 3), softMagnet(cuboid(Vector3(0.006, 0.002, 0.002)), 50, 0),
+      softMagnet(sphere(0.003), 1000, 0),
+      softMagnet(MagnetShape{MagnetShape::Kind::kCylinder, 0.002, 0.006, Vector3::Zero(), {}}, 10, 2)};
+  const std::vector<MagnetPose> poses{MagnetPose{turned(0.3, Vector3(0, 0, 1)), Vector3(0.015, 0.012, 0)},
+                                      MagnetPose{turned(0.9, Vector3(1, 2, 0)), Vector3(0.012, -0.015, 0.004)},
+                                      MagnetPose{Matrix3::Identity(), Vector3(-0.01, 0.015, -0.006)},
+                                      MagnetPose{turned(2, Vector3(1, 0, 0)), Vector3(-0.012, -0.012, 0.003)}};
+  const InducedMagnetLoads loads = inducedMagnetLoads(permanent, soft, poses, {});
+  EXPECT_TRUE(loads.induction.converged());
+  Vector3 force = Vector3::Zero(), moment = Vector3::Zero();
+  double largest = 0, largestMoment = 0;
+  const auto add = [&](const MagnetLoad& load, const Vector3& centre) {
+    force += load.force;
+    moment += load.torque + centre.cross(load.force);
+    largest = std::max(largest, load.force.norm());
+    largestMoment = std::max(largestMoment, (load.torque + centre.cross(load.force)).norm());
+  };
+  for (size_t k = 0; k < permanent.size(); ++k) add(loads.permanent[k], permanent[k].pose.position);
+  for (size_t s = 0; s < soft.size(); ++s) add(loads.soft[s], poses[s].position);
+  EXPECT_GT(largest, 0.01);  // newtons: the soft magnets are pulled
+  EXPECT_LT(force.norm(), 1e-12 * largest);
+  EXPECT_LT(moment.norm(), 1e-12 * largestMoment);
+  EXPECT_GT(loads.soft[1].torque.norm(), 1e-6 * largestMoment);  // the elongated soft box is turned to the field
+}
+
+}  // namespace
+}  // namespace lodestone
