@@ -1,8 +1,10 @@
 // The force elements of a model: building them from the deck, evaluating their loads, and switching them.
 #include "force_elements.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "elements/activation.h"
 #include "elements/model_spec.h"
@@ -40,9 +42,14 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
   addElements(spec.bushings,
               [&](const auto& s, ForceConnection& c) { return std::optional<Bushing>(buildBushing(s, model, c)); },
               elements);
-  for (BuiltMagnetPair& pair : buildMagnetPairs(spec.magnets, spec.graphics, model, diagnostics)) {
+  BuiltMagnets magnets = buildMagnets(spec.magnets, spec.graphics, model, diagnostics);
+  for (BuiltMagnetPair& pair : magnets.pairs) {
     const SourceLoc loc = pair.pair.first.loc;
     elements.push_back(ForceElement{loc, std::move(pair.connection), std::move(pair.pair)});
+  }
+  if (magnets.induced) {
+    elements.push_back(
+        ForceElement{magnets.induced->loc, std::move(magnets.induced->connection), std::move(magnets.induced->law)});
   }
   return result;
 }
@@ -68,11 +75,24 @@ void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodie
   context_.setState(time, bodies);
   for (size_t k = 0; k < forces_->elements.size(); ++k) {
     const ForceConnection& connection = forces_->elements[k].connection;
-    const TwoBodyLoads element = evaluate(k, bodies);
-    if (!(isFinite(element.forceOnI) && isFinite(element.torqueOnI) && isFinite(element.forceOnJ) &&
-          isFinite(element.torqueOnJ))) {
+    const ElementLoads loaded = evaluate(k, bodies);
+    const TwoBodyLoads& element = loaded.pair;
+    bool finite = isFinite(element.forceOnI) && isFinite(element.torqueOnI) && isFinite(element.forceOnJ) &&
+                  isFinite(element.torqueOnJ);
+    for (size_t b = 0; b < loaded.onBodies.size(); ++b) {
+      const BodyLoad& load = loaded.onBodies[b];
+      finite = finite && isFinite(load.force) && isFinite(load.torque);
+      loads[static_cast<size_t>(connection.bodiesLoaded[b])].force += load.force;
+      loads[static_cast<size_t>(connection.bodiesLoaded[b])].torque += load.torque;
+    }
+    if (!finite) {
       lastNonFinite_ = static_cast<int>(k);
       lastNonFiniteTime_ = time;
+    }
+    if (!trouble_.empty()) {
+      const ForceElement* element = &forces_->elements[k];
+      const auto same = [&](const ForceMessage& message) { return message.element == element; };
+      if (std::none_of(messages_.begin(), messages_.end(), same)) messages_.push_back({element, time, trouble_});
     }
     if (connection.bodyI >= 0) {
       loads[static_cast<size_t>(connection.bodyI)].force += element.forceOnI;
@@ -85,10 +105,10 @@ void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodie
   }
 }
 
-TwoBodyLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
+ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies);
   reuseMagnetPlans_ = true;
-  const TwoBodyLoads loads = evaluate(static_cast<size_t>(index), bodies);
+  ElementLoads loads = evaluate(static_cast<size_t>(index), bodies);
   reuseMagnetPlans_ = false;
   return loads;
 }
@@ -100,6 +120,12 @@ void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bo
   for (size_t k = 0; k < forces_->elements.size(); ++k) {
     const ForceConnection& connection = forces_->elements[k].connection;
     const ElementAction action = act(k);
+    for (const MarkerAction& atMarker : action.atMarkers) {
+      const Vector3 origin = context_.marker(static_cast<int>(atMarker.marker)).position;
+      loads.push_back(MarkerPairLoad{.markerI = atMarker.marker, .markerJ = 0, .forceOnI = atMarker.force,
+                                     .torqueOnI = atMarker.torque + (atMarker.point - origin).cross(atMarker.force)});
+    }
+    if (!action.atMarkers.empty()) continue;
     MarkerPairLoad load{.markerI = connection.markerI, .markerJ = connection.markerJ};
     const Vector3 originI = context_.marker(static_cast<int>(connection.markerI)).position;
     load.forceOnI = action.force;
@@ -112,6 +138,8 @@ void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bo
     loads.push_back(load);
   }
 }
+
+std::vector<ForceMessage> ForceEvaluator::takeMessages() { return std::exchange(messages_, {}); }
 
 const ForceElement* ForceEvaluator::lastNonFinite() const {
   return lastNonFinite_ < 0 ? nullptr : &forces_->elements[static_cast<size_t>(lastNonFinite_)];
@@ -130,6 +158,12 @@ ForceEnergy ForceEvaluator::energy(double time, std::span<const BodyKinematics> 
       continue;
     }
     // The force acts at its point on the body's material point there; ground does no work.
+    for (const MarkerAction& atMarker : action.atMarkers) {
+      if (atMarker.body < 0) continue;
+      const BodyKinematics& body = bodies[static_cast<size_t>(atMarker.body)];
+      energy.appliedPower +=
+          atMarker.force.dot(body.velocityAt(atMarker.point)) + atMarker.torque.dot(body.angularVelocity);
+    }
     if (connection.bodyI >= 0) {
       const BodyKinematics& body = bodies[static_cast<size_t>(connection.bodyI)];
       energy.appliedPower += action.force.dot(body.velocityAt(action.point)) + action.torque.dot(body.angularVelocity);
@@ -151,6 +185,7 @@ ElementAction ForceEvaluator::act(size_t index) {
         else if constexpr (std::is_same_v<Law, VectorForce>) return vectorForceAction(law, context_);
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
+        else if constexpr (std::is_same_v<Law, InducedMagnets>) return inducedMagnetsAction(law, context_);
         else {
           magnetPlans_[index].reuse = reuseMagnetPlans_;
           return magnetPairAction(law, context_, magnetPlans_[index]);
@@ -159,19 +194,31 @@ ElementAction ForceEvaluator::act(size_t index) {
       forces_->elements[index].law);
 }
 
-TwoBodyLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinematics> bodies) {
+ElementLoads ForceEvaluator::evaluate(size_t index, std::span<const BodyKinematics> bodies) {
   const ForceElement& element = forces_->elements[index];
-  const ElementAction action = act(index);
+  ElementAction action = act(index);
+  trouble_ = std::move(action.trouble);
   // Forces at points become torques about the CGs of the bodies that carry them.
-  TwoBodyLoads loads;
+  ElementLoads loads;
   if (const int body = element.connection.bodyI; body >= 0) {
-    loads.forceOnI = action.force;
-    loads.torqueOnI = (action.point - bodies[static_cast<size_t>(body)].position).cross(action.force) + action.torque;
+    loads.pair.forceOnI = action.force;
+    loads.pair.torqueOnI =
+        (action.point - bodies[static_cast<size_t>(body)].position).cross(action.force) + action.torque;
   }
   if (const int body = element.connection.bodyJ; body >= 0) {
-    loads.forceOnJ = action.reactionForce;
-    loads.torqueOnJ = (action.reactionPoint - bodies[static_cast<size_t>(body)].position).cross(action.reactionForce) +
-                      action.reactionTorque;
+    loads.pair.forceOnJ = action.reactionForce;
+    loads.pair.torqueOnJ =
+        (action.reactionPoint - bodies[static_cast<size_t>(body)].position).cross(action.reactionForce) +
+        action.reactionTorque;
+  }
+  const std::vector<int>& loaded = element.connection.bodiesLoaded;
+  loads.onBodies.resize(loaded.size());
+  for (const MarkerAction& atMarker : action.atMarkers) {
+    if (atMarker.body < 0) continue;
+    const size_t b = static_cast<size_t>(std::find(loaded.begin(), loaded.end(), atMarker.body) - loaded.begin());
+    loads.onBodies[b].force += atMarker.force;
+    loads.onBodies[b].torque +=
+        (atMarker.point - bodies[static_cast<size_t>(atMarker.body)].position).cross(atMarker.force) + atMarker.torque;
   }
   return loads;
 }

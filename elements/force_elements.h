@@ -1,6 +1,7 @@
 // The force elements with a law of their own — Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody,
-// Force_SpringDamper, Force_Bushing, and each pair of Force_Magnets — as a model holds them, their evaluation at run
-// time, and their element types for Deactivate and Activate. Each element's attributes and law are in its own file.
+// Force_SpringDamper, Force_Bushing, each pair of permanent Force_Magnets, and all the magnets together when some
+// are soft — as a model holds them, their evaluation at run time, and their element types for Deactivate and
+// Activate. Each element's attributes and law are in its own file.
 #pragma once
 
 #include <memory>
@@ -28,7 +29,7 @@ struct ActivationSpec;
 struct ForceElement {
   SourceLoc loc;  // the element's name, id and place in the deck
   ForceConnection connection;
-  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, MagnetPair> law;
+  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, MagnetPair, InducedMagnets> law;
 };
 
 struct ForceModel {
@@ -48,6 +49,20 @@ struct ForceEnergy {
   double appliedPower = 0;  // power of the elements without a potential (expressions) on the bodies
 };
 
+// One element's loads on its bodies, torques about their CGs: I and J's, or, for a law over many bodies, one per body
+// of its connection's bodiesLoaded, in that order.
+struct ElementLoads {
+  TwoBodyLoads pair;
+  std::vector<BodyLoad> onBodies;
+};
+
+// Numerical trouble an element met in addLoads (ElementAction::trouble), for run.log.
+struct ForceMessage {
+  const ForceElement* element = nullptr;
+  double time = 0;
+  std::string text;
+};
+
 // Evaluates the force elements at given body kinematics. Keeps, between evaluations, what a law needs to remember
 // (a rotational spring's whole turns). `model` must outlive the evaluator.
 class ForceEvaluator {
@@ -61,7 +76,7 @@ class ForceEvaluator {
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
   // The loads of element `index` alone, as the Jacobian differences them: a magnet pair reuses the method and
   // quadrature panels of the latest addLoads (MagnetPairPlan), so that the differences see one smooth function.
-  TwoBodyLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
+  ElementLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
   // Every element's loads at its markers at `time`, appended to `loads` (requests' MARKER_FORCE).
   void markerLoads(double time, std::span<const BodyKinematics> bodies, std::vector<MarkerPairLoad>& loads);
   // The energy balance's terms of every element at `time`.
@@ -71,10 +86,12 @@ class ForceEvaluator {
   // (IDAS retries smaller steps until it cannot go on).
   const ForceElement* lastNonFinite() const;
   double lastNonFiniteTime() const { return lastNonFiniteTime_; }
+  // The trouble met in addLoads since the last call, at most one message per element (the first).
+  std::vector<ForceMessage> takeMessages();
 
  private:
   // The context must hold the state already.
-  TwoBodyLoads evaluate(size_t index, std::span<const BodyKinematics> bodies);
+  ElementLoads evaluate(size_t index, std::span<const BodyKinematics> bodies);
   ElementAction act(size_t index);
 
   ModelExpressionContext context_;
@@ -82,6 +99,8 @@ class ForceEvaluator {
   std::vector<double> angles_;  // per element: a rotational spring's angle at its latest evaluation (NaN: none yet)
   std::vector<MagnetPairPlan> magnetPlans_;  // per element: a magnet pair's method and panels, for elementLoads
   bool reuseMagnetPlans_ = false;
+  std::string trouble_;  // of the latest evaluate()
+  std::vector<ForceMessage> messages_;
   int lastNonFinite_ = -1;
   double lastNonFiniteTime_ = 0;
 };

@@ -18,6 +18,13 @@ namespace lodestone {
 // acts at, and the reaction on the J side with its own point. The evaluator turns the points into torques about the
 // bodies' CGs, so a law needs to know nothing about bodies. A reaction that goes to ground, or that an action-only
 // element does not have, is left zero.
+// A load of a law over many markers: a force acting at `point` and a torque, on the body of `marker` (-1: ground).
+struct MarkerAction {
+  long marker = 0;
+  int body = -1;
+  Vector3 force = Vector3::Zero(), torque = Vector3::Zero(), point = Vector3::Zero();
+};
+
 struct ElementAction {
   Vector3 force = Vector3::Zero(), torque = Vector3::Zero(), point = Vector3::Zero();
   Vector3 reactionForce = Vector3::Zero(), reactionTorque = Vector3::Zero(), reactionPoint = Vector3::Zero();
@@ -26,6 +33,11 @@ struct ElementAction {
   // on the bodies.
   std::optional<double> strain;
   double dashpotPower = 0;
+  // A law over many bodies (the induced magnets: every soft and permanent magnet of the model) gives its loads here,
+  // one per marker, instead of the I and J sides above, which it leaves zero.
+  std::vector<MarkerAction> atMarkers;
+  // Numerical trouble at this state, in words for run.log (an induction solve that missed its tolerance); "" if none.
+  std::string trouble;
 };
 
 // Where a built force element acts and what its loads depend on.
@@ -40,6 +52,8 @@ struct ForceConnection {
   // Whether the loads may read the bodies' velocities; the Jacobian differences only positions and orientations of an
   // element whose loads cannot (a magnet pair), 7 of the 13 states.
   bool readsVelocities = true;
+  // A law over many bodies: the moving bodies its ElementAction::atMarkers load (bodyI and bodyJ are then -1).
+  std::vector<int> bodiesLoaded;
 };
 
 // The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.

@@ -24,6 +24,7 @@ bool hasMagnetisation(const S& spec) {
   return spec.magnetization_x || spec.magnetization_y || spec.magnetization_z;
 }
 bool hasMoment(const S& spec) { return spec.moment_x || spec.moment_y || spec.moment_z; }
+bool isSoft(const S& spec) { return spec.susceptibility.has_value(); }
 
 }  // namespace
 
@@ -40,6 +41,9 @@ const ElementSchema<ForceMagnetSpec>& forceMagnetSchema() {
           attr::real("moment_x", &S::moment_x).hint("current × area (A·m² in a metre deck)"),
           attr::real("moment_y", &S::moment_y).hint("current × area (A·m² in a metre deck)"),
           attr::real("moment_z", &S::moment_z).hint("current × area (A·m² in a metre deck)"),
+          attr::real("susceptibility", &S::susceptibility)
+              .above(-1)
+              .hint("χ, dimensionless (SI): a soft magnet; ≠ 0, < 0 for a diamagnet"),
           attr::text("strength_expression", &S::strength_expression),
           attr::integer("dipoles_per_axis", &S::dipoles_per_axis).atLeast(0).atMost(20).byDefault(0),
           attr::real("accuracy", &S::accuracy).above(0).below(1).byDefault(1e-4),
@@ -48,11 +52,25 @@ const ElementSchema<ForceMagnetSpec>& forceMagnetSchema() {
 }
 
 void checkForceMagnet(const ForceMagnetSpec& spec, Diagnostics& diagnostics) {
+  if (isSoft(spec)) {
+    if (hasMagnetisation(spec) || hasMoment(spec)) {
+      diagnostics.error(spec.loc, "a soft magnet (susceptibility) has its magnetisation induced: give "
+                                  "susceptibility or magnetization_x/y/z or moment_x/y/z, only one of them");
+    }
+    if (*spec.susceptibility == 0) {
+      diagnostics.error(spec.loc, "susceptibility 0 is no magnet: give χ ≠ 0 (> −1), or leave the element out");
+    }
+    if (spec.strength_expression) {
+      diagnostics.error(spec.loc, "strength_expression is a permanent magnet's factor on M; a soft magnet "
+                                  "(susceptibility) has none: its moment follows the field of the other magnets");
+    }
+    return;
+  }
   if (hasMagnetisation(spec) && hasMoment(spec)) {
     diagnostics.error(spec.loc, "give the magnet's magnetization_x/y/z or its moment_x/y/z, not both");
   } else if (!hasMagnetisation(spec) && !hasMoment(spec)) {
     diagnostics.error(spec.loc, "a magnet needs its magnetization_x/y/z (" + std::string(kPerLength) +
-                                    ") or its whole moment moment_x/y/z");
+                                    ") or its whole moment moment_x/y/z, or, a soft one, its susceptibility");
   }
   if (spec.strength_expression) {
     compileAttribute("strength_expression", *spec.strength_expression, spec.loc, diagnostics);
@@ -85,6 +103,12 @@ std::optional<PlacedShape> meshMagnetOf(const PostGraphicSpec& graphic, const S&
     diagnostics.error(spec.loc, graphicName + " cannot be a magnet: " + problem);
     return std::nullopt;
   }
+  if (isSoft(spec)) {
+    diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be a soft magnet (susceptibility) in "
+                                              "this version: a mesh has neither demagnetising factors nor dipole "
+                                              "samples here; a Sphere, a Box or a Cylinder can");
+    return std::nullopt;
+  }
   if (spec.dipoles_per_axis > 0) {
     diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be sampled by dipoles in this version; "
                                               "leave dipoles_per_axis out for its exact field");
@@ -98,6 +122,7 @@ std::optional<PlacedShape> meshMagnetOf(const PostGraphicSpec& graphic, const S&
 
 struct BuiltMagnet {
   MagnetPair::Side side;
+  std::optional<SoftMagnet> soft;  // a soft magnet's model; none for a permanent one
   int body = -1;
   double accuracy = 0;
   ForceConnection reads;  // the body it is on and those its strength expression reads
@@ -134,6 +159,11 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   built.side.magnet.dipolesPerAxis = spec.dipoles_per_axis;
   built.side.markerId = graphic.markerId();
   built.side.inMarker = placed->inMarker;
+  built.body = bodyOfMarker(model, graphic.markerId(), built.reads);
+  if (isSoft(spec)) {
+    built.soft = softMagnet(*shape, *spec.susceptibility, spec.dipoles_per_axis);
+    return built;
+  }
   const Vector3 inMarkerAxes =
       hasMoment(spec) ? Vector3(components(spec.moment_x, spec.moment_y, spec.moment_z) / volume(*shape))
                       : components(spec.magnetization_x, spec.magnetization_y, spec.magnetization_z);
@@ -146,7 +176,6 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
                                               "dipoles_per_axis to sample it by dipoles instead");
     return std::nullopt;
   }
-  built.body = bodyOfMarker(model, graphic.markerId(), built.reads);
   if (spec.strength_expression) {
     built.side.strength = buildForceExpression("strength_expression", *spec.strength_expression, spec.loc, model,
                                                built.reads, diagnostics);
@@ -157,9 +186,50 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
 
 }  // namespace
 
-std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>& magnets,
-                                              const std::vector<PostGraphicSpec>& graphics, const Model& model,
-                                              Diagnostics& diagnostics) {
+namespace {
+
+void addBodiesRead(const ForceConnection& from, ForceConnection& to) {
+  for (const int body : from.bodiesRead) {
+    if (std::find(to.bodiesRead.begin(), to.bodiesRead.end(), body) == to.bodiesRead.end()) {
+      to.bodiesRead.push_back(body);
+    }
+  }
+}
+
+// The tolerance of an iterative induction solve: well below the integrator's, so that the loads it integrates are
+// smooth to its tolerance, and no looser than 1e-8 nor tighter than round-off allows for.
+double inductionTolerance(const Model& model) { return std::clamp(1e-3 * model.integrator.integrTol, 1e-12, 1e-8); }
+
+BuiltInducedMagnets buildInducedMagnets(const std::vector<BuiltMagnet>& built, const Model& model) {
+  BuiltInducedMagnets induced;
+  InducedMagnets& law = induced.law;
+  law.settings.relativeTolerance = inductionTolerance(model);
+  law.permeabilityScale = vacuumPermeability(model.units) / kVacuumPermeability;
+  ForceConnection& connection = induced.connection;
+  connection.readsVelocities = false;
+  bool first = true;
+  for (const BuiltMagnet& magnet : built) {
+    if (magnet.soft) {
+      law.soft.push_back(InducedMagnets::Soft{magnet.side, *magnet.soft, magnet.body});
+      if (first) induced.loc = magnet.side.loc;
+      first = false;
+    } else {
+      law.permanent.push_back(InducedMagnets::Permanent{magnet.side, magnet.body});
+      if (magnet.side.strength) connection.readsVelocities = true;  // an expression may read velocities
+    }
+    addBodiesRead(magnet.reads, connection);
+    if (magnet.body >= 0 && std::find(connection.bodiesLoaded.begin(), connection.bodiesLoaded.end(), magnet.body) ==
+                                connection.bodiesLoaded.end()) {
+      connection.bodiesLoaded.push_back(magnet.body);
+    }
+  }
+  return induced;
+}
+
+}  // namespace
+
+BuiltMagnets buildMagnets(const std::vector<ForceMagnetSpec>& magnets, const std::vector<PostGraphicSpec>& graphics,
+                          const Model& model, Diagnostics& diagnostics) {
   std::map<long, const PostGraphicSpec*> graphicsById;
   for (const PostGraphicSpec& graphic : graphics) graphicsById[graphic.id] = &graphic;
   std::vector<BuiltMagnet> built;
@@ -168,12 +238,13 @@ std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>
       built.push_back(std::move(*magnet));
     }
   }
-  std::vector<BuiltMagnetPair> pairs;
+  BuiltMagnets result;
   const double permeabilityScale = vacuumPermeability(model.units) / kVacuumPermeability;
   for (size_t a = 0; a < built.size(); ++a) {
+    if (built[a].soft) continue;
     for (size_t b = a + 1; b < built.size(); ++b) {
       // Magnets on one body pull on each other as the body's own stresses do: no load on the body.
-      if (built[a].body == built[b].body) continue;
+      if (built[b].soft || built[a].body == built[b].body) continue;
       BuiltMagnetPair pair;
       pair.pair.first = built[a].side;
       pair.pair.second = built[b].side;
@@ -186,18 +257,15 @@ std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>
       connection.bodyJ = built[b].body;
       connection.markerI = built[a].side.markerId;
       connection.markerJ = built[b].side.markerId;
-      for (const BuiltMagnet* magnet : {&built[a], &built[b]}) {
-        for (const int body : magnet->reads.bodiesRead) {
-          if (std::find(connection.bodiesRead.begin(), connection.bodiesRead.end(), body) ==
-              connection.bodiesRead.end()) {
-            connection.bodiesRead.push_back(body);
-          }
-        }
-      }
-      pairs.push_back(std::move(pair));
+      addBodiesRead(built[a].reads, connection);
+      addBodiesRead(built[b].reads, connection);
+      result.pairs.push_back(std::move(pair));
     }
   }
-  return pairs;
+  if (std::any_of(built.begin(), built.end(), [](const BuiltMagnet& magnet) { return magnet.soft.has_value(); })) {
+    result.induced = buildInducedMagnets(built, model);
+  }
+  return result;
 }
 
 ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan) {
@@ -232,6 +300,47 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   action.torque = scale * loads.torqueOnFirst;
   action.reactionForce = scale * loads.forceOnSecond;
   action.reactionTorque = scale * loads.torqueOnSecond;
+  return action;
+}
+
+ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionContext& context) {
+  const auto poseOf = [&](const MagnetPair::Side& side) {
+    const MarkerMotion marker = context.marker(static_cast<int>(side.markerId));
+    return MagnetPose{marker.rotation * side.inMarker.rotation,
+                      marker.position + marker.rotation * side.inMarker.position};
+  };
+  std::vector<PlacedMagnet> permanent;
+  permanent.reserve(law.permanent.size());
+  for (const InducedMagnets::Permanent& magnet : law.permanent) {
+    PlacedMagnet placed{magnet.side.magnet, poseOf(magnet.side)};
+    if (magnet.side.strength) placed.magnet.magnetisation *= magnet.side.strength->evaluate(context);
+    permanent.push_back(std::move(placed));
+  }
+  std::vector<SoftMagnet> soft;
+  std::vector<MagnetPose> softPoses;
+  for (const InducedMagnets::Soft& magnet : law.soft) {
+    soft.push_back(magnet.magnet);
+    softPoses.push_back(poseOf(magnet.side));
+  }
+  // Lengths in the deck's unit throughout: m = V·χ·H and the dipole fields keep any length unit, and μ0 in the deck's
+  // force unit makes the forces the deck's (as magnetPairAction's).
+  const InducedMagnetLoads loads = inducedMagnetLoads(permanent, soft, softPoses, law.settings);
+  ElementAction action;
+  const auto add = [&](const MagnetPair::Side& side, int body, const MagnetPose& pose, const MagnetLoad& load) {
+    action.atMarkers.push_back(MarkerAction{side.markerId, body, law.permeabilityScale * load.force,
+                                            law.permeabilityScale * load.torque, pose.position});
+  };
+  for (size_t s = 0; s < law.soft.size(); ++s) add(law.soft[s].side, law.soft[s].body, softPoses[s], loads.soft[s]);
+  for (size_t k = 0; k < law.permanent.size(); ++k) {
+    add(law.permanent[k].side, law.permanent[k].body, permanent[k].pose, loads.permanent[k]);
+  }
+  if (!loads.induction.converged()) {
+    action.trouble = describeInduction(loads.induction, law.settings) + "; soft magnets ";
+    for (size_t s = 0; s < law.soft.size(); ++s) {
+      const SourceLoc& loc = law.soft[s].side.loc;
+      action.trouble += (s > 0 ? ", " : "") + loc.subject() + " (" + loc.position() + ")";
+    }
+  }
   return action;
 }
 

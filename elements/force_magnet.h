@@ -6,12 +6,23 @@
 //   magnetization_x/y/z  M, uniform, in the axes of the graphic's marker (current per length: A/m in a metre deck,
 //                        A/mm in a millimetre one); a Cylinder's along its axis only
 //   moment_x/y/z         or the magnet's whole moment M·V (A·length²), in the same axes
-//   strength_expression  a factor on M (TIME, VARVAL, sensors…): an electromagnet switched or ramped; 1 without it
+//   susceptibility       or χ (dimensionless, SI; > −1, ≠ 0): a soft magnet, magnetised by the field of the others
+//                        (below); instead of magnetization or moment
+//   strength_expression  a factor on M (TIME, VARVAL, sensors…): an electromagnet switched or ramped; 1 without it;
+//                        a permanent magnet's only (a soft magnet's moment follows the field)
 //   dipoles_per_axis     0 (default): exact — the surface-charge model near, point dipoles where as accurate;
 //                        n > 0: the magnet as n×n×n point dipoles (Westhofen et al. 2024, PFC), for comparison
 //   accuracy             the relative accuracy of a pair's force and torque (default 1e-4: magnets' own M is known
 //                        to a percent or so, and touching magnets cost 80 times as much at 1e-6); a pair takes the
-//                        smaller of its two magnets'
+//                        smaller of its two magnets'; a soft magnet's forces have no quadrature to tune
+//
+// Soft magnets (Westhofen et al. 2024, §3.3.2): M = χ·H inside, H the field of every other magnet less the soft
+// magnet's own demagnetising field, with the demagnetising factors of its shape (a Sphere's 1/3, a Box's and a
+// Cylinder's in closed form). With dipoles_per_axis 0 a soft magnet is one dipole at its centre with its whole volume —
+// exact for a sphere in a uniform field; n > 0 samples it as n³ dipoles of its body (the paper's way), each with the
+// shape's factors, which do not induce each other. Because each soft magnet's moment depends on all the others',
+// the soft magnets and every permanent magnet form one force element (InducedMagnets) whose loads solve them all
+// together at each evaluation; the permanent magnets still pull on each other pair by pair.
 #pragma once
 
 #include <optional>
@@ -20,6 +31,7 @@
 
 #include "elements/force_law.h"
 #include "elements/post_graphic.h"
+#include "magnetics/induced_magnets.h"
 #include "magnetics/magnet_pair.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
@@ -33,6 +45,7 @@ struct ForceMagnetSpec {
   long graphic_id = 0;
   std::optional<double> magnetization_x, magnetization_y, magnetization_z;
   std::optional<double> moment_x, moment_y, moment_z;
+  std::optional<double> susceptibility;
   std::optional<std::string> strength_expression;
   int dipoles_per_axis = 0;
   double accuracy = 1e-4;
@@ -40,7 +53,8 @@ struct ForceMagnetSpec {
 };
 
 const ElementSchema<ForceMagnetSpec>& forceMagnetSchema();
-// Magnetisation or moment, not both; the strength expression compiles.
+// Exactly one of magnetisation, moment and susceptibility; no strength expression on a soft magnet; the strength
+// expression compiles.
 void checkForceMagnet(const ForceMagnetSpec& spec, Diagnostics& diagnostics);
 
 // Two magnets on different bodies (or one on ground), as the force elements hold them: the first acts as I, the
@@ -59,20 +73,53 @@ struct MagnetPair {
   double permeabilityScale = 1;  // μ0 in the deck's force unit over μ0 in newtons
 };
 
-// Every pair of the deck's active magnets on different bodies, each with its connection; errors for magnets that
-// cannot be built (a graphic of another type, a cylinder magnetised across its axis, …) name the magnet and its line.
+// Every soft magnet and every permanent magnet of the model, as one force element: the soft magnets' moments are
+// solved together (magnetics/induced_magnets.h), and every magnet feels the soft ones' pull.
+struct InducedMagnets {
+  struct Soft {
+    MagnetPair::Side side;  // its magnet's shape and dipoles_per_axis; no magnetisation, no strength
+    SoftMagnet magnet;      // in deck units
+    int body = -1;
+  };
+  struct Permanent {
+    MagnetPair::Side side;
+    int body = -1;
+  };
+  std::vector<Soft> soft;
+  std::vector<Permanent> permanent;
+  // Dense LU up to 300 samples (exact to round-off), GMRES beyond, to 1e-3 of integr_tol (within [1e-12, 1e-8]).
+  InductionSettings settings;
+  double permeabilityScale = 1;  // as MagnetPair's
+};
+
+// Every pair of the deck's active permanent magnets on different bodies, each with its connection, and, when some
+// magnets are soft, the one element that holds them all; errors for magnets that cannot be built (a graphic of
+// another type, a cylinder magnetised across its axis, a soft TriaMesh, …) name the magnet and its line.
 struct BuiltMagnetPair {
   MagnetPair pair;
   ForceConnection connection;
 };
-std::vector<BuiltMagnetPair> buildMagnetPairs(const std::vector<ForceMagnetSpec>& magnets,
-                                              const std::vector<PostGraphicSpec>& graphics, const Model& model,
-                                              Diagnostics& diagnostics);
+struct BuiltInducedMagnets {
+  SourceLoc loc;  // the first soft magnet's
+  InducedMagnets law;
+  ForceConnection connection;
+};
+struct BuiltMagnets {
+  std::vector<BuiltMagnetPair> pairs;
+  std::optional<BuiltInducedMagnets> induced;
+};
+BuiltMagnets buildMagnets(const std::vector<ForceMagnetSpec>& magnets, const std::vector<PostGraphicSpec>& graphics,
+                          const Model& model, Diagnostics& diagnostics);
 
 // The pair's loads at the context's state; `plan` keeps the method and quadrature of the latest evaluation, reused as
 // they are when plan.reuse is set (for the Jacobian's differences). Magnets that overlap — a contact law lets them,
 // by its penetration — act as they do touching: the second is moved out of the first along the contact normal before
-// the loads are computed (why: magnetics/magnet_pair.cpp, fieldOf).
+// the loads are computed (why: magnetics/magnet_pair.h, magnetField).
 ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan);
+
+// Every magnet's load at the context's state (ElementAction::atMarkers, one per magnet at its graphic's marker: the
+// force at the magnet's centre and the torque about it); an induction solve that missed its tolerance says so in
+// ElementAction::trouble, naming the soft magnets.
+ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionContext& context);
 
 }  // namespace lodestone

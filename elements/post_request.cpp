@@ -63,6 +63,15 @@ bool markersJoined(const Model& model, long i, long j) {
   if (model.forces) {
     for (const ForceElement& element : model.forces->elements) {
       if (joins(element.connection.markerI, element.connection.markerJ)) return true;
+      // The induced magnets act at every magnet's marker, each alone.
+      if (const auto* induced = std::get_if<InducedMagnets>(&element.law)) {
+        for (const InducedMagnets::Soft& magnet : induced->soft) {
+          if (joins(magnet.side.markerId, 0)) return true;
+        }
+        for (const InducedMagnets::Permanent& magnet : induced->permanent) {
+          if (joins(magnet.side.markerId, 0)) return true;
+        }
+      }
     }
   }
   return false;

@@ -448,22 +448,30 @@ void MultibodySystem::subtractLoadDerivatives(Rows&& rows, int row, const Force&
 
 void MultibodySystem::differentiateForces(double time, const double* y) {
   // Each element's loads depend on the 13 states of the bodies it reads: its markers' bodies and those of the
-  // markers its expressions name. Forward differences over those states only, with every other body where it is:
-  // 13 evaluations of the one element per body it reads, whatever the size of the model.
+  // markers its expressions name (the induced magnets: every magnet's). Forward differences over those states only,
+  // with every other body where it is: 13 evaluations of the one element per body it reads, whatever the size of the
+  // model.
   const std::vector<ForceElement>& elements = forces_.elements();
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceConnection& connection = elements[e].connection;
-    if (connection.bodyI < 0 && connection.bodyJ < 0) continue;
+    if (connection.bodyI < 0 && connection.bodyJ < 0 && connection.bodiesLoaded.empty()) continue;
     const int element = static_cast<int>(e);
-    const TwoBodyLoads base = forces_.elementLoads(element, time, kinematics_);
+    const ElementLoads base = forces_.elementLoads(element, time, kinematics_);
     for (const int column : connection.bodiesRead) {
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
       const BodyKinematics unperturbed = kinematics;
       forEachPerturbedState(y + layout_.bodyOffset(column), connection.readsVelocities ? kSize : kVelocity,
                             [&](int k, double increment, const BodyKinematics& moved) {
         kinematics = moved;
-        const TwoBodyLoads loads = forces_.elementLoads(element, time, kinematics_);
-        subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base, loads);
+        const ElementLoads loads = forces_.elementLoads(element, time, kinematics_);
+        subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base.pair, loads.pair);
+        // A law over many bodies (the induced magnets) loads each of its bodies.
+        for (size_t b = 0; b < connection.bodiesLoaded.size(); ++b) {
+          const int row = connection.bodiesLoaded[b];
+          subtractLoadDerivatives(couplingBlock(row, column).col(k), row,
+                                  (loads.onBodies[b].force - base.onBodies[b].force) / increment,
+                                  (loads.onBodies[b].torque - base.onBodies[b].torque) / increment);
+        }
       });
       kinematics = unperturbed;
     }

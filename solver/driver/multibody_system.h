@@ -173,6 +173,8 @@ class MultibodySystem {
   int lastNonFiniteBody() const { return lastNonFiniteBody_; }
   // The force elements, and which of them was last not finite (ForceEvaluator::lastNonFinite).
   const ForceEvaluator& forces() const { return forces_; }
+  // The force elements' numerical trouble since the last call (ForceEvaluator::takeMessages).
+  std::vector<ForceMessage> takeForceMessages() { return forces_.takeMessages(); }
 
   // What bodies.csv reports for state y: Euler parameters normalised, angular velocity turned into ground axes.
   // The accelerations come from y'.

@@ -360,6 +360,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
     reportContactEvents();
     watchStep(step);
     watchCost(segment, step.time);
+    reportForceMessages();
     if (reportSubroutineMessages()) {
       const std::span<const double> reached = integrator_->returnedState();
       state_.assign(reached.begin(), reached.end());
@@ -814,6 +815,20 @@ SegmentOutcome Simulation::interrupt(double time, const EnergySample& startEnerg
   SegmentOutcome outcome{false, time, "interrupted"};
   outcome.interrupted = true;
   return outcome;
+}
+
+void Simulation::reportForceMessages() {
+  // Trouble that persists would repeat at every step: the first ones are listed, then that there are more.
+  constexpr long kLoggedMessageLimit = 20;
+  for (const ForceMessage& message : system_->takeForceMessages()) {
+    ++forceMessagesLogged_;
+    if (forceMessagesLogged_ <= kLoggedMessageLimit) {
+      logLine(" WARNING: " + describeForce(*message.element) + " at t=" + scientific(message.time, 6) + ": " +
+              message.text + ".");
+    } else if (forceMessagesLogged_ == kLoggedMessageLimit + 1) {
+      logLine(" WARNING: further numerical trouble of force elements is not listed.");
+    }
+  }
 }
 
 std::optional<std::string> Simulation::reportSubroutineMessages() {

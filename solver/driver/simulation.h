@@ -136,6 +136,8 @@ class Simulation {
   void reportContactEvents();
   // User subroutines' messages into the log; the reason to stop when one asked to or failed.
   std::optional<std::string> reportSubroutineMessages();
+  // Logs the force elements' numerical trouble (an induction solve short of its tolerance) as warnings naming them.
+  void reportForceMessages();
   // Ends the segment because a user subroutine asked to stop or failed: its messages and the reason in the log.
   SegmentOutcome stopForSubroutine();
   // Ends the segment at the step IDAS has just taken to `time` because the stop check asked to: the state reached
@@ -209,6 +211,7 @@ class Simulation {
   std::vector<TraceField> traceFields_;  // tracePair's, kept to spare an allocation per line
   std::vector<char> sensorHolds_;  // per sensor: its condition held at the latest accepted state
   long subroutineMessagesLogged_ = 0;
+  long forceMessagesLogged_ = 0;
   std::vector<ContactEvent> contactEvents_;  // of the latest step, reported then cleared
   ImpactRecorder impacts_;
   std::vector<PairReport> touchingPairs_;

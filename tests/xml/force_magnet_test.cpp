@@ -67,5 +67,47 @@ TEST(ForceMagnetDecks, BadValuesAreRefusedWithTheirRange) {
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "999"));
 }
 
+// Soft magnets: a susceptibility instead of a magnetisation or a moment, on a Sphere, a Box (sampled) and a Cylinder.
+TEST(ForceMagnetDecks, SoftMagnetsOfEachShapeReadAndBuild) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\" susceptibility=\"600\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"100\" moment_z=\"1\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"201\" susceptibility=\"-0.2\" dipoles_per_axis=\"3\"/>");
+  EXPECT_FALSE(diagnostics.hasErrors()) << diagnostics.formatAll();
+}
+
+TEST(ForceMagnetDecks, ASusceptibilityIsAboveMinusOneAndNotZero) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\" susceptibility=\"-1\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"200\" susceptibility=\"0\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"200\" susceptibility=\"-0.999\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "susceptibility"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "susceptibility 0 is no magnet"));
+  for (const Diagnostic& d : diagnostics.entries()) EXPECT_NE(d.where.line, kFirstLine + 2) << d.format();
+}
+
+// A soft magnet's magnetisation is induced: it has no magnetisation, moment or strength of its own.
+TEST(ForceMagnetDecks, ASoftMagnetHasNoMagnetisationMomentOrStrength) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"200\" susceptibility=\"5\" magnetization_z=\"1e6\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"200\" susceptibility=\"5\" moment_x=\"1\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"200\" susceptibility=\"5\" strength_expression=\"TIME\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "a soft magnet (susceptibility) has its magnetisation induced"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "only one of them"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "strength_expression is a permanent magnet's factor on M"));
+}
+
+// A closed TriaMesh is a permanent magnet, but not a soft one in this version.
+TEST(ForceMagnetDecks, ASoftMeshIsRefusedNamingTheGraphic) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Post_Graphic id=\"203\" type=\"TriaMesh\" ref_marker_id=\"20\" num_point=\"4\" num_triangle=\"4\">"
+      "0 0 0  0.01 0 0  0 0.01 0  0 0 0.01  0 2 1  0 1 3  0 3 2  1 2 3</Post_Graphic>\n"
+      "<Force_Magnet id=\"1\" graphic_id=\"203\" susceptibility=\"100\" dipoles_per_axis=\"4\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"203\" moment_x=\"1\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "Post_Graphic id=203 (deck.xml:11"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "cannot be a soft magnet (susceptibility) in this version"));
+  for (const Diagnostic& d : diagnostics.entries()) EXPECT_NE(d.where.line, kFirstLine + 2) << d.format();
+}
+
 }  // namespace
 }  // namespace lodestone::testing
