@@ -103,13 +103,12 @@ std::optional<PlacedShape> meshMagnetOf(const PostGraphicSpec& graphic, const S&
     diagnostics.error(spec.loc, graphicName + " cannot be a magnet: " + problem);
     return std::nullopt;
   }
-  if (isSoft(spec)) {
-    diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be a soft magnet (susceptibility) in "
-                                              "this version: a mesh has neither demagnetising factors nor dipole "
-                                              "samples here; a Sphere, a Box or a Cylinder can");
+  if (isSoft(spec) && spec.dipoles_per_axis == 0) {
+    diagnostics.error(spec.loc, graphicName + " is a TriaMesh: a soft mesh is sampled by dipoles, which also give "
+                                              "its demagnetising factors; give dipoles_per_axis > 0 (6 or more)");
     return std::nullopt;
   }
-  if (spec.dipoles_per_axis > 0) {
+  if (!isSoft(spec) && spec.dipoles_per_axis > 0) {
     diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be sampled by dipoles in this version; "
                                               "leave dipoles_per_axis out for its exact field");
     return std::nullopt;

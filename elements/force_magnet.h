@@ -18,9 +18,10 @@
 //
 // Soft magnets (Westhofen et al. 2024, §3.3.2): M = χ·H inside, H the field of every other magnet less the soft
 // magnet's own demagnetising field, with the demagnetising factors of its shape (a Sphere's 1/3, a Box's and a
-// Cylinder's in closed form). With dipoles_per_axis 0 a soft magnet is one dipole at its centre with its whole volume —
-// exact for a sphere in a uniform field; n > 0 samples it as n³ dipoles of its body (the paper's way), each with the
-// shape's factors, which do not induce each other. Because each soft magnet's moment depends on all the others',
+// Cylinder's in closed form, a TriaMesh's from its samples). With dipoles_per_axis 0 a soft magnet is one dipole at
+// its centre with its whole volume — exact for a sphere in a uniform field; n > 0 samples it as n³ dipoles of its
+// body (the paper's way), each with the shape's factors, which do not induce each other. A soft TriaMesh must be
+// sampled. Because each soft magnet's moment depends on all the others',
 // the soft magnets and every permanent magnet form one force element (InducedMagnets) whose loads solve them all
 // together at each evaluation; the permanent magnets still pull on each other pair by pair.
 #pragma once
@@ -94,7 +95,7 @@ struct InducedMagnets {
 
 // Every pair of the deck's active permanent magnets on different bodies, each with its connection, and, when some
 // magnets are soft, the one element that holds them all; errors for magnets that cannot be built (a graphic of
-// another type, a cylinder magnetised across its axis, a soft TriaMesh, …) name the magnet and its line.
+// another type, a cylinder magnetised across its axis, an unsampled soft TriaMesh, …) name the magnet and its line.
 struct BuiltMagnetPair {
   MagnetPair pair;
   ForceConnection connection;

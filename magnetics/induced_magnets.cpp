@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <Eigen/Eigenvalues>
+
 namespace lodestone {
 
 using Kind = MagnetShape::Kind;
@@ -18,7 +20,7 @@ SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipol
     case Kind::kCylinder:
       soft.demagnetisingFactors = cylinderDemagnetisingFactors(shape.radius, shape.halfLength);
       break;
-    case Kind::kPolyhedron: break;  // refused by the caller
+    case Kind::kPolyhedron: break;  // from its samples, below
   }
   if (dipolesPerAxis == 0) {
     soft.samples.push_back(Vector3::Zero());
@@ -26,6 +28,20 @@ SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipol
     for (const DipoleSample& sample : dipoleSamples(Magnet{shape, Vector3::Zero(), dipolesPerAxis})) {
       soft.samples.push_back(sample.position);
     }
+  }
+  if (shape.kind == Kind::kPolyhedron && !soft.samples.empty()) {
+    Matrix3 tensor = Matrix3::Zero();
+    for (int j = 0; j < 3; ++j) {
+      Polyhedron magnetised = *shape.polyhedron;
+      magnetised.magnetisation = Vector3::Unit(j);
+      const PolyhedronField field(magnetised);
+      for (const Vector3& sample : soft.samples) tensor.col(j) -= field(sample);
+    }
+    tensor = (tensor + tensor.transpose()).eval() / 2;
+    tensor /= tensor.trace();
+    const Eigen::SelfAdjointEigenSolver<Matrix3> principal(tensor);
+    soft.demagnetisingFactors = principal.eigenvalues();
+    soft.demagnetisingAxes = principal.eigenvectors();
   }
   return soft;
 }
@@ -80,7 +96,7 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
       sample.volume = share;
       sample.susceptibility = soft[s].susceptibility;
       sample.demagnetisingFactors = soft[s].demagnetisingFactors;
-      sample.axes = pose.rotation;
+      sample.axes = pose.rotation * soft[s].demagnetisingAxes;
       sample.group = static_cast<int>(s);
       samples.push_back(sample);
       owner.push_back(s);

@@ -45,13 +45,17 @@ namespace {
 
 Vector3 moment(const Magnet& magnet) { return volume(magnet.shape) * magnet.magnetisation; }
 
-// The half-extents of the box the shape fills, about its centre.
+// The half-extents of the box the shape fills, about its centre (a mesh's: about its axes' origin).
 Vector3 boundingBox(const MagnetShape& shape) {
   switch (shape.kind) {
     case Kind::kSphere: return Vector3::Constant(shape.radius);
     case Kind::kCuboid: return shape.halfExtents;
     case Kind::kCylinder: return Vector3(shape.radius, shape.radius, shape.halfLength);
-    case Kind::kPolyhedron: return Vector3::Constant(boundingRadius(shape));
+    case Kind::kPolyhedron: {
+      Vector3 half = Vector3::Zero();
+      for (const Vector3& vertex : shape.polyhedron->vertices) half = half.cwiseMax(vertex.cwiseAbs());
+      return half;
+    }
   }
   return Vector3::Zero();
 }
@@ -61,7 +65,7 @@ bool inside(const MagnetShape& shape, const Vector3& point) {
     case Kind::kSphere: return point.norm() <= shape.radius;
     case Kind::kCuboid: return (point.cwiseAbs().array() <= shape.halfExtents.array()).all();
     case Kind::kCylinder: return point.head<2>().norm() <= shape.radius && std::abs(point.z()) <= shape.halfLength;
-    case Kind::kPolyhedron: return false;  // not sampled (Magnet::dipolesPerAxis)
+    case Kind::kPolyhedron: return insidePolyhedron(*shape.polyhedron, point);
   }
   return false;
 }

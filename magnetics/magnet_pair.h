@@ -35,7 +35,8 @@ struct Magnet {
   Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes; a cylinder's along its axis (z) only
   // 0: exact; n > 0: sampled by point dipoles at the centres of an n×n×n grid of cells over the magnet's bounding
   // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it). A pair with one
-  // sampled magnet takes the other exactly in the samples' field. Not for a polyhedron (no inside test here yet).
+  // sampled magnet takes the other exactly in the samples' field. A polyhedron's grid is over the box about its axes'
+  // origin that holds its vertices, its cells' centres inside it by their winding number (insidePolyhedron).
   int dipolesPerAxis = 0;
 };
 

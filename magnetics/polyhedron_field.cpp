@@ -204,6 +204,20 @@ Vector3 PolyhedronField::operator()(const Vector3& point) const {
   return field / (4 * std::numbers::pi);
 }
 
+bool insidePolyhedron(const Polyhedron& polyhedron, const Vector3& point) {
+  double solidAngle = 0;
+  for (const std::array<int, 3>& triangle : polyhedron.triangles) {
+    const Vector3 a = polyhedron.vertices[static_cast<size_t>(triangle[0])] - point;
+    const Vector3 b = polyhedron.vertices[static_cast<size_t>(triangle[1])] - point;
+    const Vector3 c = polyhedron.vertices[static_cast<size_t>(triangle[2])] - point;
+    const double la = a.norm(), lb = b.norm(), lc = c.norm();
+    // Positive seen from inside: the corners run counter-clockwise seen from outside.
+    const double denominator = la * lb * lc + a.dot(b) * lc + a.dot(c) * lb + b.dot(c) * la;
+    solidAngle += 2 * std::atan2(a.dot(b.cross(c)), denominator);
+  }
+  return solidAngle > 2 * std::numbers::pi;
+}
+
 Vector3 polyhedronField(const Polyhedron& polyhedron, const Vector3& point) {
   return PolyhedronField(polyhedron)(point);
 }

@@ -74,6 +74,11 @@ class PolyhedronField {
   std::vector<ChargedEdge> edges_;
 };
 
+// Whether `point` is inside the closed, outward-wound mesh: its winding number there — the triangles' solid angles
+// seen from the point (van Oosterom & Strackee, signed by the winding) over 4π, 1 inside and 0 outside — above ½.
+// A point on the surface may go either way.
+bool insidePolyhedron(const Polyhedron& polyhedron, const Vector3& point);
+
 // H at one point; for many points, build a PolyhedronField once.
 Vector3 polyhedronField(const Polyhedron& polyhedron, const Vector3& point);
 

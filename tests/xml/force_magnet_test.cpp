@@ -97,16 +97,19 @@ TEST(ForceMagnetDecks, ASoftMagnetHasNoMagnetisationMomentOrStrength) {
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "strength_expression is a permanent magnet's factor on M"));
 }
 
-// A closed TriaMesh is a permanent magnet, but not a soft one in this version.
-TEST(ForceMagnetDecks, ASoftMeshIsRefusedNamingTheGraphic) {
+// A closed TriaMesh may be soft when sampled by dipoles (they give its demagnetising factors too), not otherwise.
+TEST(ForceMagnetDecks, ASoftMeshMustBeSampled) {
   const Diagnostics diagnostics = readAndBuild(
       "<Post_Graphic id=\"203\" type=\"TriaMesh\" ref_marker_id=\"20\" num_point=\"4\" num_triangle=\"4\">"
       "0 0 0  0.01 0 0  0 0.01 0  0 0 0.01  0 2 1  0 1 3  0 3 2  1 2 3</Post_Graphic>\n"
-      "<Force_Magnet id=\"1\" graphic_id=\"203\" susceptibility=\"100\" dipoles_per_axis=\"4\"/>\n"
-      "<Force_Magnet id=\"2\" graphic_id=\"203\" moment_x=\"1\"/>");
+      "<Force_Magnet id=\"1\" graphic_id=\"203\" susceptibility=\"100\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"203\" susceptibility=\"100\" dipoles_per_axis=\"4\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"203\" moment_x=\"1\"/>");
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "Post_Graphic id=203 (deck.xml:11"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "cannot be a soft magnet (susceptibility) in this version"));
-  for (const Diagnostic& d : diagnostics.entries()) EXPECT_NE(d.where.line, kFirstLine + 2) << d.format();
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "a soft mesh is sampled by dipoles"));
+  for (const Diagnostic& d : diagnostics.entries()) {
+    EXPECT_TRUE(d.where.line == kFirstLine + 1) << d.format();
+  }
 }
 
 }  // namespace
