@@ -373,9 +373,11 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
     return law.advancing ? states.advanceTo(time_, elapsed) : states.at(time_, elapsed);
   };
   const ContactLaws& laws = laws_[e];
-  law.normalStates = statesOf(laws.normal->stateSize(), &Anchor::normalState, zeroNormalState_, law.normalElapsed);
-  law.frictionStates =
-      statesOf(laws.friction->stateSize(), &Anchor::frictionState, zeroFrictionState_, law.frictionElapsed);
+  // The zeros are the thread's own: a built-in law with state (LINEAR_SHEAR) is evaluated by several threads at once.
+  law.normalStates = statesOf(laws.normal->stateSize(), &Anchor::normalState,
+                              threadScratch<std::vector<double>, struct ZeroNormalState>(), law.normalElapsed);
+  law.frictionStates = statesOf(laws.friction->stateSize(), &Anchor::frictionState,
+                                threadScratch<std::vector<double>, struct ZeroFrictionState>(), law.frictionElapsed);
   return law;
 }
 
@@ -408,12 +410,15 @@ void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& la
   const double share = point.contact->share;
   const double depth = point.contact->depth;
   const double elastic = elasticForce(depth);  // once: for a CNFSUB it is a call of the user's code
-  energy.dashpotPower += (normalForce - share * elastic) * point.penetrationRate;
-  energy.slipPower -= friction.dot(point.slip);
+  // A friction law that holds energy (a shear spring) or damps has its part of −f·v taken out of the slip's.
+  const FrictionEnergy held = laws.friction->energy(lawPair, point, normalForce);
+  energy.dashpotPower += (normalForce - share * elastic) * point.penetrationRate + held.dashpotPower;
+  energy.slipPower -= friction.dot(point.slip) + held.strainRate + held.dashpotPower;
   // A tilted patch stores ½·F·tilt at each point beyond the law's energy at its depth (a flat face under a linear law
   // rocks on a Winkler layer: exactly its energy).
   if (energy.withStrain) {
-    energy.strain += share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elastic * point.contact->tilt);
+    energy.strain +=
+        share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elastic * point.contact->tilt) + held.strain;
   }
 }
 

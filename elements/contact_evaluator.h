@@ -60,9 +60,11 @@ struct PairReport {
 // weighed by its share of the law's force, as its force is.
 struct ContactEnergy {
   bool withStrain = false;  // asked for: the stored energy too (a quadrature of the law per point, for outputs)
-  double strain = 0;        // Σ share·∫₀^δ f(s, 0) ds
-  double dashpotPower = 0;  // Σ share·(f(δ, δ̇) − f(δ, 0))·δ̇, dissipated by the normal law (≥ 0 for damping laws)
-  double slipPower = 0;     // Σ −f_t·v_slip, dissipated by friction
+  double strain = 0;        // Σ share·∫₀^δ f(s, 0) ds, and what friction laws hold (a shear spring's ½|F|²/k)
+  // Σ share·(f(δ, δ̇) − f(δ, 0))·δ̇, dissipated by the normal law (≥ 0 for damping laws), and by friction laws'
+  // dashpots
+  double dashpotPower = 0;
+  double slipPower = 0;     // Σ −f_t·v_slip, dissipated by friction, less the friction laws' held rate and dashpots
   double fieldPower = 0;    // the power of field forces and moments (DIPOLE's magnets) on both bodies
 };
 
@@ -396,7 +398,6 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::vector<ContactLaws> laws_;           // per element
   std::vector<char> keepsLawState_;         // per element: a law of it has state
   bool anyLawState_ = false;
-  std::vector<double> zeroNormalState_, zeroFrictionState_;  // of points whose contact is not accepted yet
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;

@@ -39,7 +39,16 @@ class BuiltinNormal final : public NormalForceLaw {
 class BuiltinFriction final : public FrictionForceLaw {
  public:
   explicit BuiltinFriction(const ForceContact& element) : element_(element) {}
-  Vector3 force(const LawPair&, const LawPoint& point, double normalForce) const override {
+  Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const override {
+    const FrictionLaw& law = *element_.frictionLaw;
+    if (law.stateful) {
+      // As a named law's state: the point's stored state, replaced by the one now at an accepted step.
+      double* state = pair.frictionStates + static_cast<size_t>(point.index) * static_cast<size_t>(law.stateSize);
+      FrictionOutput output;
+      law.stateful(element_.frictionValues, inputOf(pair, point, normalForce), state, pair.advancing ? state : nullptr,
+                   output);
+      return output.force;
+    }
     const double slipSpeed = point.slip.norm();
     if (!element_.frictionLaw->coefficient || !(slipSpeed > 0)) return Vector3::Zero();
     // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the same
@@ -47,10 +56,29 @@ class BuiltinFriction final : public FrictionForceLaw {
     const double mu = element_.frictionLaw->coefficient(element_.frictionValues, slipSpeed);
     return -(mu * std::fabs(normalForce)) * Vector3(point.slip / slipSpeed);
   }
-  // μ(v)·N, μ smooth in the slip: it begins and ends as smoothly as the normal force.
-  int smoothnessAt(ContactChange) const override { return kSmoothForce; }
+  FrictionEnergy energy(const LawPair& pair, const LawPoint& point, double normalForce) const override {
+    const FrictionLaw& law = *element_.frictionLaw;
+    if (!law.stateful) return {};
+    const double* state = pair.frictionStates + static_cast<size_t>(point.index) * static_cast<size_t>(law.stateSize);
+    FrictionOutput output;
+    law.stateful(element_.frictionValues, inputOf(pair, point, normalForce), state, nullptr, output);
+    return {output.strain, output.strainRate, output.dashpotPower};
+  }
+  int stateSize() const override { return element_.frictionLaw->stateSize; }
+  // μ(v)·N, μ smooth in the slip: it begins and ends as smoothly as the normal force. A law with state is not known
+  // (a shear dashpot acts from the first instant): taken as a jump.
+  int smoothnessAt(ContactChange) const override { return element_.frictionLaw->stateful ? 0 : kSmoothForce; }
 
  private:
+  static FrictionInput inputOf(const LawPair& pair, const LawPoint& point, double normalForce) {
+    return {.normal = point.contact->normal,
+            .slip = point.slip,
+            .normalForce = normalForce,
+            .share = point.contact->share,
+            .effectiveMass = pair.effectiveMass,
+            .elapsed = pair.frictionElapsed};
+  }
+
   const ForceContact& element_;
 };
 

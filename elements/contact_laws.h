@@ -70,11 +70,21 @@ class NormalForceLaw {
   virtual int smoothnessAt(ContactChange) const { return 0; }
 };
 
+// How a friction law's force at a point splits its power −f·v (ContactEnergy): the energy the law holds there, how
+// fast the law changes it, and the power of its viscous part; the rest is dissipated by slip.
+struct FrictionEnergy {
+  double strain = 0;
+  double strainRate = 0;
+  double dashpotPower = 0;
+};
+
 class FrictionForceLaw {
  public:
   virtual ~FrictionForceLaw() = default;
   // The friction force at this point, ground, given the normal force it carries.
   virtual Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const = 0;
+  // What of its power the law holds or dissipates viscously at this point (a law that holds nothing: all is slip).
+  virtual FrictionEnergy energy(const LawPair&, const LawPoint&, double) const { return {}; }
   virtual int stateSize() const { return 0; }
   virtual bool runsUserCode() const { return false; }  // as NormalForceLaw's
   // How smooth the force is through an onset or a separation, given the normal force's smoothness; 0 when not known.

@@ -130,15 +130,48 @@ struct NormalLaw {
   bool needsGapGradient = false;
 };
 
+// What a friction law with state sees at one contact point of a patch. The law acts once per patch: the point carries
+// `share` of it, so its normal force is its share of the patch's and a stiffness k of the law is share·k at the point
+// (the patch's points in parallel make k), which gives k the same meaning for a sphere's one point and a face's patch.
+struct FrictionInput {
+  Vector3 normal = Vector3::Zero();  // unit, from J to I
+  Vector3 slip = Vector3::Zero();    // tangential velocity of I relative to J at the point
+  double normalForce = 0;            // the point's share of the patch's normal force
+  double share = 1;                  // the part of the patch's force the point carries
+  double effectiveMass = 0;          // m_I·m_J/(m_I + m_J), ground counting as infinite
+  // Time since the state was stored (at the last accepted step; 0 when the contact has just begun), over which the
+  // law integrates its state to give the force now: within a step the force is then implicit in the step's velocity.
+  double elapsed = 0;
+};
+
+// A friction law with state at one point: its force, and how it splits the force's power −f·v (the power the
+// bodies lose to it). The energy it holds (a shear spring's) counts as held energy; `strainRate` is how fast the
+// law's own integration changes it, `dashpotPower` what its viscous part dissipates; the rest, −f·v − strainRate −
+// dashpotPower, is dissipated by slip.
+struct FrictionOutput {
+  Vector3 force = Vector3::Zero();  // on I, ground
+  double strain = 0;
+  double strainRate = 0;
+  double dashpotPower = 0;
+};
+
 struct FrictionLaw {
   std::string keyword;                  // "COULOMB_ON"
   std::string summary;
   std::vector<LawParameter> parameters;
   LawCheck check;
   // The friction coefficient μ(v) ≥ 0 at slip speed v ≥ 0; the friction force is −μ(v)·N·(slip direction).
-  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF), or a
-  // named law, whose named->friction_force gives the force itself.
+  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF), a law
+  // with state (stateful below), or a named law, whose named->friction_force gives the force itself.
   double (*coefficient)(LawValues values, double slipSpeed) = nullptr;
+  // A built-in law with state per contact point (LINEAR_SHEAR's shear spring), kept and advanced as a named law's
+  // state is (lodestone_law's state_size and advance_state): `stateSize` numbers per point, zero when its contact
+  // begins. `stateful` gives the force from the point's state stored at the last accepted step (`state`), and when
+  // `advanced` is not null (once per accepted step) writes there the state at this instant; the two may be the same
+  // numbers. nullptr for laws without state.
+  int stateSize = 0;
+  void (*stateful)(LawValues values, const FrictionInput& input, const double* state, double* advanced,
+                   FrictionOutput& output) = nullptr;
   const lodestone_law* named = nullptr;
 };
 

@@ -19,11 +19,11 @@ struct EnergySample {
   double kineticTranslational = 0;  // Σ ½M·v² of the CGs
   double kineticRotational = 0;     // Σ ½ω·Jω
   double gravity = 0;               // Σ −M·g·(x − x at the run's start)
-  double contactStrain = 0;         // elastic energy in the contacts: Σ share·∫₀^δ f(s, 0) ds
+  double contactStrain = 0;         // elastic energy in the contacts: Σ share·∫₀^δ f(s, 0) ds, and shear springs'
   double forceStrain = 0;           // elastic energy in springs and bushings
   // Dissipated since the run's start (≥ 0 for dissipative laws).
-  double contactDashpot = 0;  // by the normal laws' damping: ∫ Σ share·(f(δ, δ̇) − f(δ, 0))·δ̇ dt
-  double contactSlip = 0;     // by friction: ∫ Σ −f_t·v_slip dt
+  double contactDashpot = 0;  // by the normal laws' damping, ∫ Σ share·(f(δ, δ̇) − f(δ, 0))·δ̇ dt, and shear dashpots
+  double contactSlip = 0;     // by friction: ∫ Σ −f_t·v_slip dt, less what a friction law holds or damps
   double forceDashpot = 0;    // by springs' and bushings' damping
   // Work done on the bodies since the run's start.
   double motionWork = 0;   // by Motion_Joint reactions
