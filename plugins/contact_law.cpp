@@ -32,7 +32,7 @@ std::vector<const NormalLaw*>& normalRegistry() {
 
 std::vector<const FrictionLaw*>& frictionRegistry() {
   static std::vector<const FrictionLaw*> laws = {
-      &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw()};
+      &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw(), &linearShearLaw()};
   return laws;
 }
 

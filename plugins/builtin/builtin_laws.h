@@ -41,5 +41,6 @@ const FrictionLaw& coulombOnLaw();           // COULOMB_ON (MotionSolve)
 const FrictionLaw& coulombDynamicOnlyLaw();  // COULOMB_DYNAMICONLY (MotionSolve)
 const FrictionLaw& coulombOffLaw();          // COULOMB_OFF (MotionSolve)
 const FrictionLaw& smoothStickSlipLaw();     // SMOOTH_STICK_SLIP (shaped after Simscape)
+const FrictionLaw& linearShearLaw();         // LINEAR_SHEAR (PFC linear model's shear spring and slip limit)
 
 }  // namespace lodestone

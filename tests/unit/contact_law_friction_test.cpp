@@ -167,5 +167,113 @@ TEST(ContactLawFriction, FrictionLawsWarnOfDynamicAboveStaticAndOfNoFriction) {
   EXPECT_TRUE(warningsOf(coulombDynamicOnlyLaw(), {0.2, 0.1}).empty());
 }
 
+// ---- LINEAR_SHEAR: a shear spring with a slip limit, its force from the state per contact point ----------------
+
+std::vector<double> linearShear(double ks, double fric, double dampingRatio = 0, double dashpotMode = 0) {
+  return lawValues(linearShearLaw().parameters,
+                   {{"ks", {ks}}, {"fric", {fric}}, {"dp_sratio", {dampingRatio}}, {"dp_mode", {dashpotMode}}});
+}
+
+FrictionOutput shear(const std::vector<double>& values, const FrictionInput& input, const std::vector<double>& state,
+                     std::vector<double>* advanced = nullptr) {
+  FrictionOutput output;
+  linearShearLaw().stateful(values, input, state.data(), advanced ? advanced->data() : nullptr, output);
+  return output;
+}
+
+TEST(ContactLawFriction, LinearShearHasStateAndNoCoefficient) {
+  EXPECT_EQ(linearShearLaw().coefficient, nullptr);
+  ASSERT_NE(linearShearLaw().stateful, nullptr);
+  EXPECT_EQ(linearShearLaw().stateSize, 8) << "the spring's force (3), whether it slipped, the slip velocity (3), "
+                                               "the energy held";
+}
+
+// Sticking: F = F_stored − ks·½(v_stored + v)·elapsed, holding ½|F|²/ks. ks = 1e4, slip (1e-3, 0, 0) for 0.1 s,
+// stored (−3, 0, 0) with the same slip: F = (−4, 0, 0), below fric·Fn = 5. The held energy's rate is its change over
+// the step, (8e-4 − 4.5e-4)/0.1, which is −F·v at the step's middle (nothing dissipated); with no time elapsed, −F·v.
+TEST(ContactLawFriction, LinearShearSticksBelowTheSlipLimit) {
+  const std::vector<double> values = linearShear(1e4, 0.5);
+  const FrictionInput input{.normal = Vector3::UnitZ(), .slip = Vector3(1e-3, 0, 0), .normalForce = 10,
+                            .effectiveMass = 1, .elapsed = 0.1};
+  std::vector<double> advanced(8, 7.0);
+  const FrictionOutput output = shear(values, input, {-3, 0, 0, 0, 1e-3, 0, 0, 4.5e-4}, &advanced);
+  EXPECT_NEAR((output.force - Vector3(-4, 0, 0)).norm(), 0, 1e-15);
+  EXPECT_DOUBLE_EQ(output.strain, 0.5 * 16 / 1e4);
+  EXPECT_NEAR(output.strainRate, 3.5e-3, 1e-15) << "−F·v with F = −3.5";
+  EXPECT_EQ(output.dashpotPower, 0);
+  EXPECT_EQ(advanced, (std::vector<double>{-4, 0, 0, 0, 1e-3, 0, 0, 8e-4})) << "force, not slipping, slip, energy";
+  FrictionInput now = input;
+  now.elapsed = 0;
+  EXPECT_DOUBLE_EQ(shear(values, now, {-4, 0, 0, 0, 1e-3, 0, 0, 8e-4}).strainRate, 4e-3) << "−F·v";
+  // The slip increment is the trapezoidal rule's: from a stored slip of 3e-3 the mean is 2e-3, F = −3 − 2.
+  EXPECT_NEAR(shear(values, input, {-3, 0, 0, 0, 3e-3, 0, 0, 4.5e-4}).force.x(), -5, 1e-15);
+}
+
+// Slipping: the trial force (−3 − 1e4·0.1·0.05 = −53) beyond fric·Fn = 5 is cut to 5 along it, holding ½·25/ks. A
+// spring slipping at its limit holds its energy while Fn does; when Fn falls (10 to 8) the limit falls with it and
+// the spring gives up (25 − 16)/2/ks over the step, which its negative rate hands to slip. A point carrying a quarter
+// of its patch (share 0.25) has a quarter of ks and slips at fric times its own normal force (its share of the
+// patch's).
+TEST(ContactLawFriction, LinearShearSlipsAtFricTimesTheNormalForce) {
+  const std::vector<double> values = linearShear(1e4, 0.5);
+  FrictionInput input{.normal = Vector3::UnitZ(), .slip = Vector3(0.05, 0, 0), .normalForce = 10,
+                      .effectiveMass = 1, .elapsed = 0.1};
+  std::vector<double> advanced(8, 0.0);
+  const FrictionOutput output = shear(values, input, {-5, 0, 0, 1, 0.05, 0, 0, 1.25e-3}, &advanced);
+  EXPECT_NEAR((output.force - Vector3(-5, 0, 0)).norm(), 0, 1e-15);
+  EXPECT_DOUBLE_EQ(output.strain, 0.5 * 25 / 1e4);
+  EXPECT_EQ(output.strainRate, 0) << "at the limit, as it was";
+  EXPECT_EQ(advanced[3], 1) << "slipping";
+  input.normalForce = 8;
+  EXPECT_NEAR(shear(values, input, {-5, 0, 0, 1, 0.05, 0, 0, 1.25e-3}).strainRate, -4.5e-4 / 0.1, 1e-15);
+  // A quarter share: stiffness 2500, limit 0.5·2.5 = 1.25.
+  input.share = 0.25;
+  input.normalForce = 2.5;
+  input.slip = Vector3(0.002, 0, 0);
+  EXPECT_NEAR(shear(values, input, {-1, 0, 0, 0, 0.002, 0, 0, 0}).force.x(), -1.25, 1e-15) << "−1 − 2500·2e-4, cut";
+  input.slip = Vector3(0.0002, 0, 0);
+  EXPECT_NEAR(shear(values, input, {-1, 0, 0, 0, 2e-4, 0, 0, 0}).force.x(), -1.05, 1e-15) << "−1 − 2500·2e-5, sticking";
+}
+
+// The stored force and slip are turned into the current tangent plane with their magnitudes kept: a stored force
+// (3, 0, 4) on a normal along z becomes (5, 0, 0); a stored slip (0, 3e-3, 4e-3) for 0.01 s adds −1e4·½·5e-3·0.01.
+TEST(ContactLawFriction, LinearShearTurnsItsStoredForceIntoTheTangentPlane) {
+  const std::vector<double> values = linearShear(1e4, 1);
+  const FrictionInput input{.normal = Vector3::UnitZ(), .normalForce = 10, .effectiveMass = 1, .elapsed = 0.01};
+  EXPECT_NEAR((shear(values, input, {3, 0, 4, 0, 0, 0, 0, 0}).force - Vector3(5, 0, 0)).norm(), 0, 1e-14);
+  EXPECT_NEAR((shear(values, input, {3, 0, 4, 0, 0, 3e-3, 4e-3, 0}).force - Vector3(5, -0.25, 0)).norm(), 0, 1e-14);
+}
+
+// The dashpot 2·dp_sratio·sqrt(m·ks)·share·v (here 2·0.5·sqrt(4·1e4) = 200 N·s/m) acts while sticking in every mode,
+// and while slipping only in modes 0 and 1 (PFC's "full shear"), not 2 and 3 ("slip-cut shear"). Its power is
+// dashpotPower, not the slip's.
+TEST(ContactLawFriction, LinearShearDashpotFollowsDpMode) {
+  const FrictionInput sticking{.normal = Vector3::UnitZ(), .slip = Vector3(1e-3, 0, 0), .normalForce = 10,
+                               .effectiveMass = 4, .elapsed = 1e-3};
+  const FrictionInput slipping{.normal = Vector3::UnitZ(), .slip = Vector3(1, 0, 0), .normalForce = 10,
+                               .effectiveMass = 4, .elapsed = 1e-3};
+  for (int mode = 0; mode <= 3; ++mode) {
+    const std::vector<double> values = linearShear(1e4, 0.5, 0.5, mode);
+    const FrictionOutput stick = shear(values, sticking, {0, 0, 0, 0, 1e-3, 0, 0, 0});
+    EXPECT_NEAR(stick.force.x(), -1e4 * 1e-6 - 200 * 1e-3, 1e-15) << mode;
+    EXPECT_NEAR(stick.dashpotPower, 200 * 1e-6, 1e-18) << mode;
+    const FrictionOutput slip = shear(values, slipping, {0, 0, 0, 0, 1, 0, 0, 0});
+    const double dashpot = mode < 2 ? 200 : 0;
+    EXPECT_NEAR(slip.force.x(), -5 - dashpot, 1e-12) << mode;
+    EXPECT_NEAR(slip.dashpotPower, dashpot, 1e-12) << mode;
+  }
+}
+
+TEST(ContactLawFriction, LinearShearRefusesAFractionalDpModeAndWarnsOfNoFriction) {
+  LawFindings findings;
+  linearShearLaw().check(linearShear(1e4, 0.5, 0, 1.5), findings);
+  ASSERT_EQ(findings.errors.size(), 1u);
+  EXPECT_EQ(findings.errors[0], "dp_mode (1.5) must be one of 0, 1, 2, 3");
+  LawFindings none;
+  linearShearLaw().check(linearShear(1e4, 0), none);
+  EXPECT_TRUE(none.errors.empty());
+  EXPECT_EQ(none.warnings.size(), 1u);
+}
+
 }  // namespace
 }  // namespace lodestone::testing

@@ -30,7 +30,8 @@ TEST(ContactLawRegistry, EveryNormalKeywordIsListedOnce) {
 }
 
 TEST(ContactLawRegistry, EveryFrictionKeywordIsListedOnce) {
-  const std::set<std::string> expected = {"COULOMB_ON", "COULOMB_DYNAMICONLY", "COULOMB_OFF", "SMOOTH_STICK_SLIP"};
+  const std::set<std::string> expected = {"COULOMB_ON", "COULOMB_DYNAMICONLY", "COULOMB_OFF", "SMOOTH_STICK_SLIP",
+                                         "LINEAR_SHEAR"};
   std::set<std::string> listed;
   for (const FrictionLaw* law : frictionLaws()) {
     if (!law->named) {

@@ -125,6 +125,49 @@ TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) 
   EXPECT_TRUE(hasError(equal, kContactLine, "stiction_trans_vel (0.1) must be smaller than friction_trans_vel (0.1)"));
 }
 
+// LINEAR_SHEAR's attributes are read into its values in table order (dp_sratio and dp_mode default to 0); each bad
+// value is refused at the element's line: ks must be positive, fric is required and not negative, dp_sratio lies in
+// [0, 1] (PFC's range), and dp_mode is one of PFC's modes 0 to 3 (a fraction only the law's check can refuse).
+TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
+  const ReadResult good = readText(deck(contactModel(
+      kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" fric=\"0.5\" dp_sratio=\"0.2\" dp_mode=\"2\"")));
+  ASSERT_TRUE(good.spec) << good.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*good.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
+  const ForceContact& element = model->contacts->elements[0];
+  EXPECT_EQ(element.frictionLaw->keyword, "LINEAR_SHEAR");
+  EXPECT_EQ(element.frictionValues, (std::vector<double>{1e5, 0.5, 0.2, 2}));
+  const ReadResult defaults =
+      readText(deck(contactModel(kBallOnBox + kImpact + " cff_type=\"linear_shear\" ks=\"1e5\" fric=\"0.5\"")));
+  ASSERT_TRUE(defaults.spec) << defaults.diagnostics.formatAll();
+  const std::optional<Model> byDefault = buildModel(*defaults.spec, diagnostics);
+  ASSERT_TRUE(byDefault);
+  EXPECT_EQ(byDefault->contacts->elements[0].frictionValues[2], 0) << "dp_sratio";
+  EXPECT_EQ(byDefault->contacts->elements[0].frictionValues[3], 0) << "dp_mode";
+
+  const auto refused = [](const std::string& attributes, const std::string& message) {
+    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" " +
+                                                             attributes)));
+    EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
+  };
+  refused("ks=\"0\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got 0)");
+  refused("ks=\"-1e5\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got -1e+05)");
+  refused("fric=\"0.5\"", "missing required attribute 'ks'");
+  refused("ks=\"1e5\"", "missing required attribute 'fric'");
+  refused("ks=\"1e5\" fric=\"-0.1\"", "attribute 'fric' must be >= 0 (got -0.1)");
+  refused("ks=\"1e5\" fric=\"0.5\" dp_sratio=\"1.5\"", "attribute 'dp_sratio' must be >= 0 and <= 1 (got 1.5)");
+  refused("ks=\"1e5\" fric=\"0.5\" dp_mode=\"4\"", "attribute 'dp_mode' must be >= 0 and <= 3 (got 4)");
+  refused("ks=\"1e5\" fric=\"0.5\" dp_mode=\"1.5\"", "dp_mode (1.5) must be one of 0, 1, 2, 3");
+  const Diagnostics noFriction = readAndBuild(
+      deck(contactModel(kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" fric=\"0\"")));
+  EXPECT_TRUE(hasWarning(noFriction, kContactLine,
+                         "cff_type=\"LINEAR_SHEAR\": fric is 0: the law gives no friction; "
+                         "cff_type=\"COULOMB_OFF\" says so"))
+      << noFriction.formatAll();
+}
+
 TEST(ForceContact, GraphicCountMustAgreeWithTheList) {
   const ReadResult result =
       readText(deck(contactModel("num_i_graphics=\"2\" " + kBallOnBox + "num_j_graphics=\"1\" " + kImpact)));
