@@ -286,7 +286,9 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
   if (!pair.points.empty() && deepest <= element.options.ignoreDeeperThan) {
     // Each point of a patch: the law acts at the patch's depth with the point's own motion, and the point carries its
     // share of that force; its friction follows the normal force it carries.
-    const LawPair lawPair = lawPairOf(pair, evaluation);
+    LawPair lawPair = lawPairOf(pair, evaluation);
+    SlipTally slips;
+    if (lawPair.advancing) lawPair.slipTally = &slips;
     Vector3 centroid = Vector3::Zero();  // of the points weighted by the part of the force each carries
     DeepestPatch deepestPatch;
     for (int k = 0; k < static_cast<int>(pair.points.size()); ++k) {
@@ -307,6 +309,13 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
         report->frictionForce += friction.norm();
         centroid += point.contact->share * point.at;
         deepestPatch.add(point);
+      }
+    }
+    if (slips.points > 0) {
+      const bool slipped = slips.slippedBefore == slips.points, slipsNow = slips.slipsNow == slips.points;
+      if (slipped != slipsNow) {
+        slipChanges_.push_back({time_, &element, contacts_->graphics[static_cast<size_t>(pair.graphicI)].id,
+                                contacts_->graphics[static_cast<size_t>(pair.graphicJ)].id, slipsNow});
       }
     }
     if (report) {

@@ -77,6 +77,15 @@ struct ContactEvent {
   bool located = true;     // found by root finding (true) or noticed after a step (false)
 };
 
+// A contact whose friction law has a slip state (LINEAR_SHEAR) began or stopped slipping at an accepted step: PFC's
+// slip_change event. A patch slips when all its points do.
+struct SlipChange {
+  double time = 0;
+  const ForceContact* element = nullptr;
+  long iGraphic = 0, jGraphic = 0;
+  bool began = true;  // false: it stopped slipping
+};
+
 // A line a user subroutine (c_errmes) or a utility it called wants in the run log.
 struct SubroutineMessage {
   const ForceContact* element = nullptr;
@@ -236,6 +245,8 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // Messages since the last call, for the run log.
   // (Lines from named laws, through their host's message(), come with them.)
   std::vector<SubroutineMessage> takeMessages();
+  // The slip changes since the last call, in the order they happened.
+  std::vector<SlipChange> takeSlipChanges() { return std::exchange(slipChanges_, {}); }
   // DebugOutput: count and time every subroutine call; the calls and their cost since the last take.
   struct SubroutineCost {
     const ForceContact* element = nullptr;
@@ -414,6 +425,7 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   std::set<int> contactPostStarted_;                // elements whose CONTACTPOST had its first call
   std::set<std::string> reportedProblems_;
   std::vector<SubroutineMessage> messages_;
+  std::vector<SlipChange> slipChanges_;
   std::optional<std::string> stopRequest_;
 };
 

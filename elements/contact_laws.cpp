@@ -47,6 +47,11 @@ class BuiltinFriction final : public FrictionForceLaw {
       FrictionOutput output;
       law.stateful(element_.frictionValues, inputOf(pair, point, normalForce), state, pair.advancing ? state : nullptr,
                    output);
+      if (pair.slipTally && output.slipsNow >= 0) {
+        pair.slipTally->points += 1;
+        pair.slipTally->slippedBefore += output.slippedBefore;
+        pair.slipTally->slipsNow += output.slipsNow;
+      }
       return output.force;
     }
     const double slipSpeed = point.slip.norm();

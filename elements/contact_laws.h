@@ -26,6 +26,12 @@ class SubroutineCaller {
   ~SubroutineCaller() = default;
 };
 
+// How many points of a pair have a slip state, and how many of them slipped at the last accepted step and slip now
+// (FrictionOutput), counted while the pair's state is advanced.
+struct SlipTally {
+  int points = 0, slippedBefore = 0, slipsNow = 0;
+};
+
 // One graphic pair, as its laws see it during one evaluation.
 struct LawPair {
   const ForceContact* element = nullptr;
@@ -43,6 +49,7 @@ struct LawPair {
   double* frictionStates = nullptr;
   double frictionElapsed = 0;
   SubroutineCaller* subroutines = nullptr;
+  SlipTally* slipTally = nullptr;  // while advancing: where laws with a slip state count their points
 };
 
 // One point of a patch: its place, its motion, and the patch's depth and area, which every point shares.

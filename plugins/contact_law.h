@@ -153,6 +153,10 @@ struct FrictionOutput {
   double strain = 0;
   double strainRate = 0;
   double dashpotPower = 0;
+  // Laws with a slip state (LINEAR_SHEAR): whether the point slipped at the last accepted step, and whether it slips
+  // now (0 or 1); −1 for laws without one. A contact's slip changes are events (events.csv: slip_change).
+  int slippedBefore = -1;
+  int slipsNow = -1;
 };
 
 struct FrictionLaw {

@@ -48,11 +48,13 @@ void linearShearForce(LawValues values, const FrictionInput& input, const double
                       FrictionOutput& output) {
   const double stiffness = input.share * values[kShearStiffness];
   const Vector3& n = input.normal;
+  output.slippedBefore = state[kSlipping] != 0 ? 1 : 0;  // read before `advanced`, which may be `state`
   Vector3 spring = intoPlane(state + kForceX, n);
   spring -= stiffness * input.elapsed * 0.5 * (intoPlane(state + kSlipX, n) + input.slip);
   const double limit = values[kFriction] * std::fabs(input.normalForce);
   const double trial = spring.norm();
   const bool slipping = trial > limit;
+  output.slipsNow = slipping ? 1 : 0;
   if (slipping) spring *= trial > 0 ? limit / trial : 0.0;
   const bool dashpotActs = !(slipping && values[kDashpotMode] >= 2);
   const double damping =

@@ -153,6 +153,7 @@ class MultibodySystem {
   void startSubroutines(double time, std::span<const double> y);
   void finishSubroutines(double time, std::span<const double> y);
   std::vector<SubroutineMessage> takeSubroutineMessages() { return contacts_.takeMessages(); }
+  std::vector<SlipChange> takeSlipChanges() { return contacts_.takeSlipChanges(); }
   void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
   std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
   const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }

@@ -2,6 +2,7 @@
 // crashing, always saying in the log's last line whether the simulation completed.
 #include "run.h"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <optional>
@@ -37,6 +38,15 @@ namespace fs = std::filesystem;
 template <class Spec>
 void addElements(const std::vector<Spec>& specs, std::vector<TableElement>& elements) {
   for (const Spec& spec : specs) elements.push_back({spec.id, spec.label, spec.loc});
+}
+
+// Whether a contact of the model can report slip changes (events.csv's slip_change): one whose friction law keeps a
+// slip state (LINEAR_SHEAR).
+bool reportsSlipChanges(const Model& model) {
+  if (!model.contacts) return false;
+  return std::any_of(model.contacts->elements.begin(), model.contacts->elements.end(), [](const ForceContact& element) {
+    return !element.userFriction && element.frictionLaw && element.frictionLaw->stateful;
+  });
 }
 
 // Whether the animation is written, and how: `--animation` writes it whatever the deck says; otherwise H3DOutput's
@@ -91,7 +101,9 @@ class DeckRun {
         contactResults_.emplace(outputDir / "contacts.csv");
         impactResults_.emplace(outputDir / "impacts.csv");
       }
-      if (!spec_.sensors.empty()) sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
+      if (!spec_.sensors.empty() || reportsSlipChanges(*model)) {
+        sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
+      }
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {
         jointResults_.emplace(outputDir / "joints.csv", csvHeader(jointsTable()).c_str());
       }
@@ -353,7 +365,7 @@ class DeckRun {
   std::optional<EnergyResultsWriter> energyResults_;
   std::optional<ContactResultsWriter> contactResults_;
   std::optional<ImpactResultsWriter> impactResults_;  // impacts.csv, for decks with contact
-  std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors
+  std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors or contacts with a slip state
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
   std::optional<RequestResultsWriter> requestResults_;  // requests.csv, for decks with requests it can write
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput

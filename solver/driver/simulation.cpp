@@ -882,6 +882,10 @@ void Simulation::recordImpacts(double time, std::span<const double> y) {
 }
 
 void Simulation::reportContactEvents() {
+  // Slip changes (LINEAR_SHEAR) are events.csv's rows: PFC's slip_change, 0 when slip began, 1 when it ended.
+  for (const SlipChange& change : system_->takeSlipChanges()) {
+    if (onSensorAction_) onSensorAction_({change.time, change.element->id, "slip_change", change.began ? 0.0 : 1.0});
+  }
   // A pile of spheres has thousands of impacts: the log lists the first ones and counts the rest.
   constexpr long kLoggedEventLimit = 200;
   for (const ContactEvent& event : contactEvents_) {

@@ -236,14 +236,19 @@ const ResultTable<RequestRow>& requestsTable() {
 
 const ResultTable<SensorAction>& eventsTable() {
   static const ResultTable<SensorAction> table = [] {
-    ResultTable<SensorAction> t{"events", "every action a Sensor_Event carried out", {}};
-    t.columns.push_back({"time", CellType::Real, Quantity::Time, "when the sensor fired",
+    ResultTable<SensorAction> t{"events", "every action a Sensor_Event carried out, and every slip change of a contact",
+                                {}};
+    t.columns.push_back({"time", CellType::Real, Quantity::Time, "when the sensor fired or the slip changed",
                          [](const SensorAction& action) -> Cell { return action.time; }});
-    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Sensor_Event id",
+    // The id's meaning names Sensor_Event alone: the Python reader labels ids by the elements it names, and a
+    // slip_change row, whose id is its contact element's, is told apart by its action.
+    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Sensor_Event id; for slip_change its contact's id",
                          [](const SensorAction& action) -> Cell { return action.id; }});
-    t.columns.push_back({"action", CellType::Text, Quantity::None, "halt, return, print, restart, dt, hmax, stepsize, none",
+    t.columns.push_back({"action", CellType::Text, Quantity::None,
+                         "halt, return, print, restart, dt, hmax, stepsize, none; slip_change",
                          [](const SensorAction& action) -> Cell { return std::string_view(action.action); }});
-    t.columns.push_back({"value", CellType::Real, Quantity::None, "the sensor's expression, in its own units",
+    t.columns.push_back({"value", CellType::Real, Quantity::None,
+                         "the sensor's expression, in its own units; slip_change: 0 slip began, 1 it ended",
                          [](const SensorAction& action) -> Cell { return action.value; }});
     return t;
   }();

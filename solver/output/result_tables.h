@@ -32,7 +32,8 @@ struct JointReaction {
   Vector3 torqueOnJ = Vector3::Zero();
 };
 
-// One action a Sensor_Event carried out (events.csv: time,id,action,value).
+// One action a Sensor_Event carried out (events.csv: time,id,action,value), or a contact's slip change (action
+// "slip_change", id the Force_Contact's, value 0 when slip began and 1 when it ended, as PFC's slip_change event).
 struct SensorAction {
   double time = 0;
   long id = 0;

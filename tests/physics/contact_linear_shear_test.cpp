@@ -57,7 +57,9 @@ TEST(ContactLinearShear, BlockOnATwentyFiveDegreeInclineHoldsWithoutCreep) {
 // m·g) pushed along x at its centre by a force that rises smoothly over 1 s (STEP) to 0.999·fric·m·g holds (it moves
 // less than 1 nm from 1.5 s to 3 s); to 1.001·fric·m·g it slides, accelerating from 1.5 s to 3 s at
 // (F − fric·m·g)/m = 4.9 mm/s² within 1 %. The dashpot is cut while slipping (dp_mode 2), so the friction is the slip
-// limit alone. (The load rises slowly: put on at once, as tilting the incline to 0.999·fric would, it rocks the block
+// limit alone. events.csv says when the face patch as a whole began to slip (slip_change 0): never while held, and
+// once sliding, when the rising load F(t) = F·STEP(t, 0, 0, 1, 1) stood at fric·m·g within 0.1 % (measured
+// 1.00024). (The load rises slowly: put on at once, as tilting the incline to 0.999·fric would, it rocks the block
 // on its face, the edge that lifts has its limit fall below its spring's force and the block slips, 0.6 mm at
 // tan θ = 0.999·fric with dp_sratio 1, before it holds.)
 TEST(ContactLinearShear, SlipStartsWhereTheLoadReachesFricTimesTheNormalForce) {
@@ -73,6 +75,7 @@ TEST(ContactLinearShear, SlipStartsWhereTheLoadReachesFricTimesTheNormalForce) {
   const double drift = alongSlope(held.bodies, 3.0, 0, "x", "z") - alongSlope(held.bodies, 1.5, 0, "x", "z");
   EXPECT_LT(std::fabs(drift), 1e-9);
   RecordProperty("drift_below_m", sci(drift));
+  EXPECT_EQ(ResultsTable((resultsFolderOf("shear_onset_below") / "events.csv").string()).rowCount(), 0u);
 
   const ContactRun sliding = pushed("shear_onset_above", limit * (1 + 1e-3));
   ASSERT_TRUE(sliding.completed);
@@ -80,6 +83,15 @@ TEST(ContactLinearShear, SlipStartsWhereTheLoadReachesFricTimesTheNormalForce) {
   const double measured = accelerationAlongSlope(sliding.bodies, 0, 1.5, 3.0);
   EXPECT_NEAR(measured, expected, 0.01 * expected);
   RecordProperty("acceleration_above_relative_error", sci(measured / expected - 1));
+  const ResultsTable events((resultsFolderOf("shear_onset_above") / "events.csv").string());
+  ASSERT_EQ(events.rowCount(), 1u);
+  EXPECT_EQ(events.text(0, "action"), "slip_change");
+  EXPECT_EQ(events.at(0, "id"), 300);
+  EXPECT_EQ(events.at(0, "value"), 0) << "slip began";
+  const double t = events.at(0, "time");
+  const double load = (1 + 1e-3) * t * t * (3 - 2 * t);  // over fric·m·g: STEP's cubic, t < 1
+  EXPECT_NEAR(load, 1, 1e-3);
+  RecordProperty("load_over_limit_at_slip_onset", sci(load));
 }
 
 // Sliding, the friction is exactly fric·Fn: the block launched downhill at 1 m/s on 10° with fric 0.5 decelerates at
@@ -101,7 +113,9 @@ TEST(ContactLinearShear, SlidingBlockDeceleratesAtTheCoulombRate) {
 // sticks. energy.csv: strain_contact holds the spring's energy besides the normal law's (the same slide under
 // COULOMB_ON, held at the same friction force, stores the same normal energy: the difference is ½F²/ks within 5 %),
 // dashpot_contact has the shear dashpot's part, and the balance closes with every leftover below 1e-4 J, within 3×
-// COULOMB_ON's on the same slide. (Measured: 9.1e-5 J and 4.2e-5 J, of the 2.2 J the slide dissipates.)
+// COULOMB_ON's on the same slide. (Measured: 9.1e-5 J and 4.2e-5 J, of the 2.2 J the slide dissipates.) events.csv:
+// slip began at once (slip_change 0 within 1 ms) and ended as the block stopped, 0.833 s: within 0.02 s of
+// v0/(g·(fric·cos θ − sin θ)) = 0.841 s (sticking for its first 72 µs, the dashpot took 0.013 N·s off the block).
 TEST(ContactLinearShear, SpringSlipAndDashpotEnergiesCloseTheBalance) {
   const double ks = 1e5;
   const auto slide = [](const std::string& name, const std::string& friction) {
@@ -139,6 +153,14 @@ TEST(ContactLinearShear, SpringSlipAndDashpotEnergiesCloseTheBalance) {
   RecordProperty("spring_energy_relative_error", sci(spring / held - 1));
   RecordProperty("slip_J", sci(energy.at(last, "slip_contact")));
   RecordProperty("dashpot_J", sci(energy.at(last, "dashpot_contact")));
+  const ResultsTable events((output / "events.csv").string());
+  ASSERT_EQ(events.rowCount(), 2u);
+  EXPECT_EQ(events.at(0, "value"), 0) << "slip began";
+  EXPECT_LT(events.at(0, "time"), 1e-3);
+  EXPECT_EQ(events.at(1, "value"), 1) << "slip ended";
+  const double stop = 1.0 / (kG * (0.6 * std::cos(25 * M_PI / 180) - std::sin(25 * M_PI / 180)));
+  EXPECT_NEAR(events.at(1, "time"), stop, 0.02);
+  RecordProperty("slip_ended_s", sci(events.at(1, "time")));
 }
 
 }  // namespace

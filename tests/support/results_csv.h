@@ -79,8 +79,8 @@ class ResultsTable {
     return value;
   }
 
-  // Columns of names rather than numbers: joints.csv's element, requests.csv's type.
-  inline static const std::set<std::string> kTextColumns{"element", "type"};
+  // Columns of names rather than numbers: joints.csv's element, requests.csv's type, events.csv's action.
+  inline static const std::set<std::string> kTextColumns{"element", "type", "action"};
 
   std::map<std::string, int> columns_;
   std::set<int> textColumns_;
