@@ -60,7 +60,7 @@ std::string describeForce(const ForceElement& element) {
 
 // ---- evaluation ------------------------------------------------------------------------------------------------
 
-ForceEvaluator::ForceEvaluator(const Model& model) : context_(model), forces_(model.forces.get()) {
+ForceEvaluator::ForceEvaluator(const Model& model) : model_(&model), context_(model), forces_(model.forces.get()) {
   angles_.assign(elements().size(), std::numeric_limits<double>::quiet_NaN());
   magnetPlans_.resize(elements().size());
 }
@@ -111,6 +111,14 @@ ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<cons
   ElementLoads loads = evaluate(static_cast<size_t>(index), bodies);
   reuseMagnetPlans_ = false;
   return loads;
+}
+
+std::optional<double> ForceEvaluator::farCoupling(int index, double time, std::span<const BodyKinematics> bodies) {
+  const ForceElement& element = forces_->elements[static_cast<size_t>(index)];
+  const auto* pair = std::get_if<MagnetPair>(&element.law);
+  if (!pair) return std::nullopt;
+  context_.setState(time, bodies);
+  return farMagnetPairCoupling(*pair, element.connection, context_, *model_, bodies);
 }
 
 void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bodies,

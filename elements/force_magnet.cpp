@@ -2,6 +2,7 @@
 #include "force_magnet.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numbers>
 
@@ -341,6 +342,63 @@ ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionCo
     }
   }
   return action;
+}
+
+namespace {
+
+// The least moment of inertia about an axis across `direction` (the turns a dipole along it feels): the smaller
+// eigenvalue of the inertia on the plane across it.
+double inertiaAcross(const Matrix3& inertia, const Vector3& direction) {
+  const Vector3 first = direction.unitOrthogonal(), second = direction.cross(first);
+  const double a = first.dot(inertia * first), b = first.dot(inertia * second), c = second.dot(inertia * second);
+  return 0.5 * (a + c) - std::hypot(0.5 * (a - c), b);
+}
+
+}  // namespace
+
+std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceConnection& connection,
+                                            const ExpressionContext& context, const Model& model,
+                                            std::span<const BodyKinematics> bodies) {
+  if (pair.first.strength || pair.second.strength) return std::nullopt;
+  struct Placed {
+    Vector3 centre, direction;
+    double moment = 0, reach = 0;
+  };
+  const auto place = [&](const MagnetPair::Side& side) {
+    const MarkerMotion marker = context.marker(static_cast<int>(side.markerId));
+    const Magnet& magnet = side.magnet;
+    const double moment = volume(magnet.shape) * magnet.magnetisation.norm();
+    const Vector3 direction = moment > 0 ? Vector3(magnet.magnetisation.normalized()) : Vector3::UnitZ();
+    return Placed{marker.position + marker.rotation * side.inMarker.position,
+                  marker.rotation * side.inMarker.rotation * direction, moment, boundingRadius(magnet.shape)};
+  };
+  const Placed first = place(pair.first), second = place(pair.second);
+  const double distance = (second.centre - first.centre).norm();
+  if (distance <= kFarMagnetPairReach * (first.reach + second.reach)) return std::nullopt;
+  const double energy = pair.permeabilityScale * kVacuumPermeability * first.moment * second.moment /
+                        (4 * std::numbers::pi * std::pow(distance, 3));
+  const double translation = 30 * energy / (distance * distance), rotation = 4 * energy,
+               across = 12 * energy / distance;
+  double coupling = 0;
+  for (const auto& [body, magnet] : {std::pair{connection.bodyI, &first}, std::pair{connection.bodyJ, &second}}) {
+    if (body < 0) continue;
+    const RigidBody& rigid = model.bodies[static_cast<size_t>(body)];
+    const BodyKinematics& kinematics = bodies[static_cast<size_t>(body)];
+    const double mass = model.units.massFactor * rigid.mass;
+    const Matrix3 inertia = model.units.massFactor * kinematics.rotation * rigid.inertia * kinematics.rotation.transpose();
+    const double turnAcross = inertiaAcross(inertia, magnet->direction);
+    const double turnAbout = magnet->direction.dot(inertia * magnet->direction);
+    if (mass <= 0 || turnAcross <= 0 || turnAbout <= 0) return std::nullopt;
+    // Turning the body about its CG moves the magnet by its lever, so the pair's translation stiffness reaches the
+    // body's turns through it.
+    const double lever = (magnet->centre - kinematics.position).norm();
+    const double turning = rotation + 2 * lever * across + lever * lever * translation;
+    const double coupled = across + lever * translation;
+    const double aboutMagnetisation = 4 * energy * std::pow(magnet->reach / distance, 2);
+    coupling = std::max(coupling, translation / mass + turning / turnAcross + 2 * coupled / std::sqrt(mass * turnAcross) +
+                                      aboutMagnetisation / turnAbout);
+  }
+  return coupling;
 }
 
 }  // namespace lodestone

@@ -27,9 +27,11 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "elements/body_rigid.h"
 #include "elements/force_law.h"
 #include "elements/post_graphic.h"
 #include "magnetics/induced_magnets.h"
@@ -117,6 +119,20 @@ BuiltMagnets buildMagnets(const std::vector<ForceMagnetSpec>& magnets, const std
 // by its penetration — act as they do touching: the second is moved out of the first along the contact normal before
 // the loads are computed (why: magnetics/magnet_pair.h, magnetField).
 ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& context, MagnetPairPlan& plan);
+
+// For leaving a weak pair out of the Jacobian, as Westhofen et al. (2024, §3.4) treat far pairs explicitly: a bound on
+// the pair's stiffness (its loads' change with its magnets' poses) over the inertia of each moving body it loads,
+// the larger of the two, in 1/time². Newton's iteration matrix holds a body's inertia times cj² (cj ≈ 1/step), so a
+// pair whose coupling is far below cj² changes the iteration by as little; the residual keeps the pair exact. The
+// bound is that of two dipoles — energy scale E = μ0·|m₁|·|m₂|/(4π·d³), translation 30·E/d², rotation 4·E, across
+// 12·E/d (about 1.5 times the dipoles' own maxima), carried to the CG by the magnet's lever — and a turn about the
+// magnetisation, which a dipole does not feel, by 4·E·(R/d)². None for a near pair (its centres within
+// kFarMagnetPairReach times the sum of its bounding radii, where the dipoles do not bound it), for a pair with a
+// strength expression (switched on, it may be strong at once), or for a pair on a body without inertia.
+constexpr double kFarMagnetPairReach = 2;
+std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceConnection& connection,
+                                            const ExpressionContext& context, const Model& model,
+                                            std::span<const BodyKinematics> bodies);
 
 // Every magnet's load at the context's state (ElementAction::atMarkers, one per magnet at its graphic's marker: the
 // force at the magnet's centre and the torque about it); an induction solve that missed its tolerance says so in

@@ -522,6 +522,9 @@ SolverStatistics Integrator::statistics() const {
   SolverStatistics total = beforeRestarts_;
   total += currentStatistics();
   total.rootEvaluations += crossingEvaluations_;
+  // The system counts over its whole life, across restarts.
+  total.magnetPairsDifferenced = system_.magnetPairsDifferenced();
+  total.farMagnetPairsLeftOut = system_.farMagnetPairsLeftOut();
   return total;
 }
 
@@ -604,7 +607,7 @@ int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N
                                  N_Vector, N_Vector, N_Vector) {
   auto* self = static_cast<Integrator*>(user);
   return self->guarded("the Jacobian", [&] {
-    self->system_.prepareJacobian(t, data(y), data(yp));
+    self->system_.prepareJacobian(t, data(y), data(yp), cj);
     self->assembler_->begin(matrix);
     self->system_.writeJacobian(cj, *self->assembler_);
     const bool structureChanged = self->assembler_->takeStructureChange();
@@ -627,7 +630,7 @@ int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N
 }
 
 bool Integrator::setUpIterationBlocks(double t, const double* y, const double* yp, double cj) {
-  system_.prepareJacobian(t, y, yp);
+  system_.prepareJacobian(t, y, yp, cj);
   iterationBlocks_->begin();
   system_.writeJacobian(cj, *iterationBlocks_);
   setupCj_ = cj;

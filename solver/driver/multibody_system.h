@@ -80,9 +80,13 @@ class MultibodySystem {
 
   // The iteration matrix ∂F/∂y + cj·∂F/∂y' at (t, y, y') in two calls: prepareJacobian computes every block and
   // adds to the pattern the coupling blocks that contacts between moving bodies need; once the assembler has
-  // begun a matrix on that pattern, writeJacobian writes the blocks.
-  void prepareJacobian(double time, const double* y, const double* yp);
+  // begun a matrix on that pattern, writeJacobian writes the blocks. `cj`, the one writeJacobian will get, lets far
+  // magnet pairs too weak to matter at this step stay out (farMagnetPairCoupling); 0 differences every element.
+  void prepareJacobian(double time, const double* y, const double* yp, double cj = 0);
   void writeJacobian(double cj, JacobianAssembler& assembler);
+  // Over the run's Jacobians: far magnet pairs left to the residual, and magnet pairs differenced.
+  long farMagnetPairsLeftOut() const { return farMagnetPairsLeftOut_; }
+  long magnetPairsDifferenced() const { return magnetPairsDifferenced_; }
   // out += scale · ∂F/∂y' · v, body by body (see addBodyRateProduct): ∂F/∂y' does not change during a run, and GMRES
   // takes a product with it whenever cj has moved since the iteration matrix was formed. (Joints, whose rows have
   // none, take a factorisation, not GMRES.)
@@ -234,7 +238,7 @@ class MultibodySystem {
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
   // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
   // (after differentiateContacts, whose blocks these add to).
-  void differentiateForces(double time, const double* y);
+  void differentiateForces(double time, const double* y, double cj);
   // Adds −(moved − base)/increment of an element's loads to the rows of its bodies (−1: none) in the column of
   // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
   void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
@@ -247,6 +251,10 @@ class MultibodySystem {
 
   const Model& model_;
   PhaseTimes& times_;
+  // Per moving body, the magnet pairs that load it: a far pair is left out only while its coupling times the most of
+  // these of its bodies stays within kWeakCouplingShare of cj², so that all it leaves out of a body's rows does.
+  std::vector<int> magnetPairsOfBody_;
+  long farMagnetPairsLeftOut_ = 0, magnetPairsDifferenced_ = 0;
   ConstraintSystem constraints_;  // before layout_: it decides how many multipliers the state has
   StateLayout layout_;
   JacobianPattern pattern_;

@@ -128,6 +128,10 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
   line(count("Number of nonlinear convergence failures", s.nonlinearConvergenceFailures));
   if (s.rootEvaluations > 0) line(count("Number of root function evaluations", s.rootEvaluations));
   line(count("Number of integrator restarts", s.restarts));
+  if (s.magnetPairsDifferenced + s.farMagnetPairsLeftOut > 0) {
+    line(count("Magnet pairs differenced in Jacobians", s.magnetPairsDifferenced));
+    line(count("Far magnet pairs left to the residual", s.farMagnetPairsLeftOut));
+  }
   line();
 }
 

@@ -16,6 +16,8 @@ SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
   nonlinearConvergenceFailures += other.nonlinearConvergenceFailures;
   rootEvaluations += other.rootEvaluations;
   restarts += other.restarts;
+  magnetPairsDifferenced += other.magnetPairsDifferenced;
+  farMagnetPairsLeftOut += other.farMagnetPairsLeftOut;
   return *this;
 }
 
@@ -30,6 +32,8 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
   later.nonlinearConvergenceFailures -= earlier.nonlinearConvergenceFailures;
   later.rootEvaluations -= earlier.rootEvaluations;
   later.restarts -= earlier.restarts;
+  later.magnetPairsDifferenced -= earlier.magnetPairsDifferenced;
+  later.farMagnetPairsLeftOut -= earlier.farMagnetPairsLeftOut;
   return later;
 }
 

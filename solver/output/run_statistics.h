@@ -15,6 +15,9 @@ struct SolverStatistics {
   long nonlinearConvergenceFailures = 0;
   long rootEvaluations = 0;  // of the sensors' root functions, and the pair distances that locate contact crossings
   long restarts = 0;         // of IDAS after its start: at located contact events, at sensors that ask for one
+  // Magnet pairs over the Jacobians: differenced, and far ones left to the residual (farMagnetPairCoupling).
+  long magnetPairsDifferenced = 0;
+  long farMagnetPairsLeftOut = 0;
 
   SolverStatistics& operator+=(const SolverStatistics& other);
   friend SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier);
