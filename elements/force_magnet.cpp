@@ -385,7 +385,8 @@ std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceC
     const RigidBody& rigid = model.bodies[static_cast<size_t>(body)];
     const BodyKinematics& kinematics = bodies[static_cast<size_t>(body)];
     const double mass = model.units.massFactor * rigid.mass;
-    const Matrix3 inertia = model.units.massFactor * kinematics.rotation * rigid.inertia * kinematics.rotation.transpose();
+    const Matrix3 inertia =
+        model.units.massFactor * kinematics.rotation * rigid.inertia * kinematics.rotation.transpose();
     const double turnAcross = inertiaAcross(inertia, magnet->direction);
     const double turnAbout = magnet->direction.dot(inertia * magnet->direction);
     if (mass <= 0 || turnAcross <= 0 || turnAbout <= 0) return std::nullopt;
@@ -395,8 +396,8 @@ std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceC
     const double turning = rotation + 2 * lever * across + lever * lever * translation;
     const double coupled = across + lever * translation;
     const double aboutMagnetisation = 4 * energy * std::pow(magnet->reach / distance, 2);
-    coupling = std::max(coupling, translation / mass + turning / turnAcross + 2 * coupled / std::sqrt(mass * turnAcross) +
-                                      aboutMagnetisation / turnAbout);
+    coupling = std::max(coupling, translation / mass + turning / turnAcross +
+                                      2 * coupled / std::sqrt(mass * turnAcross) + aboutMagnetisation / turnAbout);
   }
   return coupling;
 }
