@@ -448,10 +448,36 @@ void MultibodySystem::subtractLoadDerivatives(Rows&& rows, int row, const Force&
 
 namespace {
 // How much a body's rows of Newton's iteration matrix may lack, relative to its inertia times cj², for the far magnet
-// pairs left out of them: IDAS's modified Newton converges as fast as it does with a matrix off by that share, as it
-// does with one kept from an earlier step.
+// pairs left out of them: IDAS's modified Newton converges about as fast with a matrix off by that share as it does
+// with one kept from an earlier step.
 constexpr double kWeakCouplingShare = 0.01;
 }  // namespace
+
+std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double cj) {
+  // The weakest first, each while both its bodies' budgets hold it: a body among many far magnets gives its budget to
+  // its many weak pairs, not to a few stronger ones.
+  const std::vector<ForceElement>& elements = forces_.elements();
+  std::vector<bool> leaveOut(elements.size(), false);
+  if (cj <= 0) return leaveOut;
+  std::vector<std::pair<double, int>> candidates;
+  for (size_t e = 0; e < elements.size(); ++e) {
+    if (!std::holds_alternative<MagnetPair>(elements[e].law)) continue;
+    const std::optional<double> coupling = forces_.farCoupling(static_cast<int>(e), time, kinematics_);
+    if (coupling) candidates.emplace_back(*coupling, static_cast<int>(e));
+  }
+  std::sort(candidates.begin(), candidates.end());
+  std::vector<double> budget(static_cast<size_t>(layout_.bodyCount()), kWeakCouplingShare * cj * cj);
+  for (const auto& [coupling, element] : candidates) {
+    const ForceConnection& connection = elements[static_cast<size_t>(element)].connection;
+    const auto fits = [&](int body) { return body < 0 || coupling <= budget[static_cast<size_t>(body)]; };
+    if (!fits(connection.bodyI) || !fits(connection.bodyJ)) continue;
+    for (const int body : {connection.bodyI, connection.bodyJ}) {
+      if (body >= 0) budget[static_cast<size_t>(body)] -= coupling;
+    }
+    leaveOut[static_cast<size_t>(element)] = true;
+  }
+  return leaveOut;
+}
 
 void MultibodySystem::differentiateForces(double time, const double* y, double cj) {
   // Each element's loads depend on the 13 states of the bodies it reads: its markers' bodies and those of the
@@ -459,26 +485,13 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
   // with every other body where it is: 13 evaluations of the one element per body it reads, whatever the size of the
   // model.
   const std::vector<ForceElement>& elements = forces_.elements();
-  if (magnetPairsOfBody_.empty()) {
-    magnetPairsOfBody_.assign(static_cast<size_t>(layout_.bodyCount()), 0);
-    for (const ForceElement& element : elements) {
-      if (!std::holds_alternative<MagnetPair>(element.law)) continue;
-      for (const int body : {element.connection.bodyI, element.connection.bodyJ}) {
-        if (body >= 0) ++magnetPairsOfBody_[static_cast<size_t>(body)];
-      }
-    }
-  }
+  const std::vector<bool> leaveOut = farMagnetPairsToLeaveOut(time, cj);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceConnection& connection = elements[e].connection;
     if (connection.bodyI < 0 && connection.bodyJ < 0 && connection.bodiesLoaded.empty()) continue;
     const int element = static_cast<int>(e);
     if (std::holds_alternative<MagnetPair>(elements[e].law)) {
-      int sharing = 0;
-      for (const int body : {connection.bodyI, connection.bodyJ}) {
-        if (body >= 0) sharing = std::max(sharing, magnetPairsOfBody_[static_cast<size_t>(body)]);
-      }
-      const std::optional<double> coupling = cj > 0 ? forces_.farCoupling(element, time, kinematics_) : std::nullopt;
-      if (coupling && *coupling * sharing <= kWeakCouplingShare * cj * cj) {
+      if (leaveOut[e]) {
         ++farMagnetPairsLeftOut_;
         continue;
       }

@@ -239,6 +239,9 @@ class MultibodySystem {
   // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
   // (after differentiateContacts, whose blocks these add to).
   void differentiateForces(double time, const double* y, double cj);
+  // Per force element, whether it is a far magnet pair the Jacobian at this cj leaves to the residual: the pairs whose
+  // couplings (farMagnetPairCoupling) add up to at most kWeakCouplingShare of cj² on each body they load.
+  std::vector<bool> farMagnetPairsToLeaveOut(double time, double cj);
   // Adds −(moved − base)/increment of an element's loads to the rows of its bodies (−1: none) in the column of
   // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
   void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
@@ -251,9 +254,6 @@ class MultibodySystem {
 
   const Model& model_;
   PhaseTimes& times_;
-  // Per moving body, the magnet pairs that load it: a far pair is left out only while its coupling times the most of
-  // these of its bodies stays within kWeakCouplingShare of cj², so that all it leaves out of a body's rows does.
-  std::vector<int> magnetPairsOfBody_;
   long farMagnetPairsLeftOut_ = 0, magnetPairsDifferenced_ = 0;
   ConstraintSystem constraints_;  // before layout_: it decides how many multipliers the state has
   StateLayout layout_;
