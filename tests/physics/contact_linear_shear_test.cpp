@@ -53,6 +53,28 @@ TEST(ContactLinearShear, BlockOnATwentyFiveDegreeInclineHoldsWithoutCreep) {
   RecordProperty("coulomb_on_creep_0_5s_m", sci(creep));
 }
 
+// PFC's linear dipole model whole: DIPOLE's normal spring kn with its dashpot and magnets (a 1 A·m² dipole in the
+// block, another at the incline box's centre), and LINEAR_SHEAR's shear spring with its slip limit. On the same 25°
+// incline the block takes the slope's pull and holds: from 0.5 s to 10.5 s it moves less than 1 nm along the slope,
+// the friction force balancing the pull and no more (ft/fn = tan 25° within 1e-6).
+TEST(ContactLinearShear, ThePfcLinearDipoleModelHoldsTheBlockWithoutCreep) {
+  const double kn = 1e6, degrees = 25;
+  const double restDepth = kG * std::cos(degrees * M_PI / 180) / kn;  // the magnets' pull, 7e-6 N, aside
+  const std::string dipole = "cnf_type=\"DIPOLE\" kn=\"" + formatReal(kn) +
+                             "\" dp_nratio=\"0.5\" dipole_mo1=\"0 0 1\" dipole_mo2=\"0 0 1\" dipole_cap=\"0.01\" "
+                             "dipole_d=\"0.01\" ";
+  const ContactRun held = runContactDeck(
+      "shear_dipole_hold25", inclineDeck(degrees, inclineBlock(0.05 - restDepth, 0, degrees),
+                                         dipole + linearShear(0.6, 0.5), 10.5));
+  ASSERT_TRUE(held.completed);
+  const double drift =
+      alongSlope(held.bodies, 10.5, degrees, "x", "z") - alongSlope(held.bodies, 0.5, degrees, "x", "z");
+  EXPECT_LT(std::fabs(drift), 1e-9);
+  const size_t last = held.contacts.rowCount() - 1;
+  EXPECT_NEAR(held.contacts.at(last, "ft") / held.contacts.at(last, "fn"), std::tan(degrees * M_PI / 180), 1e-6);
+  RecordProperty("dipole_linear_shear_drift_10s_m", sci(drift));
+}
+
 // Slip starts where the tangential load reaches fric·Fn, within 0.1 %: the block on a level face (fric 0.5, Fn =
 // m·g) pushed along x at its centre by a force that rises smoothly over 1 s (STEP) to 0.999·fric·m·g holds (it moves
 // less than 1 nm from 1.5 s to 3 s); to 1.001·fric·m·g it slides, accelerating from 1.5 s to 3 s at
