@@ -279,8 +279,11 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   };
   const MagnetPose first = poseOf(pair.first);
   MagnetPose second = poseOf(pair.second);
+  // Only magnets whose bounding spheres meet can overlap: most pairs of many magnets skip the narrow phase.
+  const double reach = boundingRadius(pair.first.magnet.shape) + boundingRadius(pair.second.magnet.shape);
   std::vector<ContactPoint> overlap;
-  if (collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
+  if ((second.position - first.position).norm() < reach &&
+      collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
               Pose{second.position, second.rotation}, 0, overlap) < 0 &&
       !overlap.empty()) {
     const auto shallower = [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; };
