@@ -31,16 +31,13 @@ PointDipoleInteraction pointDipoleInteraction(const Vector3& m1, const Vector3& 
   PointDipoleInteraction result;
   const double distance = offset.norm();
   if (distance == 0) return result;
-  // Written out rather than through pointDipoleField (and without pow): the pairs of many dipole samples make this
-  // the inner loop of a residual.
   const Vector3 n = offset / distance;
   const double m1n = m1.dot(n), m2n = m2.dot(n);
-  const double fieldScale = 1 / (4 * std::numbers::pi * distance * distance * distance);
-  const double forceScale = 3 * kVacuumPermeability * fieldScale / distance;
+  const double forceScale = 3 * kVacuumPermeability / (4 * std::numbers::pi * std::pow(distance, 4));
   result.forceOnSecond = forceScale * (n * m1.dot(m2) + m1 * m2n + m2 * m1n - 5 * n * m1n * m2n);
   // The dipole field is even in the offset, so each feels the other's field the same way round.
-  result.momentOnFirst = kVacuumPermeability * fieldScale * m1.cross(3 * n * m2n - m2);
-  result.momentOnSecond = kVacuumPermeability * fieldScale * m2.cross(3 * n * m1n - m1);
+  result.momentOnFirst = kVacuumPermeability * m1.cross(pointDipoleField(m2, offset));
+  result.momentOnSecond = kVacuumPermeability * m2.cross(pointDipoleField(m1, offset));
   return result;
 }
 
