@@ -84,11 +84,7 @@ TEST(ForceMagnetSoft, ASoftSphereOnAMagnetsAxisIsPulledAsTheClosedFormSays) {
 // The gap x(t) of the soft sphere from rest at x0: M·x'' = −3μ0·α·m²/(4π²x⁷), classical RK4 with 10⁵ steps.
 double softSphereGapAt(double time, double x0, double alpha, double m, double mass) {
   const auto acceleration = [&](double x) { return -axialPull(alpha, m, x) / mass; };
-  const int steps = 100000;
-  const double h = time / steps;
-  PointMotion sphere{x0, 0};
-  for (int k = 0; k < steps; ++k) sphere = rk4Step(acceleration, sphere, h);
-  return sphere.position;
+  return rk4PositionAt(acceleration, x0, time);
 }
 
 // The same soft sphere let go: it closes from 30 mm to 19.5 mm in 0.14 s, its position following the 1-D

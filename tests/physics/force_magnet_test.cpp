@@ -55,11 +55,7 @@ std::string sphereMagnet(int id, double x, double radius, double moment, double 
 // rest at x0; classical RK4 with 10⁵ steps (its error, ∝ h⁴, is below 1e-12 m here).
 double dipoleGapAt(double time, double x0, double m1, double m2, double mass) {
   const auto acceleration = [&](double x) { return -6 * kMu0Over4Pi * m1 * m2 / (mass * std::pow(x, 4)); };
-  const int steps = 100000;
-  const double h = time / steps;
-  PointMotion magnet{x0, 0};
-  for (int k = 0; k < steps; ++k) magnet = rk4Step(acceleration, magnet, h);
-  return magnet.position;
+  return rk4PositionAt(acceleration, x0, time);
 }
 
 // A 10 mm sphere magnet of 1 A·m² on ground, another on a free 0.1 kg body 50 mm away: they close to 27 mm in 0.19 s.

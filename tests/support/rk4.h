@@ -19,4 +19,13 @@ PointMotion rk4Step(const Acceleration& acceleration, const PointMotion& now, do
   return {x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x), v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)};
 }
 
+// The position at `time` of a point let go at rest from `start`, integrated by `steps` RK4 steps.
+template <class Acceleration>
+double rk4PositionAt(const Acceleration& acceleration, double start, double time, int steps = 100000) {
+  const double h = time / steps;
+  PointMotion point{start, 0};
+  for (int k = 0; k < steps; ++k) point = rk4Step(acceleration, point, h);
+  return point.position;
+}
+
 }  // namespace lodestone::testing
