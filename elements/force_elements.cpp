@@ -113,12 +113,16 @@ ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<cons
   return loads;
 }
 
-std::optional<double> ForceEvaluator::farCoupling(int index, double time, std::span<const BodyKinematics> bodies) {
-  const ForceElement& element = forces_->elements[static_cast<size_t>(index)];
-  const auto* pair = std::get_if<MagnetPair>(&element.law);
-  if (!pair) return std::nullopt;
+std::vector<std::optional<double>> ForceEvaluator::farCouplings(double time, std::span<const BodyKinematics> bodies) {
+  std::vector<std::optional<double>> couplings(elements().size());
   context_.setState(time, bodies);
-  return farMagnetPairCoupling(*pair, element.connection, context_, *model_, bodies);
+  for (size_t k = 0; k < couplings.size(); ++k) {
+    const ForceElement& element = forces_->elements[k];
+    if (const auto* pair = std::get_if<MagnetPair>(&element.law)) {
+      couplings[k] = farMagnetPairCoupling(*pair, element.connection, context_, *model_, bodies);
+    }
+  }
+  return couplings;
 }
 
 void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bodies,

@@ -77,9 +77,9 @@ class ForceEvaluator {
   // The loads of element `index` alone, as the Jacobian differences them: a magnet pair reuses the method and
   // quadrature panels of the latest addLoads (MagnetPairPlan), so that the differences see one smooth function.
   ElementLoads elementLoads(int index, double time, std::span<const BodyKinematics> bodies);
-  // For a far magnet pair, a bound on its stiffness over its bodies' inertia (farMagnetPairCoupling); none for every
-  // other element, which the Jacobian always differences.
-  std::optional<double> farCoupling(int index, double time, std::span<const BodyKinematics> bodies);
+  // Per element: for a far magnet pair, a bound on its stiffness over its bodies' inertia (farMagnetPairCoupling);
+  // none for every other element, which the Jacobian always differences.
+  std::vector<std::optional<double>> farCouplings(double time, std::span<const BodyKinematics> bodies);
   // Every element's loads at its markers at `time`, appended to `loads` (requests' MARKER_FORCE).
   void markerLoads(double time, std::span<const BodyKinematics> bodies, std::vector<MarkerPairLoad>& loads);
   // The energy balance's terms of every element at `time`.

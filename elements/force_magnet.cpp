@@ -156,6 +156,8 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   built.accuracy = spec.accuracy;
   built.side.magnet.shape = *shape;
   built.side.shape = placed->shape;
+  built.side.boundingRadius = boundingRadius(*shape);
+  built.side.volume = volume(*shape);
   built.side.magnet.dipolesPerAxis = spec.dipoles_per_axis;
   built.side.markerId = graphic.markerId();
   built.side.inMarker = placed->inMarker;
@@ -280,7 +282,7 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   const MagnetPose first = poseOf(pair.first);
   MagnetPose second = poseOf(pair.second);
   // Only magnets whose bounding spheres meet can overlap: most pairs of many magnets skip the narrow phase.
-  const double reach = boundingRadius(pair.first.magnet.shape) + boundingRadius(pair.second.magnet.shape);
+  const double reach = pair.first.boundingRadius + pair.second.boundingRadius;
   std::vector<ContactPoint> overlap;
   if ((second.position - first.position).norm() < reach &&
       collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
@@ -370,10 +372,10 @@ std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceC
   const auto place = [&](const MagnetPair::Side& side) {
     const MarkerMotion marker = context.marker(static_cast<int>(side.markerId));
     const Magnet& magnet = side.magnet;
-    const double moment = volume(magnet.shape) * magnet.magnetisation.norm();
+    const double moment = side.volume * magnet.magnetisation.norm();
     const Vector3 direction = moment > 0 ? Vector3(magnet.magnetisation.normalized()) : Vector3::UnitZ();
     return Placed{marker.position + marker.rotation * side.inMarker.position,
-                  marker.rotation * side.inMarker.rotation * direction, moment, boundingRadius(magnet.shape)};
+                  marker.rotation * side.inMarker.rotation * direction, moment, side.boundingRadius};
   };
   const Placed first = place(pair.first), second = place(pair.second);
   const double distance = (second.centre - first.centre).norm();

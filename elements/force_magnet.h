@@ -70,6 +70,8 @@ struct MagnetPair {
     long markerId = 0;
     Pose inMarker;  // the magnet's own axes (a cylinder's along z) in its graphic's marker
     std::optional<Expression> strength;
+    // Of `magnet`'s shape, once (a mesh's take a pass over it): for the overlap test and the far-pair bound.
+    double boundingRadius = 0, volume = 0;
   };
   Side first, second;
   double accuracy = 1e-4;

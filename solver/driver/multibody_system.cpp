@@ -459,11 +459,10 @@ std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double 
   const std::vector<ForceElement>& elements = forces_.elements();
   std::vector<bool> leaveOut(elements.size(), false);
   if (cj <= 0) return leaveOut;
+  const std::vector<std::optional<double>> couplings = forces_.farCouplings(time, kinematics_);
   std::vector<std::pair<double, int>> candidates;
-  for (size_t e = 0; e < elements.size(); ++e) {
-    if (!std::holds_alternative<MagnetPair>(elements[e].law)) continue;
-    const std::optional<double> coupling = forces_.farCoupling(static_cast<int>(e), time, kinematics_);
-    if (coupling) candidates.emplace_back(*coupling, static_cast<int>(e));
+  for (size_t e = 0; e < couplings.size(); ++e) {
+    if (couplings[e]) candidates.emplace_back(*couplings[e], static_cast<int>(e));
   }
   std::sort(candidates.begin(), candidates.end());
   std::vector<double> budget(static_cast<size_t>(layout_.bodyCount()), kWeakCouplingShare * cj * cj);

@@ -14,6 +14,7 @@
 #include "elements/force_elements.h"
 #include "elements/model_builder.h"
 #include "support/contact_runs.h"
+#include "support/magnet_decks.h"
 #include "support/deck_testing.h"
 #include "support/rk4.h"
 
@@ -22,18 +23,6 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 constexpr double kMu0 = 4e-7 * kPi;
-
-// The header of a deck in SI units, without gravity, and a ground body id 1.
-std::string header(double integrTol = 1e-9) {
-  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Param_Unit force_unit=\"NEWTON\" mass_unit=\"KILOGRAM\" length_unit=\"METER\" time_unit=\"SECOND\"/>\n"
-         "<Param_Transient integr_tol=\"" + formatReal(integrTol) + "\" h_max=\"1e-3\"/>\n"
-         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
-}
-std::string footer(double endTime, double printInterval) {
-  return "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
-         "\" print_interval=\"" + formatReal(printInterval) + "\"/></Command></MultiBodySystem>\n";
-}
 
 // Body `id` (on ground when mass is 0) with its CG marker id·10 at `at`, a sphere graphic id·100 of `radius` there,
 // and a Force_Magnet id·1000 on it with `magnet` (its moment or susceptibility attributes).
@@ -65,9 +54,9 @@ double axialPull(double alpha, double m, double r) {
 // away on its axis. At t = 0 the soft sphere's acceleration times its mass is the closed-form pull within 1e-9.
 TEST(ForceMagnetSoft, ASoftSphereOnAMagnetsAxisIsPulledAsTheClosedFormSays) {
   for (const double chi : {1000.0, -0.5}) {
-    const std::string deck = header() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+    const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
                              sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"" + formatReal(chi) + "\"") +
-                             footer(1e-8, 1e-8);
+                             magnetDeckFooter(1e-8, 1e-8);
     const ContactRun run = runContactDeck(chi > 0 ? "soft_sphere_pull" : "soft_sphere_push", deck);
     ASSERT_TRUE(run.completed);
     const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -90,8 +79,9 @@ double softSphereGapAt(double time, double x0, double alpha, double m, double ma
 // The same soft sphere let go: it closes from 30 mm to 19.5 mm in 0.14 s, its position following the 1-D
 // integration within 2e-8 m (integr_tol 1e-9).
 TEST(ForceMagnetSoft, AFreeSoftSphereMovesAsTheOneDimensionalIntegrationSays) {
-  const std::string deck = header() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") + footer(0.14, 0.028);
+  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
+                           magnetDeckFooter(0.14, 0.028);
   const ContactRun run = runContactDeck("soft_sphere_motion", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -112,8 +102,8 @@ TEST(ForceMagnetSoft, AFreeSoftSphereMovesAsTheOneDimensionalIntegrationSays) {
 // momentum about the origin stay zero (the reaction acts about the magnet's centre with the moment of the soft pull).
 TEST(ForceMagnetSoft, FreeMagnetsKeepTheirMomentumAndAngularMomentum) {
   const std::string deck =
-      header() + sphere(2, Vector3::Zero(), 0.01, 0.02, "moment_x=\"0.6\" moment_z=\"0.8\"") +
-      sphere(3, Vector3(0.025, 0.012, -0.004), 0.005, 0.01, "susceptibility=\"500\"") + footer(0.06, 0.01);
+      magnetDeckHeader() + sphere(2, Vector3::Zero(), 0.01, 0.02, "moment_x=\"0.6\" moment_z=\"0.8\"") +
+      sphere(3, Vector3(0.025, 0.012, -0.004), 0.005, 0.01, "susceptibility=\"500\"") + magnetDeckFooter(0.06, 0.01);
   const ContactRun run = runContactDeck("soft_momentum", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> magnet = run.bodies.rowsOfBody(2), soft = run.bodies.rowsOfBody(3);
@@ -149,9 +139,10 @@ TEST(ForceMagnetSoft, FreeMagnetsKeepTheirMomentumAndAngularMomentum) {
 TEST(ForceMagnetSoft, TwoCoupledSoftSpheresFeelTheGradientOfTheirEnergy) {
   const Vector3 moment(0.3, 0, 0.9), x1(0.022, 0.006, -0.003), x2(0.012, 0.024, 0.006);
   const double a1 = 0.005, a2 = 0.007, chi1 = 40, chi2 = 3, mass = 0.01;
-  const std::string deck = header() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"0.3\" moment_z=\"0.9\"") +
+  const std::string deck = magnetDeckHeader() +
+                           sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"0.3\" moment_z=\"0.9\"") +
                            sphere(2, x1, a1, mass, "susceptibility=\"40\"") +
-                           sphere(3, x2, a2, mass, "susceptibility=\"3\"") + footer(1e-8, 1e-8);
+                           sphere(3, x2, a2, mass, "susceptibility=\"3\"") + magnetDeckFooter(1e-8, 1e-8);
   const ContactRun run = runContactDeck("soft_two_spheres", deck);
   ASSERT_TRUE(run.completed);
   const auto dipoleBlock = [](const Vector3& d) {
@@ -206,7 +197,7 @@ TEST(ForceMagnetSoft, TwoCoupledSoftSpheresFeelTheGradientOfTheirEnergy) {
 TEST(ForceMagnetSoft, ASoftCubesForceConvergesWithItsDipolesPerAxis) {
   const auto force = [](int n) {
     const std::string deck =
-        header() +
+        magnetDeckHeader() +
         "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.02\" "
         "length_y=\"0.02\" length_z=\"0.02\"/>\n"
@@ -217,7 +208,7 @@ TEST(ForceMagnetSoft, ASoftCubesForceConvergesWithItsDipolesPerAxis) {
         "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.01\" "
         "length_y=\"0.01\" length_z=\"0.01\"/>\n"
         "<Force_Magnet id=\"2000\" graphic_id=\"200\" susceptibility=\"1000\" dipoles_per_axis=\"" +
-        std::to_string(n) + "\"/>\n" + footer(1e-8, 1e-8);
+        std::to_string(n) + "\"/>\n" + magnetDeckFooter(1e-8, 1e-8);
     const ContactRun run = runContactDeck("soft_cube_" + std::to_string(n), deck);
     EXPECT_TRUE(run.completed);
     return Vector3(0.01 * run.bodies.vector3(run.bodies.rowsOfBody(2)[0], "ax", "ay", "az"));
@@ -241,8 +232,9 @@ TEST(ForceMagnetSoft, ASoftCubesForceConvergesWithItsDipolesPerAxis) {
 // The soft sphere let go from 30 mm: the work the element does on it is energy.csv's work_applied, which equals the
 // kinetic energy it gains and the drop of −μ0·α·m²/(8π²x⁶) between its start and its end, within 1e-6 of it.
 TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
-  const std::string deck = header() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") + footer(0.12, 0.04);
+  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
+                           magnetDeckFooter(0.12, 0.04);
   const DeckRun run = runDeckText("soft_sphere_energy", deck);
   ASSERT_TRUE(run.completed);
   const ResultsTable energy((run.output / "energy.csv").string());
@@ -262,9 +254,10 @@ TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
 // says so, once until the message is taken, naming the method and every soft magnet with its deck line. (Decks get
 // dense LU below 300 samples, which is exact; the fixed point is forced here on the built model.)
 TEST(ForceMagnetSoft, AnInductionShortOfItsToleranceIsReportedNamingTheSoftMagnets) {
-  const std::string text = header() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+  const std::string text = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
                            sphere(2, Vector3(0.022, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
-                           sphere(3, Vector3(0.012, 0.024, 0), 0.007, 0.01, "susceptibility=\"3\"") + footer(1, 1);
+                           sphere(3, Vector3(0.012, 0.024, 0), 0.007, 0.01, "susceptibility=\"3\"") +
+                           magnetDeckFooter(1, 1);
   ReadResult read = readText(text);
   ASSERT_TRUE(read.spec);
   std::optional<Model> model = buildModel(*read.spec, read.diagnostics);
@@ -325,7 +318,7 @@ TEST(ForceMagnetSoft, ASoftMeshBoxActsAsTheBoxItTessellates) {
                 formatReal(2 * half.z()) + "\"/>\n";
     }
     const std::string deck =
-        header() +
+        magnetDeckHeader() +
         "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.02\" "
         "length_y=\"0.02\" length_z=\"0.02\"/>\n"
@@ -336,7 +329,7 @@ TEST(ForceMagnetSoft, ASoftMeshBoxActsAsTheBoxItTessellates) {
         "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.002\" pos_z=\"0.03\" a00=\"0.8660254037844387\" "
         "a10=\"0.5\" a20=\"0\" a02=\"0\" a12=\"0\" a22=\"1\"/>\n" + graphic +
         "<Force_Magnet id=\"2000\" graphic_id=\"200\" susceptibility=\"1000\" dipoles_per_axis=\"" +
-        std::to_string(n) + "\"/>\n" + footer(1e-8, 1e-8);
+        std::to_string(n) + "\"/>\n" + magnetDeckFooter(1e-8, 1e-8);
     const ContactRun run = runContactDeck(name, deck);
     EXPECT_TRUE(run.completed);
     const size_t row = run.bodies.rowsOfBody(2)[0];

@@ -10,6 +10,7 @@
 
 #include "magnetics/cuboid_force.h"
 #include "support/contact_runs.h"
+#include "support/magnet_decks.h"
 #include "support/magnet_testing.h"
 #include "support/rk4.h"
 
@@ -20,18 +21,6 @@ using magnet_testing::akounYonnetForce;
 
 constexpr double kMu0Over4Pi = 1e-7;  // N/A²
 
-// The header of a deck in SI units, without gravity, and a ground body id 1.
-std::string header(double integrTol = 1e-9, const std::string& units = "METER") {
-  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Param_Unit force_unit=\"NEWTON\" mass_unit=\"KILOGRAM\" length_unit=\"" + units +
-         "\" time_unit=\"SECOND\"/>\n"
-         "<Param_Transient integr_tol=\"" + formatReal(integrTol) + "\" h_max=\"1e-3\"/>\n"
-         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n";
-}
-std::string footer(double endTime, double printInterval) {
-  return "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
-         "\" print_interval=\"" + formatReal(printInterval) + "\"/></Command></MultiBodySystem>\n";
-}
 // A free body `id` with its CG marker id·10 at x along ground x, and a sphere graphic id·100 of radius r there, made a
 // magnet id·1000 of moment (m, 0, 0). The mass and inertia are those of `mass`.
 std::string sphereMagnet(int id, double x, double radius, double moment, double mass, bool onGround = false,
@@ -61,8 +50,8 @@ double dipoleGapAt(double time, double x0, double m1, double m2, double mass) {
 // A 10 mm sphere magnet of 1 A·m² on ground, another on a free 0.1 kg body 50 mm away: they close to 27 mm in 0.19 s.
 // The body's position follows the 1-D integration within 2e-8 m (integr_tol 1e-9; measured 3.9e-9 m, at the end).
 TEST(ForceMagnet, TwoSpheresCloseAsTheOneDimensionalIntegrationSays) {
-  const std::string deck = header() + sphereMagnet(1, 0, 0.01, 1, 0, true) + sphereMagnet(2, 0.05, 0.01, 1, 0.1) +
-                           footer(0.19, 0.038);
+  const std::string deck = magnetDeckHeader() + sphereMagnet(1, 0, 0.01, 1, 0, true) +
+                           sphereMagnet(2, 0.05, 0.01, 1, 0.1) + magnetDeckFooter(0.19, 0.038);
   const ContactRun run = runContactDeck("magnet_spheres", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -91,8 +80,8 @@ long logCount(const std::filesystem::path& log, const std::string& label) {
 // 33 mm by 0.28 s, are left out of the early Jacobians, whose steps are short, and differenced from when the pair's
 // pull matters to Newton; the motion still follows the 1-D integration within 2e-8 m (integr_tol 1e-9).
 TEST(ForceMagnet, AFarPairLeftToTheResidualStillMovesAsTheIntegrationSays) {
-  const std::string deck = header() + sphereMagnet(1, 0, 0.01, 4, 0, true) + sphereMagnet(2, 0.1, 0.01, 4, 0.1) +
-                           footer(0.28, 0.04);
+  const std::string deck = magnetDeckHeader() + sphereMagnet(1, 0, 0.01, 4, 0, true) +
+                           sphereMagnet(2, 0.1, 0.01, 4, 0.1) + magnetDeckFooter(0.28, 0.04);
   const DeckRun run = runDeckText("magnet_spheres_far", deck);
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -113,8 +102,8 @@ TEST(ForceMagnet, AFarPairLeftToTheResidualStillMovesAsTheIntegrationSays) {
 
 // The same in millimetres (moments in A·mm², so 10⁶ times the numbers): the same motion, in millimetres.
 TEST(ForceMagnet, AMillimetreDeckMovesTheSame) {
-  const std::string deck = header(1e-9, "MILLIMETER") + sphereMagnet(1, 0, 10, 1e6, 0, true) +
-                           sphereMagnet(2, 50, 10, 1e6, 0.1) + footer(0.16, 0.04);
+  const std::string deck = magnetDeckHeader(1e-9, "MILLIMETER") + sphereMagnet(1, 0, 10, 1e6, 0, true) +
+                           sphereMagnet(2, 50, 10, 1e6, 0.1) + magnetDeckFooter(0.16, 0.04);
   const ContactRun run = runContactDeck("magnet_spheres_mm", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -124,8 +113,8 @@ TEST(ForceMagnet, AMillimetreDeckMovesTheSame) {
 
 // Two free magnets of 0.1 and 0.3 kg: the pair's forces are equal and opposite, so the momentum stays zero.
 TEST(ForceMagnet, FreeMagnetsKeepTheirTotalMomentum) {
-  const std::string deck =
-      header() + sphereMagnet(2, 0, 0.01, 1, 0.1) + sphereMagnet(3, 0.05, 0.01, 1, 0.3) + footer(0.1, 0.025);
+  const std::string deck = magnetDeckHeader() + sphereMagnet(2, 0, 0.01, 1, 0.1) + sphereMagnet(3, 0.05, 0.01, 1, 0.3) +
+                           magnetDeckFooter(0.1, 0.025);
   const ContactRun run = runContactDeck("magnet_momentum", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> light = run.bodies.rowsOfBody(2), heavy = run.bodies.rowsOfBody(3);
@@ -141,8 +130,9 @@ TEST(ForceMagnet, FreeMagnetsKeepTheirTotalMomentum) {
 // accelerates; after, it coasts at constant speed.
 TEST(ForceMagnet, AStrengthExpressionSwitchesTheMagnetOff) {
   const std::string deck =
-      header() + sphereMagnet(1, 0, 0.01, 1, 0, true, " strength_expression=\"STEP(TIME, 0.05, 1, 0.051, 0)\"") +
-      sphereMagnet(2, 0.05, 0.01, 1, 0.1) + footer(0.1, 0.01);
+      magnetDeckHeader() +
+      sphereMagnet(1, 0, 0.01, 1, 0, true, " strength_expression=\"STEP(TIME, 0.05, 1, 0.051, 0)\"") +
+      sphereMagnet(2, 0.05, 0.01, 1, 0.1) + magnetDeckFooter(0.1, 0.01);
   const ContactRun run = runContactDeck("magnet_switched", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -167,7 +157,7 @@ TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
     for (const double gap : {1e-4, 1e-3, 1e-2, 0.15}) {
       const double height = 0.1 + gap;
       const std::string deck =
-          header(1e-6) +
+          magnetDeckHeader(1e-6) +
           "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
           "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
           "length_y=\"0.1\" length_z=\"0.1\"/>\n"
@@ -181,7 +171,7 @@ TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
           "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"21\" length_x=\"0.1\" "
           "length_y=\"0.1\" length_z=\"0.1\"/>\n"
           "<Force_Magnet id=\"2000\" graphic_id=\"200\" magnetization_z=\"1e6\" accuracy=\"1e-7\"/>\n" +
-          footer(1e-8, 1e-8);
+          magnetDeckFooter(1e-8, 1e-8);
       SCOPED_TRACE(::testing::Message() << "gap " << gap << " m, " << sideways << " m sideways");
       const std::string name = "magnet_cubes_" + std::to_string(static_cast<int>(gap * 1e4)) + "_" +
                                std::to_string(static_cast<int>(sideways * 1e3));
@@ -208,7 +198,7 @@ TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
 // asking the default accuracy 1e-4 (the force the magnets would give if the overlap counted: a push of 241 N).
 TEST(ForceMagnet, ASnappedMagnetRestsWithTheContactCarryingThePullAtTouching) {
   const std::string deck =
-      header(1e-4) +
+      magnetDeckHeader(1e-4) +
       "<Force_Gravity grav_z=\"-9.81\"/>\n"
       "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
       "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.02\" "
@@ -221,7 +211,7 @@ TEST(ForceMagnet, ASnappedMagnetRestsWithTheContactCarryingThePullAtTouching) {
       "<Force_Magnet id=\"2000\" graphic_id=\"200\" magnetization_z=\"9e5\"/>\n"
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e8\" "
       "exponent=\"1.5\" damping=\"1e3\" dmax=\"1e-5\" cff_type=\"COULOMB_OFF\"/>\n" +
-      footer(0.05, 0.05);
+      magnetDeckFooter(0.05, 0.05);
   const ContactRun run = runContactDeck("magnet_snap", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> bodyRows = run.bodies.rowsOfBody(2);
@@ -242,7 +232,7 @@ TEST(ForceMagnet, ASnappedMagnetRestsWithTheContactCarryingThePullAtTouching) {
 TEST(ForceMagnet, AMeshCubeMagnetActsAsTheBoxItTessellates) {
   const auto run = [](const std::string& name, const std::string& graphic) {
     const std::string deck =
-        header(1e-6) +
+        magnetDeckHeader(1e-6) +
         "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
         "length_y=\"0.1\" length_z=\"0.1\"/>\n"
@@ -253,7 +243,7 @@ TEST(ForceMagnet, AMeshCubeMagnetActsAsTheBoxItTessellates) {
         "a10=\"0.5\" a20=\"0\" a02=\"0\" a12=\"0\" a22=\"1\"/>\n" + graphic +
         "<Force_Magnet id=\"2000\" graphic_id=\"200\" magnetization_x=\"3e5\" magnetization_z=\"8e5\" "
         "accuracy=\"1e-8\"/>\n" +
-        footer(1e-8, 1e-8);
+        magnetDeckFooter(1e-8, 1e-8);
     const ContactRun result = runContactDeck(name, deck);
     EXPECT_TRUE(result.completed);
     return result.bodies;
@@ -270,7 +260,8 @@ TEST(ForceMagnet, AMeshCubeMagnetActsAsTheBoxItTessellates) {
       "</Post_Graphic>\n");
   ASSERT_GT(box.rowCount(), 0u);
   ASSERT_GT(mesh.rowCount(), 0u);
-  const Vector3 boxAcceleration = box.vector3(0, "ax", "ay", "az"), meshAcceleration = mesh.vector3(0, "ax", "ay", "az");
+  const Vector3 boxAcceleration = box.vector3(0, "ax", "ay", "az"),
+                meshAcceleration = mesh.vector3(0, "ax", "ay", "az");
   const Vector3 boxAngular = box.vector3(0, "wdx", "wdy", "wdz"), meshAngular = mesh.vector3(0, "wdx", "wdy", "wdz");
   EXPECT_GT(boxAngular.norm(), 1.0);  // the oblique magnet turns
   EXPECT_LT((meshAcceleration - boxAcceleration).norm(), 1e-6 * boxAcceleration.norm());
