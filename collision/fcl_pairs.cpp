@@ -75,7 +75,8 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) 
     case ShapeType::Cylinder: return std::make_shared<fcl::Cylinderd>(shape.radius, 2 * shape.halfLength);
     case ShapeType::Ellipsoid: return std::make_shared<fcl::Ellipsoidd>(shape.semiAxes);
     case ShapeType::Frustum: return makeFrustum(shape.bottomRadius, shape.topRadius, shape.length);
-    case ShapeType::Mesh: break;
+    case ShapeType::Mesh:
+    case ShapeType::HollowSphere: break;
   }
   throw std::invalid_argument(std::string("collision: no FCL geometry for a ") + shapeTypeName(shape.type));
 }
@@ -153,7 +154,8 @@ Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direct
       point = bottom.dot(local) >= top.dot(local) ? bottom : top;
       break;
     }
-    case ShapeType::Mesh: break;
+    case ShapeType::Mesh:
+    case ShapeType::HollowSphere: break;
   }
   return pose.position + pose.rotation * point;
 }

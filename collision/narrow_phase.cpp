@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
 
 #include "pair_routines.h"
@@ -15,16 +16,22 @@ namespace {
 
 using detail::PairRoutine;
 
-// B–A computed by the A–B routine: the points' roles swap and the normal (from B to A) turns round.
+// Points found for the pair B–A, from `first` on, made points of A–B: their roles swap and the normal (from B to A)
+// turns round.
+void mirrorPoints(std::vector<ContactPoint>& points, std::size_t first) {
+  for (std::size_t k = first; k < points.size(); ++k) {
+    std::swap(points[k].pointOnA, points[k].pointOnB);
+    points[k].normal = -points[k].normal;
+  }
+}
+
+// B–A computed by the A–B routine.
 template <PairRoutine routine>
 double swapped(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points) {
   const std::size_t first = points.size();
   const double signedDistance = routine(b, poseB, a, poseA, margin, points);
-  for (std::size_t k = first; k < points.size(); ++k) {
-    std::swap(points[k].pointOnA, points[k].pointOnB);
-    points[k].normal = -points[k].normal;
-  }
+  mirrorPoints(points, first);
   return signedDistance;
 }
 
@@ -61,10 +68,36 @@ constexpr Table makeTable() {
 
 constexpr Table kTable = makeTable();
 
+// A shape inside a spherical cavity (`b`). The cavity is always the master surface, exact: a ball by its own
+// routine, anything else by its samples (a mesh, or a primitive's tessellation) against the cavity's wall.
+double collideInCavity(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                       std::vector<ContactPoint>& points, const ContactOptions& options) {
+  // Bounding spheres: a shape within the cavity's radius less its own is at least that far from the wall.
+  const double boundingGap = b.radius - (poseA.position - poseB.position).norm() - a.boundingRadius();
+  if (boundingGap > margin && boundingGap > 0) return boundingGap;
+  if (a.type == ShapeType::Sphere) {
+    return detail::sphereHollowSphere(a, poseA, b, poseB, margin, points);
+  }
+  ContactOptions cavityMaster = options;
+  cavityMaster.master = MasterSurface::J;
+  cavityMaster.analytical = true;
+  return std::max(detail::meshContact(a, poseA, b, poseB, margin, cavityMaster, points), boundingGap);
+}
+
 }  // namespace
 
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points, const ContactOptions& options) {
+  if (b.type == ShapeType::HollowSphere) {
+    if (a.type == ShapeType::HollowSphere) return std::numeric_limits<double>::infinity();  // refused in decks
+    return collideInCavity(a, poseA, b, poseB, margin, points, options);
+  }
+  if (a.type == ShapeType::HollowSphere) {
+    const std::size_t first = points.size();
+    const double signedDistance = collideInCavity(b, poseB, a, poseA, margin, points, options);
+    mirrorPoints(points, first);
+    return signedDistance;
+  }
   // Cheap bound first: the gap between bounding spheres never exceeds the true gap, so beyond the margin it is an
   // acceptable answer (≥ margin) and no contact is missed.
   const double boundingGap = (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();

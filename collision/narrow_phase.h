@@ -1,7 +1,8 @@
 // The narrow phase: exact contact between two shapes through a dispatch table indexed by the two shape types.
 // Analytical routines where they exist (sphere–sphere, sphere–box, box–box, sphere–cylinder, cylinder–box,
 // sphere–frustum), FCL's GJK/EPA for the other convex pairs, and mesh contact (collision/mesh_pairs.cpp) for pairs
-// with a triangle mesh or whose element asks for tessellated surfaces.
+// with a triangle mesh or whose element asks for tessellated surfaces. A spherical cavity (HollowSphere) is the exact
+// master of its pairs: a ball inside it in closed form, any other shape by its samples.
 #pragma once
 
 #include <limits>

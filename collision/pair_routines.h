@@ -16,6 +16,8 @@ using PairRoutine = double (*)(const Shape& a, const Pose& poseA, const Shape& b
 
 double sphereSphere(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double sphereBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// A ball inside a spherical cavity (B a HollowSphere).
+double sphereHollowSphere(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double sphereCylinder(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double sphereFrustum(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double boxBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);

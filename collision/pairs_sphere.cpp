@@ -53,6 +53,29 @@ double sphereSphere(const Shape& a, const Pose& poseA, const Shape& b, const Pos
   return signedDistance;
 }
 
+double sphereHollowSphere(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
+                          std::vector<ContactPoint>& points) {
+  const Vector3 offset = poseA.position - poseB.position;  // from the cavity's centre
+  const double distance = offset.norm();
+  const double signedDistance = b.radius - distance - a.radius;
+  if (signedDistance >= 0) return signedDistance;
+  // The ball is pushed back towards the cavity's centre. At the centre itself it penetrates only if it is larger
+  // than the cavity, and then no direction is preferred.
+  const Vector3 outward = distance > 0 ? Vector3(offset / distance) : Vector3::UnitZ();
+  // The two spheres' surfaces cross on the circle of the solid pair's formula (sphereSphere), the ball's cap beyond
+  // the cavity's wall; a ball that holds the whole cavity meets all of its wall.
+  double area;
+  if (distance <= a.radius - b.radius) {
+    area = std::numbers::pi * std::pow(std::min(a.radius, b.radius), 2);
+  } else {
+    const double x = (distance * distance + a.radius * a.radius - b.radius * b.radius) / (2 * distance);
+    area = std::numbers::pi * std::max(a.radius * a.radius - x * x, 0.0);
+  }
+  appendSpherePoint(poseA.position, a.radius, poseB.position + b.radius * outward, -outward, signedDistance, area,
+                    points);
+  return signedDistance;
+}
+
 double sphereBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
                  std::vector<ContactPoint>& points) {
   const Vector3 centre = poseB.rotation.transpose() * (poseA.position - poseB.position);  // in the box frame

@@ -17,6 +17,12 @@ SurfacePoint sphere(double radius, const Vector3& p) {
   return {r - radius, radius * direction, direction};
 }
 
+// The cavity's surface is the sphere's, the material on the other side: distance and normal turn round.
+SurfacePoint hollowSphere(double radius, const Vector3& p) {
+  const SurfacePoint solid = sphere(radius, p);
+  return {-solid.distance, solid.nearest, -solid.normal};
+}
+
 SurfacePoint box(const Vector3& half, const Vector3& p) {
   const Vector3 outside = p.cwiseAbs() - half;
   if ((outside.array() > 0).any()) {
@@ -139,6 +145,7 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
       return axisymmetric(shape.radius, shape.radius, -shape.halfLength, shape.halfLength, point);
     case ShapeType::Frustum: return axisymmetric(shape.bottomRadius, shape.topRadius, 0, shape.length, point);
     case ShapeType::Ellipsoid: return ellipsoid(shape.semiAxes, point);
+    case ShapeType::HollowSphere: return hollowSphere(shape.radius, point);
     case ShapeType::Mesh: break;
   }
   throw std::invalid_argument("nearestSurfacePoint: a mesh is not a primitive");

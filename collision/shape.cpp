@@ -18,6 +18,7 @@ const char* shapeTypeName(ShapeType type) {
     case ShapeType::Frustum: return "frustum";
     case ShapeType::Ellipsoid: return "ellipsoid";
     case ShapeType::Mesh: return "mesh";
+    case ShapeType::HollowSphere: return "hollow sphere";
   }
   return "unknown";
 }
@@ -67,9 +68,18 @@ Shape Shape::mesh(std::shared_ptr<const MeshGeometry> surface) {
   return shape;
 }
 
+Shape Shape::hollowSphere(double radius) {
+  Shape shape;
+  shape.type = ShapeType::HollowSphere;
+  shape.radius = radius;
+  return shape;
+}
+
 double Shape::boundingRadius() const {
   switch (type) {
-    case ShapeType::Sphere: return radius;
+    // A hollow sphere's surface, all that contact meets of it, lies on its radius.
+    case ShapeType::Sphere:
+    case ShapeType::HollowSphere: return radius;
     case ShapeType::Box: return halfExtents.norm();
     case ShapeType::Cylinder: return std::hypot(radius, halfLength);
     // The frame origin is the bottom centre, so the far rim of the top bounds the top.
@@ -96,7 +106,9 @@ Aabb boundsOf(const Shape& shape, const Pose& pose) {
   const Vector3& centre = pose.position;
   const Matrix3& rotation = pose.rotation;
   switch (shape.type) {
+    // A hollow sphere's box holds its cavity: what can touch it from inside.
     case ShapeType::Sphere:
+    case ShapeType::HollowSphere:
       return {centre.array() - shape.radius, centre.array() + shape.radius};
     case ShapeType::Box: {
       const Vector3 halfWidths = rotation.cwiseAbs() * shape.halfExtents;

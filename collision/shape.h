@@ -11,8 +11,8 @@ namespace lodestone {
 
 class MeshGeometry;
 
-enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh };
-constexpr int kShapeTypeCount = 6;
+enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere };
+constexpr int kShapeTypeCount = 7;
 
 const char* shapeTypeName(ShapeType type);  // "sphere"
 
@@ -23,6 +23,9 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 // - Frustum: axis z, `bottomRadius` at z = 0, `topRadius` at z = length (> 0); one radius may be 0 (a cone).
 // - Ellipsoid: centre at the origin, semi-axes `semiAxes` along x, y, z.
 // - Mesh: a closed triangle mesh, `surface`, in the shape frame.
+// - HollowSphere: the material outside a sphere of `radius` centred at the origin (a Sphere graphic with
+//   is_material_inside="FALSE"): a spherical container, touched from inside. Never tessellated: it is always the
+//   exact master of its pairs.
 // A primitive's `surface` is its tessellation when some contact needs it as a mesh (enable_analytical="FALSE", or
 // a mesh as master surface); null otherwise.
 struct Shape {
@@ -40,6 +43,7 @@ struct Shape {
   static Shape frustum(double bottomRadius, double topRadius, double length);
   static Shape ellipsoid(const Vector3& semiAxes);
   static Shape mesh(std::shared_ptr<const MeshGeometry> surface);
+  static Shape hollowSphere(double radius);
 
   // Radius of a sphere about the shape-frame origin that holds the whole shape.
   double boundingRadius() const;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "mesh_geometry.h"
 
@@ -48,6 +49,8 @@ double thinnestExtent(const Shape& shape) {
     case ShapeType::Frustum: return std::min(shape.length, shape.bottomRadius + shape.topRadius);
     case ShapeType::Ellipsoid: return 2 * shape.semiAxes.minCoeff();
     case ShapeType::Mesh: return shape.surface ? meshThickness(*shape.surface) : 0.0;
+    // The material outside a cavity has no far side to pass through.
+    case ShapeType::HollowSphere: return std::numeric_limits<double>::infinity();
   }
   return 0;
 }

@@ -152,9 +152,10 @@ TriangleMesh tessellate(const Shape& shape, int level) {
     case ShapeType::Box: return box(shape.halfExtents, 2 << level);
     case ShapeType::Cylinder: return frustum(shape.radius, shape.radius, -shape.halfLength, shape.halfLength, level);
     case ShapeType::Frustum: return frustum(shape.bottomRadius, shape.topRadius, 0, shape.length, level);
-    case ShapeType::Mesh: break;
+    case ShapeType::Mesh: throw std::invalid_argument("a mesh is not tessellated again");
+    case ShapeType::HollowSphere: break;
   }
-  throw std::invalid_argument("a mesh is not tessellated again");
+  throw std::invalid_argument("a hollow sphere is always met exactly, never tessellated");
 }
 
 double meshVolume(const TriangleMesh& mesh) {

@@ -312,14 +312,53 @@ ContactOptions contactOptions(const ForceContactSpec& spec) {
   return options;
 }
 
-// Whether some primitive of the element is met as a mesh: with enable_analytical="FALSE", or when a master surface
-// other than AUTO may make a primitive the sampled side of a pair with a mesh.
-bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics) {
+bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, ShapeType type) {
+  const auto isOfType = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == type; };
+  return std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isOfType) ||
+         std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isOfType);
+}
+
+// Whether this primitive of the element is met as a mesh: with enable_analytical="FALSE", when a master surface
+// other than AUTO may make a primitive the sampled side of a pair with a mesh, or inside a cavity (whose wall meets
+// the samples of every shape but a ball). A cavity itself is always exact.
+bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
+  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh) return false;
   if (!contact.options.analytical) return true;
-  if (contact.options.master == MasterSurface::Auto) return false;
-  const auto isMesh = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == ShapeType::Mesh; };
-  return std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isMesh) ||
-         std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isMesh);
+  if (contact.options.master != MasterSurface::Auto && anyGraphicOf(contact, graphics, ShapeType::Mesh)) return true;
+  return shape.type != ShapeType::Sphere && anyGraphicOf(contact, graphics, ShapeType::HollowSphere);
+}
+
+// A cavity is the exact master surface of each of its pairs: the element's options must not say otherwise, and two
+// cavities cannot meet. False (and said) when they do.
+bool cavityRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
+                     Diagnostics& diagnostics) {
+  const auto hollow = [&](int index) {
+    return graphics[static_cast<size_t>(index)].shape.type == ShapeType::HollowSphere;
+  };
+  const bool iHollow = std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), hollow);
+  const bool jHollow = std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), hollow);
+  if (!iHollow && !jHollow) return true;
+  bool ok = true;
+  const auto refuse = [&](const std::string& message) {
+    diagnostics.error(contact.loc, message);
+    ok = false;
+  };
+  if (iHollow && jHollow) {
+    refuse("both i_graphics_id and j_graphics_id list a hollow sphere (is_material_inside=\"FALSE\"); a cavity holds "
+           "the other side's graphics, so list the cavity on one side only");
+  }
+  const MasterSurface master = contact.options.master;
+  if (master == MasterSurface::IAndJ || (master == MasterSurface::I && jHollow) ||
+      (master == MasterSurface::J && iHollow)) {
+    refuse(std::string("master_surface names the side without the hollow sphere (is_material_inside=\"FALSE\"); a "
+                       "cavity's exact wall is always the master surface: use AUTO or ") +
+           (iHollow ? "I" : "J"));
+  }
+  if (!contact.options.analytical) {
+    refuse("enable_analytical=\"FALSE\" would make the hollow sphere (is_material_inside=\"FALSE\") a mesh; a cavity "
+           "is always met exactly: leave enable_analytical at AUTO or TRUE");
+  }
+  return ok;
 }
 
 // crease_angle, in radians.
@@ -345,9 +384,14 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
     return std::nullopt;
   }
   if (!graphic.is_material_inside) {
-    diagnostics.error(graphic.loc, "is_material_inside=\"FALSE\" (contact from inside a hollow shape) is not available "
-                                   "yet; model the container with boxes");
-    return std::nullopt;
+    // The material outside the surface: a container touched from inside. A sphere's is exact; other shapes' cavities
+    // are not built.
+    if (placed.shape.type != ShapeType::Sphere) {
+      diagnostics.error(graphic.loc, "is_material_inside=\"FALSE\" (contact from inside a hollow shape) is available "
+                                     "for a Sphere only; model other containers with boxes");
+      return std::nullopt;
+    }
+    placed.shape = Shape::hollowSphere(placed.shape.radius);
   }
   return placed;
 }
@@ -540,28 +584,27 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
     if (!normalOk || !frictionOk || !postOk || !ok) continue;
     contact.options = contactOptions(spec);
+    if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
-    if (needsTessellation(contact, result->graphics)) {
-      for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
-        for (int index : *side) {
-          ContactGraphic& graphic = result->graphics[static_cast<size_t>(index)];
-          if (graphic.shape.surface) continue;
-          const PostGraphicSpec& graphicSpec = *graphicSpecs.at(graphic.id);
-          if (graphicSpec.refinement_level > kMaxRefinementLevel) {
-            diagnostics.error(graphicSpec.loc, "refinement_level=" + std::to_string(graphicSpec.refinement_level) +
-                                                   " is beyond the finest tessellation, " +
-                                                   std::to_string(kMaxRefinementLevel) + " (" +
-                                                   describeContact(contact) + " meets it as a mesh); use 0 to " +
-                                                   std::to_string(kMaxRefinementLevel));
-            ok = false;
-            continue;
-          }
-          graphic.shape.surface = std::make_shared<MeshGeometry>(
-              tessellate(graphic.shape, graphicSpec.refinement_level), creaseAngleOf(graphicSpec));
+    for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
+      for (int index : *side) {
+        ContactGraphic& graphic = result->graphics[static_cast<size_t>(index)];
+        if (graphic.shape.surface || !needsTessellation(contact, result->graphics, graphic.shape)) continue;
+        const PostGraphicSpec& graphicSpec = *graphicSpecs.at(graphic.id);
+        if (graphicSpec.refinement_level > kMaxRefinementLevel) {
+          diagnostics.error(graphicSpec.loc, "refinement_level=" + std::to_string(graphicSpec.refinement_level) +
+                                                 " is beyond the finest tessellation, " +
+                                                 std::to_string(kMaxRefinementLevel) + " (" +
+                                                 describeContact(contact) + " meets it as a mesh); use 0 to " +
+                                                 std::to_string(kMaxRefinementLevel));
+          ok = false;
+          continue;
         }
+        graphic.shape.surface = std::make_shared<MeshGeometry>(
+            tessellate(graphic.shape, graphicSpec.refinement_level), creaseAngleOf(graphicSpec));
       }
-      if (!ok) continue;
     }
+    if (!ok) continue;
     contact.zeroCrossing = spec.zero_crossing;
     if (contact.normalLaw && contact.normalLaw->fieldRange) {
       contact.options.fieldRange = contact.normalLaw->fieldRange(contact.normalValues);

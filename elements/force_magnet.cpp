@@ -144,6 +144,10 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
                         std::make_shared<const Polyhedron>(
                             Polyhedron{graphic.mesh.vertices, graphic.mesh.triangles, Vector3::Zero()})};
   }
+  if (!graphic.is_material_inside) {
+    diagnostics.error(spec.loc, graphicName + " is hollow (is_material_inside=\"FALSE\"); a magnet is a solid");
+    return std::nullopt;
+  }
   if (!shape) {
     diagnostics.error(spec.loc, graphicName + " is a " + graphic.type +
                                     "; a magnet is a Sphere, a Box, a Cylinder or a TriaMesh in this version");

@@ -23,6 +23,7 @@ bool insideOf(const Shape& s, const Vector3& p) {
       return h > 0 && h < 1 && std::hypot(p.x(), p.y()) < s.bottomRadius + (s.topRadius - s.bottomRadius) * h;
     }
     case ShapeType::Ellipsoid: return p.cwiseQuotient(s.semiAxes).norm() < 1;
+    case ShapeType::HollowSphere: return p.norm() > s.radius;  // the material is outside
     case ShapeType::Mesh: break;
   }
   return false;

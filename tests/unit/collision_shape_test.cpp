@@ -24,7 +24,8 @@ std::vector<Vector3> surfaceSamples(const Shape& shape) {
     for (int j = 0; j <= along; ++j) {
       const double fraction = static_cast<double>(j) / along;
       switch (shape.type) {
-        case ShapeType::Sphere: {
+        case ShapeType::Sphere:
+        case ShapeType::HollowSphere: {
           const double polar = kPi * fraction;
           samples.push_back(shape.radius * (std::sin(polar) * ring + std::cos(polar) * Vector3::UnitZ()));
           break;
