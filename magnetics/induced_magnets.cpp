@@ -13,6 +13,7 @@ using Kind = MagnetShape::Kind;
 SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipolesPerAxis) {
   SoftMagnet soft;
   soft.shape = shape;
+  soft.volume = volume(shape);
   soft.susceptibility = susceptibility;
   switch (shape.kind) {
     case Kind::kSphere: soft.demagnetisingFactors = sphereDemagnetisingFactors(); break;
@@ -89,7 +90,7 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
   std::vector<size_t> owner;  // the soft magnet of each sample
   for (size_t s = 0; s < soft.size(); ++s) {
     const MagnetPose& pose = softPoses[s];
-    const double share = volume(soft[s].shape) / static_cast<double>(soft[s].samples.size());
+    const double share = soft[s].volume / static_cast<double>(soft[s].samples.size());
     for (const Vector3& position : soft[s].samples) {
       SoftSample sample;
       sample.position = pose.position + pose.rotation * position;
@@ -120,6 +121,12 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
     }
   }
 
+  // No field anywhere (every electromagnet switched off): the system's right-hand side is zero, so are the moments
+  // and every load, exactly; the solve and the forces are skipped.
+  if (std::all_of(totalField.begin(), totalField.end(), [](const Vector3& h) { return h.isZero(0); })) {
+    result.induction.moments.assign(samples.size(), Vector3::Zero());
+    return result;
+  }
   result.induction = solveInducedMagnetisation(samples, totalField, Vector3::Zero(), settings);
   const std::vector<Vector3>& moments = result.induction.moments;
   const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero());

@@ -26,6 +26,7 @@ struct SoftMagnet {
   Vector3 demagnetisingFactors = sphereDemagnetisingFactors();
   Matrix3 demagnetisingAxes = Matrix3::Identity();
   std::vector<Vector3> samples;  // in its axes; each stands for an equal share of the volume
+  double volume = 0;             // the shape's, kept: a mesh's is a sum over its triangles
 };
 
 // One sample at the centre (dipolesPerAxis 0): exact for a sphere in a uniform field, and for an ellipsoid; or the

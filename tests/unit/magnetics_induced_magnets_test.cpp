@@ -124,6 +124,26 @@ TEST(MagnetInducedMagnets, ASoftSphereBesideACubeFeelsTheGradientOfItsEnergy) {
   }
 }
 
+// An electromagnet switched off (its magnetisation scaled to 0): two soft spheres touching each other feel nothing,
+// carry no moment, and the coupled solve is not needed to say so.
+TEST(MagnetInducedMagnets, WithoutAFieldTheSoftMagnetsCarryNothing) {
+  const PlacedMagnet off{Magnet{cuboid(Vector3(0.01, 0.01, 0.01)), Vector3::Zero(), 0},
+                         MagnetPose{Matrix3::Identity(), Vector3::Zero()}};
+  const InducedMagnetLoads loads =
+      inducedMagnetLoads({off}, {softMagnet(sphere(0.003), 100, 0), softMagnet(sphere(0.003), 100, 2)},
+                         {MagnetPose{Matrix3::Identity(), Vector3(0, 0, 0.02)},
+                          MagnetPose{Matrix3::Identity(), Vector3(0, 0, 0.026)}},
+                         {});
+  EXPECT_TRUE(loads.induction.converged());
+  EXPECT_EQ(loads.induction.moments.size(), 1u + softMagnet(sphere(0.003), 100, 2).samples.size());
+  for (const MagnetLoad& load : {loads.permanent[0], loads.soft[0], loads.soft[1]}) {
+    EXPECT_EQ(load.force, Vector3::Zero());
+    EXPECT_EQ(load.torque, Vector3::Zero());
+  }
+  EXPECT_EQ(loads.softMoments[0], Vector3::Zero());
+  EXPECT_EQ(loads.softMoments[1], Vector3::Zero());
+}
+
 // Permanent magnets of every kind (a sphere, a turned cube, a cylinder, a sampled cube) and soft ones (a sampled cube,
 // a box, a sphere, a cylinder), all turned: the forces on all of them add up to zero, and so do the moments about
 // the origin (each magnet's torque about its centre plus its centre × its force), to 1e-12 of the largest.
