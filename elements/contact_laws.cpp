@@ -25,7 +25,16 @@ class BuiltinNormal final : public NormalForceLaw {
                             .penetrationRate = point.penetrationRate,
                             .area = point.contact->area,
                             .effectiveMass = pair.effectiveMass};
-    return element_.normalLaw->force(element_.normalValues, input);
+    const NormalLaw& law = *element_.normalLaw;
+    const int stateSize = this->stateSize();
+    if (stateSize == 0 || !pair.normalStates) return law.force(element_.normalValues, input);
+    // As a friction law's state: the point's stored state, replaced by the one now at an accepted step.
+    double* state = pair.normalStates + static_cast<size_t>(point.index) * static_cast<size_t>(stateSize);
+    return law.stateful(element_.normalValues, input, state, pair.advancing ? state : nullptr);
+  }
+  int stateSize() const override {
+    const NormalLaw& law = *element_.normalLaw;
+    return law.stateSize && law.stateful ? law.stateSize(element_.normalValues) : 0;
   }
   int smoothnessAt(ContactChange change) const override {
     const NormalLaw& law = *element_.normalLaw;

@@ -117,6 +117,14 @@ struct NormalLaw {
   // law, whose named->normal_force is called instead.
   double (*force)(LawValues values, const NormalInput& input) = nullptr;
   const lodestone_law* named = nullptr;
+  // A built-in normal law with state per contact point for some parameter values (DIPOLE's incremental normal force,
+  // lin_mode 1), kept and advanced as a friction law's is (FrictionLaw::stateful): `stateSize` gives the numbers per
+  // point these values need (0: none, and `force` is all there is). `stateful` gives the force from the point's state
+  // at the last accepted step (`state`, zero when its contact begins; elapsed time since in `elapsed`) and, when
+  // `advanced` is not null (once per accepted step), writes there the state at this instant; the two may be the same
+  // numbers. Called with a null `state` (a probe of the law's stiffness) it gives the law without history, `force`.
+  int (*stateSize)(LawValues values) = nullptr;
+  double (*stateful)(LawValues values, const NormalInput& input, const double* state, double* advanced) = nullptr;
   // How smooth the force is through an onset or a separation with these parameter values (0 to kSmoothForce, see
   // kSmoothForce). nullptr: not known, taken as a jump (named laws).
   int (*smoothnessAt)(LawValues values, ContactChange change) = nullptr;

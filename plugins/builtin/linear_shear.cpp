@@ -96,7 +96,8 @@ const FrictionLaw& linearShearLaw() {
                    "shear critical damping ratio: dashpot 2·dp_sratio·sqrt(m·ks), m the effective mass, "
                    "dimensionless"),
           optional("dp_mode", 0, between(0, 3),
-                   "dashpot mode (PFC): 0 and 1 the shear dashpot always acts, 2 and 3 not while slipping"),
+                   "dashpot mode (PFC): 0 and 1 the shear dashpot always acts, 2 and 3 not while slipping; 1 and 3 "
+                   "also make DIPOLE's normal dashpot no-tension"),
       },
       .check = checkLinearShear,
       .stateSize = kStateSize,

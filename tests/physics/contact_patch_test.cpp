@@ -195,7 +195,8 @@ TEST(ContactPatch, SpinningCubeFaceBrakesWithTheSquaresMeanRadius) {
 }
 
 // Two 20 mm cube magnets (8 A·m² each, moments along z: they attract) as box graphics, the lower one on ground, the
-// upper one (60 g) released 2 mm above it. DIPOLE with kn = 1e7 N/m and dp_nratio 0.7 (c = 2·0.7·√(m·kn)). The law
+// upper one (60 g) released 2 mm above it. DIPOLE with kn = 1e7 N/m, dp_nratio 0.7 (c = 2·0.7·√(m·kn)) and the
+// no-tension dashpot (dp_mode 1). The law
 // acts once on the face patch, so the magnet's gap follows m·s̈ = −m·g − F(a + s) + max(0, kn·δ − c·ṡ), δ = −s,
 // with F(r) = 3μ0·m²/(2π·r⁴) the coaxial dipoles' attraction: integrated here with RK4 at 10 ns steps.
 TEST(ContactPatch, DipoleCubeMagnetsBounceAndSettleAsTheLawAppliedOnce) {
@@ -239,8 +240,8 @@ TEST(ContactPatch, DipoleCubeMagnetsBounceAndSettleAsTheLawAppliedOnce) {
       "<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.02\" "
       "length_y=\"0.02\" length_z=\"0.02\"/>\n"
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" kn=\"1e7\" "
-      "dp_nratio=\"0.7\" dipole_mo1=\"0 0 8\" dipole_mo2=\"0 0 8\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" "
-      "cff_type=\"COULOMB_OFF\"/>\n"
+      "dp_nratio=\"0.7\" dp_mode=\"1\" dipole_mo1=\"0 0 8\" dipole_mo2=\"0 0 8\" dipole_cap=\"1e-3\" "
+      "dipole_d=\"0.01\" cff_type=\"COULOMB_OFF\"/>\n"
       "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.02\" print_interval=\"1e-5\"/>"
       "</Command></MultiBodySystem>\n";
   const ContactRun run = runContactDeck("dipole_cubes", deck);

@@ -143,5 +143,113 @@ TEST(ContactLawDipole, MomentsTurnWithTheirGraphics) {
   EXPECT_GT((unturned.forceOnJ - output.forceOnJ).norm(), 1e-3 * output.forceOnJ.norm());
 }
 
+// ---- the normal half: PFC's linear model (rgap, dp_mode, lin_mode) ---------------------------------------------
+
+constexpr double kKn = 1e4, kRatio = 0.5, kMass = 2.0;  // c = 2·0.5·sqrt(2·1e4) = 141.42 N·s/m
+
+std::vector<double> normalHalf(double rgap, int dashpotMode, int updateMode) {
+  return lawValues(dipoleLaw().parameters, {{"kn", {kKn}},
+                                            {"dp_nratio", {kRatio}},
+                                            {"dipole_mo1", {0, 0, 1}},
+                                            {"dipole_mo2", {0, 0, 1}},
+                                            {"dipole_cap", {1e-3}},
+                                            {"dipole_d", {0.01}},
+                                            {"rgap", {rgap}},
+                                            {"dp_mode", {static_cast<double>(dashpotMode)}},
+                                            {"lin_mode", {static_cast<double>(updateMode)}}});
+}
+
+const double kDamping = 2 * kRatio * std::sqrt(kMass * kKn);
+
+// dp_mode 0 and 2: the full normal dashpot, kn·δ + c·δ̇, which pulls while the contact opens fast; 1 and 3: the
+// no-tension dashpot, max(0, kn·δ + c·δ̇). Written out here from PFC's definitions.
+TEST(ContactLawDipole, NormalDashpotIsFullInModesZeroAndTwoAndNoTensionInOneAndThree) {
+  for (int mode = 0; mode <= 3; ++mode) {
+    const std::vector<double> values = normalHalf(0, mode, 0);
+    for (const double rate : {-2.0, -0.05, 0.0, 0.3}) {
+      const double depth = 1e-3, full = kKn * depth + kDamping * rate;
+      const double expected = mode % 2 == 0 ? full : std::max(0.0, full);
+      EXPECT_NEAR(normalForce(dipoleLaw(), values, depth, rate, 0, kMass), expected, 1e-12 * kKn * depth)
+          << "dp_mode " << mode << " rate " << rate;
+    }
+  }
+  // Opening at 2 m/s at 1 mm: 10 − 282.8 N, a pull in full mode.
+  EXPECT_LT(normalForce(dipoleLaw(), normalHalf(0, 0, 0), 1e-3, -2, 0, kMass), -270);
+  EXPECT_EQ(normalForce(dipoleLaw(), normalHalf(0, 1, 0), 1e-3, -2, 0, kMass), 0);
+}
+
+// rgap = −0.4 mm: nothing acts until the pieces overlap by more than 0.4 mm (neither spring nor dashpot: PFC skips
+// inactive contacts), then kn·(δ + rgap) + c·δ̇.
+TEST(ContactLawDipole, ReferenceGapMovesWhereTheSpringStarts) {
+  const std::vector<double> values = normalHalf(-4e-4, 0, 0);
+  EXPECT_EQ(normalForce(dipoleLaw(), values, 3.9e-4, 1.0, 0, kMass), 0);
+  EXPECT_EQ(normalForce(dipoleLaw(), values, 4e-4, 1.0, 0, kMass), 0);
+  EXPECT_NEAR(normalForce(dipoleLaw(), values, 4e-4 + 1e-12, 1.0, 0, kMass), kDamping, 1e-9 * kDamping);
+  EXPECT_NEAR(normalForce(dipoleLaw(), values, 1e-3, 0.0, 0, kMass), kKn * 6e-4, 1e-12 * kKn);
+}
+
+// lin_mode 1: the spring's force is advanced from the one at the last accepted step by kn·Δδ, starts at 0 where the
+// point becomes active whatever its overlap, never takes tension, and after unloading to 0 reloads from where it
+// turned (PFC's incremental update). Each line is one accepted step, the state advanced in place.
+TEST(ContactLawDipole, IncrementalUpdateStartsUnloadedAndAccumulatesIncrements) {
+  const std::vector<double> values = normalHalf(0, 0, 1);
+  ASSERT_EQ(dipoleLaw().stateSize(values), 3);
+  EXPECT_EQ(dipoleLaw().stateSize(normalHalf(0, 0, 0)), 0) << "absolute: no state kept";
+  std::vector<double> state(3, 0.0);
+  const auto step = [&](double depth) {
+    const NormalInput input{.penetration = depth, .penetrationRate = 0, .effectiveMass = kMass};
+    return dipoleLaw().stateful(values, input, state.data(), state.data());
+  };
+  const auto probe = [&](double depth) {  // between accepted steps: the state is read, not changed
+    const NormalInput input{.penetration = depth, .penetrationRate = 0, .effectiveMass = kMass};
+    return dipoleLaw().stateful(values, input, state.data(), nullptr);
+  };
+  EXPECT_EQ(step(2e-3), 0) << "a contact that begins overlapping starts unloaded";
+  EXPECT_NEAR(probe(2.5e-3), kKn * 5e-4, 1e-12 * kKn);
+  EXPECT_NEAR(step(3e-3), kKn * 1e-3, 1e-12 * kKn);
+  EXPECT_NEAR(step(2.4e-3), kKn * 4e-4, 1e-12 * kKn);
+  EXPECT_EQ(step(1.5e-3), 0) << "no tension";
+  EXPECT_NEAR(step(1.7e-3), kKn * 2e-4, 1e-12 * kKn) << "reloads from where it turned";
+  // A null state (a probe of the law's stiffness) is the law without history: absolute.
+  EXPECT_NEAR(dipoleLaw().stateful(values, {.penetration = 1e-3, .effectiveMass = kMass}, nullptr, nullptr),
+              kKn * 1e-3, 1e-12 * kKn);
+  // A point that goes inactive (rgap) forgets: coming back it starts unloaded again.
+  const std::vector<double> gapped = normalHalf(-1e-3, 0, 1);
+  std::vector<double> kept(3, 0.0);
+  const auto stepGapped = [&](double depth) {
+    return dipoleLaw().stateful(gapped, {.penetration = depth, .effectiveMass = kMass}, kept.data(), kept.data());
+  };
+  EXPECT_EQ(stepGapped(1.2e-3), 0);
+  EXPECT_NEAR(stepGapped(1.5e-3), kKn * 3e-4, 1e-12 * kKn);
+  EXPECT_EQ(stepGapped(0.5e-3), 0);
+  EXPECT_EQ(stepGapped(1.4e-3), 0);
+  EXPECT_NEAR(stepGapped(1.6e-3), kKn * 2e-4, 1e-12 * kKn);
+}
+
+// The full dashpot lets go of its pull at a separation (a jump); the no-tension one has clipped it to 0 already.
+TEST(ContactLawDipole, SmoothnessFollowsTheDashpotMode) {
+  EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 0, 0), ContactChange::Separation), 0);
+  EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 1, 0), ContactChange::Separation), kSmoothForce);
+  EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 2, 0), ContactChange::Onset), 0);
+}
+
+TEST(ContactLawDipole, ModesMustBeWholeAndTheReferenceGapNotPositive) {
+  const auto errorsOf = [](double rgap, double dashpotMode, double updateMode) {
+    std::vector<double> values = normalHalf(rgap, 0, 0);
+    values[static_cast<size_t>(slotOf(dipoleLaw().parameters, "dp_mode"))] = dashpotMode;
+    values[static_cast<size_t>(slotOf(dipoleLaw().parameters, "lin_mode"))] = updateMode;
+    LawFindings findings;
+    dipoleLaw().check(values, findings);
+    return findings.errors;
+  };
+  EXPECT_TRUE(errorsOf(-1e-3, 3, 1).empty());
+  ASSERT_EQ(errorsOf(0, 1.5, 0).size(), 1u);
+  EXPECT_EQ(errorsOf(0, 1.5, 0)[0], "dp_mode (1.5) must be one of 0, 1, 2, 3");
+  ASSERT_EQ(errorsOf(0, 0, 0.5).size(), 1u);
+  EXPECT_EQ(errorsOf(0, 0, 0.5)[0], "lin_mode (0.5) must be one of 0 (absolute) or 1 (incremental)");
+  ASSERT_EQ(errorsOf(1e-3, 0, 0).size(), 1u);
+  EXPECT_NE(errorsOf(1e-3, 0, 0)[0].find("rgap (0.001) > 0"), std::string::npos) << errorsOf(1e-3, 0, 0)[0];
+}
+
 }  // namespace
 }  // namespace lodestone::testing

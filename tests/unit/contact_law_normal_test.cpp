@@ -141,7 +141,11 @@ TEST(ContactLawNormal, DipoleContactAtHandComputedPoints) {
                                                                    {"dipole_d", {0.05}}});
   // m_eff = 4: c = 2·0.5·sqrt(4·1e4) = 200. δ = 0.01, δ̇ = 0.1: 100 + 20.
   expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, 4), 120, "damped");
-  EXPECT_EQ(normalForce(dipoleLaw(), v, 0.01, -1, 0, 4), 0) << "100 − 200 is clipped";
+  // PFC's default dashpot (dp_mode 0) is full: 100 − 200 pulls; the no-tension one (dp_mode 1) clips it.
+  expectRelative(normalForce(dipoleLaw(), v, 0.01, -1, 0, 4), -100, "full dashpot pulls");
+  std::vector<double> noTension = v;
+  noTension[static_cast<size_t>(slotOf(dipoleLaw().parameters, "dp_mode"))] = 1;
+  EXPECT_EQ(normalForce(dipoleLaw(), noTension, 0.01, -1, 0, 4), 0) << "100 − 200 is clipped";
   // Without a usable mass the dashpot is left out (documented in dipole.cpp), never NaN.
   expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, 0), 100, "effective mass unknown");
   expectRelative(normalForce(dipoleLaw(), v, 0.01, 0.1, 0, INFINITY), 100, "ground against ground");
@@ -267,7 +271,8 @@ std::vector<LawCase> lawCases() {
                                                       {"dipole_mo1", {0, 0, 1}},
                                                       {"dipole_mo2", {1, 0, 0}},
                                                       {"dipole_cap", {1e-3}},
-                                                      {"dipole_d", {0.01}}}),
+                                                      {"dipole_d", {0.01}},
+                                                      {"dp_mode", {1}}}),
                    0, 2.5});
   cases.push_back({"IPC", &ipcLaw(), ipcValues()});
   return cases;

@@ -168,6 +168,42 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
       << noFriction.formatAll();
 }
 
+// DIPOLE's PFC attributes: rgap, dp_mode and lin_mode land in their slots (defaults 0). dp_mode is one attribute read by
+// both halves of PFC's linear dipole model, DIPOLE's normal dashpot and LINEAR_SHEAR's shear one, so a deck cannot give
+// the two contradictory modes: dp_mode="3" is 3 in both laws' values. Bad values are refused at the element's line.
+TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
+  const std::string dipole = "cnf_type=\"DIPOLE\" kn=\"1e5\" dipole_mo1=\"0 0 1\" dipole_mo2=\"0 0 1\" "
+                             "dipole_cap=\"0.01\" dipole_d=\"0.01\" ";
+  const ReadResult good = readText(deck(contactModel(
+      kBallOnBox + dipole + "rgap=\"-1e-4\" lin_mode=\"1\" dp_mode=\"3\" cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" "
+                            "fric=\"0.5\"")));
+  ASSERT_TRUE(good.spec) << good.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  const std::optional<Model> model = buildModel(*good.spec, diagnostics);
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
+  const ForceContact& element = model->contacts->elements[0];
+  const std::vector<double> pfc(element.normalValues.begin() + 10, element.normalValues.end());
+  EXPECT_EQ(pfc, (std::vector<double>{-1e-4, 3, 1})) << "rgap, dp_mode, lin_mode";
+  EXPECT_EQ(element.frictionValues[3], 3) << "LINEAR_SHEAR's dp_mode is the same attribute";
+  const ReadResult defaults = readText(deck(contactModel(kBallOnBox + dipole)));
+  ASSERT_TRUE(defaults.spec) << defaults.diagnostics.formatAll();
+  const std::optional<Model> byDefault = buildModel(*defaults.spec, diagnostics);
+  ASSERT_TRUE(byDefault);
+  const std::vector<double>& values = byDefault->contacts->elements[0].normalValues;
+  EXPECT_EQ(std::vector<double>(values.begin() + 10, values.end()), (std::vector<double>{0, 0, 0}));
+
+  const auto refused = [&](const std::string& attributes, const std::string& message) {
+    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + dipole + attributes)));
+    EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
+  };
+  refused("dp_mode=\"4\"", "attribute 'dp_mode' must be >= 0 and <= 3 (got 4)");
+  refused("dp_mode=\"0.5\"", "cnf_type=\"DIPOLE\": dp_mode (0.5) must be one of 0, 1, 2, 3");
+  refused("lin_mode=\"2\"", "attribute 'lin_mode' must be >= 0 and <= 1 (got 2)");
+  refused("lin_mode=\"0.5\"", "cnf_type=\"DIPOLE\": lin_mode (0.5) must be one of 0 (absolute) or 1 (incremental)");
+  refused("rgap=\"1e-3\"", "cnf_type=\"DIPOLE\": rgap (0.001) > 0 would make the contact act before the surfaces touch");
+}
+
 TEST(ForceContact, GraphicCountMustAgreeWithTheList) {
   const ReadResult result =
       readText(deck(contactModel("num_i_graphics=\"2\" " + kBallOnBox + "num_j_graphics=\"1\" " + kImpact)));
