@@ -165,7 +165,8 @@ const NormalLaw& dipoleLaw() {
           requiredVector("dipole_mo2", "magnetic moment at each J graphic's centre, in its axes, ampere·length²"),
           required("dipole_cap", above(0), "distance below which the magnetic force stops growing, length"),
           required("dipole_d", atLeast(0), "surface gap up to which the magnets interact, length"),
-          optional("rgap", 0, Range{}, "reference gap (PFC): the spring acts from a penetration of -rgap; <= 0, length"),
+          optional("rgap", 0, Range{},
+                   "reference gap (PFC): the spring acts from a penetration of -rgap; <= 0, length"),
           optional("dp_mode", 0, between(0, 3),
                    "dashpot mode (PFC): 0 and 2 full normal dashpot (the total may pull), 1 and 3 no-tension; 2 and "
                    "3 also cut LINEAR_SHEAR's shear dashpot while slipping"),

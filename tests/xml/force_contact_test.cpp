@@ -168,9 +168,10 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
       << noFriction.formatAll();
 }
 
-// DIPOLE's PFC attributes: rgap, dp_mode and lin_mode land in their slots (defaults 0). dp_mode is one attribute read by
-// both halves of PFC's linear dipole model, DIPOLE's normal dashpot and LINEAR_SHEAR's shear one, so a deck cannot give
-// the two contradictory modes: dp_mode="3" is 3 in both laws' values. Bad values are refused at the element's line.
+// DIPOLE's PFC attributes: rgap, dp_mode and lin_mode land in their slots (defaults 0). dp_mode is one attribute read
+// by both halves of PFC's linear dipole model, DIPOLE's normal dashpot and LINEAR_SHEAR's shear one, so a deck cannot
+// give the two contradictory modes: dp_mode="3" is 3 in both laws' values. Bad values are refused at the element's
+// line.
 TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
   const std::string dipole = "cnf_type=\"DIPOLE\" kn=\"1e5\" dipole_mo1=\"0 0 1\" dipole_mo2=\"0 0 1\" "
                              "dipole_cap=\"0.01\" dipole_d=\"0.01\" ";
@@ -201,7 +202,8 @@ TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
   refused("dp_mode=\"0.5\"", "cnf_type=\"DIPOLE\": dp_mode (0.5) must be one of 0, 1, 2, 3");
   refused("lin_mode=\"2\"", "attribute 'lin_mode' must be >= 0 and <= 1 (got 2)");
   refused("lin_mode=\"0.5\"", "cnf_type=\"DIPOLE\": lin_mode (0.5) must be one of 0 (absolute) or 1 (incremental)");
-  refused("rgap=\"1e-3\"", "cnf_type=\"DIPOLE\": rgap (0.001) > 0 would make the contact act before the surfaces touch");
+  refused("rgap=\"1e-3\"",
+          "cnf_type=\"DIPOLE\": rgap (0.001) > 0 would make the contact act before the surfaces touch");
 }
 
 TEST(ForceContact, GraphicCountMustAgreeWithTheList) {
