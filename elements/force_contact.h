@@ -93,5 +93,11 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
 std::string describeContact(const ForceContact& contact);
 // "IMPACT+COULOMB_ON", "USERCNF:CNFSUB+COULOMB_OFF": the laws an element uses, in one word.
 std::string describeLaws(const ForceContact& contact);
+// Whether the onsets of the element's contacts are PFC's contact_activated events (a built-in law of PFC's: DIPOLE,
+// LINEAR_SHEAR; NormalLaw and FrictionLaw::activationEvents).
+inline bool reportsActivation(const ForceContact& contact) {
+  return (!contact.userNormal && contact.normalLaw && contact.normalLaw->activationEvents) ||
+         (!contact.userFriction && contact.frictionLaw && contact.frictionLaw->activationEvents);
+}
 
 }  // namespace lodestone

@@ -136,6 +136,8 @@ struct NormalLaw {
   // The field needs FieldInput::gapGradient (IPC: its force acts along the gap, not between the graphics' centres).
   // The gradient costs twelve gap evaluations per pair within range, so only laws that use it ask.
   bool needsGapGradient = false;
+  // PFC's contact_activated callback event: events.csv gets a row when a contact of this law begins (DIPOLE).
+  bool activationEvents = false;
 };
 
 // What a friction law with state sees at one contact point of a patch. The law acts once per patch: the point carries
@@ -185,6 +187,8 @@ struct FrictionLaw {
   void (*stateful)(LawValues values, const FrictionInput& input, const double* state, double* advanced,
                    FrictionOutput& output) = nullptr;
   const lodestone_law* named = nullptr;
+  // PFC's contact_activated callback event: events.csv gets a row when a contact of this law begins (LINEAR_SHEAR).
+  bool activationEvents = false;
 };
 
 // The registry: every built-in law and every named law registered so far, looked up by keyword

@@ -180,6 +180,7 @@ const NormalLaw& dipoleLaw() {
       .smoothnessAt = dipoleSmoothnessAt,
       .fieldRange = dipoleFieldRange,
       .field = dipoleField,
+      .activationEvents = true,
   };
   return law;
 }

@@ -102,6 +102,7 @@ const FrictionLaw& linearShearLaw() {
       .check = checkLinearShear,
       .stateSize = kStateSize,
       .stateful = linearShearForce,
+      .activationEvents = true,
   };
   return law;
 }

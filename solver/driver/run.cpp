@@ -40,12 +40,12 @@ void addElements(const std::vector<Spec>& specs, std::vector<TableElement>& elem
   for (const Spec& spec : specs) elements.push_back({spec.id, spec.label, spec.loc});
 }
 
-// Whether a contact of the model can report slip changes (events.csv's slip_change): one whose friction law keeps a
-// slip state (LINEAR_SHEAR).
-bool reportsSlipChanges(const Model& model) {
+// Whether a contact of the model can report PFC's events (events.csv's slip_change and contact_activated): one whose
+// friction law keeps a slip state (LINEAR_SHEAR), or whose laws report their contacts' activation (DIPOLE).
+bool reportsContactEvents(const Model& model) {
   if (!model.contacts) return false;
   return std::any_of(model.contacts->elements.begin(), model.contacts->elements.end(), [](const ForceContact& element) {
-    return !element.userFriction && element.frictionLaw && element.frictionLaw->stateful;
+    return reportsActivation(element) || (!element.userFriction && element.frictionLaw && element.frictionLaw->stateful);
   });
 }
 
@@ -101,7 +101,7 @@ class DeckRun {
         contactResults_.emplace(outputDir / "contacts.csv");
         impactResults_.emplace(outputDir / "impacts.csv");
       }
-      if (!spec_.sensors.empty() || reportsSlipChanges(*model)) {
+      if (!spec_.sensors.empty() || reportsContactEvents(*model)) {
         sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
       }
       if (!spec_.joints.empty() || !spec_.primitives.empty()) {

@@ -890,6 +890,10 @@ void Simulation::reportContactEvents() {
   constexpr long kLoggedEventLimit = 200;
   for (const ContactEvent& event : contactEvents_) {
     if (onContactEvent_) onContactEvent_(event);
+    // An onset of a contact under PFC's laws is its contact_activated event (events.csv, value 0).
+    if (onSensorAction_ && event.onset && reportsActivation(*event.element)) {
+      onSensorAction_({event.time, event.element->id, "contact_activated", 0.0});
+    }
     if (trace_) {
       const TraceField fields[] = {{"i", event.iGraphic}, {"j", event.jGraphic}, {"located", event.located ? 1 : 0}};
       trace_->writeContact(TraceLevel::Info, event.time, "contact", event.onset ? "onset" : "separation",

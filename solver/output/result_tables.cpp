@@ -236,19 +236,24 @@ const ResultTable<RequestRow>& requestsTable() {
 
 const ResultTable<SensorAction>& eventsTable() {
   static const ResultTable<SensorAction> table = [] {
-    ResultTable<SensorAction> t{"events", "every action a Sensor_Event carried out, and every slip change of a contact",
+    ResultTable<SensorAction> t{"events",
+                                "every action a Sensor_Event carried out, and every slip change and activation of a "
+                                "contact under PFC's laws",
                                 {}};
-    t.columns.push_back({"time", CellType::Real, Quantity::Time, "when the sensor fired or the slip changed",
+    t.columns.push_back({"time", CellType::Real, Quantity::Time,
+                         "when the sensor fired, the slip changed or the contact began",
                          [](const SensorAction& action) -> Cell { return action.time; }});
     // The id's meaning names Sensor_Event alone: the Python reader labels ids by the elements it names, and a
-    // slip_change row, whose id is its contact element's, is told apart by its action.
-    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Sensor_Event id; for slip_change its contact's id",
+    // slip_change or contact_activated row, whose id is its contact element's, is told apart by its action.
+    t.columns.push_back({"id", CellType::Integer, Quantity::None,
+                         "Sensor_Event id; for slip_change and contact_activated its contact's id",
                          [](const SensorAction& action) -> Cell { return action.id; }});
     t.columns.push_back({"action", CellType::Text, Quantity::None,
-                         "halt, return, print, restart, dt, hmax, stepsize, none; slip_change",
+                         "halt, return, print, restart, dt, hmax, stepsize, none; slip_change, contact_activated",
                          [](const SensorAction& action) -> Cell { return std::string_view(action.action); }});
     t.columns.push_back({"value", CellType::Real, Quantity::None,
-                         "the sensor's expression, in its own units; slip_change: 0 slip began, 1 it ended",
+                         "the sensor's expression, in its own units; slip_change: 0 slip began, 1 it ended; "
+                         "contact_activated: 0",
                          [](const SensorAction& action) -> Cell { return action.value; }});
     return t;
   }();

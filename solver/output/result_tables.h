@@ -33,7 +33,8 @@ struct JointReaction {
 };
 
 // One action a Sensor_Event carried out (events.csv: time,id,action,value), or a contact's slip change (action
-// "slip_change", id the Force_Contact's, value 0 when slip began and 1 when it ended, as PFC's slip_change event).
+// "slip_change", id the Force_Contact's, value 0 when slip began and 1 when it ended, as PFC's slip_change event), or
+// its activation (action "contact_activated", value 0, as PFC's contact_activated event).
 struct SensorAction {
   double time = 0;
   long id = 0;
