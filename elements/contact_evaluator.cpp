@@ -350,6 +350,7 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
   law.bodyI = pair.bodyI;
   law.bodyJ = pair.bodyJ;
   law.subroutines = this;
+  setPairValues(element, graphicI, graphicJ, law);
   if (element.userNormal || element.userFriction) {  // CNFSUB and CFFSUB take points in marker frames
     law.markerI = placeMarker(graphicI, pair.bodyI);
     law.markerJ = placeMarker(graphicJ, pair.bodyJ);
@@ -388,6 +389,28 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
   law.frictionStates = statesOf(laws.friction->stateSize(), &Anchor::frictionState,
                                 threadScratch<std::vector<double>, struct ZeroFrictionState>(), law.frictionElapsed);
   return law;
+}
+
+void ContactEvaluator::setPairValues(const ForceContact& element, const ContactGraphic& graphicI,
+                                     const ContactGraphic& graphicJ, LawPair& law) {
+  const NormalLaw* normal = element.userNormal ? nullptr : element.normalLaw;
+  if (!normal || !normal->variesByPair || !normal->variesByPair(element.normalValues)) return;
+  const auto ballRadius = [](const ContactGraphic& graphic) {
+    return graphic.shape.type == ShapeType::Sphere ? graphic.shape.radius : 0.0;
+  };
+  // The pair's values are the thread's own, as the zero states below: pairs are evaluated by several threads at once.
+  std::vector<double>& normalValues = threadScratch<std::vector<double>, struct PairNormalValues>();
+  normalValues = element.normalValues;
+  const double shearStiffness =
+      normal->valuesForPair(element.normalValues, {ballRadius(graphicI), ballRadius(graphicJ)}, normalValues);
+  law.normalValues = normalValues;
+  const FrictionLaw* friction = element.userFriction ? nullptr : element.frictionLaw;
+  const int shearSlot = friction ? slotOf(friction->parameters, "ks") : -1;
+  if (!(shearStiffness > 0) || shearSlot < 0) return;
+  std::vector<double>& frictionValues = threadScratch<std::vector<double>, struct PairFrictionValues>();
+  frictionValues = element.frictionValues;
+  frictionValues[static_cast<size_t>(shearSlot)] = shearStiffness;
+  law.frictionValues = frictionValues;
 }
 
 LawPoint ContactEvaluator::lawPointOf(const PairState& pair, int index) const {

@@ -318,6 +318,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
                        std::vector<ContactPostPoint>* post, ContactEnergy* energy = nullptr);
   // What the pair's laws see of it during this evaluation (states of laws that keep one, subroutine frames).
   LawPair lawPairOf(const PairState& pair, Evaluation evaluation);
+  // The pair's own law values, where the element's laws make them depend on the two pieces (DIPOLE's emod).
+  static void setPairValues(const ForceContact& element, const ContactGraphic& graphicI,
+                            const ContactGraphic& graphicJ, LawPair& law);
   // Where point `index` of the pair is and how it moves.
   LawPoint lawPointOf(const PairState& pair, int index) const;
   // The loads of a field law (DIPOLE's magnets) on the pair, when it acts, and their power when `energy` is given.

@@ -26,11 +26,12 @@ class BuiltinNormal final : public NormalForceLaw {
                             .area = point.contact->area,
                             .effectiveMass = pair.effectiveMass};
     const NormalLaw& law = *element_.normalLaw;
+    const LawValues values = pair.normalValues.empty() ? LawValues(element_.normalValues) : pair.normalValues;
     const int stateSize = this->stateSize();
-    if (stateSize == 0 || !pair.normalStates) return law.force(element_.normalValues, input);
+    if (stateSize == 0 || !pair.normalStates) return law.force(values, input);
     // As a friction law's state: the point's stored state, replaced by the one now at an accepted step.
     double* state = pair.normalStates + static_cast<size_t>(point.index) * static_cast<size_t>(stateSize);
-    return law.stateful(element_.normalValues, input, state, pair.advancing ? state : nullptr);
+    return law.stateful(values, input, state, pair.advancing ? state : nullptr);
   }
   int stateSize() const override {
     const NormalLaw& law = *element_.normalLaw;
@@ -54,8 +55,7 @@ class BuiltinFriction final : public FrictionForceLaw {
       // As a named law's state: the point's stored state, replaced by the one now at an accepted step.
       double* state = pair.frictionStates + static_cast<size_t>(point.index) * static_cast<size_t>(law.stateSize);
       FrictionOutput output;
-      law.stateful(element_.frictionValues, inputOf(pair, point, normalForce), state, pair.advancing ? state : nullptr,
-                   output);
+      law.stateful(valuesOf(pair), inputOf(pair, point, normalForce), state, pair.advancing ? state : nullptr, output);
       if (pair.slipTally && output.slipsNow >= 0) {
         pair.slipTally->points += 1;
         pair.slipTally->slippedBefore += output.slippedBefore;
@@ -67,7 +67,7 @@ class BuiltinFriction final : public FrictionForceLaw {
     if (!element_.frictionLaw->coefficient || !(slipSpeed > 0)) return Vector3::Zero();
     // Written as magnitude times direction, the order a CFFSUB's result takes, so a user subroutine with the same
     // formula reproduces the built-in law to the last bit.
-    const double mu = element_.frictionLaw->coefficient(element_.frictionValues, slipSpeed);
+    const double mu = element_.frictionLaw->coefficient(valuesOf(pair), slipSpeed);
     return -(mu * std::fabs(normalForce)) * Vector3(point.slip / slipSpeed);
   }
   FrictionEnergy energy(const LawPair& pair, const LawPoint& point, double normalForce) const override {
@@ -75,7 +75,7 @@ class BuiltinFriction final : public FrictionForceLaw {
     if (!law.stateful) return {};
     const double* state = pair.frictionStates + static_cast<size_t>(point.index) * static_cast<size_t>(law.stateSize);
     FrictionOutput output;
-    law.stateful(element_.frictionValues, inputOf(pair, point, normalForce), state, nullptr, output);
+    law.stateful(valuesOf(pair), inputOf(pair, point, normalForce), state, nullptr, output);
     return {output.strain, output.strainRate, output.dashpotPower};
   }
   int stateSize() const override { return element_.frictionLaw->stateSize; }
@@ -84,6 +84,9 @@ class BuiltinFriction final : public FrictionForceLaw {
   int smoothnessAt(ContactChange) const override { return element_.frictionLaw->stateful ? 0 : kSmoothForce; }
 
  private:
+  LawValues valuesOf(const LawPair& pair) const {
+    return pair.frictionValues.empty() ? LawValues(element_.frictionValues) : pair.frictionValues;
+  }
   static FrictionInput inputOf(const LawPair& pair, const LawPoint& point, double normalForce) {
     return {.normal = point.contact->normal,
             .slip = point.slip,

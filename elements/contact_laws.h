@@ -50,6 +50,9 @@ struct LawPair {
   double frictionElapsed = 0;
   SubroutineCaller* subroutines = nullptr;
   SlipTally* slipTally = nullptr;  // while advancing: where laws with a slip state count their points
+  // Built-in laws: this pair's parameter values where they differ from the element's (NormalLaw::valuesForPair);
+  // empty: the element's.
+  LawValues normalValues, frictionValues;
 };
 
 // One point of a patch: its place, its motion, and the patch's depth and area, which every point shares.

@@ -396,6 +396,49 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
   return placed;
 }
 
+// PFC's stiffnesses between a pair's two laws: the shear stiffness is the friction law's ks or the normal law's
+// deformability sets it (DIPOLE's emod with kratio: ks = kn/kratio), exactly one of the two; and a stiffness that
+// follows from the pieces (emod) is defined for pairs with a ball (a sphere) on at least one side.
+bool pfcStiffnessesAgree(const ForceContact& contact, const ContactModel& model, Diagnostics& diagnostics) {
+  bool agree = true;
+  const NormalLaw* normal = contact.userNormal ? nullptr : contact.normalLaw;
+  const FrictionLaw* friction = contact.userFriction ? nullptr : contact.frictionLaw;
+  const int shearSlot = friction ? slotOf(friction->parameters, "ks") : -1;
+  if (shearSlot >= 0) {
+    const double given = contact.frictionValues[static_cast<size_t>(shearSlot)];
+    const bool setByNormal = normal && normal->setsShearStiffness && normal->setsShearStiffness(contact.normalValues);
+    const std::string law = "cff_type=\"" + friction->keyword + "\": ";
+    if (given > 0 && setByNormal) {
+      diagnostics.error(contact.loc, law + "ks (" + formatReal(given) + ") is given, and cnf_type=\"" +
+                                         normal->keyword + "\"'s emod and kratio set it too (ks = kn/kratio); give "
+                                         "one of them");
+      agree = false;
+    } else if (!(given > 0) && !setByNormal) {
+      diagnostics.error(contact.loc, law + "ks must be > 0, or set by the normal law (cnf_type=\"DIPOLE\" with emod "
+                                         "and kratio)");
+      agree = false;
+    }
+  }
+  if (normal && normal->variesByPair && normal->variesByPair(contact.normalValues)) {
+    const auto notBall = [&](int graphic) {
+      return model.graphics[static_cast<size_t>(graphic)].shape.type != ShapeType::Sphere;
+    };
+    for (int i : contact.iGraphics) {
+      for (int j : contact.jGraphics) {
+        const ContactGraphic& graphicI = model.graphics[static_cast<size_t>(i)];
+        const ContactGraphic& graphicJ = model.graphics[static_cast<size_t>(j)];
+        if (!notBall(i) || !notBall(j) || graphicI.body == graphicJ.body) continue;
+        diagnostics.error(contact.loc, "cnf_type=\"" + normal->keyword + "\": emod gives kn for ball-ball and "
+                                       "ball-facet contacts (PFC's deformability method), and Post_Graphic id=" +
+                                       std::to_string(graphicI.id) + " and id=" + std::to_string(graphicJ.id) +
+                                       " are neither spheres; give kn instead, or make one of them a Sphere");
+        return false;
+      }
+    }
+  }
+  return agree;
+}
+
 }  // namespace
 
 std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
@@ -583,6 +626,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                 : subroutine(kFrictionSubroutine, contact.userFriction);
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
     if (!normalOk || !frictionOk || !postOk || !ok) continue;
+    if (!pfcStiffnessesAgree(contact, *result, diagnostics)) continue;
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.

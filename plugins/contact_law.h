@@ -69,6 +69,12 @@ struct FieldOutput {
   Vector3 momentOnI = Vector3::Zero(), momentOnJ = Vector3::Zero();  // ground
 };
 
+// The two pieces of a graphic pair as PFC's property rules see them: a ball (a Sphere graphic) has its radius, any
+// other shape (PFC's facet) 0.
+struct PairPieces {
+  double ballRadiusI = 0, ballRadiusJ = 0;
+};
+
 // Where a contact begins (its penetration rises through 0) or ends (falls through 0).
 enum class ContactChange { Onset, Separation };
 
@@ -138,6 +144,15 @@ struct NormalLaw {
   bool needsGapGradient = false;
   // PFC's contact_activated callback event: events.csv gets a row when a contact of this law begins (DIPOLE).
   bool activationEvents = false;
+  // A law whose stiffness follows from each pair's pieces (DIPOLE's emod, PFC's deformability method), for these
+  // values: `valuesForPair` writes the pair's values into `pairValues` (a copy of `values`) and returns the shear
+  // stiffness the pair's friction law takes as its `ks` (0: none). nullptr or false: the element's values serve every
+  // pair.
+  bool (*variesByPair)(LawValues values) = nullptr;
+  double (*valuesForPair)(LawValues values, const PairPieces& pieces, std::span<double> pairValues) = nullptr;
+  // Whether these values set the friction law's shear stiffness `ks` (DIPOLE's emod with kratio), so that the deck
+  // must not give it too.
+  bool (*setsShearStiffness)(LawValues values) = nullptr;
 };
 
 // What a friction law with state sees at one contact point of a patch. The law acts once per patch: the point carries

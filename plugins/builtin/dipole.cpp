@@ -51,6 +51,8 @@ enum Slot {
   kReferenceGap = 10,
   kDashpotMode = 11,
   kUpdateMode = 12,
+  kModulus = 13,
+  kStiffnessRatio = 14,
 };
 
 // lin_mode 1 (incremental) keeps, per contact point at the last accepted step: the linear spring's force, the surface
@@ -119,9 +121,42 @@ void checkWhole(double mode, const char* name, const char* modes, LawFindings& f
   }
 }
 
+// PFC's deformability method: with the effective modulus E* (emod), each pair's kn = A·E*/L, the pieces seen as a
+// cylinder of radius r̄ and length L between their centres: ball–ball r̄ = min(R1, R2), L = R1 + R2; ball–facet
+// r̄ = L = R of the ball (A = π·r̄²). The stiffness ratio κ* (kratio) then gives ks = kn/κ* to the friction law.
+bool dipoleVariesByPair(LawValues values) { return values[kModulus] > 0; }
+
+double dipoleValuesForPair(LawValues values, const PairPieces& pieces, std::span<double> pairValues) {
+  const double ballI = pieces.ballRadiusI, ballJ = pieces.ballRadiusJ;
+  double radius = 0, length = 0;
+  if (ballI > 0 && ballJ > 0) {
+    radius = std::min(ballI, ballJ);
+    length = ballI + ballJ;
+  } else {
+    radius = length = std::max(ballI, ballJ);  // neither a ball: refused when the element is built
+  }
+  const double kn = length > 0 ? std::numbers::pi * radius * radius * values[kModulus] / length : 0.0;
+  pairValues[kStiffness] = kn;
+  return values[kStiffnessRatio] > 0 ? kn / values[kStiffnessRatio] : 0.0;
+}
+
+bool dipoleSetsShearStiffness(LawValues values) { return values[kModulus] > 0 && values[kStiffnessRatio] > 0; }
+
 // Without magnetic moments the law is a plain spring and dashpot: a magnet whose moments were left out (or written
 // under another name) is surely meant to be a magnet.
 void checkDipole(LawValues values, LawFindings& findings) {
+  const double kn = values[kStiffness], modulus = values[kModulus];
+  if (kn > 0 && modulus > 0) {
+    findings.errors.push_back("kn and emod are both given: emod sets each pair's kn from the sizes of its pieces "
+                              "(PFC's deformability method); give one of them");
+  } else if (kn == 0 && modulus == 0) {
+    findings.errors.push_back("kn (the normal stiffness) or emod (the effective modulus each pair's kn follows "
+                              "from) must be given, > 0");
+  }
+  if (values[kStiffnessRatio] > 0 && modulus == 0) {
+    findings.errors.push_back("kratio sets ks = kn/kratio only with emod (PFC's deformability method); give emod, or "
+                              "give the friction law's ks instead of kratio");
+  }
   checkWhole(values[kDashpotMode], "dp_mode", "0, 1, 2, 3", findings);
   checkWhole(values[kUpdateMode], "lin_mode", "0 (absolute) or 1 (incremental)", findings);
   if (values[kReferenceGap] > 0) {
@@ -159,7 +194,7 @@ const NormalLaw& dipoleLaw() {
       .keyword = "DIPOLE",
       .summary = "linear dipole model: no-tension spring kn with a dashpot, plus magnetic dipole force and moments",
       .parameters = {
-          required("kn", above(0), "normal spring stiffness, force per length"),
+          optional("kn", 0, atLeast(0), "normal spring stiffness, force per length; or emod"),
           optional("dp_nratio", 0, atLeast(0), "dashpot damping as a ratio of critical damping, dimensionless"),
           requiredVector("dipole_mo1", "magnetic moment at each I graphic's centre, in its axes, ampere·length²"),
           requiredVector("dipole_mo2", "magnetic moment at each J graphic's centre, in its axes, ampere·length²"),
@@ -172,6 +207,11 @@ const NormalLaw& dipoleLaw() {
                    "3 also cut LINEAR_SHEAR's shear dashpot while slipping"),
           optional("lin_mode", 0, between(0, 1),
                    "normal force update (PFC): 0 absolute kn*overlap, 1 incremental from 0 when the contact begins"),
+          optional("emod", 0, atLeast(0),
+                   "effective modulus (PFC's deformability): each pair's kn = pi*r^2*emod/L, instead of kn; "
+                   "force/area"),
+          optional("kratio", 0, atLeast(0),
+                   "normal-to-shear stiffness ratio with emod: the friction law's ks = kn/kratio, dimensionless"),
       },
       .check = checkDipole,
       .force = dipoleContactForce,
@@ -181,6 +221,9 @@ const NormalLaw& dipoleLaw() {
       .fieldRange = dipoleFieldRange,
       .field = dipoleField,
       .activationEvents = true,
+      .variesByPair = dipoleVariesByPair,
+      .valuesForPair = dipoleValuesForPair,
+      .setsShearStiffness = dipoleSetsShearStiffness,
   };
   return law;
 }

@@ -210,5 +210,46 @@ TEST(ContactDipoleLinear, EachOnsetIsAContactActivatedEvent) {
   EXPECT_FALSE(std::filesystem::exists(resultsFolderOf("impact_no_activation") / "events.csv"));
 }
 
+// PFC's deformability method on a ball (R = 30 mm) resting on a face: emod = 1e6 N/m² gives the ball–facet kn =
+// π·R²·E*/R = 94 248 N/m, so the ball sinks m·g/kn = 11.45 µm; kratio = 2 gives LINEAR_SHEAR's ks = kn/2, so a
+// sideways push F = 0.1 N (ramped in over 0.2 s at the ball's centre, below fric·m·g = 0.54 N) moves it F/ks =
+// 2.12 µm. The ball's inertia is made huge (1e6 kg·m²) so that the push's torque about the contact does not roll it
+// (4.5e-11 m in 1 s). Rest depth within 1e-10 m (measured 2e-17 m), the push's displacement within 1e-3 (measured
+// 5.7e-5).
+TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
+  const double modulus = 1e6, ratio = 2, push = 0.1;
+  const double kn = M_PI * kRadius * kRadius * modulus / kRadius, ks = kn / ratio;
+  const double depth = kMass * kG / kn;
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
+      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
+      "length_y=\"2\" length_z=\"1\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
+      "inertia_zz=\"1e6\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kRadius - depth) + "\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kRadius) + "\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" emod=\"" +
+      formatReal(modulus) + "\" kratio=\"" + formatReal(ratio) + "\" dp_nratio=\"1\" dipole_mo1=\"0 0 0\" "
+      "dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" cff_type=\"LINEAR_SHEAR\" fric=\"0.5\" "
+      "dp_sratio=\"0.7\"/>\n"
+      "<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" fx_expression=\"" + formatReal(push) +
+      "*STEP(TIME, 0, 0, 0.2, 1)\" fy_expression=\"0\" fz_expression=\"0\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/>"
+      "</Command></MultiBodySystem>\n";
+  const ContactRun run = runContactDeck("dipole_effective_modulus", deck);
+  ASSERT_TRUE(run.completed);
+  const size_t last = run.bodies.rowCount() - 1;
+  const double measuredDepth = kRadius - run.bodies.at(last, "z");
+  EXPECT_NEAR(measuredDepth, depth, 1e-10);
+  RecordProperty("rest_depth_error_m", sci(measuredDepth - depth));
+  const double shift = run.bodies.at(last, "x"), expected = push / ks;
+  EXPECT_NEAR(shift, expected, 1e-3 * expected);
+  RecordProperty("push_displacement_relative_error", sci(shift / expected - 1));
+}
+
 }  // namespace
 }  // namespace lodestone::testing

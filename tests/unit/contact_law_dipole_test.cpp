@@ -233,6 +233,35 @@ TEST(ContactLawDipole, SmoothnessFollowsTheDashpotMode) {
   EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 2, 0), ContactChange::Onset), 0);
 }
 
+// PFC's deformability method, written out: kn = π·r̄²·E*/L with r̄ = min(R1, R2), L = R1 + R2 between balls and
+// r̄ = L = R against a facet (any other shape); ks = kn/κ*. The element's other values are kept.
+TEST(ContactLawDipole, EffectiveModulusGivesEachPairsKnAndKratioItsKs) {
+  std::vector<double> values = normalHalf(0, 1, 0);
+  const int kn = slotOf(dipoleLaw().parameters, "kn");
+  values[static_cast<size_t>(kn)] = 0;
+  values[static_cast<size_t>(slotOf(dipoleLaw().parameters, "emod"))] = 1e8;
+  values[static_cast<size_t>(slotOf(dipoleLaw().parameters, "kratio"))] = 2.5;
+  ASSERT_TRUE(dipoleLaw().variesByPair(values));
+  EXPECT_TRUE(dipoleLaw().setsShearStiffness(values));
+  EXPECT_FALSE(dipoleLaw().variesByPair(normalHalf(0, 1, 0))) << "kn given: one value for every pair";
+  std::vector<double> pair = values;
+  const double ballBall = dipoleLaw().valuesForPair(values, {0.01, 0.03}, pair);
+  const double ballBallKn = kPi * 0.01 * 0.01 * 1e8 / 0.04;  // 785398.2 N/m
+  EXPECT_NEAR(pair[static_cast<size_t>(kn)], ballBallKn, 1e-12 * ballBallKn);
+  EXPECT_NEAR(ballBall, ballBallKn / 2.5, 1e-12 * ballBallKn);
+  for (size_t slot = 0; slot < values.size(); ++slot) {
+    if (slot != static_cast<size_t>(kn)) EXPECT_EQ(pair[slot], values[slot]) << slot;
+  }
+  const double ballFacet = dipoleLaw().valuesForPair(values, {0, 0.03}, pair);
+  EXPECT_NEAR(pair[static_cast<size_t>(kn)], kPi * 0.03 * 1e8, 1e-12 * kPi * 0.03 * 1e8);
+  EXPECT_NEAR(ballFacet, kPi * 0.03 * 1e8 / 2.5, 1e-12 * kPi * 0.03 * 1e8);
+  EXPECT_EQ(dipoleLaw().valuesForPair(values, {0.02, 0}, pair), dipoleLaw().valuesForPair(values, {0, 0.02}, pair));
+  // κ* = 0: ks is not set (the friction law's own ks serves).
+  values[static_cast<size_t>(slotOf(dipoleLaw().parameters, "kratio"))] = 0;
+  EXPECT_FALSE(dipoleLaw().setsShearStiffness(values));
+  EXPECT_EQ(dipoleLaw().valuesForPair(values, {0.01, 0.03}, pair), 0);
+}
+
 TEST(ContactLawDipole, ModesMustBeWholeAndTheReferenceGapNotPositive) {
   const auto errorsOf = [](double rgap, double dashpotMode, double updateMode) {
     std::vector<double> values = normalHalf(rgap, 0, 0);

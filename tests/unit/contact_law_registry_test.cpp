@@ -65,8 +65,8 @@ TEST(ContactLawRegistry, UnknownKeywordsAreNotFound) {
 
 TEST(ContactLawRegistry, DipoleVectorsTakeThreeSlots) {
   const std::vector<LawParameter>& parameters = dipoleLaw().parameters;
-  // kn, dp_nratio, 3 + 3 moment components, dipole_cap, dipole_d, rgap, dp_mode, lin_mode
-  EXPECT_EQ(slotCount(parameters), 13);
+  // kn, dp_nratio, 3 + 3 moment components, dipole_cap, dipole_d, rgap, dp_mode, lin_mode, emod, kratio
+  EXPECT_EQ(slotCount(parameters), 15);
   EXPECT_EQ(slotOf(parameters, "kn"), 0);
   EXPECT_EQ(slotOf(parameters, "dp_nratio"), 1);
   EXPECT_EQ(slotOf(parameters, "dipole_mo1"), 2);
@@ -76,6 +76,8 @@ TEST(ContactLawRegistry, DipoleVectorsTakeThreeSlots) {
   EXPECT_EQ(slotOf(parameters, "rgap"), 10);
   EXPECT_EQ(slotOf(parameters, "dp_mode"), 11);
   EXPECT_EQ(slotOf(parameters, "lin_mode"), 12);
+  EXPECT_EQ(slotOf(parameters, "emod"), 13);
+  EXPECT_EQ(slotOf(parameters, "kratio"), 14);
   EXPECT_EQ(slotOf(parameters, "stiffness"), -1);
   EXPECT_EQ(slotCount(impactLaw().parameters), 4);
   EXPECT_EQ(slotOf(impactLaw().parameters, "dmax"), 3);

@@ -126,7 +126,8 @@ TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) 
 }
 
 // LINEAR_SHEAR's attributes are read into its values in table order (dp_sratio and dp_mode default to 0); each bad
-// value is refused at the element's line: ks must be positive, fric is required and not negative, dp_sratio lies in
+// value is refused at the element's line: ks must be positive (unless DIPOLE's emod and kratio set it, below), fric is
+// required and not negative, dp_sratio lies in
 // [0, 1] (PFC's range), and dp_mode is one of PFC's modes 0 to 3 (a fraction only the law's check can refuse).
 TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
   const ReadResult good = readText(deck(contactModel(
@@ -152,9 +153,11 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
                                                              attributes)));
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
-  refused("ks=\"0\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got 0)");
-  refused("ks=\"-1e5\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got -1e+05)");
-  refused("fric=\"0.5\"", "missing required attribute 'ks'");
+  const std::string noShearStiffness =
+      "cff_type=\"LINEAR_SHEAR\": ks must be > 0, or set by the normal law (cnf_type=\"DIPOLE\" with emod and kratio)";
+  refused("ks=\"0\" fric=\"0.5\"", noShearStiffness);
+  refused("ks=\"-1e5\" fric=\"0.5\"", "attribute 'ks' must be >= 0 (got -1e+05)");
+  refused("fric=\"0.5\"", noShearStiffness);
   refused("ks=\"1e5\"", "missing required attribute 'fric'");
   refused("ks=\"1e5\" fric=\"-0.1\"", "attribute 'fric' must be >= 0 (got -0.1)");
   refused("ks=\"1e5\" fric=\"0.5\" dp_sratio=\"1.5\"", "attribute 'dp_sratio' must be >= 0 and <= 1 (got 1.5)");
@@ -185,14 +188,14 @@ TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
   EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
   const ForceContact& element = model->contacts->elements[0];
   const std::vector<double> pfc(element.normalValues.begin() + 10, element.normalValues.end());
-  EXPECT_EQ(pfc, (std::vector<double>{-1e-4, 3, 1})) << "rgap, dp_mode, lin_mode";
+  EXPECT_EQ(pfc, (std::vector<double>{-1e-4, 3, 1, 0, 0})) << "rgap, dp_mode, lin_mode, emod, kratio";
   EXPECT_EQ(element.frictionValues[3], 3) << "LINEAR_SHEAR's dp_mode is the same attribute";
   const ReadResult defaults = readText(deck(contactModel(kBallOnBox + dipole)));
   ASSERT_TRUE(defaults.spec) << defaults.diagnostics.formatAll();
   const std::optional<Model> byDefault = buildModel(*defaults.spec, diagnostics);
   ASSERT_TRUE(byDefault);
   const std::vector<double>& values = byDefault->contacts->elements[0].normalValues;
-  EXPECT_EQ(std::vector<double>(values.begin() + 10, values.end()), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(std::vector<double>(values.begin() + 10, values.end()), (std::vector<double>{0, 0, 0, 0, 0}));
 
   const auto refused = [&](const std::string& attributes, const std::string& message) {
     const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + dipole + attributes)));
@@ -204,6 +207,49 @@ TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
   refused("lin_mode=\"0.5\"", "cnf_type=\"DIPOLE\": lin_mode (0.5) must be one of 0 (absolute) or 1 (incremental)");
   refused("rgap=\"1e-3\"",
           "cnf_type=\"DIPOLE\": rgap (0.001) > 0 would make the contact act before the surfaces touch");
+}
+
+// PFC's deformability method: DIPOLE's emod instead of kn (not both, not neither), kratio only with emod, and then
+// LINEAR_SHEAR's ks comes from kratio (the deck must not give it too). emod's kn is defined for pairs with a ball: a
+// sphere against the box is fine, a box against a box is refused naming the two graphics.
+TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrictionLaw) {
+  const std::string magnets = "cnf_type=\"DIPOLE\" dipole_mo1=\"0 0 1\" dipole_mo2=\"0 0 1\" dipole_cap=\"0.01\" "
+                              "dipole_d=\"0.01\" ";
+  const std::string shear = " cff_type=\"LINEAR_SHEAR\" fric=\"0.5\"";
+  const ReadResult good =
+      readText(deck(contactModel(kBallOnBox + magnets + "emod=\"1e8\" kratio=\"2\"" + shear)));
+  ASSERT_TRUE(good.spec) << good.diagnostics.formatAll();
+  Diagnostics diagnostics;
+  ASSERT_TRUE(buildModel(*good.spec, diagnostics)) << diagnostics.formatAll();
+  EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
+
+  const auto refused = [&](const std::string& attributes, const std::string& message) {
+    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + magnets + attributes)));
+    EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
+  };
+  refused("kn=\"1e5\" emod=\"1e8\"", "cnf_type=\"DIPOLE\": kn and emod are both given");
+  refused("", "cnf_type=\"DIPOLE\": kn (the normal stiffness) or emod");
+  refused("kn=\"1e5\" kratio=\"2\"", "cnf_type=\"DIPOLE\": kratio sets ks = kn/kratio only with emod");
+  refused("emod=\"-1\"", "attribute 'emod' must be >= 0 (got -1)");
+  refused("emod=\"1e8\" kratio=\"2\"" + shear + " ks=\"1e5\"",
+          "cff_type=\"LINEAR_SHEAR\": ks (1e+05) is given, and cnf_type=\"DIPOLE\"'s emod and kratio set it too");
+  refused("emod=\"1e8\"" + shear, "cff_type=\"LINEAR_SHEAR\": ks must be > 0, or set by the normal law");
+  const Diagnostics boxes = readAndBuild(deck(contactModel(
+      "i_graphics_id=\"100\" j_graphics_id=\"101\" " + magnets + "emod=\"1e8\"")));
+  EXPECT_FALSE(hasError(boxes, kContactLine, "are neither spheres")) << "both boxes are on ground: never a pair";
+  const std::string boxOnBody =
+      groundAndBody() +
+      "\n<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>"
+      "\n<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
+      "length_y=\"2\" length_z=\"1\"/>"
+      "\n<Post_Graphic id=\"101\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"4\" "
+      "length_y=\"4\" length_z=\"0.5\"/>"
+      "\n<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.1\" "
+      "length_y=\"0.1\" length_z=\"0.1\"/>"
+      "\n<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + magnets + "emod=\"1e8\"/>";
+  EXPECT_TRUE(hasError(readAndBuild(deck(boxOnBody)), kContactLine,
+                       "emod gives kn for ball-ball and ball-facet contacts (PFC's deformability method), and "
+                       "Post_Graphic id=200 and id=100 are neither spheres"));
 }
 
 TEST(ForceContact, GraphicCountMustAgreeWithTheList) {
