@@ -107,8 +107,10 @@ int dipoleStateSize(LawValues values) { return incremental(values) ? kStateSize 
 
 // The contact is LINEAR's spring and dashpot: the dashpot jumps by c·δ̇ as contact begins; at its end the no-tension
 // dashpot has clipped the force to 0 already, while the full one still pulls by c·δ̇ and lets go at once. Without a
-// dashpot the spring's rate jumps at both.
+// dashpot the spring's rate jumps at both. With rgap < 0 nothing acts where the pieces touch, where onsets and
+// separations are located: the force begins and ends deeper, at a kink no root locates.
 int dipoleSmoothnessAt(LawValues values, ContactChange change) {
+  if (values[kReferenceGap] < 0) return kSmoothForce;
   const bool damped = values[kDampingRatio] != 0;
   if (damped && !noTensionDashpot(values)) return 0;
   return dashpotSmoothness(damped, 1, change);

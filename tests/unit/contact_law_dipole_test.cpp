@@ -227,10 +227,14 @@ TEST(ContactLawDipole, IncrementalUpdateStartsUnloadedAndAccumulatesIncrements) 
 }
 
 // The full dashpot lets go of its pull at a separation (a jump); the no-tension one has clipped it to 0 already.
+// IDAS restarts at events where the force is less smooth than its order assumes (contact_law.h, kSmoothForce).
 TEST(ContactLawDipole, SmoothnessFollowsTheDashpotMode) {
   EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 0, 0), ContactChange::Separation), 0);
   EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 1, 0), ContactChange::Separation), kSmoothForce);
   EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(0, 2, 0), ContactChange::Onset), 0);
+  // rgap < 0: the force is 0 around the pieces' touching, where the events are.
+  EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(-1e-4, 0, 0), ContactChange::Onset), kSmoothForce);
+  EXPECT_EQ(dipoleLaw().smoothnessAt(normalHalf(-1e-4, 0, 0), ContactChange::Separation), kSmoothForce);
 }
 
 // PFC's deformability method, written out: kn = π·r̄²·E*/L with r̄ = min(R1, R2), L = R1 + R2 between balls and
