@@ -393,24 +393,34 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
 
 void ContactEvaluator::setPairValues(const ForceContact& element, const ContactGraphic& graphicI,
                                      const ContactGraphic& graphicJ, LawPair& law) {
+  if (!element.valuesByPair) return;
   const NormalLaw* normal = element.userNormal ? nullptr : element.normalLaw;
-  if (!normal || !normal->variesByPair || !normal->variesByPair(element.normalValues)) return;
-  const auto ballRadius = [](const ContactGraphic& graphic) {
-    return graphic.shape.type == ShapeType::Sphere ? graphic.shape.radius : 0.0;
-  };
-  // The pair's values are the thread's own, as the zero states below: pairs are evaluated by several threads at once.
-  std::vector<double>& normalValues = threadScratch<std::vector<double>, struct PairNormalValues>();
-  normalValues = element.normalValues;
-  const double shearStiffness =
-      normal->valuesForPair(element.normalValues, {ballRadius(graphicI), ballRadius(graphicJ)}, normalValues);
-  law.normalValues = normalValues;
   const FrictionLaw* friction = element.userFriction ? nullptr : element.frictionLaw;
-  const int shearSlot = friction ? slotOf(friction->parameters, "ks") : -1;
-  if (!(shearStiffness > 0) || shearSlot < 0) return;
+  // The pair's values are the thread's own, as the zero states below: pairs are evaluated by several threads at once.
+  // First what the pieces give (Contact_Surface, PFC's inheritance), then what a law sets from them (DIPOLE's emod:
+  // kn, and with kratio the friction law's ks); the element checked at build that every pair gets every value.
+  std::vector<double>& normalValues = threadScratch<std::vector<double>, struct PairNormalValues>();
   std::vector<double>& frictionValues = threadScratch<std::vector<double>, struct PairFrictionValues>();
-  frictionValues = element.frictionValues;
-  frictionValues[static_cast<size_t>(shearSlot)] = shearStiffness;
-  law.frictionValues = frictionValues;
+  double shearStiffness = 0;
+  if (normal) {
+    normalValues = element.normalValues;
+    inheritValues(normal->parameters, normalValues, graphicI.surface, graphicJ.surface);
+    if (normal->variesByPair && normal->variesByPair(element.normalValues)) {
+      const auto ballRadius = [](const ContactGraphic& graphic) {
+        return graphic.shape.type == ShapeType::Sphere ? graphic.shape.radius : 0.0;
+      };
+      shearStiffness = normal->valuesForPair(element.normalValues, {ballRadius(graphicI), ballRadius(graphicJ)},
+                                             normalValues);
+    }
+    law.normalValues = normalValues;
+  }
+  if (friction) {
+    frictionValues = element.frictionValues;
+    inheritValues(friction->parameters, frictionValues, graphicI.surface, graphicJ.surface);
+    const int shearSlot = slotOf(friction->parameters, "ks");
+    if (shearStiffness > 0 && shearSlot >= 0) frictionValues[static_cast<size_t>(shearSlot)] = shearStiffness;
+    law.frictionValues = frictionValues;
+  }
 }
 
 LawPoint ContactEvaluator::lawPointOf(const PairState& pair, int index) const {
@@ -505,7 +515,11 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
                                       pair.poseJ, proximity_[i] + proximity_[j], element.options);
   }
   FieldOutput field;
-  element.normalLaw->field(element.normalValues, input, field);
+  LawPair values;  // the pair's own moments where they are inherited from its pieces
+  setPairValues(element, contacts_->graphics[static_cast<size_t>(pair.graphicI)],
+                contacts_->graphics[static_cast<size_t>(pair.graphicJ)], values);
+  element.normalLaw->field(values.normalValues.empty() ? LawValues(element.normalValues) : values.normalValues, input,
+                           field);
   const Vector3 centreI = pair.bodyI ? pair.bodyI->position : Vector3::Zero();
   const Vector3 centreJ = pair.bodyJ ? pair.bodyJ->position : Vector3::Zero();
   loads.forceOnI += field.forceOnI;

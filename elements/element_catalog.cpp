@@ -239,6 +239,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
+      collectionKind(contactSurfaceSchema(), &ModelSpec::surfaces, checkContactSurface, false),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),

@@ -113,7 +113,8 @@ Attribute<S> lawAttribute(const LawParameter& parameter) {
   attribute.range = parameter.range;
   attribute.isRequired = parameter.required;
   attribute.isModifiable = true;
-  if (!parameter.required) {
+  // An inheritable parameter left out stays out, so that each pair can take it from its pieces.
+  if (!parameter.required && parameter.inheritance == Inheritance::None) {
     attribute.defaultValue = parameter.size == 1 ? Value(parameter.defaultValue)
                                                  : Value(std::vector<double>(static_cast<size_t>(parameter.size),
                                                                              parameter.defaultValue));
@@ -143,12 +144,17 @@ std::vector<std::string> keywordsOf(const std::vector<const Law*>& laws, const s
   return keywords;
 }
 
-// The values of a law's parameters in its table order, or nothing when one is missing (already reported).
+// The values of a law's parameters in its table order, or nothing when one is missing (already reported). An
+// inheritable parameter left out is NaN: its pairs take it from their pieces.
 std::optional<std::vector<double>> valuesFor(const std::vector<LawParameter>& parameters,
                                              const std::map<std::string, std::vector<double>>& given) {
   std::vector<double> values;
   for (const LawParameter& parameter : parameters) {
     const auto found = given.find(parameter.name);
+    if (found == given.end() && parameter.inheritance != Inheritance::None) {
+      values.insert(values.end(), static_cast<size_t>(parameter.size), std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
     if (found == given.end() || static_cast<int>(found->second.size()) != parameter.size) return std::nullopt;
     values.insert(values.end(), found->second.begin(), found->second.end());
   }
@@ -396,53 +402,80 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
   return placed;
 }
 
-// PFC's stiffnesses between a pair's two laws: the shear stiffness is the friction law's ks or the normal law's
-// deformability sets it (DIPOLE's emod with kratio: ks = kn/kratio), exactly one of the two; and a stiffness that
-// follows from the pieces (emod) is defined for pairs with a ball (a sphere) on at least one side.
-bool pfcStiffnessesAgree(const ForceContact& contact, const ContactModel& model, Diagnostics& diagnostics) {
-  bool agree = true;
+// The parameters a pair's laws set themselves instead of taking them from the deck or the pieces: DIPOLE's emod sets
+// kn, and with kratio LINEAR_SHEAR's ks.
+std::vector<std::string> setByLaws(const ForceContact& contact) {
+  std::vector<std::string> names;
+  const NormalLaw* normal = contact.userNormal ? nullptr : contact.normalLaw;
+  if (normal && normal->variesByPair && normal->variesByPair(contact.normalValues)) names.push_back("kn");
+  if (normal && normal->setsShearStiffness && normal->setsShearStiffness(contact.normalValues)) names.push_back("ks");
+  return names;
+}
+
+// PFC's properties of a contact, between its two laws and its pieces: the shear stiffness is the friction law's ks or
+// the normal law's deformability sets it (DIPOLE's emod with kratio: ks = kn/kratio), not both; a stiffness that
+// follows from the pieces (emod) is defined for pairs with a ball (a sphere) on at least one side; and every parameter
+// the deck leaves out to be inherited, every pair the element can form must be able to take from its two pieces'
+// Contact_Surface (the first pair that cannot is named).
+bool pfcPropertiesAgree(ForceContact& contact, const ContactModel& model, Diagnostics& diagnostics) {
   const NormalLaw* normal = contact.userNormal ? nullptr : contact.normalLaw;
   const FrictionLaw* friction = contact.userFriction ? nullptr : contact.frictionLaw;
+  const std::vector<std::string> setByLaw = setByLaws(contact);
+  const bool setsKn = std::find(setByLaw.begin(), setByLaw.end(), "kn") != setByLaw.end();
+  const bool setsKs = std::find(setByLaw.begin(), setByLaw.end(), "ks") != setByLaw.end();
   const int shearSlot = friction ? slotOf(friction->parameters, "ks") : -1;
-  if (shearSlot >= 0) {
-    const double given = contact.frictionValues[static_cast<size_t>(shearSlot)];
-    const bool setByNormal = normal && normal->setsShearStiffness && normal->setsShearStiffness(contact.normalValues);
-    const std::string law = "cff_type=\"" + friction->keyword + "\": ";
-    if (given > 0 && setByNormal) {
-      diagnostics.error(contact.loc, law + "ks (" + formatReal(given) + ") is given, and cnf_type=\"" +
-                                         normal->keyword + "\"'s emod and kratio set it too (ks = kn/kratio); give "
-                                         "one of them");
-      agree = false;
-    } else if (!(given > 0) && !setByNormal) {
-      diagnostics.error(contact.loc, law + "ks must be > 0, or set by the normal law (cnf_type=\"DIPOLE\" with emod "
-                                         "and kratio)");
-      agree = false;
-    }
+  if (shearSlot >= 0 && setsKs && contact.frictionValues[static_cast<size_t>(shearSlot)] > 0) {
+    diagnostics.error(contact.loc, "cff_type=\"" + friction->keyword + "\": ks (" +
+                                       formatReal(contact.frictionValues[static_cast<size_t>(shearSlot)]) +
+                                       ") is given, and cnf_type=\"" + normal->keyword + "\"'s emod and kratio set it "
+                                       "too (ks = kn/kratio); give one of them");
+    return false;
   }
-  if (normal && normal->variesByPair && normal->variesByPair(contact.normalValues)) {
-    const auto notBall = [&](int graphic) {
-      return model.graphics[static_cast<size_t>(graphic)].shape.type != ShapeType::Sphere;
-    };
-    for (int i : contact.iGraphics) {
-      for (int j : contact.jGraphics) {
-        const ContactGraphic& graphicI = model.graphics[static_cast<size_t>(i)];
-        const ContactGraphic& graphicJ = model.graphics[static_cast<size_t>(j)];
-        if (!notBall(i) || !notBall(j) || graphicI.body == graphicJ.body) continue;
+  const auto leftOut = [](const std::vector<double>& values) {
+    return std::any_of(values.begin(), values.end(), [](double value) { return std::isnan(value); });
+  };
+  const bool inherits = (normal && leftOut(contact.normalValues)) || (friction && leftOut(contact.frictionValues));
+  contact.valuesByPair = inherits || setsKn || setsKs;
+  if (!inherits && !setsKn) return true;
+  std::vector<double> normalValues, frictionValues;
+  for (int i : contact.iGraphics) {
+    for (int j : contact.jGraphics) {
+      const ContactGraphic& graphicI = model.graphics[static_cast<size_t>(i)];
+      const ContactGraphic& graphicJ = model.graphics[static_cast<size_t>(j)];
+      if (graphicI.body == graphicJ.body) continue;
+      const std::string pair = "Post_Graphic id=" + std::to_string(graphicI.id) + " and id=" +
+                               std::to_string(graphicJ.id);
+      if (setsKn && graphicI.shape.type != ShapeType::Sphere && graphicJ.shape.type != ShapeType::Sphere) {
         diagnostics.error(contact.loc, "cnf_type=\"" + normal->keyword + "\": emod gives kn for ball-ball and "
-                                       "ball-facet contacts (PFC's deformability method), and Post_Graphic id=" +
-                                       std::to_string(graphicI.id) + " and id=" + std::to_string(graphicJ.id) +
+                                       "ball-facet contacts (PFC's deformability method), and " + pair +
                                        " are neither spheres; give kn instead, or make one of them a Sphere");
+        return false;
+      }
+      std::string missing;
+      if (normal) {
+        normalValues = contact.normalValues;
+        missing = inheritValues(normal->parameters, normalValues, graphicI.surface, graphicJ.surface, setByLaw);
+      }
+      if (missing.empty() && friction) {
+        frictionValues = contact.frictionValues;
+        missing = inheritValues(friction->parameters, frictionValues, graphicI.surface, graphicJ.surface, setByLaw);
+      }
+      if (!missing.empty()) {
+        diagnostics.error(contact.loc, missing + " is not given, and " + pair + " do not both hold it (PFC's "
+                                       "inheritance takes it from both pieces' Contact_Surface); give " + missing +
+                                       ", or a Contact_Surface with " + missing + " for each piece");
         return false;
       }
     }
   }
-  return agree;
+  return true;
 }
 
 }  // namespace
 
 std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
                                                       const std::vector<PostGraphicSpec>& graphics,
+                                                      const std::vector<ContactSurfaceSpec>& surfaces,
                                                       const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ContactModel>();
   // Libraries named by a relative path are looked for beside the deck first.
@@ -454,6 +487,28 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
   for (const PostGraphicSpec& graphic : graphics) graphicSpecs[graphic.id] = &graphic;
   std::map<long, int> graphicIndex;  // Post_Graphic id -> index in result->graphics, once built
   std::set<long> failedGraphics;
+  // PFC's surface properties by graphic and by body (index into model.bodies, -1 ground); one surface each.
+  std::map<long, const ContactSurfaceSpec*> surfaceOfGraphic;
+  std::map<int, const ContactSurfaceSpec*> surfaceOfBody;
+  for (const ContactSurfaceSpec& surface : surfaces) {
+    const auto place = [&](auto& byPiece, auto key, const std::string& piece) {
+      const auto [at, added] = byPiece.emplace(key, &surface);
+      if (!added) {
+        diagnostics.error(surface.loc, piece + " has a surface already (Contact_Surface id=" +
+                                           std::to_string(at->second->id) + ", " + at->second->loc.position() +
+                                           "); give its properties in one Contact_Surface");
+      }
+    };
+    if (surface.graphic_id) place(surfaceOfGraphic, *surface.graphic_id, "Post_Graphic id=" +
+                                                                              std::to_string(*surface.graphic_id));
+    if (surface.body_id) {
+      int body = -1;  // a Body_Rigid that is not among the moving bodies is ground
+      for (size_t b = 0; b < model.bodies.size(); ++b) {
+        if (model.bodies[b].id == *surface.body_id) body = static_cast<int>(b);
+      }
+      place(surfaceOfBody, body, "Body_Rigid id=" + std::to_string(*surface.body_id));
+    }
+  }
 
   const auto graphicFor = [&](long id, const ForceContactSpec& contact) -> std::optional<int> {
     if (const auto built = graphicIndex.find(id); built != graphicIndex.end()) return built->second;
@@ -480,6 +535,11 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     graphic.local.position = marker->position + marker->orientation * placed->inMarker.position;
     graphic.local.rotation = marker->orientation * placed->inMarker.rotation;
     graphic.marker = Pose{marker->position, marker->orientation};
+    if (const auto own = surfaceOfGraphic.find(id); own != surfaceOfGraphic.end()) {
+      graphic.surface = surfacePropertiesOf(*own->second);
+    } else if (const auto body = surfaceOfBody.find(graphic.body); body != surfaceOfBody.end()) {
+      graphic.surface = surfacePropertiesOf(*body->second);
+    }
     const int index = static_cast<int>(result->graphics.size());
     result->graphics.push_back(std::move(graphic));
     graphicIndex[id] = index;
@@ -530,7 +590,9 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       LawFindings findings;
       int slot = 0;
       for (const LawParameter& parameter : parameters) {
-        if (parameter.size == 1 && !parameter.range.contains(values[static_cast<size_t>(slot)])) {
+        const double value = values[static_cast<size_t>(slot)];
+        const bool inheritedLater = parameter.inheritance != Inheritance::None && std::isnan(value);
+        if (parameter.size == 1 && !inheritedLater && !parameter.range.contains(value)) {
           findings.errors.push_back(parameter.name + " must be " + parameter.range.describe() + " (got " +
                                     formatReal(values[static_cast<size_t>(slot)]) + ")");
         }
@@ -626,7 +688,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                 : subroutine(kFrictionSubroutine, contact.userFriction);
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
     if (!normalOk || !frictionOk || !postOk || !ok) continue;
-    if (!pfcStiffnessesAgree(contact, *result, diagnostics)) continue;
+    if (!pfcPropertiesAgree(contact, *result, diagnostics)) continue;
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.

@@ -11,6 +11,7 @@
 
 #include "collision/narrow_phase.h"
 #include "collision/shape.h"
+#include "elements/contact_surface.h"
 #include "plugins/contact_law.h"
 #include "plugins/user_subroutine.h"
 #include "solver/core/model.h"
@@ -57,6 +58,7 @@ struct ContactGraphic {
   Shape shape;
   Pose local;     // the shape frame in the body frame (in ground for ground graphics)
   Pose marker;    // the graphic's reference marker in the body frame: user subroutines get points relative to it
+  SurfaceProperties surface;  // PFC's surface properties (Contact_Surface) its contacts may inherit
 };
 
 struct ForceContact {
@@ -76,6 +78,9 @@ struct ForceContact {
   // the master surface, node mode and enable_analytical.
   ContactOptions options;
   bool zeroCrossing = true;
+  // Some law parameter was left out to be inherited from the pieces (NaN in the values), or a law's values depend on
+  // the pieces (DIPOLE's emod): each pair then has its own values (ContactEvaluator::setPairValues).
+  bool valuesByPair = false;
 };
 
 struct ContactModel {
@@ -85,8 +90,10 @@ struct ContactModel {
 
 // Builds the contact model of a deck's Force_Contact elements on a model whose bodies and markers are built.
 // Reports graphics that cannot be contact geometry, pairs that could never touch, and the laws' parameter rules.
+// Each graphic holds the Contact_Surface properties given for it, or else for its body.
 std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
                                                       const std::vector<PostGraphicSpec>& graphics,
+                                                      const std::vector<ContactSurfaceSpec>& surfaces,
                                                       const Model& model, Diagnostics& diagnostics);
 
 // "Force_Contact id=301 (deck.xml:118:3)": how run-time messages name a contact element.

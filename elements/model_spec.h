@@ -10,6 +10,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/constraint_joint.h"
+#include "elements/contact_surface.h"
 #include "elements/debug_output.h"
 #include "elements/force_bushing.h"
 #include "elements/force_contact.h"
@@ -57,6 +58,7 @@ struct ModelSpec {
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;
   std::vector<ForceContactSpec> contacts;
+  std::vector<ContactSurfaceSpec> surfaces;  // Contact_Surface (ours)
   std::vector<SensorEventSpec> sensors;
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim

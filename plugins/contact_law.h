@@ -20,6 +20,11 @@
 
 namespace lodestone {
 
+// PFC's property inheritance: how a pair takes a parameter its Force_Contact leaves out from the surface properties
+// (Contact_Surface) of its two pieces. Series: 1/k = 1/k1 + 1/k2, and Minimum: min(μ1, μ2), both pieces holding it;
+// FromI, FromJ: the I or the J piece's own (0 when it holds none: a piece without a magnet).
+enum class Inheritance { None, Series, Minimum, FromI, FromJ };
+
 // One parameter of a law, written in the deck as an attribute of Force_Contact.
 struct LawParameter {
   std::string name;           // attribute name, lower case: "stiffness"
@@ -28,6 +33,10 @@ struct LawParameter {
   double defaultValue = 0;    // used when not required and absent (every component, for vectors)
   Range range;                // for numbers (vectors: unchecked)
   std::string meaning;        // one line, shown by `lodestone elements Force_Contact`
+  // Inheritable parameters (not None) have no default: left out, they are NaN in the element's values and each pair
+  // takes them from its pieces' surface property `surfaceProperty` ("kn", "fric", "dipole_mo").
+  Inheritance inheritance = Inheritance::None;
+  std::string surfaceProperty;
 };
 
 // The values of a law's parameters, in the order of its table; a vector parameter takes `size` slots.

@@ -148,12 +148,10 @@ bool dipoleSetsShearStiffness(LawValues values) { return values[kModulus] > 0 &&
 // under another name) is surely meant to be a magnet.
 void checkDipole(LawValues values, LawFindings& findings) {
   const double kn = values[kStiffness], modulus = values[kModulus];
+  // Neither given is for the element to judge: its pairs may inherit kn from their pieces (Contact_Surface).
   if (kn > 0 && modulus > 0) {
     findings.errors.push_back("kn and emod are both given: emod sets each pair's kn from the sizes of its pieces "
                               "(PFC's deformability method); give one of them");
-  } else if (kn == 0 && modulus == 0) {
-    findings.errors.push_back("kn (the normal stiffness) or emod (the effective modulus each pair's kn follows "
-                              "from) must be given, > 0");
   }
   if (values[kStiffnessRatio] > 0 && modulus == 0) {
     findings.errors.push_back("kratio sets ks = kn/kratio only with emod (PFC's deformability method); give emod, or "
@@ -196,10 +194,16 @@ const NormalLaw& dipoleLaw() {
       .keyword = "DIPOLE",
       .summary = "linear dipole model: no-tension spring kn with a dashpot, plus magnetic dipole force and moments",
       .parameters = {
-          optional("kn", 0, atLeast(0), "normal spring stiffness, force per length; or emod"),
+          inherited(optional("kn", 0, above(0),
+                             "normal spring stiffness, force per length; or emod, or inherited (Contact_Surface kn)"),
+                    Inheritance::Series, "kn"),
           optional("dp_nratio", 0, atLeast(0), "dashpot damping as a ratio of critical damping, dimensionless"),
-          requiredVector("dipole_mo1", "magnetic moment at each I graphic's centre, in its axes, ampere·length²"),
-          requiredVector("dipole_mo2", "magnetic moment at each J graphic's centre, in its axes, ampere·length²"),
+          inherited(requiredVector("dipole_mo1", "magnetic moment at each I graphic's centre, in its axes, "
+                                                 "ampere·length²; or the I piece's Contact_Surface dipole_mo"),
+                    Inheritance::FromI, "dipole_mo"),
+          inherited(requiredVector("dipole_mo2", "magnetic moment at each J graphic's centre, in its axes, "
+                                                 "ampere·length²; or the J piece's Contact_Surface dipole_mo"),
+                    Inheritance::FromJ, "dipole_mo"),
           required("dipole_cap", above(0), "distance below which the magnetic force stops growing, length"),
           required("dipole_d", atLeast(0), "surface gap up to which the magnets interact, length"),
           optional("rgap", 0, Range{},

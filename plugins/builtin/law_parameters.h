@@ -39,6 +39,14 @@ inline LawParameter requiredVector(std::string name, std::string meaning) {
   return {.name = std::move(name), .size = 3, .required = true, .meaning = std::move(meaning)};
 }
 
+// A parameter a pair may inherit from its pieces' Contact_Surface properties when the deck leaves it out (PFC).
+inline LawParameter inherited(LawParameter parameter, Inheritance how, std::string surfaceProperty) {
+  parameter.required = false;
+  parameter.inheritance = how;
+  parameter.surfaceProperty = std::move(surfaceProperty);
+  return parameter;
+}
+
 // Findings friction laws share. A law with a stiction peak (μs) that falls to sliding friction (μd) surely meant
 // μs ≥ μd: the other way round friction grows as the contact breaks loose (values swapped, most often).
 inline void warnDynamicAboveStatic(double muStatic, double muDynamic, LawFindings& findings) {

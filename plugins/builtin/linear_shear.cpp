@@ -90,10 +90,14 @@ const FrictionLaw& linearShearLaw() {
       .summary = "PFC linear model's shear part: a shear spring ks with slip limit fric·Fn and a shear dashpot; "
                  "sticks without creep",
       .parameters = {
-          optional("ks", 0, atLeast(0),
-                   "shear stiffness ks of the contact patch, > 0 unless DIPOLE's emod and kratio set it, "
-                   "force/length"),
-          required("fric", atLeast(0), "friction coefficient: the spring slips at fric·Fn, dimensionless"),
+          inherited(optional("ks", 0, above(0),
+                             "shear stiffness ks of the contact patch, force/length; or DIPOLE's emod and kratio, or "
+                             "inherited (Contact_Surface ks)"),
+                    Inheritance::Series, "ks"),
+          inherited(required("fric", atLeast(0),
+                             "friction coefficient: the spring slips at fric·Fn, dimensionless; or inherited "
+                             "(Contact_Surface fric)"),
+                    Inheritance::Minimum, "fric"),
           optional("dp_sratio", 0, between(0, 1),
                    "shear critical damping ratio: dashpot 2·dp_sratio·sqrt(m·ks), m the effective mass, "
                    "dimensionless"),

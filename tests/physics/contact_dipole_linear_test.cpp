@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -249,6 +250,116 @@ TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
   const double shift = run.bodies.at(last, "x"), expected = push / ks;
   EXPECT_NEAR(shift, expected, 1e-3 * expected);
   RecordProperty("push_displacement_relative_error", sci(shift / expected - 1));
+}
+
+// ---- PFC's property inheritance: Contact_Surface ------------------------------------------------------------
+
+// A ball (R = 30 mm, inertia made huge so that it slides rather than rolls) on the ground box, DIPOLE with whatever
+// the Force_Contact gives (`contact`), and the pieces' Contact_Surface elements (`surfaces`); optionally pushed along
+// x by `push`·m·g, ramped in over 0.1 s.
+ContactRun runSurfaces(const std::string& name, const std::string& contact, const std::string& surfaces,
+                       double push, double startDepth, double endTime) {
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
+      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"20\" "
+      "length_y=\"2\" length_z=\"1\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
+      "inertia_zz=\"1e6\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kRadius - startDepth) + "\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kRadius) + "\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" dp_nratio=\"1\" "
+      "dp_mode=\"2\" dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" " + contact +
+      "/>\n" + surfaces +
+      "<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" fx_expression=\"" +
+      formatReal(push * kMass * kG) + "*STEP(TIME, 0, 0, 0.1, 1)\" fy_expression=\"0\" fz_expression=\"0\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
+      "\" print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
+  return runContactDeck(name, deck);
+}
+
+// kn from the pieces in series, 1/kn = 1/kn1 + 1/kn2: the ball's own surface (graphic_id, 3e5 N/m) and the ground
+// body's (body_id, 1.5e5 N/m) give 1e5 N/m, so the ball rests at m·g/1e5; a kn the Force_Contact gives (5e4) wins over
+// the inherited one. Both within 1e-10 m (measured 2e-17 m).
+TEST(ContactDipoleLinear, InheritedStiffnessIsTheSeriesOfThePiecesAndTheElementsOwnWins) {
+  const std::string surfaces = "<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"3e5\"/>\n"
+                               "<Contact_Surface id=\"2\" body_id=\"1\" kn=\"1.5e5\"/>\n";
+  const double weight = kMass * kG;
+  const ContactRun inherited = runSurfaces("surface_series", "cff_type=\"COULOMB_OFF\"", surfaces, 0, 0, 0.3);
+  ASSERT_TRUE(inherited.completed);
+  const double depth = kRadius - inherited.bodies.at(inherited.bodies.rowCount() - 1, "z");
+  EXPECT_NEAR(depth, weight / 1e5, 1e-10);
+  RecordProperty("series_rest_depth_error_m", sci(depth - weight / 1e5));
+  const ContactRun own = runSurfaces("surface_own_wins", "kn=\"5e4\" cff_type=\"COULOMB_OFF\"", surfaces, 0, 0, 0.3);
+  ASSERT_TRUE(own.completed);
+  const double ownDepth = kRadius - own.bodies.at(own.bodies.rowCount() - 1, "z");
+  EXPECT_NEAR(ownDepth, weight / 5e4, 1e-10);
+  RecordProperty("own_rest_depth_error_m", sci(ownDepth - weight / 5e4));
+}
+
+// fric from the pieces as the smaller, min(μ1, μ2): 0.3 (the ball) and 0.8 (the ground). Pushed by 0.35·m·g the ball
+// slides (LINEAR_SHEAR, its dashpot cut while slipping, dp_mode 2): from 0.3 s to 0.8 s it accelerates at
+// (0.35 − 0.3)·g = 0.4905 m/s² within 1e-3 (measured 3e-14); pushed by 0.25·m·g it holds (moves < 1 nm in 0.5 s).
+TEST(ContactDipoleLinear, InheritedFrictionIsTheSmallerOfThePieces) {
+  const std::string surfaces = "<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"2e5\" fric=\"0.3\"/>\n"
+                               "<Contact_Surface id=\"2\" body_id=\"1\" kn=\"2e5\" fric=\"0.8\"/>\n";
+  const double depth = kMass * kG / 1e5;
+  const std::string shear = "cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" dp_sratio=\"0.5\"";
+  const ContactRun sliding = runSurfaces("surface_fric_slides", shear, surfaces, 0.35, depth, 0.8);
+  ASSERT_TRUE(sliding.completed);
+  const auto velocityAt = [](const ContactRun& run, double time) {
+    for (size_t row = 0; row < run.bodies.rowCount(); ++row) {
+      if (std::fabs(run.bodies.at(row, "time") - time) < 1e-9) return run.bodies.at(row, "vx");
+    }
+    ADD_FAILURE() << "no output at t = " << time;
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  const double expected = (0.35 - 0.3) * kG;
+  const double measured = (velocityAt(sliding, 0.8) - velocityAt(sliding, 0.3)) / 0.5;
+  EXPECT_NEAR(measured, expected, 1e-3 * expected);
+  RecordProperty("sliding_acceleration_relative_error", sci(measured / expected - 1));
+  const ContactRun held = runSurfaces("surface_fric_holds", shear, surfaces, 0.25, depth, 0.8);
+  ASSERT_TRUE(held.completed);
+  const auto xAt = [](const ContactRun& run, double time) {
+    for (size_t row = 0; row < run.bodies.rowCount(); ++row) {
+      if (std::fabs(run.bodies.at(row, "time") - time) < 1e-9) return run.bodies.at(row, "x");
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+  EXPECT_LT(std::fabs(xAt(held, 0.8) - xAt(held, 0.3)), 1e-9);
+}
+
+// Each piece's dipole moment as DIPOLE's dipole_mo1 (the I piece's) and dipole_mo2 (the J piece's): two free spheres
+// 0.1 m apart on x, each with a Contact_Surface dipole_mo "1 0 0" and a Force_Contact that gives none, attract at
+// t = 0 with the coaxial closed form 3μ0·m1·m2/(2π r⁴) = 6e-3 N, within 1e-9 (measured 2e-16).
+TEST(ContactDipoleLinear, InheritedDipoleMomentsAreEachPiecesOwn) {
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Param_Transient integr_tol=\"1e-8\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"0.1\" cg_id=\"20\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.01\"/>\n"
+      "<Body_Rigid id=\"3\" mass=\"0.1\" cg_id=\"30\" inertia_xx=\"4e-6\" inertia_yy=\"4e-6\" inertia_zz=\"4e-6\"/>\n"
+      "<Reference_Marker id=\"30\" body_id=\"3\" pos_x=\"0.1\"/>\n"
+      "<Post_Graphic id=\"201\" type=\"Sphere\" center_marker_id=\"30\" radius=\"0.01\"/>\n"
+      "<Contact_Surface id=\"1\" body_id=\"2\" dipole_mo=\"1 0 0\"/>\n"
+      "<Contact_Surface id=\"2\" graphic_id=\"201\" dipole_mo=\"1 0 0\"/>\n"
+      "<Force_Contact id=\"400\" i_graphics_id=\"200\" j_graphics_id=\"201\" cnf_type=\"DIPOLE\" kn=\"1e3\" "
+      "dipole_cap=\"1e-3\" dipole_d=\"1\" cff_type=\"COULOMB_OFF\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.01\" print_interval=\"0.01\"/>"
+      "</Command></MultiBodySystem>\n";
+  const ContactRun run = runContactDeck("surface_dipoles", deck);
+  ASSERT_TRUE(run.completed);
+  ASSERT_GT(run.contacts.rowCount(), 0u);
+  const double expected = 6e-7 / std::pow(0.1, 4);  // 3μ0/(2π)·m1·m2/r⁴, μ0/(4π) = 1e-7
+  const Eigen::Vector3d force = run.contacts.vector3(0, "fx", "fy", "fz");
+  EXPECT_NEAR(force.x(), expected, 1e-9 * expected) << "I is pulled towards J (+x)";
+  EXPECT_LT(std::hypot(force.y(), force.z()), 1e-12);
+  RecordProperty("inherited_dipole_force_relative_error", sci(force.x() / expected - 1));
 }
 
 }  // namespace

@@ -126,8 +126,8 @@ TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) 
 }
 
 // LINEAR_SHEAR's attributes are read into its values in table order (dp_sratio and dp_mode default to 0); each bad
-// value is refused at the element's line: ks must be positive (unless DIPOLE's emod and kratio set it, below), fric is
-// required and not negative, dp_sratio lies in
+// value is refused at the element's line: ks must be positive, ks and fric left out must be inherited (below) or set by
+// DIPOLE's emod and kratio (ks), fric is not negative, dp_sratio lies in
 // [0, 1] (PFC's range), and dp_mode is one of PFC's modes 0 to 3 (a fraction only the law's check can refuse).
 TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
   const ReadResult good = readText(deck(contactModel(
@@ -153,12 +153,11 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
                                                              attributes)));
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
-  const std::string noShearStiffness =
-      "cff_type=\"LINEAR_SHEAR\": ks must be > 0, or set by the normal law (cnf_type=\"DIPOLE\" with emod and kratio)";
-  refused("ks=\"0\" fric=\"0.5\"", noShearStiffness);
-  refused("ks=\"-1e5\" fric=\"0.5\"", "attribute 'ks' must be >= 0 (got -1e+05)");
-  refused("fric=\"0.5\"", noShearStiffness);
-  refused("ks=\"1e5\"", "missing required attribute 'fric'");
+  refused("ks=\"0\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got 0)");
+  refused("ks=\"-1e5\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got -1e+05)");
+  // Left out, ks and fric are for the pieces to give (Contact_Surface): here they hold nothing.
+  refused("fric=\"0.5\"", "ks is not given, and Post_Graphic id=200 and id=100 do not both hold it");
+  refused("ks=\"1e5\"", "fric is not given, and Post_Graphic id=200 and id=100 do not both hold it");
   refused("ks=\"1e5\" fric=\"-0.1\"", "attribute 'fric' must be >= 0 (got -0.1)");
   refused("ks=\"1e5\" fric=\"0.5\" dp_sratio=\"1.5\"", "attribute 'dp_sratio' must be >= 0 and <= 1 (got 1.5)");
   refused("ks=\"1e5\" fric=\"0.5\" dp_mode=\"4\"", "attribute 'dp_mode' must be >= 0 and <= 3 (got 4)");
@@ -212,6 +211,44 @@ TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
 // PFC's deformability method: DIPOLE's emod instead of kn (not both, not neither), kratio only with emod, and then
 // LINEAR_SHEAR's ks comes from kratio (the deck must not give it too). emod's kn is defined for pairs with a ball: a
 // sphere against the box is fine, a box against a box is refused naming the two graphics.
+// Contact_Surface (ours): one of graphic_id and body_id, some property, three numbers for dipole_mo, one surface per
+// graphic and per body; each refusal at the surface's own line (line 10 here, before the Force_Contact at 11).
+TEST(ForceContact, ContactSurfaceRefusesBadSurfaces) {
+  const auto surfaceDeck = [](const std::string& surfaces) {
+    return deck(groundAndBody() +
+                "\n<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>"
+                "\n<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
+                "length_y=\"2\" length_z=\"1\"/>"
+                "\n<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.03\"/>" +
+                surfaces +
+                "\n<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" "
+                "dipole_cap=\"0.01\" dipole_d=\"0.01\"/>");
+  };
+  constexpr int kSurfaceLine = 9;
+  const Diagnostics good = readAndBuild(surfaceDeck("\n<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>"
+                                                    "\n<Contact_Surface id=\"2\" graphic_id=\"100\" kn=\"1e5\"/>"));
+  EXPECT_FALSE(good.hasErrors()) << good.formatAll();
+  const auto refused = [&](const std::string& surface, int line, const std::string& message) {
+    const Diagnostics found = readAndBuild(surfaceDeck(surface));
+    EXPECT_TRUE(hasError(found, line, message)) << surface << "\n" << found.formatAll();
+  };
+  refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\" body_id=\"2\" kn=\"1e5\"/>", kSurfaceLine,
+          "Contact_Surface id=1: give graphic_id (one graphic's surface) or body_id (all the graphics of a body), "
+          "one of them");
+  refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\"/>", kSurfaceLine,
+          "the surface holds no property: give kn, ks, fric or dipole_mo");
+  refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\" dipole_mo=\"1 0\"/>", kSurfaceLine,
+          "attribute 'dipole_mo' needs 3 numbers (x y z), got 2");
+  refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"-1\"/>", kSurfaceLine,
+          "attribute 'kn' must be > 0 (got -1)");
+  refused("\n<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>"
+          "\n<Contact_Surface id=\"2\" body_id=\"2\" fric=\"1\"/>",
+          kSurfaceLine + 1, "Body_Rigid id=2 has a surface already (Contact_Surface id=1");
+  // The ball holds kn, the ground box does not: the pair cannot inherit it (the Force_Contact's line, 11).
+  refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"1e5\"/>", kSurfaceLine + 1,
+          "kn is not given, and Post_Graphic id=200 and id=100 do not both hold it");
+}
+
 TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrictionLaw) {
   const std::string magnets = "cnf_type=\"DIPOLE\" dipole_mo1=\"0 0 1\" dipole_mo2=\"0 0 1\" dipole_cap=\"0.01\" "
                               "dipole_d=\"0.01\" ";
@@ -228,12 +265,12 @@ TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrict
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
   refused("kn=\"1e5\" emod=\"1e8\"", "cnf_type=\"DIPOLE\": kn and emod are both given");
-  refused("", "cnf_type=\"DIPOLE\": kn (the normal stiffness) or emod");
+  refused("", "kn is not given, and Post_Graphic id=200 and id=100 do not both hold it (PFC's inheritance");
   refused("kn=\"1e5\" kratio=\"2\"", "cnf_type=\"DIPOLE\": kratio sets ks = kn/kratio only with emod");
   refused("emod=\"-1\"", "attribute 'emod' must be >= 0 (got -1)");
   refused("emod=\"1e8\" kratio=\"2\"" + shear + " ks=\"1e5\"",
           "cff_type=\"LINEAR_SHEAR\": ks (1e+05) is given, and cnf_type=\"DIPOLE\"'s emod and kratio set it too");
-  refused("emod=\"1e8\"" + shear, "cff_type=\"LINEAR_SHEAR\": ks must be > 0, or set by the normal law");
+  refused("emod=\"1e8\"" + shear, "ks is not given, and Post_Graphic id=200 and id=100 do not both hold it");
   const Diagnostics boxes = readAndBuild(deck(contactModel(
       "i_graphics_id=\"100\" j_graphics_id=\"101\" " + magnets + "emod=\"1e8\"")));
   EXPECT_FALSE(hasError(boxes, kContactLine, "are neither spheres")) << "both boxes are on ground: never a pair";
