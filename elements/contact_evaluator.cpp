@@ -766,9 +766,9 @@ ContactEvaluator::Culprit ContactEvaluator::culpritOf(const PairReport& pair) co
   const ForceContact& element = *pair.element;
   Culprit culprit{pair, 0, effectiveMass(pair.bodyI, pair.bodyJ)};
   // dFn/dδ of the law by a central difference at the deepest point, where the law can be probed (a subroutine's,
-  // or a law with state, is unknown).
+  // a law with state, or one whose values are the pair's own, inherited or from emod, is unknown).
   const NormalForceLaw& law = *laws_[static_cast<size_t>(&element - contacts_->elements.data())].normal;
-  if (law.canProbe() && pair.penetration > 0) {
+  if (law.canProbe() && !element.valuesByPair && pair.penetration > 0) {
     const double delta = pair.penetration, step = 1e-6 * delta;
     LawPair lawPair;
     lawPair.element = &element;
