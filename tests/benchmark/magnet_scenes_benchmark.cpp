@@ -46,13 +46,15 @@ double cpuSeconds() {
          1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
 }
 
-// The deck's text with its Simulate end_time set to `endTime`.
+// The deck's text with its Simulate end_time set to `endTime`, and its mesh files named from the deck's folder (the
+// copy is run from elsewhere).
 std::string withEndTime(const fs::path& deck, double endTime) {
   std::ifstream file(deck);
   std::stringstream text;
   text << file.rdbuf();
   const std::string endTimeAttribute = "end_time=\"" + std::to_string(endTime) + "\"";
-  return std::regex_replace(text.str(), std::regex("end_time=\"[^\"]*\""), endTimeAttribute);
+  const std::string timed = std::regex_replace(text.str(), std::regex("end_time=\"[^\"]*\""), endTimeAttribute);
+  return std::regex_replace(timed, std::regex("mesh_file=\""), "mesh_file=\"" + deck.parent_path().string() + "/");
 }
 
 }  // namespace
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
     std::printf("%-28s %10.3g %10.1f %10.1f %12.0f %12.0f %8.1f%s\n", scene.title, endTime, wall, cpu,
                 scene.totalSeconds, paperSame, paperSame / wall,
                 outcome.status == lodestone::RunStatus::Completed ? "" : "  (did not complete)");
+    if (outcome.status != lodestone::RunStatus::Completed) std::printf("  %s\n", outcome.message.c_str());
   }
   return 0;
 }
