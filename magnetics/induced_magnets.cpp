@@ -3,8 +3,11 @@
 #include "magnetics/induced_magnets.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <Eigen/Eigenvalues>
+
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone {
 
@@ -76,6 +79,27 @@ FieldWithGradient permanentField(const PlacedMagnet& source, const SourceField& 
   return FieldWithGradient{rotation * inAxes.field, rotation * inAxes.gradient * rotation.transpose()};
 }
 
+// The permanent magnets' fields at the soft samples where this thread last evaluated them. A Jacobian differences the
+// soft magnets one body at a time, and a body's perturbation moves only its own samples: the fields at all the others
+// are the last evaluation's, bit for bit, and are taken from it (a box's closed form by differences costs seven
+// field evaluations per sample). A field is reused only for the same source (shape, magnetisation, sampling, pose)
+// and the same sample position exactly, so results do not depend on what a thread evaluated before.
+struct FieldMemo {
+  Magnet magnet;
+  MagnetPose pose;
+  std::vector<Vector3> positions;
+  std::vector<FieldWithGradient> fields;
+};
+
+bool sameSource(const FieldMemo& memo, const PlacedMagnet& source) {
+  const Magnet& a = memo.magnet;
+  const Magnet& b = source.magnet;
+  return a.shape.kind == b.shape.kind && a.shape.radius == b.shape.radius && a.shape.halfLength == b.shape.halfLength &&
+         a.shape.halfExtents == b.shape.halfExtents && a.shape.polyhedron == b.shape.polyhedron &&
+         a.magnetisation == b.magnetisation && a.dipolesPerAxis == b.dipolesPerAxis &&
+         memo.pose.rotation == source.pose.rotation && memo.pose.position == source.pose.position;
+}
+
 }  // namespace
 
 InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent, const std::vector<SoftMagnet>& soft,
@@ -108,13 +132,25 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
   std::vector<std::vector<FieldWithGradient>> fields(permanent.size());
   std::vector<FieldWithGradient> total(samples.size());
   std::vector<Vector3> totalField(samples.size(), Vector3::Zero());
+  std::vector<FieldMemo>& memos = threadScratch<std::vector<FieldMemo>, struct InducedMagnetFieldMemos>();
+  if (memos.size() < permanent.size()) memos.resize(permanent.size());
   for (size_t k = 0; k < permanent.size(); ++k) {
     const SourceField field = magnetField(permanent[k].magnet);
     const std::vector<DipoleSample> dipoles =
         permanent[k].magnet.dipolesPerAxis > 0 ? dipoleSamples(permanent[k].magnet) : std::vector<DipoleSample>{};
+    FieldMemo& memo = memos[k];
+    if (!sameSource(memo, permanent[k])) {
+      memo = FieldMemo{permanent[k].magnet, permanent[k].pose, {}, {}};
+    }
+    memo.positions.resize(samples.size(), Vector3::Constant(std::numeric_limits<double>::quiet_NaN()));
+    memo.fields.resize(samples.size());
     fields[k].resize(samples.size());
     for (size_t i = 0; i < samples.size(); ++i) {
-      fields[k][i] = permanentField(permanent[k], field, dipoles, samples[i].position, result.fieldEvaluations);
+      if (memo.positions[i] != samples[i].position) {  // a NaN never equals: a new entry is always evaluated
+        memo.fields[i] = permanentField(permanent[k], field, dipoles, samples[i].position, result.fieldEvaluations);
+        memo.positions[i] = samples[i].position;
+      }
+      fields[k][i] = memo.fields[i];
       total[i].field += fields[k][i].field;
       total[i].gradient += fields[k][i].gradient;
       totalField[i] = total[i].field;
