@@ -5,6 +5,10 @@ below; the deck and the meshes it writes are committed."""
 import math
 import pathlib
 import random
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "meshes"))
+from make_meshes import check_closed, icosphere, write_obj  # noqa: E402  (the example meshes' generator)
 
 # The paper: 27 magnetisable nickel armadillos and bunnies in a closed glass sphere drop into a pile; a magnet placed
 # below the pile is switched on, dragged across the sphere's surface until every object sticks to the top, and
@@ -32,35 +36,6 @@ def fmt(x):
 
 
 # ---- meshes ----------------------------------------------------------------------------------------------------
-
-def icosphere(levels):
-    """A unit sphere: an icosahedron subdivided `levels` times, outward-wound."""
-    t = (1 + math.sqrt(5)) / 2
-    vertices = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),
-                (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
-    vertices = [tuple(c / math.sqrt(1 + t * t) for c in v) for v in vertices]
-    faces = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2),
-             (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5), (2, 4, 11),
-             (6, 2, 10), (8, 6, 7), (9, 8, 1)]
-    for _ in range(levels):
-        middle = {}
-
-        def midpoint(a, b):
-            key = (min(a, b), max(a, b))
-            if key not in middle:
-                m = [(vertices[a][i] + vertices[b][i]) / 2 for i in range(3)]
-                norm = math.sqrt(sum(c * c for c in m))
-                vertices.append(tuple(c / norm for c in m))
-                middle[key] = len(vertices) - 1
-            return middle[key]
-
-        refined = []
-        for a, b, c in faces:
-            ab, bc, ca = midpoint(a, b), midpoint(b, c), midpoint(c, a)
-            refined += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
-        faces = refined
-    return vertices, faces
-
 
 def bump(direction, towards, height, width):
     """A smooth radial bump of `height` centred on the unit vector `towards`, `width` its angular spread (rad)."""
@@ -93,8 +68,9 @@ def long_shape(d):
 def shaped_mesh(radius_of):
     """The icosphere with each vertex moved out to radius_of(direction)·OBJECT_SIZE, then shifted so that its centroid
     is the origin. Returns vertices, faces, volume and the inertia tensor about the centroid per unit density."""
-    directions, faces = icosphere(MESH_LEVELS)
+    directions, faces = icosphere(1.0, MESH_LEVELS)
     vertices = [tuple(OBJECT_SIZE * radius_of(d) * c for c in d) for d in directions]
+    check_closed(vertices, faces)
     volume, moment = 0.0, [0.0, 0.0, 0.0]
     for a, b, c in faces:  # signed tetrahedra from the origin (star-shaped, so all positive)
         pa, pb, pc = vertices[a], vertices[b], vertices[c]
@@ -119,13 +95,6 @@ def shaped_mesh(radius_of):
     trace = second[0][0] + second[1][1] + second[2][2]
     inertia = [[(trace if i == j else 0) - second[i][j] for j in range(3)] for i in range(3)]
     return vertices, faces, volume, inertia
-
-
-def write_obj(path, name, vertices, faces):
-    lines = [f"# {name}: written by make_sphere_of_objects.py ({len(vertices)} vertices, {len(faces)} triangles)"]
-    lines += [f"v {fmt(x)} {fmt(y)} {fmt(z)}" for x, y, z in vertices]
-    lines += [f"f {a + 1} {b + 1} {c + 1}" for a, b, c in faces]
-    path.write_text("\n".join(lines) + "\n")
 
 
 # ---- the deck --------------------------------------------------------------------------------------------------
@@ -154,7 +123,8 @@ def main():
     shapes = []
     for name, radius_of in (("nickel_round", round_shape), ("nickel_long", long_shape)):
         vertices, faces, volume, inertia = shaped_mesh(radius_of)
-        write_obj(here / "meshes" / f"{name}.obj", name, vertices, faces)
+        write_obj(here / "meshes" / f"{name}.obj", f"{name}: a stand-in for the paper's objects", vertices, faces,
+                  writer="make_sphere_of_objects.py")
         reach = max(math.sqrt(sum(c * c for c in v)) for v in vertices)
         shapes.append((name, volume, inertia, reach))
     rng = random.Random(SEED)
