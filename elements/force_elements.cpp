@@ -113,6 +113,13 @@ ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<cons
   return loads;
 }
 
+bool ForceEvaluator::switchedOff(int index, double time, std::span<const BodyKinematics> bodies) {
+  const auto* induced = std::get_if<InducedMagnets>(&forces_->elements[static_cast<size_t>(index)].law);
+  if (!induced) return false;
+  context_.setState(time, bodies);
+  return inducedMagnetsSwitchedOff(*induced, context_);
+}
+
 std::vector<std::optional<double>> ForceEvaluator::farCouplings(double time, std::span<const BodyKinematics> bodies) {
   std::vector<std::optional<double>> couplings(elements().size());
   context_.setState(time, bodies);

@@ -80,6 +80,10 @@ class ForceEvaluator {
   // Per element: for a far magnet pair, a bound on its stiffness over its bodies' inertia (farMagnetPairCoupling);
   // none for every other element, which the Jacobian always differences.
   std::vector<std::optional<double>> farCouplings(double time, std::span<const BodyKinematics> bodies);
+  // Whether element `index`'s loads and their derivatives are all 0 at `time`, whatever the bodies' states near
+  // these: the induced magnets with every permanent magnet switched off (inducedMagnetsSwitchedOff). The Jacobian
+  // skips such an element.
+  bool switchedOff(int index, double time, std::span<const BodyKinematics> bodies);
   // Every element's loads at its markers at `time`, appended to `loads` (requests' MARKER_FORCE).
   void markerLoads(double time, std::span<const BodyKinematics> bodies, std::vector<MarkerPairLoad>& loads);
   // The energy balance's terms of every element at `time`.

@@ -27,6 +27,14 @@ bool hasMagnetisation(const S& spec) {
 bool hasMoment(const S& spec) { return spec.moment_x || spec.moment_y || spec.moment_z; }
 bool isSoft(const S& spec) { return spec.susceptibility.has_value(); }
 
+void addBodiesRead(const ForceConnection& from, ForceConnection& to) {
+  for (const int body : from.bodiesRead) {
+    if (std::find(to.bodiesRead.begin(), to.bodiesRead.end(), body) == to.bodiesRead.end()) {
+      to.bodiesRead.push_back(body);
+    }
+  }
+}
+
 }  // namespace
 
 const ElementSchema<ForceMagnetSpec>& forceMagnetSchema() {
@@ -126,6 +134,9 @@ struct BuiltMagnet {
   int body = -1;
   double accuracy = 0;
   ForceConnection reads;  // the body it is on and those its strength expression reads
+  // Whether its strength expression reads a moving body's state (a marker measure, directly or through a variable):
+  // only then may the magnet's loads depend on velocities. A strength of TIME alone does not.
+  bool strengthReadsBodies = false;
 };
 
 std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const PostGraphicSpec*>& graphics,
@@ -183,9 +194,12 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
     return std::nullopt;
   }
   if (spec.strength_expression) {
+    ForceConnection strengthReads;
     built.side.strength = buildForceExpression("strength_expression", *spec.strength_expression, spec.loc, model,
-                                               built.reads, diagnostics);
+                                               strengthReads, diagnostics);
     if (!built.side.strength) return std::nullopt;
+    built.strengthReadsBodies = !strengthReads.bodiesRead.empty();
+    addBodiesRead(strengthReads, built.reads);
   }
   return built;
 }
@@ -193,14 +207,6 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
 }  // namespace
 
 namespace {
-
-void addBodiesRead(const ForceConnection& from, ForceConnection& to) {
-  for (const int body : from.bodiesRead) {
-    if (std::find(to.bodiesRead.begin(), to.bodiesRead.end(), body) == to.bodiesRead.end()) {
-      to.bodiesRead.push_back(body);
-    }
-  }
-}
 
 // The tolerance of an iterative induction solve: well below the integrator's, so that the loads it integrates are
 // smooth to its tolerance, and no looser than 1e-8 nor tighter than round-off allows for.
@@ -221,7 +227,7 @@ BuiltInducedMagnets buildInducedMagnets(const std::vector<BuiltMagnet>& built, c
       first = false;
     } else {
       law.permanent.push_back(InducedMagnets::Permanent{magnet.side, magnet.body});
-      if (magnet.side.strength) connection.readsVelocities = true;  // an expression may read velocities
+      if (magnet.strengthReadsBodies) connection.readsVelocities = true;  // an expression may read velocities
     }
     addBodiesRead(magnet.reads, connection);
     if (magnet.body >= 0 && std::find(connection.bodiesLoaded.begin(), connection.bodiesLoaded.end(), magnet.body) ==
@@ -258,7 +264,7 @@ BuiltMagnets buildMagnets(const std::vector<ForceMagnetSpec>& magnets, const std
       pair.pair.permeabilityScale = permeabilityScale;
       ForceConnection& connection = pair.connection;
       // Magnets feel only where they are; an expression may read velocities.
-      connection.readsVelocities = built[a].side.strength || built[b].side.strength;
+      connection.readsVelocities = built[a].strengthReadsBodies || built[b].strengthReadsBodies;
       connection.bodyI = built[a].body;
       connection.bodyJ = built[b].body;
       connection.markerI = built[a].side.markerId;
@@ -312,12 +318,31 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   return action;
 }
 
+bool inducedMagnetsSwitchedOff(const InducedMagnets& law, const ExpressionContext& context) {
+  return std::all_of(law.permanent.begin(), law.permanent.end(), [&](const InducedMagnets::Permanent& magnet) {
+    return magnet.side.magnet.magnetisation.isZero(0) ||
+           (magnet.side.strength && magnet.side.strength->evaluate(context) == 0);
+  });
+}
+
 ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionContext& context) {
   const auto poseOf = [&](const MagnetPair::Side& side) {
     const MarkerMotion marker = context.marker(static_cast<int>(side.markerId));
     return MagnetPose{marker.rotation * side.inMarker.rotation,
                       marker.position + marker.rotation * side.inMarker.position};
   };
+  if (inducedMagnetsSwitchedOff(law, context)) {  // no field: nothing is magnetised, nothing pulls
+    ElementAction action;
+    for (const InducedMagnets::Soft& magnet : law.soft) {
+      action.atMarkers.push_back(MarkerAction{magnet.side.markerId, magnet.body, Vector3::Zero(), Vector3::Zero(),
+                                              poseOf(magnet.side).position});
+    }
+    for (const InducedMagnets::Permanent& magnet : law.permanent) {
+      action.atMarkers.push_back(MarkerAction{magnet.side.markerId, magnet.body, Vector3::Zero(), Vector3::Zero(),
+                                              poseOf(magnet.side).position});
+    }
+    return action;
+  }
   std::vector<PlacedMagnet> permanent;
   permanent.reserve(law.permanent.size());
   for (const InducedMagnets::Permanent& magnet : law.permanent) {

@@ -141,4 +141,9 @@ std::optional<double> farMagnetPairCoupling(const MagnetPair& pair, const ForceC
 // ElementAction::trouble, naming the soft magnets.
 ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionContext& context);
 
+// True when every permanent magnet of the element is switched off (its strength expression 0) or there is none: then
+// no soft magnet is magnetised, the loads are 0, and so are their derivatives — the loads are bilinear in the
+// strengths, so even those by the states a strength reads vanish where all are 0 — and the Jacobian skips the element.
+bool inducedMagnetsSwitchedOff(const InducedMagnets& law, const ExpressionContext& context);
+
 }  // namespace lodestone

@@ -496,6 +496,7 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
       }
       ++magnetPairsDifferenced_;
     }
+    if (forces_.switchedOff(element, time, kinematics_)) continue;  // loads 0 nearby: no blocks, none in the pattern
     const ElementLoads base = forces_.elementLoads(element, time, kinematics_);
     for (const int column : connection.bodiesRead) {
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];

@@ -2,7 +2,9 @@
 // its closed-form pull at t = 0 and an independent 1-D integration of its motion, the permanent magnet's reaction and
 // the momentum and angular momentum of free magnets, two coupled soft spheres against their own 6×6 solve and the
 // gradient of their energy, a soft cube's force as its dipoles per axis grow, the work in the energy balance, and an
-// induction solve short of its tolerance named as trouble of the element.
+// induction solve short of its tolerance named as trouble of the element, and a switched-off magnet that magnetises
+// nothing.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -292,6 +294,48 @@ TEST(ForceMagnetSoft, AnInductionShortOfItsToleranceIsReportedNamingTheSoftMagne
       << messages[0].text;
   EXPECT_NE(messages[0].text.find("Force_Magnet id=2000 (deck.xml:12"), std::string::npos) << messages[0].text;
   EXPECT_NE(messages[0].text.find("Force_Magnet id=3000 (deck.xml:16"), std::string::npos) << messages[0].text;
+}
+
+// A switched electromagnet (strength_expression STEP(TIME, 1, 0, 2, 1)) over two soft spheres: while it is off, the
+// element says so and its loads are exactly 0 (every soft magnet's field is 0), so the Jacobian skips it (its loads are
+// bilinear in the strengths: their derivatives are 0 too); switched on, it pulls. A strength of TIME alone reads no
+// body, so the element's loads do not depend on velocities and the Jacobian differences positions and orientations
+// only; a strength that reads a marker's velocity makes it difference the velocities too.
+TEST(ForceMagnetSoft, ASwitchedOffMagnetMagnetisesNothingAndAStrengthOfTimeReadsNoVelocities) {
+  const auto build = [](const std::string& strength) {
+    const std::string text =
+        magnetDeckHeader() +
+        sphere(4, Vector3::Zero(), 0.01, 1, "moment_x=\"100\" strength_expression=\"" + strength + "\"") +
+        sphere(2, Vector3(0.03, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
+        sphere(3, Vector3(0.012, 0.034, 0), 0.007, 0.01, "susceptibility=\"3\"") + magnetDeckFooter(1, 1);
+    ReadResult read = readText(text);
+    EXPECT_TRUE(read.spec) << read.diagnostics.formatAll();
+    std::optional<Model> model = buildModel(*read.spec, read.diagnostics);
+    EXPECT_TRUE(model) << read.diagnostics.formatAll();
+    return *model;
+  };
+  const Model model = build("STEP(TIME, 1, 0, 2, 1)");
+  ASSERT_EQ(model.forces->elements.size(), 1u);
+  EXPECT_FALSE(model.forces->elements[0].connection.readsVelocities);
+  EXPECT_TRUE(build("STEP(VX(40), -1, 0, 1, 1)").forces->elements[0].connection.readsVelocities);
+  std::vector<BodyKinematics> kinematics;
+  for (const RigidBody& body : model.bodies) {
+    double state[13];
+    bodyInitialState(body, state);
+    kinematics.push_back(bodyKinematics(state));
+  }
+  ForceEvaluator evaluator(model);
+  const auto largestLoad = [&](double time) {
+    double largest = 0;
+    for (const BodyLoad& load : evaluator.elementLoads(0, time, kinematics).onBodies) {
+      largest = std::max({largest, load.force.norm(), load.torque.norm()});
+    }
+    return largest;
+  };
+  EXPECT_TRUE(evaluator.switchedOff(0, 0.5, kinematics));
+  EXPECT_EQ(largestLoad(0.5), 0.0);
+  EXPECT_FALSE(evaluator.switchedOff(0, 1.5, kinematics));
+  EXPECT_GT(largestLoad(1.5), 1e-3);
 }
 
 // A soft TriaMesh cube (12 triangles), turned 30° about z and sampled by 4³ dipoles, over the 20 mm magnet: its
