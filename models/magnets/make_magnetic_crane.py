@@ -353,7 +353,8 @@ def write_deck(args):
         f'                   friction_trans_vel="{fmt(FRICTION_VELOCITY)}"/>')
     add("  </Model>")
     add("  <Command>")
-    add(f'    <Simulate analysis_type="Transient" end_time="{fmt(args.end_time)}" print_interval="{fmt(PRINT_INTERVAL)}"/>')
+    add(f'    <Simulate analysis_type="Transient" end_time="{fmt(args.end_time)}" '
+        f'print_interval="{fmt(PRINT_INTERVAL)}"/>')
     add("  </Command>")
     add("</MultiBodySystem>")
     args.output.write_text("\n".join(lines) + "\n")

@@ -1,5 +1,6 @@
 // The scenes of Westhofen et al. 2024 as example decks (models/magnets/), each run shortened: the compass needles
-// around a bar magnet, the nickel ball on its track, the objects in the glass sphere.
+// around a bar magnet, the nickel ball on its track, the objects in the glass sphere; the magnetic crane carrying one
+// cube through its whole sequence.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "magnetics/cuboid_field.h"
 #include "magnetics/magnet_pair.h"
 #include "support/contact_runs.h"
 
@@ -320,6 +322,159 @@ TEST(MagnetScenes, SphereOfObjectsDropIntoTheGlassWithoutPassingIntoIt) {
   EXPECT_GT(touching, 0) << "the objects reached the glass by 0.1 s";
   EXPECT_LT(deepest, 5e-4);
   RecordProperty("deepest_penetration_m", sci(deepest));
+}
+
+// The figures of models/magnets/make_magnetic_crane.py.
+constexpr double kCube = 0.015;
+const double kCubeMass = 8900 * kCube * kCube * kCube;
+// A cube's one dipole: m = V·χ_eff·H, χ_eff = χ/(1 + χ/3) (a cube's demagnetising factors are 1/3).
+const double kCubePolarisability = kCube * kCube * kCube * kSusceptibility / (1 + kSusceptibility / 3);
+const Cuboid kCraneMagnet{Vector3(0.06, 0.06, 0.02), Vector3(0, 0, 250 / (0.12 * 0.12 * 0.04))};
+const double kCraneMagnetMass = 7800 * 0.12 * 0.12 * 0.04;
+constexpr double kContactStiffness = 1e7, kContactExponent = 1.5;
+constexpr int kCraneMagnetBody = 8, kCubeBody = 101, kRopeToMagnetJoint = 14;
+constexpr double kSecondBoxX = 0.5, kSecondBoxHalfInner = 0.1;
+
+// MotionSolve's cubic STEP.
+double cubicStep(double x, double x0, double h0, double x1, double h1) {
+  if (x <= x0) return h0;
+  if (x >= x1) return h1;
+  const double u = (x - x0) / (x1 - x0);
+  return h0 + (h1 - h0) * u * u * (3 - 2 * u);
+}
+// The electromagnet's strength_expression: on over 3.5-3.7 s, off over 15.5-15.7 s.
+double craneMagnetStrength(double time) {
+  return cubicStep(time, 3.5, 0, 3.7, 1) - cubicStep(time, 15.5, 0, 15.7, 1);
+}
+
+// The soft cube's pull in the magnet's field at full strength, μ0·(∇H)ᵀ·m with m = α·H (one dipole at its centre),
+// H the cuboid's closed form in the magnet's axes, its gradient by central differences of 1e-7 m.
+Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix3& rotation) {
+  const Vector3 local = rotation.transpose() * (cube - magnet);
+  const double step = 1e-7;
+  Matrix3 gradient;
+  for (int j = 0; j < 3; ++j) {
+    const Vector3 offset = step * Vector3::Unit(j);
+    gradient.col(j) =
+        (cuboidField(kCraneMagnet, local + offset) - cuboidField(kCraneMagnet, local - offset)) / (2 * step);
+  }
+  const Vector3 field = cuboidField(kCraneMagnet, local);
+  return rotation * (kMu0 * kCubePolarisability * gradient.transpose() * field);
+}
+
+// The magnetic crane carrying one nickel cube (models/magnets/magnetic_crane_one_cube.xml, written by the generator of
+// magnetic_crane.xml: the same crane, rope, magnet, boxes, contact and sequence; its 125 cubes take half an hour, see
+// README), the whole 22.03 s, outputs every 10 ms:
+//  - At rest before the crane moves (0.4 s): the rope hangs straight down (every link's centre within 1e-9 m of the
+//    vertical through the hook) and its lowest joint carries the magnet's weight (within 1e-9 of it); the cube sinks
+//    into the first box's floor by the law's depth under its weight, (m·g/k)^(1/1.5) = 9.54 µm, within 1e-6 of it.
+//  - While the magnet is on at all (3.5-15.7 s, its strength s > 1 %), the pull the cube's motion shows, m·a less its
+//    weight and the contacts' forces (outputs' accelerations are solved at the output's state, with its joints),
+//    is the soft cube's closed form in the cuboid's field times s², within 1e-8 of its size (measured 6e-10; it is
+//    1.8 N clinging to the face): on the floor while the field rises, leaping, clinging to the face and carried.
+//  - It is lifted (at 10 s, in the middle of the trolley's travel, more than 0.2 m above the floors), carried to the
+//    second box and dropped there: at the end it rests on that box's floor, inside its walls, upright (its axes
+//    within 1e-3 rad of ground's: no tumble), at the law's depth within 1e-6.
+//  - No contact is deeper than 0.2 mm (the deepest: 0.11 mm where the cube strikes the magnet's face at 47 N, and
+//    0.07 mm landing in the second box).
+TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTheClosedFormSays) {
+  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/magnetic_crane_one_cube.xml");
+  deck = replaced(deck, "print_interval=\"0.05\"", "print_interval=\"0.01\"");
+  const DeckRun run = runDeckText("magnetic_crane_one_cube", deck);
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const ResultsTable contacts((run.output / "contacts.csv").string());
+  const ResultsTable joints((run.output / "joints.csv").string());
+  const auto rowAt = [](const ResultsTable& table, double time, int id) {
+    for (size_t row = 0; row < table.rowCount(); ++row) {
+      if (std::abs(table.at(row, "time") - time) < 1e-9 && table.at(row, "id") == id) return row;
+    }
+    ADD_FAILURE() << "no row of id " << id << " at t = " << time;
+    return size_t{0};
+  };
+  const double restDepth = std::pow(kCubeMass * kGravity / kContactStiffness, 1 / kContactExponent);
+  const auto depthAt = [&](double time) {
+    double depth = 0;
+    for (size_t row = 0; row < contacts.rowCount(); ++row) {
+      if (std::abs(contacts.at(row, "time") - time) < 1e-9) depth = std::max(depth, contacts.at(row, "penetration"));
+    }
+    return depth;
+  };
+
+  // At rest: the rope straight down, the magnet's weight on its lowest joint, the cube at its depth on the floor.
+  double ropeOffVertical = 0;
+  for (int link = 4; link <= 7; ++link) {
+    const size_t row = rowAt(bodies, 0.4, link);
+    ropeOffVertical = std::max(ropeOffVertical, std::hypot(bodies.at(row, "x"), bodies.at(row, "y")));
+  }
+  EXPECT_LT(ropeOffVertical, 1e-9);
+  const double magnetWeight = kCraneMagnetMass * kGravity;
+  const double ropeLoad = joints.at(rowAt(joints, 0.4, kRopeToMagnetJoint), "fz");
+  EXPECT_NEAR(ropeLoad, magnetWeight, 1e-9 * magnetWeight);
+  const double floorDepth = depthAt(0.4);
+  EXPECT_NEAR(floorDepth, restDepth, 1e-6 * restDepth);
+
+  // The pull, at every output while the magnet is on.
+  std::map<double, Vector3> contactForce;
+  for (size_t row = 0; row < contacts.rowCount(); ++row) {
+    contactForce[contacts.at(row, "time")] += contacts.vector3(row, "fx", "fy", "fz");
+  }
+  int compared = 0;
+  double worst = 0, largest = 0;
+  for (const size_t row : bodies.rowsOfBody(kCubeBody)) {
+    const double time = bodies.at(row, "time"), strength = craneMagnetStrength(time);
+    if (strength < 0.01) continue;
+    const size_t magnetRow = rowAt(bodies, time, kCraneMagnetBody);
+    const Eigen::Quaterniond turn(bodies.at(magnetRow, "e0"), bodies.at(magnetRow, "e1"), bodies.at(magnetRow, "e2"),
+                                  bodies.at(magnetRow, "e3"));
+    const Vector3 expected = strength * strength *
+                             craneMagnetPull(bodies.vector3(row, "x", "y", "z"),
+                                             bodies.vector3(magnetRow, "x", "y", "z"), turn.toRotationMatrix());
+    const Vector3 shown = kCubeMass * bodies.vector3(row, "ax", "ay", "az") -
+                          Vector3(0, 0, -kCubeMass * kGravity) - contactForce[time];
+    const double error = (shown - expected).norm();
+    EXPECT_LT(error, 1e-8 * expected.norm()) << "t = " << time << ": " << shown.transpose() << " against "
+                                             << expected.transpose();
+    worst = std::max(worst, error / expected.norm());
+    largest = std::max(largest, expected.norm());
+    ++compared;
+  }
+  EXPECT_GE(compared, 1200);
+
+  // Lifted, carried and dropped into the second box, where it rests upright.
+  EXPECT_GT(bodies.at(rowAt(bodies, 10, kCubeBody), "z"), 0.2);
+  const size_t last = bodies.rowsOfBody(kCubeBody).back();
+  const Vector3 end = bodies.vector3(last, "x", "y", "z");
+  EXPECT_LT(std::abs(end.x() - kSecondBoxX), kSecondBoxHalfInner - kCube / 2);
+  EXPECT_LT(std::abs(end.y()), kSecondBoxHalfInner - kCube / 2);
+  const double endDepth = depthAt(bodies.at(last, "time"));
+  EXPECT_NEAR(end.z(), kCube / 2 - restDepth, 1e-6 * restDepth);
+  EXPECT_NEAR(endDepth, restDepth, 1e-6 * restDepth);
+  const Eigen::Quaterniond endTurn(bodies.at(last, "e0"), bodies.at(last, "e1"), bodies.at(last, "e2"),
+                                   bodies.at(last, "e3"));
+  // Upright: a cube's axes may have turned by quarter turns about z only.
+  const double tilt = std::acos(std::min(1.0, std::abs(endTurn.toRotationMatrix()(2, 2))));
+  EXPECT_LT(tilt, 1e-3);
+  EXPECT_LT(bodies.vector3(last, "vx", "vy", "vz").norm(), 1e-4);
+
+  double deepest = 0;
+  for (size_t row = 0; row < contacts.rowCount(); ++row) {
+    deepest = std::max(deepest, contacts.at(row, "interval_max_penetration"));
+  }
+  EXPECT_LT(deepest, 2e-4);
+  const auto record = [](const char* name, double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    ::testing::Test::RecordProperty(name, text);
+  };
+  record("rope_off_vertical_m", ropeOffVertical);
+  record("rope_load_over_magnet_weight", ropeLoad / magnetWeight - 1);
+  record("floor_depth_over_law_depth", floorDepth / restDepth - 1);
+  record("worst_pull_error_over_pull", worst);
+  record("largest_pull_N", largest);
+  record("end_depth_over_law_depth", endDepth / restDepth - 1);
+  record("end_tilt_rad", tilt);
+  record("deepest_penetration_m", deepest);
 }
 
 }  // namespace
