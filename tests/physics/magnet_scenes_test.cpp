@@ -327,8 +327,9 @@ TEST(MagnetScenes, SphereOfObjectsDropIntoTheGlassWithoutPassingIntoIt) {
 // The figures of models/magnets/make_magnetic_crane.py.
 constexpr double kCube = 0.015;
 const double kCubeMass = 8900 * kCube * kCube * kCube;
-// A cube's one dipole: m = V·χ_eff·H, χ_eff = χ/(1 + χ/3) (a cube's demagnetising factors are 1/3).
-const double kCubePolarisability = kCube * kCube * kCube * kSusceptibility / (1 + kSusceptibility / 3);
+// A cube's magnet is the sphere inscribed in it, one dipole: m = V·χ_eff·H, χ_eff = χ/(1 + χ/3), V = π·a³/6.
+const double kCubePolarisability =
+    std::numbers::pi / 6 * kCube * kCube * kCube * kSusceptibility / (1 + kSusceptibility / 3);
 const Cuboid kCraneMagnet{Vector3(0.06, 0.06, 0.02), Vector3(0, 0, 250 / (0.12 * 0.12 * 0.04))};
 const double kCraneMagnetMass = 7800 * 0.12 * 0.12 * 0.04;
 constexpr double kContactStiffness = 1e7, kContactExponent = 1.5;
@@ -347,7 +348,7 @@ double craneMagnetStrength(double time) {
   return cubicStep(time, 3.5, 0, 3.7, 1) - cubicStep(time, 15.5, 0, 15.7, 1);
 }
 
-// The soft cube's pull in the magnet's field at full strength, μ0·(∇H)ᵀ·m with m = α·H (one dipole at its centre),
+// The soft cube's pull in the magnet's field at full strength, μ0·(∇H)ᵀ·m with m = α·H (its sphere's dipole),
 // H the cuboid's closed form in the magnet's axes, its gradient by central differences of 1e-7 m.
 Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix3& rotation) {
   const Vector3 local = rotation.transpose() * (cube - magnet);
@@ -370,13 +371,14 @@ Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix
 //    into the first box's floor by the law's depth under its weight, (m·g/k)^(1/1.5) = 9.54 µm, within 1e-6 of it.
 //  - While the magnet is on at all (3.5-15.7 s, its strength s > 1 %), the pull the cube's motion shows, m·a less its
 //    weight and the contacts' forces (outputs' accelerations are solved at the output's state, with its joints),
-//    is the soft cube's closed form in the cuboid's field times s², within 1e-8 of its size (measured 6e-10; it is
-//    1.8 N clinging to the face): on the floor while the field rises, leaping, clinging to the face and carried.
+//    is the soft cube's closed form (its inscribed sphere's dipole) in the cuboid's field times s², within 1e-8 of
+//    its size (measured 6e-10; 0.95 N clinging to the face): on the floor while the field rises, leaping, clinging
+//    to the face and carried.
 //  - It is lifted (at 10 s, in the middle of the trolley's travel, more than 0.2 m above the floors), carried to the
 //    second box and dropped there: at the end it rests on that box's floor, inside its walls, upright (its axes
 //    within 1e-3 rad of ground's: no tumble), at the law's depth within 1e-6.
-//  - No contact is deeper than 0.2 mm (the deepest: 0.11 mm where the cube strikes the magnet's face at 47 N, and
-//    0.07 mm landing in the second box).
+//  - No contact is deeper than 0.2 mm (the deepest: 0.093 mm where the cube strikes the magnet's face at 37 N, and
+//    0.073 mm landing in the second box).
 TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTheClosedFormSays) {
   std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/magnetic_crane_one_cube.xml");
   deck = replaced(deck, "print_interval=\"0.05\"", "print_interval=\"0.01\"");
