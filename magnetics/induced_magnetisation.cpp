@@ -10,6 +10,8 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <unsupported/Eigen/IterativeSolvers>
 
+#include "solver/core/thread_scratch.h"
+
 namespace lodestone {
 namespace {
 // The operator m ↦ (I − D·T)·m without its 3n × 3n matrix, in the form Eigen's iterative solvers accept ("Matrix-free
@@ -161,6 +163,61 @@ void solveByKrylov(Solver& solver, const InductionOperator& induction, const Vec
   }
 }
 
+// The base state of an InductionDifferencing scope on this thread.
+struct DenseBase {
+  int scopes = 0;     // open InductionDifferencing scopes
+  bool held = false;  // the scope's first dense solve is kept
+  std::vector<SoftSample> samples;
+  std::vector<Matrix3> polarisability;
+  Eigen::MatrixXd matrix;
+  Eigen::PartialPivLU<Eigen::MatrixXd> factors;
+};
+
+DenseBase& denseBase() { return threadScratch<DenseBase, struct InductionDenseBase>(); }
+
+// More changed rows and columns than this part of the size: a new factorisation costs less than the update.
+constexpr double kMostChangedForUpdate = 0.25;
+
+// `matrix`·m = `rightHandSide` from the base's factors, when few samples differ from the base's: block (i, j) of the
+// matrix depends on samples i and j only, so the change E = matrix − base lies in the rows and columns K of the
+// samples that differ, E = P_K·E[K,:] + (E[:,K] − P_K·E[K,K])·P_Kᵀ = U·Vᵀ, and Woodbury's identity solves it. False
+// when too many differ or the small system is singular.
+bool solveFromBase(const DenseBase& base, const std::vector<SoftSample>& samples,
+                   const std::vector<Matrix3>& polarisability, const Eigen::MatrixXd& matrix,
+                   const Vector& rightHandSide, Vector& moments) {
+  const Eigen::Index size = matrix.rows();
+  if (!base.held || base.samples.size() != samples.size()) return false;
+  std::vector<Eigen::Index> changed;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (samples[i].group != base.samples[i].group) return false;
+    if (samples[i].position == base.samples[i].position && polarisability[i] == base.polarisability[i]) continue;
+    for (Eigen::Index k = 0; k < 3; ++k) changed.push_back(3 * static_cast<Eigen::Index>(i) + k);
+  }
+  const Eigen::MatrixXd change = matrix - base.matrix;
+  const Eigen::Index q = static_cast<Eigen::Index>(changed.size());
+  if (q == 0) {
+    moments = base.factors.solve(rightHandSide);
+    return true;
+  }
+  if (q > kMostChangedForUpdate * static_cast<double>(size)) return false;
+  Eigen::MatrixXd u = Eigen::MatrixXd::Zero(size, 2 * q), vt = Eigen::MatrixXd::Zero(2 * q, size);
+  for (Eigen::Index a = 0; a < q; ++a) {
+    const Eigen::Index k = changed[static_cast<size_t>(a)];
+    u(k, a) = 1;
+    vt.row(a) = change.row(k);
+    u.col(q + a) = change.col(k);
+    for (const Eigen::Index other : changed) u(other, q + a) -= change(other, k);
+    vt(q + a, k) = 1;
+  }
+  const Vector base0 = base.factors.solve(rightHandSide);
+  const Eigen::MatrixXd z = base.factors.solve(u);
+  const Eigen::MatrixXd small = Eigen::MatrixXd::Identity(2 * q, 2 * q) + vt * z;
+  const Eigen::FullPivLU<Eigen::MatrixXd> smallFactors(small);
+  if (!smallFactors.isInvertible()) return false;
+  moments = base0 - z * smallFactors.solve(vt * base0);
+  return moments.allFinite();
+}
+
 void solveDensely(const InductionOperator& induction, const std::vector<SoftSample>& samples,
                   const std::vector<Matrix3>& polarisability, const Vector& rightHandSide,
                   const InductionSettings& settings, Vector& moments, InducedMagnetisation& result) {
@@ -173,8 +230,26 @@ void solveDensely(const InductionOperator& induction, const std::vector<SoftSamp
           -polarisability[i] * dipoleBlock(samples[i].position - samples[j].position);
     }
   }
-  moments = Eigen::PartialPivLU<Eigen::MatrixXd>(matrix).solve(rightHandSide);
-  result.relativeResidual = (rightHandSide - matrix * moments).norm() / rightHandSide.norm();
+  const auto residualOf = [&] { return (rightHandSide - matrix * moments).norm() / rightHandSide.norm(); };
+  DenseBase& base = denseBase();
+  bool solved = base.scopes > 0 && solveFromBase(base, samples, polarisability, matrix, rightHandSide, moments);
+  if (solved) {
+    result.relativeResidual = residualOf();
+    solved = result.relativeResidual <= settings.relativeTolerance;
+  }
+  result.fromBase = solved;
+  if (!solved) {
+    Eigen::PartialPivLU<Eigen::MatrixXd> factors(matrix);
+    moments = factors.solve(rightHandSide);
+    result.relativeResidual = residualOf();
+    if (base.scopes > 0 && !base.held) {
+      base.samples = samples;
+      base.polarisability = polarisability;
+      base.matrix = std::move(matrix);
+      base.factors = std::move(factors);
+      base.held = true;
+    }
+  }
   result.outcome = result.relativeResidual <= settings.relativeTolerance ? InductionOutcome::kConverged
                                                                          : InductionOutcome::kInaccurate;
 }
@@ -196,6 +271,13 @@ const char* methodName(InductionMethod method) {
 }
 
 }  // namespace
+
+InductionDifferencing::InductionDifferencing() { ++denseBase().scopes; }
+
+InductionDifferencing::~InductionDifferencing() {
+  DenseBase& base = denseBase();
+  if (--base.scopes == 0) base.held = false;
+}
 
 Matrix3 effectiveSusceptibility(const SoftSample& sample) {
   const double chi = sample.susceptibility;

@@ -73,8 +73,23 @@ struct InducedMagnetisation {
   InductionMethod method = InductionMethod::kDense;  // the one that ran
   InductionOutcome outcome = InductionOutcome::kConverged;
   int iterations = 0;           // operator products of the iterative methods; 0 for kDense
+  bool fromBase = false;        // kDense: solved from an InductionDifferencing scope's base factors
   double relativeResidual = 0;  // of the moments returned (InductionSettings::relativeTolerance says of what)
   bool converged() const { return outcome == InductionOutcome::kConverged; }
+};
+
+// A Jacobian by differences: while one exists on a thread, the first dense solve on that thread (the base state's)
+// keeps its matrix and LU factors, and each later dense solve of the same size whose matrix differs from the base's
+// in the rows and columns of a few samples (a differenced body's own: 3 per sample) is solved from the base's
+// factors by the Woodbury identity, (A + U·Vᵀ)⁻¹b with U, V of 2q columns for q changed rows and columns: O(q·n²)
+// instead of the O(n³) of a new factorisation. Within a scope the base is always the scope's first solve, so the
+// result does not depend on the thread count; a result whose residual misses the tolerance is solved afresh.
+class InductionDifferencing {
+ public:
+  InductionDifferencing();
+  ~InductionDifferencing();
+  InductionDifferencing(const InductionDifferencing&) = delete;
+  InductionDifferencing& operator=(const InductionDifferencing&) = delete;
 };
 
 // m for every sample: `sourceField[i]` is H (A/m, ground) of the permanent magnets at sample i (the caller evaluates

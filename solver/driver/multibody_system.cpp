@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "elements/force_gravity.h"
+#include "magnetics/induced_magnetisation.h"
 #include "stopwatch.h"
 
 namespace lodestone {
@@ -497,6 +498,8 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
       ++magnetPairsDifferenced_;
     }
     if (forces_.switchedOff(element, time, kinematics_)) continue;  // loads 0 nearby: no blocks, none in the pattern
+    // The induced magnets' dense solves of the differenced states start from the base state's factors.
+    const InductionDifferencing fromTheBase;
     const ElementLoads base = forces_.elementLoads(element, time, kinematics_);
     for (const int column : connection.bodiesRead) {
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
