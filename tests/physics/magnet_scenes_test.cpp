@@ -39,6 +39,23 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
+// The contacts' total force at each output time (contacts.csv has a row per pair and time). Each sum starts from
+// zero: an Eigen vector is not initialised by default.
+std::map<double, Vector3> contactForceByTime(const ResultsTable& contacts) {
+  std::map<double, Vector3> total;
+  for (size_t row = 0; row < contacts.rowCount(); ++row) {
+    total.try_emplace(contacts.at(row, "time"), Vector3::Zero()).first->second +=
+        contacts.vector3(row, "fx", "fy", "fz");
+  }
+  return total;
+}
+
+// The total at `time`; zero when no contact has a row then.
+Vector3 forceAt(const std::map<double, Vector3>& byTime, double time) {
+  const auto found = byTime.find(time);
+  return found == byTime.end() ? Vector3::Zero() : found->second;
+}
+
 // The figures of models/magnets/make_compass_needles.py.
 const Magnet kBar{{Kind::kCuboid, 0, 0, Vector3(0.05, 0.02, 0.02)}, Vector3(156250, 0, 0)};
 const Magnet kNeedle{{Kind::kCuboid, 0, 0, Vector3(0.01, 0.0015, 0.001)}, Vector3(0.05 / 1.2e-7, 0, 0)};
@@ -202,10 +219,7 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
               3 * kMu0 * kBallPolarisability * kMagnetMoment * kMagnetMoment /
                   (4 * std::pow(std::numbers::pi, 2) * std::pow(passPosition.z() + kMagnetDepth, 7)),
               1e-12 * passPull);
-  std::map<double, Eigen::Vector3d> contactForce;
-  for (size_t row = 0; row < contacts.rowCount(); ++row) {
-    contactForce[contacts.at(row, "time")] += contacts.vector3(row, "fx", "fy", "fz");
-  }
+  const std::map<double, Vector3> contactForce = contactForceByTime(contacts);
   int compared = 0;
   double worst = 0;
   for (const size_t row : bodies.rowsOfBody(2)) {
@@ -216,7 +230,7 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
     if (distance > kFlatHalfLength - 0.01 || distance < 0.003 || ball.x() * bodies.at(row, "vx") > 0) continue;
     const double time = bodies.at(row, "time");
     const Eigen::Vector3d shown = kBallMass * bodies.vector3(row, "ax", "ay", "az") -
-                                  Eigen::Vector3d(0, 0, -kBallMass * kGravity) - contactForce[time];
+                                  Eigen::Vector3d(0, 0, -kBallMass * kGravity) - forceAt(contactForce, time);
     const double error = (shown - magnetPull(ball)).norm();
     EXPECT_LT(error, 2e-4 * passPull) << "t = " << time << ", x = " << ball.x();
     worst = std::max(worst, error / passPull);
@@ -372,10 +386,8 @@ Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix
 //  - While the magnet is on at all (3.5-15.7 s, its strength s > 1 %), the pull the cube's motion shows, m·a less its
 //    weight and the contacts' forces (outputs' accelerations are solved at the output's state, with its joints),
 //    is the soft cube's closed form (its inscribed sphere's dipole) in the cuboid's field times s², within 1e-8 of
-//    its size (measured 6e-10; 0.95 N clinging to the face) and 1e-5 N: on the floor while the field rises, leaping,
-//    clinging to the face and carried. The absolute part is for the cube creeping on the floor under stiction: the
-//    sanitizer build (-O1, another rounding path) shows 1.8e-6 N sideways between m·a and the forces there while the
-//    pull is still below 1 mN, where the Release build shows none.
+//    its size (measured 6e-10; 0.95 N clinging to the face): on the floor while the field rises, leaping, clinging
+//    to the face and carried.
 //  - It is lifted (at 10 s, in the middle of the trolley's travel, more than 0.2 m above the floors), carried to the
 //    second box and dropped there: at the end it rests on that box's floor, inside its walls, upright (its axes
 //    within 1e-3 rad of ground's: no tumble), at the law's depth within 1e-6.
@@ -419,10 +431,7 @@ TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTh
   EXPECT_NEAR(floorDepth, restDepth, 1e-6 * restDepth);
 
   // The pull, at every output while the magnet is on.
-  std::map<double, Vector3> contactForce;
-  for (size_t row = 0; row < contacts.rowCount(); ++row) {
-    contactForce[contacts.at(row, "time")] += contacts.vector3(row, "fx", "fy", "fz");
-  }
+  const std::map<double, Vector3> contactForce = contactForceByTime(contacts);
   int compared = 0;
   double worst = 0, largest = 0;
   for (const size_t row : bodies.rowsOfBody(kCubeBody)) {
@@ -435,9 +444,9 @@ TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTh
                              craneMagnetPull(bodies.vector3(row, "x", "y", "z"),
                                              bodies.vector3(magnetRow, "x", "y", "z"), turn.toRotationMatrix());
     const Vector3 shown = kCubeMass * bodies.vector3(row, "ax", "ay", "az") -
-                          Vector3(0, 0, -kCubeMass * kGravity) - contactForce[time];
+                          Vector3(0, 0, -kCubeMass * kGravity) - forceAt(contactForce, time);
     const double error = (shown - expected).norm();
-    EXPECT_LT(error, 1e-8 * expected.norm() + 1e-5) << "t = " << time << ": " << shown.transpose() << " against "
+    EXPECT_LT(error, 1e-8 * expected.norm()) << "t = " << time << ": " << shown.transpose() << " against "
                                              << expected.transpose();
     worst = std::max(worst, error / expected.norm());
     largest = std::max(largest, expected.norm());
