@@ -318,10 +318,13 @@ ContactOptions contactOptions(const ForceContactSpec& spec) {
   return options;
 }
 
+bool listsShape(const std::vector<int>& side, const std::vector<ContactGraphic>& graphics, ShapeType type) {
+  return std::any_of(side.begin(), side.end(),
+                     [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == type; });
+}
+
 bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, ShapeType type) {
-  const auto isOfType = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == type; };
-  return std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), isOfType) ||
-         std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), isOfType);
+  return listsShape(contact.iGraphics, graphics, type) || listsShape(contact.jGraphics, graphics, type);
 }
 
 // Whether this primitive of the element is met as a mesh: with enable_analytical="FALSE", when a master surface
@@ -338,11 +341,8 @@ bool needsTessellation(const ForceContact& contact, const std::vector<ContactGra
 // cavities cannot meet. False (and said) when they do.
 bool cavityRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
                      Diagnostics& diagnostics) {
-  const auto hollow = [&](int index) {
-    return graphics[static_cast<size_t>(index)].shape.type == ShapeType::HollowSphere;
-  };
-  const bool iHollow = std::any_of(contact.iGraphics.begin(), contact.iGraphics.end(), hollow);
-  const bool jHollow = std::any_of(contact.jGraphics.begin(), contact.jGraphics.end(), hollow);
+  const bool iHollow = listsShape(contact.iGraphics, graphics, ShapeType::HollowSphere);
+  const bool jHollow = listsShape(contact.jGraphics, graphics, ShapeType::HollowSphere);
   if (!iHollow && !jHollow) return true;
   bool ok = true;
   const auto refuse = [&](const std::string& message) {
@@ -356,9 +356,10 @@ bool cavityRulesHold(const ForceContact& contact, const std::vector<ContactGraph
   const MasterSurface master = contact.options.master;
   if (master == MasterSurface::IAndJ || (master == MasterSurface::I && jHollow) ||
       (master == MasterSurface::J && iHollow)) {
-    refuse(std::string("master_surface names the side without the hollow sphere (is_material_inside=\"FALSE\"); a "
-                       "cavity's exact wall is always the master surface: use AUTO or ") +
-           (iHollow ? "I" : "J"));
+    const char* given = master == MasterSurface::IAndJ ? "I_AND_J" : master == MasterSurface::I ? "I" : "J";
+    refuse(std::string("master_surface=\"") + given + "\" makes the side without the hollow sphere "
+           "(is_material_inside=\"FALSE\") a master surface; a cavity's exact wall is always the master: use AUTO "
+           "or " + (iHollow ? "I" : "J"));
   }
   if (!contact.options.analytical) {
     refuse("enable_analytical=\"FALSE\" would make the hollow sphere (is_material_inside=\"FALSE\") a mesh; a cavity "

@@ -333,14 +333,12 @@ ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionCo
   };
   if (inducedMagnetsSwitchedOff(law, context)) {  // no field: nothing is magnetised, nothing pulls
     ElementAction action;
-    for (const InducedMagnets::Soft& magnet : law.soft) {
-      action.atMarkers.push_back(MarkerAction{magnet.side.markerId, magnet.body, Vector3::Zero(), Vector3::Zero(),
-                                              poseOf(magnet.side).position});
-    }
-    for (const InducedMagnets::Permanent& magnet : law.permanent) {
-      action.atMarkers.push_back(MarkerAction{magnet.side.markerId, magnet.body, Vector3::Zero(), Vector3::Zero(),
-                                              poseOf(magnet.side).position});
-    }
+    const auto unloaded = [&](const MagnetPair::Side& side, int body) {
+      action.atMarkers.push_back(MarkerAction{side.markerId, body, Vector3::Zero(), Vector3::Zero(),
+                                              poseOf(side).position});
+    };
+    for (const InducedMagnets::Soft& magnet : law.soft) unloaded(magnet.side, magnet.body);
+    for (const InducedMagnets::Permanent& magnet : law.permanent) unloaded(magnet.side, magnet.body);
     return action;
   }
   std::vector<PlacedMagnet> permanent;

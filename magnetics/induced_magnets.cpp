@@ -157,12 +157,6 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
     }
   }
 
-  // No field anywhere (every electromagnet switched off): the system's right-hand side is zero, so are the moments
-  // and every load, exactly; the solve and the forces are skipped.
-  if (std::all_of(totalField.begin(), totalField.end(), [](const Vector3& h) { return h.isZero(0); })) {
-    result.induction.moments.assign(samples.size(), Vector3::Zero());
-    return result;
-  }
   result.induction = solveInducedMagnetisation(samples, totalField, Vector3::Zero(), settings);
   const std::vector<Vector3>& moments = result.induction.moments;
   const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero());

@@ -133,7 +133,7 @@ TEST(ContactCavity, TheRulesOfACavityAreSaidWithTheirLines) {
       << boxMessage;
   EXPECT_NE(refusal("cavity_master", cavityDeck(ball, Vector3(0, 0, -0.4), 0.1, 1e-4, law + " master_surface=\"I\"",
                                                 0.1))
-                .find(":11:1: Force_Contact id=300: master_surface names the side without the hollow sphere"),
+                .find(":11:1: Force_Contact id=300: master_surface=\"I\" makes the side without the hollow sphere"),
             std::string::npos);
   EXPECT_NE(refusal("cavity_meshed", cavityDeck(ball, Vector3(0, 0, -0.4), 0.1, 1e-4,
                                                 law + " enable_analytical=\"FALSE\"", 0.1))
