@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <optional>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <unsupported/Eigen/IterativeSolvers>
@@ -171,6 +172,10 @@ struct DenseBase {
   std::vector<Matrix3> polarisability;
   Eigen::MatrixXd matrix;
   Eigen::PartialPivLU<Eigen::MatrixXd> factors;
+  // The matrix's inverse, from the factors at the first update: each differenced state's update needs A⁻¹ times its
+  // changed samples' unit columns (columns of A⁻¹, no work) and their changed columns (a product, where two
+  // triangular solves cost twice as much).
+  Eigen::MatrixXd inverse;
 };
 
 DenseBase& denseBase() { return threadScratch<DenseBase, struct InductionDenseBase>(); }
@@ -178,39 +183,86 @@ DenseBase& denseBase() { return threadScratch<DenseBase, struct InductionDenseBa
 // More changed rows and columns than this part of the size: a new factorisation costs less than the update.
 constexpr double kMostChangedForUpdate = 0.25;
 
-// `matrix`·m = `rightHandSide` from the base's factors, when few samples differ from the base's: block (i, j) of the
-// matrix depends on samples i and j only, so the change E = matrix − base lies in the rows and columns K of the
-// samples that differ, E = P_K·E[K,:] + (E[:,K] − P_K·E[K,K])·P_Kᵀ = U·Vᵀ, and Woodbury's identity solves it. False
-// when too many differ or the small system is singular.
-bool solveFromBase(const DenseBase& base, const std::vector<SoftSample>& samples,
-                   const std::vector<Matrix3>& polarisability, const Eigen::MatrixXd& matrix,
-                   const Vector& rightHandSide, Vector& moments) {
-  const Eigen::Index size = matrix.rows();
-  if (!base.held || base.samples.size() != samples.size()) return false;
-  std::vector<Eigen::Index> changed;
+// The samples whose position or polarisability differ from the base's; nullopt when the base cannot serve (none held,
+// other samples, or too many changed for the update to pay).
+std::optional<std::vector<size_t>> samplesChangedFromBase(const DenseBase& base, const std::vector<SoftSample>& samples,
+                                                          const std::vector<Matrix3>& polarisability) {
+  if (base.scopes == 0 || !base.held || base.samples.size() != samples.size()) return std::nullopt;
+  std::vector<size_t> changed;
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (samples[i].group != base.samples[i].group) return false;
+    if (samples[i].group != base.samples[i].group) return std::nullopt;
     if (samples[i].position == base.samples[i].position && polarisability[i] == base.polarisability[i]) continue;
-    for (Eigen::Index k = 0; k < 3; ++k) changed.push_back(3 * static_cast<Eigen::Index>(i) + k);
+    changed.push_back(i);
   }
-  const Eigen::MatrixXd change = matrix - base.matrix;
-  const Eigen::Index q = static_cast<Eigen::Index>(changed.size());
-  if (q == 0) {
+  const bool updatePays =
+      static_cast<double>(changed.size()) <= kMostChangedForUpdate * static_cast<double>(samples.size());
+  return updatePays ? std::optional(changed) : std::nullopt;
+}
+
+// Block (i, j) of (I − D·T): −P_i·T_ij between samples of different groups, 0 within a group (off the diagonal).
+void setInductionBlock(Eigen::MatrixXd& matrix, const std::vector<SoftSample>& samples,
+                       const std::vector<Matrix3>& polarisability, size_t i, size_t j) {
+  if (i == j) return;
+  const Eigen::Index row = 3 * static_cast<Eigen::Index>(i), column = 3 * static_cast<Eigen::Index>(j);
+  if (samples[j].group == samples[i].group) {
+    matrix.block<3, 3>(row, column).setZero();
+  } else {
+    matrix.block<3, 3>(row, column) = -polarisability[i] * dipoleBlock(samples[i].position - samples[j].position);
+  }
+}
+
+Eigen::MatrixXd inductionMatrix(const std::vector<SoftSample>& samples, const std::vector<Matrix3>& polarisability) {
+  const Eigen::Index size = 3 * static_cast<Eigen::Index>(samples.size());
+  Eigen::MatrixXd matrix = Eigen::MatrixXd::Identity(size, size);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    for (size_t j = 0; j < samples.size(); ++j) setInductionBlock(matrix, samples, polarisability, i, j);
+  }
+  return matrix;
+}
+
+// The base's matrix with the rows and columns of the `changed` samples computed again: block (i, j) depends on samples
+// i and j only, so the others are the base's bit for bit.
+Eigen::MatrixXd inductionMatrixFromBase(const DenseBase& base, const std::vector<SoftSample>& samples,
+                                        const std::vector<Matrix3>& polarisability,
+                                        const std::vector<size_t>& changed) {
+  Eigen::MatrixXd matrix = base.matrix;
+  for (const size_t c : changed) {
+    for (size_t j = 0; j < samples.size(); ++j) {
+      setInductionBlock(matrix, samples, polarisability, c, j);
+      setInductionBlock(matrix, samples, polarisability, j, c);
+    }
+  }
+  return matrix;
+}
+
+// `matrix`·m = `rightHandSide` from the base's inverse, when the `changed` samples alone differ from the base's: the
+// change E = matrix − base lies in their rows and columns K, E = P_K·E[K,:] + (E[:,K] − P_K·E[K,K])·P_Kᵀ = U·Vᵀ, and
+// Woodbury's identity solves it. False when the small system is singular.
+bool solveFromBase(DenseBase& base, const std::vector<size_t>& changed, const Eigen::MatrixXd& matrix,
+                   const Vector& rightHandSide, Vector& moments) {
+  if (changed.empty()) {  // the base state again: its own factors, bit for bit
     moments = base.factors.solve(rightHandSide);
     return true;
   }
-  if (q > kMostChangedForUpdate * static_cast<double>(size)) return false;
-  Eigen::MatrixXd u = Eigen::MatrixXd::Zero(size, 2 * q), vt = Eigen::MatrixXd::Zero(2 * q, size);
+  if (base.inverse.size() == 0) base.inverse = base.factors.inverse();
+  const Eigen::Index size = matrix.rows();
+  std::vector<Eigen::Index> rows;
+  for (const size_t c : changed) {
+    for (Eigen::Index k = 0; k < 3; ++k) rows.push_back(3 * static_cast<Eigen::Index>(c) + k);
+  }
+  const Eigen::Index q = static_cast<Eigen::Index>(rows.size());
+  const Vector base0 = base.inverse * rightHandSide;
+  // Z = A⁻¹·U: the unit columns' part is A⁻¹'s columns K; the other part a product with E[:,K] less its rows K.
+  Eigen::MatrixXd changedColumns(size, q), z(size, 2 * q), vt = Eigen::MatrixXd::Zero(2 * q, size);
   for (Eigen::Index a = 0; a < q; ++a) {
-    const Eigen::Index k = changed[static_cast<size_t>(a)];
-    u(k, a) = 1;
-    vt.row(a) = change.row(k);
-    u.col(q + a) = change.col(k);
-    for (const Eigen::Index other : changed) u(other, q + a) -= change(other, k);
+    const Eigen::Index k = rows[static_cast<size_t>(a)];
+    z.col(a) = base.inverse.col(k);
+    vt.row(a) = matrix.row(k) - base.matrix.row(k);
+    changedColumns.col(a) = matrix.col(k) - base.matrix.col(k);
+    for (const Eigen::Index other : rows) changedColumns(other, a) = 0;  // E[K,K] is in the rows' part already
     vt(q + a, k) = 1;
   }
-  const Vector base0 = base.factors.solve(rightHandSide);
-  const Eigen::MatrixXd z = base.factors.solve(u);
+  z.rightCols(q).noalias() = base.inverse * changedColumns;
   const Eigen::MatrixXd small = Eigen::MatrixXd::Identity(2 * q, 2 * q) + vt * z;
   const Eigen::FullPivLU<Eigen::MatrixXd> smallFactors(small);
   if (!smallFactors.isInvertible()) return false;
@@ -218,21 +270,15 @@ bool solveFromBase(const DenseBase& base, const std::vector<SoftSample>& samples
   return moments.allFinite();
 }
 
-void solveDensely(const InductionOperator& induction, const std::vector<SoftSample>& samples,
-                  const std::vector<Matrix3>& polarisability, const Vector& rightHandSide,
-                  const InductionSettings& settings, Vector& moments, InducedMagnetisation& result) {
-  const Eigen::Index size = induction.rows();
-  Eigen::MatrixXd matrix = Eigen::MatrixXd::Identity(size, size);
-  for (size_t i = 0; i < samples.size(); ++i) {
-    for (size_t j = 0; j < samples.size(); ++j) {
-      if (samples[j].group == samples[i].group) continue;
-      matrix.block<3, 3>(3 * static_cast<Eigen::Index>(i), 3 * static_cast<Eigen::Index>(j)) =
-          -polarisability[i] * dipoleBlock(samples[i].position - samples[j].position);
-    }
-  }
-  const auto residualOf = [&] { return (rightHandSide - matrix * moments).norm() / rightHandSide.norm(); };
+void solveDensely(const std::vector<SoftSample>& samples, const std::vector<Matrix3>& polarisability,
+                  const Vector& rightHandSide, const InductionSettings& settings, Vector& moments,
+                  InducedMagnetisation& result) {
   DenseBase& base = denseBase();
-  bool solved = base.scopes > 0 && solveFromBase(base, samples, polarisability, matrix, rightHandSide, moments);
+  const std::optional<std::vector<size_t>> changed = samplesChangedFromBase(base, samples, polarisability);
+  Eigen::MatrixXd matrix = changed ? inductionMatrixFromBase(base, samples, polarisability, *changed)
+                                   : inductionMatrix(samples, polarisability);
+  const auto residualOf = [&] { return (rightHandSide - matrix * moments).norm() / rightHandSide.norm(); };
+  bool solved = changed && solveFromBase(base, *changed, matrix, rightHandSide, moments);
   if (solved) {
     result.relativeResidual = residualOf();
     solved = result.relativeResidual <= settings.relativeTolerance;
@@ -247,6 +293,7 @@ void solveDensely(const InductionOperator& induction, const std::vector<SoftSamp
       base.polarisability = polarisability;
       base.matrix = std::move(matrix);
       base.factors = std::move(factors);
+      base.inverse.resize(0, 0);
       base.held = true;
     }
   }
@@ -310,7 +357,7 @@ InducedMagnetisation solveInducedMagnetisation(const std::vector<SoftSample>& sa
   switch (result.method) {
     case InductionMethod::kAutomatic:
     case InductionMethod::kDense:
-      solveDensely(induction, samples, polarisability, rightHandSide, settings, moments, result);
+      solveDensely(samples, polarisability, rightHandSide, settings, moments, result);
       break;
     case InductionMethod::kFixedPoint:
       solveByFixedPoint(induction, rightHandSide, settings, moments, result);
@@ -381,22 +428,35 @@ FieldWithGradient fieldWithGradientByDifferences(const SourceField& field, const
 InducedForces inducedSampleForces(const std::vector<SoftSample>& samples, const std::vector<Vector3>& moments,
                                   const std::vector<FieldWithGradient>& source, const Vector3& uniformField) {
   InducedForces result{std::vector<Vector3>(samples.size()), std::vector<Vector3>(samples.size())};
+  std::vector<Vector3> field(samples.size(), uniformField);
   for (size_t i = 0; i < samples.size(); ++i) {
-    FieldWithGradient other{uniformField, Matrix3::Zero()};
-    if (!source.empty()) {
-      other.field += source[i].field;
-      other.gradient += source[i].gradient;
-    }
-    for (size_t j = 0; j < samples.size(); ++j) {
-      if (samples[j].group == samples[i].group) continue;
-      const FieldWithGradient dipole = pointDipoleFieldWithGradient(moments[j], samples[i].position - samples[j].position);
-      other.field += dipole.field;
-      other.gradient += dipole.gradient;
-    }
+    result.forces[i] = Vector3::Zero();
+    if (source.empty()) continue;
+    field[i] += source[i].field;
     // ∇(m·H) with m held: ∂/∂x_k of m_j·H_j is (gradientᵀ·m)_k.
-    result.forces[i] = kVacuumPermeability * other.gradient.transpose() * moments[i];
-    result.torques[i] = kVacuumPermeability * moments[i].cross(other.field);
+    result.forces[i] = kVacuumPermeability * source[i].gradient.transpose() * moments[i];
   }
+  // Each pair of samples once: the dipole–dipole force on one is minus that on the other, and the dipole field is even
+  // in the offset, so one distance serves both fields.
+  for (size_t i = 0; i < samples.size(); ++i) {
+    for (size_t j = i + 1; j < samples.size(); ++j) {
+      if (samples[j].group == samples[i].group) continue;
+      const Vector3 offset = samples[i].position - samples[j].position;
+      const double r2 = offset.squaredNorm();
+      if (r2 == 0) continue;  // coincident samples have no direction between them
+      const double r = std::sqrt(r2);
+      const Vector3 n = offset / r;
+      const double ni = n.dot(moments[i]), nj = n.dot(moments[j]);
+      const double fieldScale = 1 / (4 * std::numbers::pi * r2 * r);
+      field[i] += fieldScale * (3 * nj * n - moments[j]);
+      field[j] += fieldScale * (3 * ni * n - moments[i]);
+      const Vector3 onI = 3 * kVacuumPermeability * fieldScale / r *
+                          (n * moments[i].dot(moments[j]) + moments[j] * ni + moments[i] * nj - 5 * n * ni * nj);
+      result.forces[i] += onI;
+      result.forces[j] -= onI;
+    }
+  }
+  for (size_t i = 0; i < samples.size(); ++i) result.torques[i] = kVacuumPermeability * moments[i].cross(field[i]);
   return result;
 }
 
