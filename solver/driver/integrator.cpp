@@ -525,6 +525,8 @@ SolverStatistics Integrator::statistics() const {
   // The system counts over its whole life, across restarts.
   total.magnetPairsDifferenced = system_.magnetPairsDifferenced();
   total.farMagnetPairsLeftOut = system_.farMagnetPairsLeftOut();
+  total.softMagnetBlocksWritten = system_.manyBodyBlocksWritten();
+  total.softMagnetBlocksLeftOut = system_.manyBodyBlocksLeftOut();
   return total;
 }
 

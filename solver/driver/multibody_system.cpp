@@ -454,11 +454,12 @@ namespace {
 constexpr double kWeakCouplingShare = 0.01;
 }  // namespace
 
-std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double cj) {
+std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double cj, std::vector<double>& budget) {
   // The weakest first, each while both its bodies' budgets hold it: a body among many far magnets gives its budget to
   // its many weak pairs, not to a few stronger ones.
   const std::vector<ForceElement>& elements = forces_.elements();
   std::vector<bool> leaveOut(elements.size(), false);
+  budget.assign(static_cast<size_t>(layout_.bodyCount()), kWeakCouplingShare * cj * cj);
   if (cj <= 0) return leaveOut;
   const std::vector<std::optional<double>> couplings = forces_.farCouplings(time, kinematics_);
   std::vector<std::pair<double, int>> candidates;
@@ -466,7 +467,6 @@ std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double 
     if (couplings[e]) candidates.emplace_back(*couplings[e], static_cast<int>(e));
   }
   std::sort(candidates.begin(), candidates.end());
-  std::vector<double> budget(static_cast<size_t>(layout_.bodyCount()), kWeakCouplingShare * cj * cj);
   for (const auto& [coupling, element] : candidates) {
     const ForceConnection& connection = elements[static_cast<size_t>(element)].connection;
     const auto fits = [&](int body) { return body < 0 || coupling <= budget[static_cast<size_t>(body)]; };
@@ -479,13 +479,96 @@ std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double 
   return leaveOut;
 }
 
+MultibodySystem::RowScale MultibodySystem::rowScale(int row) const {
+  const RigidBody& body = model_.bodies[static_cast<size_t>(row)];
+  const double mass = model_.units.massFactor * body.mass;
+  const double leastInertia = body.inertia.selfadjointView<Eigen::Lower>().eigenvalues().minCoeff();
+  const double inertia = model_.units.massFactor * leastInertia;
+  return RowScale{mass, inertia, mass > 0 && inertia > 0 ? std::sqrt(inertia / mass) : 0};
+}
+
+double MultibodySystem::blockCoupling(const RowScale& scale, const LoadRows& block, double cj) {
+  // Each part of the block as an acceleration per unit move of the column body (1/s²): forces per mass, torques per
+  // least principal inertia, crossed parts through the row body's radius of gyration. A quaternion column counts as a
+  // turn of half its size, so the turning parts are over- rather than under-estimated. The velocity columns enter
+  // Newton's matrix beside cj·M rather than cj²·M: their part counts cj times.
+  if (scale.radius <= 0) return std::numeric_limits<double>::infinity();
+  const auto part = [&](int column, int count) {
+    const auto forces = block.topRows<3>().middleCols(column, count),
+               torques = block.bottomRows<3>().middleCols(column, count);
+    return std::pair{forces.norm(), torques.norm()};
+  };
+  const auto [forcePerMove, torquePerMove] = part(kPosition, 3);
+  const auto [forcePerTurn, torquePerTurn] = part(kEulerParameters, 4);
+  const auto [forcePerSpeed, torquePerSpeed] = part(kVelocity, 3);
+  const auto [forcePerSpin, torquePerSpin] = part(kAngularVelocity, 3);
+  const auto acceleration = [&](double alongMove, double alongTurn, double turnMove, double turnTurn) {
+    return alongMove / scale.mass + turnTurn / scale.inertia + alongTurn / (scale.mass * scale.radius) +
+           turnMove * scale.radius / scale.inertia;
+  };
+  return acceleration(forcePerMove, forcePerTurn, torquePerMove, torquePerTurn) +
+         cj * acceleration(forcePerSpeed, forcePerSpin, torquePerSpeed, torquePerSpin);
+}
+
+void MultibodySystem::writeManyBodyBlocks(const ForceConnection& connection, std::vector<LoadRows>& blocks,
+                                          const std::vector<int>& alwaysWritten, double cj,
+                                          std::vector<double>& budget) {
+  // A block already in the pattern is written whatever its size (the pattern only grows: KLU keeps its analysis),
+  // and so is one in the row or column of an `alwaysWritten` body; a new one between two others only if leaving it
+  // out would overdraw its row body's budget, the weakest left out first.
+  const auto always = [&](int body) {
+    return std::find(alwaysWritten.begin(), alwaysWritten.end(), body) != alwaysWritten.end();
+  };
+  const size_t columns = connection.bodiesRead.size();
+  std::vector<std::pair<double, size_t>> candidates;
+  for (size_t b = 0; b < connection.bodiesLoaded.size(); ++b) {
+    const int row = connection.bodiesLoaded[b];
+    const RowScale scale = rowScale(row);
+    for (size_t c = 0; c < columns; ++c) {
+      const int column = connection.bodiesRead[c];
+      if (row == column || always(row) || always(column) || hasCouplingBlock(row, column)) {
+        couplingBlock(row, column) += blocks[b * columns + c];
+        continue;
+      }
+      candidates.emplace_back(blockCoupling(scale, blocks[b * columns + c], cj), b * columns + c);
+    }
+  }
+  std::sort(candidates.begin(), candidates.end());
+  for (const auto& [coupling, index] : candidates) {
+    const int row = connection.bodiesLoaded[index / columns], column = connection.bodiesRead[index % columns];
+    double& left = budget[static_cast<size_t>(row)];
+    if (coupling <= left) {
+      left -= coupling;
+      ++manyBodyBlocksLeftOut_;
+      continue;
+    }
+    couplingBlock(row, column) += blocks[index];
+    ++manyBodyBlocksWritten_;
+  }
+}
+
+std::vector<int> MultibodySystem::permanentMagnetBodies(const ForceElement& element) {
+  // The soft magnets' mutual blocks are the many weak ones (N² of them); the permanent magnets' are few and strong.
+  std::vector<int> bodies;
+  if (const auto* induced = std::get_if<InducedMagnets>(&element.law)) {
+    for (const InducedMagnets::Permanent& magnet : induced->permanent) bodies.push_back(magnet.body);
+  }
+  return bodies;
+}
+
+bool MultibodySystem::hasCouplingBlock(int rowBody, int columnBody) const {
+  const std::vector<std::pair<int, int>>& row = couplingsOfRow_[static_cast<size_t>(rowBody)];
+  return std::any_of(row.begin(), row.end(), [&](const auto& entry) { return entry.first == columnBody; });
+}
+
 void MultibodySystem::differentiateForces(double time, const double* y, double cj) {
   // Each element's loads depend on the 13 states of the bodies it reads: its markers' bodies and those of the
   // markers its expressions name (the induced magnets: every magnet's). Forward differences over those states only,
   // with every other body where it is: 13 evaluations of the one element per body it reads, whatever the size of the
   // model.
   const std::vector<ForceElement>& elements = forces_.elements();
-  const std::vector<bool> leaveOut = farMagnetPairsToLeaveOut(time, cj);
+  std::vector<double> budget;
+  const std::vector<bool> leaveOut = farMagnetPairsToLeaveOut(time, cj, budget);
   for (size_t e = 0; e < elements.size(); ++e) {
     const ForceConnection& connection = elements[e].connection;
     if (connection.bodyI < 0 && connection.bodyJ < 0 && connection.bodiesLoaded.empty()) continue;
@@ -501,7 +584,12 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
     // The induced magnets' dense solves of the differenced states start from the base state's factors.
     const InductionDifferencing fromTheBase;
     const ElementLoads base = forces_.elementLoads(element, time, kinematics_);
-    for (const int column : connection.bodiesRead) {
+    // A law over many bodies (the induced magnets) loads each of its bodies: its blocks are gathered first, as the
+    // weak ones may be left to the residual.
+    const size_t columns = connection.bodiesRead.size();
+    std::vector<LoadRows> blocks(connection.bodiesLoaded.size() * columns, LoadRows::Zero());
+    for (size_t c = 0; c < columns; ++c) {
+      const int column = connection.bodiesRead[c];
       BodyKinematics& kinematics = kinematics_[static_cast<size_t>(column)];
       const BodyKinematics unperturbed = kinematics;
       forEachPerturbedState(y + layout_.bodyOffset(column), connection.readsVelocities ? kSize : kVelocity,
@@ -509,16 +597,15 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
         kinematics = moved;
         const ElementLoads loads = forces_.elementLoads(element, time, kinematics_);
         subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base.pair, loads.pair);
-        // A law over many bodies (the induced magnets) loads each of its bodies.
         for (size_t b = 0; b < connection.bodiesLoaded.size(); ++b) {
-          const int row = connection.bodiesLoaded[b];
-          subtractLoadDerivatives(couplingBlock(row, column).col(k), row,
+          subtractLoadDerivatives(blocks[b * columns + c].col(k), connection.bodiesLoaded[b],
                                   (loads.onBodies[b].force - base.onBodies[b].force) / increment,
                                   (loads.onBodies[b].torque - base.onBodies[b].torque) / increment);
         }
       });
       kinematics = unperturbed;
     }
+    if (!blocks.empty()) writeManyBodyBlocks(connection, blocks, permanentMagnetBodies(elements[e]), cj, budget);
   }
 }
 

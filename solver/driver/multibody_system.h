@@ -86,6 +86,8 @@ class MultibodySystem {
   void writeJacobian(double cj, JacobianAssembler& assembler);
   // Over the run's Jacobians: far magnet pairs left to the residual, and magnet pairs differenced.
   long farMagnetPairsLeftOut() const { return farMagnetPairsLeftOut_; }
+  long manyBodyBlocksLeftOut() const { return manyBodyBlocksLeftOut_; }
+  long manyBodyBlocksWritten() const { return manyBodyBlocksWritten_; }
   long magnetPairsDifferenced() const { return magnetPairsDifferenced_; }
   // out += scale · ∂F/∂y' · v, body by body (see addBodyRateProduct): ∂F/∂y' does not change during a run, and GMRES
   // takes a product with it whenever cj has moved since the iteration matrix was formed. (Joints, whose rows have
@@ -233,6 +235,8 @@ class MultibodySystem {
     double* values;
     Eigen::Index stride;
   };
+  // Only the six load equations (momentum and angular momentum) of one body depend on another body's state.
+  using LoadRows = Eigen::Matrix<double, 6, body_state::kSize>;
   // Where contact and force derivatives of body `rowBody`'s load equations (rows 7..12) with respect to body
   // `columnBody`'s state go: rows kVelocity.. of the returned block's view.
   Eigen::Ref<Eigen::Matrix<double, 6, body_state::kSize>> couplingBlock(int rowBody, int columnBody);
@@ -241,7 +245,22 @@ class MultibodySystem {
   void differentiateForces(double time, const double* y, double cj);
   // Per force element, whether it is a far magnet pair the Jacobian at this cj leaves to the residual: the pairs whose
   // couplings (farMagnetPairCoupling) add up to at most kWeakCouplingShare of cj² on each body they load.
-  std::vector<bool> farMagnetPairsToLeaveOut(double time, double cj);
+  // `budget`: what is left of each body's share after them, for writeManyBodyBlocks.
+  std::vector<bool> farMagnetPairsToLeaveOut(double time, double cj, std::vector<double>& budget);
+  // The blocks of an element over many bodies (the induced magnets: `blocks` by loaded body, then read body, as its
+  // connection lists them) into the iteration matrix, but those between two bodies not `alwaysWritten` that the row
+  // body's budget can leave to the residual.
+  void writeManyBodyBlocks(const ForceConnection& connection, std::vector<LoadRows>& blocks,
+                           const std::vector<int>& alwaysWritten, double cj, std::vector<double>& budget);
+  static std::vector<int> permanentMagnetBodies(const ForceElement& element);
+  // How strongly a block couples its column body into body `row`, as an acceleration per unit move (1/s²), comparable
+  // with cj² (farMagnetPairCoupling's measure, taken from the differenced block itself).
+  struct RowScale {
+    double mass, inertia, radius;  // the body's; its least principal inertia and radius of gyration (0: massless)
+  };
+  RowScale rowScale(int row) const;
+  static double blockCoupling(const RowScale& scale, const LoadRows& block, double cj);
+  bool hasCouplingBlock(int rowBody, int columnBody) const;
   // Adds −(moved − base)/increment of an element's loads to the rows of its bodies (−1: none) in the column of
   // state `k` of body `column`: the loads enter the body residual with a minus sign, torques in body axes.
   void subtractLoadDifference(int bodyI, int bodyJ, int column, int k, double increment, const TwoBodyLoads& base,
@@ -255,6 +274,7 @@ class MultibodySystem {
   const Model& model_;
   PhaseTimes& times_;
   long farMagnetPairsLeftOut_ = 0, magnetPairsDifferenced_ = 0;
+  long manyBodyBlocksLeftOut_ = 0, manyBodyBlocksWritten_ = 0;  // new off-diagonal blocks of writeManyBodyBlocks
   ConstraintSystem constraints_;  // before layout_: it decides how many multipliers the state has
   StateLayout layout_;
   JacobianPattern pattern_;
@@ -271,8 +291,6 @@ class MultibodySystem {
   // (pattern block index and values, found by row body and column body through couplingsOfRow_).
   std::vector<BodyBlock> contactBlocks_;
   std::vector<bool> hasContactBlock_;
-  // Only the six load equations (momentum and angular momentum) of one body depend on another body's state.
-  using LoadRows = Eigen::Matrix<double, 6, body_state::kSize>;
   struct Coupling {
     int patternBlock;
     LoadRows values;

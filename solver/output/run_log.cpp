@@ -132,6 +132,10 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
     line(count("Magnet pairs differenced in Jacobians", s.magnetPairsDifferenced));
     line(count("Far magnet pairs left to the residual", s.farMagnetPairsLeftOut));
   }
+  if (s.softMagnetBlocksWritten + s.softMagnetBlocksLeftOut > 0) {
+    line(count("Soft magnet blocks added to the pattern", s.softMagnetBlocksWritten));
+    line(count("Soft magnet blocks left to the residual", s.softMagnetBlocksLeftOut));
+  }
   line();
 }
 

@@ -18,6 +18,8 @@ SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
   restarts += other.restarts;
   magnetPairsDifferenced += other.magnetPairsDifferenced;
   farMagnetPairsLeftOut += other.farMagnetPairsLeftOut;
+  softMagnetBlocksWritten += other.softMagnetBlocksWritten;
+  softMagnetBlocksLeftOut += other.softMagnetBlocksLeftOut;
   return *this;
 }
 
@@ -34,6 +36,8 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
   later.restarts -= earlier.restarts;
   later.magnetPairsDifferenced -= earlier.magnetPairsDifferenced;
   later.farMagnetPairsLeftOut -= earlier.farMagnetPairsLeftOut;
+  later.softMagnetBlocksWritten -= earlier.softMagnetBlocksWritten;
+  later.softMagnetBlocksLeftOut -= earlier.softMagnetBlocksLeftOut;
   return later;
 }
 

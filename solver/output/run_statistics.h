@@ -18,6 +18,10 @@ struct SolverStatistics {
   // Magnet pairs over the Jacobians: differenced, and far ones left to the residual (farMagnetPairCoupling).
   long magnetPairsDifferenced = 0;
   long farMagnetPairsLeftOut = 0;
+  // Blocks between two bodies of the induced magnets over the Jacobians, new to the pattern: written, and weak ones
+  // left to the residual (MultibodySystem::writeManyBodyBlocks).
+  long softMagnetBlocksWritten = 0;
+  long softMagnetBlocksLeftOut = 0;
 
   SolverStatistics& operator+=(const SolverStatistics& other);
   friend SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier);

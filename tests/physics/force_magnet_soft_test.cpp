@@ -99,6 +99,33 @@ TEST(ForceMagnetSoft, AFreeSoftSphereMovesAsTheOneDimensionalIntegrationSays) {
   ::testing::Test::RecordProperty("worst_gap_error_m", sci(worst));
 }
 
+// Blocks between soft bodies whose coupling is weak beside their inertia at IDAS's step are left to the residual
+// (MultibodySystem::writeManyBodyBlocks), as far magnet pairs are: the same soft sphere with two more soft spheres
+// 150 mm from the magnet (their field at it is 3e-7 of the magnet's) still follows the one-sphere integration within
+// 2e-8 m, and run.log counts the blocks left out.
+TEST(ForceMagnetSoft, WeakBlocksBetweenSoftBodiesAreLeftToTheResidual) {
+  const std::string susceptibility = "susceptibility=\"1000\"";
+  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, susceptibility) +
+                           sphere(3, Vector3(-0.15, 0, 0), 0.005, 0.01, susceptibility) +
+                           sphere(4, Vector3(0, 0.15, 0), 0.005, 0.01, susceptibility) + magnetDeckFooter(0.14, 0.028);
+  const DeckRun run = runDeckText("soft_spheres_weak_blocks", deck);
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), 6u);
+  for (const size_t row : rows) {
+    const double time = bodies.at(row, "time");
+    EXPECT_NEAR(bodies.at(row, "x"), softSphereGapAt(time, 0.03, polarisability(0.005, 1000), 1, 0.01), 2e-8)
+        << "t=" << time;
+  }
+  const long leftOut = logCount(run.output / "run.log", "Soft magnet blocks left to the residual");
+  const long added = logCount(run.output / "run.log", "Soft magnet blocks added to the pattern");
+  EXPECT_GT(leftOut, 0);
+  ::testing::Test::RecordProperty("blocks_left_out", leftOut);
+  ::testing::Test::RecordProperty("blocks_added", added);
+}
+
 // A free permanent sphere magnet (20 g), its moment oblique, and a free soft sphere (10 g) off its axis: at t = 0 the
 // soft sphere's force is the magnet's reaction to 1e-12, and over the run the total momentum and the total angular
 // momentum about the origin stay zero (the reaction acts about the magnet's centre with the moment of the soft pull).

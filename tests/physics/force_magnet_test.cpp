@@ -67,14 +67,6 @@ TEST(ForceMagnet, TwoSpheresCloseAsTheOneDimensionalIntegrationSays) {
   ::testing::Test::RecordProperty("worst_gap_error_m", sci(worst));
 }
 
-// The count of one statistics line of run.log (" Far magnet pairs left to the residual    = 12").
-long logCount(const std::filesystem::path& log, const std::string& label) {
-  for (const std::string& line : readLines(log)) {
-    if (line.find(label) != std::string::npos) return std::stol(line.substr(line.find('=') + 1));
-  }
-  return -1;
-}
-
 // Far pairs enter the residual only, while their stiffness is small beside the bodies' inertia at the step IDAS takes
 // (farMagnetPairCoupling): the same spheres let go 100 mm apart (five times their reach) with 4 A·m² each, closing to
 // 33 mm by 0.28 s, are left out of the early Jacobians, whose steps are short, and differenced from when the pair's

@@ -32,6 +32,14 @@ inline std::vector<double> csvFields(const std::string& line) {
   return values;
 }
 
+// The count of one statistics line of run.log (" Far magnet pairs left to the residual    = 12"); -1 without it.
+inline long logCount(const std::filesystem::path& log, const std::string& label) {
+  for (const std::string& line : readLines(log)) {
+    if (line.find(label) != std::string::npos) return std::stol(line.substr(line.find('=') + 1));
+  }
+  return -1;
+}
+
 // The whole file; empty when it cannot be read.
 inline std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
