@@ -167,6 +167,7 @@ void solveByKrylov(Solver& solver, const InductionOperator& induction, const Vec
 // The base state of an InductionDifferencing scope on this thread.
 struct DenseBase {
   int scopes = 0;     // open InductionDifferencing scopes
+  long opened = 0;    // outermost scopes opened on this thread so far: the current one's number while scopes > 0
   bool held = false;  // the scope's first dense solve is kept
   std::vector<SoftSample> samples;
   std::vector<Matrix3> polarisability;
@@ -319,7 +320,15 @@ const char* methodName(InductionMethod method) {
 
 }  // namespace
 
-InductionDifferencing::InductionDifferencing() { ++denseBase().scopes; }
+InductionDifferencing::InductionDifferencing() {
+  DenseBase& base = denseBase();
+  if (base.scopes++ == 0) ++base.opened;
+}
+
+long InductionDifferencing::current() {
+  const DenseBase& base = denseBase();
+  return base.scopes > 0 ? base.opened : 0;
+}
 
 InductionDifferencing::~InductionDifferencing() {
   DenseBase& base = denseBase();
@@ -328,7 +337,13 @@ InductionDifferencing::~InductionDifferencing() {
 
 Matrix3 effectiveSusceptibility(const SoftSample& sample) {
   const double chi = sample.susceptibility;
-  const Vector3 principal = (chi / (1 + sample.demagnetisingFactors.array() * chi)).matrix();
+  const Vector3& factors = sample.demagnetisingFactors;
+  // Equal factors (a sphere, a cube): isotropic whatever the axes, and exactly so, so that a sample turned about its
+  // own position is the same sample bit for bit (a Jacobian's differenced turns of a body leave it unchanged).
+  if (factors.x() == factors.y() && factors.y() == factors.z()) {
+    return chi / (1 + factors.x() * chi) * Matrix3::Identity();
+  }
+  const Vector3 principal = (chi / (1 + factors.array() * chi)).matrix();
   return sample.axes * principal.asDiagonal() * sample.axes.transpose();
 }
 

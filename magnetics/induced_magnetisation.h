@@ -90,6 +90,9 @@ class InductionDifferencing {
   ~InductionDifferencing();
   InductionDifferencing(const InductionDifferencing&) = delete;
   InductionDifferencing& operator=(const InductionDifferencing&) = delete;
+  // The number of the open outermost scope on this thread (a new one for each), 0 outside any: what a caller keeps
+  // for the scope's base state is valid while it is unchanged.
+  static long current();
 };
 
 // m for every sample: `sourceField[i]` is H (A/m, ground) of the permanent magnets at sample i (the caller evaluates

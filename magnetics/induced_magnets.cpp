@@ -100,6 +100,30 @@ bool sameSource(const FieldMemo& memo, const PlacedMagnet& source) {
          memo.pose.rotation == source.pose.rotation && memo.pose.position == source.pose.position;
 }
 
+// The loads of the open InductionDifferencing scope's base state (its first evaluation on this thread) and what they
+// were computed from. A differenced state whose samples sit where the base's did with the same polarisabilities, in
+// the same fields, has the base's loads exactly: a body turned about its one isotropic sample (a sphere's, a cube's)
+// is such a state, four of the seven a Jacobian differences per body.
+struct BaseLoads {
+  long scope = 0;  // InductionDifferencing::current() when they were kept; 0: none
+  std::vector<Vector3> positions, softCentres, permanentCentres;
+  std::vector<Matrix3> polarisabilities;
+  std::vector<std::vector<FieldWithGradient>> fields;
+  InducedMagnetLoads loads;
+};
+
+bool sameFields(const std::vector<std::vector<FieldWithGradient>>& a,
+                const std::vector<std::vector<FieldWithGradient>>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (a[k].size() != b[k].size()) return false;
+    for (size_t i = 0; i < a[k].size(); ++i) {
+      if (a[k][i].field != b[k][i].field || a[k][i].gradient != b[k][i].gradient) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent, const std::vector<SoftMagnet>& soft,
@@ -157,6 +181,27 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
     }
   }
 
+  // The differencing scope's base loads, when this state is the base's in all that decides them.
+  BaseLoads& base = threadScratch<BaseLoads, struct InducedMagnetBaseLoads>();
+  const long scope = InductionDifferencing::current();
+  std::vector<Vector3> positions, softCentres, permanentCentres;
+  std::vector<Matrix3> polarisabilities;
+  if (scope != 0) {
+    for (const SoftSample& sample : samples) {
+      positions.push_back(sample.position);
+      polarisabilities.push_back(sample.volume * effectiveSusceptibility(sample));
+    }
+    for (const MagnetPose& pose : softPoses) softCentres.push_back(pose.position);
+    for (const PlacedMagnet& magnet : permanent) permanentCentres.push_back(magnet.pose.position);
+    if (base.scope == scope && positions == base.positions && polarisabilities == base.polarisabilities &&
+        softCentres == base.softCentres && permanentCentres == base.permanentCentres &&
+        sameFields(fields, base.fields)) {
+      InducedMagnetLoads same = base.loads;
+      same.fieldEvaluations = result.fieldEvaluations;
+      return same;
+    }
+  }
+
   result.induction = solveInducedMagnetisation(samples, totalField, Vector3::Zero(), settings);
   const std::vector<Vector3>& moments = result.induction.moments;
   const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero());
@@ -174,6 +219,10 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
       result.permanent[k].force -= force;
       result.permanent[k].torque -= torque + (samples[i].position - permanent[k].pose.position).cross(force);
     }
+  }
+  if (scope != 0 && base.scope != scope) {
+    base = BaseLoads{scope, std::move(positions), std::move(softCentres), std::move(permanentCentres),
+                     std::move(polarisabilities), std::move(fields), result};
   }
   return result;
 }

@@ -182,6 +182,73 @@ TEST(MagnetInducedMagnets, ForcesAndMomentsBalanceOverAllTheMagnets) {
   EXPECT_GT(loads.soft[1].torque.norm(), 1e-6 * largestMoment);  // the elongated soft box is turned to the field
 }
 
+// Inside an InductionDifferencing scope (a Jacobian by differences) the first evaluation is the base, and a state
+// that leaves every sample, polarisability and field as the base had them returns the base's loads bit for bit: a soft
+// sphere or cube (equal demagnetising factors, so isotropic whatever its turn) turned about its one sample. Those are
+// the loads a fresh evaluation gives too (within 1e-12 of the largest); an elongated box turned, or a sphere moved,
+// is evaluated afresh (its loads differ from the base's), and a new scope keeps a new base.
+TEST(MagnetInducedMagnets, ADifferencedStateLikeTheBaseHasTheBasesLoads) {
+  const std::vector<PlacedMagnet> permanent{{Magnet{cuboid(Vector3(0.005, 0.004, 0.006)), Vector3(2e5, 0, 9e5), 0},
+                                             MagnetPose{turned(0.4, Vector3(1, 0, 1)), Vector3(0, 0, -0.02)}}};
+  const std::vector<SoftMagnet> soft{softMagnet(sphere(0.003), 1000, 0),
+                                     softMagnet(cuboid(Vector3::Constant(0.004)), 100, 0),
+                                     softMagnet(cuboid(Vector3(0.006, 0.002, 0.002)), 50, 0)};
+  const std::vector<MagnetPose> base{MagnetPose{Matrix3::Identity(), Vector3(0.012, 0.004, 0)},
+                                     MagnetPose{turned(0.3, Vector3(0, 1, 1)), Vector3(-0.011, 0.006, 0.002)},
+                                     MagnetPose{turned(0.9, Vector3(1, 2, 0)), Vector3(0.002, -0.013, 0.004)}};
+  const auto largestForce = [](const InducedMagnetLoads& loads) {
+    double largest = 0;
+    for (const MagnetLoad& load : loads.soft) largest = std::max(largest, load.force.norm());
+    return largest;
+  };
+  const auto difference = [](const InducedMagnetLoads& a, const InducedMagnetLoads& b) {
+    double worst = 0;
+    for (size_t s = 0; s < a.soft.size(); ++s) {
+      worst =
+          std::max({worst, (a.soft[s].force - b.soft[s].force).norm(), (a.soft[s].torque - b.soft[s].torque).norm()});
+    }
+    for (size_t k = 0; k < a.permanent.size(); ++k) {
+      worst = std::max({worst, (a.permanent[k].force - b.permanent[k].force).norm(),
+                        (a.permanent[k].torque - b.permanent[k].torque).norm()});
+    }
+    return worst;
+  };
+  const auto withPose = [&](size_t s, const MagnetPose& pose) {
+    std::vector<MagnetPose> poses = base;
+    poses[s] = pose;
+    return poses;
+  };
+  const std::vector<std::vector<MagnetPose>> likeTheBase{
+      withPose(0, MagnetPose{turned(1e-7, Vector3(1, 2, 3)), base[0].position}),
+      withPose(1, MagnetPose{turned(1e-7, Vector3(3, -1, 2)) * base[1].rotation, base[1].position})};
+  const std::vector<std::vector<MagnetPose>> unlikeTheBase{
+      withPose(2, MagnetPose{turned(1e-3, Vector3(3, -1, 2)) * base[2].rotation, base[2].position}),
+      withPose(0, MagnetPose{Matrix3::Identity(), base[0].position + Vector3(1e-7, 0, 0)})};
+  std::vector<InducedMagnetLoads> fresh;
+  for (const auto& poses : likeTheBase) fresh.push_back(inducedMagnetLoads(permanent, soft, poses, {}));
+  for (const auto& poses : unlikeTheBase) fresh.push_back(inducedMagnetLoads(permanent, soft, poses, {}));
+  {
+    const InductionDifferencing scope;
+    const InducedMagnetLoads baseLoads = inducedMagnetLoads(permanent, soft, base, {});
+    const double largest = largestForce(baseLoads);
+    ASSERT_GT(largest, 1e-3);  // newtons
+    for (size_t k = 0; k < likeTheBase.size(); ++k) {
+      const InducedMagnetLoads loads = inducedMagnetLoads(permanent, soft, likeTheBase[k], {});
+      EXPECT_EQ(difference(loads, baseLoads), 0) << k;
+      EXPECT_LT(difference(loads, fresh[k]), 1e-12 * largest) << k;
+    }
+    for (size_t k = 0; k < unlikeTheBase.size(); ++k) {
+      const InducedMagnetLoads loads = inducedMagnetLoads(permanent, soft, unlikeTheBase[k], {});
+      EXPECT_GT(difference(loads, baseLoads), 1e-9 * largest) << k;
+      EXPECT_LT(difference(loads, fresh[likeTheBase.size() + k]), 1e-12 * largest) << k;
+    }
+  }
+  const InductionDifferencing another;
+  const std::vector<MagnetPose>& moved = unlikeTheBase[1];
+  EXPECT_LT(difference(inducedMagnetLoads(permanent, soft, moved, {}), fresh.back()),
+            1e-12 * largestForce(fresh.back()));
+}
+
 // A box as 12 outward triangles about its centre.
 Polyhedron meshBox(const Vector3& half) {
   Polyhedron box;
