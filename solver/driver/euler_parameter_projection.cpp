@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <nvector/nvector_serial.h>
+#include <sunnonlinsol/sunnonlinsol_newton.h>
 
 namespace lodestone {
 
@@ -28,9 +29,24 @@ int solve(SUNNonlinearSolver solver, N_Vector predicted, N_Vector correction, N_
           booleantype callLinearSetup, void* memory) {
   const int flag =
       SUNNonlinSolSolve(inner(solver), predicted, correction, weights, tolerance, callLinearSetup, memory);
-  if (flag != SUN_NLS_SUCCESS) return flag;
-
   ProjectionContent& c = content(solver);
+  if (flag != SUN_NLS_SUCCESS) {
+    // Newton's last update, not the correction: IDAS's Newton sets the correction back to zero when it gives up.
+    const N_Vector update = static_cast<SUNNonlinearSolverContent_Newton>(inner(solver)->content)->delta;
+    const double* delta = N_VGetArrayPointer(update);
+    const double* weight = N_VGetArrayPointer(weights);
+    const long size = N_VGetLength(update);
+    long worst = 0;
+    for (long i = 1; i < size; ++i) {
+      if (std::abs(delta[i] * weight[i]) > std::abs(delta[worst] * weight[worst])) worst = i;
+    }
+    if (size > 0) {
+      c.statistics.failedVariable = worst;
+      c.statistics.failedWeightedCorrection = delta[worst] * weight[worst];
+    }
+    return flag;
+  }
+
   const double* y0 = N_VGetArrayPointer(predicted);
   double* ycor = N_VGetArrayPointer(correction);
   for (int offset : c.offsets) {

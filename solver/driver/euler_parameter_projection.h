@@ -28,6 +28,10 @@ NonlinearSolverPtr makeEulerParameterProjection(NonlinearSolverPtr newton, std::
 struct ProjectionStatistics {
   long projections = 0;
   double largestCorrection = 0;
+  // Newton's latest failure to converge: the entry of its last correction largest against the error weights (-1:
+  // none yet) and that weighted size (1 is the tolerance's): the variable Newton could not settle.
+  long failedVariable = -1;
+  double failedWeightedCorrection = 0;
 };
 ProjectionStatistics projectionStatistics(SUNNonlinearSolver projection);
 

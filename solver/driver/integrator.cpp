@@ -188,6 +188,7 @@ Integrator::Integrator(MultibodySystem& system, const IntegratorSettings& settin
     std::vector<int> offsets;
     for (int body = 0; body < layout.bodyCount(); ++body) offsets.push_back(layout.eulerParameterOffset(body));
     newton = makeEulerParameterProjection(std::move(newton), std::move(offsets));
+    projectsEulerParameters_ = true;
   }
   nonlinearSolver_ = std::move(newton);
   checkSundials(IDASetNonlinearSolver(idas, nonlinearSolver_.get()), "IDASetNonlinearSolver");
@@ -548,6 +549,13 @@ SolverStatistics Integrator::currentStatistics() const {
   checkSundials(IDAGetNumNonlinSolvConvFails(idas, &s.nonlinearConvergenceFailures), "IDAGetNumNonlinSolvConvFails");
   checkSundials(IDAGetNumGEvals(idas, &s.rootEvaluations), "IDAGetNumGEvals");
   return s;
+}
+
+std::optional<Integrator::NewtonFailure> Integrator::lastNewtonFailure() const {
+  if (!projectsEulerParameters_) return std::nullopt;
+  const ProjectionStatistics projection = projectionStatistics(nonlinearSolver_.get());
+  if (projection.failedVariable < 0) return std::nullopt;
+  return NewtonFailure{static_cast<int>(projection.failedVariable), projection.failedWeightedCorrection};
 }
 
 FailureReport Integrator::diagnoseFailure(int flag) const {

@@ -145,6 +145,13 @@ class Integrator {
   LinearSolverKind linearSolver() const { return linearSolverKind_; }
 
   FailureReport diagnoseFailure(int flag) const;
+  // The state entry Newton could not settle at its latest failure to converge, and its last correction against the
+  // error weights (1 is the tolerance's); nullopt before any failure, or without the Euler-parameter projection.
+  struct NewtonFailure {
+    int variable;
+    double weightedCorrection;
+  };
+  std::optional<NewtonFailure> lastNewtonFailure() const;
 
  private:
   SolverStatistics currentStatistics() const;  // IDAS's counters since the latest (re)initialisation
@@ -247,6 +254,7 @@ class Integrator {
   SunMatrixPtr matrix_;
   LinearSolverPtr linearSolver_;
   NonlinearSolverPtr nonlinearSolver_;
+  bool projectsEulerParameters_ = false;  // nonlinearSolver_ is makeEulerParameterProjection's
   IdasMemoryPtr idas_;
   mutable NVectorPtr interpolated_;
   NVectorPtr flows_;  // IDAS's quadrature vector (its size: kIntegratedEnergyTermCount)

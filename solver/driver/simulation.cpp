@@ -558,6 +558,14 @@ void Simulation::watchStep(const StepResult& step) {
                    {"newton-failures", since.nonlinearConvergenceFailures},
                    {"residuals", since.residualEvaluations},
                    {"jacobians", since.jacobianEvaluations}});
+    // Where Newton last failed: the state it could not settle, a body's velocity or spin usually naming the force.
+    if (since.nonlinearConvergenceFailures > 0) {
+      if (const std::optional<Integrator::NewtonFailure> failure = integrator_->lastNewtonFailure()) {
+        trace_->write(TraceLevel::Info, step.time, "step", "newton-failure",
+                      {{"variable", system_->layout().describeVariable(*model_, failure->variable)},
+                       {"weighted-correction", failure->weightedCorrection}});
+      }
+    }
     for (const ContactEvaluator::SubroutineCost& cost : system_->takeSubroutineCosts()) {
       const TraceField fields[] = {{"function", cost.function}, {"calls", cost.calls}, {"seconds", cost.seconds}};
       trace_->writeContact(TraceLevel::Debug, step.time, "usersub", "calls", cost.element->id, fields);

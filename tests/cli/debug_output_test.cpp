@@ -223,6 +223,37 @@ TEST_F(DebugOutputRun, SubroutineCallsAndTheirCostAreTracedAndEchoed) {
 
 // An absurd contact stiffness with a tight h_min: the run fails (exit 2), keeps the results up to the failure, and
 // both logs name the Force_Contact and its line.
+// Where Newton fails to converge, the step topic names the state it could not settle (the largest entry of its last
+// update against the error weights): a body driven at 1 m/s through a force that rises by 10 kN over 0.1 µm of its
+// travel, beside a free body with nothing on it. Every failure names the driven body's velocity along its travel.
+TEST_F(DebugOutputRun, ANewtonFailureNamesTheStateNewtonCouldNotSettle) {
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n<DebugOutput topics=\"step\"/>\n"
+      "<Param_Unit force_unit=\"NEWTON\" mass_unit=\"KILOGRAM\" length_unit=\"METER\" time_unit=\"SECOND\"/>\n"
+      "<Param_Transient integr_tol=\"1e-6\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
+      "<Body_Rigid id=\"2\" mass=\"1\" cg_id=\"20\" inertia_xx=\"1e-3\" inertia_yy=\"1e-3\" inertia_zz=\"1e-3\" "
+      "v_ic_x=\"1\"/>\n<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"-0.01\"/>\n"
+      "<Body_Rigid id=\"3\" mass=\"1\" cg_id=\"30\" inertia_xx=\"1e-3\" inertia_yy=\"1e-3\" inertia_zz=\"1e-3\" "
+      "v_ic_y=\"1\"/>\n<Reference_Marker id=\"30\" body_id=\"3\" pos_y=\"0.5\"/>\n"
+      "<Force_Scalar_TwoBody id=\"6\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"10\" "
+      "val_expression=\"STEP(DX(20,10), -0.0005, 0, -0.0004999, 1e4)\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.02\" print_interval=\"0.001\"/>"
+      "</Command></MultiBodySystem>\n";
+  const std::string path = folder.write("steep.xml", deck);
+  ASSERT_EQ(run(path, "steep"), 0) << stderrText();
+  int failures = 0;
+  for (const std::string& line : lodestone::testing::readLines(folder / "steep/debug.log")) {
+    if (line.find("[step][newton-failure]") == std::string::npos) continue;
+    ++failures;
+    EXPECT_NE(line.find("variable = Body_Rigid id=2 (" + path + ":8:1); CG velocity vx, weighted-correction = "),
+              std::string::npos)
+        << line;
+  }
+  EXPECT_GT(failures, 0);
+  ::testing::Test::RecordProperty("newton_failures_named", failures);
+}
+
 TEST_F(DebugOutputRun, AFailingContactIsNamedWithItsLine) {
   std::string deck = readFile(std::string(LODESTONE_SOURCE_DIR) + "/models/bouncing_ball.xml");
   deck.replace(deck.find("stiffness=\"463337.\""), 19, "stiffness=\"1e15\"");
