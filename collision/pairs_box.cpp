@@ -16,8 +16,13 @@ namespace {
 
 // Cross-product axes of (nearly) parallel edges carry no direction; their face axes cover the contact.
 constexpr double kParallelTolerance = 1e-6;
-// An edge axis wins over the best face axis only when clearly shallower: faces give patches, which are steadier.
-constexpr double kFacePreference = 0.95;
+// Faces give patches, which are steadier, so crossed edges count only where their axis is clearly shallower than the
+// best face's (an edge axis along a face's, a box flat on another, is as deep as it to rounding: no crossing there).
+// Between the two ratios of separations (edge over face) the pair is both, each with part of the force:
+// a face patch and a crossing point are different contacts, and a switch from one to the other inside a step is a jump
+// in the force that Newton cannot settle (the crane's cubes rubbing on the boxes' walls' top edges).
+constexpr double kFaceOnlyRatio = 0.99;
+constexpr double kEdgesOnlyRatio = 0.9;
 
 // Half-width of a box along the unit `axis`.
 double boxHalfWidth(const Matrix3& rotation, const Vector3& halfExtents, const Vector3& axis) {
@@ -45,6 +50,83 @@ struct BestAxis {
 
 void consider(BestAxis& best, double separation, const Vector3& normal, int kind, int first, int second) {
   if (separation > best.separation) best = {separation, normal, kind, first, second};
+}
+
+// Edge against edge: one point, the closest points of the two edges that reach furthest into each other.
+void appendEdgeCrossing(const Pose& poseA, const Vector3& halfA, const Pose& poseB, const Vector3& halfB,
+                        const BestAxis& bestEdge, double share, std::vector<ContactPoint>& points) {
+  const Matrix3& axesA = poseA.rotation;
+  const Matrix3& axesB = poseB.rotation;
+  const Vector3& normal = bestEdge.normal;
+  const int i = bestEdge.first, j = bestEdge.second;
+  Vector3 edgeOnA = poseA.position, edgeOnB = poseB.position;
+  for (int k = 0; k < 3; ++k) {
+    if (k != i) edgeOnA -= halfA[k] * (axesA.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesA.col(k);
+    if (k != j) edgeOnB += halfB[k] * (axesB.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesB.col(k);
+  }
+  double s, t;
+  closestOnLines(edgeOnA, axesA.col(i), halfA[i], edgeOnB, axesB.col(j), halfB[j], s, t);
+  ContactPoint point;
+  point.normal = normal;
+  point.depth = -bestEdge.separation;
+  point.pointOnA = edgeOnA + s * axesA.col(i);
+  point.pointOnB = point.pointOnA + point.depth * normal;
+  point.area = 0;  // a crossing of two edges has (nearly) no area
+  point.share = share;
+  points.push_back(point);
+}
+
+// Face contact: the patch where the other (incident) box's face most opposed to the best face axis lies beyond it.
+void appendFacePatch(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, bool referenceIsB,
+                     const BestAxis& bestFace, std::vector<ContactPoint>& points) {
+  const Matrix3& axesA = poseA.rotation;
+  const Vector3& halfA = a.halfExtents;
+  const Vector3& halfB = b.halfExtents;
+  // The reference face's outward normal faces the incident box.
+  const Pose& referencePose = referenceIsB ? poseB : poseA;
+  const Pose& incidentPose = referenceIsB ? poseA : poseB;
+  const Vector3& referenceHalf = referenceIsB ? halfB : halfA;
+  const Vector3& incidentHalf = referenceIsB ? halfA : halfB;
+  const Vector3 referenceNormal = referenceIsB ? bestFace.normal : Vector3(-bestFace.normal);
+  const int faceAxis = bestFace.first;
+  const Vector3 faceCentre = referencePose.position + referenceHalf[faceAxis] * referenceNormal;
+  const double planeOffset = referenceNormal.dot(faceCentre);
+
+  // Incident face: the face of the other box most opposed to the reference normal.
+  const Vector3 alignment = incidentPose.rotation.transpose() * referenceNormal;
+  int incidentAxis = 0;
+  alignment.cwiseAbs().maxCoeff(&incidentAxis);
+  const Vector3 incidentNormal = (alignment[incidentAxis] > 0 ? -1.0 : 1.0) * incidentPose.rotation.col(incidentAxis);
+  const int p = (incidentAxis + 1) % 3, q = (incidentAxis + 2) % 3;
+  const Vector3 incidentCentre = incidentPose.position + incidentHalf[incidentAxis] * incidentNormal;
+  const Vector3 sideP = incidentHalf[p] * incidentPose.rotation.col(p);
+  const Vector3 sideQ = incidentHalf[q] * incidentPose.rotation.col(q);
+
+  // The patch: the incident face clipped to the reference face's sides and to below its plane.
+  std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct BoxBoxPolygon>();
+  polygon.assign({incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
+                  incidentCentre + sideP - sideQ});
+  for (int k = 0; k < 3 && !polygon.empty(); ++k) {
+    if (k == faceAxis) continue;
+    const Vector3 side = referencePose.rotation.col(k);
+    for (double sign : {1.0, -1.0}) {
+      clipPolygonInPlace(polygon, sign * side, sign * side.dot(referencePose.position) + referenceHalf[k]);
+    }
+  }
+  clipPolygonInPlace(polygon, referenceNormal, planeOffset);
+  PatchBuilder patch(bestFace.normal, referenceIsB, planeOffset);
+  patch.addPolygon(polygon);
+  patch.setArea(projectedArea(polygon, referenceNormal));
+  if (patch.appendTo(points) == 0) {
+    // Rounding left no area below the plane: report the single deepest point of the axis.
+    ContactPoint point;
+    point.normal = bestFace.normal;
+    point.depth = -bestFace.separation;
+    const Vector3 support = poseA.position - axesA * (axesA.transpose() * bestFace.normal).cwiseSign().cwiseProduct(halfA);
+    point.pointOnA = support;
+    point.pointOnB = support + point.depth * point.normal;
+    points.push_back(point);
+  }
 }
 
 }  // namespace
@@ -90,73 +172,16 @@ double boxBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& pos
   const double signedDistance = std::max(bestFace.separation, bestEdge.separation);
   if (signedDistance >= 0) return signedDistance;
 
-  if (bestEdge.separation > kFacePreference * bestFace.separation) {
-    // Edge against edge: the closest points of the two edges that reach furthest into each other.
-    const Vector3& normal = bestEdge.normal;
-    const int i = bestEdge.first, j = bestEdge.second;
-    Vector3 edgeOnA = poseA.position, edgeOnB = poseB.position;
-    for (int k = 0; k < 3; ++k) {
-      if (k != i) edgeOnA -= halfA[k] * (axesA.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesA.col(k);
-      if (k != j) edgeOnB += halfB[k] * (axesB.col(k).dot(normal) >= 0 ? 1.0 : -1.0) * axesB.col(k);
-    }
-    double s, t;
-    closestOnLines(edgeOnA, axesA.col(i), halfA[i], edgeOnB, axesB.col(j), halfB[j], s, t);
-    ContactPoint point;
-    point.normal = normal;
-    point.depth = -bestEdge.separation;
-    point.pointOnA = edgeOnA + s * axesA.col(i);
-    point.pointOnB = point.pointOnA + point.depth * normal;
-    point.area = 0;  // a crossing of two edges has (nearly) no area
-    points.push_back(point);
-    return signedDistance;
+  // The crossing's part of the force: 0 from kFaceOnlyRatio up, 1 from kEdgesOnlyRatio down, smooth (C¹) between.
+  const double ratio = bestEdge.separation / bestFace.separation;
+  const double towardsEdges = std::clamp((kFaceOnlyRatio - ratio) / (kFaceOnlyRatio - kEdgesOnlyRatio), 0.0, 1.0);
+  const double edgeShare = towardsEdges * towardsEdges * (3 - 2 * towardsEdges);
+  if (edgeShare < 1) {
+    const std::size_t first = points.size();
+    appendFacePatch(a, poseA, b, poseB, bestFace.kind == kFaceOfB, bestFace, points);
+    for (std::size_t k = first; k < points.size(); ++k) points[k].share *= 1 - edgeShare;
   }
-
-  // Face contact: the reference face's outward normal faces the other (incident) box.
-  const bool referenceIsB = bestFace.kind == kFaceOfB;
-  const Pose& referencePose = referenceIsB ? poseB : poseA;
-  const Pose& incidentPose = referenceIsB ? poseA : poseB;
-  const Vector3& referenceHalf = referenceIsB ? halfB : halfA;
-  const Vector3& incidentHalf = referenceIsB ? halfA : halfB;
-  const Vector3 referenceNormal = referenceIsB ? bestFace.normal : Vector3(-bestFace.normal);
-  const int faceAxis = bestFace.first;
-  const Vector3 faceCentre = referencePose.position + referenceHalf[faceAxis] * referenceNormal;
-  const double planeOffset = referenceNormal.dot(faceCentre);
-
-  // Incident face: the face of the other box most opposed to the reference normal.
-  const Vector3 alignment = incidentPose.rotation.transpose() * referenceNormal;
-  int incidentAxis = 0;
-  alignment.cwiseAbs().maxCoeff(&incidentAxis);
-  const Vector3 incidentNormal = (alignment[incidentAxis] > 0 ? -1.0 : 1.0) * incidentPose.rotation.col(incidentAxis);
-  const int p = (incidentAxis + 1) % 3, q = (incidentAxis + 2) % 3;
-  const Vector3 incidentCentre = incidentPose.position + incidentHalf[incidentAxis] * incidentNormal;
-  const Vector3 sideP = incidentHalf[p] * incidentPose.rotation.col(p);
-  const Vector3 sideQ = incidentHalf[q] * incidentPose.rotation.col(q);
-
-  // The patch: the incident face clipped to the reference face's sides and to below its plane.
-  std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct BoxBoxPolygon>();
-  polygon.assign({incidentCentre + sideP + sideQ, incidentCentre - sideP + sideQ, incidentCentre - sideP - sideQ,
-                  incidentCentre + sideP - sideQ});
-  for (int k = 0; k < 3 && !polygon.empty(); ++k) {
-    if (k == faceAxis) continue;
-    const Vector3 side = referencePose.rotation.col(k);
-    for (double sign : {1.0, -1.0}) {
-      clipPolygonInPlace(polygon, sign * side, sign * side.dot(referencePose.position) + referenceHalf[k]);
-    }
-  }
-  clipPolygonInPlace(polygon, referenceNormal, planeOffset);
-  PatchBuilder patch(bestFace.normal, referenceIsB, planeOffset);
-  patch.addPolygon(polygon);
-  patch.setArea(projectedArea(polygon, referenceNormal));
-  if (patch.appendTo(points) == 0) {
-    // Rounding left no area below the plane: report the single deepest point of the axis.
-    ContactPoint point;
-    point.normal = bestFace.normal;
-    point.depth = -bestFace.separation;
-    const Vector3 support = poseA.position - axesA * (axesA.transpose() * bestFace.normal).cwiseSign().cwiseProduct(halfA);
-    point.pointOnA = support;
-    point.pointOnB = support + point.depth * point.normal;
-    points.push_back(point);
-  }
+  if (edgeShare > 0) appendEdgeCrossing(poseA, a.halfExtents, poseB, b.halfExtents, bestEdge, edgeShare, points);
   return signedDistance;
 }
 

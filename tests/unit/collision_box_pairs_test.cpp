@@ -139,6 +139,66 @@ TEST(CollisionBoxBox, CrossedEdgesGiveOnePointOnBothEdges) {
   EXPECT_TRUE(points.empty());
 }
 
+// The force a law k·δ^1.5 (a patch acting once at its depth, each point with its share) puts on A, and its moment
+// about A's centre.
+struct LawLoads {
+  Vector3 force = Vector3::Zero(), moment = Vector3::Zero();
+};
+LawLoads lawLoadsOn(const Pose& poseA, const std::vector<ContactPoint>& points) {
+  LawLoads loads;
+  for (const ContactPoint& point : points) {
+    const Vector3 force = point.share * std::pow(point.depth, 1.5) * point.normal;
+    loads.force += force;
+    loads.moment += (0.5 * (point.pointOnA + point.pointOnB) - poseA.position).cross(force);
+  }
+  return loads;
+}
+
+TEST(CollisionBoxBox, AFacePatchTurnsIntoCrossedEdgesWithoutAJump) {
+  // A 15 mm cube pressed 10 µm into the side of a wall whose top edge crosses the cube's face, turned about the
+  // vertical from square to the wall until one of its vertical edges digs into the wall's top edge: the pair goes
+  // from a face patch to crossed edges (the crane's cubes in their box) within 4e-5 rad of turn, and the law's force
+  // nearly triples (the patch acts with its sliver's mean depth, the crossing with its full depth). That must not be
+  // a jump: sampled four times finer, the largest change between neighbouring samples falls about fourfold (by a
+  // third if the force jumped).
+  const Shape cube = Shape::box(Vector3(0.0075, 0.0075, 0.0075)), wall = Shape::box(Vector3(0.005, 0.05, 0.025));
+  const Pose poseB = poseOf(Vector3::Zero());
+  // Leaning 0.05 rad over the wall's top edge, which crosses the face 3 mm below the cube's centre.
+  auto posed = [&](double turn) {
+    const Matrix3 rotation = (Eigen::AngleAxisd(turn, Vector3::UnitZ()) * Eigen::AngleAxisd(-0.05, Vector3::UnitY()))
+                                 .toRotationMatrix();
+    const Vector3 edge(0.005, 0.01, 0.025);
+    return Pose{edge + (0.0075 - 1e-5) * rotation.col(0) + 0.003 * rotation.col(2), rotation};
+  };
+  auto largestChange = [&](int samples, double& edgeShareFirst, double& edgeShareLast) {
+    double largest = 0;
+    LawLoads previous;
+    for (int k = 0; k <= samples; ++k) {
+      const double turn = 1e-4 * k / samples;
+      std::vector<ContactPoint> points;
+      collide(cube, posed(turn), wall, poseB, 0, points);
+      double edgeShare = 0;
+      for (const ContactPoint& point : points) edgeShare += point.area == 0 ? point.share : 0.0;
+      if (k == 0) edgeShareFirst = edgeShare;
+      edgeShareLast = edgeShare;
+      const LawLoads loads = lawLoadsOn(posed(turn), points);
+      // The moment's lever is the cube's half size.
+      if (k > 0) {
+        largest = std::max({largest, (loads.force - previous.force).norm(),
+                            (loads.moment - previous.moment).norm() / 0.0075});
+      }
+      previous = loads;
+    }
+    return largest;
+  };
+  double first = 0, last = 0;
+  const double coarse = largestChange(100, first, last);
+  EXPECT_EQ(first, 0.0);
+  EXPECT_EQ(last, 1.0);
+  const double fine = largestChange(400, first, last);
+  EXPECT_LT(fine, 0.35 * coarse);
+}
+
 TEST(CollisionCylinderBox, LyingOnAFaceGivesALinePatch) {
   const Shape cylinder = Shape::cylinder(0.5, 1.0), base = Shape::box(Vector3(3, 3, 1));
   for (double yaw : {0.0, 0.7, 2.0}) {
