@@ -95,6 +95,7 @@ std::optional<MagnetShape> magnetShapeOf(const Shape& shape) {
     case ShapeType::Sphere: return MagnetShape{Kind::kSphere, shape.radius, 0, Vector3::Zero()};
     case ShapeType::Box: return MagnetShape{Kind::kCuboid, 0, 0, shape.halfExtents};
     case ShapeType::Cylinder: return MagnetShape{Kind::kCylinder, shape.radius, shape.halfLength, Vector3::Zero()};
+    case ShapeType::Ellipsoid: return MagnetShape{Kind::kEllipsoid, 0, 0, shape.semiAxes};
     default: return std::nullopt;
   }
 }
@@ -161,7 +162,8 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   }
   if (!shape) {
     diagnostics.error(spec.loc, graphicName + " is a " + graphic.type +
-                                    "; a magnet is a Sphere, a Box, a Cylinder or a TriaMesh in this version");
+                                    "; a magnet is a Sphere, a Box, a Cylinder, an Ellipsoid or a TriaMesh in this "
+                                    "version");
     return std::nullopt;
   }
   if (!marker) return std::nullopt;  // the marker's own error says why
@@ -186,6 +188,12 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
                       : components(spec.magnetization_x, spec.magnetization_y, spec.magnetization_z);
   const Vector3 magnetisation = placed->inMarker.rotation.transpose() * inMarkerAxes;
   built.side.magnet.magnetisation = magnetisation;
+  if (shape->kind == Kind::kEllipsoid && spec.dipoles_per_axis == 0) {
+    diagnostics.error(spec.loc, graphicName + " is an Ellipsoid: a permanent one is sampled by dipoles in this version "
+                                              "(its exact field is not available); give dipoles_per_axis (a soft one "
+                                              "is exact with one sample)");
+    return std::nullopt;
+  }
   if (shape->kind == Kind::kCylinder && spec.dipoles_per_axis == 0 &&
       magnetisation.head<2>().norm() > 1e-12 * magnetisation.norm()) {
     diagnostics.error(spec.loc, graphicName + " is a Cylinder magnetised across its axis (its marker's z): only "

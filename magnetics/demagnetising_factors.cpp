@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <boost/math/special_functions/ellint_rd.hpp>
+
 namespace lodestone {
 namespace {
 
@@ -30,6 +32,13 @@ double prismFactorAlongC(double a, double b, double c) {
 }  // namespace
 
 Vector3 sphereDemagnetisingFactors() { return Vector3::Constant(1.0 / 3.0); }
+
+Vector3 ellipsoidDemagnetisingFactors(const Vector3& semiAxes) {
+  const double a2 = semiAxes.x() * semiAxes.x(), b2 = semiAxes.y() * semiAxes.y(), c2 = semiAxes.z() * semiAxes.z();
+  const double third = semiAxes.prod() / 3;
+  using boost::math::ellint_rd;
+  return {third * ellint_rd(b2, c2, a2), third * ellint_rd(c2, a2, b2), third * ellint_rd(a2, b2, c2)};
+}
 
 Vector3 prismDemagnetisingFactors(const Vector3& halfExtents) {
   const double a = halfExtents.x(), b = halfExtents.y(), c = halfExtents.z();

@@ -9,6 +9,12 @@ namespace lodestone {
 // A sphere's (and any ellipsoid of revolution's limit of equal axes): 1/3 along every axis.
 Vector3 sphereDemagnetisingFactors();
 
+// An ellipsoid with semi-axes (a, b, c) along its axes: N_x = (abc/2)·∫₀^∞ ds / ((s + a²)·√((s + a²)(s + b²)(s + c²)))
+// (Osborn, Phys. Rev. 67, 351 (1945); Stoner, Phil. Mag. 36, 803 (1945)), in Carlson's form (abc/3)·R_D(b², c², a²)
+// (Boost.Math's ellint_rd), likewise along y and z. Uniformly magnetised, an ellipsoid's demagnetising field is uniform
+// inside it, −N·M exactly: one sample at its centre is the exact soft ellipsoid in a uniform field.
+Vector3 ellipsoidDemagnetisingFactors(const Vector3& semiAxes);
+
 // A rectangular prism with edges 2·halfExtents along its axes: Aharoni's closed form (A. Aharoni, "Demagnetizing
 // factors for rectangular ferromagnetic prisms", J. Appl. Phys. 83, 3432 (1998), Eq. 1), each axis in turn. The three
 // add up to 1 (to round-off). Its terms of order (longest/shortest)² cancel, so the relative error of the smallest

@@ -24,6 +24,7 @@ SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipol
     case Kind::kCylinder:
       soft.demagnetisingFactors = cylinderDemagnetisingFactors(shape.radius, shape.halfLength);
       break;
+    case Kind::kEllipsoid: soft.demagnetisingFactors = ellipsoidDemagnetisingFactors(shape.halfExtents); break;
     case Kind::kPolyhedron: break;  // from its samples, below
   }
   if (dipolesPerAxis == 0) {

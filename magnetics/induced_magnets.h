@@ -31,7 +31,8 @@ struct SoftMagnet {
 
 // One sample at the centre (dipolesPerAxis 0): exact for a sphere in a uniform field, and for an ellipsoid; or the
 // centres of the n×n×n grid's cells over the shape's bounding box that are inside it (magnet_pair.h, dipoleSamples),
-// the paper's sampling. Demagnetising factors: a sphere's 1/3, a cuboid's and a cylinder's in closed form. A
+// the paper's sampling. Demagnetising factors: a sphere's 1/3, a cuboid's, a cylinder's and an ellipsoid's in closed
+// form (an ellipsoid's exact for every sample: its demagnetising field is uniform inside it). A
 // polyhedron (a mesh) must be sampled (dipolesPerAxis > 0; the caller refuses 0): its demagnetising tensor is the mean
 // of −H over its samples for M = each unit vector in turn (PolyhedronField holds the field inside), by the midpoint
 // rule over the same cells, made symmetric and scaled to trace 1 (the sum rule, exact); its eigenvectors are the axes.

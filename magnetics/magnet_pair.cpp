@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 
@@ -23,6 +24,7 @@ double volume(const MagnetShape& shape) {
     case Kind::kCuboid: return 8 * shape.halfExtents.prod();
     case Kind::kCylinder: return 2 * std::numbers::pi * shape.radius * shape.radius * shape.halfLength;
     case Kind::kPolyhedron: return polyhedronVolume(*shape.polyhedron);
+    case Kind::kEllipsoid: return 4.0 / 3.0 * std::numbers::pi * shape.halfExtents.prod();
   }
   return 0;
 }
@@ -32,6 +34,7 @@ double boundingRadius(const MagnetShape& shape) {
     case Kind::kSphere: return shape.radius;
     case Kind::kCuboid: return shape.halfExtents.norm();
     case Kind::kCylinder: return std::hypot(shape.radius, shape.halfLength);
+    case Kind::kEllipsoid: return shape.halfExtents.maxCoeff();
     case Kind::kPolyhedron: {
       double radius = 0;
       for (const Vector3& vertex : shape.polyhedron->vertices) radius = std::max(radius, vertex.norm());
@@ -49,7 +52,8 @@ Vector3 moment(const Magnet& magnet) { return volume(magnet.shape) * magnet.magn
 Vector3 boundingBox(const MagnetShape& shape) {
   switch (shape.kind) {
     case Kind::kSphere: return Vector3::Constant(shape.radius);
-    case Kind::kCuboid: return shape.halfExtents;
+    case Kind::kCuboid:
+    case Kind::kEllipsoid: return shape.halfExtents;
     case Kind::kCylinder: return Vector3(shape.radius, shape.radius, shape.halfLength);
     case Kind::kPolyhedron: {
       Vector3 half = Vector3::Zero();
@@ -66,6 +70,7 @@ bool inside(const MagnetShape& shape, const Vector3& point) {
     case Kind::kCuboid: return (point.cwiseAbs().array() <= shape.halfExtents.array()).all();
     case Kind::kCylinder: return point.head<2>().norm() <= shape.radius && std::abs(point.z()) <= shape.halfLength;
     case Kind::kPolyhedron: return insidePolyhedron(*shape.polyhedron, point);
+    case Kind::kEllipsoid: return point.cwiseQuotient(shape.halfExtents).squaredNorm() <= 1;
   }
   return false;
 }
@@ -272,6 +277,9 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
   return loads;
 }
 
+constexpr const char* kEllipsoidIsSampled =
+    "an ellipsoid magnet has no exact field in this version: sample it by dipoles (dipolesPerAxis > 0)";
+
 // How far outside its surface a point on or in a source is put, relative to the source's size: the field there is its
 // limit from outside to 1e-9 or so (less beside an edge, where it grows as the logarithm of the distance).
 constexpr double kOutsideNudge = 1e-9;
@@ -309,6 +317,15 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
         point.head<2>() = (shape.radius + nudge) * direction;
       }
       return point;
+    }
+    case Kind::kEllipsoid: {
+      // Along the ray from the centre, not to the nearest surface point (a root of a sextic): the field of the
+      // source's samples there, just outside, is what a target in contact feels within the nudge.
+      const double scaled = point.cwiseQuotient(shape.halfExtents).norm();
+      if (scaled > 1) return point;
+      const Vector3 onSurface =
+          scaled > 0 ? Vector3(point / scaled) : Vector3(shape.halfExtents.z() * Vector3::UnitZ());
+      return onSurface * (1 + kOutsideNudge);
     }
     case Kind::kPolyhedron: return point;
   }
@@ -349,6 +366,7 @@ SourceField magnetField(const Magnet& source) {
       const auto field = std::make_shared<const PolyhedronField>(magnetised);
       return [field](const Vector3& point) { return (*field)(point); };
     }
+    case Kind::kEllipsoid: throw std::invalid_argument(kEllipsoidIsSampled);
   }
   return {};
 }
@@ -357,6 +375,7 @@ namespace {
 
 // The target's charged faces in the source's axes, placed by `pose`, and its torque length.
 std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, double& length) {
+  if (target.shape.kind == Kind::kEllipsoid) throw std::invalid_argument(kEllipsoidIsSampled);
   if (target.shape.kind == Kind::kPolyhedron) {
     Polyhedron magnetised = *target.shape.polyhedron;
     magnetised.magnetisation = target.magnetisation;

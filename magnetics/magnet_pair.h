@@ -1,5 +1,5 @@
 // Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders,
-// closed triangle meshes —
+// closed triangle meshes, and ellipsoids sampled by dipoles —
 // placed in one frame, by the method their distance and the accuracy asked for allow: the surface-charge model's
 // exact interaction near (cuboid_force.h, cylinder_force.h), the point dipoles far, or sampling by dipoles as
 // Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks for it.
@@ -18,11 +18,14 @@
 namespace lodestone {
 
 struct MagnetShape {
-  enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron };
+  // An ellipsoid has no exact field here (its field outside is Osborn's, through elliptic integrals of the point's
+  // ellipsoidal coordinate: not done yet): as a source it is sampled by dipoles (dipolesPerAxis > 0), and asking for
+  // its exact field or surface charges throws std::invalid_argument. Soft, one sample at its centre is exact.
+  enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron, kEllipsoid };
   Kind kind = Kind::kSphere;
   double radius = 0;                      // a sphere's or a cylinder's, m
   double halfLength = 0;                  // a cylinder's, along its z axis, m
-  Vector3 halfExtents = Vector3::Zero();  // a cuboid's, m
+  Vector3 halfExtents = Vector3::Zero();  // a cuboid's, or an ellipsoid's semi-axes, m
   // A closed triangle mesh's (its magnetisation unused: the magnet's is), centred where its axes' origin is.
   std::shared_ptr<const Polyhedron> polyhedron;
 };

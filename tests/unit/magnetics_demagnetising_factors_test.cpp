@@ -24,6 +24,36 @@ TEST(MagnetDemagnetisingFactors, AreOneThirdForACube) {
   EXPECT_EQ(sphereDemagnetisingFactors(), Vector3::Constant(1.0 / 3.0));
 }
 
+// An ellipsoid's factors: a sphere's thirds; the spheroids' closed forms (Osborn 1945; Landau & Lifshitz, ECM §4):
+// prolate (a = b < c, e² = 1 − a²/c²) N_z = (1 − e²)/e³·(atanh e − e), oblate (a = b > c, e² = 1 − c²/a²)
+// N_z = (1/e²)·(1 − √(1 − e²)·asin(e)/e); a triaxial one against its defining integral taken numerically
+// (s = L²·t/(1 − t) over t in [0, 1)), and the sum rule.
+TEST(MagnetDemagnetisingFactors, OfEllipsoidsAreOsbornsAndStonersIntegrals) {
+  const Vector3 sphere = ellipsoidDemagnetisingFactors(Vector3::Constant(0.3));
+  for (int axis = 0; axis < 3; ++axis) EXPECT_NEAR(sphere[axis], 1.0 / 3.0, 1e-15);
+  const double prolateE = std::sqrt(1 - 0.01 / 0.09);
+  const Vector3 prolate = ellipsoidDemagnetisingFactors({0.1, 0.1, 0.3});
+  EXPECT_NEAR(prolate.z(), (1 - prolateE * prolateE) / std::pow(prolateE, 3) * (std::atanh(prolateE) - prolateE),
+              1e-14);
+  EXPECT_NEAR(prolate.x(), (1 - prolate.z()) / 2, 1e-14);
+  const double oblateE = std::sqrt(1 - 0.01 / 0.16);
+  const Vector3 oblate = ellipsoidDemagnetisingFactors({0.4, 0.4, 0.1});
+  EXPECT_NEAR(oblate.z(),
+              (1 - std::sqrt(1 - oblateE * oblateE) * std::asin(oblateE) / oblateE) / (oblateE * oblateE), 1e-14);
+  const Vector3 semiAxes(0.02, 0.05, 0.11);
+  const Vector3 factors = ellipsoidDemagnetisingFactors(semiAxes);
+  EXPECT_NEAR(factors.sum(), 1, 1e-14);
+  const double scale = semiAxes.squaredNorm();
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto integrand = [&](double t) {
+      const double s = scale * t / (1 - t), ds = scale / ((1 - t) * (1 - t));
+      const Vector3 shifted = semiAxes.cwiseAbs2() + Vector3::Constant(s);
+      return ds / (shifted[axis] * std::sqrt(shifted.prod()));
+    };
+    EXPECT_NEAR(factors[axis], semiAxes.prod() / 2 * integrate(integrand, 0.0, 1.0, 1e-12), 1e-10) << "axis " << axis;
+  }
+}
+
 // The sum rule N_x + N_y + N_z = 1 holds for any body (the trace of the demagnetising tensor); each factor comes from
 // Aharoni's formula on its own, with the edges in another order.
 TEST(MagnetDemagnetisingFactors, OfAnyPrismAddUpToOne) {

@@ -6,8 +6,9 @@ namespace lodestone::testing {
 namespace {
 
 // Lines 3–5: ground and body 2 (marker 20); line 6: marker 10 on ground; line 7: a sphere on body 2; line 8: a box
-// on ground; line 9: a cylinder on body 2; line 10: a frustum on body 2; line 11 on: `magnets`.
-constexpr int kFirstLine = 11;
+// on ground; line 9: a cylinder on body 2; line 10: a frustum on body 2; line 11: an ellipsoid on body 2; line 12 on:
+// `magnets`.
+constexpr int kFirstLine = 12;
 
 Diagnostics readAndBuild(const std::string& magnets) {
   ReadResult result = readText(deck(
@@ -18,7 +19,9 @@ Diagnostics readAndBuild(const std::string& magnets) {
                         "<Post_Graphic id=\"201\" type=\"Cylinder\" center_marker_id=\"20\" radius=\"0.01\" "
                         "length=\"0.02\"/>\n"
                         "<Post_Graphic id=\"202\" type=\"Frustum\" center_marker_id=\"20\" top_radius=\"0.01\" "
-                        "bottom_radius=\"0.02\" length=\"0.02\"/>\n" +
+                        "bottom_radius=\"0.02\" length=\"0.02\"/>\n"
+                        "<Post_Graphic id=\"204\" type=\"Ellipsoid\" center_marker_id=\"20\" x_scale=\"0.01\" "
+                        "y_scale=\"0.02\" z_scale=\"0.03\"/>\n" +
       magnets));
   if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
   return result.diagnostics;
@@ -44,7 +47,19 @@ TEST(ForceMagnetDecks, AMagnetNeedsItsMagnetisationOrItsMomentButNotBoth) {
 TEST(ForceMagnetDecks, MagnetsOfOtherShapesAreRefusedNamingTheGraphic) {
   const Diagnostics diagnostics = readAndBuild("<Force_Magnet id=\"1\" graphic_id=\"202\" moment_z=\"1\"/>");
   EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Post_Graphic id=202 (deck.xml:10"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is a Frustum; a magnet is a Sphere, a Box, a Cylinder or a TriaMesh"));
+  EXPECT_TRUE(
+      hasError(diagnostics, kFirstLine, "is a Frustum; a magnet is a Sphere, a Box, a Cylinder, an Ellipsoid or a TriaMesh"));
+}
+
+// An ellipsoid has no exact field in this version: a permanent one is sampled, a soft one is exact with one sample.
+TEST(ForceMagnetDecks, APermanentEllipsoidIsRefusedUnlessSampled) {
+  const Diagnostics diagnostics = readAndBuild(
+      "<Force_Magnet id=\"1\" graphic_id=\"204\" magnetization_x=\"1e6\"/>\n"
+      "<Force_Magnet id=\"2\" graphic_id=\"204\" magnetization_x=\"1e6\" dipoles_per_axis=\"4\"/>\n"
+      "<Force_Magnet id=\"3\" graphic_id=\"204\" susceptibility=\"100\"/>");
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Post_Graphic id=204 (deck.xml:11"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "is an Ellipsoid: a permanent one is sampled by dipoles"));
+  for (const Diagnostic& d : diagnostics.entries()) EXPECT_LT(d.where.line, kFirstLine + 1) << d.format();
 }
 
 // The exact cylinder is magnetised along its axis; across it, it can be sampled by dipoles.
@@ -105,7 +120,7 @@ TEST(ForceMagnetDecks, ASoftMeshMustBeSampled) {
       "<Force_Magnet id=\"1\" graphic_id=\"203\" susceptibility=\"100\"/>\n"
       "<Force_Magnet id=\"2\" graphic_id=\"203\" susceptibility=\"100\" dipoles_per_axis=\"4\"/>\n"
       "<Force_Magnet id=\"3\" graphic_id=\"203\" moment_x=\"1\"/>");
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "Post_Graphic id=203 (deck.xml:11"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "Post_Graphic id=203 (deck.xml:12"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "a soft mesh is sampled by dipoles"));
   for (const Diagnostic& d : diagnostics.entries()) {
     EXPECT_TRUE(d.where.line == kFirstLine + 1) << d.format();
