@@ -510,6 +510,11 @@ double MultibodySystem::blockCoupling(const RowScale& scale, const LoadRows& blo
          cj * acceleration(forcePerSpeed, forcePerSpin, torquePerSpeed, torquePerSpin);
 }
 
+bool MultibodySystem::hasManyBodyElements() const {
+  return std::ranges::any_of(forces_.elements(),
+                             [](const ForceElement& element) { return !element.connection.bodiesLoaded.empty(); });
+}
+
 void MultibodySystem::writeManyBodyBlocks(const ForceConnection& connection, std::vector<LoadRows>& blocks,
                                           const std::vector<int>& alwaysWritten, double cj,
                                           std::vector<double>& budget) {

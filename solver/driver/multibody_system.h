@@ -56,6 +56,9 @@ class MultibodySystem {
   // ---- joints -------------------------------------------------------------------------------------------------
   const ConstraintSystem& constraints() const { return constraints_; }
   bool hasConstraints() const { return !constraints_.empty(); }
+  // Whether an element loads many bodies at once (the soft magnets): each of its iteration matrices differences the
+  // states of all the bodies it reads, each a solve of the whole element, so a matrix costs many residuals.
+  bool hasManyBodyElements() const;
   // Moves the bodies in y onto their joints and writes the consistent derivative (see ConstraintSystem::assemble).
   // `firstStart`: the run's first (motions start from ic_disp, ic_vel).
   AssemblyReport assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp);
