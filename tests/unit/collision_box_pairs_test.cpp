@@ -199,6 +199,37 @@ TEST(CollisionBoxBox, AFacePatchTurnsIntoCrossedEdgesWithoutAJump) {
   EXPECT_LT(fine, 0.35 * coarse);
 }
 
+TEST(CollisionBoxBox, ACubeTiltedOnAnotherTurnsFromOneFaceToTheOtherWithoutAJump) {
+  // A 15 mm cube on another, tilted 0.01 rad about x and pressed 10 µm in, slid 1.2 mm along y either side of where
+  // its lowest edge is over the lower cube's edge: which face is the reference (the lower cube's top or the upper
+  // one's bottom, normals 0.01 rad apart) changes on the way, and the force turns by 0.01 rad: its sideways part must
+  // not jump (as above: sampled four times finer, about a fourth of the largest change; the same if it jumped).
+  const Shape cube = Shape::box(Vector3(0.0075, 0.0075, 0.0075));
+  const Pose poseB = poseOf(Vector3::Zero());
+  const Matrix3 tilted = Eigen::AngleAxisd(0.01, Vector3::UnitX()).toRotationMatrix();
+  const double reach = (tilted.cwiseAbs() * Vector3::Constant(0.0075)).z();
+  auto posed = [&](double slide) { return Pose{Vector3(0.002, slide, 0.0075 + reach - 1e-5), tilted}; };
+  auto largestChange = [&](int samples, bool& bothMiddle) {
+    double largest = 0;
+    LawLoads previous;
+    for (int k = 0; k <= samples; ++k) {
+      const double slide = -0.0012 + 0.0024 * k / samples;
+      std::vector<ContactPoint> points;
+      collide(cube, posed(slide), cube, poseB, 0, points);
+      const LawLoads loads = lawLoadsOn(posed(slide), points);
+      if (k == samples / 2) bothMiddle = points.size() == 32;
+      if (k > 0) largest = std::max(largest, std::abs(loads.force.y() - previous.force.y()));
+      previous = loads;
+    }
+    return largest;
+  };
+  bool both = false;
+  const double coarse = largestChange(100, both);
+  EXPECT_TRUE(both) << "half-way, both faces' patches act";
+  const double fine = largestChange(400, both);
+  EXPECT_LT(fine, 0.35 * coarse);
+}
+
 TEST(CollisionCylinderBox, LyingOnAFaceGivesALinePatch) {
   const Shape cylinder = Shape::cylinder(0.5, 1.0), base = Shape::box(Vector3(3, 3, 1));
   for (double yaw : {0.0, 0.7, 2.0}) {
