@@ -27,12 +27,15 @@ int setup(SUNNonlinearSolver solver, N_Vector y, void* memory) { return SUNNonli
 
 int solve(SUNNonlinearSolver solver, N_Vector predicted, N_Vector correction, N_Vector weights, realtype tolerance,
           booleantype callLinearSetup, void* memory) {
+  // Newton's update vector, cleared first: a solve that fails before its first update (the iteration matrix could not
+  // be factorised) leaves it zero instead of the last solve's.
+  const N_Vector update = static_cast<SUNNonlinearSolverContent_Newton>(inner(solver)->content)->delta;
+  N_VConst(0.0, update);
   const int flag =
       SUNNonlinSolSolve(inner(solver), predicted, correction, weights, tolerance, callLinearSetup, memory);
   ProjectionContent& c = content(solver);
   if (flag != SUN_NLS_SUCCESS) {
     // Newton's last update, not the correction: IDAS's Newton sets the correction back to zero when it gives up.
-    const N_Vector update = static_cast<SUNNonlinearSolverContent_Newton>(inner(solver)->content)->delta;
     const double* delta = N_VGetArrayPointer(update);
     const double* weight = N_VGetArrayPointer(weights);
     const long size = N_VGetLength(update);
@@ -40,10 +43,10 @@ int solve(SUNNonlinearSolver solver, N_Vector predicted, N_Vector correction, N_
     for (long i = 1; i < size; ++i) {
       if (std::abs(delta[i] * weight[i]) > std::abs(delta[worst] * weight[worst])) worst = i;
     }
-    if (size > 0) {
-      c.statistics.failedVariable = worst;
-      c.statistics.failedWeightedCorrection = delta[worst] * weight[worst];
-    }
+    ++c.statistics.failures;
+    const bool updated = size > 0 && delta[worst] != 0;
+    c.statistics.failedVariable = updated ? worst : kNoNewtonUpdate;
+    c.statistics.failedWeightedCorrection = updated ? delta[worst] * weight[worst] : 0.0;
     return flag;
   }
 

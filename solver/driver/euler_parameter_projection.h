@@ -24,14 +24,22 @@ namespace lodestone {
 // body's e0 (e1…e3 follow).
 NonlinearSolverPtr makeEulerParameterProjection(NonlinearSolverPtr newton, std::vector<int> eulerParameterOffsets);
 
+// failedVariable of a solve that failed before Newton's first update: its iteration matrix could not be factorised, or
+// the residual was not finite.
+constexpr long kNoNewtonUpdate = -2;
+
 // How many projections have been applied, and the largest change |Δe| any one made.
 struct ProjectionStatistics {
   long projections = 0;
   double largestCorrection = 0;
   // Newton's latest failure to converge: the entry of its last correction largest against the error weights (-1:
-  // none yet) and that weighted size (1 is the tolerance's): the variable Newton could not settle.
+  // none yet; kNoNewtonUpdate: it failed before an update) and that weighted size (1 is the tolerance's): the variable
+  // Newton could not settle.
   long failedVariable = -1;
   double failedWeightedCorrection = 0;
+  // Solves that failed as a whole, each recorded as above. (IDAS's count of convergence failures is larger: it also
+  // counts a stale matrix's failure that Newton recovered from at once with a fresh one.)
+  long failures = 0;
 };
 ProjectionStatistics projectionStatistics(SUNNonlinearSolver projection);
 

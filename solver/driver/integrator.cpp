@@ -558,8 +558,9 @@ SolverStatistics Integrator::currentStatistics() const {
 std::optional<Integrator::NewtonFailure> Integrator::lastNewtonFailure() const {
   if (!projectsEulerParameters_) return std::nullopt;
   const ProjectionStatistics projection = projectionStatistics(nonlinearSolver_.get());
-  if (projection.failedVariable < 0) return std::nullopt;
-  return NewtonFailure{static_cast<int>(projection.failedVariable), projection.failedWeightedCorrection};
+  if (projection.failedVariable == -1) return std::nullopt;
+  return NewtonFailure{static_cast<int>(projection.failedVariable), projection.failedWeightedCorrection,
+                       projection.failures};
 }
 
 FailureReport Integrator::diagnoseFailure(int flag) const {

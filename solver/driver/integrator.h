@@ -148,8 +148,9 @@ class Integrator {
   // The state entry Newton could not settle at its latest failure to converge, and its last correction against the
   // error weights (1 is the tolerance's); nullopt before any failure, or without the Euler-parameter projection.
   struct NewtonFailure {
-    int variable;
+    int variable;  // kNoNewtonUpdate (euler_parameter_projection.h): it failed before its first update
     double weightedCorrection;
+    long count;  // the solves that failed so far, this one included: a new failure has a larger count
   };
   std::optional<NewtonFailure> lastNewtonFailure() const;
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "contact_interference.h"
+#include "euler_parameter_projection.h"
 #include "solver/core/text.h"
 #include "solver/output/number_format.h"
 #include "stopwatch.h"
@@ -558,12 +559,19 @@ void Simulation::watchStep(const StepResult& step) {
                    {"newton-failures", since.nonlinearConvergenceFailures},
                    {"residuals", since.residualEvaluations},
                    {"jacobians", since.jacobianEvaluations}});
-    // Where Newton last failed: the state it could not settle, a body's velocity or spin usually naming the force.
-    if (since.nonlinearConvergenceFailures > 0) {
-      if (const std::optional<Integrator::NewtonFailure> failure = integrator_->lastNewtonFailure()) {
+    // Where Newton last failed: the state it could not settle, a body's velocity or spin usually naming the force. Only
+    // for a solve that failed since the last line: IDAS also counts a stale matrix's failure that a fresh one mended.
+    if (const std::optional<Integrator::NewtonFailure> failure = integrator_->lastNewtonFailure()) {
+      if (failure->count < newtonFailuresTraced_) newtonFailuresTraced_ = 0;  // a new integrator counts afresh
+      if (failure->count > newtonFailuresTraced_) {
+        newtonFailuresTraced_ = failure->count;
+        const std::string variable =
+            failure->variable == kNoNewtonUpdate
+                ? std::string("none: Newton failed before its first update (the iteration matrix could not be "
+                              "factorised, or the residual was not finite)")
+                : system_->layout().describeVariable(*model_, failure->variable);
         trace_->write(TraceLevel::Info, step.time, "step", "newton-failure",
-                      {{"variable", system_->layout().describeVariable(*model_, failure->variable)},
-                       {"weighted-correction", failure->weightedCorrection}});
+                      {{"variable", variable}, {"weighted-correction", failure->weightedCorrection}});
       }
     }
     for (const ContactEvaluator::SubroutineCost& cost : system_->takeSubroutineCosts()) {

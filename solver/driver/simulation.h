@@ -202,6 +202,7 @@ class Simulation {
   DebugTrace* trace_ = nullptr;
   SolverStatistics watchedStatistics_;  // statistics() after the latest accepted step
   int strugglesLogged_ = 0;             // in this segment
+  long newtonFailuresTraced_ = 0;       // the integrator's failed solves the trace has named
   struct CostWatch {
     long steps = 0;          // accepted in this segment
     long nextCheck = 0;      // the step count of the next look at the pace
