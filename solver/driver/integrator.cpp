@@ -532,6 +532,8 @@ SolverStatistics Integrator::statistics() const {
   total.farMagnetPairsLeftOut = system_.farMagnetPairsLeftOut();
   total.softMagnetBlocksWritten = system_.manyBodyBlocksWritten();
   total.softMagnetBlocksLeftOut = system_.manyBodyBlocksLeftOut();
+  total.couplingBlocksRetired = system_.couplingBlocksRetired();
+  total.sparseAnalyses = sparseAnalyses_;
   return total;
 }
 
@@ -629,15 +631,17 @@ int Integrator::jacobianCallback(double t, double cj, N_Vector y, N_Vector yp, N
     if (self->kluSolver_) {
       // KLU refactors with the pivot order of its previous factorisation. Contact stiffness changes so much
       // between Jacobians that the old pivots can be bad: a 4×4×4 pile of spheres failed at t = 0.04 with
-      // repeated corrector failures. So after a Newton failure — and when new coupling blocks changed the
-      // structure — KLU analyses and factorises afresh, with new pivots.
+      // repeated corrector failures. So after a Newton failure — and when coupling blocks added or set aside
+      // changed the structure — KLU analyses and factorises afresh, with new pivots.
       long failures = 0;
       checkSundials(IDAGetNumNonlinSolvConvFails(self->idas_.get(), &failures), "IDAGetNumNonlinSolvConvFails");
       const bool newtonFailed = failures != self->convergenceFailuresAtJacobian_;
       self->convergenceFailuresAtJacobian_ = failures;
-      if ((structureChanged || newtonFailed) &&
-          SUNLinSol_KLUReInit(self->kluSolver_, matrix, SUNSparseMatrix_NNZ(matrix), SUNKLU_REINIT_PARTIAL) != 0) {
-        throw std::runtime_error("KLU could not take the Jacobian structure");
+      if (structureChanged || newtonFailed) {
+        if (SUNLinSol_KLUReInit(self->kluSolver_, matrix, SUNSparseMatrix_NNZ(matrix), SUNKLU_REINIT_PARTIAL) != 0) {
+          throw std::runtime_error("KLU could not take the Jacobian structure");
+        }
+        ++self->sparseAnalyses_;
       }
     }
     return 0;

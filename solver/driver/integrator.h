@@ -240,6 +240,7 @@ class Integrator {
   mutable std::vector<double> interpolatedFlows_;
   SUNLinearSolver kluSolver_ = nullptr;  // inside the timed wrapper, for re-analysis when the pattern grows
   long convergenceFailuresAtJacobian_ = 0;  // IDAS's Newton failure count at the latest Jacobian
+  long sparseAnalyses_ = 0;  // KLU analyses afresh (jacobianCallback)
   int stalledSteps_ = 0;                    // consecutive steps that did not move time
   static constexpr int kMaxStalledSteps = 20;
   // Krylov only: the iteration matrix at the latest preconditioner set-up (at cj = setupCj_); with the system's

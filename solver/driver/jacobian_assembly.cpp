@@ -23,8 +23,18 @@ int JacobianPattern::addBlock(const JacobianBlock& block) {
     throw std::logic_error("Jacobian block outside the state");
   }
   blocks_.push_back(block);
+  active_.push_back(1);
   nonZeros_ += static_cast<long>(block.rows) * block.columns;
+  ++revision_;
   return static_cast<int>(blocks_.size()) - 1;
+}
+
+void JacobianPattern::setActive(int index, bool active) {
+  if (isActive(index) == active) return;
+  active_[static_cast<size_t>(index)] = active;
+  const JacobianBlock& block = blocks_[static_cast<size_t>(index)];
+  nonZeros_ += (active ? 1 : -1) * static_cast<long>(block.rows) * block.columns;
+  ++revision_;
 }
 
 namespace {
@@ -69,6 +79,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
     // Which blocks touch each column, ordered by first row, so each column's row indices come out sorted.
     std::vector<std::vector<int>> blocksInColumn(static_cast<size_t>(size));
     for (int b = 0; b < static_cast<int>(pattern.blocks().size()); ++b) {
+      if (!pattern.isActive(b)) continue;
       const JacobianBlock& block = pattern.blocks()[static_cast<size_t>(b)];
       for (int c = 0; c < block.columns; ++c) blocksInColumn[static_cast<size_t>(block.columnOffset + c)].push_back(b);
     }
@@ -76,7 +87,9 @@ class SparseColumnAssembler final : public JacobianAssembler {
     rowIndices_.clear();
     blockColumnStarts_.assign(pattern.blocks().size(), {});
     for (size_t b = 0; b < pattern.blocks().size(); ++b) {
-      blockColumnStarts_[b].resize(static_cast<size_t>(pattern.blocks()[b].columns));
+      if (pattern.isActive(static_cast<int>(b))) {
+        blockColumnStarts_[b].resize(static_cast<size_t>(pattern.blocks()[b].columns));
+      }
     }
     for (int column = 0; column < size; ++column) {
       auto& blocks = blocksInColumn[static_cast<size_t>(column)];
@@ -95,7 +108,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
       }
       columnStarts_[static_cast<size_t>(column) + 1] = next;
     }
-    laidOutBlocks_ = pattern.blocks().size();
+    laidOutRevision_ = pattern.revision();
   }
 
   SUNMatrix createMatrix(SUNContext context) const override {
@@ -105,7 +118,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
   }
 
   void begin(SUNMatrix matrix) override {
-    if (laidOutBlocks_ != pattern_.blocks().size()) {
+    if (laidOutRevision_ != pattern_.revision()) {
       layOutStructure();
       const sunindextype needed = static_cast<sunindextype>(rowIndices_.size());
       if (SUNSparseMatrix_NNZ(matrix) < needed) {
@@ -126,6 +139,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
   void addBlock(int blockIndex, const double* values) override {
     const JacobianBlock& block = pattern_.blocks()[static_cast<size_t>(blockIndex)];
     const auto& starts = blockColumnStarts_[static_cast<size_t>(blockIndex)];
+    assert(!starts.empty() && "a block set aside is written");
     for (int column = 0; column < block.columns; ++column) {
       double* target = values_ + starts[static_cast<size_t>(column)];
       const double* source = values + static_cast<size_t>(column) * static_cast<size_t>(block.rows);
@@ -139,7 +153,7 @@ class SparseColumnAssembler final : public JacobianAssembler {
   std::vector<sunindextype> rowIndices_;
   // For each block and each of its columns: where its first row's value sits in the data array.
   std::vector<std::vector<sunindextype>> blockColumnStarts_;
-  size_t laidOutBlocks_ = 0;
+  long laidOutRevision_ = -1;
   bool structureChanged_ = false;
   SUNMatrix matrix_ = nullptr;
   double* values_ = nullptr;

@@ -25,20 +25,27 @@ struct JacobianBlock {
 };
 
 // The blocks that may be non-zero. Blocks must not overlap; each is filled by exactly one addBlock per assembly.
-// Blocks may be added between assemblies (contacts between moving bodies couple them): the assembler then lays
-// down the new structure at its next begin().
+// Blocks may be added between assemblies (contacts between moving bodies couple them), and set aside and restored
+// (a coupling that has long been zero or too weak to matter): the assembler then lays down the new structure at its
+// next begin(). A block set aside keeps its index and must not be written until it is restored.
 class JacobianPattern {
  public:
   explicit JacobianPattern(int size) : size_(size) {}
   int addBlock(const JacobianBlock& block);  // returns its index
+  void setActive(int index, bool active);
+  bool isActive(int index) const { return active_[static_cast<size_t>(index)] != 0; }
   int size() const { return size_; }
   const std::vector<JacobianBlock>& blocks() const { return blocks_; }
-  long nonZeros() const { return nonZeros_; }
+  long nonZeros() const { return nonZeros_; }  // of the active blocks
+  // Changes whenever a block is added, set aside or restored.
+  long revision() const { return revision_; }
 
  private:
   int size_;
   std::vector<JacobianBlock> blocks_;
+  std::vector<char> active_;
   long nonZeros_ = 0;
+  long revision_ = 0;
 };
 
 enum class JacobianStorage { Dense, SparseColumns };
@@ -54,8 +61,8 @@ class JacobianAssembler {
   // Adds block `blockIndex` of the pattern, given column-major. Blocks whose entries do not overlap may be added
   // from several threads at once.
   virtual void addBlock(int blockIndex, const double* columnMajorValues) = 0;
-  // True once after a begin() that laid down a new structure (blocks were added to the pattern): a sparse
-  // factorisation must then analyse the matrix afresh.
+  // True once after a begin() that laid down a new structure (blocks were added to the pattern, set aside or
+  // restored): a sparse factorisation must then analyse the matrix afresh.
   virtual bool takeStructureChange() { return false; }
 };
 

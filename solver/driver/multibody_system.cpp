@@ -171,6 +171,7 @@ void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, d
 
 void MultibodySystem::prepareJacobian(double time, const double* y, const double* yp, double cj) {
   Stopwatch watch;
+  ++jacobianCount_;
   // The body blocks need the loads (a torque fixed in ground turns with the body).
   jacobianState_ = y;
   updateMotion(y, yp);
@@ -181,7 +182,26 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }
+  retireIdleCouplings();
   times_.jacobian += watch.lap();
+}
+
+void MultibodySystem::retireIdleCouplings() {
+  long idleNonZeros = 0;
+  const auto idle = [&](const Coupling& coupling) {
+    return coupling.active && jacobianCount_ - coupling.lastNeeded >= kIdleJacobians;
+  };
+  for (const Coupling& coupling : couplings_) {
+    if (idle(coupling)) idleNonZeros += LoadRows::SizeAtCompileTime;
+  }
+  if (idleNonZeros == 0 || idleNonZeros < kIdleShareToRetire * static_cast<double>(pattern_.nonZeros())) return;
+  for (Coupling& coupling : couplings_) {
+    if (!idle(coupling)) continue;
+    coupling.active = false;
+    coupling.used = false;  // a weak block written this time is dropped with it: the residual takes it
+    pattern_.setActive(coupling.patternBlock, false);
+    ++couplingBlocksRetired_;
+  }
 }
 
 void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
@@ -222,7 +242,8 @@ void MultibodySystem::multiplyAddRateJacobian(double scale, const double* v, dou
   });
 }
 
-Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody) {
+Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody,
+                                                                            bool needed) {
   if (rowBody == columnBody) {
     const size_t b = static_cast<size_t>(rowBody);
     if (!hasContactBlock_[b]) contactBlocks_[b].setZero();
@@ -240,8 +261,13 @@ Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int r
     couplings_.push_back({patternBlock, LoadRows::Zero(), false});
   }
   Coupling& coupling = couplings_[static_cast<size_t>(index)];
+  if (!coupling.active) {
+    coupling.active = true;
+    pattern_.setActive(coupling.patternBlock, true);
+  }
   if (!coupling.used) coupling.values.setZero();
   coupling.used = true;
+  if (needed) coupling.lastNeeded = jacobianCount_;
   return coupling.values;
 }
 
@@ -518,9 +544,10 @@ bool MultibodySystem::hasManyBodyElements() const {
 void MultibodySystem::writeManyBodyBlocks(const ForceConnection& connection, std::vector<LoadRows>& blocks,
                                           const std::vector<int>& alwaysWritten, double cj,
                                           std::vector<double>& budget) {
-  // A block already in the pattern is written whatever its size (the pattern only grows: KLU keeps its analysis),
-  // and so is one in the row or column of an `alwaysWritten` body; a new one between two others only if leaving it
-  // out would overdraw its row body's budget, the weakest left out first.
+  // A block in the row or column of an `alwaysWritten` body is written; one between two others only if leaving it
+  // out would overdraw its row body's budget, the weakest left out first. One the budget could leave out but which
+  // is in the pattern already is written all the same (it costs the factorisation nothing more), as not needed: the
+  // pattern lets it go when it has been so for a while (retireIdleCouplings).
   const auto always = [&](int body) {
     return std::find(alwaysWritten.begin(), alwaysWritten.end(), body) != alwaysWritten.end();
   };
@@ -531,7 +558,7 @@ void MultibodySystem::writeManyBodyBlocks(const ForceConnection& connection, std
     const RowScale scale = rowScale(row);
     for (size_t c = 0; c < columns; ++c) {
       const int column = connection.bodiesRead[c];
-      if (row == column || always(row) || always(column) || hasCouplingBlock(row, column)) {
+      if (row == column || always(row) || always(column)) {
         couplingBlock(row, column) += blocks[b * columns + c];
         continue;
       }
@@ -541,14 +568,16 @@ void MultibodySystem::writeManyBodyBlocks(const ForceConnection& connection, std
   std::sort(candidates.begin(), candidates.end());
   for (const auto& [coupling, index] : candidates) {
     const int row = connection.bodiesLoaded[index / columns], column = connection.bodiesRead[index % columns];
+    const bool inPattern = hasActiveCouplingBlock(row, column);
     double& left = budget[static_cast<size_t>(row)];
-    if (coupling <= left) {
-      left -= coupling;
+    const bool weak = coupling <= left;
+    if (weak) left -= coupling;
+    if (weak && !inPattern) {
       ++manyBodyBlocksLeftOut_;
       continue;
     }
-    couplingBlock(row, column) += blocks[index];
-    ++manyBodyBlocksWritten_;
+    couplingBlock(row, column, !weak) += blocks[index];
+    if (!inPattern) ++manyBodyBlocksWritten_;
   }
 }
 
@@ -561,9 +590,11 @@ std::vector<int> MultibodySystem::permanentMagnetBodies(const ForceElement& elem
   return bodies;
 }
 
-bool MultibodySystem::hasCouplingBlock(int rowBody, int columnBody) const {
+bool MultibodySystem::hasActiveCouplingBlock(int rowBody, int columnBody) const {
   const std::vector<std::pair<int, int>>& row = couplingsOfRow_[static_cast<size_t>(rowBody)];
-  return std::any_of(row.begin(), row.end(), [&](const auto& entry) { return entry.first == columnBody; });
+  return std::any_of(row.begin(), row.end(), [&](const auto& entry) {
+    return entry.first == columnBody && couplings_[static_cast<size_t>(entry.second)].active;
+  });
 }
 
 void MultibodySystem::differentiateForces(double time, const double* y, double cj) {

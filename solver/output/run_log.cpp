@@ -136,6 +136,8 @@ void RunLog::statistics(const SolverStatistics& s, const std::string& title) {
     line(count("Soft magnet blocks added to the pattern", s.softMagnetBlocksWritten));
     line(count("Soft magnet blocks left to the residual", s.softMagnetBlocksLeftOut));
   }
+  if (s.sparseAnalyses > 0) line(count("Number of sparse LU re-analyses", s.sparseAnalyses));
+  if (s.couplingBlocksRetired > 0) line(count("Idle coupling blocks set aside", s.couplingBlocksRetired));
   line();
 }
 

@@ -20,6 +20,8 @@ SolverStatistics& SolverStatistics::operator+=(const SolverStatistics& other) {
   farMagnetPairsLeftOut += other.farMagnetPairsLeftOut;
   softMagnetBlocksWritten += other.softMagnetBlocksWritten;
   softMagnetBlocksLeftOut += other.softMagnetBlocksLeftOut;
+  couplingBlocksRetired += other.couplingBlocksRetired;
+  sparseAnalyses += other.sparseAnalyses;
   return *this;
 }
 
@@ -38,6 +40,8 @@ SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earli
   later.farMagnetPairsLeftOut -= earlier.farMagnetPairsLeftOut;
   later.softMagnetBlocksWritten -= earlier.softMagnetBlocksWritten;
   later.softMagnetBlocksLeftOut -= earlier.softMagnetBlocksLeftOut;
+  later.couplingBlocksRetired -= earlier.couplingBlocksRetired;
+  later.sparseAnalyses -= earlier.sparseAnalyses;
   return later;
 }
 

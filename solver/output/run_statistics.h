@@ -22,6 +22,10 @@ struct SolverStatistics {
   // left to the residual (MultibodySystem::writeManyBodyBlocks).
   long softMagnetBlocksWritten = 0;
   long softMagnetBlocksLeftOut = 0;
+  // Coupling blocks set aside from the iteration matrix's pattern once idle (MultibodySystem::retireIdleCouplings),
+  // and the sparse LU's fresh analyses (of a changed structure, or after a Newton failure).
+  long couplingBlocksRetired = 0;
+  long sparseAnalyses = 0;
 
   SolverStatistics& operator+=(const SolverStatistics& other);
   friend SolverStatistics operator-(SolverStatistics later, const SolverStatistics& earlier);

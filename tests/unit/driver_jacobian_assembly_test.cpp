@@ -150,6 +150,44 @@ TEST_F(SundialsMatrices, DenseAndSparseStorageHoldTheSameMatrix) {
   }
 }
 
+// A block set aside leaves the compressed columns (fewer non-zeros: the factorisation's work) and comes back when
+// restored; each change of structure is reported once, for a fresh analysis.
+TEST_F(SundialsMatrices, ABlockSetAsideLeavesTheSparseStructureUntilRestored) {
+  JacobianPattern pattern(8);
+  const int first = pattern.addBlock({0, 4, 0, 4}), second = pattern.addBlock({4, 4, 4, 4});
+  const int upper = pattern.addBlock({0, 2, 4, 3});
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, pattern);
+  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
+  const Eigen::Matrix4d identity = Eigen::Matrix4d::Identity();
+  Eigen::MatrixXd upperValues(2, 3);
+  upperValues << 1, 2, 3, 4, 5, 6;
+  const auto assemble = [&](bool withUpper) {
+    sparse->begin(matrix.get());
+    sparse->addBlock(first, identity.data());
+    sparse->addBlock(second, identity.data());
+    if (withUpper) sparse->addBlock(upper, upperValues.data());
+    return denseCopyOfSparse(matrix.get());
+  };
+  Eigen::MatrixXd full = Eigen::MatrixXd::Identity(8, 8);
+  full.block(0, 4, 2, 3) = upperValues;
+  EXPECT_EQ(assemble(true), full);
+  EXPECT_FALSE(sparse->takeStructureChange());
+
+  const long revision = pattern.revision();
+  pattern.setActive(upper, false);
+  EXPECT_GT(pattern.revision(), revision);
+  EXPECT_EQ(pattern.nonZeros(), 32);
+  EXPECT_EQ(assemble(false), Eigen::MatrixXd::Identity(8, 8));
+  EXPECT_TRUE(sparse->takeStructureChange());
+  EXPECT_EQ(SUNSparseMatrix_IndexPointers(matrix.get())[8], 32);
+  EXPECT_FALSE(sparse->takeStructureChange());
+
+  pattern.setActive(upper, true);
+  EXPECT_EQ(pattern.nonZeros(), 38);
+  EXPECT_EQ(assemble(true), full);
+  EXPECT_TRUE(sparse->takeStructureChange());
+}
+
 TEST(JacobianPatternTest, RejectsBlocksOutsideTheState) {
   JacobianPattern pattern(26);
   EXPECT_NO_THROW(pattern.addBlock({13, 13, 0, 13}));
@@ -301,6 +339,49 @@ void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContex
 // so along the slip the law's slope is 0 and the chord's μd·N/v; across the slip both are μd·N/v. N = k·δ^1.5 with
 // δ = 0.5 mm (the sphere does not move along its normal: no damping). The iteration matrix's entries of the sphere's
 // force rows against its velocity take −∂f/∂v.
+// A contact's coupling blocks stay in the pattern while it lasts and a few Jacobians after it ends (contacts come
+// and go from step to step); then they leave it, so that the sparse factorisation no longer works on them, and they
+// come back when the bodies touch again.
+TEST_F(SundialsMatrices, AnEndedContactsCouplingsLeaveThePatternAndComeBackWithIt) {
+  const Model model = spheresInContact();
+  PhaseTimes times;
+  MultibodySystem system(model, times);
+  std::vector<double> touching(static_cast<size_t>(system.layout().size())), yp(touching.size(), 0.0);
+  system.initialState(touching);
+  std::vector<double> apart = touching;
+  apart[13 + 2] += 1.0;  // the box (the second body) a metre above the sphere
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
+  const auto jacobianAt = [&](const std::vector<double>& y) {
+    system.prepareJacobian(0.0, y.data(), yp.data(), 40.0);
+    sparse->begin(matrix.get());
+    system.writeJacobian(40.0, *sparse);
+    return sparse->takeStructureChange();
+  };
+  const long bodiesOnly = 2 * 13 * 13, coupled = bodiesOnly + 2 * 6 * 13;
+  EXPECT_TRUE(jacobianAt(touching));
+  EXPECT_EQ(system.jacobianPattern().nonZeros(), coupled);
+  // Apart: the couplings are zero, and stay in the structure for the first two Jacobians.
+  EXPECT_FALSE(jacobianAt(apart));
+  EXPECT_FALSE(jacobianAt(apart));
+  EXPECT_EQ(system.jacobianPattern().nonZeros(), coupled);
+  EXPECT_TRUE(jacobianAt(apart));
+  EXPECT_EQ(system.jacobianPattern().nonZeros(), bodiesOnly);
+  EXPECT_EQ(SUNSparseMatrix_IndexPointers(matrix.get())[system.layout().size()], bodiesOnly);
+  EXPECT_EQ(system.couplingBlocksRetired(), 2);
+  // Touching again: the same blocks back, holding the same numbers as a fresh system's.
+  EXPECT_TRUE(jacobianAt(touching));
+  EXPECT_EQ(system.jacobianPattern().nonZeros(), coupled);
+  const Eigen::MatrixXd again = denseCopyOfSparse(matrix.get());
+  MultibodySystem fresh(model, times);
+  auto freshSparse = makeJacobianAssembler(JacobianStorage::SparseColumns, fresh.jacobianPattern());
+  SunMatrixPtr freshMatrix(freshSparse->createMatrix(context.get()));
+  fresh.prepareJacobian(0.0, touching.data(), yp.data(), 40.0);
+  freshSparse->begin(freshMatrix.get());
+  fresh.writeJacobian(40.0, *freshSparse);
+  EXPECT_EQ(again, denseCopyOfSparse(freshMatrix.get()));
+}
+
 TEST_F(SundialsMatrices, ContactJacobianTakesFrictionAlongTheSlipAsTheChordFromZeroSlip) {
   const std::string text = R"(<?xml version="1.0"?>
 <MultiBodySystem><Model>
