@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <sstream>
 
 #include "collision/mesh_geometry.h"
 #include "collision/narrow_phase.h"
@@ -323,6 +324,15 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   action.torque = scale * loads.torqueOnFirst;
   action.reactionForce = scale * loads.forceOnSecond;
   action.reactionTorque = scale * loads.torqueOnSecond;
+  if (!loads.converged) {
+    std::ostringstream trouble;
+    trouble << "the surface-charge integration between " << pair.first.loc.subject() << " ("
+            << pair.first.loc.position() << ") and " << pair.second.loc.subject() << " (" << pair.second.loc.position()
+            << ") ran out of panels short of the accuracy asked (" << pair.accuracy << "): its force and torque are the"
+            << " best found, with an estimated error of " << scale * loads.errorEstimate << " against a force of "
+            << scale * loads.forceOnSecond.norm();
+    action.trouble = trouble.str();
+  }
   return action;
 }
 

@@ -412,6 +412,7 @@ MagnetPairLoads surfaceChargeLoads(const Magnet& source, const MagnetPose& sourc
       -loads.torqueOnSecond - (targetPose.position - sourcePose.position).cross(loads.forceOnSecond);
   loads.fieldEvaluations = interaction.fieldEvaluations;
   loads.converged = interaction.converged;
+  loads.errorEstimate = interaction.errorEstimate;
   return loads;
 }
 

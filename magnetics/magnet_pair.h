@@ -102,6 +102,7 @@ struct MagnetPairLoads {
   PairMethod method = PairMethod::kSurfaceCharge;
   long fieldEvaluations = 0;
   bool converged = true;  // false when the surface-charge integration ran out of panels (surface_charge_force.h)
+  double errorEstimate = 0;  // the surface-charge integration's, of |δF| + |δT|/ℓ (surface_charge_force.h), N
 };
 
 // What a pair keeps between evaluations for a Jacobian: the method and quadrature layout of its latest evaluation,
