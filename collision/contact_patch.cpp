@@ -127,7 +127,8 @@ std::size_t PatchBuilder::appendTo(std::vector<ContactPoint>& points) const {
   return samples_.size();
 }
 
-double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts) {
+double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts,
+                double lineSpread) {
   std::fill(tilts.begin(), tilts.end(), 0.0);
   // The measure-weighted centroid and mean depth, and the least-squares gradient of the depth in the patch plane.
   double measure = 0, meanDepth = 0;
@@ -151,14 +152,16 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
       covariance += sample.measure * r * (sample.depth - meanDepth);
     }
     // Samples along a line (a cylinder lying on a face) spread in one direction only: no tilt across it. The
-    // gradient is the least-squares one in the directions the samples spread over.
+    // gradient is the least-squares one in the directions the samples spread over; with a `lineSpread`, faded out
+    // (C¹) where the spread falls below that share of the widest (see contact_patch.h).
     const Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> directions(spread);
+    const double widest = directions.eigenvalues().cwiseAbs().maxCoeff();
     for (int k = 0; k < 2; ++k) {
       const double eigenvalue = directions.eigenvalues()[k];
-      if (eigenvalue > 1e-12 * directions.eigenvalues().cwiseAbs().maxCoeff()) {
-        const Eigen::Vector2d direction = directions.eigenvectors().col(k);
-        gradient += direction * direction.dot(covariance) / eigenvalue;
-      }
+      if (!(eigenvalue > 1e-12 * widest)) continue;
+      const Eigen::Vector2d direction = directions.eigenvectors().col(k);
+      const double x = lineSpread > 0 ? std::min(eigenvalue / (lineSpread * widest), 1.0) : 1.0;
+      gradient += x * x * (3 - 2 * x) * direction * direction.dot(covariance) / eigenvalue;
     }
   }
   double deepest = 0, estimateSum = 0, estimatedArea = 0;

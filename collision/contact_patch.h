@@ -32,7 +32,12 @@ struct DepthSample {
 // joins with nothing pressed moves nothing, and the law acts with the larger of that mean and the deepest point of a
 // surface.
 // When `tilts` is given (one per sample), each gets the part of its depth that the fitted tilt adds (ContactPoint::tilt).
-double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts = {});
+// Samples along a line give no tilt across it; with a `lineSpread` > 0 the tilt across fades out (C¹) as the spread
+// that way falls below that share of the widest, rather than at none. A mesh patch asks for it: a sample just
+// touching beside a line of samples has a vanishing measure, but the tilt its covariance over its spread gives does
+// not vanish with it, and would appear at once (the law's depth jumping by a fifth in CollisionMesh's bar test).
+double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts = {},
+                double lineSpread = 0);
 
 // Gathers the samples of one patch, then appends them as ContactPoints. The samples live in storage of the thread,
 // reused from call to call (contact runs in every residual): one builder at a time per thread.

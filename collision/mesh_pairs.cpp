@@ -3,7 +3,8 @@
 // nearest-point hierarchy. FCL's bounding-volume hierarchy of the sampled mesh first picks the triangles near the
 // master's box, so the cost follows the triangles near the contact, not the mesh's size.
 //
-// Penetrating samples that share a node form a patch. The contact laws are written for one point per contact
+// Penetrating samples that share a node form a patch (two regions joined only through samples just touching are
+// blended between two patches and one: groupPatches). The contact laws are written for one point per contact
 // (IMPACT's stiffness is the whole contact's), so a patch gives its law's force once, whatever the number of
 // triangles in it: its depth is its rigid approach (lawDepth: the deepest sample's for a curved surface, the mean for
 // a flat one), its normal the mean of the samples' weighted by area × depth, and each sample carries the part area ×
@@ -86,6 +87,97 @@ void join(std::vector<int>& parent, int a, int b) {
   a = findRoot(parent, a);
   b = findRoot(parent, b);
   if (a != b) parent[static_cast<size_t>(std::max(a, b))] = std::min(a, b);
+}
+
+// A patch of samples (ascending) and the part of its law's force it carries.
+struct PatchGroup {
+  std::vector<int> samples;
+  double part = 1;
+};
+
+// Whether linked regions are one contact or several must not switch as a sample's depth crosses zero: two bumps of an
+// object pressed on a glass joined through one node just touching acted as one patch with 269 N, and as two with
+// 422 N, a sample's rounding apart (the sphere of objects, 100 A·m²). So the samples are merged in order of depth: the
+// links taken by their shallower end's reach, deepest first (a maximum spanning forest), and where a link joins two
+// regions its shallower end is their saddle. Against the shallower region's deepest reach, a saddle at zero leaves
+// them two patches, one at kMergedSaddleShare or above makes them one, and between the merged patch and the two
+// regions share the force in smooth (C¹) parts. Flat faces on faces and single bumps merge whole, as before.
+constexpr double kMergedSaddleShare = 0.5;
+// The share of a mesh patch's widest spread (a variance) below which its tilt across fades out (lawDepth): a patch a
+// thousandth as wide as long, far narrower than a strip of samples pressed in (but in an edge's first instants, where
+// the depths across differ by that width times the tilt).
+constexpr double kMeshLineSpread = 1e-6;
+
+void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, int>>& links,
+                  std::vector<PatchGroup>& groups) {
+  const int count = static_cast<int>(reaches.size());
+  // The merge tree: nodes [0, count) the samples, each merge of two regions a node after them.
+  struct Node {
+    int left = -1, right = -1;
+    double peak = 0;    // the deepest reach below it
+    double merged = 1;  // the part of what reaches it that acts as its one patch; the rest goes to both halves
+  };
+  std::vector<Node> nodes(static_cast<size_t>(count));
+  for (int k = 0; k < count; ++k) nodes[static_cast<size_t>(k)].peak = reaches[static_cast<size_t>(k)];
+  const auto saddle = [&](const std::pair<int, int>& link) {
+    return std::min(reaches[static_cast<size_t>(link.first)], reaches[static_cast<size_t>(link.second)]);
+  };
+  std::stable_sort(links.begin(), links.end(), [&](const auto& a, const auto& b) { return saddle(a) > saddle(b); });
+  std::vector<int> parent(static_cast<size_t>(count)), nodeOf(static_cast<size_t>(count));
+  std::iota(parent.begin(), parent.end(), 0);
+  std::iota(nodeOf.begin(), nodeOf.end(), 0);
+  for (const auto& link : links) {
+    const int a = findRoot(parent, link.first), b = findRoot(parent, link.second);
+    if (a == b) continue;
+    Node merge;
+    merge.left = nodeOf[static_cast<size_t>(a)];
+    merge.right = nodeOf[static_cast<size_t>(b)];
+    const double peakLeft = nodes[static_cast<size_t>(merge.left)].peak;
+    const double peakRight = nodes[static_cast<size_t>(merge.right)].peak;
+    merge.peak = std::max(peakLeft, peakRight);
+    const double shallowerPeak = std::min(peakLeft, peakRight);
+    if (shallowerPeak > 0) {
+      const double x = std::clamp(saddle(link) / (kMergedSaddleShare * shallowerPeak), 0.0, 1.0);
+      merge.merged = x * x * (3 - 2 * x);
+    }
+    join(parent, a, b);
+    nodeOf[static_cast<size_t>(findRoot(parent, a))] = static_cast<int>(nodes.size());
+    nodes.push_back(merge);
+  }
+  // Each node acts with what reaches it times `merged`; the rest reaches both its halves (a sample's is whole).
+  groups.clear();
+  std::vector<std::pair<int, double>> reached;
+  std::vector<int> below;
+  for (int k = 0; k < count; ++k) {
+    if (findRoot(parent, k) != k) continue;
+    reached.assign(1, {nodeOf[static_cast<size_t>(k)], 1.0});
+    while (!reached.empty()) {
+      const auto [node, weight] = reached.back();
+      reached.pop_back();
+      const Node& at = nodes[static_cast<size_t>(node)];
+      if (const double part = weight * at.merged; part > 0) {
+        PatchGroup group;
+        group.part = part;
+        below.assign(1, node);
+        while (!below.empty()) {
+          const int next = below.back();
+          below.pop_back();
+          if (next < count) {
+            group.samples.push_back(next);
+          } else {
+            below.push_back(nodes[static_cast<size_t>(next)].left);
+            below.push_back(nodes[static_cast<size_t>(next)].right);
+          }
+        }
+        std::sort(group.samples.begin(), group.samples.end());
+        groups.push_back(std::move(group));
+      }
+      if (at.merged < 1) {
+        reached.emplace_back(at.left, weight * (1 - at.merged));
+        reached.emplace_back(at.right, weight * (1 - at.merged));
+      }
+    }
+  }
 }
 
 // The estimates of a patch's smooth surfaces all lie on its deepest line or point, one per triangle pressed, each
@@ -288,23 +380,22 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     return std::min(nearest, near);
   }
 
-  // Patches: samples that share a node (triangle centres) or an edge (nodes) belong together.
-  std::vector<int>& parent = threadScratch<std::vector<int>, struct SampleSideParent>();
-  parent.resize(samples.size());
-  std::iota(parent.begin(), parent.end(), 0);
+  // Patches: samples that share a node (triangle centres) or an edge (nodes) belong together: the links between them.
+  std::vector<std::pair<int, int>>& links = threadScratch<std::vector<std::pair<int, int>>, struct SampleSideLinks>();
+  links.clear();
   if (options.nodeMode) {
     // ids of the samples are sorted (ids were), so a neighbour is found by binary search.
     for (size_t k = 0; k < samples.size(); ++k) {
       for (int neighbour : mesh.neighbours(samples[k].id)) {
         const auto found = std::lower_bound(samples.begin(), samples.end(), neighbour,
                                             [](const Sample& sample, int id) { return sample.id < id; });
-        if (found != samples.end() && found->id == neighbour) {
-          join(parent, static_cast<int>(k), static_cast<int>(found - samples.begin()));
+        if (found != samples.end() && found->id == neighbour && found - samples.begin() > static_cast<long>(k)) {
+          links.emplace_back(static_cast<int>(k), static_cast<int>(found - samples.begin()));
         }
       }
     }
   } else {
-    // Each node remembers the first sample at it, and later samples there join it: no sort. The nodes are put back
+    // Each node remembers the first sample at it, and later samples there link to it: no sort. The nodes are put back
     // as found, so the table serves every mesh (sized to the largest).
     std::vector<int>& sampleAtNode = threadScratch<std::vector<int>, struct SampleSideSampleAtNode>();
     if (sampleAtNode.size() < static_cast<size_t>(mesh.vertexCount())) {
@@ -314,7 +405,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       for (int corner : mesh.mesh().triangles[static_cast<size_t>(samples[k].id)]) {
         int& first = sampleAtNode[static_cast<size_t>(corner)];
         if (first < 0) first = static_cast<int>(k);
-        else join(parent, static_cast<int>(k), first);
+        else links.emplace_back(first, static_cast<int>(k));
       }
     }
     for (const Sample& sample : samples) {
@@ -323,55 +414,49 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       }
     }
   }
+  std::vector<PatchGroup>& groups = threadScratch<std::vector<PatchGroup>, struct SampleSideGroups>();
+  std::vector<double>& reaches = threadScratch<std::vector<double>, struct SampleSideReaches>();
+  reaches.resize(samples.size());
+  for (size_t k = 0; k < samples.size(); ++k) reaches[k] = samples[k].reach();
+  groupPatches(reaches, links, groups);
 
   struct Patch {
     double weight = 0, depth = 0, area = 0;
+    double part = 1;                   // of the force its law gives (PatchGroup::part)
     Vector3 normal = Vector3::Zero();  // summed, then made unit
   };
   std::vector<Patch>& patches = threadScratch<std::vector<Patch>, struct SampleSidePatches>();
-  // Per sample; at first per union–find root.
-  std::vector<int>& patchOf = threadScratch<std::vector<int>, struct SampleSidePatchOf>();
-  patches.clear();
-  patchOf.assign(samples.size(), -1);
+  patches.assign(groups.size(), Patch{});
   double deepest = 0;
-  for (size_t k = 0; k < samples.size(); ++k) {
-    // Roots come before the samples they hold (join keeps the lower index), so each root has its patch already.
-    const int root = findRoot(parent, static_cast<int>(k));
-    if (patchOf[static_cast<size_t>(root)] < 0) {
-      patchOf[static_cast<size_t>(root)] = static_cast<int>(patches.size());
-      patches.emplace_back();
+  for (const Sample& sample : samples) deepest = std::max(deepest, sample.reach());
+  // Each group's samples, one list after another: group g's are byPatch[patchStart[g], patchStart[g + 1]).
+  std::vector<size_t>& patchStart = threadScratch<std::vector<size_t>, struct SampleSidePatchStart>();
+  std::vector<size_t>& byPatch = threadScratch<std::vector<size_t>, struct SampleSideByPatch>();
+  patchStart.assign(1, 0);
+  byPatch.clear();
+  for (size_t g = 0; g < groups.size(); ++g) {
+    Patch& patch = patches[g];
+    patch.part = groups[g].part;
+    for (const int k : groups[g].samples) {
+      const Sample& sample = samples[static_cast<size_t>(k)];
+      const double weight = sample.weight();
+      patch.weight += weight;
+      patch.normal += weight * sample.masterNormal;
+      patch.area += (sample.depth > 0 ? (1 - sample.trust) * sample.area : 0) + sample.trust * sample.apexArea;
+      byPatch.push_back(static_cast<size_t>(k));
     }
-    patchOf[k] = patchOf[static_cast<size_t>(root)];
-    Patch& patch = patches[static_cast<size_t>(patchOf[k])];
-    const Sample& sample = samples[k];
-    const double weight = sample.weight();
-    patch.weight += weight;
-    patch.normal += weight * sample.masterNormal;
-    patch.area += (sample.depth > 0 ? (1 - sample.trust) * sample.area : 0) + sample.trust * sample.apexArea;
-    deepest = std::max(deepest, sample.reach());
+    patchStart.push_back(byPatch.size());
   }
   // Each patch's law acts at the depth of its rigid approach (lawDepth): its deepest sample's for a curved surface,
   // for a flat one the depth at its centre of pressure, for a smooth one the depth its triangles estimate for its
   // deepest point. The samples are weighted by area × depth, not by area (as analytical polygons are, whose area
   // grows from nothing), and the estimates by the pressure over their triangle: a sample that begins to penetrate
-  // then moves nothing. The samples grouped by patch once (a counting sort, in sample order within each patch), so
-  // that the work stays linear in the samples however many patches there are.
+  // then moves nothing.
   std::vector<DepthSample>& patchSamples = threadScratch<std::vector<DepthSample>, struct SampleSidePatchSamples>();
   // Per sample of the patch; per estimate.
   std::vector<double>& patchTilts = threadScratch<std::vector<double>, struct SampleSidePatchTilts>();
   std::vector<double>& estimateWeights = threadScratch<std::vector<double>, struct SampleSideEstimateWeights>();
-  std::vector<size_t>& patchStart = threadScratch<std::vector<size_t>, struct SampleSidePatchStart>();
-  std::vector<size_t>& byPatch = threadScratch<std::vector<size_t>, struct SampleSideByPatch>();
   std::vector<size_t>& sampleOf = threadScratch<std::vector<size_t>, struct SampleSideSampleOf>();
-  patchStart.assign(patches.size() + 1, 0);
-  for (size_t k = 0; k < samples.size(); ++k) ++patchStart[static_cast<size_t>(patchOf[k]) + 1];
-  for (size_t p = 0; p < patches.size(); ++p) patchStart[p + 1] += patchStart[p];
-  byPatch.resize(samples.size());
-  {
-    std::vector<size_t>& filled = threadScratch<std::vector<size_t>, struct SampleSideFilled>();
-    filled.assign(patchStart.begin(), patchStart.end() - 1);
-    for (size_t k = 0; k < samples.size(); ++k) byPatch[filled[static_cast<size_t>(patchOf[k])]++] = k;
-  }
   // Each patch's points, all with its depth, normal and area, each carrying its part of the patch's force: together
   // the law's force once per patch, its elastic part acting at the weighted centre, while damping and friction see
   // each point's own velocity (so a face rocking on a face is damped, and a spinning contact feels friction round
@@ -385,7 +470,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     point.depth = patch.depth;
     point.tilt = tilt;
     point.area = patch.area;
-    point.share = share * weight / patch.weight;
+    point.share = share * patch.part * weight / patch.weight;
     const Vector3 onMaster = onSampled + depth * masterNormal;
     if (side.sampledIsA) {
       point.pointOnB = onMaster;
@@ -420,7 +505,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       }
     }
     patchTilts.resize(patchSamples.size());
-    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts);
+    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts, kMeshLineSpread);
     for (size_t j = 0; j < surfaceCount; ++j) {
       const Sample& sample = samples[sampleOf[j]];
       addPoint(patch, sample.position, sample.depth, sample.masterNormal, patchSamples[j].measure, patchTilts[j]);
