@@ -108,8 +108,9 @@ constexpr double kMergedSaddleShare = 0.5;
 // the depths across differ by that width times the tilt).
 constexpr double kMeshLineSpread = 1e-6;
 
-void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, int>>& links,
-                  std::vector<PatchGroup>& groups) {
+// The groups are groups[0, returned count); the vector keeps its groups' storage from call to call.
+size_t groupPatches(std::span<const double> reaches, std::vector<std::pair<int, int>>& links,
+                    std::vector<PatchGroup>& groups) {
   const int count = static_cast<int>(reaches.size());
   // The merge tree: nodes [0, count) the samples, each merge of two regions a node after them.
   struct Node {
@@ -117,13 +118,17 @@ void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, in
     double peak = 0;    // the deepest reach below it
     double merged = 1;  // the part of what reaches it that acts as its one patch; the rest goes to both halves
   };
-  std::vector<Node> nodes(static_cast<size_t>(count));
+  std::vector<Node>& nodes = threadScratch<std::vector<Node>, struct GroupPatchesNodes>();
+  nodes.assign(static_cast<size_t>(count), Node{});
   for (int k = 0; k < count; ++k) nodes[static_cast<size_t>(k)].peak = reaches[static_cast<size_t>(k)];
   const auto saddle = [&](const std::pair<int, int>& link) {
     return std::min(reaches[static_cast<size_t>(link.first)], reaches[static_cast<size_t>(link.second)]);
   };
   std::stable_sort(links.begin(), links.end(), [&](const auto& a, const auto& b) { return saddle(a) > saddle(b); });
-  std::vector<int> parent(static_cast<size_t>(count)), nodeOf(static_cast<size_t>(count));
+  std::vector<int>& parent = threadScratch<std::vector<int>, struct GroupPatchesParent>();
+  std::vector<int>& nodeOf = threadScratch<std::vector<int>, struct GroupPatchesNodeOf>();
+  parent.resize(static_cast<size_t>(count));
+  nodeOf.resize(static_cast<size_t>(count));
   std::iota(parent.begin(), parent.end(), 0);
   std::iota(nodeOf.begin(), nodeOf.end(), 0);
   for (const auto& link : links) {
@@ -145,9 +150,10 @@ void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, in
     nodes.push_back(merge);
   }
   // Each node acts with what reaches it times `merged`; the rest reaches both its halves (a sample's is whole).
-  groups.clear();
-  std::vector<std::pair<int, double>> reached;
-  std::vector<int> below;
+  size_t used = 0;
+  std::vector<std::pair<int, double>>& reached =
+      threadScratch<std::vector<std::pair<int, double>>, struct GroupPatchesReached>();
+  std::vector<int>& below = threadScratch<std::vector<int>, struct GroupPatchesBelow>();
   for (int k = 0; k < count; ++k) {
     if (findRoot(parent, k) != k) continue;
     reached.assign(1, {nodeOf[static_cast<size_t>(k)], 1.0});
@@ -156,7 +162,9 @@ void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, in
       reached.pop_back();
       const Node& at = nodes[static_cast<size_t>(node)];
       if (const double part = weight * at.merged; part > 0) {
-        PatchGroup group;
+        if (used == groups.size()) groups.emplace_back();
+        PatchGroup& group = groups[used++];
+        group.samples.clear();
         group.part = part;
         below.assign(1, node);
         while (!below.empty()) {
@@ -170,7 +178,6 @@ void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, in
           }
         }
         std::sort(group.samples.begin(), group.samples.end());
-        groups.push_back(std::move(group));
       }
       if (at.merged < 1) {
         reached.emplace_back(at.left, weight * (1 - at.merged));
@@ -178,6 +185,7 @@ void groupPatches(std::span<const double> reaches, std::vector<std::pair<int, in
       }
     }
   }
+  return used;
 }
 
 // The estimates of a patch's smooth surfaces all lie on its deepest line or point, one per triangle pressed, each
@@ -418,7 +426,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   std::vector<double>& reaches = threadScratch<std::vector<double>, struct SampleSideReaches>();
   reaches.resize(samples.size());
   for (size_t k = 0; k < samples.size(); ++k) reaches[k] = samples[k].reach();
-  groupPatches(reaches, links, groups);
+  const size_t groupCount = groupPatches(reaches, links, groups);
 
   struct Patch {
     double weight = 0, depth = 0, area = 0;
@@ -426,7 +434,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
     Vector3 normal = Vector3::Zero();  // summed, then made unit
   };
   std::vector<Patch>& patches = threadScratch<std::vector<Patch>, struct SampleSidePatches>();
-  patches.assign(groups.size(), Patch{});
+  patches.assign(groupCount, Patch{});
   double deepest = 0;
   for (const Sample& sample : samples) deepest = std::max(deepest, sample.reach());
   // Each group's samples, one list after another: group g's are byPatch[patchStart[g], patchStart[g + 1]).
@@ -434,7 +442,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   std::vector<size_t>& byPatch = threadScratch<std::vector<size_t>, struct SampleSideByPatch>();
   patchStart.assign(1, 0);
   byPatch.clear();
-  for (size_t g = 0; g < groups.size(); ++g) {
+  for (size_t g = 0; g < groupCount; ++g) {
     Patch& patch = patches[g];
     patch.part = groups[g].part;
     for (const int k : groups[g].samples) {
