@@ -436,7 +436,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   std::vector<Patch>& patches = threadScratch<std::vector<Patch>, struct SampleSidePatches>();
   patches.assign(groupCount, Patch{});
   double deepest = 0;
-  for (const Sample& sample : samples) deepest = std::max(deepest, sample.reach());
+  for (const double reach : reaches) deepest = std::max(deepest, reach);
   // Each group's samples, one list after another: group g's are byPatch[patchStart[g], patchStart[g + 1]).
   std::vector<size_t>& patchStart = threadScratch<std::vector<size_t>, struct SampleSidePatchStart>();
   std::vector<size_t>& byPatch = threadScratch<std::vector<size_t>, struct SampleSideByPatch>();

@@ -330,7 +330,7 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
             << pair.first.loc.position() << ") and " << pair.second.loc.subject() << " (" << pair.second.loc.position()
             << ") ran out of panels short of the accuracy asked (" << pair.accuracy << "): its force and torque are the"
             << " best found, with an estimated error of " << scale * loads.errorEstimate << " against a force of "
-            << scale * loads.forceOnSecond.norm();
+            << scale * loads.forceOnSecond.norm() << " (ask for what that error allows in their accuracy attributes)";
     action.trouble = trouble.str();
   }
   return action;

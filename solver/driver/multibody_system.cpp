@@ -189,7 +189,7 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
 void MultibodySystem::retireIdleCouplings() {
   long idleNonZeros = 0;
   const auto idle = [&](const Coupling& coupling) {
-    return coupling.active && jacobianCount_ - coupling.lastNeeded >= kIdleJacobians;
+    return pattern_.isActive(coupling.patternBlock) && jacobianCount_ - coupling.lastNeeded >= kIdleJacobians;
   };
   for (const Coupling& coupling : couplings_) {
     if (idle(coupling)) idleNonZeros += LoadRows::SizeAtCompileTime;
@@ -197,7 +197,6 @@ void MultibodySystem::retireIdleCouplings() {
   if (idleNonZeros == 0 || idleNonZeros < kIdleShareToRetire * static_cast<double>(pattern_.nonZeros())) return;
   for (Coupling& coupling : couplings_) {
     if (!idle(coupling)) continue;
-    coupling.active = false;
     coupling.used = false;  // a weak block written this time is dropped with it: the residual takes it
     pattern_.setActive(coupling.patternBlock, false);
     ++couplingBlocksRetired_;
@@ -261,10 +260,7 @@ Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int r
     couplings_.push_back({patternBlock, LoadRows::Zero(), false});
   }
   Coupling& coupling = couplings_[static_cast<size_t>(index)];
-  if (!coupling.active) {
-    coupling.active = true;
-    pattern_.setActive(coupling.patternBlock, true);
-  }
+  pattern_.setActive(coupling.patternBlock, true);  // back in the pattern if it was set aside
   if (!coupling.used) coupling.values.setZero();
   coupling.used = true;
   if (needed) coupling.lastNeeded = jacobianCount_;
@@ -593,7 +589,7 @@ std::vector<int> MultibodySystem::permanentMagnetBodies(const ForceElement& elem
 bool MultibodySystem::hasActiveCouplingBlock(int rowBody, int columnBody) const {
   const std::vector<std::pair<int, int>>& row = couplingsOfRow_[static_cast<size_t>(rowBody)];
   return std::any_of(row.begin(), row.end(), [&](const auto& entry) {
-    return entry.first == columnBody && couplings_[static_cast<size_t>(entry.second)].active;
+    return entry.first == columnBody && pattern_.isActive(couplings_[static_cast<size_t>(entry.second)].patternBlock);
   });
 }
 

@@ -309,8 +309,7 @@ class MultibodySystem {
   struct Coupling {
     int patternBlock;
     LoadRows values;
-    bool used;             // written by the latest prepareJacobian
-    bool active = true;    // in the pattern (not set aside by retireIdleCouplings)
+    bool used;             // written by the latest prepareJacobian (set aside or not: pattern_.isActive)
     long lastNeeded = 0;   // the latest jacobianCount_ that needed it
   };
   // A deque, so that the blocks' addresses stay valid while new couplings join (writePairDifferences keeps them).

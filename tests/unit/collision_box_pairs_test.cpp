@@ -155,8 +155,8 @@ LawLoads lawLoadsOn(const Pose& poseA, const std::vector<ContactPoint>& points) 
 }
 
 // The largest difference between neighbouring samples of `sampleAt` at `samples` + 1 evenly spaced points of a path's
-// parameter in [0, 1], measured by `difference`: sampled four times finer, a continuous quantity's falls about fourfold,
-// a jump's not at all.
+// parameter in [0, 1], measured by `difference`: sampled four times finer, a continuous quantity's falls about
+// fourfold, a jump's not at all.
 template <class SampleAt, class Difference>
 double largestNeighbourChange(int samples, SampleAt sampleAt, Difference difference) {
   double largest = 0;
