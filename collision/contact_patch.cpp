@@ -128,7 +128,7 @@ std::size_t PatchBuilder::appendTo(std::vector<ContactPoint>& points) const {
 }
 
 double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std::span<double> tilts,
-                double lineSpread) {
+                double lineSpread, double enteringMeasure) {
   std::fill(tilts.begin(), tilts.end(), 0.0);
   // The measure-weighted centroid and mean depth, and the least-squares gradient of the depth in the patch plane.
   double measure = 0, meanDepth = 0;
@@ -164,6 +164,11 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
       gradient += x * x * (3 - 2 * x) * direction * direction.dot(covariance) / eigenvalue;
     }
   }
+  // With an `enteringMeasure`, a sample below that share of the mean measure counts towards the deepest only in part
+  // (C¹ in its measure): what the fit leaves of its depth is scaled down towards the fit's mean.
+  const double fullMeasure = samples.size() > 1 && enteringMeasure > 0
+                                 ? enteringMeasure * measure / static_cast<double>(samples.size())
+                                 : 0.0;
   double deepest = 0, estimateSum = 0, estimatedArea = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
     const DepthSample& sample = samples[k];
@@ -172,6 +177,9 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
     if (sample.estimatedArea > 0) {
       estimateSum += sample.measure * (sample.depth - tilt);
       estimatedArea += sample.estimatedArea;
+    } else if (sample.measure < fullMeasure) {
+      const double x = sample.measure / fullMeasure;
+      deepest = std::max(deepest, meanDepth + x * x * (3 - 2 * x) * (sample.depth - tilt - meanDepth));
     } else {
       deepest = std::max(deepest, sample.depth - tilt);
     }

@@ -107,6 +107,9 @@ constexpr double kMergedSaddleShare = 0.5;
 // thousandth as wide as long, far narrower than a strip of samples pressed in (but in an edge's first instants, where
 // the depths across differ by that width times the tilt).
 constexpr double kMeshLineSpread = 1e-6;
+// The share of a mesh patch's mean sample measure (area × depth) below which a sample counts towards the patch's
+// deepest only in part (lawDepth): a sample begins to touch with nothing, and must not set the law's depth at once.
+constexpr double kMeshEnteringMeasure = 0.25;
 
 // The groups are groups[0, returned count); the vector keeps its groups' storage from call to call.
 size_t groupPatches(std::span<const double> reaches, std::vector<std::pair<int, int>>& links,
@@ -513,7 +516,7 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
       }
     }
     patchTilts.resize(patchSamples.size());
-    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts, kMeshLineSpread);
+    patch.depth = lawDepth(patchSamples, patch.normal, patchTilts, kMeshLineSpread, kMeshEnteringMeasure);
     for (size_t j = 0; j < surfaceCount; ++j) {
       const Sample& sample = samples[sampleOf[j]];
       addPoint(patch, sample.position, sample.depth, sample.masterNormal, patchSamples[j].measure, patchTilts[j]);
