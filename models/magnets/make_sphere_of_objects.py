@@ -22,8 +22,13 @@ NICKEL_DENSITY = 8900.0      # kg/m³
 NICKEL_SUSCEPTIBILITY = 1.26e-4 / (4e-7 * math.pi) - 1  # the paper's μ = 1.26e-4 H/m: χ = μ/μ0 − 1 ≈ 99.3
 GRID_SPACING = 0.038         # m, the 3 × 3 × 3 objects' starting grid (no two objects' reaches, ≤ 18.5 mm, meet)
 GRID_CENTRE = -0.035         # m, its middle's height: low in the sphere, so the drop into a pile is short
-MAGNET = (0.04, 0.04, 0.02)  # m, a block magnetised through its thin side, towards the sphere's centre
-MAGNET_MOMENT = 20.0         # A·m² (a 40 × 40 × 20 mm N42 block has about 30)
+MAGNET = (0.08, 0.08, 0.04)  # m, a block magnetised through its thin side, towards the sphere's centre
+# A·m²: M = 7.8e5 A/m, a remanence of 0.98 T (an N30 block). A 40 × 40 × 20 mm block of 20 A·m² took only 7 of the
+# objects to the top, a stronger one of that size 12 (as balls): the pile is wider than the small block's reach.
+MAGNET_MOMENT = 200.0
+# N·s/m, the contact's damping: under the magnet's pull an object pressed into the glass on a few of its nodes can
+# rock by itself with less (docs/contact.md, Containers); at 100 the run gained energy steadily where they rocked.
+CONTACT_DAMPING = 1000
 # The sequence (s): the objects pile up; the magnet comes on below them; it is dragged over the sphere to its top;
 # it goes off; the objects fall back.
 MAGNET_ON, DRAG_FROM, DRAG_TO, MAGNET_OFF, END_TIME = 2.0, 4.0, 14.0, 20.0, 25.0  # the paper's 25 006 steps of 1 ms
@@ -142,8 +147,8 @@ def main():
      μ = 1.26e-4 H/m), alternately a round shape with a head and ears ({fmt(masses[0] * 1e3)} g) and a long one with
      four limbs ({fmt(masses[1] * 1e3)} g): our own closed meshes of 320 triangles in place of the paper's bunnies and
      armadillos. Each is sampled by one dipole (dipoles_per_axis 1), as the paper samples them. They start on a
-     3 × 3 × 3 grid, turned at random, and drop into a pile. A {MAGNET[0] * 1e3:g} × {MAGNET[1] * 1e3:g} ×
-     {MAGNET[2] * 1e3:g} mm block magnet ({fmt(MAGNET_MOMENT)} A·m², pointing at the sphere's centre) outside the glass
+     3 × 3 × 3 grid, turned at random, and drop into a pile. A block magnet of {MAGNET[0] * 1e3:g} × {MAGNET[1] * 1e3:g} ×
+     {MAGNET[2] * 1e3:g} mm ({fmt(MAGNET_MOMENT)} A·m², pointing at the sphere's centre) outside the glass
      below them comes on at {MAGNET_ON:g} s, is swung over the sphere to its top from {DRAG_FROM:g} s to {DRAG_TO:g} s
      by a REVOLUTE joint at the sphere's centre driven by a motion (the glass is {GLASS * 1e3:g} mm thick: the magnet
      does not touch the objects), and goes off at {MAGNET_OFF:g} s; the objects then fall back into a pile.
@@ -208,7 +213,7 @@ def main():
     ids = " ".join(objects)
     add(f'    <Force_Contact id="1" label="Objects and glass" i_graphics_id="{ids}"\n'
         f'                   j_graphics_id="{ids} 10"\n'
-        '                   cnf_type="IMPACT" stiffness="1e7" exponent="1.5" damping="100" dmax="1e-4"\n'
+        f'                   cnf_type="IMPACT" stiffness="1e7" exponent="1.5" damping="{CONTACT_DAMPING}" dmax="1e-4"\n'
         '                   cff_type="COULOMB_ON" mu_static="0.3" mu_dynamic="0.25" stiction_trans_vel="0.01"\n'
         '                   friction_trans_vel="0.02" enable_node_mode="TRUE" zero_crossing="FALSE"/>')
     add("  </Model>")
