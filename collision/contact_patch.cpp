@@ -164,11 +164,14 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
       gradient += x * x * (3 - 2 * x) * direction * direction.dot(covariance) / eigenvalue;
     }
   }
-  // With an `enteringMeasure`, a sample below that share of the mean measure counts towards the deepest only in part
-  // (C¹ in its measure): what the fit leaves of its depth is scaled down towards the fit's mean.
-  const double fullMeasure = samples.size() > 1 && enteringMeasure > 0
-                                 ? enteringMeasure * measure / static_cast<double>(samples.size())
-                                 : 0.0;
+  // With an `enteringMeasure`, a point of a surface whose measure is below that share of the largest such counts
+  // towards the deepest only in part (C¹ in its measure): what the fit leaves of its depth is scaled towards the fit's
+  // mean. The largest, not the mean: a sample joining with nothing must not move the others' parts.
+  double largestMeasure = 0;
+  for (const DepthSample& sample : samples) {
+    if (sample.estimatedArea == 0) largestMeasure = std::max(largestMeasure, sample.measure);
+  }
+  const double fullMeasure = samples.size() > 1 ? enteringMeasure * largestMeasure : 0.0;
   double deepest = 0, estimateSum = 0, estimatedArea = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
     const DepthSample& sample = samples[k];

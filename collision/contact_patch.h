@@ -36,8 +36,8 @@ struct DepthSample {
 // that way falls below that share of the widest, rather than at none. A mesh patch asks for it: a sample just
 // touching beside a line of samples has a vanishing measure, but the tilt its covariance over its spread gives does
 // not vanish with it, and would appear at once (the law's depth jumping by a fifth in CollisionMesh's bar test).
-// Likewise with an `enteringMeasure` > 0 a sample whose measure is below that share of the samples' mean counts
-// towards the deepest only in part, C¹ in its measure, its depth left by the fit scaled towards the fit's mean: a mesh
+// Likewise with an `enteringMeasure` > 0 a sample whose measure is below that share of the largest counts towards
+// the deepest only in part, C¹ in its measure, its depth left by the fit scaled towards the fit's mean: a mesh
 // patch asks for it, as a sample just beginning to touch (measure area × depth → 0) far out on the shallow side has
 // what the tilt extrapolates there as its depth left by the fit, and as the deepest it made the law's depth jump as
 // it touched (129 → 211 µm, doubling the force, where an object of the sphere of objects rocked on the glass).

@@ -107,7 +107,7 @@ constexpr double kMergedSaddleShare = 0.5;
 // thousandth as wide as long, far narrower than a strip of samples pressed in (but in an edge's first instants, where
 // the depths across differ by that width times the tilt).
 constexpr double kMeshLineSpread = 1e-6;
-// The share of a mesh patch's mean sample measure (area × depth) below which a sample counts towards the patch's
+// The share of a mesh patch's largest sample measure (area × depth) below which a sample counts towards the patch's
 // deepest only in part (lawDepth): a sample begins to touch with nothing, and must not set the law's depth at once.
 constexpr double kMeshEnteringMeasure = 0.25;
 
