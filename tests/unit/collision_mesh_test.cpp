@@ -230,6 +230,17 @@ TEST(CollisionMesh, SeparateTouchingRegionsAreSeparatePatches) {
   }
 }
 
+// The contact of a mesh `bar` (voxelMesh's unit cubes along x, its underside reshaped), sampled at its nodes, lowered
+// by `pressed` onto a plate whose top is z = 0.
+std::vector<ContactPoint> barPressedIntoPlate(const TriangleMesh& bar, double pressed) {
+  ContactOptions options;
+  options.nodeMode = true;
+  std::vector<ContactPoint> points;
+  collide(meshShape(bar), poseOf(Vector3(0, 0, -pressed)), Shape::box(Vector3(10, 10, 0.5)),
+          poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
+  return points;
+}
+
 // Two touching regions that a sample just touching joins are still two contacts: a bar whose bottom is raised by 0.1
 // between its ends, pressed on a box by its nodes. Below 0.1 its ends are two patches; as the middle nodes touch, a
 // single patch (its law once, at the ends' depth) would halve a Hertzian force at once — the sphere of objects'
@@ -241,15 +252,7 @@ TEST(CollisionMesh, RegionsJoinedBySamplesJustTouchingStayTwoContacts) {
   for (Vector3& vertex : bar.vertices) {
     if (vertex.z() == 0 && (vertex.x() == 1 || vertex.x() == 2)) vertex.z() = raise;
   }
-  const Shape barShape = meshShape(bar);
-  const Shape box = Shape::box(Vector3(10, 10, 0.5));
-  ContactOptions options;
-  options.nodeMode = true;
-  const auto pressedBy = [&](double depth) {
-    std::vector<ContactPoint> points;
-    collide(barShape, poseOf(Vector3(0, 0, -depth)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
-    return points;
-  };
+  const auto pressedBy = [&](double depth) { return barPressedIntoPlate(bar, depth); };
   // The law's force in units of its stiffness, and how many times the law acts (each patch's shares sum to 1).
   const auto hertz = [](const std::vector<ContactPoint>& points) {
     double force = 0;
@@ -280,15 +283,9 @@ TEST(CollisionMesh, ANodeBeginningToTouchDoesNotMoveThePatchsDepth) {
   for (Vector3& vertex : bar.vertices) {
     if (vertex.z() == 0) vertex.z() = lift[static_cast<int>(std::lround(vertex.x()))];
   }
-  const Shape barShape = meshShape(bar);
-  const Shape box = Shape::box(Vector3(10, 10, 0.5));
-  ContactOptions options;
-  options.nodeMode = true;
   const auto lawDepthAt = [&](double pressed) {
-    std::vector<ContactPoint> points;
-    collide(barShape, poseOf(Vector3(0, 0, -pressed)), box, poseOf(Vector3(0, 0, -0.5)), 0.01, points, options);
     double shares = 0, depth = 0;
-    for (const ContactPoint& point : points) {
+    for (const ContactPoint& point : barPressedIntoPlate(bar, pressed)) {
       shares += point.share;
       depth = point.depth;
     }
