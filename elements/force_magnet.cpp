@@ -189,12 +189,6 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
                       : components(spec.magnetization_x, spec.magnetization_y, spec.magnetization_z);
   const Vector3 magnetisation = placed->inMarker.rotation.transpose() * inMarkerAxes;
   built.side.magnet.magnetisation = magnetisation;
-  if (shape->kind == Kind::kEllipsoid && spec.dipoles_per_axis == 0) {
-    diagnostics.error(spec.loc, graphicName + " is an Ellipsoid: a permanent one is sampled by dipoles in this version "
-                                              "(its exact field is not available); give dipoles_per_axis (a soft one "
-                                              "is exact with one sample)");
-    return std::nullopt;
-  }
   if (shape->kind == Kind::kCylinder && spec.dipoles_per_axis == 0 &&
       magnetisation.head<2>().norm() > 1e-12 * magnetisation.norm()) {
     diagnostics.error(spec.loc, graphicName + " is a Cylinder magnetised across its axis (its marker's z): only "

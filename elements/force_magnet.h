@@ -2,7 +2,8 @@
 // model pulls and turns every magnet on another body, touching or not; contact between them is a Force_Contact as
 // usual. The deck element, its checks, and the pairs it makes; the physics is in magnetics/magnet_pair.h.
 //
-//   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box, a Cylinder or a closed TriaMesh
+//   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box, a Cylinder, an Ellipsoid or a closed
+//                        TriaMesh
 //   magnetization_x/y/z  M, uniform, in the axes of the graphic's marker (current per length: A/m in a metre deck,
 //                        A/mm in a millimetre one); a Cylinder's along its axis only
 //   moment_x/y/z         or the magnet's whole moment M·V (A·length²), in the same axes
@@ -17,13 +18,13 @@
 //                        smaller of its two magnets'; a soft magnet's forces have no quadrature to tune
 //
 // Soft magnets (Westhofen et al. 2024, §3.3.2): M = χ·H inside, H the field of every other magnet less the soft
-// magnet's own demagnetising field, with the demagnetising factors of its shape (a Sphere's 1/3, a Box's and a
-// Cylinder's in closed form, a TriaMesh's from its samples). With dipoles_per_axis 0 a soft magnet is one dipole at
-// its centre with its whole volume — exact for a sphere in a uniform field; n > 0 samples it as n³ dipoles of its
-// body (the paper's way), each with the shape's factors, which do not induce each other. A soft TriaMesh must be
-// sampled. Because each soft magnet's moment depends on all the others',
-// the soft magnets and every permanent magnet form one force element (InducedMagnets) whose loads solve them all
-// together at each evaluation; the permanent magnets still pull on each other pair by pair.
+// magnet's own demagnetising field, with the demagnetising factors of its shape (a Sphere's 1/3, a Box's, a Cylinder's
+// and an Ellipsoid's in closed form, a TriaMesh's from its samples). With dipoles_per_axis 0 a soft magnet is one
+// dipole at its centre with its whole volume — exact for a sphere in a uniform field; n > 0 samples it as n³ dipoles of
+// its body (the paper's way), each with the shape's factors, which do not induce each other. A soft TriaMesh must be
+// sampled. Because each soft magnet's moment depends on all the others', the soft magnets and every permanent magnet
+// form one force element (InducedMagnets) whose loads solve them all together at each evaluation; the permanent magnets
+// still pull on each other pair by pair.
 #pragma once
 
 #include <optional>

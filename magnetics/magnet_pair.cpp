@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 
 #include "magnetics/cuboid_force.h"
 #include "magnetics/cylinder_force.h"
+#include "magnetics/ellipsoid_force.h"
 #include "magnetics/point_dipole.h"
 #include "magnetics/polyhedron_force.h"
 
@@ -238,6 +238,13 @@ double pointDipoleError(const Magnet& first, const Magnet& second, double distan
   double error = 0;
   for (const Magnet* magnet : {&first, &second}) {
     if (magnet->shape.kind == Kind::kSphere) continue;
+    if (magnet->shape.kind == Kind::kEllipsoid) {
+      // Its field outside is its dipole's plus terms of its second moments' anisotropy, (a_i² − a_j²)/5: none for a
+      // sphere-shaped one.
+      const Vector3& semiAxes = magnet->shape.halfExtents;
+      error += 3 * (semiAxes.cwiseAbs2().maxCoeff() - semiAxes.cwiseAbs2().minCoeff()) / (distance * distance);
+      continue;
+    }
     const double ratio = boundingRadius(magnet->shape) / distance;
     error += isCube(magnet->shape) ? 2 * std::pow(ratio, 4) : 3 * ratio * ratio;
   }
@@ -276,9 +283,6 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
   loads.forceOnFirst = -loads.forceOnSecond;
   return loads;
 }
-
-constexpr const char* kEllipsoidIsSampled =
-    "an ellipsoid magnet has no exact field in this version: sample it by dipoles (dipolesPerAxis > 0)";
 
 // How far outside its surface a point on or in a source is put, relative to the source's size: the field there is its
 // limit from outside to 1e-9 or so (less beside an edge, where it grows as the logarithm of the distance).
@@ -319,8 +323,8 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
       return point;
     }
     case Kind::kEllipsoid: {
-      // Along the ray from the centre, not to the nearest surface point (a root of a sextic): the field of the
-      // source's samples there, just outside, is what a target in contact feels within the nudge.
+      // Along the ray from the centre, not to the nearest surface point (a root of a sextic): the field there, just
+      // outside, is what a target in contact feels within the nudge.
       const double scaled = point.cwiseQuotient(shape.halfExtents).norm();
       if (scaled > 1) return point;
       const Vector3 onSurface =
@@ -366,7 +370,10 @@ SourceField magnetField(const Magnet& source) {
       const auto field = std::make_shared<const PolyhedronField>(magnetised);
       return [field](const Vector3& point) { return (*field)(point); };
     }
-    case Kind::kEllipsoid: throw std::invalid_argument(kEllipsoidIsSampled);
+    case Kind::kEllipsoid:
+      return [ellipsoid = Ellipsoid{shape.halfExtents, source.magnetisation}, shape](const Vector3& point) {
+        return ellipsoidField(ellipsoid, outsideOf(shape, point));
+      };
   }
   return {};
 }
@@ -375,7 +382,11 @@ namespace {
 
 // The target's charged faces in the source's axes, placed by `pose`, and its torque length.
 std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, double& length) {
-  if (target.shape.kind == Kind::kEllipsoid) throw std::invalid_argument(kEllipsoidIsSampled);
+  if (target.shape.kind == Kind::kEllipsoid) {
+    const Ellipsoid ellipsoid{target.shape.halfExtents, target.magnetisation};
+    length = torqueLength(ellipsoid);
+    return chargedFaces(ellipsoid, pose);
+  }
   if (target.shape.kind == Kind::kPolyhedron) {
     Polyhedron magnetised = *target.shape.polyhedron;
     magnetised.magnetisation = target.magnetisation;

@@ -1,8 +1,8 @@
 // Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders,
-// closed triangle meshes, and ellipsoids sampled by dipoles —
-// placed in one frame, by the method their distance and the accuracy asked for allow: the surface-charge model's
-// exact interaction near (cuboid_force.h, cylinder_force.h), the point dipoles far, or sampling by dipoles as
-// Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks for it.
+// closed triangle meshes and ellipsoids — placed in one frame, by the method their distance and the accuracy asked for
+// allow: the surface-charge model's exact interaction near (cuboid_force.h, cylinder_force.h, ellipsoid_force.h), the
+// point dipoles far, or sampling by dipoles as Westhofen et al. (2024) and PFC's linear dipole model do when the magnet
+// asks for it.
 #pragma once
 
 #include <array>
@@ -12,15 +12,15 @@
 
 #include "magnetics/cuboid_field.h"
 #include "magnetics/cylinder_field.h"
+#include "magnetics/ellipsoid_field.h"
 #include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 
 namespace lodestone {
 
 struct MagnetShape {
-  // An ellipsoid has no exact field here (its field outside is Osborn's, through elliptic integrals of the point's
-  // ellipsoidal coordinate: not done yet): as a source it is sampled by dipoles (dipolesPerAxis > 0), and asking for
-  // its exact field or surface charges throws std::invalid_argument. Soft, one sample at its centre is exact.
+  // An ellipsoid's field is Osborn's closed form (ellipsoid_field.h), its charge σ = M·n varying over its surface.
+  // Soft, one sample at its centre is exact.
   enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron, kEllipsoid };
   Kind kind = Kind::kSphere;
   double radius = 0;                      // a sphere's or a cylinder's, m
@@ -59,8 +59,9 @@ const char* pairMethodName(PairMethod method);  // "surface charge"
 
 // An estimate of the relative error of the force between two exact magnets taken as point dipoles `distance` apart
 // (centre to centre): the sum over the magnets that are not spheres of 2·(R/d)⁴ for a cube (its field has no
-// octupole: a cube's shape has no quadrupole) and 3·(R/d)² otherwise, R the bounding radius; infinite when the
-// bounding spheres touch. A sphere is exactly its dipole, so two spheres have none, touching or not.
+// octupole: a cube's shape has no quadrupole), 3·(a_max² − a_min²)/d² for an ellipsoid (its field's first correction
+// is its second moments' anisotropy; none for a sphere-shaped one) and 3·(R/d)² otherwise, R the bounding radius;
+// infinite when the bounding spheres touch. A sphere is exactly its dipole, so two spheres have none, touching or not.
 // tests/unit/magnetics_magnet_pair_test.cpp measures that it bounds the error.
 double pointDipoleError(const Magnet& first, const Magnet& second, double distance);
 

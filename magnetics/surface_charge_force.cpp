@@ -33,7 +33,8 @@ const GaussRule kGauss;
 // A face's point at (s, t) ∈ [−1, 1]², relative to the target's centre, and the area element dS/(ds·dt) there. A disc's
 // (s, t) are its radius and angle, so that its rule is radial Gauss–Legendre × angular; dS = r·dr·dθ vanishes at the
 // centre, where polar coordinates are singular, and the integrand stays smooth. A triangle's (s, t) are those of the
-// square collapsed onto it, and its dS vanishes likewise at the corner the side s = −1 collapses onto.
+// square collapsed onto it, and its dS vanishes likewise at the corner the side s = −1 collapses onto. An ellipsoid's
+// octant's (s, t) are its θ and φ, and its `area` is σ·dS/(ds·dt), its charge varying over it.
 struct FacePoint {
   Vector3 lever;
   double area = 0;
@@ -52,8 +53,26 @@ FacePoint pointOf(const ChargedFace& face, double s, double t) {
       return {face.centre + a * ((1 - b) * face.halfU + b * face.halfV),
               face.halfU.cross(face.halfV).norm() * a * 0.25};
     }
+    case ChargedFace::Shape::kEllipsoidOctant: {
+      constexpr double kQuarterTurn = 0.25 * std::numbers::pi;  // dθ = dφ = (π/4)·ds
+      const double theta = kQuarterTurn * (s + 1), phi = kQuarterTurn * (t + 1);
+      const double sinTheta = std::sin(theta), cosTheta = std::cos(theta);
+      const double sinPhi = std::sin(phi), cosPhi = std::cos(phi);
+      const Vector3 across = cosPhi * face.halfU + sinPhi * face.halfV;
+      const Vector3 alongTheta = cosTheta * across - sinTheta * face.halfW;
+      const Vector3 alongPhi = sinTheta * (cosPhi * face.halfV - sinPhi * face.halfU);
+      // r_θ × r_φ points outward when (halfU, halfV, halfW) turn right-handed, inward otherwise.
+      const double outward = face.halfU.dot(face.halfV.cross(face.halfW)) > 0 ? 1.0 : -1.0;
+      return {face.centre + sinTheta * across + cosTheta * face.halfW,
+              outward * face.magnetisation.dot(alongTheta.cross(alongPhi)) * kQuarterTurn * kQuarterTurn};
+    }
   }
   return {};
+}
+
+// The factor of a face's rule that its FacePoint's `area` leaves out: a flat face's uniform σ.
+double uniformCharge(const ChargedFace& face) {
+  return face.shape == ChargedFace::Shape::kEllipsoidOctant ? 1.0 : face.charge;
 }
 
 // A rectangle [s0, s1] × [t0, t1] of a face's coordinates.
@@ -128,7 +147,7 @@ class FaceQuadrature {
     }
     evaluations_ += static_cast<long>(kGauss.nodes.size() * kGauss.nodes.size());
     // The patch's ds·dt is halfS·halfT times the rule's [−1, 1]².
-    const double scale = kVacuumPermeability * face.charge * halfS * halfT;
+    const double scale = kVacuumPermeability * uniformCharge(face) * halfS * halfT;
     Wrench result;
     result << scale * force, scale * torque;
     return result;

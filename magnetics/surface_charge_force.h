@@ -1,8 +1,9 @@
 // Force and torque on a uniformly magnetised target in any source's field: the force on the target's magnetic surface
-// charge σ = M·n, integrated over its charged faces (rectangles, discs or triangles) by adaptive Gauss–Legendre
-// quadrature. The cuboid's, the cylinder's and the polyhedron's interactions (cuboid_force.h, cylinder_force.h,
-// polyhedron_force.h) are this with their own faces. Exact for the surface-charge model, which for rigid, uniformly
-// magnetised bodies gives the same total force and torque as the Amperian-current model.
+// charge σ = M·n, integrated over its charged faces (rectangles, discs, triangles, or an ellipsoid's curved octants) by
+// adaptive Gauss–Legendre quadrature. The cuboid's, the cylinder's, the ellipsoid's and the polyhedron's interactions
+// (cuboid_force.h, cylinder_force.h, ellipsoid_force.h, polyhedron_force.h) are this with their own faces. Exact for
+// the surface-charge model, which for rigid, uniformly magnetised bodies gives the same total force and torque as the
+// Amperian-current model.
 #pragma once
 
 #include <functional>
@@ -36,19 +37,29 @@ struct MagnetInteraction {
 // (Duffy's map): centre + a·((1 − b)·halfU + b·halfV), a and b in [0, 1], dS = |halfU × halfV|·a·da·db. The factor a
 // vanishes at the corner the side a = 0 collapses onto, so a field smooth over the triangle stays a smooth integrand,
 // and a panel [a0, a1] × [b0, b1] halves like a rectangle's.
+//
+// A curved face's charge σ = M·n varies with its normal n: it carries the target's magnetisation instead, and σ·dS =
+// M·(r_s × r_t)·ds·dt is taken at each quadrature point (a flat face's uniform σ stays a factor outside its sums, so
+// its results are those it always had, bit for bit). An ellipsoid's octant is
+// centre + sin θ·(cos φ·halfU + sin φ·halfV) + cos θ·halfW, θ and φ in [0, π/2]: the signs of the three semi-axis
+// vectors pick the octant, and its normal is taken outward whichever way they turn. Its pole (θ = 0) is a side
+// collapsed onto a point, as a disc's centre is: dS ∝ sin θ vanishes there and the integrand stays smooth in (θ, φ),
+// so the pole costs no convergence.
 struct ChargedFace {
-  enum class Shape { kRectangle, kDisc, kTriangle };
+  enum class Shape { kRectangle, kDisc, kTriangle, kEllipsoidOctant };
   Shape shape = Shape::kRectangle;
   Vector3 centre = Vector3::Zero(), halfU = Vector3::Zero(), halfV = Vector3::Zero();
-  double charge = 0;  // σ = M·n, A/m
+  double charge = 0;                        // a flat face's σ = M·n, A/m
+  Vector3 halfW = Vector3::Zero();          // a curved face's third axis
+  Vector3 magnetisation = Vector3::Zero();  // a curved face's M, A/m, in the source's axes
 };
 
 // F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the faces (H: the source's field, c: the target's centre at
 // `targetCentre`), the target's magnetisation staying uniform. Each face is cut into panels, each integrated by a 7×7
-// Gauss–Legendre rule (over a disc: radius × angle; over a triangle: a × b of its collapsed square); the panel whose
-// rule differs most from the sum of its two halves' is split, until those differences add up to at most
-// relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of the coarser rules; the result is the finer
-// ones. ℓ = torqueLength, the target's size, weighs torque against force.
+// Gauss–Legendre rule (over a disc: radius × angle; over a triangle: a × b of its collapsed square; over an octant:
+// θ × φ); the panel whose rule differs most from the sum of its two halves' is split, until those differences add up
+// to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of the coarser rules; the result is
+// the finer ones. ℓ = torqueLength, the target's size, weighs torque against force.
 //
 // `layout`, when given, keeps the panels the integration ended with; with `layout->reuse` set, the integration
 // does not adapt but takes those panels as they are (each the sum of its two halves' rules, as at the end of the

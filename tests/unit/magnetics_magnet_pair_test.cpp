@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <numbers>
-#include <stdexcept>
 
 #include "magnetics/magnet_pair.h"
 #include "magnetics/point_dipole.h"
@@ -24,6 +23,9 @@ const Magnet kCylinder{{Kind::kCylinder, 0.01, 0.02, Vector3::Zero()}, Vector3(0
 const Magnet kSphere{{Kind::kSphere, 0.01, 0, Vector3::Zero()}, Vector3(2e5, 0, 7e5)};
 const Magnet kRod{{Kind::kCylinder, 0.004, 0.05, Vector3::Zero()}, Vector3(0, 0, 9e5)};
 const Magnet kDisc{{Kind::kCylinder, 0.03, 0.003, Vector3::Zero()}, Vector3(0, 0, 9e5)};
+// A triaxial ellipsoid (semi-axes 10, 20 and 30 mm) magnetised obliquely, and a prolate one 60 mm long, 8 mm across.
+const Magnet kEllipsoid{{Kind::kEllipsoid, 0, 0, Vector3(0.01, 0.02, 0.03)}, Vector3(1e5, 0, 6e5)};
+const Magnet kProlate{{Kind::kEllipsoid, 0, 0, Vector3(0.004, 0.004, 0.03)}, Vector3(2e5, -1e5, 9e5)};
 
 const MagnetPose kOrigin{};
 MagnetPose turnedAt(const Vector3& position) {
@@ -46,7 +48,10 @@ TEST(MagnetPair, ThePointDipoleErrorEstimateBoundsTheErrorOfTheDipoles) {
   for (const Case& pair : {Case{"cube-cube", kCube, kCube}, Case{"plate-cube", kPlate, kCube},
                            Case{"cylinder-cylinder", kCylinder, kCylinder}, Case{"cube-cylinder", kCube, kCylinder},
                            Case{"sphere-cube", kSphere, kCube}, Case{"cylinder-sphere", kCylinder, kSphere},
-                           Case{"rod-disc", kRod, kDisc}, Case{"rod-sphere", kRod, kSphere}}) {
+                           Case{"rod-disc", kRod, kDisc}, Case{"rod-sphere", kRod, kSphere},
+                           Case{"ellipsoid-cube", kEllipsoid, kCube}, Case{"prolate-sphere", kProlate, kSphere},
+                           Case{"cylinder-prolate", kCylinder, kProlate},
+                           Case{"prolate-ellipsoid", kProlate, kEllipsoid}}) {
     const double reach = boundingRadius(pair.first.shape) + boundingRadius(pair.second.shape);
     for (const double multiple : {1.5, 3.0, 10.0, 30.0}) {
       const MagnetPose secondPose = turnedAt(multiple * reach * kSkewDirection);
@@ -159,14 +164,13 @@ TEST(MagnetPair, DipoleSamplesCarryTheMagnetsMoment) {
   EXPECT_LT(forceError(sampled, point), 1e-15);
 }
 
-// An ellipsoid (semi-axes 10, 20 and 30 mm) is sampled by dipoles: the cells' centres inside it (Σ(x/a)² ≤ 1) carry
-// its moment M·4πabc/3; its exact field is not available, and asking for it says so. Far from a cube (at 20 and 60
-// bounding radii) the sampled ellipsoid's force is the point dipoles' within what pointDipoleError allows.
+// An ellipsoid (semi-axes 10, 20 and 30 mm) may be sampled by dipoles: the cells' centres inside it (Σ(x/a)² ≤ 1)
+// carry its moment M·4πabc/3. Far from a cube (at 20 and 60 bounding radii) the sampled ellipsoid's force is the point
+// dipoles' within what pointDipoleError allows. (Exact, it is Osborn's closed form: AnExactEllipsoidFeelsWhatItExerts.)
 TEST(MagnetPair, AnEllipsoidIsSampledByDipoles) {
-  const Magnet exact{{Kind::kEllipsoid, 0, 0, Vector3(0.01, 0.02, 0.03)}, Vector3(1e5, 0, 6e5)};
+  const Magnet& exact = kEllipsoid;
   EXPECT_NEAR(volume(exact.shape), 4 * std::numbers::pi / 3 * 6e-6, 1e-20);
   EXPECT_EQ(boundingRadius(exact.shape), 0.03);
-  EXPECT_THROW(magnetField(exact), std::invalid_argument);
   for (const int n : {1, 4, 9}) {
     Magnet sampled = exact;
     sampled.dipolesPerAxis = n;
@@ -191,6 +195,29 @@ TEST(MagnetPair, AnEllipsoidIsSampledByDipoles) {
     const MagnetPairLoads samples = magnetPairInteraction(sampled, kOrigin, kCube, pose, 1e-10);
     EXPECT_EQ(samples.method, PairMethod::kDipoleSamples);
     EXPECT_LT(forceError(samples, point), pointDipoleError(sampled, kCube, pose.position.norm()));
+  }
+}
+
+// The ellipsoid the other way round: its exact field, another magnet's surface charges in it (cube, cylinder, another
+// ellipsoid), against its own varying charge in theirs. From 0.1 mm to 100 mm between the cube's top face and the
+// ellipsoid's lowest point, asking 1e-10, the two agree within 1e-8 in force and torque (Newton's third law, and the
+// torques about the second's centre; measured ≤ 1.5e-11 in force, ≤ 2.6e-11 in torque, for 1.7k to 40k field
+// evaluations).
+TEST(MagnetPair, AnExactEllipsoidFeelsWhatItExerts) {
+  const Matrix3 turn = turnedAt(Vector3::Zero()).rotation;
+  const double depth = kEllipsoid.shape.halfExtents.cwiseProduct(turn.row(2).transpose()).norm();  // below its centre
+  for (const Magnet* other : {&kCube, &kCylinder, &kProlate}) {
+    const double top = other == &kCube ? 0.05 : other == &kCylinder ? 0.02 : 0.03;  // the other's top on its axis
+    for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
+      SCOPED_TRACE(::testing::Message() << "gap " << gap << " m, other " << static_cast<int>(other->shape.kind));
+      const MagnetPose pose{turn, Vector3(0.002, -0.001, top + gap + depth)};
+      const MagnetPairLoads ellipsoidSecond = magnetPairInteraction(*other, kOrigin, kEllipsoid, pose, 1e-10);
+      const MagnetPairLoads ellipsoidFirst = magnetPairInteraction(kEllipsoid, pose, *other, kOrigin, 1e-10);
+      EXPECT_EQ(ellipsoidSecond.method, PairMethod::kSurfaceCharge);
+      EXPECT_LT(relativeError(ellipsoidFirst.forceOnFirst, ellipsoidSecond.forceOnSecond), 1e-8);
+      EXPECT_LT(relativeError(ellipsoidFirst.torqueOnFirst, ellipsoidSecond.torqueOnSecond), 1e-8);
+      EXPECT_LT(relativeError(ellipsoidFirst.torqueOnSecond, ellipsoidSecond.torqueOnFirst), 1e-8);
+    }
   }
 }
 
