@@ -1,5 +1,5 @@
 // What the magnetics tests share: errors, volumes, a direction without symmetry, a field's derivatives, the two-dipole
-// limit of an interaction, Akoun & Yonnet's force between parallel cuboids.
+// limit of an interaction, Akoun & Yonnet's force between parallel cuboids, the loads on a magnetised volume.
 #pragma once
 
 #include <array>
@@ -7,7 +7,9 @@
 #include <map>
 #include <numbers>
 #include <utility>
+#include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
 
 #include "magnetics/cylinder_field.h"
@@ -170,6 +172,47 @@ inline Polyhedron octahedron(const Vector3& u, const Vector3& v, const Vector3& 
     }
   }
   return mesh;
+}
+
+// The n-point Gauss–Legendre rule on [−1, 1] by Golub and Welsch: the eigenvalues of the Legendre polynomials' Jacobi
+// matrix, and twice the squared first components of its eigenvectors.
+struct GaussLegendre {
+  std::vector<double> nodes, weights;
+};
+inline GaussLegendre gaussLegendre(int n) {
+  Eigen::MatrixXd jacobi = Eigen::MatrixXd::Zero(n, n);
+  for (int k = 1; k < n; ++k) jacobi(k, k - 1) = jacobi(k - 1, k) = k / std::sqrt(4.0 * k * k - 1);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(jacobi);
+  GaussLegendre rule;
+  for (int k = 0; k < n; ++k) {
+    rule.nodes.push_back(solver.eigenvalues()(k));
+    rule.weights.push_back(2 * solver.eigenvectors()(0, k) * solver.eigenvectors()(0, k));
+  }
+  return rule;
+}
+
+// A point of a volume rule: its place relative to the body's centre and its share of the volume (m³).
+struct VolumePoint {
+  Vector3 lever = Vector3::Zero();
+  double weight = 0;
+};
+
+// The loads on a body magnetised uniformly with M in an outside field H, over its volume: F = μ0 ∫ (M·∇)H dV and,
+// about its centre c, T = μ0 ∫ [(r − c) × (M·∇)H + M × H] dV, (M·∇)H by central differences of `step` along M. An
+// independent reference for the surface-charge integration, which is this by the divergence theorem.
+template <class Field>
+std::pair<Vector3, Vector3> volumeLoads(const Field& field, const Vector3& centre, const Vector3& magnetisation,
+                                        const std::vector<VolumePoint>& points, double step) {
+  const Vector3 along = magnetisation.normalized();
+  Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
+  for (const VolumePoint& point : points) {
+    const Vector3 at = centre + point.lever;
+    const Vector3 derivative =
+        (field(at + step * along) - field(at - step * along)) / (2 * step) * magnetisation.norm();
+    force += point.weight * derivative;
+    torque += point.weight * (point.lever.cross(derivative) + magnetisation.cross(field(at)));
+  }
+  return {kVacuumPermeability * force, kVacuumPermeability * torque};
 }
 
 }  // namespace lodestone::magnet_testing

@@ -7,8 +7,6 @@
 #include <numbers>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
 #include "magnetics/cuboid_field.h"
 #include "magnetics/ellipsoid_force.h"
 #include "support/magnet_testing.h"
@@ -22,64 +20,38 @@ using namespace magnet_testing;
 const Cuboid kCube{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
 const Ellipsoid kEllipsoid{Vector3(0.006, 0.004, 0.003), Vector3(2e5, -3e5, 7e5)};
 
-struct GaussLegendre {
-  std::vector<double> nodes, weights;  // on [−1, 1]
-};
-// Golub and Welsch: the eigenvalues of the Legendre polynomials' Jacobi matrix, and twice the squared first
-// components of its eigenvectors.
-GaussLegendre gaussLegendre(int n) {
-  Eigen::MatrixXd jacobi = Eigen::MatrixXd::Zero(n, n);
-  for (int k = 1; k < n; ++k) jacobi(k, k - 1) = jacobi(k - 1, k) = k / std::sqrt(4.0 * k * k - 1);
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(jacobi);
-  GaussLegendre rule;
-  for (int k = 0; k < n; ++k) {
-    rule.nodes.push_back(solver.eigenvalues()(k));
-    rule.weights.push_back(2 * solver.eigenvectors()(0, k) * solver.eigenvectors()(0, k));
-  }
-  return rule;
-}
-
-struct Loads {
-  Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
-};
-
-// The loads on a magnetised body in an outside field H, over its volume: F = μ0 ∫ (M·∇)H dV and, about its centre c,
-// T = μ0 ∫ [(r − c) × (M·∇)H + M × H] dV. (M·∇)H by central differences of 1e-5 of the distance from the ellipsoid's
-// nearest point to the source's edges (truncation ~1e-10, round-off ~1e-11). The ellipsoid is the unit ball stretched:
-// r = c + R·diag(a, b, c)·ρ·(sin θ cos φ, sin θ sin φ, cos θ), dV = abc·ρ²·sin θ·dρ·dθ·dφ, Gauss–Legendre in ρ and θ,
-// the trapezoid rule in φ (periodic). The source's field is analytic over the ellipsoid away from its edges, so the
-// rule converges geometrically; `points` is the count along θ, with half as many along ρ and twice as many along φ.
-Loads volumeIntegral(const Cuboid& source, const Ellipsoid& target, const MagnetPose& pose, double reach, int points) {
+// The ellipsoid's volume rule: the unit ball stretched, r = R·diag(a, b, c)·ρ·(sin θ cos φ, sin θ sin φ, cos θ),
+// dV = abc·ρ²·sin θ·dρ·dθ·dφ; Gauss–Legendre in ρ and θ, the trapezoid rule in φ (periodic). The source's field is
+// analytic over the ellipsoid away from its edges, so the rule converges geometrically; `points` is the count along
+// θ, with half as many along ρ and twice as many along φ.
+std::vector<VolumePoint> ellipsoidVolumeRule(const Ellipsoid& ellipsoid, const Matrix3& rotation, int points) {
   const GaussLegendre radial = gaussLegendre(points / 2), polar = gaussLegendre(points);
   const int azimuths = 2 * points;
-  const Vector3 magnetisation = pose.rotation * target.magnetisation;
-  const double step = 1e-5 * reach;
-  const auto field = [&source](const Vector3& x) { return cuboidField(source, x); };
-  Loads loads;
+  std::vector<VolumePoint> rule;
   for (size_t i = 0; i < radial.nodes.size(); ++i) {
     const double rho = 0.5 * (radial.nodes[i] + 1);
     for (size_t j = 0; j < polar.nodes.size(); ++j) {
       const double theta = 0.5 * std::numbers::pi * (polar.nodes[j] + 1);
       for (int k = 0; k < azimuths; ++k) {
         const double phi = 2 * std::numbers::pi * k / azimuths;
-        const Vector3 lever = pose.rotation * target.semiAxes.cwiseProduct(
-                                                  rho * Vector3(std::sin(theta) * std::cos(phi),
-                                                                std::sin(theta) * std::sin(phi), std::cos(theta)));
-        const Vector3 at = pose.position + lever;
-        const Vector3 derivative = (field(at + step * magnetisation.normalized()) -
-                                    field(at - step * magnetisation.normalized())) /
-                                   (2 * step) * magnetisation.norm();
+        const Vector3 unit(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
         // dρ·dθ·dφ of the rule: (1/2)·(π/2)·(2π/azimuths).
-        const double weight = radial.weights[i] * polar.weights[j] * 0.5 * 0.5 * std::numbers::pi * 2 *
-                              std::numbers::pi / azimuths * target.semiAxes.prod() * rho * rho * std::sin(theta);
-        loads.force += weight * derivative;
-        loads.torque += weight * (lever.cross(derivative) + magnetisation.cross(field(at)));
+        const double weight = radial.weights[i] * polar.weights[j] * 0.5 * std::numbers::pi * std::numbers::pi /
+                              azimuths * ellipsoid.semiAxes.prod() * rho * rho * std::sin(theta);
+        rule.push_back({rotation * ellipsoid.semiAxes.cwiseProduct(rho * unit), weight});
       }
     }
   }
-  loads.force *= kVacuumPermeability;
-  loads.torque *= kVacuumPermeability;
-  return loads;
+  return rule;
+}
+
+// The loads over the ellipsoid's volume in the cube's field, (M·∇)H by central differences of 1e-5 of the distance
+// `reach` from the ellipsoid to the cube's edges (truncation ~1e-10, round-off ~1e-11).
+std::pair<Vector3, Vector3> volumeIntegral(const Cuboid& source, const Ellipsoid& target, const MagnetPose& pose,
+                                           double reach, int points) {
+  return volumeLoads([&source](const Vector3& x) { return cuboidField(source, x); }, pose.position,
+                     pose.rotation * target.magnetisation, ellipsoidVolumeRule(target, pose.rotation, points),
+                     1e-5 * reach);
 }
 
 // The ellipsoid, turned, above the cube's top face and off its centre, `gap` between the face and its lowest point.
@@ -103,11 +75,11 @@ TEST(MagnetEllipsoidForce, IsTheSourceFieldIntegratedOverItsVolume) {
     const MagnetPose pose = aboveTheCube(gap);
     const MagnetInteraction interaction = ellipsoidInteraction(field, kEllipsoid, pose, 1e-8);
     // 3 mm and more from the cube's top edges, plus the gap.
-    const Loads reference = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 32);
-    const Loads coarser = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 24);
-    EXPECT_LT(relativeError(coarser.force, reference.force), 1e-9);
-    EXPECT_LT(relativeError(interaction.force, reference.force), 1e-8);
-    EXPECT_LT(relativeError(interaction.torque, reference.torque), 1e-8);
+    const auto [force, torque] = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 32);
+    const auto [coarserForce, coarserTorque] = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 24);
+    EXPECT_LT(relativeError(coarserForce, force), 1e-9);
+    EXPECT_LT(relativeError(interaction.force, force), 1e-8);
+    EXPECT_LT(relativeError(interaction.torque, torque), 1e-8);
     EXPECT_TRUE(interaction.converged);
   }
 }
