@@ -189,13 +189,6 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
                       : components(spec.magnetization_x, spec.magnetization_y, spec.magnetization_z);
   const Vector3 magnetisation = placed->inMarker.rotation.transpose() * inMarkerAxes;
   built.side.magnet.magnetisation = magnetisation;
-  if (shape->kind == Kind::kCylinder && spec.dipoles_per_axis == 0 &&
-      magnetisation.head<2>().norm() > 1e-12 * magnetisation.norm()) {
-    diagnostics.error(spec.loc, graphicName + " is a Cylinder magnetised across its axis (its marker's z): only "
-                                              "axial magnetisation is available exactly in this version; give "
-                                              "dipoles_per_axis to sample it by dipoles instead");
-    return std::nullopt;
-  }
   if (spec.strength_expression) {
     ForceConnection strengthReads;
     built.side.strength = buildForceExpression("strength_expression", *spec.strength_expression, spec.loc, model,

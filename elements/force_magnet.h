@@ -5,7 +5,7 @@
 //   graphic_id           the Post_Graphic that is the magnet: a Sphere, a Box, a Cylinder, an Ellipsoid or a closed
 //                        TriaMesh
 //   magnetization_x/y/z  M, uniform, in the axes of the graphic's marker (current per length: A/m in a metre deck,
-//                        A/mm in a millimetre one); a Cylinder's along its axis only
+//                        A/mm in a millimetre one), in any direction
 //   moment_x/y/z         or the magnet's whole moment M·V (A·length²), in the same axes
 //   susceptibility       or χ (dimensionless, SI; > −1, ≠ 0): a soft magnet, magnetised by the field of the others
 //                        (below); instead of magnetization or moment

@@ -1,6 +1,7 @@
-// Force and torque on an axially magnetised cylinder in any source's field (another cylinder, a cuboid): the force on
-// its end discs' charge σ = ±M in the source's closed-form field, integrated over the discs in polar coordinates by
-// adaptive Gauss–Legendre quadrature (surface_charge_force.h). The mantle carries no charge (M·n = 0 there).
+// Force and torque on a uniformly magnetised cylinder in any source's field (another cylinder, a cuboid): the force on
+// its end discs' charge σ = ±M_z in the source's closed-form field, integrated over the discs in polar coordinates, and
+// on its mantle's σ = M·n from the diametral part (none when magnetised along its axis), over its four quarters in
+// (φ, z), by adaptive Gauss–Legendre quadrature (surface_charge_force.h).
 #pragma once
 
 #include "magnetics/cylinder_field.h"
@@ -8,8 +9,8 @@
 
 namespace lodestone {
 
-// F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the target's end discs (c: its centre, placed with its axes by
-// `pose` in the source's axes), in the source's axes; the magnetisation stays uniform. ℓ = √(R² + L²) weighs torque
+// F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the target's charged surface (c: its centre, placed with its axes
+// by `pose` in the source's axes), in the source's axes; the magnetisation stays uniform. ℓ = √(R² + L²) weighs torque
 // against force in the accuracy asked for, relativeAccuracy·(|F| + |T|/ℓ). The magnets must not overlap.
 //
 // Accuracy (the estimate is not a bound; surface_charge_force.h says how it is made): between two 20 mm × 20 mm
@@ -18,8 +19,9 @@ namespace lodestone {
 // each), the most at 0.1 mm (tests/unit/magnetics_cylinder_force_test.cpp).
 MagnetInteraction cylinderInteraction(const SourceField& source, const Cylinder& target, const MagnetPose& pose,
                                       double relativeAccuracy = 1e-8);
-// The target's two charged end discs placed by `pose`, and its torque length ℓ: what cylinderInteraction integrates
-// over, for callers that keep a quadrature layout (surface_charge_force.h).
+// The target's charged end discs (if M_z ≠ 0) and mantle quarters (if magnetised across its axis) placed by `pose`,
+// and its torque length ℓ: what cylinderInteraction integrates over, for callers that keep a quadrature layout
+// (surface_charge_force.h).
 std::vector<ChargedFace> chargedFaces(const Cylinder& target, const MagnetPose& pose);
 double torqueLength(const Cylinder& target);
 MagnetInteraction cylinderInteraction(const Cylinder& source, const Cylinder& target, const MagnetPose& pose,

@@ -362,7 +362,9 @@ SourceField magnetField(const Magnet& source) {
         return cuboidField(cuboid, outsideOf(shape, point));
       };
     case Kind::kCylinder:
-      return [cylinder = Cylinder{shape.radius, shape.halfLength, source.magnetisation.z()}, shape](
+      return [cylinder = Cylinder{shape.radius, shape.halfLength, source.magnetisation.z(),
+                                  source.magnetisation.head<2>()},
+              shape](
                  const Vector3& point) { return cylinderField(cylinder, outsideOf(shape, point)); };
     case Kind::kPolyhedron: {
       Polyhedron magnetised = *shape.polyhedron;
@@ -398,7 +400,8 @@ std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, d
     length = torqueLength(cuboid);
     return chargedFaces(cuboid, pose);
   }
-  const Cylinder cylinder{target.shape.radius, target.shape.halfLength, target.magnetisation.z()};
+  const Cylinder cylinder{target.shape.radius, target.shape.halfLength, target.magnetisation.z(),
+                          target.magnetisation.head<2>()};
   length = torqueLength(cylinder);
   return chargedFaces(cylinder, pose);
 }

@@ -1,8 +1,8 @@
-// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, axially magnetised cylinders,
-// closed triangle meshes and ellipsoids — placed in one frame, by the method their distance and the accuracy asked for
-// allow: the surface-charge model's exact interaction near (cuboid_force.h, cylinder_force.h, ellipsoid_force.h), the
-// point dipoles far, or sampling by dipoles as Westhofen et al. (2024) and PFC's linear dipole model do when the magnet
-// asks for it.
+// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, cylinders, closed triangle meshes
+// and ellipsoids — placed in one frame, by the method their distance and the accuracy asked for allow: the
+// surface-charge model's exact interaction near (cuboid_force.h, cylinder_force.h, ellipsoid_force.h), the point
+// dipoles far, or sampling by dipoles as Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks
+// for it.
 #pragma once
 
 #include <array>
@@ -35,7 +35,7 @@ double boundingRadius(const MagnetShape& shape);  // about the shape's centre
 
 struct Magnet {
   MagnetShape shape;
-  Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes; a cylinder's along its axis (z) only
+  Vector3 magnetisation = Vector3::Zero();  // M, A/m, in the magnet's axes (a cylinder's axis is its z)
   // 0: exact; n > 0: sampled by point dipoles at the centres of an n×n×n grid of cells over the magnet's bounding
   // box, those inside it, sharing its moment M·V equally (the paper's way, for comparison with it). A pair with one
   // sampled magnet takes the other exactly in the samples' field. A polyhedron's grid is over the box about its axes'

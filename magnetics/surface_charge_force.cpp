@@ -34,11 +34,18 @@ const GaussRule kGauss;
 // (s, t) are its radius and angle, so that its rule is radial Gauss–Legendre × angular; dS = r·dr·dθ vanishes at the
 // centre, where polar coordinates are singular, and the integrand stays smooth. A triangle's (s, t) are those of the
 // square collapsed onto it, and its dS vanishes likewise at the corner the side s = −1 collapses onto. An ellipsoid's
-// octant's (s, t) are its θ and φ, and its `area` is σ·dS/(ds·dt), its charge varying over it.
+// octant's (s, t) are its θ and φ, a mantle quarter's its φ and τ, and their `area` is σ·dS/(ds·dt), the charge varying
+// over them.
 struct FacePoint {
   Vector3 lever;
   double area = 0;
 };
+
+// A curved face's angles run over a quarter turn: dθ = dφ = (π/4)·ds.
+constexpr double kQuarterTurn = 0.25 * std::numbers::pi;
+
+// A curved face's r_s × r_t points outward when (halfU, halfV, halfW) turn right-handed, inward otherwise.
+double outwardSign(const ChargedFace& face) { return face.halfU.dot(face.halfV.cross(face.halfW)) > 0 ? 1.0 : -1.0; }
 FacePoint pointOf(const ChargedFace& face, double s, double t) {
   switch (face.shape) {
     case ChargedFace::Shape::kRectangle:
@@ -54,17 +61,20 @@ FacePoint pointOf(const ChargedFace& face, double s, double t) {
               face.halfU.cross(face.halfV).norm() * a * 0.25};
     }
     case ChargedFace::Shape::kEllipsoidOctant: {
-      constexpr double kQuarterTurn = 0.25 * std::numbers::pi;  // dθ = dφ = (π/4)·ds
       const double theta = kQuarterTurn * (s + 1), phi = kQuarterTurn * (t + 1);
       const double sinTheta = std::sin(theta), cosTheta = std::cos(theta);
       const double sinPhi = std::sin(phi), cosPhi = std::cos(phi);
       const Vector3 across = cosPhi * face.halfU + sinPhi * face.halfV;
       const Vector3 alongTheta = cosTheta * across - sinTheta * face.halfW;
       const Vector3 alongPhi = sinTheta * (cosPhi * face.halfV - sinPhi * face.halfU);
-      // r_θ × r_φ points outward when (halfU, halfV, halfW) turn right-handed, inward otherwise.
-      const double outward = face.halfU.dot(face.halfV.cross(face.halfW)) > 0 ? 1.0 : -1.0;
       return {face.centre + sinTheta * across + cosTheta * face.halfW,
-              outward * face.magnetisation.dot(alongTheta.cross(alongPhi)) * kQuarterTurn * kQuarterTurn};
+              outwardSign(face) * face.magnetisation.dot(alongTheta.cross(alongPhi)) * kQuarterTurn * kQuarterTurn};
+    }
+    case ChargedFace::Shape::kMantleQuarter: {
+      const double phi = kQuarterTurn * (s + 1);
+      const Vector3 alongPhi = kQuarterTurn * (std::cos(phi) * face.halfV - std::sin(phi) * face.halfU);
+      return {face.centre + std::cos(phi) * face.halfU + std::sin(phi) * face.halfV + t * face.halfW,
+              outwardSign(face) * face.magnetisation.dot(alongPhi.cross(face.halfW))};
     }
   }
   return {};
@@ -72,7 +82,9 @@ FacePoint pointOf(const ChargedFace& face, double s, double t) {
 
 // The factor of a face's rule that its FacePoint's `area` leaves out: a flat face's uniform σ.
 double uniformCharge(const ChargedFace& face) {
-  return face.shape == ChargedFace::Shape::kEllipsoidOctant ? 1.0 : face.charge;
+  const bool curved =
+      face.shape == ChargedFace::Shape::kEllipsoidOctant || face.shape == ChargedFace::Shape::kMantleQuarter;
+  return curved ? 1.0 : face.charge;
 }
 
 // A rectangle [s0, s1] × [t0, t1] of a face's coordinates.

@@ -1,9 +1,9 @@
 // Force and torque on a uniformly magnetised target in any source's field: the force on the target's magnetic surface
-// charge σ = M·n, integrated over its charged faces (rectangles, discs, triangles, or an ellipsoid's curved octants) by
-// adaptive Gauss–Legendre quadrature. The cuboid's, the cylinder's, the ellipsoid's and the polyhedron's interactions
-// (cuboid_force.h, cylinder_force.h, ellipsoid_force.h, polyhedron_force.h) are this with their own faces. Exact for
-// the surface-charge model, which for rigid, uniformly magnetised bodies gives the same total force and torque as the
-// Amperian-current model.
+// charge σ = M·n, integrated over its charged faces (rectangles, discs, triangles, an ellipsoid's curved octants or a
+// cylinder's mantle quarters) by adaptive Gauss–Legendre quadrature. The cuboid's, the cylinder's, the ellipsoid's and
+// the polyhedron's interactions (cuboid_force.h, cylinder_force.h, ellipsoid_force.h, polyhedron_force.h) are this with
+// their own faces. Exact for the surface-charge model, which for rigid, uniformly magnetised bodies gives the same
+// total force and torque as the Amperian-current model.
 #pragma once
 
 #include <functional>
@@ -44,9 +44,10 @@ struct MagnetInteraction {
 // centre + sin θ·(cos φ·halfU + sin φ·halfV) + cos θ·halfW, θ and φ in [0, π/2]: the signs of the three semi-axis
 // vectors pick the octant, and its normal is taken outward whichever way they turn. Its pole (θ = 0) is a side
 // collapsed onto a point, as a disc's centre is: dS ∝ sin θ vanishes there and the integrand stays smooth in (θ, φ),
-// so the pole costs no convergence.
+// so the pole costs no convergence. A cylinder's mantle quarter is centre + cos φ·halfU + sin φ·halfV + τ·halfW, φ in
+// [0, π/2] and τ in [−1, 1], likewise picked by the signs and taken outward.
 struct ChargedFace {
-  enum class Shape { kRectangle, kDisc, kTriangle, kEllipsoidOctant };
+  enum class Shape { kRectangle, kDisc, kTriangle, kEllipsoidOctant, kMantleQuarter };
   Shape shape = Shape::kRectangle;
   Vector3 centre = Vector3::Zero(), halfU = Vector3::Zero(), halfV = Vector3::Zero();
   double charge = 0;                        // a flat face's σ = M·n, A/m
@@ -57,9 +58,9 @@ struct ChargedFace {
 // F = μ0 ∮ σ H dS and T = μ0 ∮ (r − c) × σ H dS over the faces (H: the source's field, c: the target's centre at
 // `targetCentre`), the target's magnetisation staying uniform. Each face is cut into panels, each integrated by a 7×7
 // Gauss–Legendre rule (over a disc: radius × angle; over a triangle: a × b of its collapsed square; over an octant:
-// θ × φ); the panel whose rule differs most from the sum of its two halves' is split, until those differences add up
-// to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of the coarser rules; the result is
-// the finer ones. ℓ = torqueLength, the target's size, weighs torque against force.
+// θ × φ; over a mantle quarter: φ × τ); the panel whose rule differs most from the sum of its two halves' is split,
+// until those differences add up to at most relativeAccuracy·(|F| + |T|/ℓ). The differences estimate the error of the
+// coarser rules; the result is the finer ones. ℓ = torqueLength, the target's size, weighs torque against force.
 //
 // `layout`, when given, keeps the panels the integration ended with; with `layout->reuse` set, the integration
 // does not adapt but takes those panels as they are (each the sum of its two halves' rules, as at the end of the

@@ -1,10 +1,12 @@
 // The force and torque on an axially magnetised cylinder by quadrature over its charged end discs
 // (magnetics/cylinder_force.h), against references that do not share its formulas: the coaxial force from the discs'
-// Hankel transforms, Newton's third law with a cuboid and another cylinder, point dipoles.
+// Hankel transforms, Newton's third law with a cuboid and another cylinder, point dipoles; magnetised across its axis,
+// the source's field integrated over its volume.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "magnetics/cuboid_force.h"
 #include "magnetics/cylinder_force.h"
@@ -103,6 +105,67 @@ TEST(MagnetCylinderForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
                                 volume(target) * target.magnetisation * rotation.col(2), pose.position);
   };
   expectTheDipoleLimit(errors, 2e-4, 8e-4, 20, 4);
+}
+
+// The cylinder's volume rule: r·(cos φ, sin φ) + z·axis, dV = r·dr·dφ·dz; Gauss–Legendre in r (`points`/2) and z
+// (`points`), the trapezoid rule in φ (2·`points`, periodic). Polar coordinates keep the integrand analytic in (r, φ,
+// z) wherever the source's field is analytic over the cylinder, so the rule converges geometrically.
+std::vector<VolumePoint> cylinderVolumeRule(const Cylinder& cylinder, const Matrix3& rotation, int points) {
+  const GaussLegendre radial = gaussLegendre(points / 2), axial = gaussLegendre(points);
+  const int azimuths = 2 * points;
+  std::vector<VolumePoint> rule;
+  for (size_t i = 0; i < radial.nodes.size(); ++i) {
+    const double r = 0.5 * (radial.nodes[i] + 1) * cylinder.radius;
+    for (size_t j = 0; j < axial.nodes.size(); ++j) {
+      for (int k = 0; k < azimuths; ++k) {
+        const double phi = 2 * std::numbers::pi * k / azimuths;
+        // dr·dz·dφ of the rule: (R/2)·L·(2π/azimuths).
+        const double weight = radial.weights[i] * axial.weights[j] * 0.5 * cylinder.radius * cylinder.halfLength * 2 *
+                              std::numbers::pi / azimuths * r;
+        rule.push_back(
+            {rotation * Vector3(r * std::cos(phi), r * std::sin(phi), axial.nodes[j] * cylinder.halfLength), weight});
+      }
+    }
+  }
+  return rule;
+}
+
+// A cylinder 10 mm across and 8 mm long magnetised across its axis (and, tilted, along it too), turned, above a 20 mm
+// cube's top face and off its centre, 0.1 mm to 100 mm between the face and its lowest point, asking 1e-8: its
+// mantle's (and end discs') charges in the cube's field give the force and torque of the cube's field integrated over
+// its volume, within 1e-8 (forces of 8.3 N down to 5.4 mN; measured ≤ 2.6e-10 in force and 2.1e-10 in torque, for 1k
+// to 4.6k field evaluations; the issue asked 0.5 %). The volume rule's own convergence, 24 against 32 points along the
+// axis: ≤ 3.5e-11. A mantle quarter left out or turned inward is off by O(1).
+TEST(MagnetCylinderForce, AcrossItsAxisIsTheSourceFieldIntegratedOverItsVolume) {
+  const Cuboid cube{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
+  const SourceField field = [&cube](const Vector3& point) { return cuboidField(cube, point); };
+  const Matrix3 rotation =
+      (Eigen::AngleAxisd(0.5, Vector3::UnitZ()) * Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()))
+          .toRotationMatrix();
+  for (const Cylinder& cylinder : {Cylinder{0.005, 0.004, 0, Eigen::Vector2d(6e5, -3e5)},
+                                   Cylinder{0.005, 0.004, 4e5, Eigen::Vector2d(6e5, -3e5)}}) {
+    // The lowest point is on a rim: L·|axis_z| + R·|the axis's tilt|.
+    const double depth =
+        cylinder.halfLength * std::fabs(rotation(2, 2)) + cylinder.radius * rotation.row(2).head<2>().norm();
+    const Vector3 magnetisation =
+        rotation * Vector3(cylinder.diametralMagnetisation.x(), cylinder.diametralMagnetisation.y(),
+                           cylinder.magnetisation);
+    for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
+      SCOPED_TRACE(::testing::Message() << "gap " << gap << " m, M_z " << cylinder.magnetisation);
+      const MagnetPose pose{rotation, Vector3(0.002, -0.001, cube.halfExtents.z() + gap + depth)};
+      const MagnetInteraction interaction = cylinderInteraction(field, cylinder, pose, 1e-8);
+      // 3 mm and more from the cube's top edges, plus the gap.
+      const double step = 1e-5 * (0.003 + gap);
+      const auto [force, torque] =
+          volumeLoads(field, pose.position, magnetisation, cylinderVolumeRule(cylinder, rotation, 32), step);
+      const auto [coarserForce, coarserTorque] =
+          volumeLoads(field, pose.position, magnetisation, cylinderVolumeRule(cylinder, rotation, 24), step);
+      EXPECT_LT(relativeError(coarserForce, force), 1e-9);
+      EXPECT_LT(relativeError(interaction.force, force), 1e-8);
+      EXPECT_LT(relativeError(interaction.torque, torque), 1e-8);
+      EXPECT_TRUE(interaction.converged);
+    }
+  }
 }
 
 }  // namespace
