@@ -35,7 +35,8 @@ Vector3 surfaceNormal(const Ellipsoid& ellipsoid, const Vector3& onSurface) {
 }
 
 // Inside, H is uniform and −N·M with Osborn's factors (demagnetising_factors.h, a separate use of R_D): at the centre,
-// near the surface and between, the same to 1e-12 of |M| (measured ≤ 4e-18: both are R_D at λ = 0).
+// near the surface and between, the same to 1e-12 of |M| (measured ≤ 1.4e-16: both are R_D at λ = 0, the field's in
+// double precision, the factors' in extended).
 TEST(MagnetEllipsoidField, InsideIsMinusTheDemagnetisingFactorsTimesM) {
   for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedle, kOblate}) {
     const Vector3 expected = -ellipsoidDemagnetisingFactors(ellipsoid.semiAxes).cwiseProduct(ellipsoid.magnetisation);
