@@ -100,7 +100,7 @@ struct InducedMagnets {
 
 // Every pair of the deck's active permanent magnets on different bodies, each with its connection, and, when some
 // magnets are soft, the one element that holds them all; errors for magnets that cannot be built (a graphic of
-// another type, a cylinder magnetised across its axis, an unsampled soft TriaMesh, …) name the magnet and its line.
+// another type, a hollow graphic, an unsampled soft TriaMesh, …) name the magnet and its line.
 struct BuiltMagnetPair {
   MagnetPair pair;
   ForceConnection connection;
