@@ -12,8 +12,10 @@ namespace lodestone {
 // `pose` in the source's axes), in the source's axes. ℓ = the largest semi-axis weighs torque against force in the
 // accuracy asked for, relativeAccuracy·(|F| + |T|/ℓ). The magnets must not overlap.
 //
-// Accuracy: against the source's field integrated over the ellipsoid's volume, F = μ0 ∫ (M·∇)H dV, see
-// tests/unit/magnetics_ellipsoid_force_test.cpp.
+// Accuracy (the estimate is not a bound; surface_charge_force.h says how it is made): an ellipsoid 6 × 4 × 3 mm
+// 0.1 mm to 100 mm above a 20 mm cube, asking 1e-8, gave |δF|/|F| ≤ 8.2e-10 and |δT|/|T| ≤ 9.0e-10 against the
+// cube's field integrated over the ellipsoid's volume, F = μ0 ∫ (M·∇)H dV, for 2.0k–4.7k field evaluations, the most
+// at 0.1 mm (tests/unit/magnetics_ellipsoid_force_test.cpp).
 MagnetInteraction ellipsoidInteraction(const SourceField& source, const Ellipsoid& target, const MagnetPose& pose,
                                        double relativeAccuracy = 1e-8);
 // The target's eight charged octants placed by `pose`, and its torque length ℓ: what ellipsoidInteraction integrates
