@@ -152,10 +152,7 @@ TEST(ForceMagnet, CubesPullAsAkounAndYonnetSay) {
       const double height = 0.1 + gap;
       const std::string deck =
           magnetDeckHeader(1e-6) +
-          "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
-          "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
-          "length_y=\"0.1\" length_z=\"0.1\"/>\n"
-          "<Force_Magnet id=\"1000\" graphic_id=\"100\" magnetization_z=\"1e6\" accuracy=\"1e-7\"/>\n"
+          groundBoxMagnet(1e-7) +
           "<Body_Rigid id=\"2\" mass=\"7.5\" cg_id=\"20\" inertia_xx=\"0.0125\" inertia_yy=\"0.0125\" "
           "inertia_zz=\"0.0125\"/>\n"
           "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"" + formatReal(sideways + 0.03) + "\" pos_z=\"" +
@@ -227,10 +224,7 @@ TEST(ForceMagnet, AMeshCubeMagnetActsAsTheBoxItTessellates) {
   const auto run = [](const std::string& name, const std::string& graphic) {
     const std::string deck =
         magnetDeckHeader(1e-6) +
-        "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
-        "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
-        "length_y=\"0.1\" length_z=\"0.1\"/>\n"
-        "<Force_Magnet id=\"1000\" graphic_id=\"100\" magnetization_z=\"1e6\" accuracy=\"1e-8\"/>\n"
+        groundBoxMagnet(1e-8) +
         "<Body_Rigid id=\"2\" mass=\"7.5\" cg_id=\"20\" inertia_xx=\"0.0125\" inertia_yy=\"0.0125\" "
         "inertia_zz=\"0.0125\"/>\n"
         "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.01\" pos_z=\"0.102\" a00=\"0.8660254037844387\" "
@@ -274,10 +268,7 @@ void expectTheDeckMovesAsThePairSays(const std::string& name, const std::string&
   const std::string at = "pos_x=\"0.01\" pos_z=\"" + formatReal(centre.z()) + "\"";
   const std::string deck =
       magnetDeckHeader(1e-6) +
-      "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
-      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"0.1\" "
-      "length_y=\"0.1\" length_z=\"0.1\"/>\n"
-      "<Force_Magnet id=\"1000\" graphic_id=\"100\" magnetization_z=\"1e6\" accuracy=\"1e-8\"/>\n"
+      groundBoxMagnet(1e-8) +
       "<Body_Rigid id=\"2\" mass=\"0.1\" cg_id=\"20\" inertia_xx=\"2e-5\" inertia_yy=\"2e-5\" "
       "inertia_zz=\"2e-5\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" " + at + "/>\n"
