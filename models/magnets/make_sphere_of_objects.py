@@ -148,8 +148,9 @@ def main():
      μ = 1.26e-4 H/m), alternately a round shape with a head and ears ({fmt(masses[0] * 1e3)} g) and a long one with
      four limbs ({fmt(masses[1] * 1e3)} g): our own closed meshes of 320 triangles in place of the paper's bunnies and
      armadillos. Each is sampled by one dipole (dipoles_per_axis 1), as the paper samples them. They start on a
-     3 × 3 × 3 grid, turned at random, and drop into a pile. A block magnet of {MAGNET[0] * 1e3:g} × {MAGNET[1] * 1e3:g} ×
-     {MAGNET[2] * 1e3:g} mm ({fmt(MAGNET_MOMENT)} A·m², pointing at the sphere's centre) outside the glass
+     3 × 3 × 3 grid, turned at random, and drop into a pile. A block magnet of
+     {MAGNET[0] * 1e3:g} × {MAGNET[1] * 1e3:g} × {MAGNET[2] * 1e3:g} mm ({fmt(MAGNET_MOMENT)} A·m², pointing at the
+     sphere's centre) outside the glass
      below them comes on at {MAGNET_ON:g} s, is swung over the sphere to its top from {DRAG_FROM:g} s to {DRAG_TO:g} s
      by a REVOLUTE joint at the sphere's centre driven by a motion (the glass is {GLASS * 1e3:g} mm thick: the magnet
      does not touch the objects), and goes off at {MAGNET_OFF:g} s; the objects then fall back into a pile.
