@@ -131,12 +131,14 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
                 double lineSpread, double enteringMeasure) {
   std::fill(tilts.begin(), tilts.end(), 0.0);
   // The measure-weighted centroid and mean depth, and the least-squares gradient of the depth in the patch plane.
-  double measure = 0, meanDepth = 0;
+  // And the largest measure of a point of a surface, for `enteringMeasure`.
+  double measure = 0, meanDepth = 0, largestMeasure = 0;
   Vector3 centroid = Vector3::Zero();
   for (const DepthSample& sample : samples) {
     measure += sample.measure;
     meanDepth += sample.measure * sample.depth;
     centroid += sample.measure * sample.position;
+    if (sample.estimatedArea == 0) largestMeasure = std::max(largestMeasure, sample.measure);
   }
   Eigen::Vector2d gradient = Eigen::Vector2d::Zero();
   const Vector3 first = normal.unitOrthogonal(), second = normal.cross(first);
@@ -167,10 +169,6 @@ double lawDepth(std::span<const DepthSample> samples, const Vector3& normal, std
   // With an `enteringMeasure`, a point of a surface whose measure is below that share of the largest such counts
   // towards the deepest only in part (C¹ in its measure): what the fit leaves of its depth is scaled towards the fit's
   // mean. The largest, not the mean: a sample joining with nothing must not move the others' parts.
-  double largestMeasure = 0;
-  for (const DepthSample& sample : samples) {
-    if (sample.estimatedArea == 0) largestMeasure = std::max(largestMeasure, sample.measure);
-  }
   const double fullMeasure = samples.size() > 1 ? enteringMeasure * largestMeasure : 0.0;
   double deepest = 0, estimateSum = 0, estimatedArea = 0;
   for (size_t k = 0; k < samples.size(); ++k) {

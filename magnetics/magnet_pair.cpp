@@ -6,13 +6,13 @@
 #include <limits>
 #include <numbers>
 
-#include <Eigen/Eigenvalues>
 
 #include "magnetics/cuboid_force.h"
 #include "magnetics/cylinder_force.h"
 #include "magnetics/ellipsoid_force.h"
 #include "magnetics/point_dipole.h"
 #include "magnetics/polyhedron_force.h"
+#include "solver/core/quadrature.h"
 
 namespace lodestone {
 
@@ -119,24 +119,6 @@ constexpr int kMaxGaussDipolePairs = 1000;
 // The constant of the Gauss points' error estimate: the worst measured ratio of error to ρ^(−2n) over the pairs of
 // tests/unit/magnetics_magnet_pair_test.cpp, with a margin.
 constexpr double kGaussPointsErrorScale = 20;
-
-struct GaussLegendreRule {
-  std::vector<double> nodes, weights;  // on [−1, 1]; the weights sum to 2
-};
-
-// The n-point rule by Golub and Welsch: the nodes are the eigenvalues of the Legendre polynomials' Jacobi matrix, the
-// weights twice the squared first components of its eigenvectors.
-GaussLegendreRule gaussLegendreRule(int n) {
-  Eigen::MatrixXd jacobi = Eigen::MatrixXd::Zero(n, n);
-  for (int k = 1; k < n; ++k) jacobi(k, k - 1) = jacobi(k - 1, k) = k / std::sqrt(4.0 * k * k - 1);
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(jacobi);
-  GaussLegendreRule rule;
-  for (int k = 0; k < n; ++k) {
-    rule.nodes.push_back(solver.eigenvalues()(k));
-    rule.weights.push_back(2 * solver.eigenvectors()(0, k) * solver.eigenvectors()(0, k));
-  }
-  return rule;
-}
 
 const GaussLegendreRule& gaussLegendre(int n) {
   static const std::vector<GaussLegendreRule> rules = [] {

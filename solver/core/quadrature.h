@@ -1,12 +1,34 @@
-// Numerical integration of a function of one variable: adaptive Gauss–Kronrod (7–15 points). Used where an integral
-// has no closed form for every law that may ask for it (the elastic energy a contact law stores).
+// Numerical integration of a function of one variable: adaptive Gauss–Kronrod (7–15 points), used where an integral
+// has no closed form for every law that may ask for it (the elastic energy a contact law stores); and the n-point
+// Gauss–Legendre rule, for tensor rules over magnets (magnetics/magnet_pair.cpp, the magnet tests' references).
 #pragma once
 
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
 
 namespace lodestone {
+
+struct GaussLegendreRule {
+  std::vector<double> nodes, weights;  // on [−1, 1]; the weights sum to 2
+};
+
+// The n-point rule by Golub and Welsch: the nodes are the eigenvalues of the Legendre polynomials' Jacobi matrix, the
+// weights twice the squared first components of its eigenvectors.
+inline GaussLegendreRule gaussLegendreRule(int n) {
+  Eigen::MatrixXd jacobi = Eigen::MatrixXd::Zero(n, n);
+  for (int k = 1; k < n; ++k) jacobi(k, k - 1) = jacobi(k - 1, k) = k / std::sqrt(4.0 * k * k - 1);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(jacobi);
+  GaussLegendreRule rule;
+  for (int k = 0; k < n; ++k) {
+    rule.nodes.push_back(solver.eigenvalues()(k));
+    rule.weights.push_back(2 * solver.eigenvectors()(0, k) * solver.eigenvectors()(0, k));
+  }
+  return rule;
+}
 
 namespace gauss_kronrod {
 // Kronrod nodes on [−1, 1] (the positive half; x[1], x[3], x[5], x[7] are the 7-point Gauss nodes) and weights.

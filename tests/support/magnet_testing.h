@@ -16,6 +16,7 @@
 #include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 #include "plugins/builtin/dipole.h"
+#include "solver/core/quadrature.h"
 
 namespace lodestone::magnet_testing {
 
@@ -172,23 +173,6 @@ inline Polyhedron octahedron(const Vector3& u, const Vector3& v, const Vector3& 
     }
   }
   return mesh;
-}
-
-// The n-point Gauss–Legendre rule on [−1, 1] by Golub and Welsch: the eigenvalues of the Legendre polynomials' Jacobi
-// matrix, and twice the squared first components of its eigenvectors.
-struct GaussLegendre {
-  std::vector<double> nodes, weights;
-};
-inline GaussLegendre gaussLegendre(int n) {
-  Eigen::MatrixXd jacobi = Eigen::MatrixXd::Zero(n, n);
-  for (int k = 1; k < n; ++k) jacobi(k, k - 1) = jacobi(k - 1, k) = k / std::sqrt(4.0 * k * k - 1);
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(jacobi);
-  GaussLegendre rule;
-  for (int k = 0; k < n; ++k) {
-    rule.nodes.push_back(solver.eigenvalues()(k));
-    rule.weights.push_back(2 * solver.eigenvectors()(0, k) * solver.eigenvectors()(0, k));
-  }
-  return rule;
 }
 
 // A point of a volume rule: its place relative to the body's centre and its share of the volume (m³).

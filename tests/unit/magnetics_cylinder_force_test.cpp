@@ -111,7 +111,7 @@ TEST(MagnetCylinderForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
 // (`points`), the trapezoid rule in φ (2·`points`, periodic). Polar coordinates keep the integrand analytic in (r, φ,
 // z) wherever the source's field is analytic over the cylinder, so the rule converges geometrically.
 std::vector<VolumePoint> cylinderVolumeRule(const Cylinder& cylinder, const Matrix3& rotation, int points) {
-  const GaussLegendre radial = gaussLegendre(points / 2), axial = gaussLegendre(points);
+  const GaussLegendreRule radial = gaussLegendreRule(points / 2), axial = gaussLegendreRule(points);
   const int azimuths = 2 * points;
   std::vector<VolumePoint> rule;
   for (size_t i = 0; i < radial.nodes.size(); ++i) {

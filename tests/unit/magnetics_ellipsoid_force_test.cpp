@@ -25,7 +25,7 @@ const Ellipsoid kEllipsoid{Vector3(0.006, 0.004, 0.003), Vector3(2e5, -3e5, 7e5)
 // analytic over the ellipsoid away from its edges, so the rule converges geometrically; `points` is the count along
 // θ, with half as many along ρ and twice as many along φ.
 std::vector<VolumePoint> ellipsoidVolumeRule(const Ellipsoid& ellipsoid, const Matrix3& rotation, int points) {
-  const GaussLegendre radial = gaussLegendre(points / 2), polar = gaussLegendre(points);
+  const GaussLegendreRule radial = gaussLegendreRule(points / 2), polar = gaussLegendreRule(points);
   const int azimuths = 2 * points;
   std::vector<VolumePoint> rule;
   for (size_t i = 0; i < radial.nodes.size(); ++i) {
