@@ -64,12 +64,12 @@ double generalisedCompleteEllipticIntegral(double kc, double p, double c, double
   return 0.5 * std::numbers::pi * (numeratorS + numeratorC * arithmetic) / (arithmetic * (arithmetic + root));
 }
 
-// (H_ρ, H_z) of a disc of radius R at height z0 carrying the charge σ, at (ρ, z). Derby & Olbert's end term for the
-// end at z0 of a solenoid running from z0 to +∞ is that solenoid's B/μ0 less its far end's share, which is σ'/2 inside
-// the radius (its β·P₂ → π(R + ρ)/(2R) there, 0 outside); the solenoid's H is its end disc's field, σ = −M, and B/μ0 =
-// H + M inside it. Hence H_disc = term − (σ/2)·sign(h) inside the radius, h = z − z0: on the axis, (σ/2)·sign(h)·(1 −
-// |h|/√(h² + R²)). At ρ = R exactly (the mantle's extension of a cylinder of that radius) cel takes p = γ² = 0, the
-// mean of its two sides' limits, and so does the step, with weight ½.
+// (H_ρ, H_z) of a disc of radius R at height z0 carrying the charge σ, at (ρ, z), h = z − z0. A solenoid (an axially
+// magnetised cylinder, M = −σ) from z0 to +∞ has the disc as its only charge, so its H is the disc's field, and B/μ0 =
+// H + M inside it. Its B/μ0 is Derby & Olbert's end term T for the end at z0 plus the far end's share, which tends to
+// M/2 inside the radius (β·P₂ → π(R + ρ)/(2R) there) and to 0 outside. Hence H_disc = T + (σ/2)·sign(h) inside the
+// radius, T alone outside: on the axis, (σ/2)·sign(h)·(1 − |h|/√(h² + R²)). At ρ = R exactly (off the disc's plane)
+// cel takes p = γ² = 0, the mean of its two sides' limits, and so does the step, with weight ½.
 std::array<double, 2> discField(double radius, double z0, double charge, double rho, double z) {
   const double height = z - z0;
   const double gamma = (radius - rho) / (radius + rho);
