@@ -10,46 +10,12 @@
 #include "magnetics/cylinder_field.h"
 
 #include <cmath>
-#include <limits>
 #include <numbers>
+
+#include "magnetics/elliptic_integral.h"
 
 namespace lodestone {
 namespace {
-
-// Bulirsch's cel(kc, p, c, s) = ∫₀^{π/2} (c cos²φ + s sin²φ) / ((cos²φ + p sin²φ) √(cos²φ + kc² sin²φ)) dφ, kc ≠ 0, by
-// Landen transformations: an arithmetic–geometric mean of 1 and |kc| carried along with the numerator. The mean
-// converges quadratically, so stopping when the two means agree to 1e-8 leaves an error of order 1e-16; a p ≤ 0 is
-// first transformed to a positive one (Bulirsch 1969), which the cylinder needs on its mantle's extension (p = 0).
-double generalisedCompleteEllipticIntegral(double kc, double p, double c, double s) {
-  // kc = 0 on a rim of the cylinder, where the integral diverges (and the means would never meet).
-  if (kc == 0) return std::numeric_limits<double>::infinity();
-  double geometric = std::fabs(kc), arithmetic = 1;
-  // root is √p, after the transformation for p ≤ 0; numeratorC and numeratorS are c and s as the steps change them.
-  double root, numeratorC = c, numeratorS = s;
-  if (p > 0) {
-    root = std::sqrt(p);
-    numeratorS = s / root;
-  } else {
-    const double oneMinusP = 1 - p;
-    root = std::sqrt((kc * kc - p) / oneMinusP);
-    numeratorC = (c - s) / oneMinusP;
-    numeratorS = -(1 - kc * kc) * (s - c * p) / (oneMinusP * oneMinusP * root) + numeratorC * root;
-  }
-  double product = geometric;  // geometric · arithmetic, of the current step's means
-  for (;;) {
-    const double previousC = numeratorC;
-    numeratorC += numeratorS / root;
-    const double ratio = product / root;
-    numeratorS = 2 * (numeratorS + previousC * ratio);
-    root += ratio;
-    const double previousArithmetic = arithmetic;
-    arithmetic += geometric;
-    if (std::fabs(previousArithmetic - geometric) <= 1e-8 * previousArithmetic) break;
-    geometric = 2 * std::sqrt(product);
-    product = geometric * arithmetic;
-  }
-  return 0.5 * std::numbers::pi * (numeratorS + numeratorC * arithmetic) / (arithmetic * (arithmetic + root));
-}
 
 // ψ_ρ/ρ. The mantle's part of ∇ψ = −(1/4π)∮ n'/|x − x'| dS', integrated along z' and then by parts in the azimuth α
 // between the point and the charge, is ψ_ρ/ρ = −(R²/4π)·Σ_± ±h±·∫₀^{2π} sin²α dα / (A·√(A + h±²)), h± = z ± L,

@@ -24,45 +24,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <numbers>
 
+#include "magnetics/elliptic_integral.h"
 #include "solver/core/quadrature.h"
 
 namespace lodestone {
 namespace {
-
-// Bulirsch's cel(kc, p, c, s) = ∫₀^{π/2} (c cos²φ + s sin²φ) / ((cos²φ + p sin²φ) √(cos²φ + kc² sin²φ)) dφ, as in
-// cylinder_field.cpp (where it is file-local; repeated here rather than exported to keep that file unchanged): Landen
-// transformations, the means stopped when they agree to 1e-8 (error ~1e-16), p ≤ 0 transformed first.
-double generalisedCompleteEllipticIntegral(double kc, double p, double c, double s) {
-  if (kc == 0) return std::numeric_limits<double>::infinity();  // on the disc's rim
-  double geometric = std::fabs(kc), arithmetic = 1;
-  double root, numeratorC = c, numeratorS = s;
-  if (p > 0) {
-    root = std::sqrt(p);
-    numeratorS = s / root;
-  } else {
-    const double oneMinusP = 1 - p;
-    root = std::sqrt((kc * kc - p) / oneMinusP);
-    numeratorC = (c - s) / oneMinusP;
-    numeratorS = -(1 - kc * kc) * (s - c * p) / (oneMinusP * oneMinusP * root) + numeratorC * root;
-  }
-  double product = geometric;
-  for (;;) {
-    const double previousC = numeratorC;
-    numeratorC += numeratorS / root;
-    const double ratio = product / root;
-    numeratorS = 2 * (numeratorS + previousC * ratio);
-    root += ratio;
-    const double previousArithmetic = arithmetic;
-    arithmetic += geometric;
-    if (std::fabs(previousArithmetic - geometric) <= 1e-8 * previousArithmetic) break;
-    geometric = 2 * std::sqrt(product);
-    product = geometric * arithmetic;
-  }
-  return 0.5 * std::numbers::pi * (numeratorS + numeratorC * arithmetic) / (arithmetic * (arithmetic + root));
-}
 
 // (H_ρ, H_z) of a disc of radius R at height z0 carrying the charge σ, at (ρ, z), h = z − z0. A solenoid (an axially
 // magnetised cylinder, M = −σ) from z0 to +∞ has the disc as its only charge, so its H is the disc's field, and B/μ0 =
