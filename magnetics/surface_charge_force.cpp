@@ -71,10 +71,13 @@ FacePoint pointOf(const ChargedFace& face, double s, double t) {
               outwardSign(face) * face.magnetisation.dot(alongTheta.cross(alongPhi)) * kQuarterTurn * kQuarterTurn};
     }
     case ChargedFace::Shape::kMantleQuarter: {
-      const double phi = kQuarterTurn * (s + 1);
-      const Vector3 alongPhi = kQuarterTurn * (std::cos(phi) * face.halfV - std::sin(phi) * face.halfU);
-      return {face.centre + std::cos(phi) * face.halfU + std::sin(phi) * face.halfV + t * face.halfW,
-              outwardSign(face) * face.magnetisation.dot(alongPhi.cross(face.halfW))};
+      // A cone's radius is (1 + taper·τ) times the middle's; a cylinder's taper is 0, and its factors are exactly 1.
+      const double phi = kQuarterTurn * (s + 1), scale = 1 + face.taper * t;
+      const Vector3 across = std::cos(phi) * face.halfU + std::sin(phi) * face.halfV;
+      const Vector3 alongPhi = scale * kQuarterTurn * (std::cos(phi) * face.halfV - std::sin(phi) * face.halfU);
+      const Vector3 alongTau = face.taper == 0 ? face.halfW : Vector3(face.taper * across + face.halfW);
+      return {face.centre + scale * across + t * face.halfW,
+              outwardSign(face) * face.magnetisation.dot(alongPhi.cross(alongTau))};
     }
   }
   return {};

@@ -1,9 +1,9 @@
 // Force and torque on a uniformly magnetised target in any source's field: the force on the target's magnetic surface
 // charge σ = M·n, integrated over its charged faces (rectangles, discs, triangles, an ellipsoid's curved octants or a
-// cylinder's mantle quarters) by adaptive Gauss–Legendre quadrature. The cuboid's, the cylinder's, the ellipsoid's and
-// the polyhedron's interactions (cuboid_force.h, cylinder_force.h, ellipsoid_force.h, polyhedron_force.h) are this with
-// their own faces. Exact for the surface-charge model, which for rigid, uniformly magnetised bodies gives the same
-// total force and torque as the Amperian-current model.
+// cylinder's or a frustum's mantle quarters) by adaptive Gauss–Legendre quadrature. The cuboid's, the cylinder's, the
+// frustum's, the ellipsoid's and the polyhedron's interactions (cuboid_force.h, cylinder_force.h, frustum_force.h,
+// ellipsoid_force.h, polyhedron_force.h) are this with their own faces. Exact for the surface-charge model, which for
+// rigid, uniformly magnetised bodies gives the same total force and torque as the Amperian-current model.
 #pragma once
 
 #include <functional>
@@ -45,13 +45,16 @@ struct MagnetInteraction {
 // vectors pick the octant, and its normal is taken outward whichever way they turn. Its pole (θ = 0) is a side
 // collapsed onto a point, as a disc's centre is: dS ∝ sin θ vanishes there and the integrand stays smooth in (θ, φ),
 // so the pole costs no convergence. A cylinder's mantle quarter is centre + cos φ·halfU + sin φ·halfV + τ·halfW, φ in
-// [0, π/2] and τ in [−1, 1], likewise picked by the signs and taken outward.
+// [0, π/2] and τ in [−1, 1], likewise picked by the signs and taken outward. A frustum's mantle quarter is a tapered
+// one: centre + (1 + taper·τ)·(cos φ·halfU + sin φ·halfV) + τ·halfW, halfU and halfV of the radius halfway along; a
+// taper of ±1 is a cone, whose apex (radius 0) is a side collapsed onto a point as the ellipsoid's pole is.
 struct ChargedFace {
   enum class Shape { kRectangle, kDisc, kTriangle, kEllipsoidOctant, kMantleQuarter };
   Shape shape = Shape::kRectangle;
   Vector3 centre = Vector3::Zero(), halfU = Vector3::Zero(), halfV = Vector3::Zero();
   double charge = 0;                        // a flat face's σ = M·n, A/m
   Vector3 halfW = Vector3::Zero();          // a curved face's third axis
+  double taper = 0;                         // a mantle quarter's radius slope along τ, relative to its middle's
   Vector3 magnetisation = Vector3::Zero();  // a curved face's M, A/m, in the source's axes
 };
 
