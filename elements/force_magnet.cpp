@@ -97,6 +97,7 @@ std::optional<MagnetShape> magnetShapeOf(const Shape& shape) {
     case ShapeType::Box: return MagnetShape{Kind::kCuboid, 0, 0, shape.halfExtents};
     case ShapeType::Cylinder: return MagnetShape{Kind::kCylinder, shape.radius, shape.halfLength, Vector3::Zero()};
     case ShapeType::Ellipsoid: return MagnetShape{Kind::kEllipsoid, 0, 0, shape.semiAxes};
+    case ShapeType::Frustum: return frustumMagnetShape(shape.bottomRadius, shape.topRadius, shape.length);
     default: return std::nullopt;
   }
 }
@@ -117,11 +118,6 @@ std::optional<PlacedShape> meshMagnetOf(const PostGraphicSpec& graphic, const S&
   if (isSoft(spec) && spec.dipoles_per_axis == 0) {
     diagnostics.error(spec.loc, graphicName + " is a TriaMesh: a soft mesh is sampled by dipoles, which also give "
                                               "its demagnetising factors; give dipoles_per_axis > 0 (6 or more)");
-    return std::nullopt;
-  }
-  if (!isSoft(spec) && spec.dipoles_per_axis > 0) {
-    diagnostics.error(spec.loc, graphicName + " is a TriaMesh, which cannot be sampled by dipoles in this version; "
-                                              "leave dipoles_per_axis out for its exact field");
     return std::nullopt;
   }
   PlacedShape placed;
@@ -163,8 +159,8 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   }
   if (!shape) {
     diagnostics.error(spec.loc, graphicName + " is a " + graphic.type +
-                                    "; a magnet is a Sphere, a Box, a Cylinder, an Ellipsoid or a TriaMesh in this "
-                                    "version");
+                                    "; a magnet is a Sphere, a Box, a Cylinder, a Frustum, an Ellipsoid or a "
+                                    "TriaMesh");
     return std::nullopt;
   }
   if (!marker) return std::nullopt;  // the marker's own error says why
@@ -179,6 +175,11 @@ std::optional<BuiltMagnet> buildMagnet(const S& spec, const std::map<long, const
   built.side.magnet.dipolesPerAxis = spec.dipoles_per_axis;
   built.side.markerId = graphic.markerId();
   built.side.inMarker = placed->inMarker;
+  if (shape->kind == Kind::kFrustum) {
+    // The magnet's centre is the frustum's centroid, the shape's origin the centre of its bottom.
+    built.side.shapeOrigin = Vector3(0, 0, shape->bottomZ);
+    built.side.inMarker.position -= placed->inMarker.rotation * built.side.shapeOrigin;
+  }
   built.body = bodyOfMarker(model, graphic.markerId(), built.reads);
   if (isSoft(spec)) {
     built.soft = softMagnet(*shape, *spec.susceptibility, spec.dipoles_per_axis);
@@ -291,8 +292,9 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   const double reach = pair.first.boundingRadius + pair.second.boundingRadius;
   std::vector<ContactPoint> overlap;
   if ((second.position - first.position).norm() < reach &&
-      collide(pair.first.shape, Pose{first.position, first.rotation}, pair.second.shape,
-              Pose{second.position, second.rotation}, 0, overlap) < 0 &&
+      collide(pair.first.shape, Pose{first.position + first.rotation * pair.first.shapeOrigin, first.rotation},
+              pair.second.shape, Pose{second.position + second.rotation * pair.second.shapeOrigin, second.rotation},
+              0, overlap) < 0 &&
       !overlap.empty()) {
     const auto shallower = [](const ContactPoint& a, const ContactPoint& b) { return a.depth < b.depth; };
     const auto deepest = std::max_element(overlap.begin(), overlap.end(), shallower);

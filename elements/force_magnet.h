@@ -70,6 +70,7 @@ struct MagnetPair {
     Shape shape;    // the same, for the overlap of magnets in contact
     long markerId = 0;
     Pose inMarker;  // the magnet's own axes (a cylinder's along z) in its graphic's marker
+    Vector3 shapeOrigin = Vector3::Zero();  // the origin of `shape`'s frame in the magnet's axes (a frustum's base)
     std::optional<Expression> strength;
     // Of `magnet`'s shape, once (a mesh's take a pass over it): for the overlap test and the far-pair bound.
     double boundingRadius = 0, volume = 0;

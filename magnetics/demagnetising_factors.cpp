@@ -6,6 +6,9 @@
 
 #include <boost/math/special_functions/ellint_rd.hpp>
 
+#include "magnetics/frustum_field.h"
+#include "solver/core/quadrature.h"
+
 namespace lodestone {
 namespace {
 
@@ -50,6 +53,32 @@ Vector3 cylinderDemagnetisingFactors(double radius, double halfLength) {
   const double k = 1 / std::sqrt(1 + tau2);
   const double bracket = 1 - std::sqrt(1 + tau2) * ((1 - tau2) * std::comp_ellint_2(k) + tau2 * std::comp_ellint_1(k));
   const double axial = 1 + 4 / (3 * std::numbers::pi * tau) * bracket;
+  const double transverse = (1 - axial) / 2;
+  return {transverse, transverse, axial};
+}
+
+Vector3 frustumDemagnetisingFactors(double bottomRadius, double topRadius, double height) {
+  const Frustum frustum{bottomRadius, topRadius, 0, height, Vector3::UnitZ()};
+  const double r0 = bottomRadius, r1 = topRadius;
+  const double volume = std::numbers::pi / 3 * height * (r0 * r0 + r0 * r1 + r1 * r1);
+  // u ↦ 3u² − 2u³ maps [0, 1] onto itself with a vanishing derivative at both ends: the field's logarithmic singularity
+  // at a rim, at the end of both coordinates, is damped to u²·log u, which a Gauss–Legendre rule integrates well.
+  // 48 points each way: 2304 field evaluations, about 2 ms; 32 points were within 7e-10 of the cylinder's, 48 within
+  // 3e-11, and a cone's and a frustum's factors changed by 2e-12 and 2.3e-11 from 48 to 64.
+  const GaussLegendreRule rule = gaussLegendreRule(48);
+  double integral = 0;
+  for (size_t i = 0; i < rule.nodes.size(); ++i) {
+    const double u = 0.5 * (rule.nodes[i] + 1), zFraction = u * u * (3 - 2 * u);
+    const double z = height * zFraction, dz = height * 6 * u * (1 - u) * 0.5 * rule.weights[i];
+    const double radius = r0 + (r1 - r0) * zFraction;
+    for (size_t j = 0; j < rule.nodes.size(); ++j) {
+      const double v = 0.5 * (rule.nodes[j] + 1), q = v * v * (3 - 2 * v);
+      const double dq = 6 * v * (1 - v) * 0.5 * rule.weights[j];
+      const double field = frustumField(frustum, Vector3(q * radius, 0, z)).z();
+      integral += field * 2 * std::numbers::pi * q * radius * radius * dq * dz;
+    }
+  }
+  const double axial = -integral / volume;
   const double transverse = (1 - axial) / 2;
   return {transverse, transverse, axial};
 }

@@ -25,6 +25,10 @@ SoftMagnet softMagnet(const MagnetShape& shape, double susceptibility, int dipol
       soft.demagnetisingFactors = cylinderDemagnetisingFactors(shape.radius, shape.halfLength);
       break;
     case Kind::kEllipsoid: soft.demagnetisingFactors = ellipsoidDemagnetisingFactors(shape.halfExtents); break;
+    case Kind::kFrustum:
+      soft.demagnetisingFactors =
+          frustumDemagnetisingFactors(shape.radius, shape.topRadius, shape.topZ - shape.bottomZ);
+      break;
     case Kind::kPolyhedron: break;  // from its samples, below
   }
   if (dipolesPerAxis == 0) {
@@ -97,6 +101,7 @@ bool sameSource(const FieldMemo& memo, const PlacedMagnet& source) {
   const Magnet& b = source.magnet;
   return a.shape.kind == b.shape.kind && a.shape.radius == b.shape.radius && a.shape.halfLength == b.shape.halfLength &&
          a.shape.halfExtents == b.shape.halfExtents && a.shape.polyhedron == b.shape.polyhedron &&
+         a.shape.topRadius == b.shape.topRadius && a.shape.bottomZ == b.shape.bottomZ && a.shape.topZ == b.shape.topZ &&
          a.magnetisation == b.magnetisation && a.dipolesPerAxis == b.dipolesPerAxis &&
          memo.pose.rotation == source.pose.rotation && memo.pose.position == source.pose.position;
 }

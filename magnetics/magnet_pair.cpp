@@ -10,6 +10,7 @@
 #include "magnetics/cuboid_force.h"
 #include "magnetics/cylinder_force.h"
 #include "magnetics/ellipsoid_force.h"
+#include "magnetics/frustum_force.h"
 #include "magnetics/point_dipole.h"
 #include "magnetics/polyhedron_force.h"
 #include "solver/core/quadrature.h"
@@ -18,6 +19,22 @@ namespace lodestone {
 
 using Kind = MagnetShape::Kind;
 
+MagnetShape frustumMagnetShape(double bottomRadius, double topRadius, double height) {
+  const double r0 = bottomRadius, r1 = topRadius;
+  const double centroid = height * (r0 * r0 + 2 * r0 * r1 + 3 * r1 * r1) / (4 * (r0 * r0 + r0 * r1 + r1 * r1));
+  MagnetShape shape;
+  shape.kind = Kind::kFrustum;
+  shape.radius = bottomRadius;
+  shape.topRadius = topRadius;
+  shape.bottomZ = -centroid;
+  shape.topZ = height - centroid;
+  return shape;
+}
+
+Frustum frustumOf(const MagnetShape& shape, const Vector3& magnetisation) {
+  return Frustum{shape.radius, shape.topRadius, shape.bottomZ, shape.topZ, magnetisation};
+}
+
 double volume(const MagnetShape& shape) {
   switch (shape.kind) {
     case Kind::kSphere: return 4.0 / 3.0 * std::numbers::pi * std::pow(shape.radius, 3);
@@ -25,6 +42,10 @@ double volume(const MagnetShape& shape) {
     case Kind::kCylinder: return 2 * std::numbers::pi * shape.radius * shape.radius * shape.halfLength;
     case Kind::kPolyhedron: return polyhedronVolume(*shape.polyhedron);
     case Kind::kEllipsoid: return 4.0 / 3.0 * std::numbers::pi * shape.halfExtents.prod();
+    case Kind::kFrustum: {
+      const double r0 = shape.radius, r1 = shape.topRadius;
+      return std::numbers::pi / 3 * (shape.topZ - shape.bottomZ) * (r0 * r0 + r0 * r1 + r1 * r1);
+    }
   }
   return 0;
 }
@@ -35,6 +56,8 @@ double boundingRadius(const MagnetShape& shape) {
     case Kind::kCuboid: return shape.halfExtents.norm();
     case Kind::kCylinder: return std::hypot(shape.radius, shape.halfLength);
     case Kind::kEllipsoid: return shape.halfExtents.maxCoeff();
+    case Kind::kFrustum:
+      return std::max(std::hypot(shape.radius, shape.bottomZ), std::hypot(shape.topRadius, shape.topZ));
     case Kind::kPolyhedron: {
       double radius = 0;
       for (const Vector3& vertex : shape.polyhedron->vertices) radius = std::max(radius, vertex.norm());
@@ -48,20 +71,35 @@ namespace {
 
 Vector3 moment(const Magnet& magnet) { return volume(magnet.shape) * magnet.magnetisation; }
 
-// The half-extents of the box the shape fills, about its centre (a mesh's: about its axes' origin).
-Vector3 boundingBox(const MagnetShape& shape) {
+// The box the shape fills: its centre and half-extents in the shape's axes. About the shape's centre, but a frustum's
+// about the middle of its height (its centre is its centroid) and a mesh's about its axes' origin.
+struct Box {
+  Vector3 centre = Vector3::Zero(), half = Vector3::Zero();
+};
+Box boundingBox(const MagnetShape& shape) {
   switch (shape.kind) {
-    case Kind::kSphere: return Vector3::Constant(shape.radius);
+    case Kind::kSphere: return {Vector3::Zero(), Vector3::Constant(shape.radius)};
     case Kind::kCuboid:
-    case Kind::kEllipsoid: return shape.halfExtents;
-    case Kind::kCylinder: return Vector3(shape.radius, shape.radius, shape.halfLength);
+    case Kind::kEllipsoid: return {Vector3::Zero(), shape.halfExtents};
+    case Kind::kCylinder: return {Vector3::Zero(), Vector3(shape.radius, shape.radius, shape.halfLength)};
+    case Kind::kFrustum: {
+      const double across = std::max(shape.radius, shape.topRadius);
+      return {Vector3(0, 0, 0.5 * (shape.bottomZ + shape.topZ)),
+              Vector3(across, across, 0.5 * (shape.topZ - shape.bottomZ))};
+    }
     case Kind::kPolyhedron: {
       Vector3 half = Vector3::Zero();
       for (const Vector3& vertex : shape.polyhedron->vertices) half = half.cwiseMax(vertex.cwiseAbs());
-      return half;
+      return {Vector3::Zero(), half};
     }
   }
-  return Vector3::Zero();
+  return {};
+}
+
+// A frustum's radius at the height z (about its centroid).
+double frustumRadiusAt(const MagnetShape& shape, double z) {
+  const double along = (z - shape.bottomZ) / (shape.topZ - shape.bottomZ);
+  return shape.radius + along * (shape.topRadius - shape.radius);
 }
 
 bool inside(const MagnetShape& shape, const Vector3& point) {
@@ -71,6 +109,9 @@ bool inside(const MagnetShape& shape, const Vector3& point) {
     case Kind::kCylinder: return point.head<2>().norm() <= shape.radius && std::abs(point.z()) <= shape.halfLength;
     case Kind::kPolyhedron: return insidePolyhedron(*shape.polyhedron, point);
     case Kind::kEllipsoid: return point.cwiseQuotient(shape.halfExtents).squaredNorm() <= 1;
+    case Kind::kFrustum:
+      return point.z() >= shape.bottomZ && point.z() <= shape.topZ &&
+             point.head<2>().norm() <= frustumRadiusAt(shape, point.z());
   }
   return false;
 }
@@ -84,13 +125,13 @@ bool isCube(const MagnetShape& shape) {
 
 std::vector<DipoleSample> dipoleSamples(const Magnet& magnet) {
   const int n = std::max(magnet.dipolesPerAxis, 1);
-  const Vector3 half = boundingBox(magnet.shape);
+  const Box box = boundingBox(magnet.shape);
   std::vector<DipoleSample> samples;
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       for (int k = 0; k < n; ++k) {
         const Vector3 cell = (Vector3(i, j, k).array() + 0.5) / n * 2 - 1;  // cell centre in [−1, 1]³
-        const Vector3 position = cell.cwiseProduct(half);
+        const Vector3 position = box.centre + cell.cwiseProduct(box.half);
         if (inside(magnet.shape, position)) samples.push_back({position, Vector3::Zero()});
       }
     }
@@ -270,6 +311,31 @@ MagnetPairLoads sampledLoads(const std::vector<DipoleSample>& firstSamples, cons
 // limit from outside to 1e-9 or so (less beside an edge, where it grows as the logarithm of the distance).
 constexpr double kOutsideNudge = 1e-9;
 
+// A point inside a frustum moved to its nearest surface — an end's plane or the mantle, in the plane through the axis
+// — and `nudge` beyond it.
+Vector3 outsideOfFrustum(const MagnetShape& shape, Vector3 point, double nudge) {
+  const double radial = point.head<2>().norm();
+  const double height = shape.topZ - shape.bottomZ, lean = shape.radius - shape.topRadius;
+  const double slant = std::hypot(height, lean);
+  // The mantle's outward normal in that plane is (height, lean)/slant: (radial, z) along it is the radial distance
+  // below the mantle times height/slant.
+  const double belowMantle = (frustumRadiusAt(shape, point.z()) - radial) * height / slant;
+  const double belowTop = shape.topZ - point.z(), belowBottom = point.z() - shape.bottomZ;
+  if (belowMantle < 0 || belowTop < 0 || belowBottom < 0) return point;
+  if (belowTop <= std::min(belowMantle, belowBottom)) {
+    point.z() = shape.topZ + nudge;
+  } else if (belowBottom <= belowMantle) {
+    point.z() = shape.bottomZ - nudge;
+  } else {
+    using Vector2 = Eigen::Vector2d;
+    const Vector2 direction = radial > 0 ? Vector2(point.head<2>() / radial) : Vector2::UnitX();
+    const double step = belowMantle + nudge;
+    point.head<2>() += step * height / slant * direction;
+    point.z() += step * lean / slant;
+  }
+  return point;
+}
+
 // The point itself when it is outside the shape; otherwise the nearest point of the shape's surface, nudged out. A
 // polyhedron's points are taken as they are: its overlap with a magnet in contact is undone by the caller
 // (elements/force_magnet.h), but a point still inside it after that gets the field inside.
@@ -313,6 +379,7 @@ Vector3 outsideOf(const MagnetShape& shape, Vector3 point) {
           scaled > 0 ? Vector3(point / scaled) : Vector3(shape.halfExtents.z() * Vector3::UnitZ());
       return onSurface * (1 + kOutsideNudge);
     }
+    case Kind::kFrustum: return outsideOfFrustum(shape, point, nudge);
     case Kind::kPolyhedron: return point;
   }
   return point;
@@ -358,6 +425,10 @@ SourceField magnetField(const Magnet& source) {
       return [ellipsoid = Ellipsoid{shape.halfExtents, source.magnetisation}, shape](const Vector3& point) {
         return ellipsoidField(ellipsoid, outsideOf(shape, point));
       };
+    case Kind::kFrustum:
+      return [frustum = frustumOf(shape, source.magnetisation), shape](const Vector3& point) {
+        return frustumField(frustum, outsideOf(shape, point));
+      };
   }
   return {};
 }
@@ -376,6 +447,11 @@ std::vector<ChargedFace> facesOf(const Magnet& target, const MagnetPose& pose, d
     magnetised.magnetisation = target.magnetisation;
     length = torqueLength(magnetised);
     return chargedFaces(magnetised, pose);
+  }
+  if (target.shape.kind == Kind::kFrustum) {
+    const Frustum frustum = frustumOf(target.shape, target.magnetisation);
+    length = torqueLength(frustum);
+    return chargedFaces(frustum, pose);
   }
   if (target.shape.kind == Kind::kCuboid) {
     const Cuboid cuboid{target.shape.halfExtents, target.magnetisation};

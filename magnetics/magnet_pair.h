@@ -1,8 +1,8 @@
-// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, cylinders, closed triangle meshes
-// and ellipsoids — placed in one frame, by the method their distance and the accuracy asked for allow: the
-// surface-charge model's exact interaction near (cuboid_force.h, cylinder_force.h, ellipsoid_force.h), the point
-// dipoles far, or sampling by dipoles as Westhofen et al. (2024) and PFC's linear dipole model do when the magnet asks
-// for it.
+// Force and torque between two rigid, uniformly magnetised bodies — spheres, cuboids, cylinders, frusta, closed
+// triangle meshes and ellipsoids — placed in one frame, by the method their distance and the accuracy asked for allow:
+// the surface-charge model's exact interaction near (cuboid_force.h, cylinder_force.h, frustum_force.h,
+// ellipsoid_force.h), the point dipoles far, or sampling by dipoles as Westhofen et al. (2024) and PFC's linear dipole
+// model do when the magnet asks for it.
 #pragma once
 
 #include <array>
@@ -13,6 +13,7 @@
 #include "magnetics/cuboid_field.h"
 #include "magnetics/cylinder_field.h"
 #include "magnetics/ellipsoid_field.h"
+#include "magnetics/frustum_field.h"
 #include "magnetics/polyhedron_field.h"
 #include "magnetics/surface_charge_force.h"
 
@@ -20,15 +21,24 @@ namespace lodestone {
 
 struct MagnetShape {
   // An ellipsoid's field is Osborn's closed form (ellipsoid_field.h), its charge σ = M·n varying over its surface.
-  // Soft, one sample at its centre is exact.
-  enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron, kEllipsoid };
+  // Soft, one sample at its centre is exact. A frustum's centre is its centroid, where a point dipole stands for it
+  // best (frustumMagnetShape).
+  enum class Kind { kSphere, kCuboid, kCylinder, kPolyhedron, kEllipsoid, kFrustum };
   Kind kind = Kind::kSphere;
   double radius = 0;                      // a sphere's or a cylinder's, m
   double halfLength = 0;                  // a cylinder's, along its z axis, m
   Vector3 halfExtents = Vector3::Zero();  // a cuboid's, or an ellipsoid's semi-axes, m
   // A closed triangle mesh's (its magnetisation unused: the magnet's is), centred where its axes' origin is.
   std::shared_ptr<const Polyhedron> polyhedron;
+  // A frustum's: `radius` is its bottom's, at z = bottomZ; topRadius at z = topZ, the z about its centroid, m.
+  double topRadius = 0, bottomZ = 0, topZ = 0;
 };
+
+// A frustum `height` high from `bottomRadius` to `topRadius` (one may be 0: a cone), its axes' origin at its centroid,
+// (R0² + 2·R0·R1 + 3·R1²)/(4·(R0² + R0·R1 + R1²)) of the height above the bottom.
+MagnetShape frustumMagnetShape(double bottomRadius, double topRadius, double height);
+// The frustum shape with the magnetisation M, for its field and its faces (frustum_field.h, frustum_force.h).
+Frustum frustumOf(const MagnetShape& shape, const Vector3& magnetisation);
 
 double volume(const MagnetShape& shape);
 double boundingRadius(const MagnetShape& shape);  // about the shape's centre

@@ -16,6 +16,7 @@
 #include "elements/force_elements.h"
 #include "elements/model_builder.h"
 #include "magnetics/demagnetising_factors.h"
+#include "magnetics/magnet_pair.h"
 #include "support/contact_runs.h"
 #include "support/magnet_decks.h"
 #include "support/deck_testing.h"
@@ -108,6 +109,43 @@ TEST(ForceMagnetSoft, ASoftEllipsoidIsPulledWithItsDemagnetisingFactorAlongTheFi
   EXPECT_NEAR(pulls[0] / pulls[1], (1 + factors.y() * chi) / (1 + factors.x() * chi), 1e-8);
   EXPECT_GT(pulls[0] / pulls[1], 2.4);
   ::testing::Test::RecordProperty("along_over_across", sci(pulls[0] / pulls[1]));
+}
+
+// A soft frustum (10 mm high narrowing from 4 to 2 mm in radius, χ = 1000, one sample) on the 1 A·m² magnet's axis,
+// its centroid 30 mm away, its axis along the field and then across it (its graphic's marker at its base, 3.93 mm from
+// the centroid, turned): its one sample at the centroid has the polarisability V·χ/(1 + N·χ) along each axis with N
+// the frustum's factors (magnetics/demagnetising_factors.h, tested against a cylinder's): its pull is the sphere's
+// closed form with that polarisability, within 1e-9, each way.
+TEST(ForceMagnetSoft, ASoftFrustumIsPulledWithItsDemagnetisingFactors) {
+  const Vector3 factors = frustumDemagnetisingFactors(0.004, 0.002, 0.01);
+  const MagnetShape shape = frustumMagnetShape(0.004, 0.002, 0.01);
+  const double volume = kPi / 3 * 0.01 * (16 + 8 + 4) * 1e-6, chi = 1000, centroidHeight = -shape.bottomZ;
+  for (const int across : {0, 1}) {
+    // The graphic's z along ground x (a quarter turn about y), or along ground y (a quarter turn about x).
+    const std::string orientation = across ? " a00=\"1\" a10=\"0\" a20=\"0\" a02=\"0\" a12=\"1\" a22=\"0\""
+                                           : " a00=\"0\" a10=\"0\" a20=\"-1\" a02=\"1\" a12=\"0\" a22=\"0\"";
+    const Vector3 base = Vector3(0.03, 0, 0) - centroidHeight * (across ? Vector3::UnitY() : Vector3::UnitX());
+    const std::string deck =
+        magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+        "<Body_Rigid id=\"2\" mass=\"0.01\" cg_id=\"20\" inertia_xx=\"1e-5\" inertia_yy=\"1e-5\" "
+        "inertia_zz=\"1e-5\"/>\n"
+        "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.03\"/>\n"
+        "<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"" + formatReal(base.x()) + "\" pos_y=\"" +
+        formatReal(base.y()) + "\"" + orientation + "/>\n"
+        "<Post_Graphic id=\"200\" type=\"Frustum\" center_marker_id=\"21\" bottom_radius=\"0.004\" "
+        "top_radius=\"0.002\" length=\"0.01\"/>\n"
+        "<Force_Magnet id=\"2000\" graphic_id=\"200\" susceptibility=\"1000\"/>\n" +
+        magnetDeckFooter(1e-8, 1e-8);
+    const ContactRun run = runContactDeck(across ? "soft_frustum_across" : "soft_frustum_along", deck);
+    ASSERT_TRUE(run.completed);
+    const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+    ASSERT_FALSE(rows.empty());
+    const double alongField = across ? factors.x() : factors.z();
+    const double pull = axialPull(volume * chi / (1 + alongField * chi), 1, 0.03);
+    const Vector3 force = 0.01 * run.bodies.vector3(rows[0], "ax", "ay", "az");
+    SCOPED_TRACE(::testing::Message() << (across ? "across" : "along"));
+    EXPECT_LT((force - Vector3(-pull, 0, 0)).norm(), 1e-9 * pull) << force.transpose();
+  }
 }
 
 // The gap x(t) of the soft sphere from rest at x0: M·x'' = −3μ0·α·m²/(4π²x⁷), classical RK4 with 10⁵ steps.

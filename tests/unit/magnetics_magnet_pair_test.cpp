@@ -28,6 +28,10 @@ const Magnet kEllipsoid{{Kind::kEllipsoid, 0, 0, Vector3(0.01, 0.02, 0.03)}, Vec
 const Magnet kProlate{{Kind::kEllipsoid, 0, 0, Vector3(0.004, 0.004, 0.03)}, Vector3(2e5, -1e5, 9e5)};
 // A cylinder 20 mm across and 16 mm long magnetised mostly across its axis.
 const Magnet kDiametral{{Kind::kCylinder, 0.01, 0.008, Vector3::Zero()}, Vector3(7e5, -2e5, 3e5)};
+// A frustum 20 mm high narrowing from 12 to 4 mm in radius and a cone 25 mm high on a 10 mm radius, magnetised
+// obliquely, each about its centroid.
+const Magnet kFrustum{frustumMagnetShape(0.012, 0.004, 0.02), Vector3(2e5, -3e5, 7e5)};
+const Magnet kCone{frustumMagnetShape(0.01, 0, 0.025), Vector3(-4e5, 1e5, 6e5)};
 
 const MagnetPose kOrigin{};
 MagnetPose turnedAt(const Vector3& position) {
@@ -55,7 +59,8 @@ TEST(MagnetPair, ThePointDipoleErrorEstimateBoundsTheErrorOfTheDipoles) {
                            Case{"cylinder-prolate", kCylinder, kProlate},
                            Case{"prolate-ellipsoid", kProlate, kEllipsoid},
                            Case{"diametral-cube", kDiametral, kCube},
-                           Case{"prolate-diametral", kProlate, kDiametral}}) {
+                           Case{"prolate-diametral", kProlate, kDiametral}, Case{"frustum-cube", kFrustum, kCube},
+                           Case{"cone-sphere", kCone, kSphere}, Case{"frustum-cone", kFrustum, kCone}}) {
     const double reach = boundingRadius(pair.first.shape) + boundingRadius(pair.second.shape);
     for (const double multiple : {1.5, 3.0, 10.0, 30.0}) {
       const MagnetPose secondPose = turnedAt(multiple * reach * kSkewDirection);
@@ -202,20 +207,26 @@ TEST(MagnetPair, AnEllipsoidIsSampledByDipoles) {
   }
 }
 
-// An ellipsoid or a cylinder magnetised across its axis the other way round: its exact field, another magnet's surface
-// charges in it (cube, cylinder, prolate ellipsoid), against its own varying charge in theirs. From 0.1 mm to 100 mm
-// between the other's top and the magnet's lowest point, asking 1e-10, the two agree within 1e-8 in force and torque
-// (Newton's third law, and the torques about the second's centre; measured ≤ 1.5e-11 in force, ≤ 5.4e-11 in torque).
-TEST(MagnetPair, AnExactEllipsoidOrDiametralCylinderFeelsWhatItExerts) {
+// An ellipsoid, a cylinder magnetised across its axis, a frustum or a cone the other way round: its exact field,
+// another magnet's surface charges in it (cube, cylinder, prolate ellipsoid), against its own varying charge in
+// theirs. From 0.1 mm to 100 mm between the other's top and the magnet's lowest point, asking 1e-10, the two agree
+// within 1e-8 in force and torque (Newton's third law, and the torques about the second's centre; measured ≤ 1.5e-11
+// in force, ≤ 5.4e-11 in torque for the ellipsoid and the cylinder, ≤ 1.1e-11 and ≤ 1.8e-10 for the frustum and the
+// cone).
+TEST(MagnetPair, AnExactEllipsoidDiametralCylinderOrFrustumFeelsWhatItExerts) {
   const Matrix3 turn = turnedAt(Vector3::Zero()).rotation;
-  // Below its centre: an ellipsoid's support function along −z; a cylinder's lowest rim point.
+  // Below its centre: an ellipsoid's support function along −z; a cylinder's or a frustum's lowest rim point.
   const auto depthOf = [&turn](const Magnet& magnet) {
-    if (magnet.shape.kind == Kind::kEllipsoid) {
-      return magnet.shape.halfExtents.cwiseProduct(turn.row(2).transpose()).norm();
+    const MagnetShape& shape = magnet.shape;
+    if (shape.kind == Kind::kEllipsoid) return shape.halfExtents.cwiseProduct(turn.row(2).transpose()).norm();
+    const double across = turn.row(2).head<2>().norm();
+    if (shape.kind == Kind::kFrustum) {
+      return -std::min(shape.bottomZ * turn(2, 2) - shape.radius * across,
+                       shape.topZ * turn(2, 2) - shape.topRadius * across);
     }
-    return magnet.shape.halfLength * std::fabs(turn(2, 2)) + magnet.shape.radius * turn.row(2).head<2>().norm();
+    return shape.halfLength * std::fabs(turn(2, 2)) + shape.radius * across;
   };
-  for (const Magnet* magnet : {&kEllipsoid, &kDiametral}) {
+  for (const Magnet* magnet : {&kEllipsoid, &kDiametral, &kFrustum, &kCone}) {
     for (const Magnet* other : {&kCube, &kCylinder, &kProlate}) {
       const double top = other == &kCube ? 0.05 : other == &kCylinder ? 0.02 : 0.03;  // the other's top on its axis
       for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
