@@ -177,20 +177,20 @@ ForceEnergy ForceEvaluator::energy(double time, std::span<const BodyKinematics> 
       continue;
     }
     // The force acts at its point on the body's material point there; ground does no work.
+    double& power = action.field ? energy.fieldPower : energy.appliedPower;
     for (const MarkerAction& atMarker : action.atMarkers) {
       if (atMarker.body < 0) continue;
       const BodyKinematics& body = bodies[static_cast<size_t>(atMarker.body)];
-      energy.appliedPower +=
-          atMarker.force.dot(body.velocityAt(atMarker.point)) + atMarker.torque.dot(body.angularVelocity);
+      power += atMarker.force.dot(body.velocityAt(atMarker.point)) + atMarker.torque.dot(body.angularVelocity);
     }
     if (connection.bodyI >= 0) {
       const BodyKinematics& body = bodies[static_cast<size_t>(connection.bodyI)];
-      energy.appliedPower += action.force.dot(body.velocityAt(action.point)) + action.torque.dot(body.angularVelocity);
+      power += action.force.dot(body.velocityAt(action.point)) + action.torque.dot(body.angularVelocity);
     }
     if (connection.bodyJ >= 0) {
       const BodyKinematics& body = bodies[static_cast<size_t>(connection.bodyJ)];
-      energy.appliedPower += action.reactionForce.dot(body.velocityAt(action.reactionPoint)) +
-                             action.reactionTorque.dot(body.angularVelocity);
+      power += action.reactionForce.dot(body.velocityAt(action.reactionPoint)) +
+               action.reactionTorque.dot(body.angularVelocity);
     }
   }
   return energy;

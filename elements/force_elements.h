@@ -47,6 +47,7 @@ struct ForceEnergy {
   double strain = 0;        // elastic energy stored by springs and bushings
   double dashpotPower = 0;  // dissipated by their damping (≥ 0)
   double appliedPower = 0;  // power of the elements without a potential (expressions) on the bodies
+  double fieldPower = 0;    // power of the magnets' fields on the bodies
 };
 
 // One element's loads on its bodies, torques about their CGs: I and J's, or, for a law over many bodies, one per body

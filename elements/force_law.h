@@ -33,6 +33,9 @@ struct ElementAction {
   // on the bodies.
   std::optional<double> strain;
   double dashpotPower = 0;
+  // A field's loads (the magnets'): their power is work done by the field (energy.csv's work_field), not by an
+  // expression (work_applied).
+  bool field = false;
   // A law over many bodies (the induced magnets: every soft and permanent magnet of the model) gives its loads here,
   // one per marker, instead of the I and J sides above, which it leaves zero.
   std::vector<MarkerAction> atMarkers;

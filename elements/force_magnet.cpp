@@ -303,6 +303,7 @@ ElementAction magnetPairAction(const MagnetPair& pair, const ExpressionContext& 
   // The reaction acts where the second magnet was moved to (it differs by the overlap, micrometres): the pair's loads
   // balance about that pose, so the bodies' angular momentum stays balanced too.
   ElementAction action;
+  action.field = true;
   action.point = first.position;
   action.reactionPoint = second.position;
   const double scale = pair.permeabilityScale * strengthOf(pair.first) * strengthOf(pair.second);
@@ -365,6 +366,7 @@ ElementAction inducedMagnetsAction(const InducedMagnets& law, const ExpressionCo
   // force unit makes the forces the deck's (as magnetPairAction's).
   const InducedMagnetLoads loads = inducedMagnetLoads(permanent, soft, softPoses, law.settings);
   ElementAction action;
+  action.field = true;
   const auto add = [&](const MagnetPair::Side& side, int body, const MagnetPose& pose, const MagnetLoad& load) {
     action.atMarkers.push_back(MarkerAction{side.markerId, body, law.permeabilityScale * load.force,
                                             law.permeabilityScale * load.torque, pose.position});

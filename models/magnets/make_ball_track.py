@@ -172,7 +172,7 @@ def header(mass, energy, distance, box_count):
         f"dipole (exact for a sphere in a uniform field).",
 
         f"Expected figures (integr_tol 1e-5): passes at 0.743 s and every 1.4867 s after; the magnet's work "
-        f"(energy.csv work_applied) {energy * 1e3:.4f} mJ at the first pass and 13.18 mJ after 20; lost to the "
+        f"(energy.csv work_field) {energy * 1e3:.4f} mJ at the first pass and 13.18 mJ after 20; lost to the "
         f"dashpot 9.01 mJ and to slip 4.17 mJ; energy balance closed to 0.024 %; the ball in contact with both faces "
         f"throughout, at most 7.5 µm deep (3.8 N at the kinks' impacts).",
     ]

@@ -771,6 +771,7 @@ void MultibodySystem::energyRates(double time, const double* y, const double* yp
   const ForceEnergy force = forces_.energy(time, kinematics_);
   sample.forceDashpot = force.dashpotPower;
   sample.appliedWork = force.appliedPower;
+  sample.fieldWork += force.fieldPower;
   sample.motionWork = constraints_.motionPower(kinematics_, y);
   for (int k = 0; k < kIntegratedEnergyTermCount; ++k) rates[k] = sample.*kIntegratedEnergyTerms[k];
   times_.energy += watch.lap();

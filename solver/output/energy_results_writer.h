@@ -28,7 +28,7 @@ struct EnergySample {
   // Work done on the bodies since the run's start.
   double motionWork = 0;   // by Motion_Joint reactions
   double appliedWork = 0;  // by Force_Scalar_TwoBody, Force_Vector_* (expressions, no potential), Force_Magnet
-  double fieldWork = 0;    // by field forces and moments (DIPOLE's magnets)
+  double fieldWork = 0;    // by field forces and moments (Force_Magnet's and DIPOLE's magnets)
   double commandWork = 0;  // by what changed the state or the model between integrations (commands, analyses)
   // held − held at the start − work + dissipated: > 0 the integrator gained energy, < 0 it lost some.
   double leftover = 0;

@@ -334,7 +334,7 @@ TEST(ForceMagnetSoft, ASoftCubesForceConvergesWithItsDipolesPerAxis) {
   }
 }
 
-// The soft sphere let go from 30 mm: the work the element does on it is energy.csv's work_applied, which equals the
+// The soft sphere let go from 30 mm: the work the element does on it is energy.csv's work_field, which equals the
 // kinetic energy it gains and the drop of −μ0·α·m²/(8π²x⁶) between its start and its end, within 1e-6 of it.
 TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
   const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
@@ -351,7 +351,7 @@ TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
   const auto potential = [&](double r) { return -kMu0 * alpha / (8 * kPi * kPi * std::pow(r, 6)); };
   const double work = potential(0.03) - potential(x);
   EXPECT_GT(work, 1e-5);  // joules
-  EXPECT_NEAR(energy.at(last, "work_applied"), work, 1e-6 * work);
+  EXPECT_NEAR(energy.at(last, "work_field"), work, 1e-6 * work);
   EXPECT_NEAR(energy.at(last, "kinetic_translational"), work, 1e-6 * work);
 }
 

@@ -188,7 +188,7 @@ std::vector<size_t> rowsAt(const ResultsTable& table, double time) {
 //    of the pull at the pass (3μ0αm²/(4π²d⁷), 0.064 N): measured 1.4e-5. The outputs' accelerations are the
 //    integrator's interpolant's, so not within a step of the kink before (the ball rings there: 1.5 % off 5 mm past
 //    it) nor of the pass (14 % off 0.2 mm before it).
-//  - The magnet's work up to the pass (energy.csv work_applied, the only applied force) is the ball's energy
+//  - The magnet's work up to the pass (energy.csv work_field, the only field force) is the ball's energy
 //    in the field, U(start) − U(pass), within 1e-3 (measured 5e-5): the energy each pass gives, 0.659 mJ; the
 //    second pass's work likewise within 2e-3 (measured 4e-5).
 //  - It switches off at the pass: its work from the pass to the next turn is less than 0.5 % of that (measured
@@ -220,7 +220,7 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
     EXPECT_EQ(rows.size(), 1u) << time;
     return rows.at(0);
   };
-  const auto workAt = [&](double time) { return energy.at(rowsAt(energy, time).at(0), "work_applied"); };
+  const auto workAt = [&](double time) { return energy.at(rowsAt(energy, time).at(0), "work_field"); };
   const Eigen::Vector3d start = bodies.vector3(0, "x", "y", "z");
 
   // The pull on the flat middle, at the outputs where the magnet is on (the ball coming towards it: x·vx < 0).
