@@ -94,7 +94,8 @@ struct InducedMagnets {
   };
   std::vector<Soft> soft;
   std::vector<Permanent> permanent;
-  // Dense LU up to 300 samples (exact to round-off), GMRES beyond, to 1e-3 of integr_tol (within [1e-12, 1e-8]).
+  // Dense LU up to 300 samples (exact to round-off), GMRES beyond, to 1e-3 of integr_tol (within [1e-12, 1e-8]);
+  // beyond 300 samples GMRES's products and the soft–soft forces go over the octree (InductionSettings::treeFrom).
   InductionSettings settings;
   double permeabilityScale = 1;  // as MagnetPair's
 };

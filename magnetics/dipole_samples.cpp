@@ -41,9 +41,11 @@ struct FieldSum {
   }
 };
 
-// Adds the field of dipole `moment` at `separation` = target − source, and its gradient, as dipole.h does: along the
-// true direction, at ρ = max(distance, cap). H = (3n(n·m) − m)/(4πρ³);
-// ∂Hₐ/∂x_b = 3/(4πρ⁴)·[nₐm_b + mₐn_b + (n·m)(δₐ_b − 5nₐn_b)].
+// Adds the field of dipole `moment` at `separation` = target − source, and its gradient (kGradient), as dipole.h does:
+// along the true direction, at ρ = max(distance, cap). H = (3n(n·m) − m)/(4πρ³);
+// ∂Hₐ/∂x_b = 3/(4πρ⁴)·[nₐm_b + mₐn_b + (n·m)(δₐ_b − 5nₐn_b)]. Without the gradient (an induction solve's products need
+// H alone) a pair costs less than half as much.
+template <bool kGradient = true>
 inline void addDipole(const Vector3& separation, const Vector3& moment, double cap, FieldSum& sum) {
   const double distanceSquared = separation.squaredNorm();
   if (distanceSquared == 0) return;
@@ -59,6 +61,7 @@ inline void addDipole(const Vector3& separation, const Vector3& moment, double c
   sum.hx += fieldScale * (threeNm * nx - mx);
   sum.hy += fieldScale * (threeNm * ny - my);
   sum.hz += fieldScale * (threeNm * nz - mz);
+  if constexpr (!kGradient) return;
   const double fiveNm = 5 * nm;
   sum.gxx += gradientScale * (2 * nx * mx + nm - fiveNm * nx * nx);
   sum.gyy += gradientScale * (2 * ny * my + nm - fiveNm * ny * ny);
@@ -73,15 +76,16 @@ SampleInteraction interactionOf(const FieldSum& sum, const Vector3& moment, doub
   return {total.field, mu0 * (total.gradient * moment), mu0 * moment.cross(total.field)};
 }
 
-// The expansion of `count` dipoles about their |m|-weighted centroid (their mean position if all moments are zero).
+// The expansion of `count` dipoles about their |m|-weighted centroid (their mean position if all moments are zero, or
+// if `byStrength` is false: a centre that does not depend on the moments keeps the expansion linear in them).
 template <class PositionAt, class MomentAt>
-DipoleCluster clusterOf(int count, const PositionAt& positionAt, const MomentAt& momentAt) {
+DipoleCluster clusterOf(int count, const PositionAt& positionAt, const MomentAt& momentAt, bool byStrength = true) {
   DipoleCluster cluster;
   if (count == 0) return cluster;
   double weight = 0;
   Vector3 weighted = Vector3::Zero(), mean = Vector3::Zero();
   for (int i = 0; i < count; ++i) {
-    const double strength = momentAt(i).norm();
+    const double strength = byStrength ? momentAt(i).norm() : 0.0;
     weight += strength;
     weighted += strength * positionAt(i);
     mean += positionAt(i);
@@ -150,32 +154,38 @@ class Octree {
   int original(int k) const { return original_[k]; }
   const Vector3& moment(int k) const { return moment_[k]; }
 
-  // The field and gradient at sample k (tree order) from all samples of other groups.
-  FieldSum fieldAt(int k, double cap, double openingAngle, std::vector<int>& stack) const {
+  // The field (and with kGradient its gradient) at sample k (tree order) from all samples of other groups. Which cells
+  // act as expansions and which are opened is decided on the positions and expansions the tree was built with; the
+  // sums take `source`'s: position(j) and moment(j) in tree order, expansion(cell). A tree whose samples have moved
+  // since it was built thus keeps its choices, and its result stays a smooth function of the positions.
+  template <bool kGradient, class Source>
+  FieldSum fieldAt(int k, double cap, double openingAngle, std::vector<int>& stack, const Source& source) const {
     FieldSum sum;
-    const Vector3& x = position_[k];
+    const Vector3& built = position_[k];
+    const Vector3& x = source.position(k);
     const int group = group_[k];
     const Vector3& groupLow = groupLow_[group];
     const Vector3& groupHigh = groupHigh_[group];
     stack.clear();
     stack.push_back(0);
     while (!stack.empty()) {
-      const Cell& cell = cells_[stack.back()];
+      const int index = stack.back();
+      const Cell& cell = cells_[index];
       stack.pop_back();
       if (cell.group == group) continue;
       const bool mayHoldOwnGroup = cell.group == kMixedGroups && (cell.low.array() <= groupHigh.array()).all() &&
                                    (groupLow.array() <= cell.high.array()).all();
       // A leaf's few samples are summed one by one: exact, and cheaper than its expansion (≈ 9 pair sums).
       if (!mayHoldOwnGroup && cell.childCount > 0) {
-        const double distance = (x - cell.expansion.centre).norm();
+        const double distance = (built - cell.expansion.centre).norm();
         if (distance * openingAngle > cell.expansion.radius && distance - cell.expansion.radius > cap) {
-          addCluster(cell.expansion, x, sum);
+          addCluster<kGradient>(source.expansion(index), x, sum);
           continue;
         }
       }
       if (cell.childCount == 0) {
         for (int j = cell.begin; j < cell.end; ++j) {
-          if (group_[j] != group) addDipole(x - position_[j], moment_[j], cap, sum);
+          if (group_[j] != group) addDipole<kGradient>(x - source.position(j), source.moment(j), cap, sum);
         }
         continue;
       }
@@ -185,7 +195,15 @@ class Octree {
     return sum;
   }
 
+  template <bool kGradient = true>
   static void addCluster(const DipoleCluster& cluster, const Vector3& point, FieldSum& sum);
+
+  const Vector3& position(int k) const { return position_[k]; }
+  const DipoleCluster& expansion(int cell) const { return cells_[cell].expansion; }
+  int cellCount() const { return static_cast<int>(cells_.size()); }
+  int cellBegin(int cell) const { return cells_[cell].begin; }
+  int cellEnd(int cell) const { return cells_[cell].end; }
+  bool isLeaf(int cell) const { return cells_[cell].childCount == 0; }
 
  private:
   // Group ids as 0, 1, … with each group's bounding box.
@@ -271,6 +289,7 @@ class Octree {
 //                             + 15(n(2u + v)ᵀ + (2u + v)nᵀ + 2P + 2S + 2Sᵀ + (2u·n + v·n)I)],
 //             with Q_bce = Σ m_b d_c d_e (Q[b] the matrix of c, e), P = Σ_b n_b Q[b], Aₐ = nᵀQ[a]n, B = Pn, q = n·B,
 //             u_e = Σ_b Q_bbe, v_b = trace Q[b], and S's row a = (Q[a]n)ᵀ.
+template <bool kGradient>
 void Octree::addCluster(const DipoleCluster& cluster, const Vector3& point, FieldSum& sum) {
   const Vector3 offset = point - cluster.centre;
   const double distance = offset.norm();
@@ -294,13 +313,17 @@ void Octree::addCluster(const DipoleCluster& cluster, const Vector3& point, Fiel
   const double qn = n.dot(b);
   const Vector3 u = q[0].row(0).transpose() + q[1].row(1).transpose() + q[2].row(2).transpose();
   const Vector3 v(q[0].trace(), q[1].trace(), q[2].trace());
-  Matrix3 sq;
-  for (int row = 0; row < 3; ++row) sq.row(row) = (q[row] * n).transpose();
   const double traces = 2 * u.dot(n) + v.dot(n);
   const Vector3 uv = 2 * u + v;
 
   const Vector3 field = inverse3 * (3 * nm * n - m) + 3 * inverse4 * ((5 * s - t) * n - w) +
                0.5 * inverse5 * (105 * qn * n - 15 * (a + 2 * b + traces * n) + 3 * uv);
+  if constexpr (!kGradient) {
+    sum.hx += field.x(), sum.hy += field.y(), sum.hz += field.z();
+    return;
+  }
+  Matrix3 sq;
+  for (int row = 0; row < 3; ++row) sq.row(row) = (q[row] * n).transpose();
   const Matrix3 gradient =
       3 * inverse4 * (n * m.transpose() + m * n.transpose() + nm * (identity - 5 * nn)) -
       3 * inverse5 * ((35 * s - 5 * t) * nn - 5 * (n * w.transpose() + w * n.transpose() + s * identity) + d +
@@ -342,10 +365,106 @@ std::vector<SampleInteraction> treeInteractions(const std::vector<GroupedDipoleS
     std::vector<int> stack;
     stack.reserve(8 * kMaxDepth);
     for (int k = begin; k < end; ++k) {
-      results[tree.original(k)] = interactionOf(tree.fieldAt(k, cap, openingAngle, stack), tree.moment(k), mu0);
+      results[tree.original(k)] =
+          interactionOf(tree.fieldAt<true>(k, cap, openingAngle, stack, tree), tree.moment(k), mu0);
     }
   });
   return results;
+}
+
+namespace {
+
+// A DipoleSampleTree's samples as they are now, in tree order, and each cell's expansion about their mean position
+// (leaves have none: they are always summed one by one).
+struct PresentSamples {
+  std::vector<Vector3> positions, moments;
+  std::vector<DipoleCluster> expansions;
+
+  const Vector3& position(int k) const { return positions[k]; }
+  const Vector3& moment(int k) const { return moments[k]; }
+  const DipoleCluster& expansion(int cell) const { return expansions[cell]; }
+};
+
+}  // namespace
+
+struct DipoleSampleTree::Structure {
+  Octree tree;
+};
+
+namespace {
+
+std::vector<GroupedDipoleSample> unmagnetised(const std::vector<Vector3>& positions, const std::vector<int>& groups) {
+  assert(positions.size() == groups.size());
+  std::vector<GroupedDipoleSample> samples(positions.size());
+  for (size_t i = 0; i < positions.size(); ++i) samples[i] = {positions[i], Vector3::Zero(), groups[i]};
+  return samples;
+}
+
+}  // namespace
+
+// Built from moments of zero, the cells' centres are their samples' mean positions (clusterOf): the acceptance test
+// then depends on the geometry alone.
+DipoleSampleTree::DipoleSampleTree(const std::vector<Vector3>& positions, const std::vector<int>& groups,
+                                   double openingAngle)
+    : structure_(std::make_unique<const Structure>(Structure{Octree(unmagnetised(positions, groups))})),
+      openingAngle_(openingAngle) {
+  assert(openingAngle >= 0);
+}
+
+DipoleSampleTree::~DipoleSampleTree() = default;
+DipoleSampleTree::DipoleSampleTree(DipoleSampleTree&&) noexcept = default;
+DipoleSampleTree& DipoleSampleTree::operator=(DipoleSampleTree&&) noexcept = default;
+
+int DipoleSampleTree::size() const { return structure_->tree.size(); }
+
+template <bool kGradient>
+std::vector<SampleInteraction> DipoleSampleTree::evaluate(const std::vector<Vector3>& positions,
+                                                          const std::vector<Vector3>& moments, double mu0,
+                                                          const ParallelLoop* loop) const {
+  const Octree& tree = structure_->tree;
+  const int count = tree.size();
+  assert(static_cast<int>(positions.size()) == count && static_cast<int>(moments.size()) == count);
+  PresentSamples present{std::vector<Vector3>(count), std::vector<Vector3>(count),
+                         std::vector<DipoleCluster>(tree.cellCount())};
+  for (int k = 0; k < count; ++k) {
+    present.positions[k] = positions[tree.original(k)];
+    present.moments[k] = moments[tree.original(k)];
+  }
+  // Each cell's expansion from its own samples alone, in their order: the same whatever thread computes it.
+  forEachSample(tree.cellCount(), loop, [&](int begin, int end) {
+    for (int c = begin; c < end; ++c) {
+      if (tree.isLeaf(c)) continue;
+      const int first = tree.cellBegin(c);
+      present.expansions[c] =
+          clusterOf(tree.cellEnd(c) - first, [&](int i) { return present.positions[first + i]; },
+                    [&](int i) { return present.moments[first + i]; }, false);
+    }
+  });
+  std::vector<SampleInteraction> results(count);
+  forEachSample(count, loop, [&](int begin, int end) {
+    std::vector<int> stack;
+    stack.reserve(8 * kMaxDepth);
+    for (int k = begin; k < end; ++k) {
+      const FieldSum sum = tree.fieldAt<kGradient>(k, 0, openingAngle_, stack, present);
+      results[tree.original(k)] = kGradient ? interactionOf(sum, present.moments[k], mu0)
+                                            : SampleInteraction{Vector3(sum.hx, sum.hy, sum.hz)};
+    }
+  });
+  return results;
+}
+
+std::vector<Vector3> DipoleSampleTree::fields(const std::vector<Vector3>& positions,
+                                              const std::vector<Vector3>& moments, const ParallelLoop* loop) const {
+  const std::vector<SampleInteraction> interactions = evaluate<false>(positions, moments, 0, loop);
+  std::vector<Vector3> result(interactions.size());
+  for (size_t i = 0; i < result.size(); ++i) result[i] = interactions[i].field;
+  return result;
+}
+
+std::vector<SampleInteraction> DipoleSampleTree::interactions(const std::vector<Vector3>& positions,
+                                                              const std::vector<Vector3>& moments, double mu0,
+                                                              const ParallelLoop* loop) const {
+  return evaluate<true>(positions, moments, mu0, loop);
 }
 
 DipoleCluster dipoleCluster(const std::vector<GroupedDipoleSample>& samples) {

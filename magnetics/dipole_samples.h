@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "solver/core/parallel_loop.h"
@@ -83,6 +84,49 @@ std::vector<SampleInteraction> directInteractions(const std::vector<GroupedDipol
 // thread count.
 std::vector<SampleInteraction> treeInteractions(const std::vector<GroupedDipoleSample>& samples, double cap,
                                                 double mu0, double openingAngle, const ParallelLoop* loop = nullptr);
+
+// treeInteractions' octree (cap 0) kept for many evaluations over samples whose groups are fixed and whose positions
+// are fixed or move by little, while their moments change: an induction solve's operator products, a Jacobian's
+// differenced states (magnetics/induced_magnetisation.h). Two differences from treeInteractions:
+// - Each cell expands about its samples' mean position, not their |m|-weighted centroid: the result is then linear in
+//   the moments, as the induction solve's Krylov methods need (with the weighted centre the product would depend on
+//   the iterate's directions nonlinearly). The first-order term kept in the expansion makes up for the centre; the
+//   error stays third order in b/|x − c| (tests/unit/magnetics_dipole_samples_test.cpp measures it against the direct
+//   sum on soft-magnet blocks).
+// - The cells, their samples, and which cells act on which sample as expansions are those of the positions it was built
+//   with; an evaluation at other positions (the same samples, in the same order, moved) keeps those choices and sums
+//   the expansions and leaves at the positions given. The result is then a smooth function of the positions, which a
+//   Jacobian by differences needs: a cell accepted at one state and opened at a state 1e-8 away would otherwise add
+//   the expansion's error, ≈ 1e-5 of the force, divided by 1e-8 to the derivative. The acceptance test was passed at
+//   the built positions, so a small displacement changes the accuracy by as little.
+// Deterministic as treeInteractions: the same bits whatever `loop`'s thread count, and for the same input every call.
+class DipoleSampleTree {
+ public:
+  // `groups` as GroupedDipoleSample's; openingAngle θ as treeInteractions' (0 opens every cell: the direct sum).
+  DipoleSampleTree(const std::vector<Vector3>& positions, const std::vector<int>& groups, double openingAngle);
+  ~DipoleSampleTree();
+  DipoleSampleTree(DipoleSampleTree&&) noexcept;
+  DipoleSampleTree& operator=(DipoleSampleTree&&) noexcept;
+
+  int size() const;
+  double openingAngle() const { return openingAngle_; }
+  // H at each sample from the samples of the other groups (no μ0), the samples at `positions` with `moments`, as
+  // many and in the order the tree was built with. About half the cost of interactions(): no gradients.
+  std::vector<Vector3> fields(const std::vector<Vector3>& positions, const std::vector<Vector3>& moments,
+                              const ParallelLoop* loop = nullptr) const;
+  // Field, force and torque on each sample, as treeInteractions'.
+  std::vector<SampleInteraction> interactions(const std::vector<Vector3>& positions,
+                                              const std::vector<Vector3>& moments, double mu0,
+                                              const ParallelLoop* loop = nullptr) const;
+
+ private:
+  struct Structure;
+  template <bool kGradient>
+  std::vector<SampleInteraction> evaluate(const std::vector<Vector3>& positions, const std::vector<Vector3>& moments,
+                                          double mu0, const ParallelLoop* loop) const;
+  std::unique_ptr<const Structure> structure_;
+  double openingAngle_ = 0;
+};
 
 // H and its gradient ∂Hₐ/∂x_b (symmetric and traceless off the sources) at a point, without μ0.
 struct FieldAndGradient {

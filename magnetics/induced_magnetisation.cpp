@@ -11,6 +11,7 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <unsupported/Eigen/IterativeSolvers>
 
+#include "magnetics/dipole_samples.h"
 #include "solver/core/thread_scratch.h"
 
 namespace lodestone {
@@ -47,8 +48,14 @@ class InductionOperator : public Eigen::EigenBase<InductionOperator> {
   using StorageIndex = int;
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
 
-  InductionOperator(const std::vector<SoftSample>& samples, const std::vector<Matrix3>& polarisability)
-      : samples_(samples), polarisability_(polarisability) {}
+  // With a tree, T·m is its field (DipoleSampleTree::fields); without, the direct sum.
+  InductionOperator(const std::vector<SoftSample>& samples, const std::vector<Matrix3>& polarisability,
+                    const DipoleSampleTree* tree = nullptr)
+      : samples_(samples), polarisability_(polarisability), tree_(tree) {
+    if (tree_) {
+      for (const SoftSample& sample : samples_) positions_.push_back(sample.position);
+    }
+  }
 
   Eigen::Index rows() const { return 3 * static_cast<Eigen::Index>(samples_.size()); }
   Eigen::Index cols() const { return rows(); }
@@ -61,6 +68,15 @@ class InductionOperator : public Eigen::EigenBase<InductionOperator> {
   // D·T·m: the field of the other groups' moments at each sample, times V·χ_eff there.
   Vector inducedBy(const Vector& moments) const {
     Vector result(rows());
+    if (tree_) {
+      std::vector<Vector3> unstacked(samples_.size());
+      for (size_t j = 0; j < samples_.size(); ++j) unstacked[j] = block(moments, j);
+      const std::vector<Vector3> fields = tree_->fields(positions_, unstacked);
+      for (size_t i = 0; i < samples_.size(); ++i) {
+        result.segment<3>(3 * static_cast<Eigen::Index>(i)) = polarisability_[i] * fields[i];
+      }
+      return result;
+    }
     for (size_t i = 0; i < samples_.size(); ++i) {
       Vector3 field = Vector3::Zero();
       for (size_t j = 0; j < samples_.size(); ++j) {
@@ -77,6 +93,8 @@ class InductionOperator : public Eigen::EigenBase<InductionOperator> {
  private:
   const std::vector<SoftSample>& samples_;
   const std::vector<Matrix3>& polarisability_;  // V·χ_eff of each sample
+  const DipoleSampleTree* tree_;
+  std::vector<Vector3> positions_;  // the samples', for the tree
 };
 
 }  // namespace
@@ -302,6 +320,47 @@ void solveDensely(const std::vector<SoftSample>& samples, const std::vector<Matr
                                                                          : InductionOutcome::kInaccurate;
 }
 
+bool usesTree(const std::vector<SoftSample>& samples, const InductionSettings& settings) {
+  return static_cast<int>(samples.size()) > settings.treeFrom;
+}
+
+// The tree this thread last built, and the InductionDifferencing scope whose base state it was built at.
+struct TreeMemo {
+  long scope = 0;  // 0: none, or a scope that has closed
+  std::vector<Vector3> positions;
+  std::vector<int> groups;
+  double openingAngle = 0;
+  std::optional<DipoleSampleTree> tree;
+};
+
+// The octree over the samples. Outside an InductionDifferencing scope it is the tree of these positions: the last one
+// built if they are the same exactly (the solve's tree serves the forces), a new one otherwise, the same either way.
+// Inside a scope, every state is evaluated on the tree of the scope's base state (its first), its cells and choices
+// of expansions frozen (DipoleSampleTree): the differenced states' loads are then smooth functions of the positions,
+// and their differences the derivatives of the approximation, not its jumps from one acceptance to another.
+const DipoleSampleTree& sampleTree(const std::vector<SoftSample>& samples, const InductionSettings& settings) {
+  TreeMemo& memo = threadScratch<TreeMemo, struct InductionSampleTree>();
+  const long scope = InductionDifferencing::current();
+  std::vector<Vector3> positions;
+  std::vector<int> groups;
+  for (const SoftSample& sample : samples) {
+    positions.push_back(sample.position);
+    groups.push_back(sample.group);
+  }
+  const bool sameSamples = memo.tree && groups == memo.groups && settings.treeOpeningAngle == memo.openingAngle;
+  if (sameSamples && scope != 0 && memo.scope == scope) return *memo.tree;
+  if (sameSamples && positions == memo.positions) {
+    memo.scope = scope;  // inside a scope, the base is its first state: this one
+    return *memo.tree;
+  }
+  memo.tree.emplace(positions, groups, settings.treeOpeningAngle);
+  memo.positions = std::move(positions);
+  memo.groups = std::move(groups);
+  memo.openingAngle = settings.treeOpeningAngle;
+  memo.scope = scope;
+  return *memo.tree;
+}
+
 const char* methodName(InductionMethod method) {
   switch (method) {
     case InductionMethod::kAutomatic:
@@ -367,7 +426,9 @@ InducedMagnetisation solveInducedMagnetisation(const std::vector<SoftSample>& sa
     result.moments.assign(samples.size(), Vector3::Zero());
     return result;
   }
-  const InductionOperator induction(samples, polarisability);
+  const bool iterative = result.method != InductionMethod::kDense;
+  const DipoleSampleTree* tree = iterative && usesTree(samples, settings) ? &sampleTree(samples, settings) : nullptr;
+  const InductionOperator induction(samples, polarisability, tree);
   Vector moments;
   switch (result.method) {
     case InductionMethod::kAutomatic:
@@ -441,7 +502,8 @@ FieldWithGradient fieldWithGradientByDifferences(const SourceField& field, const
 }
 
 InducedForces inducedSampleForces(const std::vector<SoftSample>& samples, const std::vector<Vector3>& moments,
-                                  const std::vector<FieldWithGradient>& source, const Vector3& uniformField) {
+                                  const std::vector<FieldWithGradient>& source, const Vector3& uniformField,
+                                  const InductionSettings& settings) {
   InducedForces result{std::vector<Vector3>(samples.size()), std::vector<Vector3>(samples.size())};
   std::vector<Vector3> field(samples.size(), uniformField);
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -450,6 +512,17 @@ InducedForces inducedSampleForces(const std::vector<SoftSample>& samples, const 
     field[i] += source[i].field;
     // ∇(m·H) with m held: ∂/∂x_k of m_j·H_j is (gradientᵀ·m)_k.
     result.forces[i] = kVacuumPermeability * source[i].gradient.transpose() * moments[i];
+  }
+  if (usesTree(samples, settings)) {
+    std::vector<Vector3> positions;
+    for (const SoftSample& sample : samples) positions.push_back(sample.position);
+    const std::vector<SampleInteraction> others =
+        sampleTree(samples, settings).interactions(positions, moments, kVacuumPermeability);
+    for (size_t i = 0; i < samples.size(); ++i) {
+      result.forces[i] += others[i].force;
+      result.torques[i] = kVacuumPermeability * moments[i].cross(field[i] + others[i].field);
+    }
+    return result;
   }
   // Each pair of samples once: the dipole–dipole force on one is minus that on the other, and the dipole field is even
   // in the offset, so one distance serves both fields.

@@ -210,7 +210,7 @@ InducedMagnetLoads inducedMagnetLoads(const std::vector<PlacedMagnet>& permanent
 
   result.induction = solveInducedMagnetisation(samples, totalField, Vector3::Zero(), settings);
   const std::vector<Vector3>& moments = result.induction.moments;
-  const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero());
+  const InducedForces onSamples = inducedSampleForces(samples, moments, total, Vector3::Zero(), settings);
 
   for (size_t i = 0; i < samples.size(); ++i) {
     const size_t s = owner[i];
