@@ -130,7 +130,9 @@ TEST(ForceMagnetDecks, ASoftMeshMustBeSampled) {
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "Post_Graphic id=203 (deck.xml:13"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "a soft mesh is sampled by dipoles"));
   for (const Diagnostic& d : diagnostics.entries()) {
-    if (d.severity == Severity::Error) EXPECT_TRUE(d.where.line == kFirstLine + 1) << d.format();
+    if (d.severity == Severity::Error) {
+      EXPECT_TRUE(d.where.line == kFirstLine + 1) << d.format();
+    }
   }
 }
 
