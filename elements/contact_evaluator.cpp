@@ -61,7 +61,9 @@ ContactEvaluator::ContactEvaluator(const Model& model)
     keepsLawState_.push_back(keepsState ? 1 : 0);
     anyLawState_ = anyLawState_ || keepsState;
     locatesCrossings_ = locatesCrossings_ || element.zeroCrossing;
+    elementIndexById_.emplace(element.id, static_cast<int>(e));
   }
+  elementLoads_.resize(elements.size());
 }
 
 double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
@@ -536,13 +538,39 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
   }
 }
 
-void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
+void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodies) {
   time_ = time;
   activeLoads_.resize(detection_.activePairs.size());
   forEachActivePair([&](int k) {
     const Candidate& c = candidateOf(k);
     activeLoads_[static_cast<size_t>(k)] = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
   });
+  std::fill(elementLoads_.begin(), elementLoads_.end(), ContactLoads{});
+  for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
+    const Candidate& c = candidateOf(static_cast<int>(k));
+    const PairLoads& pairLoads = activeLoads_[k];
+    ContactLoads& total = elementLoads_[static_cast<size_t>(c.element)];
+    total.forceOnI += pairLoads.forceOnI;
+    total.torqueOnI += pairLoads.torqueOnI;
+    total.forceOnJ += pairLoads.forceOnJ;
+    total.torqueOnJ += pairLoads.torqueOnJ;
+    double deepest = 0;
+    for (const ContactPoint& point : detectedPoints(c)) deepest = std::max(deepest, point.depth);
+    // A pair deeper than ignore_penetration_larger_than exerts nothing, and contacts.csv reports no depth for it.
+    if (deepest <= element(c.element).options.ignoreDeeperThan) {
+      total.penetration = std::max(total.penetration, deepest);
+    }
+  }
+}
+
+std::optional<ContactLoads> ContactEvaluator::contactLoads(long id) const {
+  const auto found = elementIndexById_.find(id);
+  if (found == elementIndexById_.end()) return std::nullopt;
+  return elementLoads_[static_cast<size_t>(found->second)];
+}
+
+void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
+  measure(time, bodies);
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const ActivePair& pair = detection_.activePairs[k];
     const PairLoads& pairLoads = activeLoads_[k];

@@ -20,6 +20,7 @@
 #include "elements/body_rigid.h"
 #include "elements/contact_laws.h"
 #include "elements/contact_pairs.h"
+#include "elements/expression_context.h"
 #include "elements/force_contact.h"
 #include "plugins/named_laws.h"
 #include "plugins/usersub/subroutine_host.h"
@@ -95,7 +96,9 @@ struct SubroutineMessage {
 
 // The evaluator is also the host the subroutine utilities ask (c_sysfnc, c_get_contact_post…) while it calls a
 // Force_Contact's CNFSUB, CFFSUB or CONTACTPOST.
-class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
+// It keeps the loads of each element at the state of its latest addLoads() or measure(), which expressions read
+// through CONTACT() (ContactMeasures).
+class ContactEvaluator : public ContactMeasures, private SubroutineHost, private SubroutineCaller {
  public:
   // `model` must outlive the evaluator.
   explicit ContactEvaluator(const Model& model);
@@ -126,8 +129,15 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   // How many times detect() found the pairs anew (at poses it had not detected at last).
   long detections() const { return detections_; }
 
-  // Adds the force of every detected pair at `time` to the loads of its bodies.
+  // Adds the force of every detected pair at `time` to the loads of its bodies (after measure()).
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+  // The force of every detected pair at `time`, and each element's loads summed from them, which contactLoads()
+  // gives from then on: what CONTACT() reads where no residual is evaluated (root functions, outputs).
+  void measure(double time, std::span<const BodyKinematics> bodies);
+  // ContactMeasures: element `id`'s loads at the latest measure(), summed over its pairs as addLoads() applies them
+  // (those of its J body about the J body's CG); its penetration is the deepest of its pairs that exert force, as
+  // contacts.csv's penetration has it.
+  std::optional<ContactLoads> contactLoads(long id) const override;
 
   // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
   // the step limit takes its pairs from it too.
@@ -393,7 +403,9 @@ class ContactEvaluator : private SubroutineHost, private SubroutineCaller {
   };
   std::vector<DetectionBlock> detectionBlocks_;
   std::vector<char> moved_;                // per graphic, at the latest placeGraphics()
-  std::vector<PairLoads> activeLoads_;     // per active pair, at the latest addLoads()
+  std::vector<PairLoads> activeLoads_;     // per active pair, at the latest measure()
+  std::vector<ContactLoads> elementLoads_;  // per element, at the latest measure()
+  std::unordered_map<long, int> elementIndexById_;
   std::vector<ContactEnergy> activeEnergy_;  // per active pair, at the latest energy()
   ParallelLoop serialLoop_{1};
   const ParallelLoop* parallel_ = &serialLoop_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "elements/force_contact.h"
 #include "elements/reference_variable.h"
 
 namespace lodestone {
@@ -23,6 +24,18 @@ std::optional<Expression> compileAttribute(const std::string& attribute, const s
   return std::get<Expression>(std::move(compiled));
 }
 
+namespace {
+
+const ForceContact* contactOf(const Model& model, long id) {
+  if (!model.contacts) return nullptr;
+  for (const ForceContact& contact : model.contacts->elements) {
+    if (contact.id == id) return &contact;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
                                const Model& model, const VariableModel* variables, Diagnostics& diagnostics) {
   bool found = true;
@@ -39,6 +52,11 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
   for (size_t k = 0; k < expression.variableIds().size(); ++k) {
     if (!variables || variables->indexOf(expression.variableIds()[k]) < 0) {
       missing("Reference_Variable", expression.variableIds()[k], expression.variableColumns()[k]);
+    }
+  }
+  for (size_t k = 0; k < expression.contactIds().size(); ++k) {
+    if (!contactOf(model, expression.contactIds()[k])) {
+      missing("Force_Contact", expression.contactIds()[k], expression.contactColumns()[k]);
     }
   }
   return found;
@@ -58,19 +76,39 @@ bool readsAcceleration(const Expression& expression, const VariableModel* variab
   });
 }
 
+bool readsContacts(const Expression& expression, const VariableModel* variables) {
+  if (!expression.contactIds().empty()) return true;
+  if (!variables) return false;
+  return std::any_of(expression.variableIds().begin(), expression.variableIds().end(), [&](int id) {
+    const int index = variables->indexOf(id);
+    return index >= 0 && !variables->variables[static_cast<size_t>(index)].contactsRead.empty();
+  });
+}
+
 void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies) {
+  const auto addBody = [&](int body) {
+    if (body >= 0 && std::find(bodies.begin(), bodies.end(), body) == bodies.end()) bodies.push_back(body);
+  };
   const auto addMarker = [&](int id) {
-    const Marker* marker = model.marker(id);
-    if (marker && marker->body >= 0 && std::find(bodies.begin(), bodies.end(), marker->body) == bodies.end()) {
-      bodies.push_back(marker->body);
+    if (const Marker* marker = model.marker(id)) addBody(marker->body);
+  };
+  // A contact's loads move with every body its graphics are on (its I and J bodies).
+  const auto addContact = [&](int id) {
+    const ForceContact* contact = contactOf(model, id);
+    if (!contact) return;
+    for (const std::vector<int>* side : {&contact->iGraphics, &contact->jGraphics}) {
+      for (const int graphic : *side) addBody(model.contacts->graphics[static_cast<size_t>(graphic)].body);
     }
   };
   for (const int id : expression.markerIds()) addMarker(id);
+  for (const int id : expression.contactIds()) addContact(id);
   if (!model.variables) return;
   for (const int id : expression.variableIds()) {
     const int index = model.variables->indexOf(id);
     if (index < 0) continue;
-    for (const int marker : model.variables->variables[static_cast<size_t>(index)].markersRead) addMarker(marker);
+    const ReferenceVariable& variable = model.variables->variables[static_cast<size_t>(index)];
+    for (const int marker : variable.markersRead) addMarker(marker);
+    for (const int contact : variable.contactsRead) addContact(contact);
   }
 }
 
@@ -83,9 +121,11 @@ ModelExpressionContext::ModelExpressionContext(const Model& model) : model_(mode
   }
 }
 
-void ModelExpressionContext::setState(double time, std::span<const BodyKinematics> bodies) {
+void ModelExpressionContext::setState(double time, std::span<const BodyKinematics> bodies,
+                                      const ContactMeasures* contacts) {
   time_ = time;
   bodies_ = bodies;
+  contacts_ = contacts;
   ++generation_;
 }
 
@@ -109,6 +149,10 @@ double ModelExpressionContext::variable(int id) const {
     computedIn_[k] = generation_;
   }
   return values_[k];
+}
+
+std::optional<ContactLoads> ModelExpressionContext::contact(int id) const {
+  return contacts_ ? contacts_->contactLoads(id) : std::nullopt;
 }
 
 }  // namespace lodestone

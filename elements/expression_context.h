@@ -24,9 +24,9 @@ struct VariableModel;
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
                                            Diagnostics& diagnostics);
 
-// Whether every marker and every Reference_Variable (in `variables`, which may be null: none) the expression names
-// exists; each one missing is an error with its column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77,
-// which the deck does not have`.
+// Whether every marker, every Reference_Variable (in `variables`, which may be null: none) and every Force_Contact
+// the expression names exists; each one missing is an error with its column: `expr="DX(20, 77)", column 8: names
+// Reference_Marker id=77, which the deck does not have`.
 bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
                                const Model& model, const VariableModel* variables, Diagnostics& diagnostics);
 // The same against the model's own variables.
@@ -36,9 +36,22 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
 // Whether the expression reads accelerations (ACCX…), itself or through the variables it reads.
 bool readsAcceleration(const Expression& expression, const VariableModel* variables);
 
-// The moving bodies (indices into Model::bodies) whose state the expression reads: those of the markers it names,
-// itself or through the variables it reads. Appended to `bodies` without repeats.
+// Whether the expression reads a contact's loads (CONTACT), itself or through the variables it reads.
+bool readsContacts(const Expression& expression, const VariableModel* variables);
+
+// The moving bodies (indices into Model::bodies) whose state the expression reads: those of the markers it names and
+// the I and J bodies of the contacts it reads, itself or through the variables it reads. Appended to `bodies`
+// without repeats.
 void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies);
+
+// Where CONTACT() finds the loads of the contacts at the state the context is set to: kept by whoever computed them
+// there (the contact evaluator, after its loads at that state).
+class ContactMeasures {
+ public:
+  virtual ~ContactMeasures() = default;
+  // The loads of Force_Contact `id`; nothing when the model has no such element.
+  virtual std::optional<ContactLoads> contactLoads(long id) const = 0;
+};
 
 // Evaluates expressions at given body kinematics: TIME, the markers' motion and VARVAL. A variable is evaluated the
 // first time an expression reads it after setState and kept until the next setState, so a variable that many
@@ -47,12 +60,14 @@ class ModelExpressionContext final : public ExpressionContext {
  public:
   explicit ModelExpressionContext(const Model& model);
 
-  // What expressions read from now on; forgets the variables' values.
-  void setState(double time, std::span<const BodyKinematics> bodies);
+  // What expressions read from now on; forgets the variables' values. `contacts` (null: none, CONTACT gives NaN) must
+  // hold the contacts' loads at this state for as long as the state is read.
+  void setState(double time, std::span<const BodyKinematics> bodies, const ContactMeasures* contacts = nullptr);
 
   double time() const override { return time_; }
   MarkerMotion marker(int id) const override;
   double variable(int id) const override;
+  std::optional<ContactLoads> contact(int id) const override;
 
  private:
   const Model& model_;
@@ -60,6 +75,7 @@ class ModelExpressionContext final : public ExpressionContext {
   std::unordered_map<long, const Marker*> markers_;
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;
+  const ContactMeasures* contacts_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   std::uint64_t generation_ = 1;

@@ -47,6 +47,12 @@ std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, D
                                     "; a motion's expression may depend on TIME only in this version");
     return std::nullopt;
   }
+  if (!expression.contactIds().empty()) {
+    diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" reads Force_Contact id=" +
+                                    std::to_string(expression.contactIds().front()) +
+                                    "; a motion's expression may depend on TIME only in this version");
+    return std::nullopt;
+  }
   return expression;
 }
 

@@ -177,6 +177,8 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
       request.expressions[k] = compileAttribute(attribute, *text, spec.loc, diagnostics);
       built = built && request.expressions[k] &&
               checkExpressionReferences(*request.expressions[k], attribute, spec.loc, model, diagnostics);
+      result->readsContacts =
+          result->readsContacts || (built && readsContacts(*request.expressions[k], model.variables.get()));
     }
     if (*type == RequestType::Force && !markersJoined(model, spec.i_marker_id, spec.j_marker_id)) {
       diagnostics.warning(spec.loc, "no joint, motion or force element acts " +
@@ -200,10 +202,11 @@ bool RequestEvaluator::needsLoads() const {
 }
 
 void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bodies,
-                                std::span<const MarkerPairLoad> loads, std::vector<RequestSample>& samples) {
+                                std::span<const MarkerPairLoad> loads, std::vector<RequestSample>& samples,
+                                const ContactMeasures* contacts) {
   samples.clear();
   if (empty()) return;
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contacts);
   for (const Request& request : requests_->requests) {
     RequestSample sample{.id = request.id, .type = request.type};
     std::array<double, 8>& f = sample.values;

@@ -67,6 +67,7 @@ struct Request {
 
 struct RequestModel {
   std::vector<Request> requests;  // those that can be written, in deck order
+  bool readsContacts = false;     // some expression reads a contact's loads (CONTACT)
 };
 
 // The deck's requests on a model whose bodies, markers, variables, joints and force elements are built; their
@@ -91,8 +92,10 @@ class RequestEvaluator {
   bool empty() const { return !requests_ || requests_->requests.empty(); }
   // Whether some request needs the loads between markers (MARKER_FORCE).
   bool needsLoads() const;
+  // Whether some request reads a contact's loads (CONTACT): `contacts` must then hold them at this state.
+  bool readsContacts() const { return requests_ && requests_->readsContacts; }
   void evaluate(double time, std::span<const BodyKinematics> bodies, std::span<const MarkerPairLoad> loads,
-                std::vector<RequestSample>& samples);
+                std::vector<RequestSample>& samples, const ContactMeasures* contacts = nullptr);
 
  private:
   ModelExpressionContext context_;

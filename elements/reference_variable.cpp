@@ -67,6 +67,7 @@ class CycleFinder {
     for (const int k : finished_) {
       ReferenceVariable& variable = variables_.variables[static_cast<size_t>(k)];
       variable.markersRead = variable.expression.markerIds();
+      variable.contactsRead = variable.expression.contactIds();
       variable.usesAcceleration = variable.expression.usesAcceleration();
       for (const int id : variable.expression.variableIds()) {
         const ReferenceVariable& read = variables_.variables[static_cast<size_t>(variables_.indexOf(id))];
@@ -74,6 +75,10 @@ class CycleFinder {
         std::vector<int>& markers = variable.markersRead;
         for (const int marker : read.markersRead) {
           if (std::find(markers.begin(), markers.end(), marker) == markers.end()) markers.push_back(marker);
+        }
+        std::vector<int>& contacts = variable.contactsRead;
+        for (const int contact : read.contactsRead) {
+          if (std::find(contacts.begin(), contacts.end(), contact) == contacts.end()) contacts.push_back(contact);
         }
       }
     }

@@ -1,8 +1,8 @@
 // Reference_Variable: a named value defined by an expression (type="EXPRESSION" expr=…), read elsewhere with
 // VARVAL(id). Adams and MotionSolve treat a variable as an algebraic state; Lodestone evaluates it on demand from
 // the current kinematics (elements/expression_context.h), which gives the same values, since a variable's
-// expression may read only time, markers and other variables. The deck element, its checks, and the model's
-// variables with the order they depend on each other (a cycle is an error).
+// expression may read only time, markers, contacts' loads (CONTACT) and other variables. The deck element, its
+// checks, and the model's variables with the order they depend on each other (a cycle is an error).
 #pragma once
 
 #include <map>
@@ -36,6 +36,9 @@ struct ReferenceVariable {
   Expression expression;
   // Every marker its value reads, itself or through the variables it reads (for the Jacobian's dependencies).
   std::vector<int> markersRead;
+  // Every Force_Contact id CONTACT reads in it, itself or through the variables it reads (for the Jacobian's
+  // dependencies and the elements that cannot read contacts).
+  std::vector<int> contactsRead;
   bool usesAcceleration = false;  // itself or through the variables it reads
 };
 

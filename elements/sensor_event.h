@@ -57,6 +57,7 @@ struct SensorEvent {
 struct SensorModel {
   std::vector<SensorEvent> sensors;  // the active ones
   bool usesAcceleration = false;     // some expression reads ACCX… or WDTX…
+  bool readsContacts = false;        // some expression reads a contact's loads (CONTACT)
 };
 
 // The active sensors of a deck, their expressions checked against the model's markers.
@@ -77,6 +78,11 @@ class SensorEvaluator {
   bool empty() const { return !sensors_ || sensors_->sensors.empty(); }
   const std::vector<SensorEvent>& sensors() const;
   bool usesAcceleration() const { return sensors_ && sensors_->usesAcceleration; }
+  // Whether some sensor reads a contact's loads (CONTACT): the evaluator's contacts must then hold them at the state
+  // each value is asked at.
+  bool readsContacts() const { return sensors_ && sensors_->readsContacts; }
+  // Where CONTACT() finds the contacts' loads (`contacts` must outlive the evaluator; null: nowhere, NaN).
+  void setContacts(const ContactMeasures* contacts) { contacts_ = contacts; }
 
   // The expression of sensor `index` at `time`, for bodies at `bodies`.
   double value(int index, double time, std::span<const BodyKinematics> bodies);
@@ -94,6 +100,7 @@ class SensorEvaluator {
  private:
   ModelExpressionContext context_;
   const SensorModel* sensors_ = nullptr;
+  const ContactMeasures* contacts_ = nullptr;
   std::vector<int> rootSensors_;
 };
 

@@ -34,6 +34,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
   }
   constraints_.addPatternBlocks(pattern_);
+  sensors_.setContacts(&contacts_);
 }
 
 void MultibodySystem::initialState(std::span<double> y) const {
@@ -98,7 +99,8 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
                               .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
     }
   }
-  requests_.evaluate(time, kinematics_, markerLoads_, samples);
+  if (requests_.readsContacts()) measureContacts(time);
+  requests_.evaluate(time, kinematics_, markerLoads_, samples, &contacts_);
 }
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
@@ -146,6 +148,11 @@ void MultibodySystem::addBodyAccelerations(const double* yp) {
 }
 
 void MultibodySystem::detectContacts() { contacts_.detect(kinematics_); }
+
+void MultibodySystem::measureContacts(double time) {
+  detectContacts();
+  contacts_.measure(time, kinematics_);
+}
 
 void MultibodySystem::evaluateForces(double time, const double* y, bool withJoints) {
   for (BodyLoad& load : loads_) load = BodyLoad{};
@@ -645,6 +652,7 @@ void MultibodySystem::rootFunctions(double time, const double* y, const double* 
   Stopwatch watch;
   updateKinematics(y);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
+  if (sensors_.readsContacts()) measureContacts(time);
   sensors_.rootFunctions(time, kinematics_, g);
   times_.sensors += watch.lap();
 }
@@ -672,6 +680,7 @@ double MultibodySystem::contactCrossingDistance(const ContactEvaluator::Crossing
 double MultibodySystem::sensorValue(int index, double time, const double* y, const double* yp) {
   updateKinematics(y);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
+  if (sensors_.readsContacts()) measureContacts(time);
   return sensors_.value(index, time, kinematics_);
 }
 

@@ -198,6 +198,9 @@ class MultibodySystem {
   // the forces at a state starts from.
   void updateMotion(const double* y, const double* yp);
   void detectContacts();
+  // The contacts' loads at the kinematics set, for the expressions that read them (CONTACT) where no residual is
+  // evaluated: sensors' root functions and values, requests.
+  void measureContacts(double time);
   // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
   void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.

@@ -350,6 +350,7 @@ class ExpressionCompiler {
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
+    if (upper == "CONTACT") return parseContactCall(name);
     for (const UnavailableName& unavailable : kUnavailable) {
       if (upper != unavailable.name) continue;
       const std::string why = unavailable.reason ? " (" + std::string(unavailable.reason) + ")" : " in expressions";
@@ -478,6 +479,49 @@ class ExpressionCompiler {
     expression_.program_.push_back(instruction);
   }
 
+  // CONTACT(id, jflag, comp, rm) or CONTACT(id, index, rm): told apart by the number of arguments, as MotionSolve's
+  // manual does. Every argument is a literal, so a flag, component or index that cannot work is said here, at its
+  // column, rather than found to be NaN while the model moves.
+  void parseContactCall(const Token& name) {
+    std::array<int, 4> values{};
+    std::array<size_t, 4> offsets{};
+    const int count = parseCall("CONTACT", [&](int index) {
+      const size_t slot = static_cast<size_t>(std::min(index, 3));
+      offsets[slot] = current_.offset;
+      // Which form it is shows only at the ')', so the arguments after the id are named by their kind alone.
+      values[slot] = parseIdLiteral("CONTACT", index, index == 0 ? "Force_Contact id" : "literal",
+                                    index == 0 ? "ids are positive" : "it is 0 or positive", index != 0);
+    });
+    if (count != 3 && count != 4) {
+      fail(name.offset, "CONTACT takes 4 arguments (id, jflag, comp, rm) or 3 (id, index, rm), got " +
+                            std::to_string(count));
+    }
+    const int rm = count == 4 ? values[3] : values[2];
+    const size_t rmOffset = count == 4 ? offsets[3] : offsets[2];
+    Instruction instruction{.operation = Operation::Contact};
+    instruction.markers = {values[0], -1, values[1], rm};
+    if (count == 4) {
+      if (values[1] > 1) {
+        fail(offsets[1], "jflag " + std::to_string(values[1]) +
+                             " of CONTACT is neither 0 (the loads on the I body) nor 1 (on the J body)");
+      }
+      if (values[2] < 1 || values[2] > 8) {
+        fail(offsets[2], "comp " + std::to_string(values[2]) +
+                             " of CONTACT is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
+      }
+      instruction.markers = {values[0], values[1], values[2], rm};
+    } else if (values[1] != 1) {
+      // The manual's other indices (contact point, normal and friction forces…) are not computed per element yet.
+      fail(offsets[1], "index " + std::to_string(values[1]) + " of CONTACT(id, index, rm) is not available in " +
+                           "Lodestone; index 1 (the largest penetration) is, and CONTACT(id, jflag, comp, rm) gives " +
+                           "the forces and torques");
+    }
+    noteId(expression_.contactIds_, expression_.contactColumns_, values[0], offsets[0]);
+    if (rm != 0) noteId(expression_.markerIds_, expression_.markerColumns_, rm, rmOffset);
+    pushValue(name.offset);
+    expression_.program_.push_back(instruction);
+  }
+
   // Records an id the expression names, once, with the column of its first appearance.
   static void noteId(std::vector<int>& ids, std::vector<int>& columns, int id, size_t offset) {
     if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
@@ -563,6 +607,8 @@ class ExpressionCompiler {
 
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 
+std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
+
 std::variant<Expression, ExpressionError> Expression::compile(std::string_view text) {
   try {
     return ExpressionCompiler(text).compile();
@@ -587,6 +633,22 @@ double Expression::measureValue(const Instruction& instruction, const Expression
   return markerMeasure(instruction.measure, *motions[0], *motions[1], *motions[2], *motions[3]);
 }
 
+double Expression::contactValue(const Instruction& instruction, const ExpressionContext& context) {
+  const std::optional<ContactLoads> loads = context.contact(instruction.markers[0]);
+  if (!loads) return std::numeric_limits<double>::quiet_NaN();
+  const int jflag = instruction.markers[1], component = instruction.markers[2], rm = instruction.markers[3];
+  if (jflag < 0) return loads->penetration;  // the index form: index 1, the only one compile lets through
+  const Vector3& force = jflag == 0 ? loads->forceOnI : loads->forceOnJ;
+  const Vector3& torque = jflag == 0 ? loads->torqueOnI : loads->torqueOnJ;
+  if (component == 1) return force.norm();
+  if (component == 5) return torque.norm();
+  const Vector3& vector = component < 5 ? force : torque;
+  const int axis = (component - 2) % 4;
+  // A magnitude needs no axes; a component is the vector's projection on rm's axis (its column in ground).
+  if (rm == 0) return vector[axis];
+  return context.marker(rm).rotation.col(axis).dot(vector);
+}
+
 // One switch for every operation, so that the loop dispatches once per instruction. An operation finds its
 // operands at a = top − operandCount, in the order they were written, and leaves its result in a[0].
 double Expression::run(const Instruction* first, const Instruction* last, const ExpressionContext& context) {
@@ -599,6 +661,7 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Time: *top++ = context.time(); continue;
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
       case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
+      case Operation::Contact: *top++ = contactValue(*instruction, context); continue;
       case Operation::Negate: a[0] = -a[0]; break;
       case Operation::Square: a[0] = a[0] * a[0]; break;
       case Operation::Sin: a[0] = std::sin(a[0]); break;

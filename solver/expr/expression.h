@@ -19,6 +19,11 @@
 //               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
 //               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
 //   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
+//   contacts    CONTACT(id, jflag, comp, rm): the loads of Force_Contact id (all its incidents) on its I body
+//               (jflag 0) or J body (1) at that body's CG: comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components
+//               in marker rm's axes (0: ground). CONTACT(id, index, rm), told apart by its three arguments, as
+//               MotionSolve does: index 1, the largest penetration of its incidents (the one index Lodestone has).
+//               All arguments are whole-number literals; the context gives the loads (ExpressionContext::contact)
 // Other MotionSolve names (FX, AKISPL, IF…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
@@ -28,6 +33,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -36,6 +42,15 @@
 #include "solver/core/marker_measures.h"
 
 namespace lodestone {
+
+// The loads of one Force_Contact at a state, summed over its incidents (graphic pairs), in ground: the force on its
+// I body and the torque about that body's CG, the same on its J body (about the ground origin when J is ground),
+// and the largest penetration of its incidents (0 apart).
+struct ContactLoads {
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+  double penetration = 0;
+};
 
 // What an expression reads while it is evaluated.
 class ExpressionContext {
@@ -49,6 +64,9 @@ class ExpressionContext {
   // VARVAL(id): the value of Reference_Variable `id` at this time and state. A context without variables answers
   // NaN (a model checks the ids VARVAL names when it is built, so only a bare context can be asked).
   virtual double variable(int id) const;
+  // CONTACT(id, …): what Force_Contact `id` applies at this time and state, or nothing when the context has no
+  // contacts (CONTACT then gives NaN; a model checks the ids when it is built, so only a bare context is asked).
+  virtual std::optional<ContactLoads> contact(int id) const;
 };
 
 struct ExpressionError {
@@ -74,6 +92,9 @@ class Expression {
   // The same for the Reference_Variable ids VARVAL names.
   const std::vector<int>& variableIds() const { return variableIds_; }
   const std::vector<int>& variableColumns() const { return variableColumns_; }
+  // The same for the Force_Contact ids CONTACT names.
+  const std::vector<int>& contactIds() const { return contactIds_; }
+  const std::vector<int>& contactColumns() const { return contactColumns_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   const std::string& text() const { return text_; }
@@ -85,7 +106,7 @@ class Expression {
   // One step of the postfix program: push a constant, TIME, a measure or a variable, or replace the top
   // operandCount values with the operation's result.
   enum class Operation : std::uint8_t {
-    Constant, Time, Measure, Variable,
+    Constant, Time, Measure, Variable, Contact,
     Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
@@ -95,7 +116,9 @@ class Expression {
     MarkerMeasure measure = MarkerMeasure::DX;  // Measure: which one
     std::uint8_t operandCount = 0;              // values it takes off the stack
     std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame;
-                                                // Variable: markers[0] is the Reference_Variable id
+                                                // Variable: markers[0] is the Reference_Variable id;
+                                                // Contact: the Force_Contact id, jflag (-1: the index form), comp
+                                                // or index, rm
     double constant = 0;                        // Constant: the value it pushes
   };
 
@@ -104,11 +127,13 @@ class Expression {
   // constants and the operation on them to fold them, so that a folded part gives exactly what evaluating it would.
   static double run(const Instruction* first, const Instruction* last, const ExpressionContext& context);
   static double measureValue(const Instruction& instruction, const ExpressionContext& context);
+  static double contactValue(const Instruction& instruction, const ExpressionContext& context);
 
   std::string text_;
   std::vector<Instruction> program_;
   std::vector<int> markerIds_, markerColumns_;
   std::vector<int> variableIds_, variableColumns_;
+  std::vector<int> contactIds_, contactColumns_;
   bool usesAcceleration_ = false;
 
   friend class ExpressionCompiler;

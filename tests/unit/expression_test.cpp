@@ -7,7 +7,9 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "solver/core/rotation.h"
@@ -24,6 +26,7 @@ class FakeContext : public ExpressionContext {
   double now = 0;
   std::map<int, MarkerMotion> markers;
   std::map<int, double> variables;
+  std::map<int, ContactLoads> contacts;
   mutable std::vector<int> asked;
 
   double time() const override { return now; }
@@ -32,6 +35,10 @@ class FakeContext : public ExpressionContext {
     return markers.at(id);
   }
   double variable(int id) const override { return variables.at(id); }
+  std::optional<ContactLoads> contact(int id) const override {
+    const auto found = contacts.find(id);
+    return found == contacts.end() ? std::nullopt : std::optional<ContactLoads>(found->second);
+  }
 };
 
 Expression compiled(const std::string& text) {
@@ -378,6 +385,60 @@ TEST(ExpressionVariables, VarvalReadsTheContextsVariable) {
     MarkerMotion marker(int) const override { return {}; }
   };
   EXPECT_TRUE(std::isnan(compiled("VARVAL(7)").evaluate(WithoutVariables())));
+}
+
+// CONTACT(id, jflag, comp, rm): the I or J side's force and torque, magnitudes or components in rm's axes; with
+// three arguments, the index form (index 1: the penetration). Ids are reported like markers', rm among the markers.
+TEST(ExpressionContacts, ContactReadsTheSideComponentAndAxesItNames) {
+  FakeContext context;
+  ContactLoads loads;
+  loads.forceOnI = Vector3(3, -4, 12);
+  loads.torqueOnI = Vector3(0.5, 0, 0);
+  loads.forceOnJ = -loads.forceOnI;
+  loads.torqueOnJ = Vector3(1, 2, -2);
+  loads.penetration = 2.5e-4;
+  context.contacts = {{300, loads}};
+  MarkerMotion turned;  // x along ground y, y along ground −x: a quarter turn about z
+  turned.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);
+  context.markers = {{30, turned}};
+  const std::vector<std::pair<const char*, double>> table{
+      {"CONTACT(300,0,1,0)", 13}, {"CONTACT(300,0,2,0)", 3},   {"CONTACT(300,0,3,0)", -4},
+      {"CONTACT(300,0,4,0)", 12}, {"CONTACT(300,0,5,0)", 0.5}, {"CONTACT(300,0,6,0)", 0.5},
+      {"CONTACT(300,1,1,0)", 13}, {"CONTACT(300,1,2,0)", -3},  {"CONTACT(300,1,5,0)", 3},
+      {"CONTACT(300,1,7,0)", 2},  {"CONTACT(300,1,8,0)", -2},  {"contact( 300 , 1, 0 )", 2.5e-4},
+      {"CONTACT(300,1,30)", 2.5e-4},
+  };
+  for (const auto& [text, expected] : table) EXPECT_DOUBLE_EQ(valueOf(text, context), expected) << text;
+  // In marker 30's axes: its x is ground y, its y ground −x.
+  EXPECT_NEAR(valueOf("CONTACT(300,0,2,30)", context), -4, 1e-14);
+  EXPECT_NEAR(valueOf("CONTACT(300,0,3,30)", context), -3, 1e-14);
+  EXPECT_NEAR(valueOf("CONTACT(300,0,4,30)", context), 12, 1e-14);
+  EXPECT_NEAR(valueOf("CONTACT(300,1,7,30)", context), -1, 1e-14);
+  EXPECT_DOUBLE_EQ(valueOf("CONTACT(300,0,1,30)", context), 13) << "a magnitude needs no axes";
+  const Expression expression = compiled("CONTACT(300,0,1,30) + CONTACT(301, 1, 0)");
+  EXPECT_EQ(expression.contactIds(), (std::vector<int>{300, 301}));
+  EXPECT_EQ(expression.contactColumns(), (std::vector<int>{9, 31}));
+  EXPECT_EQ(expression.markerIds(), (std::vector<int>{30}));
+  EXPECT_EQ(expression.markerColumns(), (std::vector<int>{17}));
+  // A contact the context does not have (a bare context): NaN.
+  EXPECT_TRUE(std::isnan(valueOf("CONTACT(301,0,1,0)", context)));
+}
+
+TEST(ExpressionContacts, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
+  const std::vector<std::tuple<const char*, int, const char*>> table{
+      {"CONTACT(300,2,1,0)", 13, "jflag 2 of CONTACT is neither 0 (the loads on the I body) nor 1 (on the J body)"},
+      {"CONTACT(300,0,9,0)", 15, "comp 9 of CONTACT is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)"},
+      {"CONTACT(300,2,0)", 13, "index 2 of CONTACT(id, index, rm) is not available in Lodestone"},
+      {"CONTACT(300,0,1,0,0)", 1, "CONTACT takes 4 arguments (id, jflag, comp, rm) or 3 (id, index, rm), got 5"},
+      {"CONTACT(300,TIME,1,0)", 13, "expected a literal (a whole number) as argument 2 of CONTACT, found 'TIME'"},
+  };
+  for (const auto& [text, column, message] : table) {
+    std::variant<Expression, ExpressionError> result = Expression::compile(text);
+    const ExpressionError* error = std::get_if<ExpressionError>(&result);
+    ASSERT_NE(error, nullptr) << text;
+    EXPECT_EQ(error->column, column) << text;
+    EXPECT_NE(error->message.find(message), std::string::npos) << text << ": " << error->message;
+  }
 }
 
 TEST(ExpressionReport, UsesAccelerationOnlyWithAccelerationMeasures) {
