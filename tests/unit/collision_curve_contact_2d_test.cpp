@@ -54,8 +54,9 @@ struct Lens {
 Lens lens(double ra, double rb, double d) {
   const double chordX = (d * d + ra * ra - rb * rb) / (2 * d);
   const Segment ofA = circularSegment(ra, chordX), ofB = circularSegment(rb, d - chordX);
-  const double x = (ofA.area * ofA.centroidFromCentre + ofB.area * (d - ofB.centroidFromCentre)) / (ofA.area + ofB.area);
-  return {ofA.area + ofB.area, Vector2(x, 0), ofA.halfChord, chordX};
+  const double area = ofA.area + ofB.area;
+  const double x = (ofA.area * ofA.centroidFromCentre + ofB.area * (d - ofB.centroidFromCentre)) / area;
+  return {area, Vector2(x, 0), ofA.halfChord, chordX};
 }
 
 // Two overlapping circles (ra = 50 mm, rb = 30 mm, centres 70 mm apart: 10 mm deep), N points each. The lens's
@@ -189,6 +190,153 @@ TEST(CurveContact2d, CircleIntoAFlatLine) {
       EXPECT_LT((contact.normal - up).norm(), 1e-12);
     }
   }
+}
+
+// Where the spring matters: an ellipse (80 × 30 mm, 256 points) tilted by 0.4 rad, its lowest point δ = 4 mm into the
+// line y = 0. Its deepest point is not below its centre, so the overlap's centroid is off to one side of it.
+// By hand, with the ellipse x(θ) = C + R_β (a cos θ, b sin θ):
+// - its height over its centre, a sin β cos θ + b cos β sin θ, is −A at its lowest, A = |(a sin β, b cos β)|, so
+//   C_y = A − δ;
+// - the overlap is the image under ξ = C + R_β diag(a, b) w of the unit disc's segment beyond the chord at
+//   t = C_y/A from its centre in direction −ν, ν = (a sin β, b cos β)/A: area a·b·S and centroid the image of
+//   −ν·2h³/(3S), S = acos t − t·h, h = √(1 − t²) (an affine map keeps centroids);
+// - with c that centroid, Φ(θ) = −y(θ) − ½k|x(θ) − c|² is greatest where Φ'(θ) = −y'(θ) − k (x − c)·x'(θ) = 0,
+//   found below by scanning θ and bisecting.
+// The library's contact point (on the spline, maximising over its arc) against x(θ*), as measured (lengths / a):
+//
+//     k (1/m)   x*           point error   depth error
+//     1e-4      −0.037374    2.7e-7        5.3e-9       (the lowest point, x = −0.037374)
+//     1         −0.037171    7.7e-7        5.8e-9
+//     10        −0.036132    1.8e-7        2.1e-9
+//     100       −0.034878    5.8e-8        1.5e-9
+//     1e4       −0.034577    8.3e-9        5.0e-9       (the arc's point nearest the centroid, x_c = −0.034651)
+//
+// The point is off by the spline's slope error over Φ's curvature (O(h³)), the depth only by its position error
+// (O(h⁴): a maximum is flat); bounds 3e-6·a and 3e-8·a. The normal is +y, and the point moves monotonically
+// towards the centroid's side as k grows.
+TEST(CurveContact2d, TheSpringPullsTheDeepestPointTowardsTheCentroid) {
+  constexpr double kA = 0.08, kB = 0.03, kTilt = 0.4, kDelta = 0.004;
+  const Eigen::Matrix2d rotation = Eigen::Rotation2Dd(kTilt).toRotationMatrix();
+  const double amplitude = std::hypot(kA * std::sin(kTilt), kB * std::cos(kTilt));
+  const Vector2 centre(0.01, amplitude - kDelta);
+  auto ellipseAt = [&](double theta) {
+    return Vector2(centre + rotation * Vector2(kA * std::cos(theta), kB * std::sin(theta)));
+  };
+  auto slopeAt = [&](double theta) {
+    return Vector2(rotation * Vector2(-kA * std::sin(theta), kB * std::cos(theta)));
+  };
+  std::vector<Vector2> points;
+  for (int k = 0; k < 256; ++k) points.push_back(ellipseAt(2 * kPi * k / 256));
+  const SplineCurve2d ellipse(points, true, CurveMaterial::Inside), ground = floorLine(0.3);
+
+  const Vector2 nu = Vector2(kA * std::sin(kTilt), kB * std::cos(kTilt)) / amplitude;
+  const double t = centre.y() / amplitude, half = std::sqrt(1 - t * t), segmentArea = std::acos(t) - t * half;
+  const Vector2 unitCentroid = -nu * 2 * half * half * half / (3 * segmentArea);
+  const Vector2 centroid = centre + rotation * Vector2(kA * unitCentroid.x(), kB * unitCentroid.y());
+  const double lowestTheta = std::atan2(kB * std::cos(kTilt), kA * std::sin(kTilt)) + kPi;
+
+  double previousX = ellipseAt(lowestTheta).x();
+  for (double stability : {1e-4, 1.0, 10.0, 100.0, 1e4}) {  // 1/m: k·a from 8e-6 to 800
+    SCOPED_TRACE("k = " + std::to_string(stability));
+    auto phiSlope = [&](double theta) {
+      return -slopeAt(theta).y() - stability * (ellipseAt(theta) - centroid).dot(slopeAt(theta));
+    };
+    // Φ' goes from + to − once over the arc below the line (Φ is concave there for these k).
+    double low = lowestTheta - 1.2, high = lowestTheta + 1.2;
+    while (ellipseAt(low).y() > 0) low += 1e-4;
+    while (ellipseAt(high).y() > 0) high -= 1e-4;
+    ASSERT_GT(phiSlope(low), 0);
+    ASSERT_LT(phiSlope(high), 0);
+    for (int iteration = 0; iteration < 100; ++iteration) {
+      const double middle = 0.5 * (low + high);
+      (phiSlope(middle) > 0 ? low : high) = middle;
+    }
+    const Vector2 expected = ellipseAt(0.5 * (low + high));
+
+    const CurveContactResult result = curveContact(ellipse, ground, stability);
+    ASSERT_EQ(result.status, CurveContactStatus::Contact);
+    ASSERT_EQ(result.contacts.size(), 1u);
+    const CurveContact2d& contact = result.contacts[0];
+    EXPECT_NEAR(contact.area / (kA * kB * segmentArea), 1, 1e-6);
+    EXPECT_LT((contact.centroid - centroid).norm(), 1e-7 * kA);
+    EXPECT_LT((contact.pointOnA - expected).norm(), 3e-6 * kA);
+    EXPECT_NEAR(contact.depth, -expected.y(), 3e-8 * kA);
+    EXPECT_LT((contact.normal - Vector2(0, 1)).norm(), 1e-9);
+    // Towards the centroid's side as k grows.
+    EXPECT_GE((contact.pointOnA.x() - previousX) * (centroid.x() - ellipseAt(lowestTheta).x()), -1e-9);
+    previousX = contact.pointOnA.x();
+  }
+  // k = 0: at the centroid, across the chord between the crossings θ = φ ± acos(−C_y/A) (φ = lowestTheta − π).
+  const double phase = lowestTheta - kPi, spread = std::acos(-centre.y() / amplitude);
+  const double chord = (ellipseAt(phase + spread) - ellipseAt(phase - spread)).norm();
+  const CurveContactResult byArea = curveContact(ellipse, ground, 0);
+  ASSERT_EQ(byArea.contacts.size(), 1u);
+  EXPECT_NEAR(byArea.contacts[0].chord / chord, 1, 1e-7);
+  EXPECT_NEAR(byArea.contacts[0].depth / (1.5 * kA * kB * segmentArea / chord), 1, 1e-6);
+  EXPECT_LT((0.5 * (byArea.contacts[0].pointOnA + byArea.contacts[0].pointOnB) - centroid).norm(), 1e-7 * kA);
+}
+
+// A pin (r = 20 mm) in a hole (R = 25 mm, material outside: a bearing's bore), its centre 8 mm off the hole's, so it
+// presses δ = 3 mm into the wall. The overlap is the pin less its lens with the hole's disc: area πr² − lens, and the
+// centroid by moments. k > 0: depth δ at the pin's point (e + r, 0), normal −x (the hole's material pushes the pin
+// back towards the hole's centre); k = 0: at that centroid, normal −x. Tolerances as for the lens (64 points)
+// unless said.
+TEST(CurveContact2d, PinPressedIntoTheWallOfAHole) {
+  constexpr double kPinRadius = 0.02, kHoleRadius = 0.025, kOffset = 0.008;
+  const SplineCurve2d pin = circle(Vector2(kOffset, 0), kPinRadius, 64);
+  const SplineCurve2d hole = circle(Vector2::Zero(), kHoleRadius, 64, CurveMaterial::Outside);
+  const Lens inside = lens(kHoleRadius, kPinRadius, kOffset);
+  const double pinArea = kPi * kPinRadius * kPinRadius, area = pinArea - inside.area;
+  const Vector2 centroid = (pinArea * Vector2(kOffset, 0) - inside.area * inside.centroid) / area;
+
+  const CurveContactResult deepest = curveContact(pin, hole, 1 / kPinRadius);
+  ASSERT_EQ(deepest.status, CurveContactStatus::Contact);
+  ASSERT_EQ(deepest.contacts.size(), 1u);
+  EXPECT_NEAR(deepest.contacts[0].depth, kOffset + kPinRadius - kHoleRadius, 1e-6 * kPinRadius);
+  EXPECT_LT((deepest.contacts[0].pointOnA - Vector2(kOffset + kPinRadius, 0)).norm(), 1e-6 * kPinRadius);
+  EXPECT_LT((deepest.contacts[0].normal - Vector2(-1, 0)).norm(), 1e-6);
+  EXPECT_NEAR(deepest.contacts[0].area / area, 1, 3.3e-6);
+  // Measured 1.6e-7·r: the centroid of a thin crescent moves farther for the same boundary error than a lens's.
+  EXPECT_LT((deepest.contacts[0].centroid - centroid).norm(), 5e-7 * kPinRadius);
+
+  const CurveContactResult byArea = curveContact(pin, hole, 0);
+  ASSERT_EQ(byArea.contacts.size(), 1u);
+  EXPECT_NEAR(byArea.contacts[0].depth / (1.5 * area / (2 * inside.halfChord)), 1, 1e-5);
+  EXPECT_LT((byArea.contacts[0].normal - Vector2(-1, 0)).norm(), 1e-12);
+}
+
+// The manual's rules and the other ways of no contact, each with its own status.
+TEST(CurveContact2d, RuleCasesReturnTheirStatus) {
+  const SplineCurve2d disc = circle(Vector2::Zero(), 0.05, 32);
+  // One crossing: a line ending at the disc's centre.
+  const std::vector<Vector2> toCentre = {{-0.2, 0}, {-0.1, 0}, {0, 0}};
+  const SplineCurve2d spoke(toCentre, false, CurveMaterial::Left);
+  EXPECT_EQ(curveContact(spoke, disc, 1).status, CurveContactStatus::SingleCrossing);
+  EXPECT_EQ(curveContact(disc, spoke, 0).status, CurveContactStatus::SingleCrossing);
+  // Two straight lines, though they cross.
+  const std::vector<Vector2> rising = {{-1, -1}, {1, 1}}, falling = {{-1, 1}, {0, 0}, {1, -1}};
+  const SplineCurve2d lineA(rising, false, CurveMaterial::Left), lineB(falling, false, CurveMaterial::Right);
+  const CurveContactResult straight = curveContact(lineA, lineB, 1);
+  EXPECT_EQ(straight.status, CurveContactStatus::BothStraight);
+  EXPECT_TRUE(straight.contacts.empty());
+  EXPECT_STREQ(curveContactStatusName(straight.status), "both straight");
+  // Apart, and one disc wholly inside the other: no crossing, no contact.
+  EXPECT_EQ(curveContact(disc, circle(Vector2(0.2, 0), 0.05, 32), 1).status, CurveContactStatus::Apart);
+  EXPECT_EQ(curveContact(disc, circle(Vector2(0.01, 0), 0.02, 32), 0).status, CurveContactStatus::Apart);
+  // Two crossings that close no region: an arch whose two ends lie inside the disc leaves it and comes back.
+  std::vector<Vector2> arch;
+  for (int k = 0; k <= 8; ++k) {
+    const double x = -0.03 + 0.06 * k / 8;
+    arch.emplace_back(x, 0.08 * (1 - (x / 0.03) * (x / 0.03)));
+  }
+  const SplineCurve2d archCurve(arch, false, CurveMaterial::Right);
+  EXPECT_EQ(archCurve.crossings(disc).size(), 2u);
+  EXPECT_EQ(curveContact(archCurve, disc, 1).status, CurveContactStatus::NoClosedOverlap);
+  // A line across the disc is a contact (one straight curve is allowed): the half-disc below it.
+  const std::vector<Vector2> across = {{-0.2, 0}, {0.2, 0}};
+  const CurveContactResult halfDisc = curveContact(SplineCurve2d(across, false, CurveMaterial::Right), disc, 0);
+  ASSERT_EQ(halfDisc.status, CurveContactStatus::Contact);
+  EXPECT_NEAR(halfDisc.contacts[0].area / (kPi * 0.05 * 0.05 / 2), 1, 1e-4);
 }
 
 }  // namespace
