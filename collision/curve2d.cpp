@@ -175,14 +175,30 @@ SplineCurve2d::SplineCurve2d(std::span<const Vector2> points, bool closed, Curve
 }
 
 void SplineCurve2d::updateBounds() {
-  segmentBoxes_.clear();
-  for (int k = 0; k < segmentCount(); ++k) segmentBoxes_.push_back(boxOf(bezier(k)));
-  boundsMin_ = segmentBoxes_[0][0];
-  boundsMax_ = segmentBoxes_[0][1];
-  for (const auto& box : segmentBoxes_) {
-    boundsMin_ = boundsMin_.cwiseMin(box[0]);
-    boundsMax_ = boundsMax_.cwiseMax(box[1]);
+  tree_.clear();
+  tree_.reserve(2 * segmentCount());
+  buildTree(0, segmentCount());
+  boundsMin_ = tree_[0].low;
+  boundsMax_ = tree_[0].high;
+}
+
+int SplineCurve2d::buildTree(int firstSegment, int endSegment) {
+  const int index = static_cast<int>(tree_.size());
+  tree_.push_back({Vector2::Zero(), Vector2::Zero(), firstSegment, endSegment, -1, -1});
+  if (endSegment - firstSegment == 1) {
+    const auto box = boxOf(bezier(firstSegment));
+    tree_[index].low = box[0];
+    tree_[index].high = box[1];
+    return index;
   }
+  const int middle = (firstSegment + endSegment) / 2;
+  const int lower = buildTree(firstSegment, middle), upper = buildTree(middle, endSegment);
+  BoxNode& node = tree_[index];
+  node.lowerChild = lower;
+  node.upperChild = upper;
+  node.low = tree_[lower].low.cwiseMin(tree_[upper].low);
+  node.high = tree_[lower].high.cwiseMax(tree_[upper].high);
+  return index;
 }
 
 SplineCurve2d SplineCurve2d::moved(const Eigen::Matrix2d& rotation, const Vector2& translation) const {
@@ -254,19 +270,23 @@ std::array<Vector2, 4> SplineCurve2d::bezier(int k) const {
 }
 
 CurvePoint SplineCurve2d::closest(const Vector2& point) const {
-  // Segments in the order of how near their boxes come: once a box is farther than the best point found, so is
-  // everything after it.
-  std::vector<std::pair<double, int>> order;
-  order.reserve(segmentBoxes_.size());
-  for (int k = 0; k < segmentCount(); ++k) {
-    const Vector2 outside = (segmentBoxes_[k][0] - point).cwiseMax(point - segmentBoxes_[k][1]).cwiseMax(0.0);
-    order.emplace_back(outside.squaredNorm(), k);
-  }
-  std::sort(order.begin(), order.end());
-
+  // Down the box tree, the nearer child first; a box farther than the best point found so far holds nothing better.
+  auto boxSquaredDistance = [&](const BoxNode& node) {
+    return (node.low - point).cwiseMax(point - node.high).cwiseMax(0.0).squaredNorm();
+  };
+  std::vector<int> pending{0};
   double bestSquared = std::numeric_limits<double>::infinity(), bestParameter = 0;
-  for (const auto& [boxSquared, k] : order) {
-    if (boxSquared >= bestSquared) break;
+  while (!pending.empty()) {
+    const BoxNode& node = tree_[pending.back()];
+    pending.pop_back();
+    if (boxSquaredDistance(node) >= bestSquared) continue;
+    if (node.lowerChild >= 0) {
+      const bool lowerNearer = boxSquaredDistance(tree_[node.lowerChild]) <= boxSquaredDistance(tree_[node.upperChild]);
+      pending.push_back(lowerNearer ? node.upperChild : node.lowerChild);
+      pending.push_back(lowerNearer ? node.lowerChild : node.upperChild);
+      continue;
+    }
+    const int k = node.firstSegment;
     const Cubic& c = coefficients_[k];
     const double h = knots_[k + 1] - knots_[k];
     auto at = [&](double t) { return Vector2(c.c0 + t * (c.c1 + t * (c.c2 + t * c.c3))); };
@@ -376,12 +396,24 @@ std::vector<CurveCrossing> SplineCurve2d::crossings(const SplineCurve2d& other) 
     }
   };
 
-  for (int i = 0; i < segmentCount(); ++i) {
-    for (int j = 0; j < other.segmentCount(); ++j) {
-      if (!boxesOverlap(segmentBoxes_[i], other.segmentBoxes_[j], margin)) continue;
-      subdivide(subdivide, BezierPiece{i, 0, 1, bezier(i)}, BezierPiece{j, 0, 1, other.bezier(j)}, 0);
+  // Pairs of segments whose boxes overlap, down both box trees at once (the larger box split first).
+  auto descend = [&](auto& self, int nodeA, int nodeB) -> void {
+    const BoxNode& x = tree_[nodeA];
+    const BoxNode& y = other.tree_[nodeB];
+    if (!boxesOverlap({x.low, x.high}, {y.low, y.high}, margin)) return;
+    const bool leafA = x.lowerChild < 0, leafB = y.lowerChild < 0;
+    if (leafA && leafB) {
+      subdivide(subdivide, BezierPiece{x.firstSegment, 0, 1, bezier(x.firstSegment)},
+                BezierPiece{y.firstSegment, 0, 1, other.bezier(y.firstSegment)}, 0);
+    } else if (!leafA && (leafB || (x.high - x.low).squaredNorm() >= (y.high - y.low).squaredNorm())) {
+      self(self, x.lowerChild, nodeB);
+      self(self, x.upperChild, nodeB);
+    } else {
+      self(self, nodeA, y.lowerChild);
+      self(self, nodeA, y.upperChild);
     }
-  }
+  };
+  descend(descend, 0, 0);
   std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.parameterA < y.parameterA; });
   return found;
 }

@@ -37,10 +37,12 @@ struct CurveCrossing {
 // A C² cubic spline through the points, parameterised by the chord lengths between them.
 //
 // Why chord length: Floater ("Chordal cubic spline interpolation is fourth order accurate", IMA J. Numer. Anal. 26,
-// 2006) shows that the chordal C² spline converges to a smooth curve at O(h⁴) for any spacing of the points, while
-// uniform and centripetal parameters lose orders where the spacing varies (points spread uniformly in angle on an
-// ellipse are not uniform in length). Centripetal parameters earn their keep against cusps in Catmull–Rom splines
-// through wildly uneven points, which a contact profile drawn from a CAD curve is not.
+// 2006) proves that the chordal C² spline converges to a smooth curve at O(h⁴) however the points are spaced, while a
+// uniform parameter drops to O(h²) where the spacing is irregular; centripetal parameters have no such bound (they
+// earn their keep against cusps and loops in Catmull–Rom splines through wildly uneven points, which a contact
+// profile drawn from a CAD curve is not; on the smoothly spaced points of the tests they did about as well: 8.9e-9
+// against chordal 6.6e-9 on an open ellipse arc of 256 points). Chord length also makes |dP/du| ≈ 1, so u is nearly
+// arc length and every tolerance on u below is a length.
 //
 // Closed curves (a flag, or the first point repeated as the last) are periodic splines: C² at the seam as
 // everywhere. Open curves take not-a-knot ends, so that an arc given as an open curve keeps O(h⁴) up to its ends,
@@ -48,8 +50,8 @@ struct CurveCrossing {
 // parabola through them, two a straight line.
 //
 // Why not Boost.Math's interpolators: cardinal_cubic_b_spline needs uniformly spaced abscissae and has no periodic
-// form, and makima, pchip and cubic_hermite are C¹ only (makima and pchip also flatten extrema), whereas a
-// chord-length parametric curve has non-uniform knots and a closed one must be periodic.
+// form; makima and pchip are C¹ only, and cubic_hermite wants the derivatives given. A chord-length parametric
+// curve has non-uniform knots, and a closed one must be periodic.
 //
 // The parameter u runs over [0, length()) for a closed curve (wrapping round) and [0, length()] for an open one;
 // length() is the polygon's length through the points, close to but not exactly the arc length. The curve is
@@ -107,7 +109,8 @@ class SplineCurve2d {
   int segmentOf(double u) const;
 
  private:
-  void updateBounds();
+  void updateBounds();  // the tree and the bounds, from the coefficients
+  int buildTree(int firstSegment, int endSegment);
 
   struct Cubic {  // P(u) = c0 + c1·t + c2·t² + c3·t³, t = u − knot
     Vector2 c0, c1, c2, c3;
@@ -115,7 +118,15 @@ class SplineCurve2d {
   std::vector<Vector2> points_;
   std::vector<double> knots_;
   std::vector<Cubic> coefficients_;
-  std::vector<std::array<Vector2, 2>> segmentBoxes_;  // each segment's control points' box: min, max
+  // A binary tree of boxes over runs of consecutive segments (neighbours along a curve are neighbours in the plane),
+  // so that a closest point or the crossings visit O(log n) boxes rather than every segment: what keeps a contact
+  // evaluation on curves of hundreds of points cheap enough for every residual.
+  struct BoxNode {
+    Vector2 low, high;
+    int firstSegment, endSegment;   // the segments [first, end)
+    int lowerChild, upperChild;     // node indices; −1 for a leaf (one segment)
+  };
+  std::vector<BoxNode> tree_;  // the root first
   bool closed_ = false;
   bool straight_ = false;
   Vector2 boundsMin_ = Vector2::Zero(), boundsMax_ = Vector2::Zero();
