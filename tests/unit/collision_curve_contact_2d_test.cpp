@@ -305,6 +305,94 @@ TEST(CurveContact2d, PinPressedIntoTheWallOfAHole) {
   EXPECT_LT((byArea.contacts[0].normal - Vector2(-1, 0)).norm(), 1e-12);
 }
 
+// Two equal ellipses (a = 60 mm, b = 25 mm, 128 points) crossed at right angles: four crossings, one region with
+// four corners and four arcs. Its area, 4·(∫₀^X b√(1 − x²/a²) dx + ∫_X^b a√(1 − x²/b²) dx) with X = ab/√(a² + b²)
+// where the two meet, each integral the closed form ½·(s/r)·(x√(r² − x²) + r² asin(x/r)) of an ellipse's strip;
+// its centroid at the centre by symmetry. Tolerances as for the lens at 128 points (2e-7 of the area, 4e-9·a).
+TEST(CurveContact2d, CrossedEllipsesMakeOneRegionWithFourCorners) {
+  constexpr double kA = 0.06, kB = 0.025;
+  std::vector<Vector2> wide, tall;
+  for (int k = 0; k < 128; ++k) {
+    const double angle = 2 * kPi * k / 128;
+    wide.emplace_back(kA * std::cos(angle), kB * std::sin(angle));
+    tall.emplace_back(kB * std::cos(angle), kA * std::sin(angle));
+  }
+  const SplineCurve2d a(wide, true, CurveMaterial::Inside), b(tall, true, CurveMaterial::Inside);
+  // ∫₀^x s·√(1 − t²/r²) dt.
+  auto strip = [](double r, double s, double x) {
+    return 0.5 * (s / r) * (x * std::sqrt(r * r - x * x) + r * r * std::asin(x / r));
+  };
+  const double meet = kA * kB / std::hypot(kA, kB);
+  const double area = 4 * (strip(kA, kB, meet) + strip(kB, kA, kB) - strip(kB, kA, meet));
+  const std::vector<OverlapRegion> regions = overlapRegions(a, b, a.crossings(b));
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].corners.size(), 4u);
+  EXPECT_EQ(regions[0].boundary.size(), 4u);
+  EXPECT_NEAR(regions[0].area / area, 1, 2e-7);
+  EXPECT_LT(regions[0].centroid.norm(), 4e-9 * kA);
+  const CurveContactResult result = curveContact(a, b, 0);
+  ASSERT_EQ(result.contacts.size(), 1u);
+  EXPECT_NEAR(result.contacts[0].chord, 2 * std::sqrt(2.0) * meet, 1e-7 * kA);  // a diagonal of the four corners
+}
+
+// A wavy ground, y = −22 + 6·cos(2πx/100) mm (an open curve of 121 points, material below), under a flat ellipse
+// (a = 200 mm, b = 20 mm, 256 points) whose bottom its three crests poke into: three regions, three contacts.
+// The middle crest, by symmetry under the ellipse's lowest point, goes δ = 20 − 16 = 4 mm deep at x = 0 (k > 0;
+// within 1e-6·b). The outer ones against a reference taken on the analytic curves: the greatest distance of an
+// ellipse point below the wave to the wave (4001 ellipse points over the crest; each distance by golden section on
+// the wave's x), within 1e-7·b (measured 1.7e-8·b: the splines' deviation and the reference's sampling of a flat
+// maximum). The spring is weak, k = 1e-3 /m: it moves the point by k·|x − c|/|pen''| (pen'' ≈ 24 /m, the crest's
+// curvature less the ellipse's), under 1e-7 mm, so the reference is the unpulled maximum. (At k = 1/b = 50 /m,
+// stronger than pen'', the outer depths come out 1.4e-7 m less: the spring at work.)
+TEST(CurveContact2d, AWavyGroundMakesOneContactPerRegion) {
+  constexpr double kA = 0.2, kB = 0.02;
+  std::vector<Vector2> ellipsePoints, wave;
+  for (int k = 0; k < 256; ++k) {
+    const double angle = 2 * kPi * k / 256;
+    ellipsePoints.emplace_back(kA * std::cos(angle), kB * std::sin(angle));
+  }
+  for (int k = 0; k <= 120; ++k) {
+    const double x = -0.15 + 0.3 * k / 120;
+    wave.emplace_back(x, -0.022 + 0.006 * std::cos(2 * kPi * x / 0.1));
+  }
+  const SplineCurve2d ellipse(ellipsePoints, true, CurveMaterial::Inside);
+  const SplineCurve2d ground(wave, false, CurveMaterial::Right);
+  const CurveContactResult result = curveContact(ellipse, ground, 1e-3);
+  ASSERT_EQ(result.status, CurveContactStatus::Contact);
+  ASSERT_EQ(result.contacts.size(), 3u);
+  auto waveAt = [](double x) { return Vector2(x, -0.022 + 0.006 * std::cos(2 * kPi * x / 0.1)); };
+  auto distanceToWave = [&](const Vector2& p) {
+    double low = p.x() - 0.03, high = p.x() + 0.03;
+    constexpr double kGolden = 0.6180339887498949;
+    for (int iteration = 0; iteration < 80; ++iteration) {
+      const double left = high - kGolden * (high - low), right = low + kGolden * (high - low);
+      if ((waveAt(left) - p).norm() < (waveAt(right) - p).norm()) {
+        high = right;
+      } else {
+        low = left;
+      }
+    }
+    return (waveAt(0.5 * (low + high)) - p).norm();
+  };
+  double outerDepth = 0;
+  for (int k = 0; k <= 4000; ++k) {  // the ellipse's bottom from x = 0.05 to 0.15
+    const double x = 0.05 + 0.1 * k / 4000;
+    const Vector2 p(x, -kB * std::sqrt(1 - x * x / (kA * kA)));
+    if (p.y() < waveAt(x).y()) outerDepth = std::max(outerDepth, distanceToWave(p));
+  }
+  for (const CurveContact2d& contact : result.contacts) {
+    EXPECT_GT(contact.area, 0);
+    EXPECT_LT((contact.normal - Vector2(0, 1)).norm(), 0.2);  // the ground's normal near a crest
+    if (std::fabs(contact.pointOnA.x()) < 0.01) {
+      EXPECT_NEAR(contact.depth, 0.004, 1e-6 * kB);
+      EXPECT_NEAR(contact.pointOnA.x(), 0, 1e-6 * kA);
+    } else {
+      EXPECT_NEAR(std::fabs(contact.pointOnA.x()), 0.1, 0.01);
+      EXPECT_NEAR(contact.depth, outerDepth, 1e-7 * kB);
+    }
+  }
+}
+
 // The manual's rules and the other ways of no contact, each with its own status.
 TEST(CurveContact2d, RuleCasesReturnTheirStatus) {
   const SplineCurve2d disc = circle(Vector2::Zero(), 0.05, 32);
