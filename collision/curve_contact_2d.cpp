@@ -244,4 +244,14 @@ CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, 
   return result;
 }
 
+ContactPoint contactPointInGround(const CurveContact2d& contact, const Pose& plane) {
+  auto inGround = [&](const Vector2& p) { return Vector3(plane.position + plane.rotation * Vector3(p.x(), p.y(), 0)); };
+  ContactPoint point;
+  point.pointOnA = inGround(contact.pointOnA);
+  point.pointOnB = inGround(contact.pointOnB);
+  point.normal = plane.rotation * Vector3(contact.normal.x(), contact.normal.y(), 0);
+  point.depth = contact.depth;
+  return point;
+}
+
 }  // namespace lodestone

@@ -9,7 +9,9 @@
 
 #include <vector>
 
+#include "contact_point.h"
 #include "curve2d.h"
+#include "shape.h"
 
 namespace lodestone {
 
@@ -91,5 +93,11 @@ struct CurveContactResult {
 // underestimates" (its manual); its formula is not published. pointOnA = c − ½·depth·normal and
 // pointOnB = c + ½·depth·normal, so the force acts at the centroid.
 CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, double stability);
+
+// A contact of the plane whose frame in ground is `plane` (its x and y axes span the plane; the curves' coordinates
+// are in it) as the ContactPoint every law reads: points and normal in ground, one point carrying its whole patch
+// (share 1). Its `area` stays 0 (unknown): the region's area is a cross-section of the overlap, not the area of a
+// contact patch, and whether a law should see it is the contact element's choice (CurveContact2d keeps it).
+ContactPoint contactPointInGround(const CurveContact2d& contact, const Pose& plane);
 
 }  // namespace lodestone

@@ -393,6 +393,27 @@ TEST(CurveContact2d, AWavyGroundMakesOneContactPerRegion) {
   }
 }
 
+// A contact placed in ground through its plane's frame: points and normal rotated and shifted, the depth kept, so
+// pointOnB = pointOnA + depth·normal still holds (within 1e-14 m: the foot point's residual, 2e-15 m in the plane, and
+// rounding).
+TEST(CurveContact2d, AContactInGroundThroughItsPlanesFrame) {
+  const SplineCurve2d a = circle(Vector2::Zero(), 0.05, 64), b = circle(Vector2(0.07, 0), 0.03, 64);
+  const CurveContactResult result = curveContact(a, b, 1);
+  ASSERT_EQ(result.contacts.size(), 1u);
+  Pose plane;
+  plane.position = Vector3(1, 2, 3);
+  plane.rotation = Eigen::AngleAxisd(0.3, Vector3(1, 2, 2).normalized()).toRotationMatrix();
+  const ContactPoint point = contactPointInGround(result.contacts[0], plane);
+  const CurveContact2d& contact = result.contacts[0];
+  EXPECT_LT((point.pointOnA - plane.position - plane.rotation * Vector3(contact.pointOnA.x(), contact.pointOnA.y(), 0))
+                .norm(), 1e-15);
+  EXPECT_LT((point.normal - plane.rotation.col(0) * contact.normal.x() - plane.rotation.col(1) * contact.normal.y())
+                .norm(), 1e-15);
+  EXPECT_NEAR(point.normal.dot(plane.rotation.col(2)), 0, 1e-15);
+  EXPECT_EQ(point.depth, contact.depth);
+  EXPECT_LT((point.pointOnA + point.depth * point.normal - point.pointOnB).norm(), 1e-14);
+}
+
 // The manual's rules and the other ways of no contact, each with its own status.
 TEST(CurveContact2d, RuleCasesReturnTheirStatus) {
   const SplineCurve2d disc = circle(Vector2::Zero(), 0.05, 32);
