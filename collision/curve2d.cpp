@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <stdexcept>
 
 #include <Eigen/SparseLU>
@@ -314,7 +313,7 @@ CurvePoint SplineCurve2d::closest(const Vector2& point) const {
           const Vector2 offset = at(x) - point, first = slope(x);
           const Vector2 bend = 2 * c.c2 + 6 * x * c.c3;
           const double value = offset.dot(first), change = first.squaredNorm() + offset.dot(bend);
-          if (value < 0) low = x; else high = x;
+          (value < 0 ? low : high) = x;
           double next = change > 0 ? x - value / change : 0.5 * (low + high);
           if (!(next > low && next < high)) next = 0.5 * (low + high);
           const bool converged = std::fabs(next - x) <= 1e-15 * (h + std::fabs(knots_[k]));
