@@ -127,7 +127,8 @@ Attribute<S> lawAttribute(const LawParameter& parameter) {
 Attribute<S> lawExpressionAttribute(const LawExpression& expression) {
   const std::string name = expression.name;
   Attribute<S> attribute =
-      attr::make<S>(name, ValueKind::Text, [name](S& s, const Value& v) { s.lawExpressions[name] = std::get<std::string>(v); });
+      attr::make<S>(name, ValueKind::Text,
+                    [name](S& s, const Value& v) { s.lawExpressions[name] = std::get<std::string>(v); });
   attribute.isRequired = true;
   attribute.isModifiable = true;
   return attribute;

@@ -44,7 +44,7 @@ struct LawParameter {
 // point (elements/contact_laws), with the contact-point symbols (DELTA…) its kind of law allows.
 struct LawExpression {
   std::string name;     // attribute name, lower case: "normal_force_expression"
-  std::string meaning;  // one line, shown by `lodestone elements Force_Contact`
+  std::string meaning;  // one line on what it gives and reads, as a parameter's meaning
 };
 
 // The values of a law's parameters, in the order of its table; a vector parameter takes `size` slots.

@@ -19,7 +19,8 @@ const NormalLaw& expressionNormalLaw() {
                  "pulling",
       .parameters = {},
       .expressions = {{.name = "normal_force_expression",
-                       .meaning = "normal force of a patch, force; reads DELTA (δ), DELTA_DOT (δ̇), TIME; clipped at 0"}},
+                       .meaning = "normal force of a patch, force; reads DELTA (δ), DELTA_DOT (δ̇), TIME; clipped "
+                                  "at 0"}},
       .smoothnessAt = expressionSmoothnessAt,
   };
   return law;

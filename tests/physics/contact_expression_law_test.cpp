@@ -115,13 +115,16 @@ TEST(ContactExpressionLaw, BadExpressionsAreErrorsWithLineAndColumn) {
   EXPECT_NE(messages.find(deck + "normal_force_expression=\"1e4*DELTA + PEN\", column 13: unknown name 'PEN'"),
             std::string::npos)
       << messages;
-  messages = messagesOf("expression_law_errors", "cnf_type=\"EXPRESSION\" normal_force_expression=\"NORMAL_FORCE\"", "");
+  messages =
+      messagesOf("expression_law_errors", "cnf_type=\"EXPRESSION\" normal_force_expression=\"NORMAL_FORCE\"", "");
   EXPECT_NE(messages.find("column 1: NORMAL_FORCE is read by a friction expression (cff_type=\"EXPRESSION\") only"),
             std::string::npos)
       << messages;
   // A syntax error; a marker measure, which a contact law's expression may not read.
   messages = messagesOf("expression_law_errors", "cnf_type=\"EXPRESSION\" normal_force_expression=\"(DELTA\"", "");
-  EXPECT_NE(messages.find(deck + "normal_force_expression=\"(DELTA\", column 1: expected ')' to close '('"), std::string::npos) << messages;
+  EXPECT_NE(messages.find(deck + "normal_force_expression=\"(DELTA\", column 1: expected ')' to close '('"),
+            std::string::npos)
+      << messages;
   messages = messagesOf("expression_law_errors",
                         "cnf_type=\"EXPRESSION\" normal_force_expression=\"1e4*DELTA\" cff_type=\"EXPRESSION\" "
                         "friction_force_expression_t1=\"-0.1*NORMAL_FORCE*SIGN(1, SLIP_T1)*DZ(20)\" "
