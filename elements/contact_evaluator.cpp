@@ -353,7 +353,8 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
   law.bodyJ = pair.bodyJ;
   law.subroutines = this;
   setPairValues(element, graphicI, graphicJ, law);
-  if (element.userNormal || element.userFriction) {  // CNFSUB and CFFSUB take points in marker frames
+  // CNFSUB and CFFSUB take points in marker frames; an expression friction law's frame is fixed to J's marker.
+  if (element.userNormal || element.userFriction || !element.frictionExpressions.empty()) {
     law.markerI = placeMarker(graphicI, pair.bodyI);
     law.markerJ = placeMarker(graphicJ, pair.bodyJ);
   }

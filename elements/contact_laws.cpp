@@ -99,6 +99,73 @@ class BuiltinFriction final : public FrictionForceLaw {
   const ForceContact& element_;
 };
 
+// ---- laws given by expressions (EXPRESSION): the deck's expressions at the point, as a built-in law's formula ------
+
+// What a contact law's expression reads: TIME and its contact point (the element refuses markers, variables and
+// contacts in these expressions, so nothing else is asked).
+class ContactPointContext final : public ExpressionContext {
+ public:
+  explicit ContactPointContext(double time) : time_(time) {}
+  double time() const override { return time_; }
+  MarkerMotion marker(int) const override { return {}; }
+  double contactPoint(ContactPointSymbol symbol) const override { return values_[static_cast<size_t>(symbol)]; }
+  void set(ContactPointSymbol symbol, double value) { values_[static_cast<size_t>(symbol)] = value; }
+
+ private:
+  double time_;
+  std::array<double, kContactPointSymbolCount> values_{};
+};
+
+// The normal force is the expression's value where the point overlaps, never pulling. It is evaluated once per patch
+// point with the patch's depth and the point's own rate, exactly where and how a built-in law's formula is (the
+// caller applies the point's share), so that normal_force_expression="k*DELTA + c*DELTA_DOT" is LINEAR to the bit.
+class ExpressionNormal final : public NormalForceLaw {
+ public:
+  explicit ExpressionNormal(const ForceContact& element) : element_(element) {}
+  double force(const LawPair& pair, const LawPoint& point) const override {
+    if (point.contact->depth <= 0) return 0;  // apart: no contact, no force, as every built-in law
+    ContactPointContext context(pair.time);
+    context.set(ContactPointSymbol::Penetration, point.contact->depth);
+    context.set(ContactPointSymbol::PenetrationRate, point.penetrationRate);
+    const double force = element_.normalExpressions.front().evaluate(context);
+    // Clipped to push only; a NaN is passed on for the integrator to refuse rather than hidden as no force.
+    return force > 0 || std::isnan(force) ? force : 0;
+  }
+  int smoothnessAt(ContactChange change) const override {
+    return element_.normalLaw->smoothnessAt ? element_.normalLaw->smoothnessAt(element_.normalValues, change) : 0;
+  }
+
+ private:
+  const ForceContact& element_;
+};
+
+// The friction force along the contact frame's tangents t1 and t2 (contactTangents), each component an expression.
+// The expressions give the patch's friction, as NORMAL_FORCE is the patch's normal force; each point carries its share
+// of it, with its own slip.
+class ExpressionFriction final : public FrictionForceLaw {
+ public:
+  explicit ExpressionFriction(const ForceContact& element) : element_(element) {}
+  Vector3 force(const LawPair& pair, const LawPoint& point, double normalForce) const override {
+    const ContactPoint& contact = *point.contact;
+    if (contact.depth <= 0) return Vector3::Zero();
+    const auto [tangent1, tangent2] = contactTangents(pair.markerJ.rotation, contact.normal);
+    ContactPointContext context(pair.time);
+    context.set(ContactPointSymbol::Penetration, contact.depth);
+    context.set(ContactPointSymbol::PenetrationRate, point.penetrationRate);
+    context.set(ContactPointSymbol::SlipT1, tangent1.dot(point.slip));
+    context.set(ContactPointSymbol::SlipT2, tangent2.dot(point.slip));
+    context.set(ContactPointSymbol::NormalForce, contact.share > 0 ? normalForce / contact.share : 0.0);
+    const double along1 = element_.frictionExpressions[0].evaluate(context);
+    const double along2 = element_.frictionExpressions[1].evaluate(context);
+    return contact.share * (along1 * tangent1 + along2 * tangent2);
+  }
+  // Not known: an expression may give a force from the first instant of contact.
+  int smoothnessAt(ContactChange) const override { return 0; }
+
+ private:
+  const ForceContact& element_;
+};
+
 // ---- named laws: the C descriptor of a law library, with state per contact point --------------------------------
 
 lodestone_contact_point namedLawPoint(const LawPair& pair, const LawPoint& point, double elapsed, double normalForce) {
@@ -209,13 +276,23 @@ class SubroutineFriction final : public FrictionForceLaw {
 
 }  // namespace
 
+std::pair<Vector3, Vector3> contactTangents(const Matrix3& axesJ, const Vector3& normal) {
+  // J's x axis in the tangent plane; where it lies (almost) along the normal, J's y axis, which then does not.
+  Vector3 tangent = axesJ.col(0) - axesJ.col(0).dot(normal) * normal;
+  if (tangent.norm() < kTangentFallback) tangent = axesJ.col(1) - axesJ.col(1).dot(normal) * normal;
+  tangent.normalize();
+  return {tangent, normal.cross(tangent)};
+}
+
 ContactLaws makeContactLaws(const ForceContact& element) {
   ContactLaws laws;
   if (element.userNormal) laws.normal = std::make_unique<SubroutineNormal>(element);
   else if (element.normalLaw->named) laws.normal = std::make_unique<NamedNormal>(element);
+  else if (!element.normalExpressions.empty()) laws.normal = std::make_unique<ExpressionNormal>(element);
   else laws.normal = std::make_unique<BuiltinNormal>(element);
   if (element.userFriction) laws.friction = std::make_unique<SubroutineFriction>(element);
   else if (element.frictionLaw && element.frictionLaw->named) laws.friction = std::make_unique<NamedFriction>(element);
+  else if (!element.frictionExpressions.empty()) laws.friction = std::make_unique<ExpressionFriction>(element);
   else laws.friction = std::make_unique<BuiltinFriction>(element);
   return laws;
 }

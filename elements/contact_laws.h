@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <utility>
 
 #include "collision/contact_point.h"
 #include "elements/body_rigid.h"
@@ -109,6 +110,14 @@ struct ContactLaws {
     return std::min(normal->smoothnessAt(change), friction->smoothnessAt(change));
   }
 };
+
+// The contact frame of a friction law given by expressions (cff_type="EXPRESSION"): t1 is the x axis of the J graphic's
+// reference marker (`axesJ`, its axes in ground as columns) projected on the tangent plane of `normal` and made unit,
+// or its y axis where x lies within kTangentFallback of the normal (the projection shorter than that); t2 = n × t1,
+// so that (t1, t2, n) is right-handed. Fixed to J's graphic, the frame turns with it, not with the slip, so the two
+// components are smooth functions of the state.
+constexpr double kTangentFallback = 1e-3;
+std::pair<Vector3, Vector3> contactTangents(const Matrix3& axesJ, const Vector3& normal);
 
 // The laws of `element`, of whichever kind it names. `element` must outlive them.
 ContactLaws makeContactLaws(const ForceContact& element);

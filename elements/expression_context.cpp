@@ -10,8 +10,8 @@
 namespace lodestone {
 
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
-                                           Diagnostics& diagnostics) {
-  std::variant<Expression, ExpressionError> compiled = Expression::compile(text);
+                                           Diagnostics& diagnostics, ContactPointSymbols contactPoint) {
+  std::variant<Expression, ExpressionError> compiled = Expression::compile(text, contactPoint);
   if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
     const auto report = [&](const ExpressionError& problem) {
       diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(problem.column) + ": " +

@@ -21,8 +21,9 @@ struct VariableModel;
 
 // The expression an attribute holds, compiled; or its error on the element's line with the column inside the
 // attribute: `expr="DZ(20) + SINN(TIME)", column 10: unknown function 'SINN'`.
+// `contactPoint`: the contact-point symbols (DELTA…) it may read, as Expression::compile has them.
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
-                                           Diagnostics& diagnostics);
+                                           Diagnostics& diagnostics, ContactPointSymbols contactPoint = 0);
 
 // Whether every marker, every Reference_Variable (in `variables`, which may be null: none) and every Force_Contact
 // the expression names exists; each one missing is an error with its column: `expr="DX(20, 77)", column 8: names

@@ -10,6 +10,7 @@
 
 #include "collision/mesh_geometry.h"
 #include "collision/tessellation.h"
+#include "elements/expression_context.h"
 #include "elements/post_graphic.h"
 #include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
@@ -122,12 +123,49 @@ Attribute<S> lawAttribute(const LawParameter& parameter) {
   return attribute;
 }
 
+// A law expression as a Force_Contact attribute, its text kept by name as a parameter's value is.
+Attribute<S> lawExpressionAttribute(const LawExpression& expression) {
+  const std::string name = expression.name;
+  Attribute<S> attribute =
+      attr::make<S>(name, ValueKind::Text,
+                    [name](S& s, const Value& v) { s.lawExpressions[name] = std::get<std::string>(v); });
+  attribute.isRequired = true;
+  attribute.isModifiable = true;
+  return attribute;
+}
+
+// A contact law's expression, compiled with the contact-point symbols its law reads (DELTA…). It may not name markers,
+// Reference_Variables or contacts: the Jacobian differences a contact pair over its own two bodies only, and pairs are
+// evaluated on several threads, which a variable's value, kept per state, is not made for. Each such name is an error
+// at its column.
+std::optional<Expression> compileContactLawExpression(const std::string& attribute, const std::string& text,
+                                                      ContactPointSymbols symbols, const SourceLoc& loc,
+                                                      Diagnostics& diagnostics) {
+  std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics, symbols);
+  if (!expression) return std::nullopt;
+  bool fine = true;
+  const auto refuse = [&](const std::vector<int>& columns, const std::string& what) {
+    for (const int column : columns) {
+      diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(column) + ": " + what +
+                                 " is not available in a contact law's expression yet; it reads its contact point "
+                                 "(DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE), TIME and numbers");
+      fine = false;
+    }
+  };
+  refuse(expression->markerColumns(), "a marker measure");
+  refuse(expression->variableColumns(), "VARVAL");
+  refuse(expression->contactColumns(), "CONTACT");
+  if (!fine) return std::nullopt;
+  return expression;
+}
+
 template <class Law>
 VariantSet<S> lawVariants(const std::string& attribute, const std::vector<const Law*>& laws) {
   VariantSet<S> set{attribute, {}};
   for (const Law* law : laws) {
     std::vector<Attribute<S>> rows;
     for (const LawParameter& parameter : law->parameters) rows.push_back(lawAttribute(parameter));
+    for (const LawExpression& expression : law->expressions) rows.push_back(lawExpressionAttribute(expression));
     set.variants.emplace_back(law->keyword, std::move(rows));
   }
   return set;
@@ -688,7 +726,29 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     const bool frictionOk = contact.frictionLaw ? builtIn("cff_type", contact.frictionLaw, contact.frictionValues)
                                                 : subroutine(kFrictionSubroutine, contact.userFriction);
     const bool postOk = !usesPostSubroutine(spec) || subroutine(kPostSubroutine, contact.contactPost);
-    if (!normalOk || !frictionOk || !postOk || !ok) continue;
+    // A law given by expressions: each compiled with the contact-point symbols its kind of law reads. A missing one
+    // was reported by the reader (they are required).
+    const auto compileExpressions = [&](const auto* law, ContactPointSymbols symbols, std::vector<Expression>& into) {
+      bool fine = true;
+      for (const LawExpression& expression : law ? law->expressions : std::vector<LawExpression>{}) {
+        const auto found = spec.lawExpressions.find(expression.name);
+        std::optional<Expression> compiled =
+            found == spec.lawExpressions.end()
+                ? std::nullopt
+                : compileContactLawExpression(expression.name, found->second, symbols, spec.loc, diagnostics);
+        if (compiled) into.push_back(std::move(*compiled));
+        else fine = false;
+      }
+      return fine;
+    };
+    const ContactPointSymbols atPoint =
+        contactPointSymbol(ContactPointSymbol::Penetration) | contactPointSymbol(ContactPointSymbol::PenetrationRate);
+    const ContactPointSymbols withSlip = atPoint | contactPointSymbol(ContactPointSymbol::SlipT1) |
+                                         contactPointSymbol(ContactPointSymbol::SlipT2) |
+                                         contactPointSymbol(ContactPointSymbol::NormalForce);
+    const bool expressionsOk = compileExpressions(contact.normalLaw, atPoint, contact.normalExpressions) &
+                               compileExpressions(contact.frictionLaw, withSlip, contact.frictionExpressions);
+    if (!normalOk || !frictionOk || !postOk || !expressionsOk || !ok) continue;
     if (!pfcPropertiesAgree(contact, *result, diagnostics)) continue;
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;

@@ -16,6 +16,7 @@
 #include "plugins/user_subroutine.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
+#include "solver/expr/expression.h"
 
 namespace lodestone {
 
@@ -41,6 +42,8 @@ struct ForceContactSpec {
   std::optional<std::string> script_name, interpreter;
   // Every law parameter given (or defaulted), by attribute name; vectors hold 3 numbers.
   std::map<std::string, std::vector<double>> lawValues;
+  // Every law expression given (cnf_type="EXPRESSION"'s normal_force_expression…), by attribute name.
+  std::map<std::string, std::string> lawExpressions;
   bool active = true;  // false after <Deactivate element_type="CONTACT">
 };
 
@@ -73,6 +76,8 @@ struct ForceContact {
   const FrictionLaw* frictionLaw = nullptr;
   std::vector<double> frictionValues;
   std::optional<UserSubroutine> userFriction;
+  // A law given by expressions (EXPRESSION): compiled from the deck, in the order of the law's `expressions`.
+  std::vector<Expression> normalExpressions, frictionExpressions;
   std::optional<UserSubroutine> contactPost;  // CONTACTPOST, when any cpost_* attribute is given
   // How its pairs are computed: ignore_penetration_larger_than, a field law's range, and for pairs through meshes
   // the master surface, node mode and enable_analytical.

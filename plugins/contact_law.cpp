@@ -26,13 +26,15 @@ namespace {
 std::vector<const NormalLaw*>& normalRegistry() {
   static std::vector<const NormalLaw*> laws = {
       &impactLaw(), &poissonLaw(), &volumeLaw(), &linearLaw(),
-      &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw(), &ipcLaw()};
+      &linearLimitedLaw(), &huntCrossleyLaw(), &smoothLaw(), &dipoleLaw(), &ipcLaw(),
+      &expressionNormalLaw()};
   return laws;
 }
 
 std::vector<const FrictionLaw*>& frictionRegistry() {
   static std::vector<const FrictionLaw*> laws = {
-      &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw(), &linearShearLaw()};
+      &coulombOnLaw(), &coulombDynamicOnlyLaw(), &coulombOffLaw(), &smoothStickSlipLaw(), &linearShearLaw(),
+      &expressionFrictionLaw()};
   return laws;
 }
 

@@ -39,6 +39,14 @@ struct LawParameter {
   std::string surfaceProperty;
 };
 
+// An expression a law takes from the deck instead of a formula of its own (cnf_type="EXPRESSION"'s
+// normal_force_expression): a Force_Contact attribute whose text the element compiles and evaluates at each contact
+// point (elements/contact_laws), with the contact-point symbols (DELTA…) its kind of law allows.
+struct LawExpression {
+  std::string name;     // attribute name, lower case: "normal_force_expression"
+  std::string meaning;  // one line on what it gives and reads, as a parameter's meaning
+};
+
 // The values of a law's parameters, in the order of its table; a vector parameter takes `size` slots.
 using LawValues = std::span<const double>;
 
@@ -124,6 +132,9 @@ struct NormalLaw {
   std::string keyword;                  // "IMPACT", upper case
   std::string summary;                  // one line for `lodestone elements`
   std::vector<LawParameter> parameters;
+  // A law given by the deck's expressions (EXPRESSION): each one required. Its `force` is null; the element evaluates
+  // the expressions.
+  std::vector<LawExpression> expressions;
   // Rules between parameters (and any the ranges cannot say). Appends one message per finding, each saying what
   // would be right: "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)". A parameter the deck
   // gave a value that could not be read is NaN (its problem is said already).
@@ -197,10 +208,12 @@ struct FrictionLaw {
   std::string keyword;                  // "COULOMB_ON"
   std::string summary;
   std::vector<LawParameter> parameters;
+  std::vector<LawExpression> expressions;  // as NormalLaw's: the force's two tangential components (EXPRESSION)
   LawCheck check;
   // The friction coefficient μ(v) ≥ 0 at slip speed v ≥ 0; the friction force is −μ(v)·N·(slip direction).
-  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF), a law
-  // with state (stateful below), or a named law, whose named->friction_force gives the force itself.
+  // μ(0) = 0 for every law, so the force is continuous through v = 0. nullptr: no friction (COULOMB_OFF), a law given
+  // by expressions (EXPRESSION, evaluated by the element), a law with state (stateful below), or a named law, whose
+  // named->friction_force gives the force itself.
   double (*coefficient)(LawValues values, double slipSpeed) = nullptr;
   // A built-in law with state per contact point (LINEAR_SHEAR's shear spring), kept and advanced as a named law's
   // state is (lodestone_law's state_size and advance_state): `stateSize` numbers per point, zero when its contact

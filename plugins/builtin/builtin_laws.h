@@ -35,6 +35,7 @@ const NormalLaw& huntCrossleyLaw();   // HUNT_CROSSLEY (MapleSim)
 const NormalLaw& smoothLaw();         // SMOOTH (Simscape)
 const NormalLaw& dipoleLaw();         // DIPOLE (linear dipole model); its formula is in dipole.h
 const NormalLaw& ipcLaw();            // IPC (Westhofen et al. 2024's cubic barrier)
+const NormalLaw& expressionNormalLaw();  // EXPRESSION (Simscape's Provided by Input)
 
 // Friction laws.
 const FrictionLaw& coulombOnLaw();           // COULOMB_ON (MotionSolve)
@@ -42,5 +43,6 @@ const FrictionLaw& coulombDynamicOnlyLaw();  // COULOMB_DYNAMICONLY (MotionSolve
 const FrictionLaw& coulombOffLaw();          // COULOMB_OFF (MotionSolve)
 const FrictionLaw& smoothStickSlipLaw();     // SMOOTH_STICK_SLIP (shaped after Simscape)
 const FrictionLaw& linearShearLaw();         // LINEAR_SHEAR (PFC linear model's shear spring and slip limit)
+const FrictionLaw& expressionFrictionLaw();  // EXPRESSION (Simscape's Provided by Input)
 
 }  // namespace lodestone

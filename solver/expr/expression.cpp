@@ -55,6 +55,19 @@ constexpr std::array<NamedConstant, 3> kConstants{{
     {"RTOD", 180 / std::numbers::pi},
 }};
 
+struct ContactPointName {
+  const char* name;
+  ContactPointSymbol symbol;
+  const char* meaning;
+};
+constexpr std::array<ContactPointName, kContactPointSymbolCount> kContactPointNames{{
+    {"DELTA", ContactPointSymbol::Penetration, "the penetration at a contact point"},
+    {"DELTA_DOT", ContactPointSymbol::PenetrationRate, "the penetration rate at a contact point"},
+    {"SLIP_T1", ContactPointSymbol::SlipT1, "the slip along a contact frame's first tangent"},
+    {"SLIP_T2", ContactPointSymbol::SlipT2, "the slip along a contact frame's second tangent"},
+    {"NORMAL_FORCE", ContactPointSymbol::NormalForce, "the normal force of a contact patch"},
+}};
+
 // MotionSolve names a deck may use that Lodestone cannot evaluate yet: a clear refusal instead of "unknown name".
 struct UnavailableName {
   const char* name;
@@ -100,7 +113,8 @@ std::string countOf(int count, const char* singular, const char* plural) {
 // operation are always the last values pushed — which is also what lets constant parts fold on the spot.
 class ExpressionCompiler {
  public:
-  explicit ExpressionCompiler(std::string_view text) : text_(text) {}
+  ExpressionCompiler(std::string_view text, ContactPointSymbols contactPoint)
+      : text_(text), contactPoint_(contactPoint) {}
 
   Expression compile() {
     try {
@@ -351,6 +365,25 @@ class ExpressionCompiler {
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
     if (upper == "CONTACT") return parseContactCall(name);
+    for (const ContactPointName& symbol : kContactPointNames) {
+      if (upper != symbol.name) continue;
+      rejectCall(upper + " is " + symbol.meaning + ", not a function");
+      if ((contactPoint_ & contactPointSymbol(symbol.symbol)) == 0) {
+        // Read past, as an unknown name, so that the rest of the text is checked too.
+        const std::string where =
+            symbol.symbol == ContactPointSymbol::NormalForce && contactPoint_ != 0
+                ? " is read by a friction expression (cff_type=\"EXPRESSION\") only: the normal force is what this "
+                  "expression gives"
+                : " (" + std::string(symbol.meaning) + ") has a meaning only in a Force_Contact's contact-law "
+                  "expressions (cnf_type=\"EXPRESSION\", cff_type=\"EXPRESSION\")";
+        return skipUnknown(name, upper + where);
+      }
+      pushValue(name.offset);
+      Instruction instruction{.operation = Operation::ContactPoint};
+      instruction.markers[0] = static_cast<int>(symbol.symbol);
+      expression_.program_.push_back(instruction);
+      return;
+    }
     for (const UnavailableName& unavailable : kUnavailable) {
       if (upper != unavailable.name) continue;
       const std::string why = unavailable.reason ? " (" + std::string(unavailable.reason) + ")" : " in expressions";
@@ -597,6 +630,7 @@ class ExpressionCompiler {
   }
 
   std::string_view text_;
+  ContactPointSymbols contactPoint_ = 0;  // the contact-point symbols this expression may read
   Token current_;
   Token previous_;  // the token before current_, for "after '+'" in messages and the end of a constant part
   int nesting_ = 0;
@@ -609,9 +643,11 @@ double ExpressionContext::variable(int) const { return std::numeric_limits<doubl
 
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
 
-std::variant<Expression, ExpressionError> Expression::compile(std::string_view text) {
+double ExpressionContext::contactPoint(ContactPointSymbol) const { return std::numeric_limits<double>::quiet_NaN(); }
+
+std::variant<Expression, ExpressionError> Expression::compile(std::string_view text, ContactPointSymbols contactPoint) {
   try {
-    return ExpressionCompiler(text).compile();
+    return ExpressionCompiler(text, contactPoint).compile();
   } catch (CompileFailure& failure) {
     return std::move(failure.error);
   }
@@ -662,6 +698,9 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
       case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
       case Operation::Contact: *top++ = contactValue(*instruction, context); continue;
+      case Operation::ContactPoint:
+        *top++ = context.contactPoint(static_cast<ContactPointSymbol>(instruction->markers[0]));
+        continue;
       case Operation::Negate: a[0] = -a[0]; break;
       case Operation::Square: a[0] = a[0] * a[0]; break;
       case Operation::Sin: a[0] = std::sin(a[0]); break;

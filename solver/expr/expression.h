@@ -24,6 +24,9 @@
 //               in marker rm's axes (0: ground). CONTACT(id, index, rm), told apart by its three arguments, as
 //               MotionSolve does: index 1, the largest penetration of its incidents (the one index Lodestone has).
 //               All arguments are whole-number literals; the context gives the loads (ExpressionContext::contact)
+//   contact     DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE: one contact point's penetration, its rate, its slip
+//   point       along the contact frame's two tangents and its normal force, readable only where compile allows them
+//               (a Force_Contact's cnf_type="EXPRESSION" and cff_type="EXPRESSION"; ContactPointSymbol)
 // Other MotionSolve names (FX, AKISPL, IF…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
@@ -52,6 +55,22 @@ struct ContactLoads {
   double penetration = 0;
 };
 
+// The values of one contact point that a contact law given by expressions reads (Force_Contact cnf_type="EXPRESSION",
+// cff_type="EXPRESSION"; docs/contact.md). Elsewhere there is no contact point, so compile refuses them unless told.
+enum class ContactPointSymbol : std::uint8_t {
+  Penetration,      // DELTA: δ > 0 while overlapping
+  PenetrationRate,  // DELTA_DOT: δ̇ > 0 while approaching
+  SlipT1,           // SLIP_T1, SLIP_T2: the slip of I on J along the contact frame's tangents t1, t2
+  SlipT2,
+  NormalForce,      // NORMAL_FORCE: the patch's normal force (friction expressions only)
+};
+constexpr int kContactPointSymbolCount = 5;
+// Which contact-point symbols an expression may read: bit (1 << symbol) each; 0 outside contact-law expressions.
+using ContactPointSymbols = unsigned;
+constexpr ContactPointSymbols contactPointSymbol(ContactPointSymbol symbol) {
+  return 1u << static_cast<unsigned>(symbol);
+}
+
 // What an expression reads while it is evaluated.
 class ExpressionContext {
  public:
@@ -67,6 +86,9 @@ class ExpressionContext {
   // CONTACT(id, …): what Force_Contact `id` applies at this time and state, or nothing when the context has no
   // contacts (CONTACT then gives NaN; a model checks the ids when it is built, so only a bare context is asked).
   virtual std::optional<ContactLoads> contact(int id) const;
+  // DELTA, SLIP_T1…: the contact point being evaluated; NaN for a context without one (compile lets them through
+  // only where the caller gives a contact point).
+  virtual double contactPoint(ContactPointSymbol symbol) const;
 };
 
 struct ExpressionError {
@@ -80,7 +102,10 @@ struct ExpressionError {
 class Expression {
  public:
   // Compiles once; the error names the first problem in the text, and any further names it does not know.
-  static std::variant<Expression, ExpressionError> compile(std::string_view text);
+  // `contactPoint`: the contact-point symbols the expression may read (DELTA…; none by default), each of the others
+  // an error at its column.
+  static std::variant<Expression, ExpressionError> compile(std::string_view text,
+                                                           ContactPointSymbols contactPoint = 0);
 
   // Fast: no allocation, no string work. The context is asked for TIME and for each nonzero marker a measure uses.
   double evaluate(const ExpressionContext& context) const;
@@ -106,7 +131,7 @@ class Expression {
   // One step of the postfix program: push a constant, TIME, a measure or a variable, or replace the top
   // operandCount values with the operation's result.
   enum class Operation : std::uint8_t {
-    Constant, Time, Measure, Variable, Contact,
+    Constant, Time, Measure, Variable, Contact, ContactPoint,
     Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
@@ -118,7 +143,7 @@ class Expression {
     std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame;
                                                 // Variable: markers[0] is the Reference_Variable id;
                                                 // Contact: the Force_Contact id, jflag (-1: the index form), comp
-                                                // or index, rm
+                                                // or index, rm; ContactPoint: markers[0] is the symbol
     double constant = 0;                        // Constant: the value it pushes
   };
 

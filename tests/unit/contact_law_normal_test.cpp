@@ -284,6 +284,8 @@ double forceOf(const LawCase& c, double penetration, double rate) {
 
 TEST(ContactLawNormal, EveryCaseCoversEveryLaw) {
   for (const NormalLaw* law : normalLaws()) {
+    // No formula to probe: the element evaluates the deck's expression (tests/physics/contact_expression_law_test).
+    if (!law->expressions.empty()) continue;
     bool covered = false;
     for (const LawCase& c : lawCases()) covered = covered || c.law == law;
     EXPECT_TRUE(covered) << law->keyword << " has no case in the property tests";
