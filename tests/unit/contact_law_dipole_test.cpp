@@ -254,7 +254,9 @@ TEST(ContactLawDipole, EffectiveModulusGivesEachPairsKnAndKratioItsKs) {
   EXPECT_NEAR(pair[static_cast<size_t>(kn)], ballBallKn, 1e-12 * ballBallKn);
   EXPECT_NEAR(ballBall, ballBallKn / 2.5, 1e-12 * ballBallKn);
   for (size_t slot = 0; slot < values.size(); ++slot) {
-    if (slot != static_cast<size_t>(kn)) EXPECT_EQ(pair[slot], values[slot]) << slot;
+    if (slot != static_cast<size_t>(kn)) {
+      EXPECT_EQ(pair[slot], values[slot]) << slot;
+    }
   }
   const double ballFacet = dipoleLaw().valuesForPair(values, {0, 0.03}, pair);
   EXPECT_NEAR(pair[static_cast<size_t>(kn)], kPi * 0.03 * 1e8, 1e-12 * kPi * 0.03 * 1e8);
