@@ -288,7 +288,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   }
   // A sensor acts when its condition becomes true, not because it holds at the start.
   if (size > 0) {
-    updateUnlocatedSensors(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative(), nullptr);
+    updateSensorHolds(segment.startTime, integrator_->returnedState(), integrator_->returnedDerivative(), nullptr);
   }
 
   if (size == 0) {
@@ -329,7 +329,7 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
       system_->acceptContactStep(step.time, integrator_->returnedState().data(), contactEvents_);
     }
     system_->acceptState(integrator_->returnedState().data());
-    updateUnlocatedSensors(step.time, integrator_->returnedState(), integrator_->returnedDerivative(), &firedSensors);
+    updateSensorHolds(step.time, integrator_->returnedState(), integrator_->returnedDerivative(), &firedSensors);
     // The outputs within the step detect contacts at their own states; the step's detection waits aside for the
     // impact recorder below.
     system_->setContactDetectionAside();
@@ -718,15 +718,20 @@ std::vector<std::string> Simulation::adviseOnContact(const ContactEvaluator::Cul
 
 // ---- sensors ---------------------------------------------------------------------------------------------------
 
-void Simulation::updateUnlocatedSensors(double time, std::span<const double> y, std::span<const double> yp,
-                                        std::vector<int>* fired) {
+void Simulation::updateSensorHolds(double time, std::span<const double> y, std::span<const double> yp,
+                                   std::vector<int>* fired) {
   const std::vector<SensorEvent>& sensors = system_->sensors().sensors();
   sensorHolds_.resize(sensors.size(), 0);
   for (size_t k = 0; k < sensors.size(); ++k) {
-    if (sensors[k].zeroCrossing) continue;  // IDAS watches these
-    const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), yp.data());
-    const bool holds = system_->sensors().conditionHolds(static_cast<int>(k), value);
-    if (fired && holds && !sensorHolds_[k]) fired->push_back(static_cast<int>(k));
+    const int index = static_cast<int>(k);
+    // IDAS reports a located root only as the condition comes to hold (its root directions): it holds now.
+    if (fired && std::find(fired->begin(), fired->end(), index) != fired->end()) {
+      sensorHolds_[k] = 1;
+      continue;
+    }
+    const double value = system_->sensorValue(index, time, y.data(), yp.data());
+    const bool holds = system_->sensors().conditionHolds(index, value);
+    if (fired && holds && !sensorHolds_[k]) fired->push_back(index);
     sensorHolds_[k] = holds ? 1 : 0;
   }
 }

@@ -164,9 +164,12 @@ class Simulation {
   bool countsSubroutineCalls() const { return trace_ && trace_->wantsTopic("usersub"); }
   // What the contact pushing hardest on `body` is doing, and what to change, as run.log lines.
   std::vector<std::string> adviseOnContact(const ContactEvaluator::Culprit& culprit, int body);
-  // Sensors without zero crossing: whether each holds its condition at (y, y'); those that have just come to hold
-  // join `fired`. At a segment's start `fired` is null: a condition that already holds has not become true.
-  void updateUnlocatedSensors(double time, std::span<const double> y, std::span<const double> yp,
+  // Whether each sensor holds its condition at (y, y'); those that have just come to hold join `fired`. IDAS locates
+  // a zero-crossing sensor's root (already in `fired` then), except where its expression jumps across its value at an
+  // event IDAS restarts at — a contact's force at a located onset — which it cannot see as a crossing: such a sensor
+  // joins `fired` here, at that event. At a segment's start `fired` is null: a condition that already holds has not
+  // become true.
+  void updateSensorHolds(double time, std::span<const double> y, std::span<const double> yp,
                               std::vector<int>* fired);
   // ---- energy balance ----
   // The balance at state y (y' for user subroutines) with the integrals `flows`.

@@ -432,5 +432,52 @@ TEST(ExampleDecks, FourBarFollowsItsLoopClosureAndItsMotorGivesThePower) {
   EXPECT_LT(worstOther, 1e-9 * peak);
 }
 
+// contact_force_sensor.xml: a 1 kg ball dropped 200 mm onto a plate whose law is the expression k·δ + c·δ̇; a
+// Sensor_Event on CONTACT's |F| halts the run where the force first reaches its value. After the touch at
+// t0 = √(2h/g) the impact is the damped oscillator m·δ'' + c·δ̇ + k·δ = m·g from δ = 0 at v0 = g·t0, in closed form:
+// the halt time is its force's first crossing of 1000 N (by bisection), within 1e-8 s (the sensor's error_tol of
+// 1e-3 N over dF/dt ≈ 1.7e6 N/s is 6e-10 s, the integrator's error on δ of ~1e-9 m another 6e-10 s; measured 1.1e-9
+// s). The same deck asking 29.43 N, which the dashpot's jump at the touch (to c·v0 = 396 N) passes at once: IDAS
+// restarts at the located touch, where the sensor's root function jumps across zero — no crossing IDAS can see — and
+// the run went on to its end without the halt; it halts at the touch now, with the force c·v0 there.
+TEST(ExampleDecks, ContactForceSensorHaltsTheDropWhereTheForceReachesItsValue) {
+  const double g = 9.81, mass = 1, k = 1e6, c = 200;
+  const double touch = std::sqrt(2 * 0.2 / g), v0 = g * touch;
+  const double omega = std::sqrt(k / mass), zeta = c / (2 * std::sqrt(k * mass));
+  const double damped = omega * std::sqrt(1 - zeta * zeta), rest = mass * g / k;
+  // δ(t) = δs + e^(−ζωt)·(A cos ω_d t + B sin ω_d t), δ(0) = 0, δ'(0) = v0.
+  const double a = -rest, b = (v0 + zeta * omega * a) / damped;
+  const auto force = [&](double t) {
+    const double decay = std::exp(-zeta * omega * t), cosine = std::cos(damped * t), sine = std::sin(damped * t);
+    const double depth = rest + decay * (a * cosine + b * sine);
+    const double rate = decay * ((-zeta * omega * a + damped * b) * cosine + (-zeta * omega * b - damped * a) * sine);
+    return k * depth + c * rate;
+  };
+  double low = 0, high = 1e-3;  // the force rises from c·v0 to its peak within the first quarter period (1.6 ms)
+  for (int halving = 0; halving < 100; ++halving) (force(0.5 * (low + high)) < 1000 ? low : high) = 0.5 * (low + high);
+  const double reference = touch + low;
+
+  const auto halt = [](const std::string& dir) {
+    const std::vector<std::string> events = readLines(dir + "/events.csv");
+    EXPECT_EQ(events.size(), 2u) << "the sensor did not halt the run";
+    if (events.size() != 2) return std::pair<double, double>{NAN, NAN};
+    EXPECT_NE(events[1].find(",41,halt,"), std::string::npos) << events[1];
+    return std::pair<double, double>{std::stod(events[1]), std::stod(events[1].substr(events[1].rfind(',') + 1))};
+  };
+  const auto [time, value] = halt(runModel("contact_force_sensor"));
+  EXPECT_NEAR(time, reference, 1e-8);
+  EXPECT_NEAR(value, 1000, 1e-3);
+  EXPECT_NEAR(time, 0.2022751, 1e-7);  // the comment's figure
+
+  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/contact_force_sensor.xml");
+  ASSERT_NE(deck.find("value=\"1000\""), std::string::npos) << "the deck's sensor is not the one this test expects";
+  deck.replace(deck.find("value=\"1000\""), 12, "value=\"29.43\"");
+  const DeckRun jump = runDeckText("contact_force_sensor_at_the_touch", deck);
+  ASSERT_TRUE(jump.completed);
+  const auto [touchTime, touchValue] = halt(jump.output.string());
+  EXPECT_NEAR(touchTime, touch, 1e-8);
+  EXPECT_NEAR(touchValue, c * v0, 1e-5 * c * v0);
+}
+
 }  // namespace
 }  // namespace lodestone::testing
