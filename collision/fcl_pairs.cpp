@@ -76,7 +76,8 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) 
     case ShapeType::Ellipsoid: return std::make_shared<fcl::Ellipsoidd>(shape.semiAxes);
     case ShapeType::Frustum: return makeFrustum(shape.bottomRadius, shape.topRadius, shape.length);
     case ShapeType::Mesh:
-    case ShapeType::HollowSphere: break;
+    case ShapeType::HollowSphere:
+    case ShapeType::Curve: break;
   }
   throw std::invalid_argument(std::string("collision: no FCL geometry for a ") + shapeTypeName(shape.type));
 }
@@ -155,7 +156,8 @@ Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direct
       break;
     }
     case ShapeType::Mesh:
-    case ShapeType::HollowSphere: break;
+    case ShapeType::HollowSphere:
+    case ShapeType::Curve: break;
   }
   return pose.position + pose.rotation * point;
 }

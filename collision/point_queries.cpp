@@ -146,9 +146,11 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
     case ShapeType::Frustum: return axisymmetric(shape.bottomRadius, shape.topRadius, 0, shape.length, point);
     case ShapeType::Ellipsoid: return ellipsoid(shape.semiAxes, point);
     case ShapeType::HollowSphere: return hollowSphere(shape.radius, point);
-    case ShapeType::Mesh: break;
+    case ShapeType::Mesh:
+    case ShapeType::Curve: break;
   }
-  throw std::invalid_argument("nearestSurfacePoint: a mesh is not a primitive");
+  throw std::invalid_argument(std::string("nearestSurfacePoint: a ") + shapeTypeName(shape.type) +
+                              " is not a solid primitive");
 }
 
 }  // namespace lodestone

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "curve2d.h"
 #include "solver/core/rotation.h"
 #include "triangle_mesh.h"
 
@@ -11,8 +12,8 @@ namespace lodestone {
 
 class MeshGeometry;
 
-enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere };
-constexpr int kShapeTypeCount = 7;
+enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve };
+constexpr int kShapeTypeCount = 8;
 
 const char* shapeTypeName(ShapeType type);  // "sphere"
 
@@ -26,6 +27,8 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 // - HollowSphere: the material outside a sphere of `radius` centred at the origin (a Sphere graphic with
 //   is_material_inside="FALSE"): a spherical container, touched from inside. Never tessellated: it is always the
 //   exact master of its pairs.
+// - Curve: a smooth plane curve, `curve`, in the xy plane of the shape frame (a ParamCurve graphic): MotionSolve's 2D
+//   curve contact, which meets only other curves in the same plane (collision/curve_contact_2d.h).
 // A primitive's `surface` is its tessellation when some contact needs it as a mesh (enable_analytical="FALSE", or
 // a mesh as master surface); null otherwise.
 struct Shape {
@@ -36,6 +39,7 @@ struct Shape {
   double bottomRadius = 0, topRadius = 0, length = 0;
   Vector3 semiAxes = Vector3::Zero();
   std::shared_ptr<const MeshGeometry> surface;
+  std::shared_ptr<const SplineCurve2d> curve;
 
   static Shape sphere(double radius);
   static Shape box(const Vector3& halfExtents);
@@ -44,6 +48,7 @@ struct Shape {
   static Shape ellipsoid(const Vector3& semiAxes);
   static Shape mesh(std::shared_ptr<const MeshGeometry> surface);
   static Shape hollowSphere(double radius);
+  static Shape planeCurve(std::shared_ptr<const SplineCurve2d> curve);
 
   // Radius of a sphere about the shape-frame origin that holds the whole shape.
   double boundingRadius() const;

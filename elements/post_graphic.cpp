@@ -22,7 +22,7 @@ const std::vector<std::string> kEndsTypes = {"CLOSED", "OPEN", "TOP_ONLY", "BOTT
 // Graphics-only types of MotionSolve: MotionView draws them; a solver has nothing to do with them.
 const std::vector<std::string> kViewerOnlyTypes = {
     "SPDP", "Parasolid", "Plane", "DeformSurface", "ParamSurface", "Outline", "Arc", "Circle",
-    "DeformCurve", "LineMesh", "ParamCurve", "Point", "UserGra", "External"};
+    "DeformCurve", "LineMesh", "Point", "UserGra", "External"};
 
 std::vector<std::string> allTypes() {
   std::vector<std::string> types = supportedGraphicTypes();
@@ -34,9 +34,12 @@ std::vector<std::string> allTypes() {
 
 const std::vector<std::string>& supportedGraphicTypes() {
   static const std::vector<std::string> types = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
-                                                 "Frustum", "Ellipsoid",            "TriaMesh"};
+                                                 "Frustum", "Ellipsoid",            "TriaMesh",
+                                                 "ParamCurve", "Curve"};
   return types;
 }
+
+bool isCurveGraphicType(const std::string& type) { return type == "ParamCurve" || type == "Curve"; }
 
 long PostGraphicSpec::markerId() const {
   if (center_marker_id) return *center_marker_id;
@@ -51,6 +54,13 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
     return std::vector<Attribute<S>>{attr::real("length_x", &S::length_x).above(0).required(),
                                      attr::real("length_y", &S::length_y).above(0).required(),
                                      attr::real("length_z", &S::length_z).above(0).required()};
+  };
+  // A curve in its reference marker's xy plane; is_material_inside says which side its body's material is on.
+  auto curve = [] {
+    return std::vector<Attribute<S>>{
+        attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
+        attr::reference("curve_id", &S::curve_id, "Reference_ParamCurve").required(),
+        attr::integer("nseg", &S::nseg).atLeast(1)};
   };
   auto withBox = [&](Attribute<S> marker) {
     std::vector<Attribute<S>> rows = boxLengths();
@@ -93,6 +103,8 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
             attr::integer("num_point", &S::num_point).atLeast(3),
             attr::integer("num_triangle", &S::num_triangle).atLeast(1),
             attr::text("mesh_file", &S::mesh_file)}},
+          {"ParamCurve", curve()},
+          {"Curve", curve()},
       }}}};
   return schema;
 }
