@@ -1,6 +1,7 @@
 // MotionSolve's 2D curve contact through whole runs of the example decks: a pin thrown about in its bore against a
 // 2-D integration of the same law, and a flat-faced follower on a cam against the cam profile's support function.
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "support/contact_runs.h"
 #include "support/model_runs.h"
 #include "support/results_csv.h"
+#include "support/turning.h"
 
 namespace lodestone::testing {
 namespace {
@@ -126,6 +128,58 @@ TEST(CurveContact2dRuns, AFlatFollowerRidesAtTheCamsSupportHeight) {
   EXPECT_LT(worst, 1e-3 * (highest - lowest));
   EXPECT_LT(worst, 3e-7);  // measured 1.0e-7
   EXPECT_LT(worstDepth, 1e-9);
+}
+
+// The ripple of a geared run from 20 ms on (the drive is up to speed): the gear's speed over the pinion's, its
+// spread (largest less smallest) over the tooth ratio; and the normal force of element 1 summed over its pairs at
+// each output, its rms deviation over its mean.
+struct GearRipple {
+  double turnedRatio = 0, speedRippleSpread = 0, forceRippleRms = 0;
+};
+GearRipple gearRipple(const std::string& dir) {
+  constexpr double kRunning = 0.02, kRatio = -15.0 / 21.0;
+  const ResultsTable bodies(dir + "/bodies.csv"), contacts(dir + "/contacts.csv");
+  const Turning pinion = turning(bodies, 2, kRunning), gear = turning(bodies, 3, kRunning);
+  GearRipple ripple;
+  ripple.turnedRatio = gear.turned() / pinion.turned();
+  double low = 1e9, high = -1e9;
+  for (size_t k = 0; k < pinion.rate.size(); ++k) {
+    low = std::min(low, gear.rate[k] / pinion.rate[k] / kRatio);
+    high = std::max(high, gear.rate[k] / pinion.rate[k] / kRatio);
+  }
+  ripple.speedRippleSpread = high - low;
+  std::map<double, double> force;
+  for (size_t row = 0; row < contacts.rowCount(); ++row) {
+    const double time = contacts.at(row, "time");
+    if (contacts.at(row, "id") == 1 && time > kRunning - 1e-9) force[time] += contacts.at(row, "fn");
+  }
+  double sum = 0, squares = 0;
+  for (const auto& [time, value] : force) sum += value;
+  const double mean = sum / static_cast<double>(force.size());
+  for (const auto& [time, value] : force) squares += (value - mean) * (value - mean);
+  ripple.forceRippleRms = std::sqrt(squares / static_cast<double>(force.size())) / mean;
+  return ripple;
+}
+
+// models/spur_gear_pair_2d.xml against models/spur_gear_pair.xml, the same gears, law and brake with the teeth as
+// triangle meshes sampled at their nodes: from 20 ms on the gear turns through −15/21 of the pinion's turn within
+// 0.1 % (measured 5e-5; the mesh deck's 1e-4), and its contact force ripples less than the mesh deck's (rms 18 %
+// against 29 % of its mean). The speed ratio's spread is reported for both (5.4 % and 5.5 % of the tooth ratio),
+// not compared: what ripples there is the mesh's own stiffness, one tooth pair in contact or two (contact ratio
+// 1.4), which both decks model alike; the mesh deck's force adds its facets' and sampled nodes' steps. A tooth
+// skipped or a contact lost changes the turn by a pitch, 0.3 rad.
+TEST(CurveContact2dRuns, InvoluteGearOutlinesTurnAtTheToothRatioAndRippleLessThanMeshTeeth) {
+  const GearRipple curves = gearRipple(runModel("spur_gear_pair_2d"));
+  if (::testing::Test::HasFailure()) return;
+  const GearRipple meshes = gearRipple(runModel("spur_gear_pair"));
+  if (::testing::Test::HasFailure()) return;
+  RecordProperty("turned_ratio_2d", sci(curves.turnedRatio));
+  RecordProperty("speed_ripple_spread_2d", sci(curves.speedRippleSpread));
+  RecordProperty("speed_ripple_spread_mesh", sci(meshes.speedRippleSpread));
+  RecordProperty("force_ripple_rms_2d", sci(curves.forceRippleRms));
+  RecordProperty("force_ripple_rms_mesh", sci(meshes.forceRippleRms));
+  EXPECT_NEAR(curves.turnedRatio / (-15.0 / 21.0), 1, 1e-3);
+  EXPECT_LT(curves.forceRippleRms, meshes.forceRippleRms);
 }
 
 }  // namespace
