@@ -77,7 +77,8 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) 
     case ShapeType::Frustum: return makeFrustum(shape.bottomRadius, shape.topRadius, shape.length);
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
-    case ShapeType::Curve: break;
+    case ShapeType::Curve:
+    case ShapeType::GridSurface: break;
   }
   throw std::invalid_argument(std::string("collision: no FCL geometry for a ") + shapeTypeName(shape.type));
 }
@@ -157,7 +158,8 @@ Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direct
     }
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
-    case ShapeType::Curve: break;
+    case ShapeType::Curve:
+    case ShapeType::GridSurface: break;
   }
   return pose.position + pose.rotation * point;
 }

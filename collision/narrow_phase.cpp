@@ -61,6 +61,7 @@ constexpr Table makeTable() {
   exact(Sphere, Box, &detail::sphereBox, &swapped<&detail::sphereBox>);
   exact(Sphere, Cylinder, &detail::sphereCylinder, &swapped<&detail::sphereCylinder>);
   exact(Sphere, Frustum, &detail::sphereFrustum, &swapped<&detail::sphereFrustum>);
+  exact(Sphere, GridSurface, &detail::sphereGridSurface, &swapped<&detail::sphereGridSurface>);
   exact(Box, Box, &detail::boxBox, &detail::boxBox);
   exact(Cylinder, Box, &detail::cylinderBox, &swapped<&detail::cylinderBox>);
   // FCL routines are symmetric by construction; the table still holds them once per order.
@@ -107,6 +108,12 @@ double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
     // A curve and a solid never meet: decks are refused that would pair them.
     if (a.type != b.type) return std::numeric_limits<double>::infinity();
     return collideCurves(a, poseA, b, poseB, options.curveStability, points);
+  }
+  if (a.type == ShapeType::GridSurface || b.type == ShapeType::GridSurface) {
+    // Always exact; a grid surface meets spheres only (decks are refused that would pair it with another shape).
+    const ShapeType other = a.type == ShapeType::GridSurface ? b.type : a.type;
+    if (other != ShapeType::Sphere) return std::numeric_limits<double>::infinity();
+    return kTable[index(a.type)][index(b.type)].routine(a, poseA, b, poseB, margin, points);
   }
   if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh || !options.analytical) {
     // A mesh pair measures its gap only within a near range, and says that range beyond it; the bounding spheres'

@@ -19,6 +19,8 @@ double sphereBox(const Shape&, const Pose&, const Shape&, const Pose&, double, s
 // A ball inside a spherical cavity (B a HollowSphere).
 double sphereHollowSphere(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double sphereCylinder(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// A ball on a grid surface (B): the nearest point of the smooth surface to its centre.
+double sphereGridSurface(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double sphereFrustum(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double boxBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double cylinderBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);

@@ -3,7 +3,9 @@
 // closest point on that trapezoid in the plane holding the axis and the sphere centre.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
+#include <optional>
 
 #include "pair_routines.h"
 
@@ -50,6 +52,17 @@ double sphereSphere(const Shape& a, const Pose& poseA, const Shape& b, const Pos
   }
   appendSpherePoint(poseA.position, a.radius, poseB.position + b.radius * normal, normal, signedDistance, area,
                     points);
+  return signedDistance;
+}
+
+double sphereGridSurface(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                         std::vector<ContactPoint>& points) {
+  const Vector3 centre = poseB.rotation.transpose() * (poseA.position - poseB.position);
+  const std::optional<GridSurface::Nearest> nearest = b.grid->nearest(centre, a.radius + std::max(margin, 0.0));
+  if (!nearest) return std::numeric_limits<double>::infinity();  // beyond the surface's edges: it ends there
+  const double signedDistance = nearest->distance - a.radius;
+  appendSpherePoint(poseA.position, a.radius, poseB.position + poseB.rotation * nearest->point,
+                    poseB.rotation * nearest->normal, signedDistance, sphereCapArea(a.radius, -signedDistance), points);
   return signedDistance;
 }
 

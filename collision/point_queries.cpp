@@ -147,7 +147,8 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
     case ShapeType::Ellipsoid: return ellipsoid(shape.semiAxes, point);
     case ShapeType::HollowSphere: return hollowSphere(shape.radius, point);
     case ShapeType::Mesh:
-    case ShapeType::Curve: break;
+    case ShapeType::Curve:
+    case ShapeType::GridSurface: break;
   }
   throw std::invalid_argument(std::string("nearestSurfacePoint: a ") + shapeTypeName(shape.type) +
                               " is not a solid primitive");

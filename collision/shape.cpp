@@ -20,6 +20,7 @@ const char* shapeTypeName(ShapeType type) {
     case ShapeType::Mesh: return "mesh";
     case ShapeType::HollowSphere: return "hollow sphere";
     case ShapeType::Curve: return "curve";
+    case ShapeType::GridSurface: return "grid surface";
   }
   return "unknown";
 }
@@ -83,6 +84,25 @@ Shape Shape::planeCurve(std::shared_ptr<const SplineCurve2d> curve) {
   return shape;
 }
 
+Shape Shape::gridSurface(std::shared_ptr<const GridSurface> grid) {
+  Shape shape;
+  shape.type = ShapeType::GridSurface;
+  shape.grid = std::move(grid);
+  return shape;
+}
+
+namespace {
+
+// The box a grid surface's contacts happen in, in its own frame: its rectangle, from its highest point down to half
+// the rectangle's diagonal below its lowest (the material below is unbounded; a ball deeper than that is lost).
+Aabb gridBox(const GridSurface& grid) {
+  const double depth = 0.5 * std::hypot(grid.xs().back() - grid.xs().front(), grid.ys().back() - grid.ys().front());
+  return {Vector3(grid.xs().front(), grid.ys().front(), grid.lowest() - depth),
+          Vector3(grid.xs().back(), grid.ys().back(), grid.highest())};
+}
+
+}  // namespace
+
 double Shape::boundingRadius() const {
   switch (type) {
     // A hollow sphere's surface, all that contact meets of it, lies on its radius.
@@ -100,6 +120,11 @@ double Shape::boundingRadius() const {
     case ShapeType::Curve: {
       if (!curve) return 0;
       return curve->boundsMin().cwiseAbs().cwiseMax(curve->boundsMax().cwiseAbs()).norm();
+    }
+    case ShapeType::GridSurface: {
+      if (!grid) return 0;
+      const Aabb box = gridBox(*grid);
+      return box.min.cwiseAbs().cwiseMax(box.max.cwiseAbs()).norm();
     }
   }
   return 0;
@@ -160,6 +185,13 @@ Aabb boundsOf(const Shape& shape, const Pose& pose) {
       const Vector3 middle = centre + rotation * Vector3(0.5 * (low.x() + high.x()), 0.5 * (low.y() + high.y()), 0);
       const Vector3 halfWidths =
           rotation.cwiseAbs() * Vector3(0.5 * (high.x() - low.x()), 0.5 * (high.y() - low.y()), 0);
+      return {middle - halfWidths, middle + halfWidths};
+    }
+    case ShapeType::GridSurface: {
+      if (!shape.grid) return {centre, centre};
+      const Aabb local = gridBox(*shape.grid);
+      const Vector3 middle = centre + rotation * (0.5 * (local.max + local.min));
+      const Vector3 halfWidths = rotation.cwiseAbs() * (0.5 * (local.max - local.min));
       return {middle - halfWidths, middle + halfWidths};
     }
   }

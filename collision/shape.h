@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "curve2d.h"
+#include "grid_surface.h"
 #include "solver/core/rotation.h"
 #include "triangle_mesh.h"
 
@@ -12,8 +13,8 @@ namespace lodestone {
 
 class MeshGeometry;
 
-enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve };
-constexpr int kShapeTypeCount = 8;
+enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve, GridSurface };
+constexpr int kShapeTypeCount = 9;
 
 const char* shapeTypeName(ShapeType type);  // "sphere"
 
@@ -29,6 +30,8 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 //   exact master of its pairs.
 // - Curve: a smooth plane curve, `curve`, in the xy plane of the shape frame (a ParamCurve graphic): MotionSolve's 2D
 //   curve contact, which meets only other curves in the same plane (collision/curve_contact_2d.h).
+// - GridSurface: Simscape's grid surface, `grid`, heights over the shape frame's xy plane with the material below
+//   (collision/grid_surface.h); it meets spheres.
 // A primitive's `surface` is its tessellation when some contact needs it as a mesh (enable_analytical="FALSE", or
 // a mesh as master surface); null otherwise.
 struct Shape {
@@ -40,6 +43,7 @@ struct Shape {
   Vector3 semiAxes = Vector3::Zero();
   std::shared_ptr<const MeshGeometry> surface;
   std::shared_ptr<const SplineCurve2d> curve;
+  std::shared_ptr<const GridSurface> grid;
 
   static Shape sphere(double radius);
   static Shape box(const Vector3& halfExtents);
@@ -49,6 +53,7 @@ struct Shape {
   static Shape mesh(std::shared_ptr<const MeshGeometry> surface);
   static Shape hollowSphere(double radius);
   static Shape planeCurve(std::shared_ptr<const SplineCurve2d> curve);
+  static Shape gridSurface(std::shared_ptr<const GridSurface> grid);
 
   // Radius of a sphere about the shape-frame origin that holds the whole shape.
   double boundingRadius() const;

@@ -53,6 +53,7 @@ double thinnestExtent(const Shape& shape) {
     case ShapeType::HollowSphere: return std::numeric_limits<double>::infinity();
     // A closed curve is as thin as its box's narrower side (a profile's teeth may be thinner still); an open one, a
     // track or a ground profile, bounds material that reaches beyond it.
+    case ShapeType::GridSurface: return std::numeric_limits<double>::infinity();  // its material reaches down
     case ShapeType::Curve: {
       if (!shape.curve || !shape.curve->closed()) return std::numeric_limits<double>::infinity();
       return (shape.curve->boundsMax() - shape.curve->boundsMin()).minCoeff();

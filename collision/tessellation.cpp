@@ -154,7 +154,8 @@ TriangleMesh tessellate(const Shape& shape, int level) {
     case ShapeType::Frustum: return frustum(shape.bottomRadius, shape.topRadius, 0, shape.length, level);
     case ShapeType::Mesh: throw std::invalid_argument("a mesh is not tessellated again");
     case ShapeType::HollowSphere:
-    case ShapeType::Curve: break;
+    case ShapeType::Curve:
+    case ShapeType::GridSurface: break;
   }
   throw std::invalid_argument(std::string("a ") + shapeTypeName(shape.type) +
                               " is always met exactly, never tessellated");

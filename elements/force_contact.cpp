@@ -371,7 +371,8 @@ bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>
 // other than AUTO may make a primitive the sampled side of a pair with a mesh, or inside a cavity (whose wall meets
 // the samples of every shape but a ball). A cavity itself is always exact.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
-  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || shape.type == ShapeType::Curve) {
+  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || shape.type == ShapeType::Curve ||
+      shape.type == ShapeType::GridSurface) {
     return false;  // met as it is, always
   }
   if (!contact.options.analytical) return true;
@@ -477,6 +478,29 @@ bool curveRulesHold(const ForceContact& contact, const ForceContactSpec& spec,
   return ok;
 }
 
+// A grid surface meets spheres (the pairs Simscape's table gives it, points and point clouds, are not available yet):
+// any other pair the element could form is an error on its line.
+bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
+                          Diagnostics& diagnostics) {
+  for (int i : contact.iGraphics) {
+    for (int j : contact.jGraphics) {
+      const ContactGraphic& graphicI = graphics[static_cast<size_t>(i)];
+      const ContactGraphic& graphicJ = graphics[static_cast<size_t>(j)];
+      const bool gridI = graphicI.shape.type == ShapeType::GridSurface;
+      const bool gridJ = graphicJ.shape.type == ShapeType::GridSurface;
+      if (!gridI && !gridJ) continue;
+      const ContactGraphic& other = gridI ? graphicJ : graphicI;
+      if (other.shape.type == ShapeType::Sphere || graphicI.body == graphicJ.body) continue;
+      diagnostics.error(contact.loc, "Post_Graphic id=" + std::to_string((gridI ? graphicI : graphicJ).id) +
+                                         " is a GridSurface and Post_Graphic id=" + std::to_string(other.id) + " a " +
+                                         shapeTypeName(other.shape.type) + ": a grid surface meets spheres in this "
+                                         "version; give the other side Sphere graphics");
+      return false;
+    }
+  }
+  return true;
+}
+
 // crease_angle, in radians.
 double creaseAngleOf(const PostGraphicSpec& graphic) { return graphic.crease_angle * std::numbers::pi / 180; }
 
@@ -528,6 +552,17 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic,
     const auto curve = graphic.curve_id ? curves.find(*graphic.curve_id) : curves.end();
     if (curve == curves.end()) return std::nullopt;  // a dangling reference, reported by the reader
     return curveShapeOf(graphic, *curve->second, diagnostics);
+  }
+  if (type == "GridSurface") {
+    if (graphic.grid_heights.empty()) return std::nullopt;  // its text could not be read: said at its line
+    try {
+      placed.shape = Shape::gridSurface(
+          std::make_shared<GridSurface>(graphic.grid_x, graphic.grid_y, graphic.grid_heights));
+    } catch (const std::invalid_argument& error) {
+      diagnostics.error(graphic.loc, std::string("GridSurface: ") + error.what());
+      return std::nullopt;
+    }
+    return placed;  // in the reference marker's frame
   }
   if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
     placed = std::move(*primitive);
@@ -873,6 +908,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     if (!curveRulesHold(contact, spec, result->graphics, model, diagnostics)) continue;
+    if (!gridSurfaceRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
     for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
       for (int index : *side) {

@@ -35,7 +35,7 @@ std::vector<std::string> allTypes() {
 const std::vector<std::string>& supportedGraphicTypes() {
   static const std::vector<std::string> types = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
                                                  "Frustum", "Ellipsoid",            "TriaMesh",
-                                                 "ParamCurve", "Curve"};
+                                                 "ParamCurve", "Curve",             "GridSurface"};
   return types;
 }
 
@@ -105,6 +105,10 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
             attr::text("mesh_file", &S::mesh_file)}},
           {"ParamCurve", curve()},
           {"Curve", curve()},
+          {"GridSurface",
+           {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
+            attr::integer("num_x", &S::num_x).atLeast(4).required(),
+            attr::integer("num_y", &S::num_y).atLeast(4).required()}},
       }}}};
   return schema;
 }
@@ -221,10 +225,51 @@ void readTriangleMeshFile(PostGraphicSpec& spec, const std::string& elementText,
   storeTriangleMesh(spec, std::move(mesh), attribute, diagnostics);
 }
 
+// A GridSurface's text: num_x values of x, num_y of y, then num_x·num_y heights, x varying fastest.
+void readGridSurfaceText(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  if (!spec.num_x || !spec.num_y) return;  // said by the reader
+  const std::vector<std::string> items = splitList(elementText);
+  const size_t nx = static_cast<size_t>(*spec.num_x), ny = static_cast<size_t>(*spec.num_y);
+  const size_t expected = nx + ny + nx * ny;
+  if (items.size() != expected) {
+    diagnostics.error(spec.loc, "GridSurface text holds " + std::to_string(items.size()) + " numbers, but num_x=" +
+                                    std::to_string(nx) + " and num_y=" + std::to_string(ny) + " need " +
+                                    std::to_string(nx) + " x values + " + std::to_string(ny) + " y values + " +
+                                    std::to_string(nx * ny) + " heights = " + std::to_string(expected));
+    return;
+  }
+  std::vector<double> values;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const std::optional<double> value = parseReal(items[k]);
+    if (!value) {
+      diagnostics.error(spec.loc, "GridSurface number " + std::to_string(k + 1) + " is '" + items[k] +
+                                      "', which is not a finite number");
+      return;
+    }
+    values.push_back(*value);
+  }
+  spec.grid_x.assign(values.begin(), values.begin() + static_cast<long>(nx));
+  spec.grid_y.assign(values.begin() + static_cast<long>(nx), values.begin() + static_cast<long>(nx + ny));
+  spec.grid_heights.assign(values.begin() + static_cast<long>(nx + ny), values.end());
+  for (const auto& [values, axis] : {std::pair{&spec.grid_x, "x"}, std::pair{&spec.grid_y, "y"}}) {
+    for (size_t k = 1; k < values->size(); ++k) {
+      if (!((*values)[k] > (*values)[k - 1])) {
+        diagnostics.error(spec.loc, std::string("GridSurface ") + axis + " values must increase strictly; value " +
+                                        std::to_string(k + 1) + " (" + formatReal((*values)[k]) + ") does not");
+        return;
+      }
+    }
+  }
+  if (!spec.is_material_inside) {
+    diagnostics.error(spec.loc, "is_material_inside=\"FALSE\": a GridSurface's material is below it, always");
+  }
+}
+
 }  // namespace
 
 void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
   if (spec.type.empty()) return;  // the type could not be read (said already): nothing to complete
+  if (spec.type == "GridSurface") return readGridSurfaceText(spec, elementText, diagnostics);
   if (spec.type == "TriaMesh") {
     if (spec.mesh_file) readTriangleMeshFile(spec, elementText, diagnostics);
     else readTriangleMeshText(spec, elementText, diagnostics);

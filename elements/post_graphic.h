@@ -28,6 +28,10 @@ struct PostGraphicSpec {
   std::string ends_type;
   std::optional<long> curve_id;  // ParamCurve: the Reference_ParamCurve it lays in its marker's xy plane
   std::optional<int> nseg;       // ParamCurve: how many straight pieces a viewer draws (contact uses the smooth curve)
+  // GridSurface (ours, Simscape's Grid Surface): num_x grid values along x, num_y along y and the heights at the
+  // grid's points, x varying fastest, all from the element's text in ref_marker_id's axes; the material is below.
+  std::optional<int> num_x, num_y;
+  std::vector<double> grid_x, grid_y, grid_heights;
   std::optional<int> num_point, num_triangle;
   int refinement_level = 0;
   // Contact meshes (a TriaMesh, a tessellated primitive): edges where the triangles meet at this angle (degrees) or
