@@ -220,21 +220,6 @@ bool clipToSlab(double fromValue, double toValue, double centre, double limit, d
   return low <= high;
 }
 
-// Keeps the part of [low, high] where the linear function from + τ·(to − from) is positive; false when none is.
-bool clipToPositive(double from, double to, double& low, double& high) {
-  if (from <= 0 && to <= 0) return false;
-  if (from < 0) low = std::max(low, from / (from - to));
-  if (to < 0) high = std::min(high, from / (from - to));
-  return low < high;
-}
-
-// Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
-double diskSegmentArea(double radius, double chord) {
-  if (chord <= -radius) return std::numbers::pi * radius * radius;
-  if (chord >= radius) return 0;
-  return radius * radius * std::acos(chord / radius) - chord * std::sqrt(radius * radius - chord * chord);
-}
-
 }  // namespace
 
 double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,

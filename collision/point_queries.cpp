@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace lodestone {
 
@@ -146,9 +147,15 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
     case ShapeType::Frustum: return axisymmetric(shape.bottomRadius, shape.topRadius, 0, shape.length, point);
     case ShapeType::Ellipsoid: return ellipsoid(shape.semiAxes, point);
     case ShapeType::HollowSphere: return hollowSphere(shape.radius, point);
-    case ShapeType::Mesh: break;
+    // The xy plane, the material below: the height above it.
+    case ShapeType::Plane: return {point.z(), Vector3(point.x(), point.y(), 0), Vector3::UnitZ()};
+    case ShapeType::Mesh:
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Disk: break;
   }
-  throw std::invalid_argument("nearestSurfacePoint: a mesh is not a primitive");
+  throw std::invalid_argument(std::string("nearestSurfacePoint: a ") + shapeTypeName(shape.type) +
+                              " has no inside to measure from");
 }
 
 }  // namespace lodestone

@@ -51,6 +51,12 @@ double thinnestExtent(const Shape& shape) {
     case ShapeType::Mesh: return shape.surface ? meshThickness(*shape.surface) : 0.0;
     // The material outside a cavity has no far side to pass through.
     case ShapeType::HollowSphere: return std::numeric_limits<double>::infinity();
+    // Nothing passes through a point or a half-space: the other shape's thickness is the pair's.
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+    // A flat disk has no thickness of its own; a shape pressed through its face passes it at its radius's scale.
+    case ShapeType::Disk: return shape.radius;
   }
   return 0;
 }

@@ -369,7 +369,9 @@ bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>
 // other than AUTO may make a primitive the sampled side of a pair with a mesh, or inside a cavity (whose wall meets
 // the samples of every shape but a ball). A cavity itself is always exact.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
-  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh) return false;
+  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || isSimscapeGeometry(shape.type)) {
+    return false;
+  }
   if (!contact.options.analytical) return true;
   if (contact.options.master != MasterSurface::Auto && anyGraphicOf(contact, graphics, ShapeType::Mesh)) return true;
   return shape.type != ShapeType::Sphere && anyGraphicOf(contact, graphics, ShapeType::HollowSphere);
@@ -406,6 +408,29 @@ bool cavityRulesHold(const ForceContact& contact, const std::vector<ContactGraph
   return ok;
 }
 
+// Why a pair of a Simscape geometry with another shape is not built, and what to list instead.
+std::string unsupportedPairReason(ShapeType a, ShapeType b) {
+  using enum ShapeType;
+  const auto either = [&](ShapeType type) { return a == type || b == type; };
+  const auto pointLike = [](ShapeType type) { return type == Point || type == PointCloud; };
+  if (pointLike(a) && pointLike(b)) {
+    return "points have no extent, so two points or clouds never meet (Simscape's Spatial Contact Force has no "
+           "point–point pair); give one side a solid, a mesh or a Plane";
+  }
+  if (a == Plane && b == Plane) return "two infinite planes are not a contact pair (nor in Simscape); keep one Plane";
+  if (a == Disk && b == Disk) return "two disks are not a contact pair (nor in Simscape); make one of them a Cylinder";
+  if (either(Disk) && (pointLike(a) || pointLike(b))) {
+    return "a disk has no inside for a point to enter (Simscape has no disk–point pair); use a thin Cylinder";
+  }
+  if (either(Disk) && either(Mesh)) {
+    return "a disk meets the solids and the Plane, not a TriaMesh; use a thin Cylinder, or the mesh's primitive";
+  }
+  if (either(HollowSphere)) {
+    return "a hollow sphere (is_material_inside=\"FALSE\") holds balls, meshes and points, not a Plane or a Disk";
+  }
+  return "the pair is not supported";
+}
+
 // crease_angle, in radians.
 double creaseAngleOf(const PostGraphicSpec& graphic) { return graphic.crease_angle * std::numbers::pi / 180; }
 
@@ -414,6 +439,14 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& 
   const std::string& type = graphic.type;
   if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
     placed = std::move(*primitive);
+  } else if (std::optional<PlacedShape> simscape = simscapeShapeOf(graphic)) {
+    if (!graphic.is_material_inside) {
+      diagnostics.error(graphic.loc, "is_material_inside=\"FALSE\" (contact from inside a hollow shape) is available "
+                                     "for a Sphere only; a " + type + " has no inside to turn out");
+      return std::nullopt;
+    }
+    if (type == "PointCloud" && graphic.cloud_points.empty()) return std::nullopt;  // its text's error said why
+    return simscape;
   } else if (type == "TriaMesh") {
     // A mesh that could never be contact geometry (open, badly wound, facing inwards) is said so already, at
     // `lodestone check` time and on the graphic's line, with the first offending triangle or edge.
@@ -611,6 +644,23 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
           const int bodyI = result->graphics[static_cast<size_t>(i)].body;
           const int bodyJ = result->graphics[static_cast<size_t>(j)].body;
           anyPair = anyPair || bodyI != bodyJ;
+        }
+      }
+      // Simscape's geometries meet only the shapes Spatial Contact Force pairs them with (narrow_phase.h).
+      for (int i : contact.iGraphics) {
+        for (int j : contact.jGraphics) {
+          const ContactGraphic& graphicI = result->graphics[static_cast<size_t>(i)];
+          const ContactGraphic& graphicJ = result->graphics[static_cast<size_t>(j)];
+          if (graphicI.body == graphicJ.body || simscapePairSupported(graphicI.shape.type, graphicJ.shape.type)) {
+            continue;
+          }
+          diagnostics.error(spec.loc, "Post_Graphic id=" + std::to_string(graphicI.id) + " (" +
+                                          shapeTypeName(graphicI.shape.type) + ", " + graphicI.loc.position() +
+                                          ") and id=" + std::to_string(graphicJ.id) + " (" +
+                                          shapeTypeName(graphicJ.shape.type) + ", " + graphicJ.loc.position() +
+                                          ") cannot touch: " + unsupportedPairReason(graphicI.shape.type,
+                                                                                     graphicJ.shape.type));
+          ok = false;
         }
       }
       if (!anyPair && !contact.iGraphics.empty() && !contact.jGraphics.empty()) {
