@@ -82,8 +82,9 @@ constexpr Table makeTable() {
   exact(Ellipsoid, Plane, &detail::ellipsoidPlane, &swapped<&detail::ellipsoidPlane>);
   exact(Disk, Plane, &detail::diskPlane, &swapped<&detail::diskPlane>);
   exact(Sphere, Disk, &detail::sphereDisk, &swapped<&detail::sphereDisk>);
+  exact(Disk, Box, &detail::diskBox, &swapped<&detail::diskBox>);
   // A disk on the other solids through GJK/EPA, as a cylinder a millionth of its radius thick (fcl_pairs.cpp).
-  for (ShapeType solid : {Box, Cylinder, Frustum, Ellipsoid}) {
+  for (ShapeType solid : {Cylinder, Frustum, Ellipsoid}) {
     table[index(Disk)][index(solid)] = {&detail::fclPair, false};
     table[index(solid)][index(Disk)] = {&detail::fclPair, false};
   }

@@ -43,8 +43,9 @@ double cylinderPlane(const Shape&, const Pose&, const Shape&, const Pose&, doubl
 double frustumPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double ellipsoidPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 double diskPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
-// A ball (A) on a flat disk (B).
+// A ball (A) on a flat disk (B); a flat disk (A) on a box (B), as a cylinder of no length.
 double sphereDisk(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double diskBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
 // A mesh (A) on an infinite plane (B): the mesh's samples below the plane, the plane always the exact master.
 double meshPlane(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                  const ContactOptions& options, std::vector<ContactPoint>& points);

@@ -307,7 +307,8 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     }
     const double startDepth = patch.depthAt(lineStart), endDepth = patch.depthAt(lineEnd);
     double lineLength = 0, lineDepth = 0;
-    if (lineOverFace && clipToPositive(startDepth, endDepth, low, high)) {
+    // (A flat disk, a cylinder of no length, has no line: its rim is its cap's.)
+    if (lineOverFace && halfLength > 0 && clipToPositive(startDepth, endDepth, low, high)) {
       patch.addLine(lineStart + low * (lineEnd - lineStart), lineStart + high * (lineEnd - lineStart), radius);
       lineLength = (high - low) * 2 * halfLength;
       lineDepth = std::max(0.0, startDepth + 0.5 * (low + high) * (endDepth - startDepth));

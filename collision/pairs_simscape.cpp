@@ -243,6 +243,12 @@ double sphereDisk(const Shape& a, const Pose& poseA, const Shape& b, const Pose&
   return signedDistance;
 }
 
+double diskBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+               std::vector<ContactPoint>& points) {
+  // A flat disk is a cylinder of no length: the separating axes of cylinderBox hold for it, and its cap is the disk.
+  return cylinderBox(Shape::cylinder(a.radius, 0), poseA, b, poseB, margin, points);
+}
+
 double meshPlane(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                  const ContactOptions& options, std::vector<ContactPoint>& points) {
   // The plane is always the exact master: the mesh's samples (triangle centres, or nodes) below it.

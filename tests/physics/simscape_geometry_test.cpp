@@ -3,6 +3,7 @@
 // figures their comments promise.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include "support/contact_runs.h"
 #include "support/model_runs.h"
 #include "support/results_csv.h"
+#include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
@@ -60,6 +62,22 @@ TEST(ExampleDecks, PointCloudBoxRestsOnItsNinePointsByTheLeverRule) {
   ASSERT_EQ(pair.size(), 1u);
   EXPECT_NEAR(contacts.at(pair[0], "fn"), weight, 1e-9) << "contacts.csv: the points' sum";
   EXPECT_EQ(contacts.at(pair[0], "points"), 9.0);
+}
+
+// The same box with its CG in the middle: a symmetric layout, nine equal shares of the weight.
+TEST(PointCloud, SymmetricBoxSharesItsWeightEquallyOverItsPoints) {
+  std::string text = readText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "point_cloud_box_on_plane.xml");
+  const std::string offsetCg = "pos_x=\"0.03\" pos_z=\"0.051\"";
+  ASSERT_NE(text.find(offsetCg), std::string::npos);
+  text.replace(text.find(offsetCg), offsetCg.size(), "pos_z=\"0.051\"");
+  const DeckRun run = runDeckText("centred_cloud_box", text);
+  ASSERT_TRUE(run.completed);
+  const ResultsTable points((run.output / "cloud_points.csv").string());
+  const std::vector<size_t> settled = rowsAt(points, 1.0);
+  ASSERT_EQ(settled.size(), 9u);
+  for (size_t row : settled) {
+    EXPECT_NEAR(points.at(row, "fn"), 2 * 9.81 / 9, 1e-9) << "point " << points.at(row, "point");
+  }
 }
 
 // models/infinite_plane_drops.xml: a ball rebounding without damping, a coin and a point mass at rest.

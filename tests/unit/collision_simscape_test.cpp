@@ -356,19 +356,47 @@ TEST(CollisionDisk, BallOnTheDiskFaceAndOnItsRim) {
   }
 }
 
-TEST(CollisionDisk, DiskOnABoxThroughGjkEpaMatchesTheFlatDisk) {
-  // GJK/EPA takes the disk as a cylinder a millionth of its radius thick: depths within that of the flat disk's.
+TEST(CollisionDisk, DiskOnABoxIsACylinderOfNoLength) {
   const Shape disk = Shape::disk(0.2), box = Shape::box(Vector3(1, 1, 0.5));
   const Pose boxPose = poseOf(Vector3(0, 0, -0.5));
+  // Tilted: its lowest rim point r·sin φ below its centre, 4 mm into the face.
+  for (double tilt : {0.3, 0.8, 1.5707963267948966}) {
+    std::vector<ContactPoint> points;
+    const double centreHeight = 0.2 * std::sin(tilt) - 0.004;
+    const Pose diskPose = poseOf(Vector3(0.1, 0, centreHeight), tilt, Vector3::UnitY());
+    EXPECT_NEAR(collide(disk, diskPose, box, boxPose, 0, points), -0.004, kTolerance) << "tilt " << tilt;
+    ASSERT_FALSE(points.empty());
+    for (const ContactPoint& point : points) EXPECT_LT((point.normal - Vector3::UnitZ()).norm(), kTolerance);
+    EXPECT_NEAR(sumOfShares(points), 1.0, 1e-12);
+    expectConventions(points);
+    expectSwappedMirrors(disk, diskPose, box, boxPose);
+  }
+  // Flat: the whole disk, one patch centred on it.
+  std::vector<ContactPoint> points;
+  EXPECT_NEAR(collide(disk, poseOf(Vector3(0.3, -0.2, -0.002)), box, boxPose, 0, points), -0.002, kTolerance);
+  ASSERT_GE(points.size(), 3u);
+  for (const ContactPoint& point : points) {
+    EXPECT_NEAR(point.depth, 0.002, 1e-12);
+    EXPECT_NEAR(point.area, kPi * 0.04, 0.012 * kPi * 0.04);
+  }
+  EXPECT_LT((centreOfPressure(points) - Vector3(0.3, -0.2, -0.001)).norm(), 1e-12);
+}
+
+TEST(CollisionDisk, DiskOnACylinderThroughGjkEpaMatchesTheFlatDisk) {
+  // GJK/EPA takes the disk as a cylinder a millionth of its radius thick: depths within that of the flat disk's.
+  const Shape disk = Shape::disk(0.2), drum = Shape::cylinder(1.0, 0.5);
+  const Pose drumPose = poseOf(Vector3(0, 0, -0.5));  // standing, its top cap at z = 0
   for (double tilt : {0.3, 0.8}) {
     std::vector<ContactPoint> points;
     const double centreHeight = 0.2 * std::sin(tilt) - 0.004;
     const double distance =
-        collide(disk, poseOf(Vector3(0.1, 0, centreHeight), tilt, Vector3::UnitY()), box, boxPose, 0, points);
+        collide(disk, poseOf(Vector3(0.1, 0, centreHeight), tilt, Vector3::UnitY()), drum, drumPose, 0, points);
     EXPECT_NEAR(distance, -0.004, 1e-6 * 0.2 + 1e-9) << "tilt " << tilt;
     ASSERT_EQ(points.size(), 1u);
     EXPECT_LT((points[0].normal - Vector3::UnitZ()).norm(), 1e-6);
   }
+  EXPECT_FALSE(hasAnalyticalRoutine(ShapeType::Disk, ShapeType::Cylinder));
+  EXPECT_TRUE(hasAnalyticalRoutine(ShapeType::Disk, ShapeType::Box));
 }
 
 TEST(CollisionSimscape, PairsSimscapeDoesNotSupportAreRefusedAndNeverTouch) {
