@@ -171,5 +171,33 @@ TEST(InfinitePlane, IsAFloorAsALargeBoxIs) {
   EXPECT_LT(worstVelocity, 1e-4) << "metres per second";
 }
 
+// A TriaMesh cube (1 kg, 100 mm) let go 1 mm above a Plane: its bottom face's samples below the plane, the plane
+// the exact master, carry its weight at the law's rest depth mg/k.
+TEST(InfinitePlane, CarriesAMeshCubeAtTheRestDepth) {
+  const std::string deckText =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Force_Gravity grav_z=\"-9.81\"/>\n<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"11\" body_id=\"1\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"Plane\" ref_marker_id=\"11\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.051\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"1\" inertia_xx=\"0.00167\" inertia_yy=\"0.00167\" "
+      "inertia_zz=\"0.00167\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"TriaMesh\" ref_marker_id=\"20\" num_point=\"8\" num_triangle=\"12\">"
+      "-0.05 -0.05 -0.05  0.05 -0.05 -0.05  -0.05 0.05 -0.05  0.05 0.05 -0.05  -0.05 -0.05 0.05  0.05 -0.05 0.05  "
+      "-0.05 0.05 0.05  0.05 0.05 0.05 "
+      "0 2 3  0 3 1  4 5 7  4 7 6  0 1 5  0 5 4  2 6 7  2 7 3  0 4 6  0 6 2  1 3 7  1 7 5</Post_Graphic>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"LINEAR\" "
+      "stiffness=\"1e5\" damping=\"300\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.5\" print_interval=\"0.01\"/>"
+      "</Command></MultiBodySystem>\n";
+  const ContactRun run = runContactDeck("mesh_cube_on_plane", deckText);
+  ASSERT_TRUE(run.completed);
+  const std::vector<size_t> settled = rowsAt(run.contacts, 0.5);
+  ASSERT_EQ(settled.size(), 1u);
+  EXPECT_NEAR(run.contacts.at(settled[0], "fn"), 9.81, 1e-6);
+  EXPECT_NEAR(run.contacts.at(settled[0], "penetration"), 9.81e-5, 1e-10);
+  EXPECT_NEAR(run.bodies.at(run.bodies.rowsOfBody(2).back(), "z"), 0.05 - 9.81e-5, 1e-10);
+}
+
 }  // namespace
 }  // namespace lodestone::testing

@@ -295,6 +295,12 @@ TEST(CollisionPoint, PointAgainstAMeshAndThePlaneAndOutsideASolid) {
               -0.02, 1e-12);
   ASSERT_EQ(points.size(), 1u);
   EXPECT_LT((points[0].normal - normal).norm(), 1e-12);
+  // In the wall of a spherical cavity (the material outside radius 1): pushed back towards its centre.
+  points.clear();
+  const Pose inWall = poseOf(Vector3(0, 0.6, 0.8) * 1.02);
+  EXPECT_NEAR(collide(Shape::point(), inWall, Shape::hollowSphere(1.0), Pose{}, 0, points), -0.02, 1e-12);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_LT((points[0].normal + Vector3(0, 0.6, 0.8)).norm(), 1e-12);
   // Outside a box: the exact gap within the margin, nothing appended.
   points.clear();
   EXPECT_NEAR(
