@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include <boost/math/tools/minima.hpp>
+
 #include "solver/core/quadrature.h"
 
 namespace lodestone {
@@ -146,7 +148,7 @@ std::vector<OverlapRegion> overlapRegions(const SplineCurve2d& a, const SplineCu
   return regions;
 }
 
-CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, double stability) {
+CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, std::optional<double> stability) {
   CurveContactResult result;
   if (a.straight() && b.straight()) {
     result.status = CurveContactStatus::BothStraight;
@@ -183,7 +185,7 @@ CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, 
     }
     contact.chord = (chordTo - chordFrom).norm();
 
-    if (stability <= 0) {
+    if (stability && *stability <= 0) {
       // Out of B: the side B's outward normals point to, in the middle of the region's arcs of B.
       Vector2 outOfB = Vector2::Zero();
       for (const CurveArc& arc : region.boundary) {
@@ -200,14 +202,15 @@ CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, 
     }
 
     // Φ(u) = pen(u) − ½k|x(u) − c|² over the region's arcs of A, and Φ'(u) = −x'·n_B(y) − k (x − c)·x'.
+    const double k = stability.value_or(0.0);
     auto objective = [&](double u) {
       const CurvePoint nearest = b.closest(a.position(u));
-      return -nearest.distance - 0.5 * stability * (a.position(u) - region.centroid).squaredNorm();
+      return -nearest.distance - 0.5 * k * (a.position(u) - region.centroid).squaredNorm();
     };
     auto slope = [&](double u) {
       const Vector2 x = a.position(u), dx = a.derivative(u);
       const CurvePoint nearest = b.closest(x);
-      return -dx.dot(b.normal(nearest.parameter)) - stability * (x - region.centroid).dot(dx);
+      return -dx.dot(b.normal(nearest.parameter)) - k * (x - region.centroid).dot(dx);
     };
     double bestValue = -std::numeric_limits<double>::infinity(), bestParameter = 0;
     auto consider = [&](double u) {
@@ -242,6 +245,64 @@ CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, 
     result.contacts.push_back(contact);
   }
   return result;
+}
+
+namespace {
+
+// The least |distance| from a point of `from` to `to`, near the best of its knots and segment middles: (value, u).
+std::pair<double, double> nearestApproach(const SplineCurve2d& from, const SplineCurve2d& to) {
+  const auto distance = [&](double u) { return std::fabs(to.closest(from.position(from.wrap(u))).distance); };
+  double best = std::numeric_limits<double>::infinity(), bestU = 0;
+  int bestSegment = 0;
+  for (int k = 0; k < from.segmentCount(); ++k) {
+    for (const double u : {from.knot(k), 0.5 * (from.knot(k) + from.knot(k + 1))}) {
+      const double value = distance(u);
+      if (value < best) {
+        best = value;
+        bestU = u;
+        bestSegment = k;
+      }
+    }
+  }
+  if (!from.closed() && distance(from.length()) < best) {
+    best = distance(from.length());
+    bestU = from.length();
+    bestSegment = from.segmentCount() - 1;
+  }
+  // Brent over the segments on either side of the best sample (through the seam of a closed curve): 52 bits of u
+  // would be wasted on a minimum whose value is flat there, so half of them, as Brent's accuracy bound allows.
+  double low = from.knot(bestSegment) - (bestSegment > 0 || from.closed() ? from.length() / from.segmentCount() : 0);
+  double high = from.knot(bestSegment + 1) + (bestSegment + 1 < from.segmentCount() || from.closed()
+                                                  ? from.length() / from.segmentCount() : 0);
+  if (!from.closed()) {
+    low = std::max(low, 0.0);
+    high = std::min(high, from.length());
+  }
+  const auto [u, value] = boost::math::tools::brent_find_minima(distance, low, high, 26);
+  return value < best ? std::pair{value, u} : std::pair{best, bestU};
+}
+
+}  // namespace
+
+double curveGap(const SplineCurve2d& a, const SplineCurve2d& b) {
+  return std::min(nearestApproach(a, b).first, nearestApproach(b, a).first);
+}
+
+double collideCurves(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB,
+                     std::optional<double> stability, std::vector<ContactPoint>& points) {
+  const Matrix3 turn = poseA.rotation.transpose() * poseB.rotation;
+  const Vector3 shift = poseA.rotation.transpose() * (poseB.position - poseA.position);
+  const double angle = std::atan2(turn(1, 0), turn(0, 0));
+  const Eigen::Matrix2d inPlane = Eigen::Rotation2Dd(angle).toRotationMatrix();
+  const SplineCurve2d placedB = b.curve->moved(inPlane, shift.head<2>());
+  const CurveContactResult result = curveContact(*a.curve, placedB, stability);
+  if (result.status != CurveContactStatus::Contact) return curveGap(*a.curve, placedB);
+  double deepest = 0;
+  for (const CurveContact2d& contact : result.contacts) {
+    points.push_back(contactPointInGround(contact, poseA));
+    deepest = std::max(deepest, contact.depth);
+  }
+  return -deepest;
 }
 
 ContactPoint contactPointInGround(const CurveContact2d& contact, const Pose& plane) {

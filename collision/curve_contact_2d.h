@@ -7,6 +7,7 @@
 // pointOnB = pointOnA + depth·normal. A Force_Contact with several curves per body calls this once per pair (I, J).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "contact_point.h"
@@ -66,7 +67,8 @@ struct CurveContactResult {
   std::vector<CurveContact2d> contacts;  // one per overlap region, empty unless status is Contact
 };
 
-// The contacts of curve A (body I) with curve B (body J), with contact_stability_2d = `stability`.
+// The contacts of curve A (body I) with curve B (body J), with contact_stability_2d = `stability`; without it (the
+// attribute left out), the point of maximum penetration, k = 0 below.
 //
 // stability k > 0 — the deepest point, held by a spring towards the centroid. Along the region's arcs of A (the
 // part of A inside B), with x(u) the point of A, pen(u) ≥ 0 its distance to B (its penetration, measured to its
@@ -92,7 +94,22 @@ struct CurveContactResult {
 // 0.1 % at δ = 0.01·R of a circle on a line, 1.0 % at δ = 0.1·R. MotionSolve's own area depth "usually slightly
 // underestimates" (its manual); its formula is not published. pointOnA = c − ½·depth·normal and
 // pointOnB = c + ½·depth·normal, so the force acts at the centroid.
-CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, double stability);
+CurveContactResult curveContact(const SplineCurve2d& a, const SplineCurve2d& b, std::optional<double> stability);
+
+// The gap between two curves that do not cross: the least distance from a point of one to the other (≥ 0; for a
+// curve wholly inside the other's material, its distance to that material's edge). Candidates at the knots and the
+// segments' middles of both curves, the best refined by Brent's minimisation over its neighbouring segments, so the
+// gap is continuous as the curves move and reaches 0 where they begin to cross: the signed distance root finding
+// locates onsets with.
+double curveGap(const SplineCurve2d& a, const SplineCurve2d& b);
+
+// curveContact between two Curve shapes placed in ground, as collide() has it (collision/narrow_phase.h): B's curve is
+// carried into A's plane (its shape frame's xy plane; B's frame turned about A's z by the relative turn's in-plane
+// part, its origin projected, so a plane tilted out of A's by a loose joint is laid into it), the contacts are
+// appended in ground with normals from B to A, and the signed distance returned: −(the deepest contact's depth) while
+// they overlap, curveGap while apart.
+double collideCurves(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB,
+                     std::optional<double> stability, std::vector<ContactPoint>& points);
 
 // A contact of the plane whose frame in ground is `plane` (its x and y axes span the plane; the curves' coordinates
 // are in it) as the ContactPoint every law reads: points and normal in ground, one point carrying its whole patch

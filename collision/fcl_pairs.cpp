@@ -82,6 +82,7 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) 
     case ShapeType::Disk: return std::make_shared<fcl::Cylinderd>(shape.radius, kDiskThicknessRatio * shape.radius);
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
+    case ShapeType::Curve:
     case ShapeType::Point:
     case ShapeType::PointCloud:
     case ShapeType::Plane: break;
@@ -165,6 +166,7 @@ Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direct
     case ShapeType::Disk: point = rim(shape.radius); break;
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
+    case ShapeType::Curve:
     case ShapeType::Point:
     case ShapeType::PointCloud:
     case ShapeType::Plane: break;

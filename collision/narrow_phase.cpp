@@ -8,6 +8,7 @@
 #include <limits>
 #include <utility>
 
+#include "curve_contact_2d.h"
 #include "pair_routines.h"
 
 namespace lodestone {
@@ -160,6 +161,11 @@ double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
   // acceptable answer (≥ margin) and no contact is missed.
   const double boundingGap = (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();
   if (boundingGap > margin && boundingGap > 0) return boundingGap;
+  if (a.type == ShapeType::Curve || b.type == ShapeType::Curve) {
+    // A curve and a solid never meet: decks are refused that would pair them.
+    if (a.type != b.type) return std::numeric_limits<double>::infinity();
+    return collideCurves(a, poseA, b, poseB, options.curveStability, points);
+  }
   if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh || !options.analytical) {
     // A mesh pair measures its gap only within a near range, and says that range beyond it; the bounding spheres'
     // gap, a lower bound too, takes over where it is larger, so the value does not jump where the early-out above

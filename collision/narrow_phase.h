@@ -2,10 +2,12 @@
 // Analytical routines where they exist (sphere–sphere, sphere–box, box–box, sphere–cylinder, cylinder–box,
 // sphere–frustum), FCL's GJK/EPA for the other convex pairs, and mesh contact (collision/mesh_pairs.cpp) for pairs
 // with a triangle mesh or whose element asks for tessellated surfaces. A spherical cavity (HollowSphere) is the exact
-// master of its pairs: a ball inside it in closed form, any other shape by its samples.
+// master of its pairs: a ball inside it in closed form, any other shape by its samples. Plane curves meet only
+// plane curves, by MotionSolve's 2D curve contact (collision/curve_contact_2d.h).
 #pragma once
 
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "contact_point.h"
@@ -28,6 +30,9 @@ struct ContactOptions {
   // small part of the sampled mesh's size (beyond it they return that part, which is all root finding needs), or
   // within this when larger.
   double fieldRange = 0;
+  // contact_stability_2d, for pairs of curves (collision/curve_contact_2d.h, curveContact); absent: the point of
+  // maximum penetration.
+  std::optional<double> curveStability;
 };
 
 // Contact between shape `a` at `poseA` and shape `b` at `poseB`.

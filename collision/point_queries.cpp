@@ -150,6 +150,7 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
     // The xy plane, the material below: the height above it.
     case ShapeType::Plane: return {point.z(), Vector3(point.x(), point.y(), 0), Vector3::UnitZ()};
     case ShapeType::Mesh:
+    case ShapeType::Curve:
     case ShapeType::Point:
     case ShapeType::PointCloud:
     case ShapeType::Disk: break;

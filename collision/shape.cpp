@@ -20,6 +20,7 @@ const char* shapeTypeName(ShapeType type) {
     case ShapeType::Ellipsoid: return "ellipsoid";
     case ShapeType::Mesh: return "mesh";
     case ShapeType::HollowSphere: return "hollow sphere";
+    case ShapeType::Curve: return "curve";
     case ShapeType::Point: return "point";
     case ShapeType::PointCloud: return "point cloud";
     case ShapeType::Plane: return "infinite plane";
@@ -80,6 +81,13 @@ Shape Shape::hollowSphere(double radius) {
   return shape;
 }
 
+Shape Shape::planeCurve(std::shared_ptr<const SplineCurve2d> curve) {
+  Shape shape;
+  shape.type = ShapeType::Curve;
+  shape.curve = std::move(curve);
+  return shape;
+}
+
 Shape Shape::point() {
   Shape shape;
   shape.type = ShapeType::Point;
@@ -133,6 +141,11 @@ double Shape::boundingRadius() const {
     case ShapeType::Mesh: {
       return surface ? surface->boundingRadius() : 0;
     }
+    // The farthest corner of the curve's box (its Bézier control points' box, which holds it).
+    case ShapeType::Curve: {
+      if (!curve) return 0;
+      return curve->boundsMin().cwiseAbs().cwiseMax(curve->boundsMax().cwiseAbs()).norm();
+    }
   }
   return 0;
 }
@@ -183,6 +196,15 @@ Aabb boundsOf(const Shape& shape, const Pose& pose) {
       const Aabb& local = shape.surface->bounds();
       const Vector3 middle = centre + rotation * (0.5 * (local.max + local.min));
       const Vector3 halfWidths = rotation.cwiseAbs() * (0.5 * (local.max - local.min));
+      return {middle - halfWidths, middle + halfWidths};
+    }
+    case ShapeType::Curve: {
+      // The curve's box in the shape's xy plane (flat in z), turned as a mesh's is.
+      if (!shape.curve) return {centre, centre};
+      const Vector2 low = shape.curve->boundsMin(), high = shape.curve->boundsMax();
+      const Vector3 middle = centre + rotation * Vector3(0.5 * (low.x() + high.x()), 0.5 * (low.y() + high.y()), 0);
+      const Vector3 halfWidths =
+          rotation.cwiseAbs() * Vector3(0.5 * (high.x() - low.x()), 0.5 * (high.y() - low.y()), 0);
       return {middle - halfWidths, middle + halfWidths};
     }
     case ShapeType::Point: return {centre, centre};

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "curve2d.h"
 #include "solver/core/rotation.h"
 #include "triangle_mesh.h"
 
@@ -14,11 +15,11 @@ class MeshGeometry;
 struct CloudPoints;
 
 enum class ShapeType {
-  Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere,
+  Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve,
   // Simscape's geometries (collision/pairs_simscape.cpp): a point, a cloud of points, an infinite plane, a flat disk.
   Point, PointCloud, Plane, Disk
 };
-constexpr int kShapeTypeCount = 11;
+constexpr int kShapeTypeCount = 12;
 
 // Point, PointCloud, Plane and Disk: Simscape's contact geometries, which meet other shapes only through their own
 // routines (collision/pairs_simscape.cpp), never as meshes, and only in the pairs Simscape's Spatial Contact Force
@@ -41,6 +42,8 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 // - HollowSphere: the material outside a sphere of `radius` centred at the origin (a Sphere graphic with
 //   is_material_inside="FALSE"): a spherical container, touched from inside. Never tessellated: it is always the
 //   exact master of its pairs.
+// - Curve: a smooth plane curve, `curve`, in the xy plane of the shape frame (a ParamCurve graphic): MotionSolve's 2D
+//   curve contact, which meets only other curves in the same plane (collision/curve_contact_2d.h).
 // - Point: the origin.
 // - PointCloud: `cloud`'s points, each its own contact.
 // - Plane: the xy plane, the material below it (z < 0): an infinite half-space. It has no bounding sphere
@@ -56,6 +59,7 @@ struct Shape {
   double bottomRadius = 0, topRadius = 0, length = 0;
   Vector3 semiAxes = Vector3::Zero();
   std::shared_ptr<const MeshGeometry> surface;
+  std::shared_ptr<const SplineCurve2d> curve;
   std::shared_ptr<const CloudPoints> cloud;
 
   static Shape sphere(double radius);
@@ -65,6 +69,7 @@ struct Shape {
   static Shape ellipsoid(const Vector3& semiAxes);
   static Shape mesh(std::shared_ptr<const MeshGeometry> surface);
   static Shape hollowSphere(double radius);
+  static Shape planeCurve(std::shared_ptr<const SplineCurve2d> curve);
   static Shape point();
   static Shape pointCloud(std::vector<Vector3> points);
   static Shape plane();

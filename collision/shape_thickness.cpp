@@ -51,6 +51,12 @@ double thinnestExtent(const Shape& shape) {
     case ShapeType::Mesh: return shape.surface ? meshThickness(*shape.surface) : 0.0;
     // The material outside a cavity has no far side to pass through.
     case ShapeType::HollowSphere: return std::numeric_limits<double>::infinity();
+    // A closed curve is as thin as its box's narrower side (a profile's teeth may be thinner still); an open one, a
+    // track or a ground profile, bounds material that reaches beyond it.
+    case ShapeType::Curve: {
+      if (!shape.curve || !shape.curve->closed()) return std::numeric_limits<double>::infinity();
+      return (shape.curve->boundsMax() - shape.curve->boundsMin()).minCoeff();
+    }
     // Nothing passes through a point or a half-space: the other shape's thickness is the pair's.
     case ShapeType::Point:
     case ShapeType::PointCloud:

@@ -153,7 +153,8 @@ TriangleMesh tessellate(const Shape& shape, int level) {
     case ShapeType::Cylinder: return frustum(shape.radius, shape.radius, -shape.halfLength, shape.halfLength, level);
     case ShapeType::Frustum: return frustum(shape.bottomRadius, shape.topRadius, 0, shape.length, level);
     case ShapeType::Mesh: throw std::invalid_argument("a mesh is not tessellated again");
-    case ShapeType::HollowSphere: break;
+    case ShapeType::HollowSphere:
+    case ShapeType::Curve: break;
     case ShapeType::Point:
     case ShapeType::PointCloud:
     case ShapeType::Plane:
@@ -161,7 +162,8 @@ TriangleMesh tessellate(const Shape& shape, int level) {
       throw std::invalid_argument(std::string("a ") + shapeTypeName(shape.type) +
                                   " is always met exactly, never tessellated");
   }
-  throw std::invalid_argument("a hollow sphere is always met exactly, never tessellated");
+  throw std::invalid_argument(std::string("a ") + shapeTypeName(shape.type) +
+                              " is always met exactly, never tessellated");
 }
 
 double meshVolume(const TriangleMesh& mesh) {

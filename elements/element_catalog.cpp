@@ -167,6 +167,20 @@ ElementKind postGraphicKind() {
   return kind;
 }
 
+// Reference_ParamCurve: its points are the element's text.
+ElementKind paramCurveKind() {
+  ElementKind kind =
+      collectionKind(referenceParamCurveSchema(), &ModelSpec::paramCurves, noCheck<ReferenceParamCurveSpec>, false);
+  kind.readInModel = [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    const auto complete = [&node](ReferenceParamCurveSpec& curve, Diagnostics& diagnostics) {
+      completeParamCurve(curve, node.text, diagnostics);
+    };
+    model.paramCurves.push_back(
+        readAndCheck<ReferenceParamCurveSpec>(referenceParamCurveSchema(), node, context, complete));
+  };
+  return kind;
+}
+
 template <class Spec>
 ElementKind commandOnlyKind(const ElementSchema<Spec>& schema,
                             std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> read) {
@@ -238,6 +252,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
       collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
       postGraphicKind(),
+      paramCurveKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(contactSurfaceSchema(), &ModelSpec::surfaces, checkContactSurface, false),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),

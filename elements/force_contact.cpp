@@ -12,6 +12,7 @@
 #include "collision/tessellation.h"
 #include "elements/expression_context.h"
 #include "elements/post_graphic.h"
+#include "elements/reference_param_curve.h"
 #include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
 #include "plugins/user_parameters.h"
@@ -248,7 +249,7 @@ ElementSchema<S> buildForceContactSchema() {
           attr::keyword("enable_analytical", &S::enable_analytical, {"AUTO", "TRUE", "FALSE"})
               .byDefault(std::string("AUTO")),
           attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
-          attr::ignored<S>("contact_stability_2d", "Lodestone's contact is three-dimensional and needs no 2-D aid"),
+          attr::real("contact_stability_2d", &S::contact_stability_2d).atLeast(0),
           attr::keyword("cnf_type", &S::cnf_type, keywordsOf(normalLaws(), "USERCNF")).required().hint(kNamedLawHint),
           attr::keyword("cff_type", &S::cff_type, keywordsOf(frictionLaws(), "USERCFF"))
               .byDefault(std::string("COULOMB_OFF"))
@@ -353,6 +354,7 @@ ContactOptions contactOptions(const ForceContactSpec& spec) {
   // TRUE asks for what AUTO does: exact routines where they exist, GJK/EPA for other convex pairs.
   options.analytical = spec.enable_analytical != "FALSE";
   if (spec.ignore_penetration_larger_than) options.ignoreDeeperThan = *spec.ignore_penetration_larger_than;
+  options.curveStability = spec.contact_stability_2d;
   return options;
 }
 
@@ -369,8 +371,9 @@ bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>
 // other than AUTO may make a primitive the sampled side of a pair with a mesh, or inside a cavity (whose wall meets
 // the samples of every shape but a ball). A cavity itself is always exact.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
-  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || isSimscapeGeometry(shape.type)) {
-    return false;
+  if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || shape.type == ShapeType::Curve ||
+      isSimscapeGeometry(shape.type)) {
+    return false;  // met as it is, always
   }
   if (!contact.options.analytical) return true;
   if (contact.options.master != MasterSurface::Auto && anyGraphicOf(contact, graphics, ShapeType::Mesh)) return true;
@@ -431,12 +434,125 @@ std::string unsupportedPairReason(ShapeType a, ShapeType b) {
   return "the pair is not supported";
 }
 
+// The rules of MotionSolve's 2D curve contact (Force_Contact, "Using a 2D representation"): an element with a curve
+// has only curves, all in one plane (their markers' z axes parallel, same way, origins in one plane) where the deck
+// places them, and no pair of two straight lines. contact_stability_2d beside solids is said to do nothing.
+bool curveRulesHold(const ForceContact& contact, const ForceContactSpec& spec,
+                    const std::vector<ContactGraphic>& graphics, const Model& model, Diagnostics& diagnostics) {
+  std::vector<int> all = contact.iGraphics;
+  all.insert(all.end(), contact.jGraphics.begin(), contact.jGraphics.end());
+  const auto isCurve = [&](int index) { return graphics[static_cast<size_t>(index)].shape.type == ShapeType::Curve; };
+  const auto nameOf = [&](int index) {
+    return "Post_Graphic id=" + std::to_string(graphics[static_cast<size_t>(index)].id);
+  };
+  const auto curve = std::find_if(all.begin(), all.end(), isCurve);
+  if (curve == all.end()) {
+    if (spec.contact_stability_2d) {
+      diagnostics.warning(spec.loc, "contact_stability_2d applies to 2D curve contact; this element's graphics are "
+                                    "solids, so it has no effect");
+    }
+    return true;
+  }
+  if (const auto solid = std::find_if_not(all.begin(), all.end(), isCurve); solid != all.end()) {
+    diagnostics.error(spec.loc, nameOf(*solid) + " is a " +
+                                    shapeTypeName(graphics[static_cast<size_t>(*solid)].shape.type) + " and " +
+                                    nameOf(*curve) + " a curve: 2D curve contact needs every graphic of i_graphics_id "
+                                    "and j_graphics_id to be a curve (MotionSolve's rule); give the solids a contact "
+                                    "of their own");
+    return false;
+  }
+  // Where the deck places each curve's plane: its shape frame in ground at the bodies' initial poses.
+  const auto planeOf = [&](int index) {
+    const ContactGraphic& graphic = graphics[static_cast<size_t>(index)];
+    if (graphic.body < 0) return graphic.local;
+    const RigidBody& body = model.bodies[static_cast<size_t>(graphic.body)];
+    const Matrix3 turn = rotationFromEulerParameters(body.eulerParameters);
+    return Pose{body.position + turn * graphic.local.position, turn * graphic.local.rotation};
+  };
+  const Pose first = planeOf(all.front());
+  double size = 0;
+  for (int index : all) size = std::max(size, graphics[static_cast<size_t>(index)].shape.boundingRadius());
+  bool ok = true;
+  for (int index : all) {
+    const Pose plane = planeOf(index);
+    const double tilt = std::acos(std::clamp(plane.rotation.col(2).dot(first.rotation.col(2)), -1.0, 1.0));
+    const double offset = first.rotation.col(2).dot(plane.position - first.position);
+    const bool tilted = tilt > 1e-6, off = std::fabs(offset) > 1e-6 * size;
+    if (tilted || off) {
+      const std::string how = tilted ? "its z axis turned " + formatReal(tilt * 180 / std::numbers::pi) + "° from it"
+                                     : "its origin " + formatReal(offset) + " off it along z";
+      diagnostics.error(spec.loc, nameOf(index) + "'s curve is not in the plane of " + nameOf(all.front()) + "'s (" +
+                                      how + "): the curves of a 2D contact lie in one plane, their reference markers' "
+                                      "z axes parallel and the same way (MotionSolve's rule)");
+      ok = false;
+    }
+  }
+  for (int i : contact.iGraphics) {
+    for (int j : contact.jGraphics) {
+      const ContactGraphic& graphicI = graphics[static_cast<size_t>(i)];
+      const ContactGraphic& graphicJ = graphics[static_cast<size_t>(j)];
+      if (graphicI.body != graphicJ.body && graphicI.shape.curve->straight() && graphicJ.shape.curve->straight()) {
+        diagnostics.error(spec.loc, nameOf(i) + " and " + nameOf(j) + " are both straight lines, and MotionSolve's "
+                                    "2D contact has no contact between two straight lines: make one of them a curve");
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
 // crease_angle, in radians.
 double creaseAngleOf(const PostGraphicSpec& graphic) { return graphic.crease_angle * std::numbers::pi / 180; }
 
-std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic, Diagnostics& diagnostics) {
+// A curve graphic's Reference_ParamCurve, as the smooth plane curve of its marker's xy plane. Closed (is_u_closed, or
+// the first point repeated as the last), its material is inside it or, with is_material_inside="FALSE", outside (a
+// bore); open, its material lies on the left of the direction its points run in, as a closed curve's material lies
+// on the left of its counter-clockwise run, or on the right with is_material_inside="FALSE".
+std::optional<PlacedShape> curveShapeOf(const PostGraphicSpec& graphic, const ReferenceParamCurveSpec& curve,
+                                        Diagnostics& diagnostics) {
+  const std::string source = "Reference_ParamCurve id=" + std::to_string(curve.id) + " (" + curve.loc.position() + ")";
+  if (curve.points.empty()) return std::nullopt;  // its text could not be read: said at its line
+  Eigen::Vector2d low = curve.points.front().head<2>(), high = low;
+  for (const Vector3& point : curve.points) {
+    low = low.cwiseMin(point.head<2>());
+    high = high.cwiseMax(point.head<2>());
+  }
+  const double size = (high - low).norm();
+  std::vector<Vector2> inPlane;
+  for (size_t k = 0; k < curve.points.size(); ++k) {
+    if (std::fabs(curve.points[k].z()) > 1e-9 * size) {
+      diagnostics.error(graphic.loc, source + ": point " + std::to_string(k + 1) + " has z=" +
+                                         formatReal(curve.points[k].z()) + "; a contact curve lies in the xy plane of "
+                                         "its graphic's reference marker (MotionSolve's rule): give z=0 and place "
+                                         "Reference_Marker id=" + std::to_string(graphic.markerId()) +
+                                         " in the curve's plane");
+      return std::nullopt;
+    }
+    inPlane.push_back(curve.points[k].head<2>());
+  }
+  const bool closed = curve.is_u_closed || curve.points.front() == curve.points.back();
+  const CurveMaterial material = closed ? (graphic.is_material_inside ? CurveMaterial::Inside : CurveMaterial::Outside)
+                                        : (graphic.is_material_inside ? CurveMaterial::Left : CurveMaterial::Right);
+  PlacedShape placed;
+  try {
+    placed.shape = Shape::planeCurve(std::make_shared<SplineCurve2d>(inPlane, closed, material));
+  } catch (const std::invalid_argument& error) {
+    diagnostics.error(graphic.loc, source + ": " + error.what());
+    return std::nullopt;
+  }
+  return placed;
+}
+
+std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic,
+                                   const std::map<long, const ReferenceParamCurveSpec*>& curves,
+                                   Diagnostics& diagnostics) {
   PlacedShape placed;
   const std::string& type = graphic.type;
+  if (isCurveGraphicType(type)) {
+    const auto curve = graphic.curve_id ? curves.find(*graphic.curve_id) : curves.end();
+    if (curve == curves.end()) return std::nullopt;  // a dangling reference, reported by the reader
+    return curveShapeOf(graphic, *curve->second, diagnostics);
+  }
   if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
     placed = std::move(*primitive);
   } else if (std::optional<PlacedShape> simscape = simscapeShapeOf(graphic)) {
@@ -547,6 +663,7 @@ bool pfcPropertiesAgree(ForceContact& contact, const ContactModel& model, Diagno
 
 std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
                                                       const std::vector<PostGraphicSpec>& graphics,
+                                                      const std::vector<ReferenceParamCurveSpec>& curves,
                                                       const std::vector<ContactSurfaceSpec>& surfaces,
                                                       const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ContactModel>();
@@ -557,6 +674,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
   PythonScripts scripts(deckFolder);
   std::map<long, const PostGraphicSpec*> graphicSpecs;
   for (const PostGraphicSpec& graphic : graphics) graphicSpecs[graphic.id] = &graphic;
+  std::map<long, const ReferenceParamCurveSpec*> curveSpecs;
+  for (const ReferenceParamCurveSpec& curve : curves) curveSpecs[curve.id] = &curve;
   std::map<long, int> graphicIndex;  // Post_Graphic id -> index in result->graphics, once built
   std::set<long> failedGraphics;
   // PFC's surface properties by graphic and by body (index into model.bodies, -1 ground); one surface each.
@@ -589,7 +708,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     if (found == graphicSpecs.end()) return std::nullopt;  // a dangling reference, reported by the reader
     const PostGraphicSpec& spec = *found->second;
     const Marker* marker = model.marker(spec.markerId());
-    std::optional<PlacedShape> placed = shapeOf(spec, diagnostics);
+    std::optional<PlacedShape> placed = shapeOf(spec, curveSpecs, diagnostics);
     if (!placed || !marker) {
       if (placed && !marker) {
         diagnostics.error(contact.loc, "Post_Graphic id=" + std::to_string(id) + " (" + spec.loc.position() +
@@ -651,7 +770,10 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
         for (int j : contact.jGraphics) {
           const ContactGraphic& graphicI = result->graphics[static_cast<size_t>(i)];
           const ContactGraphic& graphicJ = result->graphics[static_cast<size_t>(j)];
-          if (graphicI.body == graphicJ.body || simscapePairSupported(graphicI.shape.type, graphicJ.shape.type)) {
+          // (A curve beside anything but curves is refused by the 2D contact's own rules.)
+          const bool curve = graphicI.shape.type == ShapeType::Curve || graphicJ.shape.type == ShapeType::Curve;
+          if (graphicI.body == graphicJ.body || curve ||
+              simscapePairSupported(graphicI.shape.type, graphicJ.shape.type)) {
             continue;
           }
           diagnostics.error(spec.loc, "Post_Graphic id=" + std::to_string(graphicI.id) + " (" +
@@ -802,6 +924,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     if (!pfcPropertiesAgree(contact, *result, diagnostics)) continue;
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
+    if (!curveRulesHold(contact, spec, result->graphics, model, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
     for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
       for (int index : *side) {

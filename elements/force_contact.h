@@ -21,6 +21,7 @@
 namespace lodestone {
 
 struct PostGraphicSpec;
+struct ReferenceParamCurveSpec;
 
 struct ForceContactSpec {
   SourceLoc loc;
@@ -29,6 +30,7 @@ struct ForceContactSpec {
   std::optional<int> num_i_graphics, num_j_graphics;
   std::vector<long> i_graphics_id, j_graphics_id;
   std::optional<double> ignore_penetration_larger_than;
+  std::optional<double> contact_stability_2d;
   std::string master_surface;
   bool enable_node_mode = false;
   std::string enable_analytical;
@@ -94,10 +96,12 @@ struct ContactModel {
 };
 
 // Builds the contact model of a deck's Force_Contact elements on a model whose bodies and markers are built.
-// Reports graphics that cannot be contact geometry, pairs that could never touch, and the laws' parameter rules.
+// Reports graphics that cannot be contact geometry, pairs that could never touch, and the laws' parameter rules;
+// for 2D curve contact, MotionSolve's rules: every graphic of the element a curve, all in one plane, no two straight.
 // Each graphic holds the Contact_Surface properties given for it, or else for its body.
 std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceContactSpec>& contacts,
                                                       const std::vector<PostGraphicSpec>& graphics,
+                                                      const std::vector<ReferenceParamCurveSpec>& curves,
                                                       const std::vector<ContactSurfaceSpec>& surfaces,
                                                       const Model& model, Diagnostics& diagnostics);
 

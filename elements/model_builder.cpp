@@ -169,7 +169,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
-  model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.surfaces, model, diagnostics);
+  model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);

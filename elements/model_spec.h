@@ -26,6 +26,7 @@
 #include "elements/post_graphic.h"
 #include "elements/post_request.h"
 #include "elements/reference_marker.h"
+#include "elements/reference_param_curve.h"
 #include "elements/reference_variable.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
@@ -57,6 +58,7 @@ struct ModelSpec {
   std::vector<BodyRigidSpec> bodies;
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;
+  std::vector<ReferenceParamCurveSpec> paramCurves;
   std::vector<ForceContactSpec> contacts;
   std::vector<ContactSurfaceSpec> surfaces;  // Contact_Surface (ours)
   std::vector<SensorEventSpec> sensors;

@@ -22,7 +22,7 @@ const std::vector<std::string> kEndsTypes = {"CLOSED", "OPEN", "TOP_ONLY", "BOTT
 // Graphics-only types of MotionSolve: MotionView draws them; a solver has nothing to do with them.
 const std::vector<std::string> kViewerOnlyTypes = {
     "SPDP", "Parasolid", "DeformSurface", "ParamSurface", "Outline", "Arc", "Circle",
-    "DeformCurve", "LineMesh", "ParamCurve", "UserGra", "External"};
+    "DeformCurve", "LineMesh", "UserGra", "External"};
 
 // Simscape's contact geometries (Spatial Contact Force): contact only, nothing a viewer draws.
 const std::vector<std::string> kSimscapeTypes = {"Point", "PointCloud", "Plane", "Disk"};
@@ -38,12 +38,15 @@ std::vector<std::string> allTypes() {
 const std::vector<std::string>& supportedGraphicTypes() {
   static const std::vector<std::string> types = [] {
     std::vector<std::string> all = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
-                                    "Frustum", "Ellipsoid",            "TriaMesh"};
+                                    "Frustum", "Ellipsoid",            "TriaMesh",
+                                    "ParamCurve", "Curve"};
     all.insert(all.end(), kSimscapeTypes.begin(), kSimscapeTypes.end());
     return all;
   }();
   return types;
 }
+
+bool isCurveGraphicType(const std::string& type) { return type == "ParamCurve" || type == "Curve"; }
 
 long PostGraphicSpec::markerId() const {
   if (center_marker_id) return *center_marker_id;
@@ -58,6 +61,13 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
     return std::vector<Attribute<S>>{attr::real("length_x", &S::length_x).above(0).required(),
                                      attr::real("length_y", &S::length_y).above(0).required(),
                                      attr::real("length_z", &S::length_z).above(0).required()};
+  };
+  // A curve in its reference marker's xy plane; is_material_inside says which side its body's material is on.
+  auto curve = [] {
+    return std::vector<Attribute<S>>{
+        attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
+        attr::reference("curve_id", &S::curve_id, "Reference_ParamCurve").required(),
+        attr::integer("nseg", &S::nseg).atLeast(1)};
   };
   auto withBox = [&](Attribute<S> marker) {
     std::vector<Attribute<S>> rows = boxLengths();
@@ -100,6 +110,8 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
             attr::integer("num_point", &S::num_point).atLeast(3),
             attr::integer("num_triangle", &S::num_triangle).atLeast(1),
             attr::text("mesh_file", &S::mesh_file)}},
+          {"ParamCurve", curve()},
+          {"Curve", curve()},
           // Simscape's geometries. A point at its marker's origin; a cloud's points in its marker's axes, listed in
           // the element text (x y z for each of num_point points); the plane z = 0 of its marker, the material below;
           // a flat disk of `radius` in its marker's xy plane, centred on it.

@@ -26,6 +26,8 @@ struct PostGraphicSpec {
   std::optional<double> length_x, length_y, length_z;
   std::optional<double> x_scale, y_scale, z_scale;
   std::string ends_type;
+  std::optional<long> curve_id;  // ParamCurve: the Reference_ParamCurve it lays in its marker's xy plane
+  std::optional<int> nseg;       // ParamCurve: how many straight pieces a viewer draws (contact uses the smooth curve)
   std::optional<int> num_point, num_triangle;
   int refinement_level = 0;
   // Contact meshes (a TriaMesh, a tessellated primitive): edges where the triangles meet at this angle (degrees) or
@@ -46,6 +48,8 @@ struct PostGraphicSpec {
 const ElementSchema<PostGraphicSpec>& postGraphicSchema();
 // The types Lodestone reads.
 const std::vector<std::string>& supportedGraphicTypes();
+// A curve graphic: type ParamCurve, or Curve as MotionSolve's manual and MotionView call it.
+bool isCurveGraphicType(const std::string& type);
 // MotionSolve types only a viewer uses (SPDP springs, outlines…): accepted with a warning and skipped.
 bool isViewerOnlyGraphicType(const std::string& type);
 // Checks that need the whole element, and reads a TriaMesh's node and triangle lists from the element text or

@@ -21,6 +21,7 @@
 #include "support/contact_runs.h"
 #include "support/model_runs.h"
 #include "support/results_csv.h"
+#include "support/turning.h"
 
 namespace lodestone::testing {
 namespace {
@@ -30,34 +31,6 @@ constexpr double kRunning = 0.02;
 
 // Results of a run, column by column.
 using Results = ResultsTable;
-
-// A body turning about the ground z axis: its angle, unwrapped along its rows, and its wz, from `from` on.
-struct Turning {
-  std::vector<double> time, angle, rate;
-  double turned() const { return angle.back() - angle.front(); }
-  double meanRate() const {
-    double sum = 0;
-    for (double w : rate) sum += w;
-    return sum / static_cast<double>(rate.size());
-  }
-};
-
-Turning turning(const Results& bodies, long id, double from) {
-  Turning result;
-  double previous = 0;
-  bool first = true;
-  for (size_t row : bodies.rowsOfBody(id)) {
-    double angle = 2 * std::atan2(bodies.at(row, "e3"), bodies.at(row, "e0"));
-    if (!first) angle += 2 * std::numbers::pi * std::round((previous - angle) / (2 * std::numbers::pi));
-    previous = angle;
-    first = false;
-    if (bodies.at(row, "time") < from - 1e-9) continue;
-    result.time.push_back(bodies.at(row, "time"));
-    result.angle.push_back(angle);
-    result.rate.push_back(bodies.at(row, "wz"));
-  }
-  return result;
-}
 
 // The mean over the outputs from `from` on of the normal force element `id` exerts on the J graphics whose ids
 // lie in [jFirst, jLast] (one gear's teeth), summed over the pairs at each output. (An element of more than 100

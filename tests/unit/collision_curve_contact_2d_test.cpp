@@ -2,6 +2,8 @@
 // area and centroid, and the contact of both contact_stability_2d modes, against closed forms derived by hand; the
 // manual's rules as statuses.
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <random>
 #include <utility>
 #include <numbers>
@@ -11,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "collision/curve_contact_2d.h"
+#include "collision/narrow_phase.h"
 
 namespace lodestone {
 namespace {
@@ -541,6 +544,67 @@ TEST(CurveContact2d, RuleCasesReturnTheirStatus) {
   const CurveContactResult halfDisc = curveContact(SplineCurve2d(across, false, CurveMaterial::Right), disc, 0);
   ASSERT_EQ(halfDisc.status, CurveContactStatus::Contact);
   EXPECT_NEAR(halfDisc.contacts[0].area / (kPi * 0.05 * 0.05 / 2), 1, 1e-4);
+}
+
+// collide() on two Curve shapes whose planes are one plane tilted in ground, B's frame turned about A's z and
+// shifted: discs of radii 1 and 0.8 whose centres are d apart touch 1.8 − d deep at the point of A nearest B's
+// centre (maximum penetration), with the normal along the line of centres; apart, the gap is d − 1.8.
+TEST(CurveContact2d, TwoCurveShapesThroughTheNarrowPhase) {
+  const Shape discA = Shape::planeCurve(std::make_shared<SplineCurve2d>(circle(Vector2::Zero(), 1.0, 256)));
+  const Shape discB = Shape::planeCurve(std::make_shared<SplineCurve2d>(circle(Vector2(0.3, 0), 0.8, 256)));
+  const Matrix3 tilt = Eigen::AngleAxisd(0.7, Vector3(1, 2, 0.5).normalized()).toRotationMatrix();
+  Pose poseA{Vector3(0.2, -0.4, 1.5), tilt * Eigen::AngleAxisd(0.4, Vector3::UnitZ()).toRotationMatrix()};
+  for (const double d : {1.7, 1.75, 1.9, 2.3}) {
+    // B's centre (its curve's (0.3, 0) in B's frame) at (d, 0) in A's frame: B turned 1.1 rad about A's z.
+    const double turn = 1.1;
+    const Eigen::Rotation2Dd inPlane(turn);
+    const Vector2 originB = Vector2(d, 0) - inPlane * Vector2(0.3, 0);
+    Pose poseB{poseA.position + poseA.rotation * Vector3(originB.x(), originB.y(), 0),
+               poseA.rotation * Eigen::AngleAxisd(turn, Vector3::UnitZ()).toRotationMatrix()};
+    std::vector<ContactPoint> points;
+    const double signedDistance = collide(discA, poseA, discB, poseB, 10.0, points);
+    const Vector3 towardsB = poseA.rotation * Vector3::UnitX();
+    if (d >= 1.8) {
+      EXPECT_NEAR(signedDistance, d - 1.8, 1e-9) << "d=" << d;
+      EXPECT_TRUE(points.empty());
+      continue;
+    }
+    ASSERT_EQ(points.size(), 1u) << "d=" << d;
+    EXPECT_NEAR(signedDistance, -(1.8 - d), 1e-9);
+    EXPECT_NEAR(points[0].depth, 1.8 - d, 1e-9);
+    // Where the maximum is lies within about the square root of the depth's accuracy (the depth is flat there).
+    EXPECT_NEAR((points[0].normal + towardsB).norm(), 0, 1e-6);
+    EXPECT_NEAR((points[0].pointOnA - (poseA.position + towardsB)).norm(), 0, 1e-6);
+    EXPECT_NEAR((points[0].pointOnB - (points[0].pointOnA + points[0].depth * points[0].normal)).norm(), 0, 1e-12);
+    // Centroid mode: the depth from the lens's area is within a few per mille of the true depth this shallow.
+    points.clear();
+    ContactOptions centroidMode;
+    centroidMode.curveStability = 0.0;
+    collide(discA, poseA, discB, poseB, 10.0, points, centroidMode);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_NEAR(points[0].depth / (1.8 - d), 1.0, 0.01);
+  }
+  // A curve never meets a solid (decks are refused that would pair them).
+  std::vector<ContactPoint> points;
+  EXPECT_EQ(collide(discA, poseA, Shape::sphere(1.0), poseA, 10.0, points), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(points.empty());
+}
+
+// The gap is continuous through the onset: just apart it is the distance, and as the curves begin to cross the
+// signed distance turns negative through 0, for a pin nearing the wall of its bore from inside.
+TEST(CurveContact2d, TheGapOfAPinInItsBoreReachesZeroAtTheWall) {
+  const SplineCurve2d bore = circle(Vector2::Zero(), 1.0, 128, CurveMaterial::Outside);
+  for (const double offset : {0.0, 0.05, 0.09, 0.0999, 0.1001, 0.12}) {
+    const SplineCurve2d pin = circle(Vector2(offset, 0), 0.9, 128);
+    if (offset < 0.1) {
+      EXPECT_NEAR(curveGap(pin, bore), 0.1 - offset, 2e-8) << "offset " << offset;
+    } else {
+      const CurveContactResult result = curveContact(pin, bore, std::nullopt);
+      ASSERT_EQ(result.contacts.size(), 1u);
+      EXPECT_NEAR(result.contacts[0].depth, offset - 0.1, 2e-8);
+      EXPECT_NEAR(result.contacts[0].normal.x(), -1, 1e-6);  // back towards the bore's middle
+    }
+  }
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ bool insideOf(const Shape& s, const Vector3& p) {
     case ShapeType::HollowSphere: return p.norm() > s.radius;  // the material is outside
     case ShapeType::Plane: return p.z() < 0;
     case ShapeType::Mesh:
+    case ShapeType::Curve:
     case ShapeType::Point:
     case ShapeType::PointCloud:
     case ShapeType::Disk: break;

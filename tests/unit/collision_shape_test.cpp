@@ -47,6 +47,7 @@ std::vector<Vector3> surfaceSamples(const Shape& shape) {
               Vector3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1)));
           break;
         case ShapeType::Mesh:
+        case ShapeType::Curve:
         case ShapeType::Point:
         case ShapeType::PointCloud:
         case ShapeType::Plane:
