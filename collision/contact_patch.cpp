@@ -224,4 +224,17 @@ void capPolygon(const Vector3& centre, double radius, const Vector3& first, cons
   }
 }
 
+bool clipToPositive(double from, double to, double& low, double& high) {
+  if (from <= 0 && to <= 0) return false;
+  if (from < 0) low = std::max(low, from / (from - to));
+  if (to < 0) high = std::min(high, from / (from - to));
+  return low < high;
+}
+
+double diskSegmentArea(double radius, double chord) {
+  if (chord <= -radius) return std::numbers::pi * radius * radius;
+  if (chord >= radius) return 0;
+  return radius * radius * std::acos(chord / radius) - chord * std::sqrt(radius * radius - chord * chord);
+}
+
 }  // namespace lodestone::detail

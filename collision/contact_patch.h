@@ -106,4 +106,10 @@ constexpr int kCapPolygonSides = 24;
 void capPolygon(const Vector3& centre, double radius, const Vector3& first, const Vector3& second,
                 std::vector<Vector3>& polygon);
 
+// Keeps the part of [low, high] where the linear function from + τ·(to − from) is positive; false when none is.
+bool clipToPositive(double from, double to, double& low, double& high);
+
+// Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
+double diskSegmentArea(double radius, double chord);
+
 }  // namespace lodestone::detail

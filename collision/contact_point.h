@@ -23,6 +23,8 @@ struct ContactPoint {
   double tilt = 0;                      // how much deeper than the patch's plane of approach this point lies because
                                         // the patch is tilted: a rocking patch stores ½·F·Σ share·tilt beyond the
                                         // law's own energy at its depth (exactly, under a linear law)
+  int cloudPoint = -1;                  // a point cloud's contact: the index of the cloud's point (its own patch);
+                                        // −1 for other shapes
 };
 
 }  // namespace lodestone

@@ -68,6 +68,8 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeFrustum(double bottomRadius, 
   return std::make_shared<fcl::Convexd>(vertices, faceCount, faces);
 }
 
+constexpr double kDiskThicknessRatio = 1e-6;
+
 std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) {
   switch (shape.type) {
     case ShapeType::Sphere: return std::make_shared<fcl::Sphered>(shape.radius);
@@ -75,10 +77,16 @@ std::shared_ptr<const fcl::CollisionGeometryd> makeGeometry(const Shape& shape) 
     case ShapeType::Cylinder: return std::make_shared<fcl::Cylinderd>(shape.radius, 2 * shape.halfLength);
     case ShapeType::Ellipsoid: return std::make_shared<fcl::Ellipsoidd>(shape.semiAxes);
     case ShapeType::Frustum: return makeFrustum(shape.bottomRadius, shape.topRadius, shape.length);
+    // A flat disk as GJK/EPA see it: a cylinder a millionth of its radius thick (libccd needs a body; the depths
+    // it gives are the flat disk's to that half-thickness).
+    case ShapeType::Disk: return std::make_shared<fcl::Cylinderd>(shape.radius, kDiskThicknessRatio * shape.radius);
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
     case ShapeType::Curve:
-    case ShapeType::GridSurface: break;
+    case ShapeType::GridSurface:
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Plane: break;
   }
   throw std::invalid_argument(std::string("collision: no FCL geometry for a ") + shapeTypeName(shape.type));
 }
@@ -156,10 +164,14 @@ Vector3 supportPoint(const Shape& shape, const Pose& pose, const Vector3& direct
       point = bottom.dot(local) >= top.dot(local) ? bottom : top;
       break;
     }
+    case ShapeType::Disk: point = rim(shape.radius); break;
     case ShapeType::Mesh:
     case ShapeType::HollowSphere:
     case ShapeType::Curve:
-    case ShapeType::GridSurface: break;
+    case ShapeType::GridSurface:
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Plane: break;
   }
   return pose.position + pose.rotation * point;
 }

@@ -266,9 +266,20 @@ double sampleSide(const Side& side, double margin, const ContactOptions& options
   // The candidates: the sampled triangles that meet the master's box, inflated by `near` (or by the sag of the mesh's
   // smooth surface, which reaches that far outside its facets, when larger) and placed in the sampled mesh's frame.
   const double sag = options.nodeMode ? 0 : mesh.smoothSurface().largestSag();
-  const Aabb masterBox =
-      (side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds())
-          .inflated(std::max({near, sag, 0.0}));
+  Aabb masterBox = side.masterExact ? boundsOf(side.master, Pose{}) : surfaceOf(side.master).bounds();
+  if (side.masterExact && side.master.type == ShapeType::Plane) {
+    // A half-space has no finite box: the part of the sampled mesh's own box (turned into the plane's frame) below
+    // the plane stands for it.
+    const Aabb& own = mesh.bounds();
+    const Matrix3 toMaster = rotationM.transpose() * rotationS;
+    const Vector3 middle = rotationM.transpose() * (side.sampledPose.position - side.masterPose.position) +
+                           toMaster * (0.5 * (own.max + own.min));
+    const Vector3 halfWidths = toMaster.cwiseAbs() * (0.5 * (own.max - own.min));
+    masterBox = {middle - halfWidths, middle + halfWidths};
+    masterBox.max.z() = std::min(masterBox.max.z(), 0.0);
+    masterBox.min.z() = std::min(masterBox.min.z(), masterBox.max.z());
+  }
+  masterBox = masterBox.inflated(std::max({near, sag, 0.0}));
   const Pose masterInSampled{rotationS.transpose() * (side.masterPose.position - side.sampledPose.position),
                              rotationS.transpose() * rotationM};
   std::vector<int>& triangles = threadScratch<std::vector<int>, struct SampleSideTriangles>();

@@ -64,6 +64,32 @@ constexpr Table makeTable() {
   exact(Sphere, GridSurface, &detail::sphereGridSurface, &swapped<&detail::sphereGridSurface>);
   exact(Box, Box, &detail::boxBox, &detail::boxBox);
   exact(Cylinder, Box, &detail::cylinderBox, &swapped<&detail::cylinderBox>);
+  // Simscape's geometries meet only the shapes Spatial Contact Force pairs them with: every other pair with one of
+  // them is refused (when the deck is checked) and never touches here.
+  for (int i = 0; i < kShapeTypeCount; ++i) {
+    for (int k = 0; k < kShapeTypeCount; ++k) {
+      if (isSimscapeGeometry(static_cast<ShapeType>(i)) || isSimscapeGeometry(static_cast<ShapeType>(k))) {
+        table[i][k] = {&detail::refusedPair, false};
+      }
+    }
+  }
+  for (ShapeType solid : {Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Plane}) {
+    exact(Point, solid, &detail::pointShape, &swapped<&detail::pointShape>);
+    exact(PointCloud, solid, &detail::cloudShape, &swapped<&detail::cloudShape>);
+  }
+  exact(Sphere, Plane, &detail::spherePlane, &swapped<&detail::spherePlane>);
+  exact(Box, Plane, &detail::boxPlane, &swapped<&detail::boxPlane>);
+  exact(Cylinder, Plane, &detail::cylinderPlane, &swapped<&detail::cylinderPlane>);
+  exact(Frustum, Plane, &detail::frustumPlane, &swapped<&detail::frustumPlane>);
+  exact(Ellipsoid, Plane, &detail::ellipsoidPlane, &swapped<&detail::ellipsoidPlane>);
+  exact(Disk, Plane, &detail::diskPlane, &swapped<&detail::diskPlane>);
+  exact(Sphere, Disk, &detail::sphereDisk, &swapped<&detail::sphereDisk>);
+  exact(Disk, Box, &detail::diskBox, &swapped<&detail::diskBox>);
+  // A disk on the other solids through GJK/EPA, as a cylinder a millionth of its radius thick (fcl_pairs.cpp).
+  for (ShapeType solid : {Cylinder, Frustum, Ellipsoid}) {
+    table[index(Disk)][index(solid)] = {&detail::fclPair, false};
+    table[index(solid)][index(Disk)] = {&detail::fclPair, false};
+  }
   // FCL routines are symmetric by construction; the table still holds them once per order.
   return table;
 }
@@ -86,10 +112,42 @@ double collideInCavity(const Shape& a, const Pose& poseA, const Shape& b, const 
   return std::max(detail::meshContact(a, poseA, b, poseB, margin, cavityMaster, points), boundingGap);
 }
 
+// A pair with one of Simscape's geometries: through the table, but for a mesh on the plane (the mesh's samples), and
+// bounded by the bounding spheres only where neither is the plane, which has none.
+double collideSimscape(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                       std::vector<ContactPoint>& points, const ContactOptions& options) {
+  if (a.type == ShapeType::Mesh && b.type == ShapeType::Plane) {
+    return detail::meshPlane(a, poseA, b, poseB, margin, options, points);
+  }
+  if (a.type == ShapeType::Plane && b.type == ShapeType::Mesh) {
+    const std::size_t first = points.size();
+    const double signedDistance = detail::meshPlane(b, poseB, a, poseA, margin, options, points);
+    mirrorPoints(points, first);
+    return signedDistance;
+  }
+  const bool bounded = a.type != ShapeType::Plane && b.type != ShapeType::Plane &&
+                       a.type != ShapeType::HollowSphere && b.type != ShapeType::HollowSphere;
+  if (bounded) {
+    const double boundingGap =
+        (poseA.position - poseB.position).norm() - a.boundingRadius() - b.boundingRadius();
+    if (boundingGap > margin && boundingGap > 0) return boundingGap;
+  }
+  return kTable[index(a.type)][index(b.type)].routine(a, poseA, b, poseB, margin, points);
+}
+
 }  // namespace
+
+bool simscapePairSupported(ShapeType a, ShapeType b) {
+  if (!isSimscapeGeometry(a) && !isSimscapeGeometry(b)) return true;
+  if ((a == ShapeType::Mesh && b == ShapeType::Plane) || (a == ShapeType::Plane && b == ShapeType::Mesh)) return true;
+  return kTable[index(a)][index(b)].routine != &detail::refusedPair;
+}
 
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points, const ContactOptions& options) {
+  if (isSimscapeGeometry(a.type) || isSimscapeGeometry(b.type)) {
+    return collideSimscape(a, poseA, b, poseB, margin, points, options);
+  }
   if (b.type == ShapeType::HollowSphere) {
     if (a.type == ShapeType::HollowSphere) return std::numeric_limits<double>::infinity();  // refused in decks
     return collideInCavity(a, poseA, b, poseB, margin, points, options);

@@ -56,6 +56,13 @@ struct ContactOptions {
 double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                std::vector<ContactPoint>& points, const ContactOptions& options = {});
 
+// Whether collide() computes the pair: every pair of the solids, meshes and cavities, and of Simscape's geometries
+// (Point, PointCloud, Plane, Disk) those Simscape's Spatial Contact Force supports and Lodestone builds — a point or a
+// cloud against any solid, mesh or the plane; the plane against any solid, mesh, point, cloud or disk; a disk against
+// the plane and the convex solids. Other pairs (point–point, plane–plane, disk–mesh…) are refused when a deck is
+// checked; collide() says they never touch (+∞).
+bool simscapePairSupported(ShapeType a, ShapeType b);
+
 // True when the pair is computed by an exact routine, false when it goes through FCL's GJK/EPA.
 bool hasAnalyticalRoutine(ShapeType a, ShapeType b);
 

@@ -34,6 +34,26 @@ double fclConvexPair(const Shape&, const Pose&, const Shape&, const Pose&, doubl
 double meshContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                    const ContactOptions& options, std::vector<ContactPoint>& points);
 
+// Simscape's geometries (pairs_simscape.cpp). A point (A) or each point of a cloud (A, each its own contact with its
+// index in ContactPoint::cloudPoint) against any shape with an inside: a primitive, a mesh, a cavity or the plane.
+double pointShape(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double cloudShape(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// A solid (A) on an infinite plane (B).
+double spherePlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double boxPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double cylinderPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double frustumPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double ellipsoidPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double diskPlane(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// A ball (A) on a flat disk (B); a flat disk (A) on a box (B), as a cylinder of no length.
+double sphereDisk(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+double diskBox(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+// A mesh (A) on an infinite plane (B): the mesh's samples below the plane, the plane always the exact master.
+double meshPlane(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                 const ContactOptions& options, std::vector<ContactPoint>& points);
+// A pair Simscape does not support and Lodestone does not build (refused when the deck is checked): never touches.
+double refusedPair(const Shape&, const Pose&, const Shape&, const Pose&, double, std::vector<ContactPoint>&);
+
 // Area of the cap a plane cuts from a sphere of `radius` at penetration `depth`, projected on the plane:
 // π(2Rδ − δ²), capped at the great circle once δ passes the radius.
 double sphereCapArea(double radius, double depth);

@@ -220,21 +220,6 @@ bool clipToSlab(double fromValue, double toValue, double centre, double limit, d
   return low <= high;
 }
 
-// Keeps the part of [low, high] where the linear function from + τ·(to − from) is positive; false when none is.
-bool clipToPositive(double from, double to, double& low, double& high) {
-  if (from <= 0 && to <= 0) return false;
-  if (from < 0) low = std::max(low, from / (from - to));
-  if (to < 0) high = std::min(high, from / (from - to));
-  return low < high;
-}
-
-// Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
-double diskSegmentArea(double radius, double chord) {
-  if (chord <= -radius) return std::numbers::pi * radius * radius;
-  if (chord >= radius) return 0;
-  return radius * radius * std::acos(chord / radius) - chord * std::sqrt(radius * radius - chord * chord);
-}
-
 }  // namespace
 
 double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double,
@@ -322,7 +307,8 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     }
     const double startDepth = patch.depthAt(lineStart), endDepth = patch.depthAt(lineEnd);
     double lineLength = 0, lineDepth = 0;
-    if (lineOverFace && clipToPositive(startDepth, endDepth, low, high)) {
+    // (A flat disk, a cylinder of no length, has no line: its rim is its cap's.)
+    if (lineOverFace && halfLength > 0 && clipToPositive(startDepth, endDepth, low, high)) {
       patch.addLine(lineStart + low * (lineEnd - lineStart), lineStart + high * (lineEnd - lineStart), radius);
       lineLength = (high - low) * 2 * halfLength;
       lineDepth = std::max(0.0, startDepth + 0.5 * (low + high) * (endDepth - startDepth));

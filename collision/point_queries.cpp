@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace lodestone {
 
@@ -146,12 +147,17 @@ SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point) {
     case ShapeType::Frustum: return axisymmetric(shape.bottomRadius, shape.topRadius, 0, shape.length, point);
     case ShapeType::Ellipsoid: return ellipsoid(shape.semiAxes, point);
     case ShapeType::HollowSphere: return hollowSphere(shape.radius, point);
+    // The xy plane, the material below: the height above it.
+    case ShapeType::Plane: return {point.z(), Vector3(point.x(), point.y(), 0), Vector3::UnitZ()};
     case ShapeType::Mesh:
     case ShapeType::Curve:
-    case ShapeType::GridSurface: break;
+    case ShapeType::GridSurface:
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Disk: break;
   }
   throw std::invalid_argument(std::string("nearestSurfacePoint: a ") + shapeTypeName(shape.type) +
-                              " is not a solid primitive");
+                              " has no inside to measure from");
 }
 
 }  // namespace lodestone

@@ -14,7 +14,8 @@ struct SurfacePoint {
   Vector3 normal = Vector3::UnitZ();     // unit, outward, at `nearest`
 };
 
-// For a primitive (not Mesh); `point` in the shape frame.
+// For a primitive (not Mesh) or an infinite Plane (the height above it); `point` in the shape frame. Points, clouds and
+// disks have no inside: asking of them throws.
 SurfacePoint nearestSurfacePoint(const Shape& shape, const Vector3& point);
 
 }  // namespace lodestone

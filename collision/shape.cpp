@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "mesh_geometry.h"
@@ -21,6 +22,10 @@ const char* shapeTypeName(ShapeType type) {
     case ShapeType::HollowSphere: return "hollow sphere";
     case ShapeType::Curve: return "curve";
     case ShapeType::GridSurface: return "grid surface";
+    case ShapeType::Point: return "point";
+    case ShapeType::PointCloud: return "point cloud";
+    case ShapeType::Plane: return "infinite plane";
+    case ShapeType::Disk: return "disk";
   }
   return "unknown";
 }
@@ -84,6 +89,41 @@ Shape Shape::planeCurve(std::shared_ptr<const SplineCurve2d> curve) {
   return shape;
 }
 
+Shape Shape::point() {
+  Shape shape;
+  shape.type = ShapeType::Point;
+  return shape;
+}
+
+Shape Shape::pointCloud(std::vector<Vector3> points) {
+  auto cloud = std::make_shared<CloudPoints>();
+  cloud->bounds = {Vector3::Constant(INFINITY), Vector3::Constant(-INFINITY)};
+  for (const Vector3& point : points) {
+    cloud->bounds.min = cloud->bounds.min.cwiseMin(point);
+    cloud->bounds.max = cloud->bounds.max.cwiseMax(point);
+    cloud->boundingRadius = std::max(cloud->boundingRadius, point.norm());
+  }
+  if (points.empty()) cloud->bounds = {};
+  cloud->points = std::move(points);
+  Shape shape;
+  shape.type = ShapeType::PointCloud;
+  shape.cloud = std::move(cloud);
+  return shape;
+}
+
+Shape Shape::plane() {
+  Shape shape;
+  shape.type = ShapeType::Plane;
+  return shape;
+}
+
+Shape Shape::disk(double radius) {
+  Shape shape;
+  shape.type = ShapeType::Disk;
+  shape.radius = radius;
+  return shape;
+}
+
 Shape Shape::gridSurface(std::shared_ptr<const GridSurface> grid) {
   Shape shape;
   shape.type = ShapeType::GridSurface;
@@ -107,7 +147,12 @@ double Shape::boundingRadius() const {
   switch (type) {
     // A hollow sphere's surface, all that contact meets of it, lies on its radius.
     case ShapeType::Sphere:
-    case ShapeType::HollowSphere: return radius;
+    case ShapeType::HollowSphere:
+    case ShapeType::Disk: return radius;
+    case ShapeType::Point: return 0;
+    case ShapeType::PointCloud: return cloud ? cloud->boundingRadius : 0;
+    // No sphere holds a plane: collide() never bounds a plane's pairs by it.
+    case ShapeType::Plane: return 0;
     case ShapeType::Box: return halfExtents.norm();
     case ShapeType::Cylinder: return std::hypot(radius, halfLength);
     // The frame origin is the bottom centre, so the far rim of the top bounds the top.
@@ -193,6 +238,35 @@ Aabb boundsOf(const Shape& shape, const Pose& pose) {
       const Vector3 middle = centre + rotation * (0.5 * (local.max + local.min));
       const Vector3 halfWidths = rotation.cwiseAbs() * (0.5 * (local.max - local.min));
       return {middle - halfWidths, middle + halfWidths};
+    }
+    case ShapeType::Point: return {centre, centre};
+    case ShapeType::PointCloud: {
+      // As a mesh's: the cloud's own box, turned.
+      if (!shape.cloud || shape.cloud->points.empty()) return {centre, centre};
+      const Aabb& local = shape.cloud->bounds;
+      const Vector3 middle = centre + rotation * (0.5 * (local.max + local.min));
+      const Vector3 halfWidths = rotation.cwiseAbs() * (0.5 * (local.max - local.min));
+      return {middle - halfWidths, middle + halfWidths};
+    }
+    case ShapeType::Plane: {
+      // The half-space normal·x ≤ normal·centre. Unbounded in every direction unless the normal lies exactly along
+      // a ground axis: then bounded on that axis on the plane's side. (A normal a rounding off an axis leaves the box
+      // unbounded: the plane, however little it tilts, reaches any height far enough away.) The broad phase takes it
+      // as a large box, compared with every other.
+      constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+      Aabb box{Vector3::Constant(-kUnbounded), Vector3::Constant(kUnbounded)};
+      const Vector3 normal = rotation.col(2);
+      for (int axis = 0; axis < 3; ++axis) {
+        const int p = (axis + 1) % 3, q = (axis + 2) % 3;
+        if (normal[p] != 0 || normal[q] != 0) continue;
+        if (normal[axis] > 0) box.max[axis] = centre[axis];
+        if (normal[axis] < 0) box.min[axis] = centre[axis];
+      }
+      return box;
+    }
+    case ShapeType::Disk: {
+      const Vector3 halfWidths = diskHalfWidths(rotation.col(2), shape.radius);
+      return {centre - halfWidths, centre + halfWidths};
     }
   }
   return {centre, centre};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "curve2d.h"
 #include "grid_surface.h"
@@ -12,9 +13,25 @@
 namespace lodestone {
 
 class MeshGeometry;
+struct CloudPoints;
 
-enum class ShapeType { Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve, GridSurface };
-constexpr int kShapeTypeCount = 9;
+enum class ShapeType {
+  Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Curve,
+  // Simscape's geometries (collision/pairs_simscape.cpp): a point, a cloud of points, an infinite plane, a flat disk.
+  Point, PointCloud, Plane, Disk,
+  // Simscape's grid surface (collision/grid_surface.h): heights over a grid, the material below.
+  GridSurface
+};
+constexpr int kShapeTypeCount = 13;
+
+// Point, PointCloud, Plane and Disk: Simscape's contact geometries, which meet other shapes only through their own
+// routines (collision/pairs_simscape.cpp), never as meshes, and only in the pairs Simscape's Spatial Contact Force
+// supports (simscapePairSupported).
+constexpr bool isSimscapeGeometry(ShapeType type) {
+  return type == ShapeType::Point || type == ShapeType::PointCloud || type == ShapeType::Plane ||
+         type == ShapeType::Disk;
+}
+
 
 const char* shapeTypeName(ShapeType type);  // "sphere"
 
@@ -32,6 +49,11 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 //   curve contact, which meets only other curves in the same plane (collision/curve_contact_2d.h).
 // - GridSurface: Simscape's grid surface, `grid`, heights over the shape frame's xy plane with the material below
 //   (collision/grid_surface.h); it meets spheres.
+// - Point: the origin.
+// - PointCloud: `cloud`'s points, each its own contact.
+// - Plane: the xy plane, the material below it (z < 0): an infinite half-space. It has no bounding sphere
+//   (boundingRadius() is 0 and collide() never bounds its pairs by it) and its box is the half-space's (boundsOf).
+// - Disk: a flat disk of `radius` in the xy plane, centred at the origin, its normal along z.
 // A primitive's `surface` is its tessellation when some contact needs it as a mesh (enable_analytical="FALSE", or
 // a mesh as master surface); null otherwise.
 struct Shape {
@@ -44,6 +66,7 @@ struct Shape {
   std::shared_ptr<const MeshGeometry> surface;
   std::shared_ptr<const SplineCurve2d> curve;
   std::shared_ptr<const GridSurface> grid;
+  std::shared_ptr<const CloudPoints> cloud;
 
   static Shape sphere(double radius);
   static Shape box(const Vector3& halfExtents);
@@ -54,6 +77,10 @@ struct Shape {
   static Shape hollowSphere(double radius);
   static Shape planeCurve(std::shared_ptr<const SplineCurve2d> curve);
   static Shape gridSurface(std::shared_ptr<const GridSurface> grid);
+  static Shape point();
+  static Shape pointCloud(std::vector<Vector3> points);
+  static Shape plane();
+  static Shape disk(double radius);
 
   // Radius of a sphere about the shape-frame origin that holds the whole shape.
   double boundingRadius() const;
@@ -79,7 +106,15 @@ struct Aabb {
   Aabb inflated(double margin) const { return {min.array() - margin, max.array() + margin}; }
 };
 
-// A tight axis-aligned box around the shape at `pose` (exact for boxes, spheres, cylinders and ellipsoids).
+// The points of a PointCloud in its shape frame, with their box and bounding radius.
+struct CloudPoints {
+  std::vector<Vector3> points;
+  Aabb bounds;
+  double boundingRadius = 0;
+};
+
+// A tight axis-aligned box around the shape at `pose` (exact for boxes, spheres, cylinders and ellipsoids). A Plane's
+// is the half-space's: unbounded, but bounded above along a ground axis its normal lies exactly along.
 Aabb boundsOf(const Shape& shape, const Pose& pose);
 
 }  // namespace lodestone

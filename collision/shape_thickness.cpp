@@ -58,6 +58,12 @@ double thinnestExtent(const Shape& shape) {
       if (!shape.curve || !shape.curve->closed()) return std::numeric_limits<double>::infinity();
       return (shape.curve->boundsMax() - shape.curve->boundsMin()).minCoeff();
     }
+    // Nothing passes through a point or a half-space: the other shape's thickness is the pair's.
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Plane: return std::numeric_limits<double>::infinity();
+    // A flat disk has no thickness of its own; a shape pressed through its face passes it at its radius's scale.
+    case ShapeType::Disk: return shape.radius;
   }
   return 0;
 }

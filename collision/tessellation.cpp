@@ -156,6 +156,12 @@ TriangleMesh tessellate(const Shape& shape, int level) {
     case ShapeType::HollowSphere:
     case ShapeType::Curve:
     case ShapeType::GridSurface: break;
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Plane:
+    case ShapeType::Disk:
+      throw std::invalid_argument(std::string("a ") + shapeTypeName(shape.type) +
+                                  " is always met exactly, never tessellated");
   }
   throw std::invalid_argument(std::string("a ") + shapeTypeName(shape.type) +
                               " is always met exactly, never tessellated");

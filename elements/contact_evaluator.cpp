@@ -173,6 +173,11 @@ void ContactEvaluator::detectPairs(int begin, int end, std::vector<Candidate>& c
                 proximity_[i] + proximity_[j], points, element(pair.element).options);
     const int pointCount = static_cast<int>(points.size()) - firstPoint;
     const bool touching = isTouching(pair);
+    // An infinite plane's box is its half-space, all of space when it is not level with a ground axis: a pair with it
+    // is within reach as its gap says, as the boxes of other pairs say.
+    const bool withPlane = contacts_->graphics[i].shape.type == ShapeType::Plane ||
+                           contacts_->graphics[j].shape.type == ShapeType::Plane;
+    if (withPlane && !touching && pointCount == 0 && distance > proximity_[i] + proximity_[j]) continue;
     candidates.push_back({pair.element, pair.graphicI, pair.graphicJ, distance, firstPoint, pointCount, touching});
   }
 }
@@ -305,6 +310,15 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
         const Vector3 relative = point.slip - point.penetrationRate * point.contact->normal;
         post->push_back({point.contact->depth, point.penetrationRate, point.slip.norm(), point.at, relative,
                          point.contact->normal, normalForce * point.contact->normal, friction});
+      }
+      if (report && point.contact->cloudPoint >= 0 &&
+          point.contact->cloudPoint < static_cast<int>(report->cloudPoints.size())) {
+        CloudPointReport& row = report->cloudPoints[static_cast<size_t>(point.contact->cloudPoint)];
+        row.inContact = true;
+        row.penetration = point.contact->depth;
+        row.separation = -point.contact->depth;
+        row.normalForce = normalForce;
+        row.frictionForce = friction.norm();
       }
       if (report) {
         report->normalForce += normalForce;
@@ -769,11 +783,36 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
     report.separation = std::max(c.distance, 0.0);
     report.bodyI = contacts_->graphics[static_cast<size_t>(c.graphicI)].body;
     report.bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
+    reportCloudPoints(c, report);
     pairForces(pairOf(c, bodies), Evaluation::Residual, &report, nullptr);
     report.inContact = report.points > 0;
     report.intervalMaxNormalForce = report.normalForce;
     report.intervalMaxPenetration = report.penetration;
     reports.push_back(report);
+  }
+}
+
+void ContactEvaluator::reportCloudPoints(const Candidate& c, PairReport& report) const {
+  const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(c.graphicI)];
+  const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)];
+  const bool cloudIsI = graphicI.shape.type == ShapeType::PointCloud;
+  if (!cloudIsI && graphicJ.shape.type != ShapeType::PointCloud) return;
+  const ContactGraphic& cloud = cloudIsI ? graphicI : graphicJ;
+  const ContactGraphic& other = cloudIsI ? graphicJ : graphicI;
+  const Pose& cloudPose = detection_.poses[static_cast<size_t>(cloudIsI ? c.graphicI : c.graphicJ)];
+  const Pose& otherPose = detection_.poses[static_cast<size_t>(cloudIsI ? c.graphicJ : c.graphicI)];
+  const std::vector<Vector3>& points = cloud.shape.cloud->points;
+  report.cloudGraphic = cloud.id;
+  report.cloudPoints.resize(points.size());
+  // Each point's own gap: the point alone against the other graphic (only at outputs).
+  const Shape point = Shape::point();
+  std::vector<ContactPoint>& ignored = threadScratch<std::vector<ContactPoint>, struct CloudPointGaps>();
+  for (size_t k = 0; k < points.size(); ++k) {
+    ignored.clear();
+    CloudPointReport& row = report.cloudPoints[k];
+    row.index = static_cast<int>(k);
+    row.separation = collide(point, Pose{cloudPose.position + cloudPose.rotation * points[k], Matrix3::Identity()},
+                             other.shape, otherPose, std::numeric_limits<double>::infinity(), ignored);
   }
 }
 

@@ -32,6 +32,17 @@ namespace lodestone {
 // Forces of one graphic pair on its two bodies, in ground; torques about each body's CG.
 using PairLoads = TwoBodyLoads;
 
+// What cloud_points.csv reports about one point of a point cloud in a pair within reach, as Simscape senses a
+// cloud's contacts: every point, in the cloud's order, in contact or not.
+struct CloudPointReport {
+  int index = 0;            // in the cloud's list, from 0
+  bool inContact = false;
+  double penetration = 0;   // ≥ 0
+  double separation = 0;    // the point's signed distance to the other graphic: > 0 apart, −penetration in contact
+  double normalForce = 0;   // magnitude
+  double frictionForce = 0;  // magnitude
+};
+
 // What contacts.csv reports about one graphic pair.
 struct PairReport {
   const ForceContact* element = nullptr;
@@ -54,6 +65,9 @@ struct PairReport {
   // output; a report alone has its own values): a peak between two outputs is not lost.
   double intervalMaxNormalForce = 0;
   double intervalMaxPenetration = 0;
+  // A pair with a point cloud: each of its points (cloud_points.csv); empty for other pairs.
+  long cloudGraphic = 0;  // the cloud's Post_Graphic id
+  std::vector<CloudPointReport> cloudPoints;
 };
 
 // The energy balance's terms of contact (energy.csv), summed over pairs and points. A law's normal force f(δ, δ̇) is
@@ -359,6 +373,10 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   void subroutineMessage(int id, std::string_view message, bool error, bool stop) override;
   void utilityProblem(std::string_view utility, std::string_view problem) override;
   const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override;
+  // A pair with a point cloud: a row in report.cloudPoints for each cloud point, with its own separation from the
+  // other graphic; pairForces then fills in the status, depth and forces of those in contact (by
+  // ContactPoint::cloudPoint).
+  void reportCloudPoints(const Candidate& candidate, PairReport& report) const;
   // Poses and grown boxes of every graphic at these kinematics; false when no pose changed since the last call.
   bool placeGraphics(std::span<const BodyKinematics> bodies);
   // The narrow phase of kept pairs [begin, end) whose boxes overlap, appended to `candidates` and `points` in order.

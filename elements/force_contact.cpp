@@ -372,7 +372,7 @@ bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>
 // the samples of every shape but a ball). A cavity itself is always exact.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
   if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || shape.type == ShapeType::Curve ||
-      shape.type == ShapeType::GridSurface) {
+      shape.type == ShapeType::GridSurface || isSimscapeGeometry(shape.type)) {
     return false;  // met as it is, always
   }
   if (!contact.options.analytical) return true;
@@ -409,6 +409,33 @@ bool cavityRulesHold(const ForceContact& contact, const std::vector<ContactGraph
            "is always met exactly: leave enable_analytical at AUTO or TRUE");
   }
   return ok;
+}
+
+// Why a pair of a Simscape geometry with another shape is not built, and what to list instead.
+std::string unsupportedPairReason(ShapeType a, ShapeType b) {
+  using enum ShapeType;
+  const auto either = [&](ShapeType type) { return a == type || b == type; };
+  const auto pointLike = [](ShapeType type) { return type == Point || type == PointCloud; };
+  if (pointLike(a) && pointLike(b)) {
+    return "points have no extent, so two points or clouds never meet (Simscape's Spatial Contact Force has no "
+           "point–point pair); give one side a solid, a mesh or a Plane";
+  }
+  if (a == Plane && b == Plane) return "two infinite planes are not a contact pair (nor in Simscape); keep one Plane";
+  if (a == Disk && b == Disk) return "two disks are not a contact pair (nor in Simscape); make one of them a Cylinder";
+  if (either(Disk) && (pointLike(a) || pointLike(b))) {
+    return "a disk has no inside for a point to enter (Simscape has no disk–point pair); use a thin Cylinder";
+  }
+  if (either(Disk) && either(Mesh)) {
+    return "a disk meets the solids and the Plane, not a TriaMesh; use a thin Cylinder, or the mesh's primitive";
+  }
+  if (either(HollowSphere)) {
+    return "a hollow sphere (is_material_inside=\"FALSE\") holds balls, meshes and points, not a Plane or a Disk";
+  }
+  if (either(GridSurface)) {
+    return "a grid surface meets spheres in this version (Simscape's points and point clouds on it are not joined "
+           "yet); give the other side Sphere graphics";
+  }
+  return "the pair is not supported";
 }
 
 // The rules of MotionSolve's 2D curve contact (Force_Contact, "Using a 2D representation"): an element with a curve
@@ -490,7 +517,11 @@ bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<Contact
       const bool gridJ = graphicJ.shape.type == ShapeType::GridSurface;
       if (!gridI && !gridJ) continue;
       const ContactGraphic& other = gridI ? graphicJ : graphicI;
-      if (other.shape.type == ShapeType::Sphere || graphicI.body == graphicJ.body) continue;
+      // (A Simscape geometry beside it is refused with the other pairs Simscape's table has that are not built.)
+      if (other.shape.type == ShapeType::Sphere || graphicI.body == graphicJ.body ||
+          isSimscapeGeometry(other.shape.type)) {
+        continue;
+      }
       diagnostics.error(contact.loc, "Post_Graphic id=" + std::to_string((gridI ? graphicI : graphicJ).id) +
                                          " is a GridSurface and Post_Graphic id=" + std::to_string(other.id) + " a " +
                                          shapeTypeName(other.shape.type) + ": a grid surface meets spheres in this "
@@ -566,6 +597,14 @@ std::optional<PlacedShape> shapeOf(const PostGraphicSpec& graphic,
   }
   if (std::optional<PlacedShape> primitive = primitiveShapeOf(graphic)) {
     placed = std::move(*primitive);
+  } else if (std::optional<PlacedShape> simscape = simscapeShapeOf(graphic)) {
+    if (!graphic.is_material_inside) {
+      diagnostics.error(graphic.loc, "is_material_inside=\"FALSE\" (contact from inside a hollow shape) is available "
+                                     "for a Sphere only; a " + type + " has no inside to turn out");
+      return std::nullopt;
+    }
+    if (type == "PointCloud" && graphic.cloud_points.empty()) return std::nullopt;  // its text's error said why
+    return simscape;
   } else if (type == "TriaMesh") {
     // A mesh that could never be contact geometry (open, badly wound, facing inwards) is said so already, at
     // `lodestone check` time and on the graphic's line, with the first offending triangle or edge.
@@ -766,6 +805,26 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
           const int bodyI = result->graphics[static_cast<size_t>(i)].body;
           const int bodyJ = result->graphics[static_cast<size_t>(j)].body;
           anyPair = anyPair || bodyI != bodyJ;
+        }
+      }
+      // Simscape's geometries meet only the shapes Spatial Contact Force pairs them with (narrow_phase.h).
+      for (int i : contact.iGraphics) {
+        for (int j : contact.jGraphics) {
+          const ContactGraphic& graphicI = result->graphics[static_cast<size_t>(i)];
+          const ContactGraphic& graphicJ = result->graphics[static_cast<size_t>(j)];
+          // (A curve beside anything but curves is refused by the 2D contact's own rules.)
+          const bool curve = graphicI.shape.type == ShapeType::Curve || graphicJ.shape.type == ShapeType::Curve;
+          if (graphicI.body == graphicJ.body || curve ||
+              simscapePairSupported(graphicI.shape.type, graphicJ.shape.type)) {
+            continue;
+          }
+          diagnostics.error(spec.loc, "Post_Graphic id=" + std::to_string(graphicI.id) + " (" +
+                                          shapeTypeName(graphicI.shape.type) + ", " + graphicI.loc.position() +
+                                          ") and id=" + std::to_string(graphicJ.id) + " (" +
+                                          shapeTypeName(graphicJ.shape.type) + ", " + graphicJ.loc.position() +
+                                          ") cannot touch: " + unsupportedPairReason(graphicI.shape.type,
+                                                                                     graphicJ.shape.type));
+          ok = false;
         }
       }
       if (!anyPair && !contact.iGraphics.empty() && !contact.jGraphics.empty()) {

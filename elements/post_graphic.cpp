@@ -21,8 +21,11 @@ const std::vector<std::string> kEndsTypes = {"CLOSED", "OPEN", "TOP_ONLY", "BOTT
 
 // Graphics-only types of MotionSolve: MotionView draws them; a solver has nothing to do with them.
 const std::vector<std::string> kViewerOnlyTypes = {
-    "SPDP", "Parasolid", "Plane", "DeformSurface", "ParamSurface", "Outline", "Arc", "Circle",
-    "DeformCurve", "LineMesh", "Point", "UserGra", "External"};
+    "SPDP", "Parasolid", "DeformSurface", "ParamSurface", "Outline", "Arc", "Circle",
+    "DeformCurve", "LineMesh", "UserGra", "External"};
+
+// Simscape's contact geometries (Spatial Contact Force): contact only, nothing a viewer draws.
+const std::vector<std::string> kSimscapeTypes = {"Point", "PointCloud", "Plane", "Disk"};
 
 std::vector<std::string> allTypes() {
   std::vector<std::string> types = supportedGraphicTypes();
@@ -33,9 +36,13 @@ std::vector<std::string> allTypes() {
 }  // namespace
 
 const std::vector<std::string>& supportedGraphicTypes() {
-  static const std::vector<std::string> types = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
-                                                 "Frustum", "Ellipsoid",            "TriaMesh",
-                                                 "ParamCurve", "Curve",             "GridSurface"};
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> all = {"Sphere",  "BoxDefinedFromCenter", "BoxDefinedFromCorner", "Cylinder",
+                                    "Frustum", "Ellipsoid",            "TriaMesh",
+                                    "ParamCurve", "Curve",             "GridSurface"};
+    all.insert(all.end(), kSimscapeTypes.begin(), kSimscapeTypes.end());
+    return all;
+  }();
   return types;
 }
 
@@ -109,6 +116,15 @@ const ElementSchema<PostGraphicSpec>& postGraphicSchema() {
            {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
             attr::integer("num_x", &S::num_x).atLeast(4).required(),
             attr::integer("num_y", &S::num_y).atLeast(4).required()}},
+          // Simscape's geometries. A point at its marker's origin; a cloud's points in its marker's axes, listed in
+          // the element text (x y z for each of num_point points); the plane z = 0 of its marker, the material below;
+          // a flat disk of `radius` in its marker's xy plane, centred on it.
+          {"Point", {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required()}},
+          {"PointCloud",
+           {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required(),
+            attr::integer("num_point", &S::num_point).atLeast(1).required()}},
+          {"Plane", {attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").required()}},
+          {"Disk", {center(), attr::real("radius", &S::radius).above(0).required()}},
       }}}};
   return schema;
 }
@@ -138,6 +154,43 @@ void storeTriangleMesh(PostGraphicSpec& spec, TriangleMesh mesh, const std::stri
   if (ok) spec.mesh = std::move(mesh);
 }
 
+// The first `count` nodes (x y z each) of the element text's `items`, into `nodes`; false (said) when one is not
+// a finite number. `subject` names a node in the message: "TriaMesh node", "PointCloud point".
+bool readNodes(const PostGraphicSpec& spec, const std::vector<std::string>& items, size_t count, const char* subject,
+               std::vector<Vector3>& nodes, Diagnostics& diagnostics) {
+  for (size_t i = 0; i < 3 * count; i += 3) {
+    Vector3 node;
+    for (int k = 0; k < 3; ++k) {
+      const std::optional<double> value = parseReal(items[i + k]);
+      if (!value) {
+        diagnostics.error(spec.loc, std::string(subject) + " " + std::to_string(i / 3) + " has coordinate '" +
+                                        items[i + k] + "', which is not a finite number");
+        return false;
+      }
+      node[k] = *value;
+    }
+    nodes.push_back(node);
+  }
+  return true;
+}
+
+// A PointCloud's points: num_point of them, x y z each, in the element text.
+void readPointCloudText(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
+  if (!spec.num_point) return;  // required: said by the reader
+  const std::vector<std::string> items = splitList(elementText);
+  const size_t expected = 3 * static_cast<size_t>(*spec.num_point);
+  if (items.size() != expected) {
+    diagnostics.error(spec.loc, "PointCloud text holds " + std::to_string(items.size()) + " numbers, but num_point=" +
+                                    std::to_string(*spec.num_point) + " needs 3·" + std::to_string(*spec.num_point) +
+                                    " = " + std::to_string(expected) + " coordinates (x y z of each point)");
+    return;
+  }
+  std::vector<Vector3> points;
+  if (readNodes(spec, items, static_cast<size_t>(*spec.num_point), "PointCloud point", points, diagnostics)) {
+    spec.cloud_points = std::move(points);
+  }
+}
+
 void readTriangleMeshText(PostGraphicSpec& spec, const std::string& elementText, Diagnostics& diagnostics) {
   for (const auto& [name, count] : {std::pair{"num_point", spec.num_point}, std::pair{"num_triangle", spec.num_triangle}}) {
     if (!count) {
@@ -158,19 +211,7 @@ void readTriangleMeshText(PostGraphicSpec& spec, const std::string& elementText,
     return;
   }
   TriangleMesh mesh;
-  for (size_t i = 0; i < nodeNumbers; i += 3) {
-    Vector3 node;
-    for (int k = 0; k < 3; ++k) {
-      const std::optional<double> value = parseReal(items[i + k]);
-      if (!value) {
-        diagnostics.error(spec.loc, "TriaMesh node " + std::to_string(i / 3) + " has coordinate '" + items[i + k] +
-                                        "', which is not a finite number");
-        return;
-      }
-      node[k] = *value;
-    }
-    mesh.vertices.push_back(node);
-  }
+  if (!readNodes(spec, items, nodeNumbers / 3, "TriaMesh node", mesh.vertices, diagnostics)) return;
   for (size_t i = nodeNumbers; i < items.size(); i += 3) {
     std::array<int, 3> triangle{};
     for (int k = 0; k < 3; ++k) {
@@ -275,8 +316,13 @@ void completePostGraphic(PostGraphicSpec& spec, const std::string& elementText, 
     else readTriangleMeshText(spec, elementText, diagnostics);
     return;
   }
+  if (spec.type == "PointCloud") {
+    readPointCloudText(spec, elementText, diagnostics);
+    return;
+  }
   if (!trim(elementText).empty()) {
-    diagnostics.warning(spec.loc, "text inside a " + spec.type + " graphic is ignored (only TriaMesh has node lists)");
+    diagnostics.warning(spec.loc, "text inside a " + spec.type +
+                                      " graphic is ignored (only TriaMesh and PointCloud have node lists)");
   }
   if ((spec.type == "Cylinder" || spec.type == "Frustum") && spec.length && *spec.length == 0) {
     diagnostics.error(spec.loc, "attribute 'length' must not be 0 (a negative length extends along -z)");
@@ -307,6 +353,23 @@ std::optional<PlacedShape> primitiveShapeOf(const PostGraphicSpec& graphic) {
     if (*graphic.length < 0) placed.inMarker.rotation = Vector3(1, -1, -1).asDiagonal();
   } else if (type == "Ellipsoid") {
     placed.shape = Shape::ellipsoid(Vector3(*graphic.x_scale, *graphic.y_scale, *graphic.z_scale));
+  } else {
+    return std::nullopt;
+  }
+  return placed;
+}
+
+std::optional<PlacedShape> simscapeShapeOf(const PostGraphicSpec& graphic) {
+  PlacedShape placed;
+  const std::string& type = graphic.type;
+  if (type == "Point") {
+    placed.shape = Shape::point();
+  } else if (type == "PointCloud") {
+    placed.shape = Shape::pointCloud(graphic.cloud_points);
+  } else if (type == "Plane") {
+    placed.shape = Shape::plane();
+  } else if (type == "Disk") {
+    placed.shape = Shape::disk(*graphic.radius);
   } else {
     return std::nullopt;
   }

@@ -43,6 +43,8 @@ struct PostGraphicSpec {
   // TriaMesh: nodes in ref_marker_id axes and 0-based triangle corners — from the element text or from mesh_file,
   // alike.
   TriangleMesh mesh;
+  // PointCloud: its points in ref_marker_id axes, from the element text (x y z of each of num_point points).
+  std::vector<Vector3> cloud_points;
 
   long markerId() const;  // the marker the geometry hangs on, whichever attribute names it
 };
@@ -66,6 +68,10 @@ struct PlacedShape {
 };
 // The shape of a primitive graphic (Sphere, boxes, Cylinder, Frustum, Ellipsoid); nothing for other types.
 std::optional<PlacedShape> primitiveShapeOf(const PostGraphicSpec& graphic);
+
+// The shape of one of Simscape's contact geometries (Point, PointCloud, Plane, Disk), its shape frame the graphic's
+// marker frame; nothing for other types. Viewers draw none of them.
+std::optional<PlacedShape> simscapeShapeOf(const PostGraphicSpec& graphic);
 
 // A graphic as a viewer draws it: triangles fixed to a body, for the animation.
 struct DrawnGraphic {

@@ -302,6 +302,7 @@ py::dict resultTables(const py::dict& names) {
   describeTable(tables, energyTable(), units);
   describeTable(tables, jointsTable(), units);
   describeTable(tables, eventsTable(), units);
+  describeTable(tables, cloudPointsTable(), units);
   return tables;
 }
 

@@ -49,6 +49,12 @@ bool reportsContactEvents(const Model& model) {
   });
 }
 
+// Whether a contact of the model holds a point cloud, whose points cloud_points.csv reports one by one.
+bool hasPointCloud(const ContactModel& contacts) {
+  return std::any_of(contacts.graphics.begin(), contacts.graphics.end(),
+                     [](const ContactGraphic& graphic) { return graphic.shape.type == ShapeType::PointCloud; });
+}
+
 // Whether the animation is written, and how: `--animation` writes it whatever the deck says; otherwise H3DOutput's
 // switch_on decides, or, without one, whether the deck has a ResOutput. ResOutput's contact_gra_output="FALSE" leaves
 // the contacts out.
@@ -100,6 +106,9 @@ class DeckRun {
       if (model->contacts && !model->contacts->elements.empty()) {
         contactResults_.emplace(outputDir / "contacts.csv");
         impactResults_.emplace(outputDir / "impacts.csv");
+        if (hasPointCloud(*model->contacts)) {
+          cloudPointResults_.emplace(outputDir / "cloud_points.csv", csvHeader(cloudPointsTable()).c_str());
+        }
       }
       if (!spec_.sensors.empty() || reportsContactEvents(*model)) {
         sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
@@ -148,6 +157,13 @@ class DeckRun {
       if (frame.energy) energyResults_->write(*frame.energy);
       if (contactResults_) contactResults_->write(frame.time, frame.contacts);
       if (jointResults_) writeJointReactions(frame);
+      if (cloudPointResults_) {
+        std::string rows;
+        for (const CloudPointRow& row : cloudPointRows(frame.time, frame.contacts)) {
+          appendCsvRow(cloudPointsTable(), row, rows);
+        }
+        cloudPointResults_->append(rows);
+      }
       writeResultsFile(frame);
       if (animation_ && animating_) {
         animation_->write(frame.time, simulation_->model(), frame.bodies, frame.contacts, frame.joints);
@@ -189,6 +205,7 @@ class DeckRun {
     if (impactResults_) outputs.push_back(impactResults_->path());
     if (sensorEvents_) outputs.push_back(sensorEvents_->path());
     if (jointResults_) outputs.push_back(jointResults_->path());
+    if (cloudPointResults_) outputs.push_back(cloudPointResults_->path());
     if (requestResults_) outputs.push_back(requestResults_->path());
     if (trace_) outputs.push_back(trace_->path());
     resultsFile_->flush();
@@ -245,6 +262,7 @@ class DeckRun {
       addElements(spec_.contacts, contacts);
       resultsFile_->addTable(contactsTable(), contacts);
       resultsFile_->addTable(impactsTable(), contacts);
+      if (cloudPointResults_) resultsFile_->addTable(cloudPointsTable(), contacts);
     }
     if (jointResults_) {
       std::vector<TableElement> joints;
@@ -274,6 +292,10 @@ class DeckRun {
       std::vector<ContactRow> contacts;
       for (const PairReport& pair : frame.contacts) contacts.push_back({frame.time, pair});
       resultsFile_->append(contactsTable(), std::span<const ContactRow>(contacts));
+      if (cloudPointResults_) {
+        const std::vector<CloudPointRow> points = cloudPointRows(frame.time, frame.contacts);
+        resultsFile_->append(cloudPointsTable(), std::span<const CloudPointRow>(points));
+      }
     }
     if (jointResults_) {
       std::vector<JointRow> joints;
@@ -366,6 +388,7 @@ class DeckRun {
   std::optional<ContactResultsWriter> contactResults_;
   std::optional<ImpactResultsWriter> impactResults_;  // impacts.csv, for decks with contact
   std::optional<CsvFile> sensorEvents_;  // events.csv, for decks with sensors or contacts with a slip state
+  std::optional<CsvFile> cloudPointResults_;  // cloud_points.csv, for decks whose contacts hold a point cloud
   std::optional<CsvFile> jointResults_;  // joints.csv, for decks with joints
   std::optional<RequestResultsWriter> requestResults_;  // requests.csv, for decks with requests it can write
   std::optional<DebugTrace> trace_;      // debug.log, with DebugOutput

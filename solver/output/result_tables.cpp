@@ -131,6 +131,49 @@ const ResultTable<ContactRow>& contactsTable() {
   return table;
 }
 
+const ResultTable<CloudPointRow>& cloudPointsTable() {
+  static const ResultTable<CloudPointRow> table = [] {
+    ResultTable<CloudPointRow> t{"cloud_points",
+                                 "every point of a point cloud in a contact pair within reach, in the cloud's order, "
+                                 "at every output time",
+                                 {}};
+    auto& c = t.columns;
+    c.push_back({"time", CellType::Real, Quantity::Time, "output time",
+                 [](const CloudPointRow& row) -> Cell { return row.time; }});
+    c.push_back({"id", CellType::Integer, Quantity::None, "Force_Contact id",
+                 [](const CloudPointRow& row) -> Cell { return row.pair.elementId; }});
+    c.push_back({"graphic", CellType::Integer, Quantity::None, "the point cloud's Post_Graphic id",
+                 [](const CloudPointRow& row) -> Cell { return row.pair.cloudGraphic; }});
+    c.push_back({"other_graphic", CellType::Integer, Quantity::None, "the Post_Graphic id the cloud meets",
+                 [](const CloudPointRow& row) -> Cell {
+                   return row.pair.cloudGraphic == row.pair.iGraphic ? row.pair.jGraphic : row.pair.iGraphic;
+                 }});
+    c.push_back({"point", CellType::Integer, Quantity::None, "the point's index in the cloud, from 0",
+                 [](const CloudPointRow& row) -> Cell { return static_cast<long>(row.point.index); }});
+    c.push_back({"in_contact", CellType::Flag, Quantity::None, "1 while the point penetrates",
+                 [](const CloudPointRow& row) -> Cell { return row.point.inContact; }});
+    c.push_back({"penetration", CellType::Real, Quantity::Length, "the point's depth, 0 apart",
+                 [](const CloudPointRow& row) -> Cell { return row.point.penetration; }});
+    c.push_back({"separation", CellType::Real, Quantity::Length,
+                 "the point's signed distance: the gap apart, minus the depth in contact",
+                 [](const CloudPointRow& row) -> Cell { return row.point.separation; }});
+    c.push_back({"fn", CellType::Real, Quantity::Force, "normal force magnitude at the point",
+                 [](const CloudPointRow& row) -> Cell { return row.point.normalForce; }});
+    c.push_back({"ft", CellType::Real, Quantity::Force, "friction force magnitude at the point",
+                 [](const CloudPointRow& row) -> Cell { return row.point.frictionForce; }});
+    return t;
+  }();
+  return table;
+}
+
+std::vector<CloudPointRow> cloudPointRows(double time, std::span<const PairReport> pairs) {
+  std::vector<CloudPointRow> rows;
+  for (const PairReport& pair : pairs) {
+    for (const CloudPointReport& point : pair.cloudPoints) rows.push_back({time, pair, point});
+  }
+  return rows;
+}
+
 const ResultTable<ImpactEpisode>& impactsTable() {
   using E = ImpactEpisode;
   static const ResultTable<E> table = [] {

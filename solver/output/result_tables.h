@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -59,6 +60,11 @@ struct RequestRow {
   double time;
   const RequestSample& request;
 };
+struct CloudPointRow {
+  double time;
+  const PairReport& pair;
+  const CloudPointReport& point;
+};
 
 // What a column measures, in the deck's units; None for ids, flags, counts and values without a unit of their own.
 enum class Quantity {
@@ -95,6 +101,11 @@ const ResultTable<EnergySample>& energyTable();
 const ResultTable<JointRow>& jointsTable();
 const ResultTable<SensorAction>& eventsTable();
 const ResultTable<RequestRow>& requestsTable();
+const ResultTable<CloudPointRow>& cloudPointsTable();
+
+// The rows of cloud_points.csv at one output: every point of every point cloud in a pair within reach, in the cloud's
+// order.
+std::vector<CloudPointRow> cloudPointRows(double time, std::span<const PairReport> pairs);
 
 // The CSV header line (without its newline).
 template <class Row>

@@ -80,7 +80,7 @@ TEST(GridSurface, TheNearestPointMatchesABruteForceSearch) {
   const double a = 0.01, k = 4 * kPi;
   const GridSurface grid = sampled(spaced(0, 1.5, 97), spaced(-0.2, 0.2, 5),
                                    [&](double x, double) { return a * std::sin(k * x); });
-  for (const Vector3 point : {Vector3(0.3, 0.01, 0.05), Vector3(0.5, -0.1, 0.02), Vector3(0.77, 0, -0.004)}) {
+  for (const Vector3& point : {Vector3(0.3, 0.01, 0.05), Vector3(0.5, -0.1, 0.02), Vector3(0.77, 0, -0.004)}) {
     double best = std::numeric_limits<double>::infinity(), bestX = 0;
     for (double x = point.x() - 0.1; x <= point.x() + 0.1; x += 1e-6) {
       const double d = std::hypot(x - point.x(), a * std::sin(k * x) - point.z());

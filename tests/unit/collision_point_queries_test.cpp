@@ -24,7 +24,13 @@ bool insideOf(const Shape& s, const Vector3& p) {
     }
     case ShapeType::Ellipsoid: return p.cwiseQuotient(s.semiAxes).norm() < 1;
     case ShapeType::HollowSphere: return p.norm() > s.radius;  // the material is outside
-    case ShapeType::Mesh: break;
+    case ShapeType::Plane: return p.z() < 0;
+    case ShapeType::Mesh:
+    case ShapeType::Curve:
+    case ShapeType::Point:
+    case ShapeType::PointCloud:
+    case ShapeType::Disk:
+    case ShapeType::GridSurface: break;
   }
   return false;
 }

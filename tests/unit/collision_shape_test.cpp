@@ -46,7 +46,13 @@ std::vector<Vector3> surfaceSamples(const Shape& shape) {
           samples.push_back(shape.halfExtents.cwiseProduct(
               Vector3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1)));
           break;
-        case ShapeType::Mesh: break;
+        case ShapeType::Mesh:
+        case ShapeType::Curve:
+        case ShapeType::Point:
+        case ShapeType::PointCloud:
+        case ShapeType::Plane:
+        case ShapeType::Disk:
+        case ShapeType::GridSurface: break;
       }
     }
   }
