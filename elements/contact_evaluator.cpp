@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 #include "collision/narrow_phase.h"
 #include "solver/core/quadrature.h"
@@ -85,6 +86,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   if (!moved) return;
   detection_.detected = true;
   ++detections_;
+  detection_.stamp = ++detectionStamps_;
   detection_.candidates.clear();
   detection_.points.clear();
   detection_.activePairs.clear();
@@ -539,13 +541,26 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
   }
 }
 
-void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodies) {
+void ContactEvaluator::evaluatePairs(double time, std::span<const BodyKinematics> bodies) {
   time_ = time;
   activeLoads_.resize(detection_.activePairs.size());
   forEachActivePair([&](int k) {
     const Candidate& c = candidateOf(k);
     activeLoads_[static_cast<size_t>(k)] = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
   });
+  // The elements' totals are summed from these when CONTACT() first asks (contactLoads), not here: a residual
+  // without a reader does no more than its loads.
+  loadsDetection_ = detection_.stamp;
+  elementLoadsSummed_ = false;
+}
+
+void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodies) { evaluatePairs(time, bodies); }
+
+void ContactEvaluator::sumElementLoads() const {
+  // The pairs' loads belong to the detection they were evaluated at: their indices mean nothing in another.
+  if (loadsDetection_ != detection_.stamp) {
+    throw std::logic_error("ContactEvaluator::contactLoads: the detection changed since the loads were evaluated");
+  }
   std::fill(elementLoads_.begin(), elementLoads_.end(), ContactLoads{});
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const Candidate& c = candidateOf(static_cast<int>(k));
@@ -562,16 +577,18 @@ void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodi
       total.penetration = std::max(total.penetration, deepest);
     }
   }
+  elementLoadsSummed_ = true;
 }
 
 std::optional<ContactLoads> ContactEvaluator::contactLoads(long id) const {
   const auto found = elementIndexById_.find(id);
   if (found == elementIndexById_.end()) return std::nullopt;
+  if (!elementLoadsSummed_) sumElementLoads();
   return elementLoads_[static_cast<size_t>(found->second)];
 }
 
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
-  measure(time, bodies);
+  evaluatePairs(time, bodies);
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const ActivePair& pair = detection_.activePairs[k];
     const PairLoads& pairLoads = activeLoads_[k];

@@ -129,14 +129,16 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // How many times detect() found the pairs anew (at poses it had not detected at last).
   long detections() const { return detections_; }
 
-  // Adds the force of every detected pair at `time` to the loads of its bodies (after measure()).
+  // Adds the force of every detected pair at `time` to the loads of its bodies (after detect()).
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
-  // The force of every detected pair at `time`, and each element's loads summed from them, which contactLoads()
-  // gives from then on: what CONTACT() reads where no residual is evaluated (root functions, outputs).
+  // The force of every detected pair at `time`, which contactLoads() reads from then on: what CONTACT() reads where
+  // no residual is evaluated (root functions, outputs).
   void measure(double time, std::span<const BodyKinematics> bodies);
-  // ContactMeasures: element `id`'s loads at the latest measure(), summed over its pairs as addLoads() applies them
-  // (those of its J body about the J body's CG); its penetration is the deepest of its pairs that exert force, as
-  // contacts.csv's penetration has it.
+  // ContactMeasures: element `id`'s loads at the latest addLoads() or measure(), summed over its pairs as addLoads()
+  // applies them (those of its J body about the J body's CG); its penetration is the deepest of its pairs that exert
+  // force, as contacts.csv's penetration has it. The elements' totals are summed at the first call after an
+  // evaluation, not by the evaluation itself (a residual read by no CONTACT() does no more than its loads): ask
+  // before the next detect() finds new pairs, and from one thread at a time.
   std::optional<ContactLoads> contactLoads(long id) const override;
 
   // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
@@ -392,6 +394,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
     std::vector<ContactPoint> points;
     std::vector<ActivePair> activePairs;
     bool detected = false;  // the members above are those of a detection
+    unsigned long stamp = 0;  // which detection it is (each detect() that finds pairs anew takes a new one)
   };
   Detection detection_;  // the latest
   Detection aside_;      // while outputs detect (setDetectionAside)
@@ -403,8 +406,15 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   };
   std::vector<DetectionBlock> detectionBlocks_;
   std::vector<char> moved_;                // per graphic, at the latest placeGraphics()
-  std::vector<PairLoads> activeLoads_;     // per active pair, at the latest measure()
-  std::vector<ContactLoads> elementLoads_;  // per element, at the latest measure()
+  unsigned long detectionStamps_ = 0;
+  // The force of every active pair at the latest addLoads() or measure(), and the detection it was evaluated at.
+  void evaluatePairs(double time, std::span<const BodyKinematics> bodies);
+  std::vector<PairLoads> activeLoads_;
+  unsigned long loadsDetection_ = 0;
+  // Per element, summed from activeLoads_ by the first contactLoads() after an evaluation.
+  void sumElementLoads() const;
+  mutable std::vector<ContactLoads> elementLoads_;
+  mutable bool elementLoadsSummed_ = false;
   std::unordered_map<long, int> elementIndexById_;
   std::vector<ContactEnergy> activeEnergy_;  // per active pair, at the latest energy()
   ParallelLoop serialLoop_{1};
