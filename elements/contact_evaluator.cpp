@@ -633,11 +633,31 @@ void ContactEvaluator::sumElementLoads() const {
     total.point = report.point;
     total.normal = report.normal;
   }
-  // Every pair within reach, touching or not, for the smallest distance.
+  // Every pair within reach, touching or not, for the smallest distance; an element with none within reach has each
+  // of its pairs measured (graphics on one body never pair), so that the distance stays finite and continuous for a
+  // sensor's root function as a pair comes within reach.
   if (reportsMeasured_) {
     for (const Candidate& c : detection_.candidates) {
       double& separation = elementLoads_[static_cast<size_t>(c.element)].separation;
       separation = std::min(separation, c.distance);
+    }
+    std::vector<ContactPoint> ignored;
+    for (size_t e = 0; e < elementLoads_.size(); ++e) {
+      double& separation = elementLoads_[e].separation;
+      if (std::isfinite(separation)) continue;
+      const ForceContact& contact = element(static_cast<int>(e));
+      for (const int i : contact.iGraphics) {
+        for (const int j : contact.jGraphics) {
+          const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(i)];
+          const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(j)];
+          if (i == j || graphicI.body == graphicJ.body) continue;
+          ignored.clear();
+          separation = std::min(separation, collide(graphicI.shape, detection_.poses[static_cast<size_t>(i)],
+                                                    graphicJ.shape, detection_.poses[static_cast<size_t>(j)],
+                                                    std::numeric_limits<double>::infinity(), ignored,
+                                                    contact.options));
+        }
+      }
     }
   }
   elementLoadsSummed_ = true;

@@ -69,7 +69,7 @@ constexpr int kContactIndexCount = 28;
 // I body and the torque about that body's CG, the same on its J body (about the ground origin when J is ground),
 // and the largest penetration of its incidents (0 apart). Then what CONTACT(id, index, rm) reads besides
 // (ContactIndex; NaN where whoever filled it in did not measure them): the forces' magnitudes summed over the
-// incidents, the smallest signed distance of the incidents within reach (+∞ when none is), and the kinematics of
+// incidents, the smallest signed distance of its graphic pairs, and the kinematics of
 // the contact frame of the deepest incident touching (velocities and points 0, rotations the identity when none
 // touches).
 struct ContactLoads {
