@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <stdexcept>
 
 #include "collision/narrow_phase.h"
 #include "solver/core/quadrature.h"
@@ -85,6 +86,7 @@ void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
   if (!moved) return;
   detection_.detected = true;
   ++detections_;
+  detection_.stamp = ++detectionStamps_;
   detection_.candidates.clear();
   detection_.points.clear();
   detection_.activePairs.clear();
@@ -217,13 +219,15 @@ void addForce(PairLoads& loads, const Vector3& force, const Vector3& at, const V
 struct DeepestPatch {
   double depth = -1, shares = 0, rate = 0, slip = 0;
   Vector3 normal = Vector3::Zero();
+  Vector3 slipVector = Vector3::Zero();
   void add(const LawPoint& point) {
     const ContactPoint& contact = *point.contact;
-    if (contact.depth > depth) *this = {contact.depth, 0, 0, 0, contact.normal};
+    if (contact.depth > depth) *this = {contact.depth, 0, 0, 0, contact.normal, Vector3::Zero()};
     if (contact.depth < depth) return;
     shares += contact.share;
     rate += contact.share * point.penetrationRate;
     slip += contact.share * point.slip.norm();
+    slipVector += contact.share * point.slip;
   }
 };
 
@@ -343,6 +347,7 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
       report->penetrationRate = deepestPatch.rate / deepestPatch.shares;
       report->slipSpeed = deepestPatch.slip / deepestPatch.shares;
       report->normal = deepestPatch.normal;
+      report->slipVelocity = deepestPatch.slipVector / deepestPatch.shares;
     }
   }
   addFieldLoads(pair, loads, energy);
@@ -351,6 +356,20 @@ PairLoads ContactEvaluator::pairForces(const PairState& pair, Evaluation evaluat
     report->torque = loads.torqueOnI;
   }
   return loads;
+}
+
+void ContactEvaluator::addSensing(const PairState& pair, PairReport& report) const {
+  if (report.points == 0) return;  // apart: Simscape's zeros and identities, as PairReport starts
+  // The contact frame, fixed to J's graphic as an EXPRESSION friction law's, and where it is on each graphic.
+  const Pose markerI = placeMarker(contacts_->graphics[static_cast<size_t>(pair.graphicI)], pair.bodyI);
+  const Pose markerJ = placeMarker(contacts_->graphics[static_cast<size_t>(pair.graphicJ)], pair.bodyJ);
+  const Matrix3 frame = contactFrame(markerJ.rotation, report.normal);
+  report.normalVelocity = -report.penetrationRate;
+  report.tangentialVelocity = {frame.col(0).dot(report.slipVelocity), frame.col(1).dot(report.slipVelocity)};
+  report.pointInJ = markerJ.rotation.transpose() * (report.point - markerJ.position);
+  report.pointInI = markerI.rotation.transpose() * (report.point - markerI.position);
+  report.frameInJ = eulerParametersFromRotation(markerJ.rotation.transpose() * frame);
+  report.frameInI = eulerParametersFromRotation(markerI.rotation.transpose() * frame);
 }
 
 LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation) {
@@ -553,14 +572,48 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
   }
 }
 
-void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodies) {
+void ContactEvaluator::evaluatePairs(double time, std::span<const BodyKinematics> bodies, bool withReports) {
   time_ = time;
-  activeLoads_.resize(detection_.activePairs.size());
+  const size_t count = detection_.activePairs.size();
+  activeLoads_.resize(count);
+  if (withReports) activeReports_.resize(count);
   forEachActivePair([&](int k) {
     const Candidate& c = candidateOf(k);
-    activeLoads_[static_cast<size_t>(k)] = pairForces(pairOf(c, bodies), Evaluation::Residual, nullptr, nullptr);
+    const PairState pair = pairOf(c, bodies);
+    PairReport* report = withReports ? &(activeReports_[static_cast<size_t>(k)] = PairReport{}) : nullptr;
+    activeLoads_[static_cast<size_t>(k)] = pairForces(pair, Evaluation::Residual, report, nullptr);
+    if (report) addSensing(pair, *report);
   });
-  std::fill(elementLoads_.begin(), elementLoads_.end(), ContactLoads{});
+  // The elements' totals are summed from these when CONTACT() first asks (contactLoads), not here: a residual
+  // without a reader does no more than its loads.
+  loadsDetection_ = detection_.stamp;
+  reportsMeasured_ = withReports;
+  elementLoadsSummed_ = false;
+}
+
+void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodies) {
+  evaluatePairs(time, bodies, true);
+}
+
+void ContactEvaluator::sumElementLoads() const {
+  // The pairs' loads belong to the detection they were evaluated at: their indices mean nothing in another.
+  if (loadsDetection_ != detection_.stamp) {
+    throw std::logic_error("ContactEvaluator::contactLoads: the detection changed since the loads were evaluated");
+  }
+  constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+  ContactLoads start;
+  if (reportsMeasured_) {
+    start.separation = std::numeric_limits<double>::infinity();
+  } else {
+    // After addLoads(), which reports nothing: only the loads and the penetration are known.
+    start.inContact = start.separation = start.normalForce = start.frictionForce = kNotMeasured;
+    start.normalVelocity = kNotMeasured;
+    start.tangentialVelocity = {kNotMeasured, kNotMeasured};
+    start.pointInJ = start.pointInI = start.point = start.normal = Vector3::Constant(kNotMeasured);
+    start.frameInJ = start.frameInI = Vector4::Constant(kNotMeasured);
+  }
+  std::fill(elementLoads_.begin(), elementLoads_.end(), start);
+  std::vector<double> deepestTouching(elementLoads_.size(), -1.0);
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const Candidate& c = candidateOf(static_cast<int>(k));
     const PairLoads& pairLoads = activeLoads_[k];
@@ -575,17 +628,64 @@ void ContactEvaluator::measure(double time, std::span<const BodyKinematics> bodi
     if (deepest <= element(c.element).options.ignoreDeeperThan) {
       total.penetration = std::max(total.penetration, deepest);
     }
+    if (!reportsMeasured_) continue;
+    const PairReport& report = activeReports_[k];
+    total.normalForce += report.normalForce;
+    total.frictionForce += report.frictionForce;
+    if (report.points == 0) continue;  // apart, or deeper than ignore_penetration_larger_than
+    total.inContact = 1;
+    // The frame of the deepest pair touching (the first of equals).
+    double& deepestSoFar = deepestTouching[static_cast<size_t>(c.element)];
+    if (report.penetration <= deepestSoFar) continue;
+    deepestSoFar = report.penetration;
+    total.normalVelocity = report.normalVelocity;
+    total.tangentialVelocity = report.tangentialVelocity;
+    total.pointInJ = report.pointInJ;
+    total.pointInI = report.pointInI;
+    total.frameInJ = report.frameInJ;
+    total.frameInI = report.frameInI;
+    total.point = report.point;
+    total.normal = report.normal;
   }
+  // Every pair within reach, touching or not, for the smallest distance; an element with none within reach has each
+  // of its pairs measured (graphics on one body never pair), so that the distance stays finite and continuous for a
+  // sensor's root function as a pair comes within reach.
+  if (reportsMeasured_) {
+    for (const Candidate& c : detection_.candidates) {
+      double& separation = elementLoads_[static_cast<size_t>(c.element)].separation;
+      separation = std::min(separation, c.distance);
+    }
+    std::vector<ContactPoint> ignored;
+    for (size_t e = 0; e < elementLoads_.size(); ++e) {
+      double& separation = elementLoads_[e].separation;
+      if (std::isfinite(separation)) continue;
+      const ForceContact& contact = element(static_cast<int>(e));
+      for (const int i : contact.iGraphics) {
+        for (const int j : contact.jGraphics) {
+          const ContactGraphic& graphicI = contacts_->graphics[static_cast<size_t>(i)];
+          const ContactGraphic& graphicJ = contacts_->graphics[static_cast<size_t>(j)];
+          if (i == j || graphicI.body == graphicJ.body) continue;
+          ignored.clear();
+          separation = std::min(separation, collide(graphicI.shape, detection_.poses[static_cast<size_t>(i)],
+                                                    graphicJ.shape, detection_.poses[static_cast<size_t>(j)],
+                                                    std::numeric_limits<double>::infinity(), ignored,
+                                                    contact.options));
+        }
+      }
+    }
+  }
+  elementLoadsSummed_ = true;
 }
 
 std::optional<ContactLoads> ContactEvaluator::contactLoads(long id) const {
   const auto found = elementIndexById_.find(id);
   if (found == elementIndexById_.end()) return std::nullopt;
+  if (!elementLoadsSummed_) sumElementLoads();
   return elementLoads_[static_cast<size_t>(found->second)];
 }
 
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
-  measure(time, bodies);
+  evaluatePairs(time, bodies, false);
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const ActivePair& pair = detection_.activePairs[k];
     const PairLoads& pairLoads = activeLoads_[k];
@@ -767,7 +867,7 @@ void ContactEvaluator::advanceLawStates() {
 }
 
 void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
-                              Reach reach) {
+                              Reach reach, Detail detail) {
   time_ = time;
   reports.clear();
   if (empty()) return;
@@ -784,7 +884,9 @@ void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodie
     report.bodyI = contacts_->graphics[static_cast<size_t>(c.graphicI)].body;
     report.bodyJ = contacts_->graphics[static_cast<size_t>(c.graphicJ)].body;
     reportCloudPoints(c, report);
-    pairForces(pairOf(c, bodies), Evaluation::Residual, &report, nullptr);
+    const PairState pair = pairOf(c, bodies);
+    pairForces(pair, Evaluation::Residual, &report, nullptr);
+    if (detail == Detail::WithSensing) addSensing(pair, report);
     report.inContact = report.points > 0;
     report.intervalMaxNormalForce = report.normalForce;
     report.intervalMaxPenetration = report.penetration;

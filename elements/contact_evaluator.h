@@ -61,6 +61,17 @@ struct PairReport {
   Vector3 torque = Vector3::Zero();  // total on the I body about its CG, ground
   Vector3 point = Vector3::Zero();   // centroid of the contact points, weighted by the part of the force each carries
   Vector3 normal = Vector3::Zero();  // unit, from J to I, at the deepest point
+  Vector3 slipVelocity = Vector3::Zero();  // the tangential velocity of I relative to J over the deepest patch, ground
+  // Simscape's sensing (report() with Detail::WithSensing), J the base and I the follower: the contact frame at
+  // `point`, its z axis `normal` (J's outward normal) and its x, y axes the tangents t1, t2 of contactFrame (t1
+  // along the J graphic's marker's x axis projected on the contact plane). While the pair is apart: velocities and
+  // points 0, rotations the identity.
+  double normalVelocity = 0;                    // z of I's velocity relative to J, over the deepest patch: −δ̇
+  std::array<double, 2> tangentialVelocity{};  // its x and y: the slip over the deepest patch in the contact frame
+  Vector3 pointInJ = Vector3::Zero();           // `point` in the axes of J's graphic's reference marker, from it
+  Vector3 pointInI = Vector3::Zero();           // the same in I's
+  Vector4 frameInJ = Vector4(1, 0, 0, 0);       // the contact frame's Euler parameters relative to J's marker
+  Vector4 frameInI = Vector4(1, 0, 0, 0);       // and to I's (e0 ≥ 0)
   // The largest normal force and penetration since the previous output (the impact recorder fills them in at an
   // output; a report alone has its own values): a peak between two outputs is not lost.
   double intervalMaxNormalForce = 0;
@@ -143,14 +154,17 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // How many times detect() found the pairs anew (at poses it had not detected at last).
   long detections() const { return detections_; }
 
-  // Adds the force of every detected pair at `time` to the loads of its bodies (after measure()).
+  // Adds the force of every detected pair at `time` to the loads of its bodies (after detect()).
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
-  // The force of every detected pair at `time`, and each element's loads summed from them, which contactLoads()
-  // gives from then on: what CONTACT() reads where no residual is evaluated (root functions, outputs).
+  // The force of every detected pair at `time`, and what contacts.csv reports of it, which contactLoads() reads from
+  // then on: what CONTACT() reads where no residual is evaluated (root functions, outputs).
   void measure(double time, std::span<const BodyKinematics> bodies);
-  // ContactMeasures: element `id`'s loads at the latest measure(), summed over its pairs as addLoads() applies them
-  // (those of its J body about the J body's CG); its penetration is the deepest of its pairs that exert force, as
-  // contacts.csv's penetration has it.
+  // ContactMeasures: element `id`'s loads at the latest addLoads() or measure(), summed over its pairs as addLoads()
+  // applies them (those of its J body about the J body's CG); its penetration is the deepest of its pairs that exert
+  // force, as contacts.csv's penetration has it; after measure() the rest of its measures (ContactLoads), from
+  // its pairs' reports, the frame's of its deepest pair touching. The elements' totals are summed at the first call
+  // after an evaluation, not by the evaluation itself (a residual read by no CONTACT() does no more than its
+  // loads): ask before the next detect() finds new pairs, and from one thread at a time.
   std::optional<ContactLoads> contactLoads(long id) const override;
 
   // The broad phase's pairs of graphics as the latest detect() kept them (boxes indexed as ContactModel::graphics);
@@ -236,7 +250,11 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // in contact at the latest accepted state. A pair far apart has nothing to report: a pile of a thousand spheres
   // would otherwise write half a million rows per output.
   enum class Reach { Close, Touching };
-  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports, Reach reach);
+  // Whether the reports have Simscape's sensing (the contact frame's place, rotation and relative velocity, for
+  // contacts.csv) or only the forces and depths (the impact recorder's look at every accepted step).
+  enum class Detail { WithSensing, ForcesOnly };
+  void report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports, Reach reach,
+              Detail detail = Detail::WithSensing);
 
   // ---- energy balance ---------------------------------------------------------------------------------------
   // The terms of every detected pair at `time` (after detect() at these kinematics). The law is evaluated as while
@@ -340,6 +358,8 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // `post` (one entry per contact point) and `energy` (its terms are added) may be null.
   PairLoads pairForces(const PairState& pair, Evaluation evaluation, PairReport* report,
                        std::vector<ContactPostPoint>* post, ContactEnergy* energy = nullptr);
+  // A report of the pair from pairForces completed with Simscape's sensing (PairReport).
+  void addSensing(const PairState& pair, PairReport& report) const;
   // What the pair's laws see of it during this evaluation (states of laws that keep one, subroutine frames).
   LawPair lawPairOf(const PairState& pair, Evaluation evaluation);
   // The pair's own law values, where the element's laws make them depend on the two pieces (DIPOLE's emod).
@@ -410,6 +430,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
     std::vector<ContactPoint> points;
     std::vector<ActivePair> activePairs;
     bool detected = false;  // the members above are those of a detection
+    unsigned long stamp = 0;  // which detection it is (each detect() that finds pairs anew takes a new one)
   };
   Detection detection_;  // the latest
   Detection aside_;      // while outputs detect (setDetectionAside)
@@ -421,8 +442,18 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   };
   std::vector<DetectionBlock> detectionBlocks_;
   std::vector<char> moved_;                // per graphic, at the latest placeGraphics()
-  std::vector<PairLoads> activeLoads_;     // per active pair, at the latest measure()
-  std::vector<ContactLoads> elementLoads_;  // per element, at the latest measure()
+  unsigned long detectionStamps_ = 0;
+  // The force of every active pair at the latest addLoads() or measure(), and the detection it was evaluated at;
+  // measure() keeps each pair's report too, for CONTACT()'s indices beyond the penetration.
+  void evaluatePairs(double time, std::span<const BodyKinematics> bodies, bool withReports);
+  std::vector<PairLoads> activeLoads_;
+  std::vector<PairReport> activeReports_;
+  bool reportsMeasured_ = false;
+  unsigned long loadsDetection_ = 0;
+  // Per element, summed from activeLoads_ by the first contactLoads() after an evaluation.
+  void sumElementLoads() const;
+  mutable std::vector<ContactLoads> elementLoads_;
+  mutable bool elementLoadsSummed_ = false;
   std::unordered_map<long, int> elementIndexById_;
   std::vector<ContactEnergy> activeEnergy_;  // per active pair, at the latest energy()
   ParallelLoop serialLoop_{1};

@@ -284,6 +284,13 @@ std::pair<Vector3, Vector3> contactTangents(const Matrix3& axesJ, const Vector3&
   return {tangent, normal.cross(tangent)};
 }
 
+Matrix3 contactFrame(const Matrix3& axesJ, const Vector3& normal) {
+  const auto [tangent1, tangent2] = contactTangents(axesJ, normal);
+  Matrix3 frame;
+  frame << tangent1, tangent2, normal;
+  return frame;
+}
+
 ContactLaws makeContactLaws(const ForceContact& element) {
   ContactLaws laws;
   if (element.userNormal) laws.normal = std::make_unique<SubroutineNormal>(element);

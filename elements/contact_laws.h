@@ -111,13 +111,17 @@ struct ContactLaws {
   }
 };
 
-// The contact frame of a friction law given by expressions (cff_type="EXPRESSION"): t1 is the x axis of the J graphic's
+// The contact frame — of a friction law given by expressions (cff_type="EXPRESSION"), and of contacts.csv's and
+// CONTACT()'s measures (contactFrame) — has its z along the normal from J to I and its x, y axes t1, t2: t1 is the x
+// axis of the J graphic's
 // reference marker (`axesJ`, its axes in ground as columns) projected on the tangent plane of `normal` and made unit,
 // or its y axis where x lies within kTangentFallback of the normal (the projection shorter than that); t2 = n × t1,
 // so that (t1, t2, n) is right-handed. Fixed to J's graphic, the frame turns with it, not with the slip, so the two
 // components are smooth functions of the state.
 constexpr double kTangentFallback = 1e-3;
 std::pair<Vector3, Vector3> contactTangents(const Matrix3& axesJ, const Vector3& normal);
+// That frame's axes (t1, t2, n) in ground, as the columns of a rotation.
+Matrix3 contactFrame(const Matrix3& axesJ, const Vector3& normal);
 
 // The laws of `element`, of whichever kind it names. `element` must outlive them.
 ContactLaws makeContactLaws(const ForceContact& element);

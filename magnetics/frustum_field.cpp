@@ -110,50 +110,12 @@ Vector3 mantleIntegrand(const Mantle& m, double halfSine, double halfCosine) {
                  even * (a * normal * m.sinAlpha + b * m.cosAlpha));
 }
 
-// ∫ f over [from, to] for a vector f, adaptive Gauss–Kronrod (7–15) as solver/core/quadrature.h's integrate, but with
-// an absolute tolerance on the norm of the summed error estimates: the mantle's part is one term of the field, which
-// may be much smaller than it, so its error is bounded against the field's scale, not its own size. `pieces` panels
-// to start with.
+// The mantle's integral: solver/core/quadrature.h's adaptive Gauss–Kronrod with an absolute tolerance on the norm of
+// the summed error estimates: the mantle's part is one term of the field, which may be much smaller than it, so its
+// error is bounded against the field's scale, not its own size. `pieces` panels to start with.
 template <class F>
 Vector3 integrateVector(const F& f, double from, double to, int pieces, double tolerance) {
-  namespace gk = gauss_kronrod;
-  struct Panel {
-    double from, to;
-    Vector3 value;
-    double error;
-  };
-  const auto panel = [&f](double a, double b) {
-    const double centre = 0.5 * (a + b), half = 0.5 * (b - a);
-    const Vector3 middle = f(centre);
-    Vector3 kronrod = gk::kKronrodWeights[7] * middle, gauss = gk::kGaussWeights[3] * middle;
-    for (size_t k = 0; k < 7; ++k) {
-      const Vector3 pair = f(centre - half * gk::kNodes[k]) + f(centre + half * gk::kNodes[k]);
-      kronrod += gk::kKronrodWeights[k] * pair;
-      if (k % 2 == 1) gauss += gk::kGaussWeights[k / 2] * pair;
-    }
-    return Panel{a, b, half * kronrod, half * (kronrod - gauss).norm()};
-  };
-  constexpr int kMaxPanels = 200;
-  std::array<Panel, kMaxPanels> panels;
-  int count = 0;
-  for (int k = 0; k < pieces; ++k) {
-    panels[count++] = panel(from + (to - from) * k / pieces, from + (to - from) * (k + 1) / pieces);
-  }
-  for (;;) {
-    Vector3 value = Vector3::Zero();
-    double error = 0;
-    int worst = 0;
-    for (int k = 0; k < count; ++k) {
-      value += panels[k].value;
-      error += panels[k].error;
-      if (panels[k].error > panels[worst].error) worst = k;
-    }
-    if (error <= tolerance || count == kMaxPanels || !value.allFinite()) return value;
-    const Panel split = panels[worst];
-    const double middle = 0.5 * (split.from + split.to);
-    panels[worst] = panel(split.from, middle);
-    panels[count++] = panel(middle, split.to);
-  }
+  return integrateAdaptive(f, from, to, {.absoluteTolerance = tolerance, .pieces = pieces, .maxPanels = 200});
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
-// Numerical integration of a function of one variable: adaptive Gauss–Kronrod (7–15 points), used where an integral
-// has no closed form for every law that may ask for it (the elastic energy a contact law stores); and the n-point
+// Numerical integration of a function of one variable: adaptive Gauss–Kronrod (7–15 points) of a number or a vector,
+// used where an integral has no closed form for every law that may ask for it (the elastic energy a contact law
+// stores) and for the frustum magnet's mantle (magnetics/frustum_field.cpp); and the n-point
 // Gauss–Legendre rule, for tensor rules over magnets (magnetics/magnet_pair.cpp, the magnet tests' references).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -44,52 +47,95 @@ inline constexpr std::array<double, 4> kGaussWeights = {
     0.129484966168869693270611432679082, 0.279705391489276667901467771423780, 0.381830050505118944950369775488975,
     0.417959183673469387755102040816327};
 
+// The size an error estimate is measured by: |x| for a number, the Euclidean norm for a vector.
+inline double magnitude(double value) { return std::fabs(value); }
+template <class Derived>
+double magnitude(const Eigen::MatrixBase<Derived>& value) {
+  return value.norm();
+}
+inline bool allFinite(double value) { return std::isfinite(value); }
+template <class Derived>
+bool allFinite(const Eigen::MatrixBase<Derived>& value) {
+  return value.allFinite();
+}
+
+template <class Value>
 struct Panel {
   double from = 0, to = 0;
-  double value = 0;       // Kronrod's estimate
-  double difference = 0;  // |Kronrod's − Gauss's|: the error estimate
+  Value value{};          // Kronrod's estimate
+  double difference = 0;  // the size of Kronrod's − Gauss's: the error estimate
 };
 
-template <class F>
-Panel panel(F& f, double from, double to) {
+template <class Value, class F>
+Panel<Value> panel(F& f, double from, double to) {
   const double centre = 0.5 * (from + to), half = 0.5 * (to - from);
-  const double middle = f(centre);
-  double kronrod = kKronrodWeights[7] * middle;
-  double gauss = kGaussWeights[3] * middle;
+  const Value middle = f(centre);
+  Value kronrod = kKronrodWeights[7] * middle;
+  Value gauss = kGaussWeights[3] * middle;
   for (size_t k = 0; k < 7; ++k) {
-    const double pair = f(centre - half * kNodes[k]) + f(centre + half * kNodes[k]);
+    const Value pair = f(centre - half * kNodes[k]) + f(centre + half * kNodes[k]);
     kronrod += kKronrodWeights[k] * pair;
     if (k % 2 == 1) gauss += kGaussWeights[k / 2] * pair;
   }
-  return {from, to, half * kronrod, std::fabs(half * (kronrod - gauss))};
+  return {from, to, Value(half * kronrod), half * magnitude(Value(kronrod - gauss))};
 }
+
+// The value type of f: double for a function returning a number, else what it returns (an Eigen vector).
+template <class F>
+using ValueOf = std::conditional_t<std::is_arithmetic_v<std::decay_t<std::invoke_result_t<F&, double>>>, double,
+                                   std::decay_t<std::invoke_result_t<F&, double>>>;
 }  // namespace gauss_kronrod
 
-// ∫ f over [from, to]: the panel with the largest error estimate is halved until the estimates add up to at most
-// `relativeTolerance` of the integral, or there are kMaxPanels panels. A polynomial of degree up to 13 takes one
-// panel (15 evaluations of f).
+// When integrateAdaptive stops: once the sizes of the panels' error estimates add up to at most absoluteTolerance +
+// relativeTolerance·|∫ f|, or it has maxPanels panels (at most kMaxAdaptivePanels). It starts from `pieces` equal panels.
+struct QuadratureControl {
+  double relativeTolerance = 0;
+  double absoluteTolerance = 0;
+  int pieces = 1;
+  int maxPanels = 64;
+};
+inline constexpr int kMaxAdaptivePanels = 256;
+
+// ∫ f over [from, to] for f of a number or a vector (Eigen) value, adaptive Gauss–Kronrod (7–15 points): the panel
+// with the largest error estimate is halved until `control` says stop, or the sum is not finite. A polynomial of
+// degree up to 13 takes one panel (15 evaluations of f).
 template <class F>
-double integrate(F&& f, double from, double to, double relativeTolerance = 1e-12) {
-  constexpr size_t kMaxPanels = 64;
-  std::array<gauss_kronrod::Panel, kMaxPanels> panels;
-  panels[0] = gauss_kronrod::panel(f, from, to);
-  size_t count = 1;
+gauss_kronrod::ValueOf<F> integrateAdaptive(F&& f, double from, double to, const QuadratureControl& control) {
+  using Value = gauss_kronrod::ValueOf<F>;
+  using gauss_kronrod::Panel;
+  const int maxPanels = std::clamp(control.maxPanels, 1, kMaxAdaptivePanels);
+  const int pieces = std::clamp(control.pieces, 1, maxPanels);
+  std::array<Panel<Value>, kMaxAdaptivePanels> panels;
+  for (int k = 0; k < pieces; ++k) {
+    const double begin = from + (to - from) * k / pieces;
+    const double end = k + 1 == pieces ? to : from + (to - from) * (k + 1) / pieces;
+    panels[static_cast<size_t>(k)] = gauss_kronrod::panel<Value>(f, begin, end);
+  }
+  size_t count = static_cast<size_t>(pieces);
   for (;;) {
-    double value = 0, difference = 0;
+    Value value = panels[0].value;
+    double difference = panels[0].difference;
     size_t worst = 0;
-    for (size_t k = 0; k < count; ++k) {
+    for (size_t k = 1; k < count; ++k) {
       value += panels[k].value;
       difference += panels[k].difference;
       if (panels[k].difference > panels[worst].difference) worst = k;
     }
-    if (difference <= relativeTolerance * std::fabs(value) || count == kMaxPanels || !std::isfinite(value)) {
+    if (difference <= control.absoluteTolerance + control.relativeTolerance * gauss_kronrod::magnitude(value) ||
+        count == static_cast<size_t>(maxPanels) || !gauss_kronrod::allFinite(value)) {
       return value;
     }
-    const gauss_kronrod::Panel split = panels[worst];
+    const Panel<Value> split = panels[worst];
     const double middle = 0.5 * (split.from + split.to);
-    panels[worst] = gauss_kronrod::panel(f, split.from, middle);
-    panels[count++] = gauss_kronrod::panel(f, middle, split.to);
+    panels[worst] = gauss_kronrod::panel<Value>(f, split.from, middle);
+    panels[count++] = gauss_kronrod::panel<Value>(f, middle, split.to);
   }
+}
+
+// ∫ f over [from, to] for a number-valued f, to `relativeTolerance` of the integral (at most 64 panels).
+template <class F>
+double integrate(F&& f, double from, double to, double relativeTolerance = 1e-12) {
+  return integrateAdaptive(f, from, to, {.relativeTolerance = relativeTolerance});
 }
 
 }  // namespace lodestone

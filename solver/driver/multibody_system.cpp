@@ -735,7 +735,9 @@ std::span<const BodyKinematics> MultibodySystem::touchingContacts(double time, s
   reports.clear();
   if (contacts_.empty()) return kinematics_;
   updateKinematics(y.data());
-  contacts_.report(time, kinematics_, reports, ContactEvaluator::Reach::Touching);
+  // The impact recorder reads only forces and depths.
+  contacts_.report(time, kinematics_, reports, ContactEvaluator::Reach::Touching,
+                   ContactEvaluator::Detail::ForcesOnly);
   return kinematics_;
 }
 

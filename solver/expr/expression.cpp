@@ -543,11 +543,11 @@ class ExpressionCompiler {
                              " of CONTACT is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
       }
       instruction.markers = {values[0], values[1], values[2], rm};
-    } else if (values[1] != 1) {
-      // The manual's other indices (contact point, normal and friction forces…) are not computed per element yet.
-      fail(offsets[1], "index " + std::to_string(values[1]) + " of CONTACT(id, index, rm) is not available in " +
-                           "Lodestone; index 1 (the largest penetration) is, and CONTACT(id, jflag, comp, rm) gives " +
-                           "the forces and torques");
+    } else if (values[1] < 1 || values[1] > kContactIndexCount) {
+      fail(offsets[1], "index " + std::to_string(values[1]) + " of CONTACT(id, index, rm) is not 1 to " +
+                           std::to_string(kContactIndexCount) + " (1 penetration, 2 contact signal, 3 separation, " +
+                           "4-5 normal and friction force, 6-8 relative velocity in the contact frame, 9-15 and " +
+                           "16-22 the frame on J and on I, 23-25 point, 26-28 normal in rm's axes)");
     }
     noteId(expression_.contactIds_, expression_.contactColumns_, values[0], offsets[0]);
     if (rm != 0) noteId(expression_.markerIds_, expression_.markerColumns_, rm, rmOffset);
@@ -669,11 +669,38 @@ double Expression::measureValue(const Instruction& instruction, const Expression
   return markerMeasure(instruction.measure, *motions[0], *motions[1], *motions[2], *motions[3]);
 }
 
+double Expression::contactIndexValue(const ContactLoads& loads, int index, int rm, const ExpressionContext& context) {
+  // The vectors with a frame of their own first; then those resolved in rm's axes (the point from rm's origin).
+  if (index >= kContactPointInJ && index < kContactPointInJ + 3) return loads.pointInJ[index - kContactPointInJ];
+  if (index >= kContactFrameInJ && index < kContactFrameInJ + 4) return loads.frameInJ[index - kContactFrameInJ];
+  if (index >= kContactPointInI && index < kContactPointInI + 3) return loads.pointInI[index - kContactPointInI];
+  if (index >= kContactFrameInI && index < kContactFrameInI + 4) return loads.frameInI[index - kContactFrameInI];
+  if (index >= kContactPoint) {
+    const bool isPoint = index < kContactNormal;
+    const int axis = index - (isPoint ? kContactPoint : kContactNormal);
+    const Vector3& vector = isPoint ? loads.point : loads.normal;
+    if (rm == 0) return vector[axis];
+    const MarkerMotion frame = context.marker(rm);
+    return frame.rotation.col(axis).dot(isPoint ? Vector3(vector - frame.position) : vector);
+  }
+  switch (index) {
+    case kContactPenetration: return loads.penetration;
+    case kContactSignal: return loads.inContact;
+    case kContactSeparation: return loads.separation;
+    case kContactNormalForce: return loads.normalForce;
+    case kContactFrictionForce: return loads.frictionForce;
+    case kContactNormalVelocity: return loads.normalVelocity;
+    case kContactTangentialX: return loads.tangentialVelocity[0];
+    case kContactTangentialX + 1: return loads.tangentialVelocity[1];
+    default: return std::numeric_limits<double>::quiet_NaN();  // compile lets no other through
+  }
+}
+
 double Expression::contactValue(const Instruction& instruction, const ExpressionContext& context) {
   const std::optional<ContactLoads> loads = context.contact(instruction.markers[0]);
   if (!loads) return std::numeric_limits<double>::quiet_NaN();
   const int jflag = instruction.markers[1], component = instruction.markers[2], rm = instruction.markers[3];
-  if (jflag < 0) return loads->penetration;  // the index form: index 1, the only one compile lets through
+  if (jflag < 0) return contactIndexValue(*loads, component, rm, context);  // the index form
   const Vector3& force = jflag == 0 ? loads->forceOnI : loads->forceOnJ;
   const Vector3& torque = jflag == 0 ? loads->torqueOnI : loads->torqueOnJ;
   if (component == 1) return force.norm();

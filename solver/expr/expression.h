@@ -46,13 +46,45 @@
 
 namespace lodestone {
 
+// CONTACT(id, index, rm)'s indices (docs/expressions.md, CONTACT): Simscape's sensing of a contact, J the base
+// geometry and I the follower. The first of each vector's components; kContactIndexCount the last index.
+enum ContactIndex : int {
+  kContactPenetration = 1,       // the largest penetration, ≥ 0
+  kContactSignal = 2,            // 1 while some incident touches, else 0
+  kContactSeparation = 3,        // the signed distance: the smallest gap, or −depth in contact
+  kContactNormalForce = 4,       // Σ |normal force| over the incidents' points
+  kContactFrictionForce = 5,     // Σ |friction force|
+  kContactNormalVelocity = 6,    // z of I's velocity relative to J in the contact frame (< 0 approaching)
+  kContactTangentialX = 7,       // and its x, y (8)
+  kContactPointInJ = 9,          // 9-11: the contact point in J's graphic's reference marker
+  kContactFrameInJ = 12,         // 12-15: the contact frame's Euler parameters relative to that marker
+  kContactPointInI = 16,         // 16-18, 19-22: the same for I's graphic
+  kContactFrameInI = 19,
+  kContactPoint = 23,            // 23-25: the contact point, from rm in rm's axes
+  kContactNormal = 26,           // 26-28: the contact normal (from J to I) in rm's axes
+};
+constexpr int kContactIndexCount = 28;
+
 // The loads of one Force_Contact at a state, summed over its incidents (graphic pairs), in ground: the force on its
 // I body and the torque about that body's CG, the same on its J body (about the ground origin when J is ground),
-// and the largest penetration of its incidents (0 apart).
+// and the largest penetration of its incidents (0 apart). Then what CONTACT(id, index, rm) reads besides
+// (ContactIndex; NaN where whoever filled it in did not measure them): the forces' magnitudes summed over the
+// incidents, the smallest signed distance of its graphic pairs, and the kinematics of
+// the contact frame of the deepest incident touching (velocities and points 0, rotations the identity when none
+// touches).
 struct ContactLoads {
   Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
   Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
   double penetration = 0;
+  double inContact = 0;
+  double separation = 0;
+  double normalForce = 0, frictionForce = 0;
+  double normalVelocity = 0;
+  std::array<double, 2> tangentialVelocity{};
+  Vector3 pointInJ = Vector3::Zero(), pointInI = Vector3::Zero();
+  Vector4 frameInJ = Vector4(1, 0, 0, 0), frameInI = Vector4(1, 0, 0, 0);
+  Vector3 point = Vector3::Zero();   // in ground
+  Vector3 normal = Vector3::Zero();  // in ground
 };
 
 // The values of one contact point that a contact law given by expressions reads (Force_Contact cnf_type="EXPRESSION",
@@ -153,6 +185,8 @@ class Expression {
   static double run(const Instruction* first, const Instruction* last, const ExpressionContext& context);
   static double measureValue(const Instruction& instruction, const ExpressionContext& context);
   static double contactValue(const Instruction& instruction, const ExpressionContext& context);
+  // CONTACT(id, index, rm): the measure `index` (ContactIndex) of `loads`.
+  static double contactIndexValue(const ContactLoads& loads, int index, int rm, const ExpressionContext& context);
 
   std::string text_;
   std::vector<Instruction> program_;

@@ -126,6 +126,24 @@ const ResultTable<ContactRow>& contactsTable() {
     c.push_back({"interval_max_penetration", CellType::Real, Quantity::Length,
                  "largest penetration since the previous output",
                  [](const ContactRow& row) -> Cell { return row.pair.intervalMaxPenetration; }});
+    // Simscape's sensing, J the base geometry and I the follower: the contact frame at (px, py, pz), its z the normal.
+    c.push_back({"vn", CellType::Real, Quantity::Velocity,
+                 "I's velocity relative to J along the contact frame's z (the normal), < 0 approaching",
+                 [](const ContactRow& row) -> Cell { return row.pair.normalVelocity; }});
+    addComponents(c, {"vtx", "vty"}, Quantity::Velocity, "I's velocity relative to J along the contact frame's x, y",
+                  [](const ContactRow& row) { return row.pair.tangentialVelocity; });
+    addComponents(c, {"j_px", "j_py", "j_pz"}, Quantity::Length,
+                  "contact point in the axes of J's graphic's reference marker, from it",
+                  [](const ContactRow& row) { return row.pair.pointInJ; });
+    addComponents(c, {"j_e0", "j_e1", "j_e2", "j_e3"}, Quantity::Ratio,
+                  "Euler parameters of the contact frame relative to J's graphic's reference marker",
+                  [](const ContactRow& row) { return row.pair.frameInJ; });
+    addComponents(c, {"i_px", "i_py", "i_pz"}, Quantity::Length,
+                  "contact point in the axes of I's graphic's reference marker, from it",
+                  [](const ContactRow& row) { return row.pair.pointInI; });
+    addComponents(c, {"i_e0", "i_e1", "i_e2", "i_e3"}, Quantity::Ratio,
+                  "Euler parameters of the contact frame relative to I's graphic's reference marker",
+                  [](const ContactRow& row) { return row.pair.frameInI; });
     return t;
   }();
   return table;

@@ -23,9 +23,12 @@ using lodestone::testing::lineOf;
 inline const std::string kUsersubModels = std::string(LODESTONE_SOURCE_DIR) + "/models/usersub/";
 
 // Every numeric column of contacts.csv.
-inline const std::vector<std::string> kContactColumns{"time", "in_contact", "points", "penetration", "separation",
-                                                      "penetration_rate", "slip_speed", "fn", "ft", "fx", "fy",
-                                                      "fz", "tx", "ty", "tz", "px", "py", "pz", "nx", "ny", "nz"};
+inline const std::vector<std::string> kContactColumns{
+    "time", "in_contact", "points", "penetration", "separation", "penetration_rate", "slip_speed", "fn", "ft",
+    "fx",   "fy",         "fz",     "tx",          "ty",         "tz",               "px",         "py", "pz",
+    "nx",   "ny",         "nz",     "vn",          "vtx",        "vty",              "j_px",       "j_py", "j_pz",
+    "j_e0", "j_e1",       "j_e2",   "j_e3",        "i_px",       "i_py",             "i_pz",       "i_e0", "i_e1",
+    "i_e2", "i_e3"};
 
 // "deck.xml:23:5: Force_Contact id=300: ", how a deck error on the element's line begins (the decks these tests
 // use have one Force_Contact, id 300, indented by four spaces).

@@ -6,6 +6,7 @@
 // nothing.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -28,24 +29,6 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 constexpr double kMu0 = 4e-7 * kPi;
 
-// Body `id` (on ground when mass is 0) with its CG marker id·10 at `at`, a sphere graphic id·100 of `radius` there,
-// and a Force_Magnet id·1000 on it with `magnet` (its moment or susceptibility attributes).
-std::string sphere(int id, const Vector3& at, double radius, double mass, const std::string& magnet) {
-  const std::string marker = std::to_string(id * 10), graphic = std::to_string(id * 100);
-  std::string text;
-  if (mass > 0) {
-    text += "<Body_Rigid id=\"" + std::to_string(id) + "\" mass=\"" + formatReal(mass) + "\" cg_id=\"" + marker +
-            "\" inertia_xx=\"1e-5\" inertia_yy=\"1e-5\" inertia_zz=\"1e-5\"/>\n";
-  }
-  text += "<Reference_Marker id=\"" + marker + "\" body_id=\"" + (mass > 0 ? std::to_string(id) : "1") +
-          "\" pos_x=\"" + formatReal(at.x()) + "\" pos_y=\"" + formatReal(at.y()) + "\" pos_z=\"" +
-          formatReal(at.z()) + "\"/>\n"
-          "<Post_Graphic id=\"" + graphic + "\" type=\"Sphere\" center_marker_id=\"" + marker + "\" radius=\"" +
-          formatReal(radius) + "\"/>\n"
-          "<Force_Magnet id=\"" + std::to_string(id * 1000) + "\" graphic_id=\"" + graphic + "\" " + magnet + "/>\n";
-  return text;
-}
-
 double polarisability(double radius, double chi) { return 4 * kPi * std::pow(radius, 3) * chi / (chi + 3); }
 
 // The pull of a permanent dipole m on a soft sphere of polarisability α on its axis at r: 3μ0·α·m²/(4π²r⁷)
@@ -54,23 +37,34 @@ double axialPull(double alpha, double m, double r) {
   return 3 * kMu0 * alpha * m * m / (4 * kPi * kPi * std::pow(r, 7));
 }
 
+// Runs `deck`, where body 2 (10 g) is a soft magnet of polarisability `alpha` on the 1 A·m² magnet's x axis 30 mm from
+// it, and checks that its force at t = 0 (its mass times its acceleration) is the closed-form pull within 1e-9.
+// Returns that force's x (NaN when the run failed).
+double expectClosedFormPull(const std::string& name, const std::string& deck, double alpha) {
+  const ContactRun run = runContactDeck(name, deck);
+  EXPECT_TRUE(run.completed);
+  const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
+  EXPECT_FALSE(rows.empty());
+  if (!run.completed || rows.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const double pull = axialPull(alpha, 1, 0.03);
+  const Vector3 force = 0.01 * run.bodies.vector3(rows[0], "ax", "ay", "az");
+  EXPECT_LT((force - Vector3(-pull, 0, 0)).norm(), 1e-9 * std::abs(pull)) << force.transpose();
+  return force.x();
+}
+
 // A 1 A·m² sphere magnet (radius 10 mm) on ground, a soft sphere (radius 5 mm, χ = 1000) on a free 10 g body 30 mm
 // away on its axis. At t = 0 the soft sphere's acceleration times its mass is the closed-form pull within 1e-9.
 TEST(ForceMagnetSoft, ASoftSphereOnAMagnetsAxisIsPulledAsTheClosedFormSays) {
   for (const double chi : {1000.0, -0.5}) {
-    const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                             sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"" + formatReal(chi) + "\"") +
-                             magnetDeckFooter(1e-8, 1e-8);
-    const ContactRun run = runContactDeck(chi > 0 ? "soft_sphere_pull" : "soft_sphere_push", deck);
-    ASSERT_TRUE(run.completed);
-    const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
-    ASSERT_FALSE(rows.empty());
-    const double pull = axialPull(polarisability(0.005, chi), 1, 0.03);
-    const Vector3 force = 0.01 * run.bodies.vector3(rows[0], "ax", "ay", "az");
+    const std::string deck =
+        magnetDeckHeader() + magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+        magnetSphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"" + formatReal(chi) + "\"") +
+        magnetDeckFooter(1e-8, 1e-8);
     SCOPED_TRACE(::testing::Message() << "χ " << chi);
-    EXPECT_LT((force - Vector3(-pull, 0, 0)).norm(), 1e-9 * std::abs(pull)) << force.transpose();
+    const double alpha = polarisability(0.005, chi), pull = axialPull(alpha, 1, 0.03);
+    const double force = expectClosedFormPull(chi > 0 ? "soft_sphere_pull" : "soft_sphere_push", deck, alpha);
     ::testing::Test::RecordProperty(chi > 0 ? "pull_relative_error" : "push_relative_error",
-                                    sci(std::abs(force.x() + pull) / std::abs(pull)));
+                                    sci(std::abs(force + pull) / std::abs(pull)));
   }
 }
 
@@ -86,25 +80,15 @@ TEST(ForceMagnetSoft, ASoftEllipsoidIsPulledWithItsDemagnetisingFactorAlongTheFi
   double pulls[2] = {0, 0};
   for (const int turned : {0, 1}) {
     const std::string orientation = turned ? " a00=\"0\" a10=\"1\" a20=\"0\" a02=\"0\" a12=\"0\" a22=\"1\"" : "";
-    const std::string deck =
-        magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-        "<Body_Rigid id=\"2\" mass=\"0.01\" cg_id=\"20\" inertia_xx=\"1e-5\" inertia_yy=\"1e-5\" "
-        "inertia_zz=\"1e-5\"/>\n"
+    const std::string graphic =
         "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.03\"" + orientation + "/>\n"
         "<Post_Graphic id=\"200\" type=\"Ellipsoid\" center_marker_id=\"20\" x_scale=\"0.008\" y_scale=\"0.004\" "
-        "z_scale=\"0.003\"/>\n"
-        "<Force_Magnet id=\"2000\" graphic_id=\"200\" susceptibility=\"1000\"/>\n" +
-        magnetDeckFooter(1e-8, 1e-8);
-    const ContactRun run = runContactDeck(turned ? "soft_ellipsoid_across" : "soft_ellipsoid_along", deck);
-    ASSERT_TRUE(run.completed);
-    const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
-    ASSERT_FALSE(rows.empty());
+        "z_scale=\"0.003\"/>\n";
     const double alongField = factors[turned ? 1 : 0];
-    const double pull = axialPull(volume * chi / (1 + alongField * chi), 1, 0.03);
-    const Vector3 force = 0.01 * run.bodies.vector3(rows[0], "ax", "ay", "az");
     SCOPED_TRACE(::testing::Message() << (turned ? "turned" : "along"));
-    EXPECT_LT((force - Vector3(-pull, 0, 0)).norm(), 1e-9 * pull) << force.transpose();
-    pulls[turned] = -force.x();
+    const double alpha = volume * chi / (1 + alongField * chi);
+    pulls[turned] = -expectClosedFormPull(turned ? "soft_ellipsoid_across" : "soft_ellipsoid_along",
+                                          softBodyOnMagnetAxisDeck(graphic, chi), alpha);
   }
   EXPECT_NEAR(pulls[0] / pulls[1], (1 + factors.y() * chi) / (1 + factors.x() * chi), 1e-8);
   EXPECT_GT(pulls[0] / pulls[1], 2.4);
@@ -125,26 +109,16 @@ TEST(ForceMagnetSoft, ASoftFrustumIsPulledWithItsDemagnetisingFactors) {
     const std::string orientation = across ? " a00=\"1\" a10=\"0\" a20=\"0\" a02=\"0\" a12=\"1\" a22=\"0\""
                                            : " a00=\"0\" a10=\"0\" a20=\"-1\" a02=\"1\" a12=\"0\" a22=\"0\"";
     const Vector3 base = Vector3(0.03, 0, 0) - centroidHeight * (across ? Vector3::UnitY() : Vector3::UnitX());
-    const std::string deck =
-        magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-        "<Body_Rigid id=\"2\" mass=\"0.01\" cg_id=\"20\" inertia_xx=\"1e-5\" inertia_yy=\"1e-5\" "
-        "inertia_zz=\"1e-5\"/>\n"
+    const std::string graphic =
         "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.03\"/>\n"
         "<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"" + formatReal(base.x()) + "\" pos_y=\"" +
         formatReal(base.y()) + "\"" + orientation + "/>\n"
         "<Post_Graphic id=\"200\" type=\"Frustum\" center_marker_id=\"21\" bottom_radius=\"0.004\" "
-        "top_radius=\"0.002\" length=\"0.01\"/>\n"
-        "<Force_Magnet id=\"2000\" graphic_id=\"200\" susceptibility=\"1000\"/>\n" +
-        magnetDeckFooter(1e-8, 1e-8);
-    const ContactRun run = runContactDeck(across ? "soft_frustum_across" : "soft_frustum_along", deck);
-    ASSERT_TRUE(run.completed);
-    const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
-    ASSERT_FALSE(rows.empty());
+        "top_radius=\"0.002\" length=\"0.01\"/>\n";
     const double alongField = across ? factors.x() : factors.z();
-    const double pull = axialPull(volume * chi / (1 + alongField * chi), 1, 0.03);
-    const Vector3 force = 0.01 * run.bodies.vector3(rows[0], "ax", "ay", "az");
     SCOPED_TRACE(::testing::Message() << (across ? "across" : "along"));
-    EXPECT_LT((force - Vector3(-pull, 0, 0)).norm(), 1e-9 * pull) << force.transpose();
+    expectClosedFormPull(across ? "soft_frustum_across" : "soft_frustum_along", softBodyOnMagnetAxisDeck(graphic, chi),
+                         volume * chi / (1 + alongField * chi));
   }
 }
 
@@ -157,8 +131,8 @@ double softSphereGapAt(double time, double x0, double alpha, double m, double ma
 // The same soft sphere let go: it closes from 30 mm to 19.5 mm in 0.14 s, its position following the 1-D
 // integration within 2e-8 m (integr_tol 1e-9).
 TEST(ForceMagnetSoft, AFreeSoftSphereMovesAsTheOneDimensionalIntegrationSays) {
-  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
+  const std::string deck = magnetDeckHeader() + magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           magnetSphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
                            magnetDeckFooter(0.14, 0.028);
   const ContactRun run = runContactDeck("soft_sphere_motion", deck);
   ASSERT_TRUE(run.completed);
@@ -181,10 +155,11 @@ TEST(ForceMagnetSoft, AFreeSoftSphereMovesAsTheOneDimensionalIntegrationSays) {
 // 2e-8 m, and run.log counts the blocks left out.
 TEST(ForceMagnetSoft, WeakBlocksBetweenSoftBodiesAreLeftToTheResidual) {
   const std::string susceptibility = "susceptibility=\"1000\"";
-  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, susceptibility) +
-                           sphere(3, Vector3(-0.15, 0, 0), 0.005, 0.01, susceptibility) +
-                           sphere(4, Vector3(0, 0.15, 0), 0.005, 0.01, susceptibility) + magnetDeckFooter(0.14, 0.028);
+  const std::string deck = magnetDeckHeader() + magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           magnetSphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, susceptibility) +
+                           magnetSphere(3, Vector3(-0.15, 0, 0), 0.005, 0.01, susceptibility) +
+                           magnetSphere(4, Vector3(0, 0.15, 0), 0.005, 0.01, susceptibility) +
+                           magnetDeckFooter(0.14, 0.028);
   const DeckRun run = runDeckText("soft_spheres_weak_blocks", deck);
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -207,8 +182,9 @@ TEST(ForceMagnetSoft, WeakBlocksBetweenSoftBodiesAreLeftToTheResidual) {
 // momentum about the origin stay zero (the reaction acts about the magnet's centre with the moment of the soft pull).
 TEST(ForceMagnetSoft, FreeMagnetsKeepTheirMomentumAndAngularMomentum) {
   const std::string deck =
-      magnetDeckHeader() + sphere(2, Vector3::Zero(), 0.01, 0.02, "moment_x=\"0.6\" moment_z=\"0.8\"") +
-      sphere(3, Vector3(0.025, 0.012, -0.004), 0.005, 0.01, "susceptibility=\"500\"") + magnetDeckFooter(0.06, 0.01);
+      magnetDeckHeader() + magnetSphere(2, Vector3::Zero(), 0.01, 0.02, "moment_x=\"0.6\" moment_z=\"0.8\"") +
+      magnetSphere(3, Vector3(0.025, 0.012, -0.004), 0.005, 0.01, "susceptibility=\"500\"") +
+      magnetDeckFooter(0.06, 0.01);
   const ContactRun run = runContactDeck("soft_momentum", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> magnet = run.bodies.rowsOfBody(2), soft = run.bodies.rowsOfBody(3);
@@ -245,9 +221,9 @@ TEST(ForceMagnetSoft, TwoCoupledSoftSpheresFeelTheGradientOfTheirEnergy) {
   const Vector3 moment(0.3, 0, 0.9), x1(0.022, 0.006, -0.003), x2(0.012, 0.024, 0.006);
   const double a1 = 0.005, a2 = 0.007, chi1 = 40, chi2 = 3, mass = 0.01;
   const std::string deck = magnetDeckHeader() +
-                           sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"0.3\" moment_z=\"0.9\"") +
-                           sphere(2, x1, a1, mass, "susceptibility=\"40\"") +
-                           sphere(3, x2, a2, mass, "susceptibility=\"3\"") + magnetDeckFooter(1e-8, 1e-8);
+                           magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"0.3\" moment_z=\"0.9\"") +
+                           magnetSphere(2, x1, a1, mass, "susceptibility=\"40\"") +
+                           magnetSphere(3, x2, a2, mass, "susceptibility=\"3\"") + magnetDeckFooter(1e-8, 1e-8);
   const ContactRun run = runContactDeck("soft_two_spheres", deck);
   ASSERT_TRUE(run.completed);
   const auto dipoleBlock = [](const Vector3& d) {
@@ -337,8 +313,8 @@ TEST(ForceMagnetSoft, ASoftCubesForceConvergesWithItsDipolesPerAxis) {
 // The soft sphere let go from 30 mm: the work the element does on it is energy.csv's work_field, which equals the
 // kinetic energy it gains and the drop of −μ0·α·m²/(8π²x⁶) between its start and its end, within 1e-6 of it.
 TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
-  const std::string deck = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
+  const std::string deck = magnetDeckHeader() + magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           magnetSphere(2, Vector3(0.03, 0, 0), 0.005, 0.01, "susceptibility=\"1000\"") +
                            magnetDeckFooter(0.12, 0.04);
   const DeckRun run = runDeckText("soft_sphere_energy", deck);
   ASSERT_TRUE(run.completed);
@@ -359,9 +335,9 @@ TEST(ForceMagnetSoft, TheWorkOfTheSoftPullIsInTheEnergyBalance) {
 // says so, once until the message is taken, naming the method and every soft magnet with its deck line. (Decks get
 // dense LU below 300 samples, which is exact; the fixed point is forced here on the built model.)
 TEST(ForceMagnetSoft, AnInductionShortOfItsToleranceIsReportedNamingTheSoftMagnets) {
-  const std::string text = magnetDeckHeader() + sphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
-                           sphere(2, Vector3(0.022, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
-                           sphere(3, Vector3(0.012, 0.024, 0), 0.007, 0.01, "susceptibility=\"3\"") +
+  const std::string text = magnetDeckHeader() + magnetSphere(1, Vector3::Zero(), 0.01, 0, "moment_x=\"1\"") +
+                           magnetSphere(2, Vector3(0.022, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
+                           magnetSphere(3, Vector3(0.012, 0.024, 0), 0.007, 0.01, "susceptibility=\"3\"") +
                            magnetDeckFooter(1, 1);
   ReadResult read = readText(text);
   ASSERT_TRUE(read.spec);
@@ -408,9 +384,9 @@ TEST(ForceMagnetSoft, ASwitchedOffMagnetMagnetisesNothingAndAStrengthOfTimeReads
   const auto build = [](const std::string& strength) {
     const std::string text =
         magnetDeckHeader() +
-        sphere(4, Vector3::Zero(), 0.01, 1, "moment_x=\"100\" strength_expression=\"" + strength + "\"") +
-        sphere(2, Vector3(0.03, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
-        sphere(3, Vector3(0.012, 0.034, 0), 0.007, 0.01, "susceptibility=\"3\"") + magnetDeckFooter(1, 1);
+        magnetSphere(4, Vector3::Zero(), 0.01, 1, "moment_x=\"100\" strength_expression=\"" + strength + "\"") +
+        magnetSphere(2, Vector3(0.03, 0.006, 0), 0.005, 0.01, "susceptibility=\"40\"") +
+        magnetSphere(3, Vector3(0.012, 0.034, 0), 0.007, 0.01, "susceptibility=\"3\"") + magnetDeckFooter(1, 1);
     ReadResult read = readText(text);
     EXPECT_TRUE(read.spec) << read.diagnostics.formatAll();
     std::optional<Model> model = buildModel(*read.spec, read.diagnostics);

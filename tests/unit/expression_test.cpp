@@ -424,11 +424,54 @@ TEST(ExpressionContacts, ContactReadsTheSideComponentAndAxesItNames) {
   EXPECT_TRUE(std::isnan(valueOf("CONTACT(301,0,1,0)", context)));
 }
 
+// CONTACT(id, index, rm) beyond index 1: each of Simscape's sensing measures at its index (docs/expressions.md), the
+// point and the normal (23-28) resolved in rm's axes, the point from rm's origin; the others ignore rm.
+TEST(ExpressionContacts, EveryIndexReadsItsMeasure) {
+  FakeContext context;
+  ContactLoads loads;
+  loads.penetration = 2.5e-4;
+  loads.inContact = 1;
+  loads.separation = -2.5e-4;
+  loads.normalForce = 13;
+  loads.frictionForce = 4;
+  loads.normalVelocity = -0.5;
+  loads.tangentialVelocity = {0.25, -0.75};
+  loads.pointInJ = Vector3(1, 2, 3);
+  loads.frameInJ = Vector4(0.5, 0.5, -0.5, 0.5);
+  loads.pointInI = Vector3(-4, -5, -6);
+  loads.frameInI = Vector4(0.8, 0, 0.6, 0);
+  loads.point = Vector3(7, 8, 9);
+  loads.normal = Vector3(0, 0.6, 0.8);
+  context.contacts = {{300, loads}};
+  MarkerMotion turned;  // x along ground y, y along ground −x: a quarter turn about z, at (1, 1, 1)
+  turned.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);
+  turned.position = Vector3(1, 1, 1);
+  context.markers = {{30, turned}};
+  const std::vector<double> expected{2.5e-4, 1,  -2.5e-4, 13, 4,   -0.5, 0.25, -0.75, 1, 2, 3, 0.5, 0.5, -0.5,
+                                     0.5,    -4, -5,      -6, 0.8, 0,    0.6,  0,     7, 8, 9, 0,   0.6, 0.8};
+  ASSERT_EQ(expected.size(), static_cast<size_t>(kContactIndexCount));
+  for (int index = 1; index <= kContactIndexCount; ++index) {
+    const std::string text = "CONTACT(300," + std::to_string(index) + ",0)";
+    EXPECT_DOUBLE_EQ(valueOf(text, context), expected[static_cast<size_t>(index - 1)]) << text;
+    if (index < kContactPoint) {
+      EXPECT_DOUBLE_EQ(valueOf("CONTACT(300," + std::to_string(index) + ",30)", context),
+                       expected[static_cast<size_t>(index - 1)]) << "rm does not turn index " << index;
+    }
+  }
+  // In marker 30's axes: the point (6, 7, 8) from its origin is (7, −6, 8), the normal (0.6, 0, 0.8).
+  const std::vector<double> inMarker{7, -6, 8, 0.6, 0, 0.8};
+  for (int k = 0; k < 6; ++k) {
+    const std::string text = "CONTACT(300," + std::to_string(kContactPoint + k) + ",30)";
+    EXPECT_NEAR(valueOf(text, context), inMarker[static_cast<size_t>(k)], 1e-14) << text;
+  }
+}
+
 TEST(ExpressionContacts, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
   const std::vector<std::tuple<const char*, int, const char*>> table{
       {"CONTACT(300,2,1,0)", 13, "jflag 2 of CONTACT is neither 0 (the loads on the I body) nor 1 (on the J body)"},
       {"CONTACT(300,0,9,0)", 15, "comp 9 of CONTACT is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)"},
-      {"CONTACT(300,2,0)", 13, "index 2 of CONTACT(id, index, rm) is not available in Lodestone"},
+      {"CONTACT(300,29,0)", 13, "index 29 of CONTACT(id, index, rm) is not 1 to 28 (1 penetration, 2 contact"},
+      {"CONTACT(300,0,0)", 13, "index 0 of CONTACT(id, index, rm) is not 1 to 28"},
       {"CONTACT(300,0,1,0,0)", 1, "CONTACT takes 4 arguments (id, jflag, comp, rm) or 3 (id, index, rm), got 5"},
       {"CONTACT(300,TIME,1,0)", 13, "expected a literal (a whole number) as argument 2 of CONTACT, found 'TIME'"},
   };

@@ -25,33 +25,21 @@ const Ellipsoid kEllipsoid{Vector3(0.006, 0.004, 0.003), Vector3(2e5, -3e5, 7e5)
 // analytic over the ellipsoid away from its edges, so the rule converges geometrically; `points` is the count along
 // θ, with half as many along ρ and twice as many along φ.
 std::vector<VolumePoint> ellipsoidVolumeRule(const Ellipsoid& ellipsoid, const Matrix3& rotation, int points) {
-  const GaussLegendreRule radial = gaussLegendreRule(points / 2), polar = gaussLegendreRule(points);
-  const int azimuths = 2 * points;
-  std::vector<VolumePoint> rule;
-  for (size_t i = 0; i < radial.nodes.size(); ++i) {
-    const double rho = 0.5 * (radial.nodes[i] + 1);
-    for (size_t j = 0; j < polar.nodes.size(); ++j) {
-      const double theta = 0.5 * std::numbers::pi * (polar.nodes[j] + 1);
-      for (int k = 0; k < azimuths; ++k) {
-        const double phi = 2 * std::numbers::pi * k / azimuths;
-        const Vector3 unit(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
-        // dρ·dθ·dφ of the rule: (1/2)·(π/2)·(2π/azimuths).
-        const double weight = radial.weights[i] * polar.weights[j] * 0.5 * std::numbers::pi * std::numbers::pi /
-                              azimuths * ellipsoid.semiAxes.prod() * rho * rho * std::sin(theta);
-        rule.push_back({rotation * ellipsoid.semiAxes.cwiseProduct(rho * unit), weight});
-      }
-    }
-  }
-  return rule;
+  // u → ρ = (u + 1)/2, v → θ = π(v + 1)/2: dρ·dθ = (1/2)·(π/2)·du·dv.
+  return azimuthalVolumeRule(points / 2, points, 2 * points, rotation, [&](double u, double v, double phi) {
+    const double rho = 0.5 * (u + 1), theta = 0.5 * std::numbers::pi * (v + 1);
+    const Vector3 unit(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
+    const double jacobian = 0.25 * std::numbers::pi * ellipsoid.semiAxes.prod() * rho * rho * std::sin(theta);
+    return std::pair{Vector3(ellipsoid.semiAxes.cwiseProduct(rho * unit)), jacobian};
+  });
 }
 
 // The loads over the ellipsoid's volume in the cube's field, (M·∇)H by central differences of 1e-5 of the distance
 // `reach` from the ellipsoid to the cube's edges (truncation ~1e-10, round-off ~1e-11).
 std::pair<Vector3, Vector3> volumeIntegral(const Cuboid& source, const Ellipsoid& target, const MagnetPose& pose,
                                            double reach, int points) {
-  return volumeLoads([&source](const Vector3& x) { return cuboidField(source, x); }, pose.position,
-                     pose.rotation * target.magnetisation, ellipsoidVolumeRule(target, pose.rotation, points),
-                     1e-5 * reach);
+  return cuboidVolumeLoads(source, target.magnetisation, pose, ellipsoidVolumeRule(target, pose.rotation, points),
+                           reach);
 }
 
 // The ellipsoid, turned, above the cube's top face and off its centre, `gap` between the face and its lowest point.

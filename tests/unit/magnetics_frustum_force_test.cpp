@@ -32,34 +32,20 @@ double radiusAt(const Frustum& frustum, double z) {
 // the trapezoid rule in φ (periodic). The source's field is analytic over the frustum away from the cube's edges, so
 // the rule converges geometrically; `points` is the count along z and q, twice as many along φ.
 std::vector<VolumePoint> frustumVolumeRule(const Frustum& frustum, const Matrix3& rotation, int points) {
-  const GaussLegendreRule rule = gaussLegendreRule(points);
-  const int azimuths = 2 * points;
   const double halfHeight = 0.5 * (frustum.topZ - frustum.bottomZ), middle = 0.5 * (frustum.topZ + frustum.bottomZ);
-  std::vector<VolumePoint> volumeRule;
-  for (size_t i = 0; i < rule.nodes.size(); ++i) {
-    const double z = middle + halfHeight * rule.nodes[i], radius = radiusAt(frustum, z);
-    for (size_t j = 0; j < rule.nodes.size(); ++j) {
-      const double q = 0.5 * (rule.nodes[j] + 1);
-      for (int k = 0; k < azimuths; ++k) {
-        const double phi = 2 * std::numbers::pi * k / azimuths;
-        // dz·dq·dφ of the rule: halfHeight·(1/2)·(2π/azimuths).
-        const double weight = rule.weights[i] * rule.weights[j] * halfHeight * std::numbers::pi / azimuths * radius *
-                              radius * q;
-        volumeRule.push_back(
-            {rotation * Vector3(q * radius * std::cos(phi), q * radius * std::sin(phi), z), weight});
-      }
-    }
-  }
-  return volumeRule;
+  // u → z = middle + halfHeight·u, v → q = (v + 1)/2: dz·dq = halfHeight·(1/2)·du·dv.
+  return azimuthalVolumeRule(points, points, 2 * points, rotation, [&](double u, double v, double phi) {
+    const double z = middle + halfHeight * u, radius = radiusAt(frustum, z), q = 0.5 * (v + 1);
+    return std::pair{Vector3(q * radius * std::cos(phi), q * radius * std::sin(phi), z),
+                     0.5 * halfHeight * radius * radius * q};
+  });
 }
 
 // The loads over the frustum's volume in the cube's field, (M·∇)H by central differences of 1e-5 of the distance
 // `reach` from the frustum to the cube's edges (truncation ~1e-10, round-off ~1e-11).
 std::pair<Vector3, Vector3> volumeIntegral(const Cuboid& source, const Frustum& target, const MagnetPose& pose,
                                            double reach, int points) {
-  return volumeLoads([&source](const Vector3& x) { return cuboidField(source, x); }, pose.position,
-                     pose.rotation * target.magnetisation, frustumVolumeRule(target, pose.rotation, points),
-                     1e-5 * reach);
+  return cuboidVolumeLoads(source, target.magnetisation, pose, frustumVolumeRule(target, pose.rotation, points), reach);
 }
 
 // The frustum, tilted, above the cube's top face and off its centre, `gap` between the face and its lowest point.

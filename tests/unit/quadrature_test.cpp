@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "solver/core/rotation.h"
 #include "solver/core/step_functions.h"
 
 namespace lodestone {
@@ -36,6 +37,19 @@ TEST(Quadrature, RefinesWhereTheFunctionIsNotSmooth) {
 TEST(Quadrature, StopsOnZeroAndOnNonFiniteValues) {
   EXPECT_EQ(integrate([](double) { return 0.0; }, 0.0, 1.0), 0.0);
   EXPECT_TRUE(std::isnan(integrate([](double) { return NAN; }, 0.0, 1.0)));
+}
+
+// The same rule for a vector-valued function (the frustum magnet's mantle), to an absolute tolerance on the norm of
+// the error estimates, and starting from several panels: each component as its own integral would give it.
+TEST(Quadrature, IntegratesVectorsComponentByComponent) {
+  const auto f = [](double x) { return Vector3(std::cos(x), std::sqrt(x), 14 * std::pow(x, 13)); };
+  const Vector3 value = integrateAdaptive(f, 0.0, 2.0, {.absoluteTolerance = 1e-12, .pieces = 3, .maxPanels = 200});
+  EXPECT_NEAR(value.x(), std::sin(2.0), 1e-12);
+  EXPECT_NEAR(value.y(), 2.0 / 3.0 * std::pow(2.0, 1.5), 1e-11);
+  EXPECT_NEAR(value.z(), std::pow(2.0, 14), 1e-9);
+  // A number-valued f through the general form is integrate() itself, bit for bit.
+  const auto g = [](double x) { return std::sqrt(x) * std::exp(-x); };
+  EXPECT_EQ(integrateAdaptive(g, 0.0, 3.0, {.relativeTolerance = 1e-12}), integrate(g, 0.0, 3.0));
 }
 
 }  // namespace

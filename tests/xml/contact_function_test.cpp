@@ -63,10 +63,12 @@ TEST(ContactFunctionDeck, BadFlagsComponentsIndicesAndCountsAreErrorsAtTheirColu
   EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,0,0,0)"))), kReaderLine,
                        "column 15: comp 0 of CONTACT is not 1 to 8"));
   EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,0,0)"))), kReaderLine,
-                       "column 13: index 0 of CONTACT(id, index, rm) is not available in Lodestone; index 1 (the "
-                       "largest penetration) is"));
-  EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,6,0)"))), kReaderLine,
-                       "column 13: index 6 of CONTACT(id, index, rm) is not available in Lodestone"));
+                       "column 13: index 0 of CONTACT(id, index, rm) is not 1 to 28 (1 penetration, 2 contact signal, "
+                       "3 separation, 4-5 normal and friction force, 6-8 relative velocity in the contact frame, 9-15 "
+                       "and 16-22 the frame on J and on I, 23-25 point, 26-28 normal in rm's axes)"));
+  EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,29,0)"))), kReaderLine,
+                       "column 13: index 29 of CONTACT(id, index, rm) is not 1 to 28"));
+  EXPECT_FALSE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,28,0)"))), kReaderLine, "CONTACT"));
   EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,0)"))), kReaderLine,
                        "column 1: CONTACT takes 4 arguments (id, jflag, comp, rm) or 3 (id, index, rm), got 2"));
   EXPECT_TRUE(hasError(readAndBuild(contactDeck(sensor("CONTACT(300,0,1.5,0)"))), kReaderLine,
