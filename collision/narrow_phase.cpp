@@ -73,7 +73,7 @@ constexpr Table makeTable() {
       }
     }
   }
-  for (ShapeType solid : {Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Plane}) {
+  for (ShapeType solid : {Sphere, Box, Cylinder, Frustum, Ellipsoid, Mesh, HollowSphere, Plane, GridSurface}) {
     exact(Point, solid, &detail::pointShape, &swapped<&detail::pointShape>);
     exact(PointCloud, solid, &detail::cloudShape, &swapped<&detail::cloudShape>);
   }
@@ -168,7 +168,8 @@ double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
     return collideCurves(a, poseA, b, poseB, options.curveStability, points);
   }
   if (a.type == ShapeType::GridSurface || b.type == ShapeType::GridSurface) {
-    // Always exact; a grid surface meets spheres only (decks are refused that would pair it with another shape).
+    // Always exact; besides points and clouds (above) a grid surface meets spheres only (decks are refused that would
+    // pair it with another shape).
     const ShapeType other = a.type == ShapeType::GridSurface ? b.type : a.type;
     if (other != ShapeType::Sphere) return std::numeric_limits<double>::infinity();
     return kTable[index(a.type)][index(b.type)].routine(a, poseA, b, poseB, margin, points);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 #include "contact_patch.h"
 #include "mesh_geometry.h"
@@ -33,8 +34,15 @@ double pointAgainst(const Vector3& x, int cloudIndex, const Shape& b, const Pose
     const double bound = local.norm() - b.boundingRadius();
     if (bound > margin && bound > 0) return bound;
   }
-  const SurfacePoint surface =
-      b.type == ShapeType::Mesh ? b.surface->nearestSurfacePoint(local) : nearestSurfacePoint(b, local);
+  SurfacePoint surface;
+  if (b.type == ShapeType::GridSurface) {
+    // The surface's nearest point within reach; beyond its edges there is no surface.
+    const std::optional<GridSurface::Nearest> nearest = b.grid->nearest(local, std::max(margin, 0.0));
+    if (!nearest) return std::numeric_limits<double>::infinity();
+    surface = SurfacePoint{nearest->distance, nearest->point, nearest->normal};
+  } else {
+    surface = b.type == ShapeType::Mesh ? b.surface->nearestSurfacePoint(local) : nearestSurfacePoint(b, local);
+  }
   if (surface.distance < 0) {
     ContactPoint point;
     point.normal = poseB.rotation * surface.normal;

@@ -48,7 +48,7 @@ const char* shapeTypeName(ShapeType type);  // "sphere"
 // - Curve: a smooth plane curve, `curve`, in the xy plane of the shape frame (a ParamCurve graphic): MotionSolve's 2D
 //   curve contact, which meets only other curves in the same plane (collision/curve_contact_2d.h).
 // - GridSurface: Simscape's grid surface, `grid`, heights over the shape frame's xy plane with the material below
-//   (collision/grid_surface.h); it meets spheres.
+//   (collision/grid_surface.h); it meets spheres, points and point clouds.
 // - Point: the origin.
 // - PointCloud: `cloud`'s points, each its own contact.
 // - Plane: the xy plane, the material below it (z < 0): an infinite half-space. It has no bounding sphere

@@ -432,8 +432,8 @@ std::string unsupportedPairReason(ShapeType a, ShapeType b) {
     return "a hollow sphere (is_material_inside=\"FALSE\") holds balls, meshes and points, not a Plane or a Disk";
   }
   if (either(GridSurface)) {
-    return "a grid surface meets spheres in this version (Simscape's points and point clouds on it are not joined "
-           "yet); give the other side Sphere graphics";
+    return "a grid surface meets spheres, points and point clouds (Simscape's pairs, and the ball); give the other "
+           "side one of those";
   }
   return "the pair is not supported";
 }
@@ -505,7 +505,7 @@ bool curveRulesHold(const ForceContact& contact, const ForceContactSpec& spec,
   return ok;
 }
 
-// A grid surface meets spheres (the pairs Simscape's table gives it, points and point clouds, are not available yet):
+// A grid surface meets spheres, and points and point clouds (Simscape's pairs, checked with Simscape's geometries):
 // any other pair the element could form is an error on its line.
 bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
                           Diagnostics& diagnostics) {
@@ -524,8 +524,8 @@ bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<Contact
       }
       diagnostics.error(contact.loc, "Post_Graphic id=" + std::to_string((gridI ? graphicI : graphicJ).id) +
                                          " is a GridSurface and Post_Graphic id=" + std::to_string(other.id) + " a " +
-                                         shapeTypeName(other.shape.type) + ": a grid surface meets spheres in this "
-                                         "version; give the other side Sphere graphics");
+                                         shapeTypeName(other.shape.type) + ": a grid surface meets spheres, points "
+                                         "and point clouds; give the other side one of those");
       return false;
     }
   }

@@ -129,5 +129,33 @@ TEST(GridSurface, ABallThroughTheNarrowPhase) {
             std::numeric_limits<double>::infinity());
 }
 
+// A cloud of points over the sine surface: each point below it is a contact of its own whose depth is its distance
+// from the surface (the same nearest point as above), with the surface's normal there; the points above are none.
+TEST(GridSurface, ACloudsPointsBelowTheSurfaceAreContacts) {
+  const double a = 0.01, k = 4 * kPi;
+  const auto grid = std::make_shared<GridSurface>(
+      sampled(spaced(0, 1.5, 97), spaced(-0.2, 0.2, 5), [&](double x, double) { return a * std::sin(k * x); }));
+  const std::vector<Vector3> cloud{Vector3(0.125, 0, 0.008), Vector3(0.375, 0.05, -0.005),
+                                   Vector3(0.625, -0.1, 0.004)};
+  std::vector<ContactPoint> points;
+  const Pose identity{};
+  const double signedDistance = collide(Shape::pointCloud(cloud), identity, Shape::gridSurface(grid), identity, 0.1,
+                                        points);
+  std::vector<double> depths;
+  for (const Vector3& point : cloud) {
+    const std::optional<GridSurface::Nearest> nearest = grid->nearest(point, 0.1);
+    ASSERT_TRUE(nearest);
+    if (nearest->distance < 0) depths.push_back(-nearest->distance);
+  }
+  ASSERT_EQ(points.size(), depths.size());
+  ASSERT_EQ(points.size(), 2u);  // the first and the last lie below crests (10 mm), the middle above a trough
+  for (size_t p = 0; p < points.size(); ++p) {
+    EXPECT_NEAR(points[p].depth, depths[p], 1e-15);
+    EXPECT_NEAR((points[p].pointOnB - (points[p].pointOnA + points[p].depth * points[p].normal)).norm(), 0, 1e-15);
+    EXPECT_GT(points[p].normal.z(), 0.5);
+  }
+  EXPECT_NEAR(signedDistance, -std::max(depths[0], depths[1]), 1e-15);
+}
+
 }  // namespace
 }  // namespace lodestone

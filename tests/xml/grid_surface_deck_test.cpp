@@ -1,5 +1,5 @@
 // Post_Graphic type GridSurface in decks: its text read into the grid, and each mistake an error on its line; a
-// grid surface meets spheres only.
+// grid surface meets spheres, points and point clouds only.
 #include <string>
 
 #include "support/deck_testing.h"
@@ -55,7 +55,7 @@ TEST(GridSurfaceDeck, MistakesAreErrorsOnTheirLines) {
                        7, "GridSurface number 24 is 'x'"));
   EXPECT_TRUE(hasError(readAndBuild(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4, "200 201")), 10,
                        "Post_Graphic id=100 is a GridSurface and Post_Graphic id=201 a box: a grid surface meets "
-                       "spheres in this version"));
+                       "spheres, points and point clouds"));
 }
 
 }  // namespace
