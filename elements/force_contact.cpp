@@ -532,6 +532,26 @@ bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<Contact
   return true;
 }
 
+// A normal law that acts over the contact's overlap area (VOLUME) needs pairs that have one: a curve's contact (the
+// overlap of two outlines has no width) and a point's (no extent) do not, and would push with nothing.
+bool areaRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
+                   Diagnostics& diagnostics) {
+  if (contact.userNormal || !contact.normalLaw || !contact.normalLaw->needsArea) return true;
+  for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
+    for (int index : *side) {
+      const ContactGraphic& graphic = graphics[static_cast<size_t>(index)];
+      const ShapeType type = graphic.shape.type;
+      if (type != ShapeType::Curve && type != ShapeType::Point && type != ShapeType::PointCloud) continue;
+      diagnostics.error(contact.loc, "cnf_type=\"" + contact.normalLaw->keyword + "\" acts over the contact's "
+                                     "overlap area, and Post_Graphic id=" + std::to_string(graphic.id) + " (a " +
+                                     shapeTypeName(type) + ") has none: its contacts would push with no force; use "
+                                     "a law of the depth (IMPACT, POISSON, LINEAR…)");
+      return false;
+    }
+  }
+  return true;
+}
+
 // crease_angle, in radians.
 double creaseAngleOf(const PostGraphicSpec& graphic) { return graphic.crease_angle * std::numbers::pi / 180; }
 
@@ -968,6 +988,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     if (!curveRulesHold(contact, spec, result->graphics, model, diagnostics)) continue;
     if (!gridSurfaceRulesHold(contact, result->graphics, diagnostics)) continue;
+    if (!areaRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
     for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {
       for (int index : *side) {

@@ -157,5 +157,17 @@ TEST(CurveContactDeck, StabilityIsReadAndBesideSolidsSaidToDoNothing) {
   EXPECT_TRUE(hasWarning(readAndBuild(deck(solids)), 9, "contact_stability_2d applies to 2D curve contact"));
 }
 
+// VOLUME acts over the overlap's area, which two outlines' overlap does not have: refused on the element's line
+// rather than pushing with nothing.
+TEST(CurveContactDeck, AnAreaLawIsRefusedBetweenCurves) {
+  CurveDeck parts;
+  parts.contact = "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"VOLUME\" "
+                  "i_elastic_modulus=\"1e9\" j_elastic_modulus=\"1e9\" i_layer_depth=\"0.01\" j_layer_depth=\"0.01\" "
+                  "exponent=\"1\" damping=\"0\"/>";
+  EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine(),
+                       "cnf_type=\"VOLUME\" acts over the contact's overlap area, and Post_Graphic id=200 (a curve) "
+                       "has none"));
+}
+
 }  // namespace
 }  // namespace lodestone::testing
