@@ -231,6 +231,11 @@ bool clipToPositive(double from, double to, double& low, double& high) {
   return low < high;
 }
 
+double lyingCylinderArea(double radius, double depth, double length) {
+  const double capped = std::min(depth, radius);
+  return 2 * std::sqrt(std::max(0.0, 2 * radius * capped - capped * capped)) * length;
+}
+
 double diskSegmentArea(double radius, double chord) {
   if (chord <= -radius) return std::numbers::pi * radius * radius;
   if (chord >= radius) return 0;

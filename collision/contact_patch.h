@@ -112,4 +112,8 @@ bool clipToPositive(double from, double to, double& low, double& high);
 // Area of the part of a disk of `radius` beyond a chord at signed distance `chord` from its centre.
 double diskSegmentArea(double radius, double chord);
 
+// Overlap area of a cylinder of `radius` lying `depth` deep along `length` on a flat face: the strip its side cuts,
+// 2·√(2rδ − δ²)·length, the depth capped at the radius.
+double lyingCylinderArea(double radius, double depth, double length);
+
 }  // namespace lodestone::detail

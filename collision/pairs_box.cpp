@@ -330,11 +330,7 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     // Overlap area on the face: the side's strip for a line contact, else the part of the lower cap's disk below the
     // face (exactly, unless the face's edges cut it: then the polygon's), whichever is larger (an estimate between
     // the two clean cases).
-    double area = 0;
-    if (lineLength > 0) {
-      const double depth = std::min(lineDepth, radius);
-      area = 2 * std::sqrt(std::max(0.0, 2 * radius * depth - depth * depth)) * lineLength;
-    }
+    const double area = lineLength > 0 ? lyingCylinderArea(radius, lineDepth, lineLength) : 0.0;
     const double capDepth = patch.depthAt(lowerCap);
     const double sine = tiltLength;
     const double capArea = overFace < belowFace * (1 - 1e-9) ? overFace

@@ -94,11 +94,7 @@ double revolvedOnPlane(const Vector3& bottom, double bottomRadius, const Vector3
   patch.addPolygon(cap);
   // Overlap area: the side's strip for a line contact, else the part of the lower cap's disk below the plane,
   // whichever is larger.
-  double area = 0;
-  if (lineLength > 0) {
-    const double depth = std::min(lineDepth, meanRadius);
-    area = 2 * std::sqrt(std::max(0.0, 2 * meanRadius * depth - depth * depth)) * lineLength;
-  }
+  const double area = lineLength > 0 ? lyingCylinderArea(meanRadius, lineDepth, lineLength) : 0.0;
   const double capDepth = patch.depthAt(capCentre);
   const double capArea = sine > 1e-12 ? diskSegmentArea(capRadius, -capDepth / sine) * std::abs(along)
                                       : (capDepth > 0 ? std::numbers::pi * capRadius * capRadius : 0.0);
