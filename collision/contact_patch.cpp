@@ -231,6 +231,19 @@ bool clipToPositive(double from, double to, double& low, double& high) {
   return low < high;
 }
 
+void boxFaceAlong(const Vector3& centre, const Matrix3& axes, const Vector3& half, const Vector3& direction,
+                  std::vector<Vector3>& polygon) {
+  const Vector3 alignment = axes.transpose() * direction;
+  int faceAxis = 0;
+  alignment.cwiseAbs().maxCoeff(&faceAxis);
+  const Vector3 faceNormal = (alignment[faceAxis] >= 0 ? 1.0 : -1.0) * axes.col(faceAxis);
+  const int p = (faceAxis + 1) % 3, q = (faceAxis + 2) % 3;
+  const Vector3 faceCentre = centre + half[faceAxis] * faceNormal;
+  const Vector3 sideP = half[p] * axes.col(p), sideQ = half[q] * axes.col(q);
+  polygon.assign({faceCentre + sideP + sideQ, faceCentre - sideP + sideQ, faceCentre - sideP - sideQ,
+                  faceCentre + sideP - sideQ});
+}
+
 double lyingCylinderArea(double radius, double depth, double length) {
   const double capped = std::min(depth, radius);
   return 2 * std::sqrt(std::max(0.0, 2 * radius * capped - capped * capped)) * length;

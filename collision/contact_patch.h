@@ -106,6 +106,11 @@ constexpr int kCapPolygonSides = 24;
 void capPolygon(const Vector3& centre, double radius, const Vector3& first, const Vector3& second,
                 std::vector<Vector3>& polygon);
 
+// The face of a box (its centre, axes as columns, half extents) whose outward normal lies most along `direction`,
+// as its four corners in `polygon`.
+void boxFaceAlong(const Vector3& centre, const Matrix3& axes, const Vector3& half, const Vector3& direction,
+                  std::vector<Vector3>& polygon);
+
 // Keeps the part of [low, high] where the linear function from + τ·(to − from) is positive; false when none is.
 bool clipToPositive(double from, double to, double& low, double& high);
 

@@ -349,16 +349,8 @@ double cylinderBox(const Shape& a, const Pose& poseA, const Shape& b, const Pose
     // The box against a flat end: its face turned to the cylinder, clipped to the cap's disk and to inside the
     // cylinder (its depth is how far past the cap's plane it reaches).
     const double capOffset = normal.dot(centre) - halfLength;
-    const Vector3 alignment = boxAxes.transpose() * normal;
-    int faceAxis = 0;
-    alignment.cwiseAbs().maxCoeff(&faceAxis);
-    const Vector3 faceNormal = (alignment[faceAxis] >= 0 ? 1.0 : -1.0) * boxAxes.col(faceAxis);
-    const int p = (faceAxis + 1) % 3, q = (faceAxis + 2) % 3;
-    const Vector3 faceCentre = poseB.position + half[faceAxis] * faceNormal;
-    const Vector3 sideP = half[p] * boxAxes.col(p), sideQ = half[q] * boxAxes.col(q);
     std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct CylinderBoxPolygon>();
-    polygon.assign({faceCentre + sideP + sideQ, faceCentre - sideP + sideQ, faceCentre - sideP - sideQ,
-                    faceCentre + sideP - sideQ});
+    boxFaceAlong(poseB.position, boxAxes, half, normal, polygon);
     // The cap's disk as the polygon of kCapPolygonSides sides inscribed in it: one slab per side.
     const Vector3 first = axis.unitOrthogonal(), second = axis.cross(first);
     for (int k = 0; k < kCapPolygonSides && !polygon.empty(); ++k) {

@@ -156,15 +156,8 @@ double boxPlane(const Shape& a, const Pose& poseA, const Shape&, const Pose& pos
       plane.normal.dot(poseA.position) - plane.offset - alignment.cwiseAbs().dot(half);
   if (signedDistance >= 0) return signedDistance;
   // The patch: the box's face most opposed to the normal, clipped to below the plane (as a box on a box's face).
-  int faceAxis = 0;
-  alignment.cwiseAbs().maxCoeff(&faceAxis);
-  const Vector3 faceNormal = (alignment[faceAxis] > 0 ? -1.0 : 1.0) * axes.col(faceAxis);
-  const int p = (faceAxis + 1) % 3, q = (faceAxis + 2) % 3;
-  const Vector3 faceCentre = poseA.position + half[faceAxis] * faceNormal;
-  const Vector3 sideP = half[p] * axes.col(p), sideQ = half[q] * axes.col(q);
   std::vector<Vector3>& polygon = threadScratch<std::vector<Vector3>, struct BoxPlanePolygon>();
-  polygon.assign({faceCentre + sideP + sideQ, faceCentre - sideP + sideQ, faceCentre - sideP - sideQ,
-                  faceCentre + sideP - sideQ});
+  boxFaceAlong(poseA.position, axes, half, -plane.normal, polygon);
   clipPolygonInPlace(polygon, plane.normal, plane.offset);
   PatchBuilder patch(plane.normal, true, plane.offset);
   patch.addPolygon(polygon);
