@@ -38,6 +38,14 @@ inline std::string groundAndBody() {
          "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\"/>";
 }
 
+// Reads `text` and, when reading succeeded, builds the model (some checks need the built bodies and markers): every
+// diagnostic of both.
+inline Diagnostics readAndBuildDeck(const std::string& text) {
+  ReadResult result = readText(text);
+  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
+  return result.diagnostics;
+}
+
 // Passes when some diagnostic of `severity` is on `line` and contains `text`; prints them all otherwise.
 inline ::testing::AssertionResult hasDiagnostic(const Diagnostics& diagnostics, Severity severity, int line,
                                                 const std::string& text) {

@@ -49,12 +49,6 @@ struct CurveDeck {
   static int lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
 };
 
-Diagnostics readAndBuild(const std::string& text) {
-  ReadResult result = readText(text);
-  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
-  return result.diagnostics;
-}
-
 TEST(CurveContactDeck, APinInItsBoreBuilds) {
   const CurveDeck deckParts;
   ReadResult result = readText(deckParts.text());
@@ -96,7 +90,7 @@ TEST(CurveContactDeck, ACurveGraphicNeedsItsCurve) {
 TEST(CurveContactDeck, ACurveOutOfItsMarkersPlaneIsRefusedOnItsGraphicsLine) {
   CurveDeck parts;
   parts.boreText = circleText(1.0, 15) + "1 0 0.01\n";
-  EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.boreGraphicLine(),
+  EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.boreGraphicLine(),
                        "Reference_ParamCurve id=1 (deck.xml:7:1): point 16 has z=0.01; a contact curve lies in the xy "
                        "plane of its graphic's reference marker"));
 }
@@ -107,7 +101,7 @@ TEST(CurveContactDeck, MotionSolvesRulesAreErrorsOnTheContactsLine) {
     parts.contact = "<Force_Contact id=\"300\" i_graphics_id=\"200 201\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" "
                     "stiffness=\"1e5\" exponent=\"1\" damping=\"0\" dmax=\"1e-4\"/>";
     parts.pinGraphic += "\n<Post_Graphic id=\"201\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.1\"/>";
-    EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine() + 1,
+    EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.contactLine() + 1,
                          "Post_Graphic id=201 is a sphere and Post_Graphic id=200 a curve: 2D curve contact needs "
                          "every graphic of i_graphics_id and j_graphics_id to be a curve"));
   }
@@ -115,14 +109,14 @@ TEST(CurveContactDeck, MotionSolvesRulesAreErrorsOnTheContactsLine) {
     CurveDeck parts;
     parts.more = "\n<Reference_Marker id=\"21\" body_id=\"2\" pos_z=\"0.001\"/>";
     parts.pinGraphic = "<Post_Graphic id=\"200\" type=\"Curve\" ref_marker_id=\"21\" curve_id=\"2\"/>";
-    EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine(),
+    EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.contactLine(),
                          "Post_Graphic id=100's curve is not in the plane of Post_Graphic id=200's"));
   }
   {  // tilted
     CurveDeck parts;
     parts.more = "\n<Reference_Marker id=\"21\" body_id=\"2\" theta=\"0.1\"/>";
     parts.pinGraphic = "<Post_Graphic id=\"200\" type=\"Curve\" ref_marker_id=\"21\" curve_id=\"2\"/>";
-    EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine(), "its z axis turned"));
+    EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.contactLine(), "its z axis turned"));
   }
   {  // two straight lines
     CurveDeck parts;
@@ -130,7 +124,7 @@ TEST(CurveContactDeck, MotionSolvesRulesAreErrorsOnTheContactsLine) {
     parts.boreText = "-1 0 0\n0 0 0\n1 0 0\n";
     parts.pinCurve = "<Reference_ParamCurve id=\"2\">";
     parts.pinText = "-1 0.5 0\n1 0.5 0\n";
-    EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine(),
+    EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.contactLine(),
                          "Post_Graphic id=200 and Post_Graphic id=100 are both straight lines"));
   }
 }
@@ -154,7 +148,7 @@ TEST(CurveContactDeck, StabilityIsReadAndBesideSolidsSaidToDoNothing) {
       "\n<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.03\"/>"
       "\n<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e5\" "
       "exponent=\"1\" damping=\"0\" dmax=\"1e-4\" contact_stability_2d=\"1\"/>";
-  EXPECT_TRUE(hasWarning(readAndBuild(deck(solids)), 9, "contact_stability_2d applies to 2D curve contact"));
+  EXPECT_TRUE(hasWarning(readAndBuildDeck(deck(solids)), 9, "contact_stability_2d applies to 2D curve contact"));
 }
 
 // VOLUME acts over the overlap's area, which two outlines' overlap does not have: refused on the element's line
@@ -164,7 +158,7 @@ TEST(CurveContactDeck, AnAreaLawIsRefusedBetweenCurves) {
   parts.contact = "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"VOLUME\" "
                   "i_elastic_modulus=\"1e9\" j_elastic_modulus=\"1e9\" i_layer_depth=\"0.01\" j_layer_depth=\"0.01\" "
                   "exponent=\"1\" damping=\"0\"/>";
-  EXPECT_TRUE(hasError(readAndBuild(parts.text()), parts.contactLine(),
+  EXPECT_TRUE(hasError(readAndBuildDeck(parts.text()), parts.contactLine(),
                        "cnf_type=\"VOLUME\" acts over the contact's overlap area, and Post_Graphic id=200 (a curve) "
                        "has none"));
 }

@@ -32,13 +32,6 @@ std::string contactModel(const std::string& contactAttributes) {
 const std::string kImpact = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"";
 const std::string kBallOnBox = "i_graphics_id=\"200\" j_graphics_id=\"100\" ";
 
-// Reads and, when reading succeeded, builds: some checks need the built bodies and markers.
-Diagnostics readAndBuild(const std::string& text) {
-  ReadResult result = readText(text);
-  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
-  return result.diagnostics;
-}
-
 TEST(ForceContact, AWellFormedElementReadsAndBuildsCleanly) {
   const ReadResult result = readText(deck(contactModel(kBallOnBox + kImpact)));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
@@ -111,14 +104,14 @@ TEST(ForceContact, IpcRefusesNonPositiveParametersAndReachesToItsThickness) {
 TEST(ForceContact, StictionTransitionMustBeBelowFrictionTransitionAtModelBuild) {
   // Each value is in range on its own: only the law's rule between the two, checked when the model is built,
   // can say what is wrong.
-  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+  const Diagnostics diagnostics = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact +
       " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" stiction_trans_vel=\"0.2\" "
       "friction_trans_vel=\"0.1\"")));
   EXPECT_TRUE(hasError(diagnostics, kContactLine,
                        "stiction_trans_vel (0.2) must be smaller than friction_trans_vel (0.1)"));
   // Equal is no better: the STEP from μs to μd would have no width.
-  const Diagnostics equal = readAndBuild(deck(contactModel(
+  const Diagnostics equal = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact +
       " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" stiction_trans_vel=\"0.1\" "
       "friction_trans_vel=\"0.1\"")));
@@ -149,8 +142,8 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
   EXPECT_EQ(byDefault->contacts->elements[0].frictionValues[3], 0) << "dp_mode";
 
   const auto refused = [](const std::string& attributes, const std::string& message) {
-    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" " +
-                                                             attributes)));
+    const Diagnostics found = readAndBuildDeck(deck(contactModel(kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" " +
+                                                                 attributes)));
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
   refused("ks=\"0\" fric=\"0.5\"", "attribute 'ks' must be > 0 (got 0)");
@@ -162,7 +155,7 @@ TEST(ForceContact, LinearShearReadsItsParametersAndRefusesBadOnes) {
   refused("ks=\"1e5\" fric=\"0.5\" dp_sratio=\"1.5\"", "attribute 'dp_sratio' must be >= 0 and <= 1 (got 1.5)");
   refused("ks=\"1e5\" fric=\"0.5\" dp_mode=\"4\"", "attribute 'dp_mode' must be >= 0 and <= 3 (got 4)");
   refused("ks=\"1e5\" fric=\"0.5\" dp_mode=\"1.5\"", "dp_mode (1.5) must be one of 0, 1, 2, 3");
-  const Diagnostics noFriction = readAndBuild(
+  const Diagnostics noFriction = readAndBuildDeck(
       deck(contactModel(kBallOnBox + kImpact + " cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" fric=\"0\"")));
   EXPECT_TRUE(hasWarning(noFriction, kContactLine,
                          "cff_type=\"LINEAR_SHEAR\": fric is 0: the law gives no friction; "
@@ -197,7 +190,7 @@ TEST(ForceContact, DipoleReadsThePfcModesAndSharesDpModeWithLinearShear) {
   EXPECT_EQ(std::vector<double>(values.begin() + 10, values.end()), (std::vector<double>{0, 0, 0, 0, 0}));
 
   const auto refused = [&](const std::string& attributes, const std::string& message) {
-    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + dipole + attributes)));
+    const Diagnostics found = readAndBuildDeck(deck(contactModel(kBallOnBox + dipole + attributes)));
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
   refused("dp_mode=\"4\"", "attribute 'dp_mode' must be >= 0 and <= 3 (got 4)");
@@ -225,11 +218,11 @@ TEST(ForceContact, ContactSurfaceRefusesBadSurfaces) {
                 "dipole_cap=\"0.01\" dipole_d=\"0.01\"/>");
   };
   constexpr int kSurfaceLine = 9;
-  const Diagnostics good = readAndBuild(surfaceDeck("\n<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>"
-                                                    "\n<Contact_Surface id=\"2\" graphic_id=\"100\" kn=\"1e5\"/>"));
+  const Diagnostics good = readAndBuildDeck(surfaceDeck("\n<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>"
+                                                        "\n<Contact_Surface id=\"2\" graphic_id=\"100\" kn=\"1e5\"/>"));
   EXPECT_FALSE(good.hasErrors()) << good.formatAll();
   const auto refused = [&](const std::string& surface, int line, const std::string& message) {
-    const Diagnostics found = readAndBuild(surfaceDeck(surface));
+    const Diagnostics found = readAndBuildDeck(surfaceDeck(surface));
     EXPECT_TRUE(hasError(found, line, message)) << surface << "\n" << found.formatAll();
   };
   refused("\n<Contact_Surface id=\"1\" graphic_id=\"200\" body_id=\"2\" kn=\"1e5\"/>", kSurfaceLine,
@@ -261,7 +254,7 @@ TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrict
   EXPECT_TRUE(diagnostics.entries().empty()) << diagnostics.formatAll();
 
   const auto refused = [&](const std::string& attributes, const std::string& message) {
-    const Diagnostics found = readAndBuild(deck(contactModel(kBallOnBox + magnets + attributes)));
+    const Diagnostics found = readAndBuildDeck(deck(contactModel(kBallOnBox + magnets + attributes)));
     EXPECT_TRUE(hasError(found, kContactLine, message)) << attributes << "\n" << found.formatAll();
   };
   refused("kn=\"1e5\" emod=\"1e8\"", "cnf_type=\"DIPOLE\": kn and emod are both given");
@@ -271,7 +264,7 @@ TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrict
   refused("emod=\"1e8\" kratio=\"2\"" + shear + " ks=\"1e5\"",
           "cff_type=\"LINEAR_SHEAR\": ks (1e+05) is given, and cnf_type=\"DIPOLE\"'s emod and kratio set it too");
   refused("emod=\"1e8\"" + shear, "ks is not given, and Post_Graphic id=200 and id=100 do not both hold it");
-  const Diagnostics boxes = readAndBuild(deck(contactModel(
+  const Diagnostics boxes = readAndBuildDeck(deck(contactModel(
       "i_graphics_id=\"100\" j_graphics_id=\"101\" " + magnets + "emod=\"1e8\"")));
   EXPECT_FALSE(hasError(boxes, kContactLine, "are neither spheres")) << "both boxes are on ground: never a pair";
   const std::string boxOnBody =
@@ -284,7 +277,7 @@ TEST(ForceContact, DipoleDeformabilityReplacesKnAndKsAndIsCheckedAgainstTheFrict
       "\n<Post_Graphic id=\"200\" type=\"BoxDefinedFromCenter\" center_marker_id=\"20\" length_x=\"0.1\" "
       "length_y=\"0.1\" length_z=\"0.1\"/>"
       "\n<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + magnets + "emod=\"1e8\"/>";
-  EXPECT_TRUE(hasError(readAndBuild(deck(boxOnBody)), kContactLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(deck(boxOnBody)), kContactLine,
                        "emod gives kn for ball-ball and ball-facet contacts (PFC's deformability method), and "
                        "Post_Graphic id=200 and id=100 are neither spheres"));
 }
@@ -305,7 +298,7 @@ TEST(ForceContact, GraphicsMustExist) {
 TEST(ForceContact, GraphicsAllOnOneBodyCanNeverTouch) {
   // Both boxes are on ground.
   const Diagnostics diagnostics =
-      readAndBuild(deck(contactModel("i_graphics_id=\"100\" j_graphics_id=\"101\" " + kImpact)));
+      readAndBuildDeck(deck(contactModel("i_graphics_id=\"100\" j_graphics_id=\"101\" " + kImpact)));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "every I graphic is on the same body as every J graphic (ground)"));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "nothing can touch"));
 }
@@ -314,8 +307,8 @@ TEST(ForceContact, ClosedTriaMeshIsContactGeometry) {
   const std::string mesh =
       "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" num_point=\"4\" num_triangle=\"4\">"
       "0 0 0  1 0 0  0 1 0  0 0 1  0 2 1  0 1 3  0 3 2  1 2 3</Post_Graphic>";
-  const Diagnostics diagnostics = readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " +
-                                                                 kImpact) + mesh));
+  const Diagnostics diagnostics = readAndBuildDeck(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " +
+                                                                     kImpact) + mesh));
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
 }
 
@@ -347,7 +340,7 @@ TEST(ForceContact, EachContactMeshProblemIsNamedOnTheGraphicsLine) {
                                   "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" num_point=\"" +
                                   std::to_string(c.nodeCount) + "\" num_triangle=\"" + std::to_string(c.triangleCount) +
                                   "\">" + c.nodes + "  " + c.triangles + "</Post_Graphic>");
-    const Diagnostics diagnostics = readAndBuild(text);
+    const Diagnostics diagnostics = readAndBuildDeck(text);
     EXPECT_TRUE(hasError(diagnostics, kContactLine + 1, "Post_Graphic id=400: TriaMesh as contact geometry: "))
         << c.what << "\n" << diagnostics.formatAll();
     EXPECT_TRUE(hasError(diagnostics, kContactLine + 1, c.expected)) << c.what << "\n" << diagnostics.formatAll();
@@ -358,15 +351,16 @@ TEST(ForceContact, EachContactMeshProblemIsNamedOnTheGraphicsLine) {
 TEST(ForceContact, RefinementLevelBeyondTheFinestIsAnErrorWhereTheGraphicIsMeshed) {
   const std::string ball = "\n<Post_Graphic id=\"400\" type=\"Sphere\" center_marker_id=\"11\" radius=\"0.1\" "
                            "refinement_level=\"7\"/>";
-  const Diagnostics meshed = readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact +
-                                                            " enable_analytical=\"FALSE\"") + ball));
+  const std::string meshedContact =
+      contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact + " enable_analytical=\"FALSE\"");
+  const Diagnostics meshed = readAndBuildDeck(deck(meshedContact + ball));
   EXPECT_TRUE(hasError(meshed, kContactLine + 1,
                        "Post_Graphic id=400: refinement_level=7 is beyond the finest tessellation, 6 (Force_Contact "
                        "id=300"))
       << meshed.formatAll();
   EXPECT_TRUE(hasError(meshed, kContactLine + 1, "meets it as a mesh); use 0 to 6")) << meshed.formatAll();
   const Diagnostics exact =
-      readAndBuild(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact) + ball));
+      readAndBuildDeck(deck(contactModel("i_graphics_id=\"200\" j_graphics_id=\"400\" " + kImpact) + ball));
   EXPECT_EQ(exact.errorCount(), 0) << "not meshed, the level is only drawing advice\n" << exact.formatAll();
 }
 
@@ -376,7 +370,7 @@ TEST(ForceContact, DrawnTriaMeshNeedNotBeClosed) {
                                      "\n<Post_Graphic id=\"400\" type=\"TriaMesh\" ref_marker_id=\"11\" "
                                      "num_point=\"4\" num_triangle=\"3\">0 0 0  1 0 0  0 1 0  0 0 1  0 2 1  0 1 3  0 3 2"
                                      "</Post_Graphic>");
-  EXPECT_EQ(readAndBuild(drawnOnly).errorCount(), 0) << readAndBuild(drawnOnly).formatAll();
+  EXPECT_EQ(readAndBuildDeck(drawnOnly).errorCount(), 0) << readAndBuildDeck(drawnOnly).formatAll();
 }
 
 // ---- user subroutines (the libraries are built into build/lib, where the lookup finds them by name) --------
@@ -420,7 +414,7 @@ TEST(ForceContact, BadParameterStringSaysWhereAndWhat) {
 }
 
 TEST(ForceContact, MissingLibraryIsAnErrorNamingWhereItLooked) {
-  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+  const Diagnostics diagnostics = readAndBuildDeck(deck(contactModel(
       kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"no_such_contact_library\"")));
   EXPECT_TRUE(hasError(diagnostics, kContactLine,
                        "cnf_dll_name=\"no_such_contact_library\": library \"no_such_contact_library\" not found (tried"));
@@ -429,7 +423,7 @@ TEST(ForceContact, MissingLibraryIsAnErrorNamingWhereItLooked) {
 }
 
 TEST(ForceContact, MissingFunctionIsAnErrorWithTheLoadersMessage) {
-  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+  const Diagnostics diagnostics = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kUserNormal + " cnf_fnc_name=\"NO_SUCH_CNFSUB\"")));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "cnf_fnc_name=\"NO_SUCH_CNFSUB\": no function NO_SUCH_CNFSUB in"));
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "/usersub_examples.so"));
@@ -440,7 +434,7 @@ TEST(ForceContact, AFileThatIsNotALibraryGivesTheLoadersMessage) {
   const std::filesystem::path fake =
       std::filesystem::temp_directory_path() / ("lodestone_not_a_library_" + std::to_string(getpid()) + ".so");
   std::ofstream(fake) << std::string(256, 'x');  // long enough for the loader to read a header and reject it
-  const Diagnostics diagnostics = readAndBuild(deck(contactModel(
+  const Diagnostics diagnostics = readAndBuildDeck(deck(contactModel(
       kBallOnBox + "cnf_type=\"USERCNF\" cnf_dll_name=\"" + fake.string() + "\"")));
   std::filesystem::remove(fake);
   EXPECT_TRUE(hasError(diagnostics, kContactLine, "cnf_dll_name=\"" + fake.string() + "\": " + fake.string()));
@@ -528,32 +522,32 @@ TEST(ForceContact, LawParametersThatAreSurelyAMistakeAreWarnings) {
   const std::string swapped =
       "cff_type=\"COULOMB_ON\": mu_dynamic (0.5) is above mu_static (0.3): friction would grow as the contact "
       "starts to slide instead of falling from its stiction peak; were the two swapped?";
-  const Diagnostics coulomb = readAndBuild(deck(contactModel(
+  const Diagnostics coulomb = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact + " cff_type=\"COULOMB_ON\" mu_static=\"0.3\" mu_dynamic=\"0.5\" "
                              "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\"")));
   EXPECT_EQ(coulomb.errorCount(), 0) << coulomb.formatAll();
   EXPECT_TRUE(hasWarning(coulomb, kContactLine, "Force_Contact id=300: " + swapped));
   EXPECT_EQ(coulomb.warningCount(), 1) << coulomb.formatAll();
 
-  const Diagnostics stickSlip = readAndBuild(deck(contactModel(
+  const Diagnostics stickSlip = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact + " cff_type=\"SMOOTH_STICK_SLIP\" mu_static=\"0.3\" mu_dynamic=\"0.5\" "
                              "critical_velocity=\"0.01\"")));
   EXPECT_TRUE(hasWarning(stickSlip, kContactLine, "cff_type=\"SMOOTH_STICK_SLIP\": mu_dynamic (0.5) is above "
                                                   "mu_static (0.3)"));
-  const Diagnostics noFriction = readAndBuild(deck(contactModel(
+  const Diagnostics noFriction = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact + " cff_type=\"COULOMB_DYNAMICONLY\" mu_dynamic=\"0\" friction_trans_vel=\"0.1\"")));
   EXPECT_TRUE(hasWarning(noFriction, kContactLine,
                          "cff_type=\"COULOMB_DYNAMICONLY\": mu_dynamic is 0: the law gives no friction; "
                          "cff_type=\"COULOMB_OFF\" says so"));
-  const Diagnostics noMagnets = readAndBuild(deck(contactModel(
+  const Diagnostics noMagnets = readAndBuildDeck(deck(contactModel(
       kBallOnBox + "cnf_type=\"DIPOLE\" kn=\"1e5\" dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" "
                    "dipole_cap=\"0.01\" dipole_d=\"0.01\"")));
   EXPECT_TRUE(hasWarning(noMagnets, kContactLine,
                          "cnf_type=\"DIPOLE\": dipole_mo1 and dipole_mo2 are both 0 0 0: the bodies carry no magnets"));
   // A sound element says nothing.
-  const Diagnostics sound = readAndBuild(deck(contactModel(
+  const Diagnostics sound = readAndBuildDeck(deck(contactModel(
       kBallOnBox + kImpact + " cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.3\" "
-                             "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\"")));
+                                 "stiction_trans_vel=\"0.1\" friction_trans_vel=\"0.2\"")));
   EXPECT_TRUE(sound.entries().empty()) << sound.formatAll();
 }
 

@@ -9,12 +9,6 @@ namespace {
 // Lines 3–5: ground and body 2 (marker 20); line 6: marker 10 on ground; line 7 on: `elements`.
 constexpr int kFirstLine = 7;
 
-Diagnostics readAndBuild(const std::string& text) {
-  ReadResult result = readText(text);
-  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
-  return result.diagnostics;
-}
-
 std::string forceDeck(const std::string& elements,
                       const std::string& commands =
                           "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>") {
@@ -24,7 +18,7 @@ std::string forceDeck(const std::string& elements,
 const std::string kScalar = "<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"10\" ";
 
 TEST(ForceElementDecks, EveryElementReadsAndBuilds) {
-  const Diagnostics diagnostics = readAndBuild(forceDeck(
+  const Diagnostics diagnostics = readAndBuildDeck(forceDeck(
       kScalar + "val_expression=\"-50*(DM(20,10)-1) + VARVAL(3)\"/>\n"
       "<Reference_Variable id=\"3\" type=\"EXPRESSION\" expr=\"VX(20)\"/>\n"
       "<Force_Vector_TwoBody id=\"6\" type=\"ForceAndTorque\" i_marker_id=\"20\" j_floating_marker_id=\"10\" "
@@ -40,53 +34,53 @@ TEST(ForceElementDecks, EveryElementReadsAndBuilds) {
 
 TEST(ForceElementDecks, MarkersAreRequired) {
   const Diagnostics diagnostics =
-      readAndBuild(forceDeck("<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" j_marker_id=\"10\" val=\"1\"/>"));
+      readAndBuildDeck(forceDeck("<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" j_marker_id=\"10\" val=\"1\"/>"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Force_Scalar_TwoBody id=5: missing required attribute 'i_marker_id'"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"99\"/>")),
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"99\"/>")),
                        kFirstLine, "attribute 'j_marker_id' refers to Reference_Marker id=99, which is not defined"));
 }
 
 TEST(ForceElementDecks, ScalarForceTakesExactlyOneOfValAndValExpression) {
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(kScalar + "val=\"1\" val_expression=\"2*TIME\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" val_expression=\"2*TIME\"/>")), kFirstLine,
                        "Force_Scalar_TwoBody id=5: give either val or val_expression, not both"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(kScalar + "/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "/>")), kFirstLine,
                        "needs the magnitude: val (a number) or val_expression (an expression)"));
 }
 
 // The element's line and column in the deck, then the column inside the attribute.
 TEST(ForceElementDecks, ExpressionProblemsPointAtTheColumnInsideTheAttribute) {
-  const Diagnostics diagnostics = readAndBuild(forceDeck(kScalar + "val_expression=\"-50*(DM(20,99)-1)\"/>"));
+  const Diagnostics diagnostics = readAndBuildDeck(forceDeck(kScalar + "val_expression=\"-50*(DM(20,99)-1)\"/>"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine,
                        "deck.xml:7:1: Force_Scalar_TwoBody id=5: val_expression=\"-50*(DM(20,99)-1)\", column 12: "
                        "names Reference_Marker id=99, which the deck does not have"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(kScalar + "val_expression=\"1 + VARVAL(4)\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"1 + VARVAL(4)\"/>")), kFirstLine,
                        "val_expression=\"1 + VARVAL(4)\", column 12: names Reference_Variable id=4, which the deck "
                        "does not have"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(kScalar + "val_expression=\"2*SINN(TIME)\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"2*SINN(TIME)\"/>")), kFirstLine,
                        "val_expression=\"2*SINN(TIME)\", column 3: unknown function 'SINN'"));
   EXPECT_TRUE(hasError(
-      readAndBuild(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
-                             "fz_expression=\"ACCZ(20)\"/>")),
+      readAndBuildDeck(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
+                                 "fz_expression=\"ACCZ(20)\"/>")),
       kFirstLine, "fz_expression=\"ACCZ(20)\" reads accelerations"));
 }
 
 TEST(ForceElementDecks, VectorComponentsMustBelongToTheType) {
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
-                                              "fx_expression=\"1\" tz_expression=\"2\"/>")),
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
+                                                  "fx_expression=\"1\" tz_expression=\"2\"/>")),
                        kFirstLine, "tz_expression does not belong to type=\"FORCEONLY\""));
 }
 
 TEST(ForceElementDecks, UserSubroutinesAreRefusedByName) {
   const std::string subroutine = kScalar + "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1)\"/>";
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck(subroutine)), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(subroutine)), kFirstLine,
                        "attribute 'usrsub_dll_name' is not supported: SFOSUB user subroutines are not available yet"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kFirstLine,
                        "Reference_Variable id=3: type=\"USERSUB\" (a VARSUB user subroutine) is not available yet"));
 }
 
 // A variable may not read itself, directly or through others; the error names the chain and where each one is.
 TEST(ForceElementDecks, VariablesThatReadThemselvesAreAnErrorNamingTheChain) {
-  const Diagnostics diagnostics = readAndBuild(forceDeck(
+  const Diagnostics diagnostics = readAndBuildDeck(forceDeck(
       "<Reference_Variable id=\"3\" expr=\"1 + VARVAL(4)\"/>\n"
       "<Reference_Variable id=\"4\" expr=\"2*VARVAL(5)\"/>\n"
       "<Reference_Variable id=\"5\" expr=\"VARVAL(3) + DX(20)\"/>\n"
@@ -104,28 +98,28 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
   const std::string spring = "<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" "
                              "j_marker_id=\"10\" stiffness=\"2\" length=\"1\"/>";
   for (const char* type : {"FORCE", "SPDP", "SPRINGDAMPER"}) {
-    const Diagnostics diagnostics = readAndBuild(
+    const Diagnostics diagnostics = readAndBuildDeck(
         forceDeck(spring, "<Deactivate element_type=\"" + std::string(type) + "\" element_id=\"7\"/>\n" + simulate));
     EXPECT_EQ(diagnostics.errorCount(), 0) << type << "\n" << diagnostics.formatAll();
   }
   // Line 8 is the first command (the one element is on line 7, then </Model> and <Command>).
   EXPECT_TRUE(
-      hasError(readAndBuild(forceDeck(spring, "<Deactivate element_type=\"BUSH\" element_id=\"7\"/>\n" + simulate)),
+      hasError(readAndBuildDeck(forceDeck(spring, "<Deactivate element_type=\"BUSH\" element_id=\"7\"/>\n" + simulate)),
                kFirstLine + 3, "element_id=7: the model has no Force_Bushing with this id"));
   EXPECT_TRUE(hasError(
-      readAndBuild(forceDeck(spring, "<Activate element_type=\"FORCE\" element_id=\"8\"/>\n" + simulate)),
+      readAndBuildDeck(forceDeck(spring, "<Activate element_type=\"FORCE\" element_id=\"8\"/>\n" + simulate)),
       kFirstLine + 3,
       "element_id=8: the model has no Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody, "
       "Force_SpringDamper, Force_Bushing with this id (element_type=\"FORCE\")"));
 }
 
 TEST(ForceElementDecks, TranslationalFreeLengthIsNotNegative) {
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" i_marker_id=\"20\" "
-                                              "j_marker_id=\"10\" length=\"-1\"/>")),
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" "
+                                                  "i_marker_id=\"20\" j_marker_id=\"10\" length=\"-1\"/>")),
                        kFirstLine,
                        "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got -1)"));
-  EXPECT_TRUE(hasError(readAndBuild(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"10\" "
-                                              "ktx=\"-1\"/>")),
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"10\" "
+                                                  "ktx=\"-1\"/>")),
                        kFirstLine, "attribute 'ktx' must be >= 0 (got -1)"));
 }
 

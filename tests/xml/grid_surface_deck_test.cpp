@@ -23,12 +23,6 @@ std::string gridDeck(const std::string& gridAttributes, const std::string& text,
 
 const std::string kGrid4x4 = "0 1 2 3  0 1 2 3  0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
 
-Diagnostics readAndBuild(const std::string& text) {
-  ReadResult result = readText(text);
-  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
-  return result.diagnostics;
-}
-
 TEST(GridSurfaceDeck, TheTextIsReadIntoTheGrid) {
   ReadResult result = readText(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
@@ -53,7 +47,7 @@ TEST(GridSurfaceDeck, MistakesAreErrorsOnTheirLines) {
   EXPECT_TRUE(hasError(readText(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4.substr(0, kGrid4x4.size() - 1) + "x"))
                            .diagnostics,
                        7, "GridSurface number 24 is 'x'"));
-  EXPECT_TRUE(hasError(readAndBuild(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4, "200 201")), 10,
+  EXPECT_TRUE(hasError(readAndBuildDeck(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4, "200 201")), 10,
                        "Post_Graphic id=100 is a GridSurface and Post_Graphic id=201 a box: a grid surface meets "
                        "spheres, points and point clouds"));
 }

@@ -10,12 +10,6 @@ namespace {
 constexpr int kSensorLine = 6;
 constexpr int kFirstCommandLine = kSensorLine + 3;
 
-Diagnostics readAndBuild(const std::string& text) {
-  ReadResult result = readText(text);
-  if (result.spec) (void)buildModel(*result.spec, result.diagnostics);
-  return result.diagnostics;
-}
-
 std::string sensorDeck(const std::string& attributes, const std::string& commands =
                                                           "<Simulate analysis_type=\"Transient\" end_time=\"1\" "
                                                           "print_interval=\"0.1\"/>") {
@@ -23,64 +17,64 @@ std::string sensorDeck(const std::string& attributes, const std::string& command
 }
 
 TEST(SensorEventDeck, AValidSensorReadsAndBuilds) {
-  const Diagnostics diagnostics =
-      readAndBuild(sensorDeck("type=\"EXPRESSION\" expr=\"DZ(20) + 0.1*TIME\" compare=\"GE\" value=\"2\" halt=\"TRUE\""));
+  const Diagnostics diagnostics = readAndBuildDeck(
+      sensorDeck("type=\"EXPRESSION\" expr=\"DZ(20) + 0.1*TIME\" compare=\"GE\" value=\"2\" halt=\"TRUE\""));
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
 }
 
 TEST(SensorEventDeck, ExpressionErrorsPointAtTheColumnInsideExpr) {
-  const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DZ(20) + SINN(TIME)\" value=\"1\""));
+  const Diagnostics diagnostics = readAndBuildDeck(sensorDeck("expr=\"DZ(20) + SINN(TIME)\" value=\"1\""));
   EXPECT_TRUE(hasError(diagnostics, kSensorLine, "Sensor_Event id=41: expr=\"DZ(20) + SINN(TIME)\", column 10: "));
 }
 
 TEST(SensorEventDeck, MarkersTheDeckDoesNotHaveAreNamed) {
-  const Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"DX(20, 77)\" value=\"1\""));
+  const Diagnostics diagnostics = readAndBuildDeck(sensorDeck("expr=\"DX(20, 77)\" value=\"1\""));
   EXPECT_TRUE(hasError(diagnostics, kSensorLine,
                        "expr=\"DX(20, 77)\", column 8: names Reference_Marker id=77, which the deck does not "
                        "have"));
 }
 
 TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
-  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("value=\"1\"")), kSensorLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("value=\"1\"")), kSensorLine,
                        "type=\"EXPRESSION\" needs expr, the expression compared with value"));
-  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("type=\"USERSUB\" value=\"1\"")), kSensorLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("type=\"USERSUB\" value=\"1\"")), kSensorLine,
                        "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet"));
-  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" compare=\"LE\"")), kSensorLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("expr=\"TIME\" compare=\"LE\"")), kSensorLine,
                        "attribute 'compare' must be one of GE, LT, EQ (got 'LE')"));
-  EXPECT_TRUE(hasError(readAndBuild(sensorDeck("expr=\"TIME\" error_tol=\"-1e-3\"")), kSensorLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("expr=\"TIME\" error_tol=\"-1e-3\"")), kSensorLine,
                        "attribute 'error_tol' must be >= 0 (got -0.001)"));
 }
 
 // MotionView exports error_tol="0." by default (a real vehicle deck has it): valid, since zero crossing locates the
 // event whatever the tolerance; only an EQ sensor that is merely checked after each step could then never fire.
 TEST(SensorEventDeck, ZeroErrorToleranceIsValidAndWarnedOnlyWhereItCannotFire) {
-  Diagnostics diagnostics = readAndBuild(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0.\""));
+  Diagnostics diagnostics = readAndBuildDeck(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0.\""));
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
   EXPECT_EQ(diagnostics.warningCount(), 0) << diagnostics.formatAll();
-  diagnostics = readAndBuild(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0\" zero_crossing=\"FALSE\""));
+  diagnostics = readAndBuildDeck(sensorDeck("expr=\"TIME\" value=\"0.5\" error_tol=\"0\" zero_crossing=\"FALSE\""));
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
   EXPECT_TRUE(hasWarning(diagnostics, kSensorLine, "fires only if expr equals value exactly at the end of a step"));
-  diagnostics = readAndBuild(
+  diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\" compare=\"GE\" error_tol=\"0\" zero_crossing=\"FALSE\""));
   EXPECT_EQ(diagnostics.warningCount(), 0) << diagnostics.formatAll();
 }
 
 TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
   const std::string simulate = "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>";
-  Diagnostics diagnostics = readAndBuild(
+  Diagnostics diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"SENSOR\" element_id=\"41\"/>\n" + simulate));
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
-  diagnostics = readAndBuild(
+  diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"SENSOR\" element_id=\"42\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
                        "Deactivate: element_id=42: the model has no Sensor_Event with this id (element_type=\"SENSOR\")"));
-  diagnostics = readAndBuild(
+  diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Activate element_type=\"CONTACT\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Force_Contact with this id"));
-  diagnostics = readAndBuild(
+  diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"JOINT\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Constraint_Joint with this id"));
-  diagnostics = readAndBuild(
+  diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"GEAR\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
                        "element_type=\"GEAR\" cannot be switched yet: those elements are not available; Deactivate "
