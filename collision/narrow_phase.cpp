@@ -61,7 +61,6 @@ constexpr Table makeTable() {
   exact(Sphere, Box, &detail::sphereBox, &swapped<&detail::sphereBox>);
   exact(Sphere, Cylinder, &detail::sphereCylinder, &swapped<&detail::sphereCylinder>);
   exact(Sphere, Frustum, &detail::sphereFrustum, &swapped<&detail::sphereFrustum>);
-  exact(Sphere, GridSurface, &detail::sphereGridSurface, &swapped<&detail::sphereGridSurface>);
   exact(Box, Box, &detail::boxBox, &detail::boxBox);
   exact(Cylinder, Box, &detail::cylinderBox, &swapped<&detail::cylinderBox>);
   // Simscape's geometries meet only the shapes Spatial Contact Force pairs them with: every other pair with one of
@@ -78,6 +77,7 @@ constexpr Table makeTable() {
     exact(PointCloud, solid, &detail::cloudShape, &swapped<&detail::cloudShape>);
   }
   exact(Sphere, Plane, &detail::spherePlane, &swapped<&detail::spherePlane>);
+  exact(Sphere, GridSurface, &detail::sphereGridSurface, &swapped<&detail::sphereGridSurface>);
   exact(Box, Plane, &detail::boxPlane, &swapped<&detail::boxPlane>);
   exact(Cylinder, Plane, &detail::cylinderPlane, &swapped<&detail::cylinderPlane>);
   exact(Frustum, Plane, &detail::frustumPlane, &swapped<&detail::frustumPlane>);
@@ -166,13 +166,6 @@ double collide(const Shape& a, const Pose& poseA, const Shape& b, const Pose& po
     // A curve and a solid never meet: decks are refused that would pair them.
     if (a.type != b.type) return std::numeric_limits<double>::infinity();
     return collideCurves(a, poseA, b, poseB, options.curveStability, points);
-  }
-  if (a.type == ShapeType::GridSurface || b.type == ShapeType::GridSurface) {
-    // Always exact; besides points and clouds (above) a grid surface meets spheres only (decks are refused that would
-    // pair it with another shape).
-    const ShapeType other = a.type == ShapeType::GridSurface ? b.type : a.type;
-    if (other != ShapeType::Sphere) return std::numeric_limits<double>::infinity();
-    return kTable[index(a.type)][index(b.type)].routine(a, poseA, b, poseB, margin, points);
   }
   if (a.type == ShapeType::Mesh || b.type == ShapeType::Mesh || !options.analytical) {
     // A mesh pair measures its gap only within a near range, and says that range beyond it; the bounding spheres'

@@ -24,12 +24,12 @@ enum class ShapeType {
 };
 constexpr int kShapeTypeCount = 13;
 
-// Point, PointCloud, Plane and Disk: Simscape's contact geometries, which meet other shapes only through their own
-// routines (collision/pairs_simscape.cpp), never as meshes, and only in the pairs Simscape's Spatial Contact Force
-// supports (simscapePairSupported).
+// Point, PointCloud, Plane, Disk and GridSurface: Simscape's contact geometries, which meet other shapes only through
+// their own routines (collision/pairs_simscape.cpp, a ball on a grid in pairs_sphere.cpp), never as meshes, and only
+// in the pairs Simscape's Spatial Contact Force supports (simscapePairSupported; a grid also meets balls).
 constexpr bool isSimscapeGeometry(ShapeType type) {
   return type == ShapeType::Point || type == ShapeType::PointCloud || type == ShapeType::Plane ||
-         type == ShapeType::Disk;
+         type == ShapeType::Disk || type == ShapeType::GridSurface;
 }
 
 

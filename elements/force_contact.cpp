@@ -372,7 +372,7 @@ bool anyGraphicOf(const ForceContact& contact, const std::vector<ContactGraphic>
 // the samples of every shape but a ball). A cavity itself is always exact.
 bool needsTessellation(const ForceContact& contact, const std::vector<ContactGraphic>& graphics, const Shape& shape) {
   if (shape.type == ShapeType::HollowSphere || shape.type == ShapeType::Mesh || shape.type == ShapeType::Curve ||
-      shape.type == ShapeType::GridSurface || isSimscapeGeometry(shape.type)) {
+      isSimscapeGeometry(shape.type)) {
     return false;  // met as it is, always
   }
   if (!contact.options.analytical) return true;
@@ -503,33 +503,6 @@ bool curveRulesHold(const ForceContact& contact, const ForceContactSpec& spec,
     }
   }
   return ok;
-}
-
-// A grid surface meets spheres, and points and point clouds (Simscape's pairs, checked with Simscape's geometries):
-// any other pair the element could form is an error on its line.
-bool gridSurfaceRulesHold(const ForceContact& contact, const std::vector<ContactGraphic>& graphics,
-                          Diagnostics& diagnostics) {
-  for (int i : contact.iGraphics) {
-    for (int j : contact.jGraphics) {
-      const ContactGraphic& graphicI = graphics[static_cast<size_t>(i)];
-      const ContactGraphic& graphicJ = graphics[static_cast<size_t>(j)];
-      const bool gridI = graphicI.shape.type == ShapeType::GridSurface;
-      const bool gridJ = graphicJ.shape.type == ShapeType::GridSurface;
-      if (!gridI && !gridJ) continue;
-      const ContactGraphic& other = gridI ? graphicJ : graphicI;
-      // (A Simscape geometry beside it is refused with the other pairs Simscape's table has that are not built.)
-      if (other.shape.type == ShapeType::Sphere || graphicI.body == graphicJ.body ||
-          isSimscapeGeometry(other.shape.type)) {
-        continue;
-      }
-      diagnostics.error(contact.loc, "Post_Graphic id=" + std::to_string((gridI ? graphicI : graphicJ).id) +
-                                         " is a GridSurface and Post_Graphic id=" + std::to_string(other.id) + " a " +
-                                         shapeTypeName(other.shape.type) + ": a grid surface meets spheres, points "
-                                         "and point clouds; give the other side one of those");
-      return false;
-    }
-  }
-  return true;
 }
 
 // A normal law that acts over the contact's overlap area (VOLUME) needs pairs that have one: a curve's contact (the
@@ -987,7 +960,6 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     contact.options = contactOptions(spec);
     if (!cavityRulesHold(contact, result->graphics, diagnostics)) continue;
     if (!curveRulesHold(contact, spec, result->graphics, model, diagnostics)) continue;
-    if (!gridSurfaceRulesHold(contact, result->graphics, diagnostics)) continue;
     if (!areaRulesHold(contact, result->graphics, diagnostics)) continue;
     // Primitives this element meets as meshes get their tessellation, at their graphic's refinement_level.
     for (const std::vector<int>* side : {&contact.iGraphics, &contact.jGraphics}) {

@@ -48,8 +48,8 @@ TEST(GridSurfaceDeck, MistakesAreErrorsOnTheirLines) {
                            .diagnostics,
                        7, "GridSurface number 24 is 'x'"));
   EXPECT_TRUE(hasError(readAndBuildDeck(gridDeck("num_x=\"4\" num_y=\"4\"", kGrid4x4, "200 201")), 10,
-                       "Post_Graphic id=100 is a GridSurface and Post_Graphic id=201 a box: a grid surface meets "
-                       "spheres, points and point clouds"));
+                       "Post_Graphic id=201 (box, deck.xml:9:1) and id=100 (grid surface, deck.xml:7:1) cannot touch: "
+                       "a grid surface meets spheres, points and point clouds"));
 }
 
 }  // namespace
