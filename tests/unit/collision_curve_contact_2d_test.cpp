@@ -20,14 +20,19 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-SplineCurve2d circle(const Vector2& centre, double radius, int count,
-                     CurveMaterial material = CurveMaterial::Inside) {
+// `count` points of the ellipse with semi-axes a (along x) and b (along y) about `centre`, counter-clockwise.
+std::vector<Vector2> ellipsePoints(double a, double b, int count, const Vector2& centre = Vector2::Zero()) {
   std::vector<Vector2> points;
   for (int k = 0; k < count; ++k) {
     const double angle = 2 * kPi * k / count;
-    points.push_back(centre + radius * Vector2(std::cos(angle), std::sin(angle)));
+    points.push_back(centre + Vector2(a * std::cos(angle), b * std::sin(angle)));
   }
-  return SplineCurve2d(points, true, material);
+  return points;
+}
+
+SplineCurve2d circle(const Vector2& centre, double radius, int count,
+                     CurveMaterial material = CurveMaterial::Inside) {
+  return SplineCurve2d(ellipsePoints(radius, radius, count, centre), true, material);
 }
 
 // The line y = 0 from x = −halfWidth to +halfWidth, material below (y < 0).
@@ -316,13 +321,8 @@ TEST(CurveContact2d, PinPressedIntoTheWallOfAHole) {
 // its centroid at the centre by symmetry. Tolerances as for the lens at 128 points (2e-7 of the area, 4e-9·a).
 TEST(CurveContact2d, CrossedEllipsesMakeOneRegionWithFourCorners) {
   constexpr double kA = 0.06, kB = 0.025;
-  std::vector<Vector2> wide, tall;
-  for (int k = 0; k < 128; ++k) {
-    const double angle = 2 * kPi * k / 128;
-    wide.emplace_back(kA * std::cos(angle), kB * std::sin(angle));
-    tall.emplace_back(kB * std::cos(angle), kA * std::sin(angle));
-  }
-  const SplineCurve2d a(wide, true, CurveMaterial::Inside), b(tall, true, CurveMaterial::Inside);
+  const SplineCurve2d a(ellipsePoints(kA, kB, 128), true, CurveMaterial::Inside);
+  const SplineCurve2d b(ellipsePoints(kB, kA, 128), true, CurveMaterial::Inside);
   // ∫₀^x s·√(1 − t²/r²) dt.
   auto strip = [](double r, double s, double x) {
     return 0.5 * (s / r) * (x * std::sqrt(r * r - x * x) + r * r * std::asin(x / r));
@@ -351,16 +351,12 @@ TEST(CurveContact2d, CrossedEllipsesMakeOneRegionWithFourCorners) {
 // stronger than pen'', the outer depths come out 1.4e-7 m less: the spring at work.)
 TEST(CurveContact2d, AWavyGroundMakesOneContactPerRegion) {
   constexpr double kA = 0.2, kB = 0.02;
-  std::vector<Vector2> ellipsePoints, wave;
-  for (int k = 0; k < 256; ++k) {
-    const double angle = 2 * kPi * k / 256;
-    ellipsePoints.emplace_back(kA * std::cos(angle), kB * std::sin(angle));
-  }
+  std::vector<Vector2> wave;
   for (int k = 0; k <= 120; ++k) {
     const double x = -0.15 + 0.3 * k / 120;
     wave.emplace_back(x, -0.022 + 0.006 * std::cos(2 * kPi * x / 0.1));
   }
-  const SplineCurve2d ellipse(ellipsePoints, true, CurveMaterial::Inside);
+  const SplineCurve2d ellipse(ellipsePoints(kA, kB, 256), true, CurveMaterial::Inside);
   const SplineCurve2d ground(wave, false, CurveMaterial::Right);
   const CurveContactResult result = curveContact(ellipse, ground, 1e-3);
   ASSERT_EQ(result.status, CurveContactStatus::Contact);
