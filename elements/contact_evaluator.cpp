@@ -37,7 +37,7 @@ constexpr int kGraphicsPerTask = 256;
 }  // namespace
 
 ContactEvaluator::ContactEvaluator(const Model& model)
-    : model_(model), contacts_(model.contacts.get()), closeGraphics_(kVerletMarginFraction) {
+    : model_(model), contacts_(model.contacts.get()), closeGraphics_(kVerletMarginFraction), lawModel_(model) {
   if (!contacts_) return;
   const std::vector<ForceContact>& elements = contacts_->elements;
   const size_t graphicCount = contacts_->graphics.size();
@@ -63,6 +63,16 @@ ContactEvaluator::ContactEvaluator(const Model& model)
     anyLawState_ = anyLawState_ || keepsState;
     locatesCrossings_ = locatesCrossings_ || element.zeroCrossing;
     elementIndexById_.emplace(element.id, static_cast<int>(e));
+    for (const std::vector<Expression>* expressions : {&element.normalExpressions, &element.frictionExpressions}) {
+      for (const Expression& expression : *expressions) {
+        lawsReadModel_ = lawsReadModel_ || !expression.markerIds().empty() || !expression.variableIds().empty();
+        for (const int id : expression.variableIds()) {
+          if (std::find(lawVariables_.begin(), lawVariables_.end(), id) == lawVariables_.end()) {
+            lawVariables_.push_back(id);
+          }
+        }
+      }
+    }
   }
   elementLoads_.resize(elements.size());
 }
@@ -74,6 +84,13 @@ double ContactEvaluator::effectiveMass(int bodyI, int bodyJ) const {
   if (bodyI < 0) return massJ;
   if (bodyJ < 0) return massI;
   return massI * massJ / (massI + massJ);
+}
+
+void ContactEvaluator::setTime(double time, std::span<const BodyKinematics> bodies) {
+  time_ = time;
+  if (!lawsReadModel_) return;
+  lawModel_.setState(time, bodies);
+  for (const int id : lawVariables_) lawModel_.variable(id);
 }
 
 void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {
@@ -385,6 +402,7 @@ LawPair ContactEvaluator::lawPairOf(const PairState& pair, Evaluation evaluation
   law.bodyI = pair.bodyI;
   law.bodyJ = pair.bodyJ;
   law.subroutines = this;
+  law.model = &lawModel_;
   setPairValues(element, graphicI, graphicJ, law);
   // CNFSUB and CFFSUB take points in marker frames; an expression friction law's frame is fixed to J's marker.
   if (element.userNormal || element.userFriction || !element.frictionExpressions.empty()) {
@@ -573,7 +591,7 @@ void ContactEvaluator::addFieldLoads(const PairState& pair, PairLoads& loads, Co
 }
 
 void ContactEvaluator::evaluatePairs(double time, std::span<const BodyKinematics> bodies, bool withReports) {
-  time_ = time;
+  setTime(time, bodies);
   const size_t count = detection_.activePairs.size();
   activeLoads_.resize(count);
   if (withReports) activeReports_.resize(count);
@@ -701,7 +719,7 @@ void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bod
 }
 
 ContactEnergy ContactEvaluator::energy(double time, std::span<const BodyKinematics> bodies, bool withStrain) {
-  time_ = time;
+  setTime(time, bodies);
   // Each pair's terms on their own, summed in the pairs' order.
   activeEnergy_.assign(detection_.activePairs.size(), ContactEnergy{withStrain});
   forEachActivePair([&](int k) {
@@ -804,7 +822,7 @@ std::pair<int, int> ContactEvaluator::crossingBodies(const Crossing& crossing) c
 
 int ContactEvaluator::applyCrossings(std::span<const Crossing> crossings, double time,
                                      std::vector<ContactEvent>& events) {
-  time_ = time;
+  setTime(time, bodies_);
   int smoothness = kSmoothForce;
   for (const Crossing& crossing : crossings) {
     const auto samePair = [&](const Candidate& c) {
@@ -826,7 +844,7 @@ int ContactEvaluator::applyCrossings(std::span<const Crossing> crossings, double
 }
 
 void ContactEvaluator::synchronise(double time, std::vector<ContactEvent>& events) {
-  time_ = time;
+  setTime(time, bodies_);
   size_t touchingCandidates = 0;
   for (Candidate& c : detection_.candidates) {
     const bool touching = c.distance < 0;
@@ -868,7 +886,7 @@ void ContactEvaluator::advanceLawStates() {
 
 void ContactEvaluator::report(double time, std::span<const BodyKinematics> bodies, std::vector<PairReport>& reports,
                               Reach reach, Detail detail) {
-  time_ = time;
+  setTime(time, bodies);
   reports.clear();
   if (empty()) return;
   detect(bodies);
@@ -943,6 +961,7 @@ ContactEvaluator::Culprit ContactEvaluator::culpritOf(const PairReport& pair) co
     LawPair lawPair;
     lawPair.element = &element;
     lawPair.time = time_;
+    lawPair.model = &lawModel_;
     lawPair.effectiveMass = culprit.effectiveMass;
     ContactPoint contact;
     contact.normal = pair.normal;
@@ -1126,7 +1145,7 @@ void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubrou
 }
 
 void ContactEvaluator::startSubroutines(double time) {
-  time_ = time;
+  setTime(time, bodies_);
   if (!hasSubroutines_) return;
   // Nothing is in contact yet: points at the markers, normals along their z axes.
   for (const ForceContact& element : contacts_->elements) {
@@ -1137,7 +1156,7 @@ void ContactEvaluator::startSubroutines(double time) {
 
 void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> bodies) {
   if (!hasSubroutines_) return;
-  time_ = time;
+  setTime(time, bodies);
   for (size_t e = 0; e < contacts_->elements.size(); ++e) {
     const ForceContact& element = contacts_->elements[e];
     if (!element.contactPost) continue;
@@ -1160,7 +1179,7 @@ void ContactEvaluator::contactPost(double time, std::span<const BodyKinematics> 
 
 void ContactEvaluator::finishContactPost(double time) {
   if (!hasSubroutines_) return;
-  time_ = time;
+  setTime(time, bodies_);
   for (const ForceContact& element : contacts_->elements) {
     // A CONTACTPOST that failed is not called again, not even to close its files.
     if (element.contactPost && !failedRoutines_.count(&*element.contactPost)) callContactPost(element, 0, 0, 1);

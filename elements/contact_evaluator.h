@@ -473,6 +473,14 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   std::vector<ContactLaws> laws_;           // per element
   std::vector<char> keepsLawState_;         // per element: a law of it has state
   bool anyLawState_ = false;
+  // Laws given by expressions that read markers or Reference_Variables (VARVAL) read them here, at the state of
+  // the latest setTime(). The variables they name are evaluated by setTime, on one thread, so that the pairs' threads
+  // only read their values.
+  ModelExpressionContext lawModel_;
+  std::vector<int> lawVariables_;  // the Reference_Variable ids the laws' expressions name
+  bool lawsReadModel_ = false;
+  // The time of the evaluations to come, and the state the laws' expressions read the model at.
+  void setTime(double time, std::span<const BodyKinematics> bodies);
 
   // User subroutines: the state the utilities read during a call, and what the calls said.
   bool hasSubroutines_ = false;

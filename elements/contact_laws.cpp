@@ -101,18 +101,20 @@ class BuiltinFriction final : public FrictionForceLaw {
 
 // ---- laws given by expressions (EXPRESSION): the deck's expressions at the point, as a built-in law's formula ------
 
-// What a contact law's expression reads: TIME and its contact point (the element refuses markers, variables and
-// contacts in these expressions, so nothing else is asked).
+// What a contact law's expression reads: TIME, its contact point, and the markers and Reference_Variables of the
+// model at the pair's evaluation state (LawPair::model; the element refuses CONTACT in these expressions).
 class ContactPointContext final : public ExpressionContext {
  public:
-  explicit ContactPointContext(double time) : time_(time) {}
+  explicit ContactPointContext(const LawPair& pair) : time_(pair.time), model_(pair.model) {}
   double time() const override { return time_; }
-  MarkerMotion marker(int) const override { return {}; }
+  MarkerMotion marker(int id) const override { return model_ ? model_->marker(id) : MarkerMotion{}; }
+  double variable(int id) const override { return model_ ? model_->variable(id) : ExpressionContext::variable(id); }
   double contactPoint(ContactPointSymbol symbol) const override { return values_[static_cast<size_t>(symbol)]; }
   void set(ContactPointSymbol symbol, double value) { values_[static_cast<size_t>(symbol)] = value; }
 
  private:
   double time_;
+  const ExpressionContext* model_;
   std::array<double, kContactPointSymbolCount> values_{};
 };
 
@@ -124,7 +126,7 @@ class ExpressionNormal final : public NormalForceLaw {
   explicit ExpressionNormal(const ForceContact& element) : element_(element) {}
   double force(const LawPair& pair, const LawPoint& point) const override {
     if (point.contact->depth <= 0) return 0;  // apart: no contact, no force, as every built-in law
-    ContactPointContext context(pair.time);
+    ContactPointContext context(pair);
     context.set(ContactPointSymbol::Penetration, point.contact->depth);
     context.set(ContactPointSymbol::PenetrationRate, point.penetrationRate);
     const double force = element_.normalExpressions.front().evaluate(context);
@@ -149,7 +151,7 @@ class ExpressionFriction final : public FrictionForceLaw {
     const ContactPoint& contact = *point.contact;
     if (contact.depth <= 0) return Vector3::Zero();
     const auto [tangent1, tangent2] = contactTangents(pair.markerJ.rotation, contact.normal);
-    ContactPointContext context(pair.time);
+    ContactPointContext context(pair);
     context.set(ContactPointSymbol::Penetration, contact.depth);
     context.set(ContactPointSymbol::PenetrationRate, point.penetrationRate);
     context.set(ContactPointSymbol::SlipT1, tangent1.dot(point.slip));

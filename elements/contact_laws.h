@@ -50,6 +50,10 @@ struct LawPair {
   double* frictionStates = nullptr;
   double frictionElapsed = 0;
   SubroutineCaller* subroutines = nullptr;
+  // What a law's expressions read beyond their point (markers, VARVAL): the model at the evaluation's state, the state
+  // the contacts were detected at (the Jacobian differences the point, not what is read through these, as it does
+  // not see what a CNFSUB's c_sysfnc reads). Null: none (markers at rest at the origin, VARVAL NaN).
+  const ExpressionContext* model = nullptr;
   SlipTally* slipTally = nullptr;  // while advancing: where laws with a slip state count their points
   // Built-in laws: this pair's parameter values where they differ from the element's (NormalLaw::valuesForPair);
   // empty: the element's.

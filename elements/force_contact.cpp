@@ -135,28 +135,22 @@ Attribute<S> lawExpressionAttribute(const LawExpression& expression) {
   return attribute;
 }
 
-// A contact law's expression, compiled with the contact-point symbols its law reads (DELTA…). It may not name markers,
-// Reference_Variables or contacts: the Jacobian differences a contact pair over its own two bodies only, and pairs are
-// evaluated on several threads, which a variable's value, kept per state, is not made for. Each such name is an error
-// at its column.
+// A contact law's expression, compiled with the contact-point symbols its law reads (DELTA…). It may read markers
+// and Reference_Variables (checked with checkContactLawReadings once the variables are built), but not a contact's
+// loads: a law that read them would read its own, and those of contacts evaluated beside it on other threads. Each
+// CONTACT is an error at its column.
 std::optional<Expression> compileContactLawExpression(const std::string& attribute, const std::string& text,
                                                       ContactPointSymbols symbols, const SourceLoc& loc,
                                                       Diagnostics& diagnostics) {
   std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics, symbols);
   if (!expression) return std::nullopt;
-  bool fine = true;
-  const auto refuse = [&](const std::vector<int>& columns, const std::string& what) {
-    for (const int column : columns) {
-      diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(column) + ": " + what +
-                                 " is not available in a contact law's expression yet; it reads its contact point "
-                                 "(DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE), TIME and numbers");
-      fine = false;
-    }
-  };
-  refuse(expression->markerColumns(), "a marker measure");
-  refuse(expression->variableColumns(), "VARVAL");
-  refuse(expression->contactColumns(), "CONTACT");
-  if (!fine) return std::nullopt;
+  for (const int column : expression->contactColumns()) {
+    diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(column) +
+                               ": CONTACT is not available in a contact law's expression: the law would read the "
+                               "loads it gives; it reads its contact point (DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, "
+                               "NORMAL_FORCE), TIME, markers and Reference_Variables");
+  }
+  if (!expression->contactColumns().empty()) return std::nullopt;
   return expression;
 }
 
@@ -988,6 +982,35 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     result->elements.push_back(std::move(contact));
   }
   return result;
+}
+
+bool checkContactLawReadings(const ContactModel& contacts, const Model& model, Diagnostics& diagnostics) {
+  bool fine = true;
+  for (const ForceContact& contact : contacts.elements) {
+    const auto check = [&](const auto* law, const std::vector<Expression>& expressions) {
+      for (size_t k = 0; law && k < expressions.size(); ++k) {
+        const Expression& expression = expressions[k];
+        const std::string& attribute = law->expressions[k].name;
+        if (!checkExpressionReferences(expression, attribute, contact.loc, model, diagnostics)) {
+          fine = false;
+        } else if (readsContacts(expression, model.variables.get())) {
+          diagnostics.error(contact.loc, attribute + "=\"" + expression.text() +
+                                             "\" reads a contact's loads through a Reference_Variable (CONTACT); a "
+                                             "contact law would read the loads it gives");
+          fine = false;
+        } else if (readsAcceleration(expression, model.variables.get())) {
+          diagnostics.error(contact.loc, attribute + "=\"" + expression.text() +
+                                             "\" reads accelerations (ACCX, ACCY, ACCZ or ACCM, itself or through "
+                                             "a Reference_Variable); a force that depends on the accelerations it "
+                                             "causes is not available");
+          fine = false;
+        }
+      }
+    };
+    check(contact.normalLaw, contact.normalExpressions);
+    check(contact.frictionLaw, contact.frictionExpressions);
+  }
+  return fine;
 }
 
 std::string describeContact(const ForceContact& contact) {

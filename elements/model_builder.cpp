@@ -171,6 +171,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
+  if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
   model.forces = buildForceModel(spec, model, diagnostics);

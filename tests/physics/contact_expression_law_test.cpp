@@ -3,13 +3,16 @@
 // and a ball bouncing (zero crossing off: see the bouncing test), give the same bodies.csv byte for byte. A box sliding
 // on the plate under a constant friction expression decelerates at F/m exactly, its force shared among the points
 // of its face patch; COULOMB_DYNAMICONLY written out as friction expressions slides a box as the built-in law does.
-// And a bad expression is an error with its line and column at `lodestone check` time.
+// The expressions read Reference_Variables and markers: a stiffness read by VARVAL is LINEAR to the bit, one growing
+// with TIME through a variable follows a 1-D integration. And a bad expression, or one reading a contact's loads or
+// accelerations, is an error with its line (and column) at `lodestone check` time.
 #include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "support/contact_runs.h"
+#include "support/rk4.h"
 
 namespace lodestone::testing {
 namespace {
@@ -22,15 +25,24 @@ std::string bodiesOf(const std::string& name, const BallDrop& drop) {
   return readText(run.output / "bodies.csv");
 }
 
-void expectExpressionIsLinear(const std::string& name, BallDrop drop, double damping, const std::string& extra) {
+// `expressionLaw` (the Force_Contact attributes of an EXPRESSION law, and `elements` it reads) gives the bodies of
+// LINEAR with stiffness k and `damping` byte for byte.
+void expectSameAsLinear(const std::string& name, BallDrop drop, double damping, const std::string& extra,
+                        const std::string& expressionLaw, const std::string& elements = "") {
   drop.law = "cnf_type=\"LINEAR\" stiffness=\"" + formatReal(kStiffness) + "\" damping=\"" + formatReal(damping) +
              "\" " + extra;
   const std::string linear = bodiesOf(name + "_linear", drop);
-  drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"" + formatReal(kStiffness) + "*DELTA + " +
-             formatReal(damping) + "*DELTA_DOT\" " + extra;
+  drop.law = expressionLaw + " " + extra;
+  drop.elements = elements;
   const std::string expression = bodiesOf(name + "_expression", drop);
   ASSERT_GT(linear.size(), 1000u);
   EXPECT_EQ(linear, expression) << "bodies.csv differs between LINEAR and its expression";
+}
+
+void expectExpressionIsLinear(const std::string& name, BallDrop drop, double damping, const std::string& extra) {
+  expectSameAsLinear(name, drop, damping, extra,
+                     "cnf_type=\"EXPRESSION\" normal_force_expression=\"" + formatReal(kStiffness) + "*DELTA + " +
+                         formatReal(damping) + "*DELTA_DOT\"");
 }
 
 // Overdamped (c = 100 N·s/m against 2·sqrt(k·m) = 66): the ball lands once and settles without leaving the plate.
@@ -49,6 +61,72 @@ TEST(ContactExpressionLaw, NormalExpressionReproducesLinearBitForBitBouncing) {
   drop.height = drop.radius + 0.02;
   drop.endTime = 0.4;
   expectExpressionIsLinear("expression_law_bounce", drop, 2, "zero_crossing=\"FALSE\"");
+}
+
+// The stiffness read from a Reference_Variable (VARVAL) whose value is k: the same products as LINEAR's, so the same
+// bodies byte for byte. Fails when the law reads a variable not yet evaluated at the state (NaN, or a stale value).
+TEST(ContactExpressionLaw, StiffnessReadByVarvalReproducesLinearBitForBit) {
+  BallDrop drop;
+  drop.height = drop.radius + 0.01;
+  expectSameAsLinear("expression_law_varval", drop, 100, "",
+                     "cnf_type=\"EXPRESSION\" normal_force_expression=\"VARVAL(7)*DELTA + 100*DELTA_DOT\"",
+                     "<Reference_Variable id=\"7\" type=\"EXPRESSION\" expr=\"" + formatReal(kStiffness) + "\"/>\n");
+}
+
+// A stiffness that grows with time, k(t) = k0·(1 + 4t), through a variable of TIME, and the depth taken from the
+// ball's marker (DZ(20): its centre's height above the plate's top, z = 0) rather than DELTA: the ball landing on the
+// plate (c = 100 N·s/m keeps it overdamped up to k = 2.2e4 at t = 0.3 s) against an RK4 integration of
+// m·z'' = −m·g + k(t)·(r − z) − c·z' from the touch, which free fall reaches at t = sqrt(2·gap/g) exactly.
+// The law reads the marker at the detected state, so the Jacobian leaves out the marker's share of dF/dz (Newton's
+// iterations make up for it); the heights at every output agree within 10·integr_tol (measured: see the record).
+TEST(ContactExpressionLaw, TimeVaryingStiffnessThroughVariableAndMarkerFollowsA1DIntegration) {
+  BallDrop drop;
+  const double gap = 0.01, k0 = kStiffness, growth = 4, damping = 100;
+  drop.height = drop.radius + gap;
+  drop.endTime = 0.3;
+  drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"VARVAL(7)*(" + formatReal(drop.radius) +
+             " - DZ(20)) + " + formatReal(damping) + "*DELTA_DOT\"";
+  drop.elements = "<Reference_Variable id=\"7\" type=\"EXPRESSION\" expr=\"" + formatReal(k0) + "*(1 + " +
+                  formatReal(growth) + "*TIME)\"/>\n";
+  const DeckRun run = runDeckText("expression_law_time_stiffness", ballDropDeck(drop));
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = bodies.rowsOfBody(2);
+  ASSERT_GE(rows.size(), 30u);
+
+  const double touch = std::sqrt(2 * gap / drop.gravity);
+  const auto acceleration = [&](double t, double z, double v) {
+    const double depth = drop.radius - z;
+    const double force = depth > 0 ? std::max(k0 * (1 + growth * t) * depth - damping * v, 0.0) : 0.0;
+    return -drop.gravity + force / drop.mass;
+  };
+  const double h = 1e-6;
+  double t = touch;
+  PointMotion ball{drop.radius, -drop.gravity * touch};
+  double worst = 0, deepest = 0;
+  for (const size_t row : rows) {
+    const double time = bodies.at(row, "time");
+    const double expected = time <= touch ? drop.height - 0.5 * drop.gravity * time * time : [&] {
+      while (t + h <= time) {
+        ball = rk4Step(acceleration, t, ball, h);
+        t += h;
+      }
+      return rk4Step(acceleration, t, ball, time - t).position;
+    }();
+    ASSERT_LT(expected, drop.radius + gap + 1e-12);
+    if (time > touch) deepest = std::max(deepest, drop.radius - expected);
+    worst = std::max(worst, std::fabs(bodies.at(row, "z") - expected));
+  }
+  // The ball does sink into the plate, and less as it stiffens: the law's stiffness does change.
+  EXPECT_GT(deepest, 1e-4);
+  // Settled, the depth follows the stiffness quasi-statically: k·δ + c·δ' = m·g with δ ≈ m·g/k, so
+  // δ ≈ m·g/k + c·m·g·k0·growth/k³ (the second term 4e-7 m at 0.3 s, the next below 1e-8).
+  const double settled = drop.radius - bodies.at(rows.back(), "z");
+  const double weight = drop.mass * drop.gravity, stiffness = k0 * (1 + growth * drop.endTime);
+  EXPECT_NEAR(settled, weight / stiffness + damping * weight * k0 * growth / std::pow(stiffness, 3), 2e-8);
+  EXPECT_LT(worst, 10 * drop.tolerance);
+  RecordProperty("largest_height_error_m", sci(worst));
+  RecordProperty("settled_depth_m", sci(settled));
 }
 
 // A 0.2 m cube at rest on the plate at its static depth mg/k, sliding along x at 1 m/s; the friction expression is a
@@ -177,19 +255,44 @@ TEST(ContactExpressionLaw, BadExpressionsAreErrorsWithLineAndColumn) {
   EXPECT_NE(messages.find("column 1: NORMAL_FORCE is read by a friction expression (cff_type=\"EXPRESSION\") only"),
             std::string::npos)
       << messages;
-  // A syntax error; a marker measure, which a contact law's expression may not read.
+  // A syntax error; a contact's loads, which a contact law's expression may not read (its own among them).
   messages = messagesOf("expression_law_errors", "cnf_type=\"EXPRESSION\" normal_force_expression=\"(DELTA\"", "");
   EXPECT_NE(messages.find(deck + "normal_force_expression=\"(DELTA\", column 1: expected ')' to close '('"),
             std::string::npos)
       << messages;
   messages = messagesOf("expression_law_errors",
                         "cnf_type=\"EXPRESSION\" normal_force_expression=\"1e4*DELTA\" cff_type=\"EXPRESSION\" "
-                        "friction_force_expression_t1=\"-0.1*NORMAL_FORCE*SIGN(1, SLIP_T1)*DZ(20)\" "
+                        "friction_force_expression_t1=\"-0.1*NORMAL_FORCE*SIGN(1, SLIP_T1)*CONTACT(300,0,1,0)\" "
                         "friction_force_expression_t2=\"0\"",
                         "");
-  EXPECT_NE(messages.find(deck + "friction_force_expression_t1=\"-0.1*NORMAL_FORCE*SIGN(1, SLIP_T1)*DZ(20)\", "
-                                 "column 39: a marker measure is not available in a contact law's expression yet"),
+  EXPECT_NE(messages.find(deck + "friction_force_expression_t1=\"-0.1*NORMAL_FORCE*SIGN(1, SLIP_T1)*CONTACT(300,0,1,0)"
+                                 "\", column 44: CONTACT is not available in a contact law's expression"),
             std::string::npos)
+      << messages;
+  // Through a variable: a missing one, one reading a contact's loads, one reading an acceleration.
+  const std::string variables = "<Reference_Variable id=\"7\" type=\"EXPRESSION\" expr=\"CONTACT(300,0,1,0)\"/>\n"
+                                "<Reference_Variable id=\"8\" type=\"EXPRESSION\" expr=\"ACCZ(20)\"/>\n";
+  const auto throughVariable = [&](const std::string& expression) {
+    BallDrop drop;
+    drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"" + expression + "\"";
+    drop.elements = variables;
+    const RunOutcome outcome = runDeckTextOutcome("expression_law_variables", ballDropDeck(drop));
+    EXPECT_EQ(outcome.status, RunStatus::BadDeck) << outcome.message;
+    return outcome.diagnostics.formatAll();
+  };
+  const std::string variableDeck = "expression_law_variables.xml:11:1: Force_Contact id=300: normal_force_expression=";
+  messages = throughVariable("VARVAL(9)*DELTA");
+  EXPECT_NE(messages.find(variableDeck + "\"VARVAL(9)*DELTA\", column 8: names Reference_Variable id=9, which the "
+                                         "deck does not have"),
+            std::string::npos)
+      << messages;
+  messages = throughVariable("1e4*DELTA + 0*VARVAL(7)");
+  EXPECT_NE(messages.find(variableDeck + "\"1e4*DELTA + 0*VARVAL(7)\" reads a contact's loads through a "
+                                         "Reference_Variable (CONTACT)"),
+            std::string::npos)
+      << messages;
+  messages = throughVariable("1e4*DELTA + 0*VARVAL(8)");
+  EXPECT_NE(messages.find(variableDeck + "\"1e4*DELTA + 0*VARVAL(8)\" reads accelerations"), std::string::npos)
       << messages;
   // A missing friction expression; DELTA outside a contact law.
   messages = messagesOf("expression_law_errors",

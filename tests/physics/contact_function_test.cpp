@@ -16,13 +16,6 @@ namespace {
 constexpr double kG = 9.81;
 constexpr double kStiffness = 1e5, kExponent = 1.5;
 
-// `elements` added to the ball drop's model (before </Model>).
-std::string withElements(const BallDrop& drop, const std::string& elements) {
-  std::string text = ballDropDeck(drop);
-  text.insert(text.find("</Model>"), elements);
-  return text;
-}
-
 std::string impactLaw(double damping) {
   return "cnf_type=\"IMPACT\" stiffness=\"" + formatReal(kStiffness) + "\" exponent=\"" + formatReal(kExponent) +
          "\" damping=\"" + formatReal(damping) + "\" dmax=\"1e-4\" cff_type=\"COULOMB_OFF\"";
@@ -41,12 +34,13 @@ TEST(ContactFunction, ARestingBallsContactLoadsAreItsWeightInEveryForm) {
   const double restDepth = std::pow(weight / kStiffness, 1 / kExponent);
   drop.height = drop.radius - restDepth;
   drop.endTime = 0.1;
-  std::string deck = withElements(
-      drop, "<Reference_Marker id=\"30\" body_id=\"1\" a00=\"0\" a10=\"0\" a20=\"1\" a01=\"1\" a11=\"0\" a21=\"0\" "
-            "a02=\"0\" a12=\"1\" a22=\"0\"/>\n"
-            "<Post_Request id=\"7\" type=\"EXPRESSION\" expr1=\"CONTACT(300,0,4,0)\" expr2=\"CONTACT(300,1,4,0)\" "
-            "expr3=\"CONTACT(300,0,2,30)\" expr4=\"CONTACT(300,0,4,30)\" expr5=\"CONTACT(300,1,0)\" "
-            "expr6=\"DX(20,0,30)\" expr7=\"CONTACT(300,0,1,0)\" expr8=\"CONTACT(300,1,7,0)\"/>\n");
+  drop.elements =
+      "<Reference_Marker id=\"30\" body_id=\"1\" a00=\"0\" a10=\"0\" a20=\"1\" a01=\"1\" a11=\"0\" a21=\"0\" "
+      "a02=\"0\" a12=\"1\" a22=\"0\"/>\n"
+      "<Post_Request id=\"7\" type=\"EXPRESSION\" expr1=\"CONTACT(300,0,4,0)\" expr2=\"CONTACT(300,1,4,0)\" "
+      "expr3=\"CONTACT(300,0,2,30)\" expr4=\"CONTACT(300,0,4,30)\" expr5=\"CONTACT(300,1,0)\" "
+      "expr6=\"DX(20,0,30)\" expr7=\"CONTACT(300,0,1,0)\" expr8=\"CONTACT(300,1,7,0)\"/>\n";
+  std::string deck = ballDropDeck(drop);
   const std::string ballMarker = "id=\"20\" body_id=\"2\"";
   deck.replace(deck.find(ballMarker), ballMarker.size(), ballMarker + " pos_x=\"0.2\"");
   const DeckRun run = runDeckText("contact_function_rest", deck);
@@ -95,10 +89,9 @@ TEST(ContactFunction, ASensorOnTheContactForceHaltsWhereTheReferenceIntegrationR
   const double gap = 0.02, threshold = 5, errorTol = 1e-3;
   drop.height = drop.radius + gap;
   drop.endTime = 0.2;
-  const std::string deck =
-      withElements(drop, "<Sensor_Event id=\"41\" type=\"EXPRESSION\" expr=\"CONTACT(300,0,1,0)\" compare=\"GE\" "
-                         "value=\"" + formatReal(threshold) + "\" error_tol=\"" + formatReal(errorTol) +
-                         "\" halt=\"TRUE\"/>\n");
+  drop.elements = "<Sensor_Event id=\"41\" type=\"EXPRESSION\" expr=\"CONTACT(300,0,1,0)\" compare=\"GE\" value=\"" +
+                  formatReal(threshold) + "\" error_tol=\"" + formatReal(errorTol) + "\" halt=\"TRUE\"/>\n";
+  const std::string deck = ballDropDeck(drop);
   const DeckRun run = runDeckText("contact_function_sensor", deck);
   ASSERT_TRUE(run.completed);
   const std::vector<std::string> events = readLines(run.output / "events.csv");

@@ -94,6 +94,7 @@ struct BallDrop {
   double endTime = 0.2, printInterval = 0.01;
   double tolerance = 1e-8, maxStep = 1e-3;
   std::string law;          // Force_Contact attributes: cnf_type="..." and its parameters, friction
+  std::string elements;     // more elements of the model, after the Force_Contact
 };
 
 inline std::string ballDropDeck(const BallDrop& drop) {
@@ -112,7 +113,8 @@ inline std::string ballDropDeck(const BallDrop& drop) {
          "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(drop.height) + "\"/>\n"
          "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(drop.radius) +
          "\"/>\n"
-         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + drop.law + "/>\n"
+         "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" " + drop.law + "/>\n" +
+         drop.elements +
          "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(drop.endTime) +
          "\" print_interval=\"" + formatReal(drop.printInterval) + "\"/></Command></MultiBodySystem>\n";
 }
