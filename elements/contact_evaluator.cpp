@@ -703,7 +703,7 @@ std::optional<ContactLoads> ContactEvaluator::contactLoads(long id) const {
 }
 
 void ContactEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
-  evaluatePairs(time, bodies, false);
+  evaluatePairs(time, bodies, measuringEveryEvaluation_);
   for (size_t k = 0; k < detection_.activePairs.size(); ++k) {
     const ActivePair& pair = detection_.activePairs[k];
     const PairLoads& pairLoads = activeLoads_[k];

@@ -156,6 +156,10 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
 
   // Adds the force of every detected pair at `time` to the loads of its bodies (after detect()).
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
+  // Whether each addLoads() also measures what CONTACT() reads beyond the loads and the penetration, as measure()
+  // does: for force elements that read contacts, evaluated right after the contacts' loads. Off by default (a
+  // residual then does no more than its loads).
+  void setMeasuringEveryEvaluation(bool measuring) { measuringEveryEvaluation_ = measuring; }
   // The force of every detected pair at `time`, and what contacts.csv reports of it, which contactLoads() reads from
   // then on: what CONTACT() reads where no residual is evaluated (root functions, outputs).
   void measure(double time, std::span<const BodyKinematics> bodies);
@@ -447,6 +451,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // measure() keeps each pair's report too, for CONTACT()'s indices beyond the penetration.
   void evaluatePairs(double time, std::span<const BodyKinematics> bodies, bool withReports);
   std::vector<PairLoads> activeLoads_;
+  bool measuringEveryEvaluation_ = false;
   std::vector<PairReport> activeReports_;
   bool reportsMeasured_ = false;
   unsigned long loadsDetection_ = 0;

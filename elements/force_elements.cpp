@@ -70,9 +70,13 @@ const std::vector<ForceElement>& ForceEvaluator::elements() const {
   return forces_ ? forces_->elements : none;
 }
 
+bool ForceEvaluator::readsContacts() const {
+  return std::ranges::any_of(elements(), [](const ForceElement& element) { return element.connection.readsContacts; });
+}
+
 void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {
   if (empty()) return;
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   for (size_t k = 0; k < forces_->elements.size(); ++k) {
     const ForceConnection& connection = forces_->elements[k].connection;
     const ElementLoads loaded = evaluate(k, bodies);
@@ -106,7 +110,7 @@ void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodie
 }
 
 ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   reuseMagnetPlans_ = true;
   ElementLoads loads = evaluate(static_cast<size_t>(index), bodies);
   reuseMagnetPlans_ = false;
@@ -116,13 +120,13 @@ ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<cons
 bool ForceEvaluator::switchedOff(int index, double time, std::span<const BodyKinematics> bodies) {
   const auto* induced = std::get_if<InducedMagnets>(&forces_->elements[static_cast<size_t>(index)].law);
   if (!induced) return false;
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   return inducedMagnetsSwitchedOff(*induced, context_);
 }
 
 std::vector<std::optional<double>> ForceEvaluator::farCouplings(double time, std::span<const BodyKinematics> bodies) {
   std::vector<std::optional<double>> couplings(elements().size());
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   for (size_t k = 0; k < couplings.size(); ++k) {
     const ForceElement& element = forces_->elements[k];
     if (const auto* pair = std::get_if<MagnetPair>(&element.law)) {
@@ -135,7 +139,7 @@ std::vector<std::optional<double>> ForceEvaluator::farCouplings(double time, std
 void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bodies,
                                  std::vector<MarkerPairLoad>& loads) {
   if (empty()) return;
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   for (size_t k = 0; k < forces_->elements.size(); ++k) {
     const ForceConnection& connection = forces_->elements[k].connection;
     const ElementAction action = act(k);
@@ -167,7 +171,7 @@ const ForceElement* ForceEvaluator::lastNonFinite() const {
 ForceEnergy ForceEvaluator::energy(double time, std::span<const BodyKinematics> bodies) {
   ForceEnergy energy;
   if (empty()) return energy;
-  context_.setState(time, bodies);
+  context_.setState(time, bodies, contactMeasures_);
   for (size_t k = 0; k < forces_->elements.size(); ++k) {
     const ForceConnection& connection = forces_->elements[k].connection;
     const ElementAction action = act(k);

@@ -72,6 +72,11 @@ class ForceEvaluator {
 
   bool empty() const { return elements().empty(); }
   const std::vector<ForceElement>& elements() const;
+  // Whether some element reads contacts' loads (CONTACT; ForceConnection::readsContacts).
+  bool readsContacts() const;
+  // Where such elements find the loads: whoever evaluates the forces has the contacts evaluated at the same state
+  // first. Null (the default): CONTACT gives NaN. `contacts` must outlive the evaluator.
+  void setContactMeasures(const ContactMeasures* contacts) { contactMeasures_ = contacts; }
 
   // Adds the loads of every element at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
@@ -104,6 +109,7 @@ class ForceEvaluator {
 
   const Model* model_ = nullptr;
   ModelExpressionContext context_;
+  const ContactMeasures* contactMeasures_ = nullptr;
   const ForceModel* forces_ = nullptr;
   std::vector<double> angles_;  // per element: a rotational spring's angle at its latest evaluation (NaN: none yet)
   std::vector<MagnetPairPlan> magnetPlans_;  // per element: a magnet pair's method and panels, for elementLoads

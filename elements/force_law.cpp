@@ -26,16 +26,7 @@ std::optional<Expression> buildForceExpression(const std::string& attribute, con
                                                       "accelerations it causes is not available");
     return std::nullopt;
   }
-  if (readsContacts(*expression, model.variables.get())) {
-    // The residual has the contacts' loads before the force elements' (the order would be right), but the Jacobian
-    // differences a force element over its bodies without evaluating the contacts again at the perturbed states, so
-    // it would see no dependence on them: refused rather than integrated with a wrong iteration matrix.
-    diagnostics.error(loc, attribute + "=\"" + text + "\" reads a contact's loads (CONTACT, itself or through a "
-                                                      "Reference_Variable); a force element that reads them is not "
-                                                      "available yet (a Sensor_Event, a Post_Request and the "
-                                                      "Reference_Variables they read can)");
-    return std::nullopt;
-  }
+  connection.readsContacts = connection.readsContacts || readsContacts(*expression, model.variables.get());
   addBodiesRead(*expression, model, connection.bodiesRead);
   return expression;
 }

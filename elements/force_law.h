@@ -57,14 +57,18 @@ struct ForceConnection {
   bool readsVelocities = true;
   // A law over many bodies: the moving bodies its ElementAction::atMarkers load (bodyI and bodyJ are then -1).
   std::vector<int> bodiesLoaded;
+  // Its expressions read contacts' loads (CONTACT, themselves or through Reference_Variables): the contacts are
+  // evaluated before it, and again at each state the Jacobian moves a body to (bodiesRead holds the contacts' bodies).
+  bool readsContacts = false;
 };
 
 // The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.
 int bodyOfMarker(const Model& model, long id, ForceConnection& connection);
 
-// A force element's expression attribute, compiled and checked: markers and variables it names must exist, and it
-// may not read accelerations (the force would then depend on the accelerations it causes, which Lodestone does not
-// solve for). The bodies it reads are added to `connection`. Errors say the attribute and the column.
+// A force element's expression attribute, compiled and checked: markers, variables and contacts it names must exist,
+// and it may not read accelerations (the force would then depend on the accelerations it causes, which Lodestone does
+// not solve for). The bodies it reads, and whether it reads contacts' loads, are added to `connection`. Errors say
+// the attribute and the column.
 std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
                                                const SourceLoc& loc, const Model& model, ForceConnection& connection,
                                                Diagnostics& diagnostics);

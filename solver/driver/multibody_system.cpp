@@ -35,6 +35,12 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
   }
   constraints_.addPatternBlocks(pattern_);
   sensors_.setContacts(&contacts_);
+  // Force elements that read contacts' loads find them measured at every evaluation of the contacts, which comes
+  // before theirs.
+  if (forces_.readsContacts()) {
+    forces_.setContactMeasures(&contacts_);
+    contacts_.setMeasuringEveryEvaluation(true);
+  }
 }
 
 void MultibodySystem::initialState(std::span<double> y) const {
@@ -92,6 +98,7 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
   updateKinematics(y.data());
   addBodyAccelerations(yp.data());
   markerLoads_.clear();
+  if (requests_.readsContacts() || (requests_.needsLoads() && forces_.readsContacts())) measureContacts(time);
   if (requests_.needsLoads()) {
     forces_.markerLoads(time, kinematics_, markerLoads_);
     for (const JointReaction& joint : joints) {
@@ -99,7 +106,6 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
                               .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
     }
   }
-  if (requests_.readsContacts()) measureContacts(time);
   requests_.evaluate(time, kinematics_, markerLoads_, samples, &contacts_);
 }
 
@@ -604,7 +610,8 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
   // Each element's loads depend on the 13 states of the bodies it reads: its markers' bodies and those of the
   // markers its expressions name (the induced magnets: every magnet's). Forward differences over those states only,
   // with every other body where it is: 13 evaluations of the one element per body it reads, whatever the size of the
-  // model.
+  // model. An element that reads contacts' loads reads their bodies too, and has the contacts evaluated again at each
+  // of its perturbed states (and once more at this state after them, for the elements that follow).
   const std::vector<ForceElement>& elements = forces_.elements();
   std::vector<double> budget;
   const std::vector<bool> leaveOut = farMagnetPairsToLeaveOut(time, cj, budget);
@@ -634,6 +641,7 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
       forEachPerturbedState(y + layout_.bodyOffset(column), connection.readsVelocities ? kSize : kVelocity,
                             [&](int k, double increment, const BodyKinematics& moved) {
         kinematics = moved;
+        if (connection.readsContacts) measureContacts(time);  // the contacts' loads it reads move with the body
         const ElementLoads loads = forces_.elementLoads(element, time, kinematics_);
         subtractLoadDifference(connection.bodyI, connection.bodyJ, column, k, increment, base.pair, loads.pair);
         for (size_t b = 0; b < connection.bodiesLoaded.size(); ++b) {
@@ -644,6 +652,7 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
       });
       kinematics = unperturbed;
     }
+    if (connection.readsContacts) measureContacts(time);  // back to this state, for the elements after it
     if (!blocks.empty()) writeManyBodyBlocks(connection, blocks, permanentMagnetBodies(elements[e]), cj, budget);
   }
 }
@@ -774,6 +783,7 @@ void MultibodySystem::energyRates(double time, const double* y, const double* yp
   EnergySample sample;
   if (!contacts_.empty()) {
     detectContacts();
+    if (forces_.readsContacts()) contacts_.measure(time, kinematics_);
     const ContactEnergy contact = contacts_.energy(time, kinematics_, false);
     sample.contactDashpot = contact.dashpotPower;
     sample.contactSlip = contact.slipPower;
@@ -801,6 +811,7 @@ void MultibodySystem::heldEnergy(double time, std::span<const double> y, std::sp
   updateMotion(y.data(), yp.data());
   if (!contacts_.empty()) {
     detectContacts();
+    if (forces_.readsContacts()) contacts_.measure(time, kinematics_);
     sample.contactStrain = contacts_.energy(time, kinematics_, true).strain;
   }
   sample.forceStrain = forces_.energy(time, kinematics_).strain;

@@ -1,7 +1,8 @@
 // CONTACT() through the whole pipeline. A ball resting on a plate (IMPACT): the force form gives its weight on the I
 // body and the opposite on the J body, the same numbers contacts.csv writes, rotated by rm's axes; the index form
 // gives the static penetration (mg/k)^(1/e). A ball dropped on the plate: a Sensor_Event on CONTACT's |F| halts the
-// run when the force first reaches a value, at the time a 1-D RK4 integration of the fall and the law gives.
+// run when the force first reaches a value, at the time a 1-D RK4 integration of the fall and the law gives. A force
+// element that reads the contact's force bounces the ball as the law made stiffer and more damped by that share does.
 #include <cmath>
 #include <string>
 
@@ -131,6 +132,44 @@ TEST(ContactFunction, ASensorOnTheContactForceHaltsWhereTheReferenceIntegrationR
   RecordProperty("halt_time_error_s", sci(haltTime - reference));
   RecordProperty("tolerance_s", sci(tolerance));
   RecordProperty("force_at_halt_N", sci(haltValue));
+}
+
+// A ball bouncing on the plate (LINEAR, k = 1e4 N/m, c = 2 N·s/m) with a Force_Vector_OneBody at its centre that adds
+// half the contact's push again, fz = 0.5·CONTACT(300,0,4,0) (Fz on I): the ball feels 1.5·(k·δ + c·δ̇), LINEAR with
+// 1.5·k and 1.5·c. Its heights at every output are that law's within 10·integr_tol (measured: see the record); the
+// same force element without the contact's help would not bounce it alike (checked: the heights differ by far more).
+TEST(ContactFunction, AForceElementReadingTheContactForceActsAsThatShareOfTheLaw) {
+  BallDrop drop;
+  drop.height = drop.radius + 0.02;
+  drop.endTime = 0.4;
+  const auto lawOf = [](double share) {
+    return "cnf_type=\"LINEAR\" stiffness=\"" + formatReal(1e4 * share) + "\" damping=\"" + formatReal(2 * share) +
+           "\" cff_type=\"COULOMB_OFF\"";
+  };
+  drop.law = lawOf(1.5);
+  const DeckRun stiffer = runDeckText("contact_function_stiffer_law", ballDropDeck(drop));
+  drop.law = lawOf(1);
+  const DeckRun plain = runDeckText("contact_function_plain_law", ballDropDeck(drop));
+  drop.elements = "<Force_Vector_OneBody id=\"40\" type=\"FORCEONLY\" marker_id=\"20\" "
+                  "fz_expression=\"0.5*CONTACT(300,0,4,0)\"/>\n";
+  const DeckRun helped = runDeckText("contact_function_force_element", ballDropDeck(drop));
+  ASSERT_TRUE(stiffer.completed && plain.completed && helped.completed);
+  const ResultsTable expected((stiffer.output / "bodies.csv").string());
+  const ResultsTable actual((helped.output / "bodies.csv").string());
+  const ResultsTable unhelped((plain.output / "bodies.csv").string());
+  const std::vector<size_t> rows = actual.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), expected.rowsOfBody(2).size());
+  ASSERT_GE(rows.size(), 40u);
+  double worst = 0, apart = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const double z = actual.at(rows[k], "z");
+    worst = std::max(worst, std::fabs(z - expected.at(expected.rowsOfBody(2)[k], "z")));
+    apart = std::max(apart, std::fabs(z - unhelped.at(unhelped.rowsOfBody(2)[k], "z")));
+  }
+  EXPECT_LT(worst, 10 * drop.tolerance);
+  EXPECT_GT(apart, 1e-4);
+  RecordProperty("largest_height_difference_m", sci(worst));
+  RecordProperty("difference_without_the_element_m", sci(apart));
 }
 
 }  // namespace

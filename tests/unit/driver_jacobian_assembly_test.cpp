@@ -277,6 +277,54 @@ TEST_F(SundialsMatrices, MeshContactJacobianMatchesFiniteDifferenceOfTheResidual
   expectContactJacobianMatchesFiniteDifferences(spheresInContact("FALSE"), context.get());
 }
 
+// A force element on a body that touches nothing reads the contact's loads: 1 % of the floor's push on the sphere
+// (CONTACT(1,0,4,0): Fz on I) along z and a tenth of the contact's normal velocity (CONTACT(1,6,0), which only the
+// contact's measures have) along x. Its load rows depend on the sphere's state through the contact alone, a block
+// the Jacobian has only when the contacts are evaluated again at each state it moves the sphere to.
+TEST_F(SundialsMatrices, ForceElementReadingAContactHasItsBlockOverTheContactsBodies) {
+  const Model model = modelOfDeck(R"deck(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Force_Gravity grav_z="-9.81"/>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Reference_Marker id="11" body_id="1" pos_z="-0.5"/>
+  <Post_Graphic id="100" type="BoxDefinedFromCenter" center_marker_id="11" length_x="2" length_y="2" length_z="1"/>
+  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
+     v_ic_x="0.3" v_ic_y="-0.1" v_ic_z="-0.2" w_ic_x="2" w_ic_y="-1" w_ic_z="3"/>
+  <Reference_Marker id="20" body_id="2" pos_z="0.0995" psi="0.3"/>
+  <Post_Graphic id="200" type="Sphere" center_marker_id="20" radius="0.1"/>
+  <Body_Rigid id="3" mass="0.7" cg_id="30" inertia_xx="3e-3" inertia_yy="3e-3" inertia_zz="2e-3" v_ic_x="-0.4"/>
+  <Reference_Marker id="30" body_id="3" pos_x="3" pos_z="1"/>
+  <Force_Contact id="1" i_graphics_id="200" j_graphics_id="100" cnf_type="HUNT_CROSSLEY" stiffness="1e6"
+     exponent="1.5" damping="50" cff_type="COULOMB_ON" mu_static="0.5" mu_dynamic="0.4" stiction_trans_vel="0.05"
+     friction_trans_vel="0.1"/>
+  <Force_Vector_OneBody id="40" type="FORCEONLY" marker_id="30" fx_expression="0.1*CONTACT(1,6,0)"
+     fz_expression="0.01*CONTACT(1,0,4,0)"/>
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)deck",
+                                  "force_reads_contact.xml");
+  PhaseTimes times;
+  MultibodySystem system(model, times);
+  system.setJacobianFrictionSlope(ContactEvaluator::FrictionSlope::Law);
+  const int size = system.layout().size();
+  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
+  system.initialState(y);
+  const double cj = 40.0;
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
+  system.prepareJacobian(0.0, y.data(), yp.data());
+  sparse->begin(matrix.get());
+  system.writeJacobian(cj, *sparse);
+  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
+  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
+  // As the contact blocks above: forward differences against central ones, to 1e-4 of the largest entry.
+  const double scale = numeric.cwiseAbs().maxCoeff();
+  EXPECT_LT((analytic - numeric).cwiseAbs().maxCoeff(), 1e-4 * scale);
+  // Body 3's load rows over body 2's states: there (its height and its vertical velocity), and in the matrix.
+  const Eigen::MatrixXd coupling = numeric.block(13 + 7, 0, 6, 13);
+  EXPECT_GT(coupling.cwiseAbs().maxCoeff(), 1e-4 * scale);
+  EXPECT_LT((analytic.block(13 + 7, 0, 6, 13) - coupling).cwiseAbs().maxCoeff(), 1e-4 * coupling.cwiseAbs().maxCoeff());
+}
+
 // Detection keeps what it found while no graphic has moved: the residual at a state is what a fresh system gives
 // there, whatever was evaluated before — a moved body is detected afresh, and a changed velocity (same positions)
 // still reaches the contact's damping and friction.
