@@ -505,7 +505,8 @@ void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& la
   };
   const double share = point.contact->share;
   const double depth = point.contact->depth;
-  const double elastic = elasticForce(depth);  // once: for a CNFSUB it is a call of the user's code
+  const bool holdsEnergy = laws.normal->holdsEnergy();
+  const double elastic = holdsEnergy ? elasticForce(depth) : 0.0;  // once: for a CNFSUB it is a call of user code
   // A friction law that holds energy (a shear spring) or damps has its part of −f·v taken out of the slip's.
   const FrictionEnergy held = laws.friction->energy(lawPair, point, normalForce);
   energy.dashpotPower += (normalForce - share * elastic) * point.penetrationRate + held.dashpotPower;
@@ -513,8 +514,8 @@ void ContactEvaluator::addPointEnergy(const ContactLaws& laws, const LawPair& la
   // A tilted patch stores ½·F·tilt at each point beyond the law's energy at its depth (a flat face under a linear law
   // rocks on a Winkler layer: exactly its energy).
   if (energy.withStrain) {
-    energy.strain +=
-        share * (storedElasticEnergy(elasticForce, depth) + 0.5 * elastic * point.contact->tilt) + held.strain;
+    const double stored = holdsEnergy ? storedElasticEnergy(elasticForce, depth) : 0.0;
+    energy.strain += share * (stored + 0.5 * elastic * point.contact->tilt) + held.strain;
   }
 }
 

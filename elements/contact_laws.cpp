@@ -133,6 +133,10 @@ class ExpressionNormal final : public NormalForceLaw {
     // Clipped to push only; a NaN is passed on for the integrator to refuse rather than hidden as no force.
     return force > 0 || std::isnan(force) ? force : 0;
   }
+  bool holdsEnergy() const override {
+    const Expression& expression = element_.normalExpressions.front();
+    return !expression.usesTime() && expression.markerIds().empty() && expression.variableIds().empty();
+  }
   int smoothnessAt(ContactChange change) const override {
     return element_.normalLaw->smoothnessAt ? element_.normalLaw->smoothnessAt(element_.normalValues, change) : 0;
   }

@@ -76,6 +76,10 @@ class NormalForceLaw {
   virtual double force(const LawPair& pair, const LawPoint& point) const = 0;
   // Numbers of state per contact point (0: none).
   virtual int stateSize() const { return 0; }
+  // True when the force at zero rate is a function of the point's depth alone, so that it holds energy (the energy
+  // balance's strain). A law that also reads the time or the model (an expression of TIME, VARVAL or a marker)
+  // changes at a fixed depth: it holds none, and the balance counts its whole power as dissipated.
+  virtual bool holdsEnergy() const { return true; }
   // True when force() may be called outside the integration (a probe of the law's stiffness) without effect.
   virtual bool canProbe() const { return true; }
   // True when force() calls code of the user's (a named law's library, a CNFSUB), which need not be reentrant: such

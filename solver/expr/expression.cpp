@@ -639,6 +639,11 @@ class ExpressionCompiler {
   std::vector<ExpressionError> unknownNames_;  // said, and read past
 };
 
+bool Expression::usesTime() const {
+  return std::any_of(program_.begin(), program_.end(),
+                     [](const Instruction& instruction) { return instruction.operation == Operation::Time; });
+}
+
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }

@@ -154,6 +154,8 @@ class Expression {
   const std::vector<int>& contactColumns() const { return contactColumns_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
+  // TIME appears (not folded away): the value may change with time at a fixed state.
+  bool usesTime() const;
   const std::string& text() const { return text_; }
 
   // The most values a program holds on its stack at once; compile refuses expressions that need more.

@@ -479,5 +479,29 @@ TEST(ExampleDecks, ContactForceSensorHaltsTheDropWhereTheForceReachesItsValue) {
   EXPECT_NEAR(touchValue, c * v0, 1e-5 * c * v0);
 }
 
+// force_controlled_press.xml: a ram pressed into a workpiece whose law's stiffness is a variable of TIME (halving from
+// 2e6 to 1e6 N/m between 0.2 and 0.4 s), by an actuator that reads the contact's force, −G·(F* − N). At rest the
+// contact force is (m·g + G·F*)/(1 + G) = 451.962 N at either stiffness, the depth N/k: 0.225981 mm held at 0.15 s,
+// 0.451962 mm at 0.6 s. Settled (the controlled ram rings at 500 Hz with ζ = 0.32), both within 1e-9 of the statics
+// relative to the force (measured 1.3e-14) and 1e-10 m (measured 3e-18).
+TEST(ExampleDecks, ForceControlledPressHoldsItsForceWhileTheWorkpieceSoftens) {
+  const double weight = 2 * 9.81, gain = 9, target = 500;
+  const double force = (weight + gain * target) / (1 + gain);
+  const ResultsTable contacts(runModel("force_controlled_press") + "/contacts.csv");
+  const auto rowAt = [&](double time) {
+    for (size_t row = 0; row < contacts.rowCount(); ++row) {
+      if (std::fabs(contacts.at(row, "time") - time) < 1e-9) return row;
+    }
+    ADD_FAILURE() << "no contacts.csv row at t=" << time;
+    return size_t{0};
+  };
+  for (const auto& [time, stiffness] : {std::pair{0.15, 2e6}, std::pair{0.6, 1e6}}) {
+    const size_t row = rowAt(time);
+    EXPECT_NEAR(contacts.at(row, "fz"), force, 1e-9 * force) << "t=" << time;
+    EXPECT_NEAR(contacts.at(row, "penetration"), force / stiffness, 1e-10) << "t=" << time;
+  }
+  EXPECT_NEAR(force, 451.962, 1e-9);  // the comment's figure
+}
+
 }  // namespace
 }  // namespace lodestone::testing
