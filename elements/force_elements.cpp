@@ -63,15 +63,13 @@ std::string describeForce(const ForceElement& element) {
 ForceEvaluator::ForceEvaluator(const Model& model) : model_(&model), context_(model), forces_(model.forces.get()) {
   angles_.assign(elements().size(), std::numeric_limits<double>::quiet_NaN());
   magnetPlans_.resize(elements().size());
+  readsContacts_ =
+      std::ranges::any_of(elements(), [](const ForceElement& element) { return element.connection.readsContacts; });
 }
 
 const std::vector<ForceElement>& ForceEvaluator::elements() const {
   static const std::vector<ForceElement> none;
   return forces_ ? forces_->elements : none;
-}
-
-bool ForceEvaluator::readsContacts() const {
-  return std::ranges::any_of(elements(), [](const ForceElement& element) { return element.connection.readsContacts; });
 }
 
 void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads) {

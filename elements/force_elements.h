@@ -73,7 +73,7 @@ class ForceEvaluator {
   bool empty() const { return elements().empty(); }
   const std::vector<ForceElement>& elements() const;
   // Whether some element reads contacts' loads (CONTACT; ForceConnection::readsContacts).
-  bool readsContacts() const;
+  bool readsContacts() const { return readsContacts_; }
   // Where such elements find the loads: whoever evaluates the forces has the contacts evaluated at the same state
   // first. Null (the default): CONTACT gives NaN. `contacts` must outlive the evaluator.
   void setContactMeasures(const ContactMeasures* contacts) { contactMeasures_ = contacts; }
@@ -110,6 +110,7 @@ class ForceEvaluator {
   const Model* model_ = nullptr;
   ModelExpressionContext context_;
   const ContactMeasures* contactMeasures_ = nullptr;
+  bool readsContacts_ = false;
   const ForceModel* forces_ = nullptr;
   std::vector<double> angles_;  // per element: a rotational spring's angle at its latest evaluation (NaN: none yet)
   std::vector<MagnetPairPlan> magnetPlans_;  // per element: a magnet pair's method and panels, for elementLoads
