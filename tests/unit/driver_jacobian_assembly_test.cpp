@@ -241,8 +241,9 @@ Model modelOfDeck(const std::string& text, const std::string& name) {
 // bodies are turned about the vertical, so that the body axes of the angular velocity states differ from ground's
 // (about the vertical only: the box still rests on the sphere's top, and the tessellated sphere's pole stays there).
 // `enableAnalytical`: "TRUE", or "FALSE" for the same contact between the shapes' tessellations.
-Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
-  std::string text = R"(<?xml version="1.0"?>
+// A floor (graphic 100 on ground, its top at z = 0) and a 0.1 m sphere (graphic 200 on body 2, id 20 its centre
+// marker) pressed 0.5 mm into it, turned and moving: the opening of the decks below.
+const std::string kFloorAndSphere = R"(<?xml version="1.0"?>
 <MultiBodySystem><Model>
   <Force_Gravity grav_z="-9.81"/>
   <Body_Rigid id="1" isground="TRUE"/>
@@ -252,6 +253,10 @@ Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
      v_ic_x="0.3" v_ic_y="-0.1" v_ic_z="-0.2" w_ic_x="2" w_ic_y="-1" w_ic_z="3"/>
   <Reference_Marker id="20" body_id="2" pos_z="0.0995" psi="0.3"/>
   <Post_Graphic id="200" type="Sphere" center_marker_id="20" radius="0.1"/>
+)";
+
+Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
+  std::string text = kFloorAndSphere + R"(
   <Body_Rigid id="3" mass="0.7" cg_id="30" inertia_xx="3e-3" inertia_yy="3e-3" inertia_zz="2e-3"
      v_ic_x="-0.4" v_ic_z="0.1" w_ic_y="4"/>
   <Reference_Marker id="30" body_id="3" pos_x="0.07" pos_y="0.05" pos_z="0.24" psi="0.4"/>
@@ -263,6 +268,36 @@ Model spheresInContact(const std::string& enableAnalytical = "TRUE") {
 )";
   text.replace(text.find("ANALYTICAL"), 10, enableAnalytical);
   return modelOfDeck(text, "contact.xml");
+}
+
+// The iteration matrix (cj = 40, the law's own friction slope) at the model's initial state as the system writes it
+// (sparse), and by central differences of the whole residual; how many non-zeros writing it added to the pattern,
+// and whether the assembler reported that change.
+struct IterationMatrices {
+  Eigen::MatrixXd analytic, numeric;
+  long addedNonZeros = 0;
+  bool structureChanged = false;
+};
+IterationMatrices iterationMatricesAtStart(const Model& model, SUNContext context) {
+  PhaseTimes times;
+  MultibodySystem system(model, times);
+  system.setJacobianFrictionSlope(ContactEvaluator::FrictionSlope::Law);
+  const int size = system.layout().size();
+  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
+  system.initialState(y);
+  const double cj = 40.0;
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context));
+  IterationMatrices matrices;
+  const long nonZerosBefore = system.jacobianPattern().nonZeros();
+  system.prepareJacobian(0.0, y.data(), yp.data());
+  sparse->begin(matrix.get());
+  system.writeJacobian(cj, *sparse);
+  matrices.structureChanged = sparse->takeStructureChange();
+  matrices.addedNonZeros = system.jacobianPattern().nonZeros() - nonZerosBefore;
+  matrices.analytic = denseCopyOfSparse(matrix.get());
+  matrices.numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
+  return matrices;
 }
 
 // The contact blocks of `model` at its initial state against central differences of the residual.
@@ -282,16 +317,7 @@ TEST_F(SundialsMatrices, MeshContactJacobianMatchesFiniteDifferenceOfTheResidual
 // contact's measures have) along x. Its load rows depend on the sphere's state through the contact alone, a block
 // the Jacobian has only when the contacts are evaluated again at each state it moves the sphere to.
 TEST_F(SundialsMatrices, ForceElementReadingAContactHasItsBlockOverTheContactsBodies) {
-  const Model model = modelOfDeck(R"deck(<?xml version="1.0"?>
-<MultiBodySystem><Model>
-  <Force_Gravity grav_z="-9.81"/>
-  <Body_Rigid id="1" isground="TRUE"/>
-  <Reference_Marker id="11" body_id="1" pos_z="-0.5"/>
-  <Post_Graphic id="100" type="BoxDefinedFromCenter" center_marker_id="11" length_x="2" length_y="2" length_z="1"/>
-  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
-     v_ic_x="0.3" v_ic_y="-0.1" v_ic_z="-0.2" w_ic_x="2" w_ic_y="-1" w_ic_z="3"/>
-  <Reference_Marker id="20" body_id="2" pos_z="0.0995" psi="0.3"/>
-  <Post_Graphic id="200" type="Sphere" center_marker_id="20" radius="0.1"/>
+  const Model model = modelOfDeck(kFloorAndSphere + R"deck(
   <Body_Rigid id="3" mass="0.7" cg_id="30" inertia_xx="3e-3" inertia_yy="3e-3" inertia_zz="2e-3" v_ic_x="-0.4"/>
   <Reference_Marker id="30" body_id="3" pos_x="3" pos_z="1"/>
   <Force_Contact id="1" i_graphics_id="200" j_graphics_id="100" cnf_type="HUNT_CROSSLEY" stiffness="1e6"
@@ -302,20 +328,7 @@ TEST_F(SundialsMatrices, ForceElementReadingAContactHasItsBlockOverTheContactsBo
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )deck",
                                   "force_reads_contact.xml");
-  PhaseTimes times;
-  MultibodySystem system(model, times);
-  system.setJacobianFrictionSlope(ContactEvaluator::FrictionSlope::Law);
-  const int size = system.layout().size();
-  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
-  system.initialState(y);
-  const double cj = 40.0;
-  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
-  SunMatrixPtr matrix(sparse->createMatrix(context.get()));
-  system.prepareJacobian(0.0, y.data(), yp.data());
-  sparse->begin(matrix.get());
-  system.writeJacobian(cj, *sparse);
-  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
-  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
+  const auto [analytic, numeric, added, changed] = iterationMatricesAtStart(model, context.get());
   // As the contact blocks above: forward differences against central ones, to 1e-4 of the largest entry.
   const double scale = numeric.cwiseAbs().maxCoeff();
   EXPECT_LT((analytic - numeric).cwiseAbs().maxCoeff(), 1e-4 * scale);
@@ -353,27 +366,10 @@ TEST(ContactDetection, ResidualDoesNotDependOnTheStatesEvaluatedBefore) {
 }
 
 void expectContactJacobianMatchesFiniteDifferences(const Model& model, SUNContext context) {
-  PhaseTimes times;
-  MultibodySystem system(model, times);
-  // The law's own slope: the residual's derivative (the chord's is tested below).
-  system.setJacobianFrictionSlope(ContactEvaluator::FrictionSlope::Law);
-  const int size = system.layout().size();
-  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
-  system.initialState(y);
-  const double cj = 40.0;
-
-  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
-  SunMatrixPtr matrix(sparse->createMatrix(context));
-  const long nonZerosBefore = system.jacobianPattern().nonZeros();
-  system.prepareJacobian(0.0, y.data(), yp.data());
-  sparse->begin(matrix.get());
-  system.writeJacobian(cj, *sparse);
+  const auto [analytic, numeric, added, changed] = iterationMatricesAtStart(model, context);
   // The sphere and the box touch, so each body's load rows now depend on the other body's state.
-  EXPECT_TRUE(sparse->takeStructureChange());
-  EXPECT_EQ(system.jacobianPattern().nonZeros(), nonZerosBefore + 2 * 6 * 13);
-  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
-
-  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.0, y, yp, cj, 1e-7);
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(added, 2 * 6 * 13);
   // The contact blocks are forward differences with a relative step of 1.5e-8 against a central reference: with
   // contact stiffness entries up to ~1e5 here, agreement to 1e-4 of the largest entry shows the blocks are right
   // (a missing or misplaced block would differ by its whole size).
