@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -78,6 +79,18 @@ class PositionMap {
 
 struct DoctypeRefused {};
 
+// MotionSolve's elements have fewer than a hundred attributes, so a thousand is no deck. Xerces' DOM keeps each
+// attribute name in a pool whose lookups get slower as it grows, so building one element of a million attributes took
+// minutes: such an element is refused before the DOM sees it.
+constexpr XMLSize_t kMaxAttributesPerElement = 1000;
+
+struct TooManyAttributes {
+  TextPosition at;
+  std::string element;
+  std::optional<long> id;
+  XMLSize_t count = 0;
+};
+
 // A DOM parser that remembers where each element starts and refuses document type declarations.
 class LocatingParser : public xc::XercesDOMParser {
  public:
@@ -86,6 +99,7 @@ class LocatingParser : public xc::XercesDOMParser {
   void startElement(const xc::XMLElementDecl& elemDecl, const unsigned int urlId, const XMLCh* const elemPrefix,
                     const xc::RefVectorOf<xc::XMLAttr>& attrList, const XMLSize_t attrCount, const bool isEmpty,
                     const bool isRoot) override {
+    if (attrCount > kMaxAttributesPerElement) refuseAttributes(elemDecl, attrList, attrCount);
     xc::XercesDOMParser::startElement(elemDecl, urlId, elemPrefix, attrList, attrCount, isEmpty, isRoot);
     // The new element is the current node, also for an empty element (the scanner sends endElement separately).
     const xc::DOMNode* node = getCurrentNode();
@@ -97,6 +111,19 @@ class LocatingParser : public xc::XercesDOMParser {
     refusedDoctypeAt_ = TextPosition{static_cast<int>(getScanner()->getLocator()->getLineNumber()),
                                      static_cast<int>(getScanner()->getLocator()->getColumnNumber())};
     throw DoctypeRefused{};
+  }
+
+  [[noreturn]] void refuseAttributes(const xc::XMLElementDecl& elemDecl, const xc::RefVectorOf<xc::XMLAttr>& attrList,
+                                     XMLSize_t attrCount) const {
+    TooManyAttributes refused;
+    refused.at = positions_.at(positions_.tagStart(static_cast<size_t>(getScanner()->getSrcOffset())));
+    refused.element = utf8(elemDecl.getFullName());
+    refused.count = attrCount;
+    for (XMLSize_t k = 0; k < attrCount; ++k) {
+      const xc::XMLAttr* attribute = attrList.elementAt(k);
+      if (equalsIgnoreCase(utf8(attribute->getName()), "id")) refused.id = parseInteger(utf8(attribute->getValue()));
+    }
+    throw refused;
   }
 
   TextPosition start(const xc::DOMNode* node) const {
@@ -375,6 +402,15 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
     where.column = parser.refusedDoctypeAt().column;
     diagnostics.error(where, "a deck may not contain a DOCTYPE declaration (decks cannot declare entities or load "
                              "external files)");
+    return std::nullopt;
+  } catch (const TooManyAttributes& refused) {
+    SourceLoc where = fileLoc;
+    where.line = refused.at.line;
+    where.column = refused.at.column;
+    where.element = refused.element;
+    where.id = refused.id;
+    diagnostics.error(where, "has " + std::to_string(refused.count) + " attributes; an element may have at most " +
+                                 std::to_string(kMaxAttributesPerElement) + " (MotionSolve's have fewer than 100)");
     return std::nullopt;
   } catch (const xc::XMLException& e) {
     diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));

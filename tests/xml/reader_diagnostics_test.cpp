@@ -116,6 +116,32 @@ TEST(ReaderDiagnostics, UnknownElementsAndAttributesAreWarningsWithTheirLines) {
   EXPECT_EQ(result.diagnostics.warningCount(), 2);
 }
 
+// The first five are named; the others are counted in one warning on the element's line.
+TEST(ReaderDiagnostics, ManyUnknownAttributesAreSummarised) {
+  std::string attributes;
+  for (int k = 0; k < 8; ++k) attributes += " colour" + std::to_string(k) + "=\"red\"";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\"" + attributes + "/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "unknown attribute 'colour4' ignored"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "Reference_Marker id=30: ... and 3 more unknown attributes ignored"));
+  EXPECT_EQ(result.diagnostics.warningCount(), 6) << result.diagnostics.formatAll();
+}
+
+// Far more attributes than any element has is refused before the DOM is built (whose cost grew with the square of
+// their number): one error at the element, none per attribute.
+TEST(ReaderDiagnostics, AnElementWithThousandsOfAttributesIsRefused) {
+  std::string attributes;
+  for (int k = 0; k < 2000; ++k) attributes += " a" + std::to_string(k) + "=\"1\"";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n  <Reference_Marker id=\"30\"" + attributes + " body_id=\"1\"/>"));
+  EXPECT_FALSE(result.spec);
+  ASSERT_EQ(result.diagnostics.size(), 1u) << result.diagnostics.formatAll();
+  EXPECT_EQ(result.diagnostics.entries()[0].format(),
+            "deck.xml:6:3: Reference_Marker id=30: has 2002 attributes; an element may have at most 1000 "
+            "(MotionSolve's have fewer than 100)");
+}
+
 TEST(ReaderDiagnostics, UnexpectedChildElementIsAWarning) {
   const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\">\n"
                                                             "<Extra/>\n</Reference_Marker>"));
