@@ -348,6 +348,31 @@ class DeckWalker {
   std::vector<DeckElement>* elements_;
 };
 
+// A deck saved as UTF-16 (Windows editors do, with a byte order mark) converted to UTF-8, the text whose bytes the
+// reader counts lines and columns in; nothing when the text does not start as UTF-16 XML would. Throws
+// xc::XMLException when it is not valid UTF-16.
+std::optional<std::string> utf16AsUtf8(const std::string& text) {
+  const auto startsWith = [&](std::string_view prefix) { return std::string_view(text).starts_with(prefix); };
+  const char* encoding = nullptr;
+  size_t skipped = 0;
+  if (startsWith("\xFF\xFE") && !startsWith(std::string_view("\xFF\xFE\0\0", 4))) {  // not UTF-32LE's mark
+    encoding = "UTF-16LE";
+    skipped = 2;
+  } else if (startsWith("\xFE\xFF")) {
+    encoding = "UTF-16BE";
+    skipped = 2;
+  } else if (startsWith(std::string_view("<\0?\0", 4))) {
+    encoding = "UTF-16LE";
+  } else if (startsWith(std::string_view("\0<\0?", 4))) {
+    encoding = "UTF-16BE";
+  }
+  if (!encoding) return std::nullopt;
+  const xc::TranscodeFromStr utf16(reinterpret_cast<const XMLByte*>(text.data()) + skipped, text.size() - skipped,
+                                   encoding);
+  const xc::TranscodeToStr converted(utf16.str(), utf16.length(), "UTF-8");
+  return std::string(reinterpret_cast<const char*>(converted.str()), converted.length());
+}
+
 bool looksBinary(const std::string& text) {
   const size_t probe = std::min<size_t>(text.size(), 4096);
   for (size_t i = 0; i < probe; ++i) {
@@ -356,25 +381,20 @@ bool looksBinary(const std::string& text) {
   return false;
 }
 
-}  // namespace
-
-std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
-                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
-                                      std::vector<DeckElement>* elements) {
+// The deck as Xerces reads it: in the encoding its first bytes and XML declaration give or, `asUtf8`, in UTF-8
+// whatever they say (text converted from UTF-16 that still declares encoding="UTF-16").
+std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const std::string& displayName,
+                                   Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
+                                   std::vector<DeckElement>* elements) {
   const int errorsBefore = diagnostics.errorCount();
   const size_t firstDiagnostic = diagnostics.size();
   SourceLoc fileLoc;
   fileLoc.file = displayName;
-  if (trim(text).empty()) {
-    diagnostics.error(fileLoc, "the file is empty; a deck is an XML file with a <MultiBodySystem> root element");
-    return std::nullopt;
-  }
   if (looksBinary(text)) {
     diagnostics.error(fileLoc, "the file holds binary data, not an XML deck");
     return std::nullopt;
   }
 
-  initialiseXerces();
   const PositionMap positions(text);
   LocatingParser parser(positions);
   ParseErrorCollector errors(displayName, diagnostics);
@@ -393,7 +413,8 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   parser.setCreateCommentNodes(false);
   parser.setCalculateSrcOfs(true);
 
-  const xc::MemBufInputSource source(reinterpret_cast<const XMLByte*>(text.data()), text.size(), displayName.c_str());
+  xc::MemBufInputSource source(reinterpret_cast<const XMLByte*>(text.data()), text.size(), displayName.c_str());
+  if (asUtf8) source.setEncoding(xc::XMLUni::fgUTF8EncodingString);
   try {
     parser.parse(source);
   } catch (const DoctypeRefused&) {
@@ -437,6 +458,29 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   diagnostics.sortByPosition(firstDiagnostic);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return spec;
+}
+
+}  // namespace
+
+std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
+                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
+                                      std::vector<DeckElement>* elements) {
+  SourceLoc fileLoc;
+  fileLoc.file = displayName;
+  if (trim(text).empty()) {
+    diagnostics.error(fileLoc, "the file is empty; a deck is an XML file with a <MultiBodySystem> root element");
+    return std::nullopt;
+  }
+  initialiseXerces();
+  std::optional<std::string> converted;
+  try {
+    converted = utf16AsUtf8(text);
+  } catch (const xc::XMLException& e) {
+    diagnostics.error(fileLoc, "the file starts as UTF-16 but is not valid UTF-16 (" + utf8(e.getMessage()) +
+                                   "); save it as UTF-8");
+    return std::nullopt;
+  }
+  return parseDeck(converted ? *converted : text, converted.has_value(), displayName, diagnostics, settings, elements);
 }
 
 std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics,

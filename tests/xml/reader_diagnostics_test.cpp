@@ -295,6 +295,37 @@ TEST(ReaderDiagnostics, NotXmlAtAll) {
   }
 }
 
+// The same deck in UTF-16 (as Windows editors save it), either byte order, with its byte order mark and a
+// declaration saying UTF-16, reads as in UTF-8 and its diagnostics have the same lines and columns.
+TEST(ReaderDiagnostics, UTF16DecksAreReadWithTheirPositions) {
+  const std::string text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<MultiBodySystem><Model>\n" +
+                           groundAndBody() + "\n  <Reference_Marker id=\"30\" body_id=\"1\" label=\"Stra\xC3\x9F" "e\" colour=\"red\"/>\n"
+                           "</Model>\n<Command>\n<Simulate analysis_type=\"Transient\" end_time=\"1\" "
+                           "print_interval=\"0.1\"/>\n</Command></MultiBodySystem>\n";
+  // UTF-8 to UTF-16 by hand: the deck's characters are all in the Basic Multilingual Plane.
+  std::u16string units;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const unsigned char byte = static_cast<unsigned char>(text[k]);
+    if (byte < 0x80) {
+      units.push_back(byte);
+    } else {
+      units.push_back(static_cast<char16_t>(((byte & 0x1F) << 6) | (static_cast<unsigned char>(text[++k]) & 0x3F)));
+    }
+  }
+  for (const bool bigEndian : {false, true}) {
+    std::string bytes = bigEndian ? "\xFE\xFF" : "\xFF\xFE";
+    for (const char16_t unit : units) {
+      const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+      bytes += bigEndian ? std::string{high, low} : std::string{low, high};
+    }
+    const ReadResult result = readText(bytes);
+    ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+    EXPECT_EQ(result.spec->markers.back().label, "Stra\xC3\x9F" "e");
+    EXPECT_TRUE(hasWarning(result.diagnostics, 6, "deck.xml:6:3: warning: Reference_Marker id=30: unknown attribute "
+                                                  "'colour' ignored"));
+  }
+}
+
 TEST(ReaderDiagnostics, ExternalEntitiesAreNeverLoaded) {
   const ReadResult result = readText(
       "<?xml version=\"1.0\"?>\n<!DOCTYPE MultiBodySystem [ <!ENTITY secret SYSTEM \"file:///etc/passwd\"> ]>\n"
