@@ -3,8 +3,12 @@
 // refused outright, which also rules out entity-expansion bombs.
 #include "deck_reader.h"
 
+#include <iconv.h>
+
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -373,6 +377,27 @@ std::optional<std::string> utf16AsUtf8(const std::string& text) {
   return std::string(reinterpret_cast<const char*>(converted.str()), converted.length());
 }
 
+// The offset of the first byte of `text` that is not part of valid UTF-8 (a sequence cut short at the end included),
+// or nothing when all of it is UTF-8. glibc's iconv checks as it converts and stops at that byte.
+std::optional<size_t> firstInvalidUtf8(const std::string& text) {
+  const iconv_t converter = iconv_open("UTF-32LE", "UTF-8");
+  if (converter == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
+  char* in = const_cast<char*>(text.data());  // iconv's signature; it only reads the input
+  size_t inLeft = text.size();
+  std::array<char, 16384> scratch;
+  std::optional<size_t> invalid;
+  while (inLeft > 0) {
+    char* out = scratch.data();
+    size_t outLeft = scratch.size();
+    if (iconv(converter, &in, &inLeft, &out, &outLeft) == static_cast<size_t>(-1) && errno != E2BIG) {
+      invalid = static_cast<size_t>(in - text.data());
+      break;
+    }
+  }
+  iconv_close(converter);
+  return invalid;
+}
+
 bool looksBinary(const std::string& text) {
   const size_t probe = std::min<size_t>(text.size(), 4096);
   for (size_t i = 0; i < probe; ++i) {
@@ -397,7 +422,8 @@ std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const s
 
   const PositionMap positions(text);
   LocatingParser parser(positions);
-  ParseErrorCollector errors(displayName, diagnostics);
+  Diagnostics xmlProblems;  // Xerces' own, kept back: a byte that is not UTF-8 replaces them
+  ParseErrorCollector errors(displayName, xmlProblems);
   xc::SecurityManager security;
   security.setEntityExpansionLimit(100);
   parser.setSecurityManager(&security);
@@ -418,6 +444,7 @@ std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const s
   try {
     parser.parse(source);
   } catch (const DoctypeRefused&) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     SourceLoc where = fileLoc;
     where.line = parser.refusedDoctypeAt().line;
     where.column = parser.refusedDoctypeAt().column;
@@ -425,6 +452,7 @@ std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const s
                              "external files)");
     return std::nullopt;
   } catch (const TooManyAttributes& refused) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     SourceLoc where = fileLoc;
     where.line = refused.at.line;
     where.column = refused.at.column;
@@ -434,14 +462,37 @@ std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const s
                                  std::to_string(kMaxAttributesPerElement) + " (MotionSolve's have fewer than 100)");
     return std::nullopt;
   } catch (const xc::XMLException& e) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
     return std::nullopt;
   } catch (const xc::DOMException& e) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
     return std::nullopt;
   }
-  if (errors.failed()) return std::nullopt;
   const xc::DOMDocument* document = parser.getDocument();
+  if (errors.failed()) {
+    // Xerces decodes ahead of where it parses, so it places a byte that is not UTF-8 at the start of the block it
+    // was decoding (1:22 for a byte on line 8), and names it only by its place in its sequence: say which byte,
+    // where. The deck is read as UTF-8 unless its declaration names another encoding.
+    const std::string declared = document ? utf8(document->getXmlEncoding()) : std::string();
+    const bool readAsUtf8 = asUtf8 || declared.empty() || equalsIgnoreCase(declared, "UTF-8");
+    if (const std::optional<size_t> invalid = readAsUtf8 ? firstInvalidUtf8(text) : std::nullopt) {
+      const TextPosition position = positions.at(*invalid);
+      SourceLoc where = fileLoc;
+      where.line = position.line;
+      where.column = position.column;
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[*invalid]));
+      diagnostics.error(where, std::string("byte ") + byte + " is not UTF-8, the encoding the deck is read in; save "
+                               "the deck as UTF-8, or declare its encoding in its first line, e.g. <?xml version="
+                               "\"1.0\" encoding=\"ISO-8859-1\"?>");
+    } else {
+      diagnostics.append(xmlProblems);
+    }
+    return std::nullopt;
+  }
+  diagnostics.append(xmlProblems);
   if (!document || !document->getDocumentElement()) {
     diagnostics.error(fileLoc, "the file has no root element; a deck's root element is <MultiBodySystem>");
     return std::nullopt;

@@ -326,6 +326,24 @@ TEST(ReaderDiagnostics, UTF16DecksAreReadWithTheirPositions) {
   }
 }
 
+// A Latin-1 byte in a deck read as UTF-8 is named at its own line and column (Xerces placed it where it had started
+// decoding, on line 1); with the encoding declared, the same bytes read.
+TEST(ReaderDiagnostics, AByteThatIsNotUtf8IsPlacedWhereItIs) {
+  const std::string model = groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\"/>\n"
+                                              "<Reference_Marker id=\"31\" body_id=\"1\"/>\n"
+                                              "<Reference_Marker id=\"32\" body_id=\"1\" label=\"caf\xE9\"/>";
+  const ReadResult undeclared = readText(deck(model));
+  EXPECT_FALSE(undeclared.spec);
+  ASSERT_EQ(undeclared.diagnostics.size(), 1u) << undeclared.diagnostics.formatAll();
+  EXPECT_EQ(undeclared.diagnostics.entries()[0].format().substr(0, 51),
+            "deck.xml:8:49: byte 0xE9 is not UTF-8, the encoding");
+  std::string declared = deck(model);
+  declared.replace(0, declared.find('\n'), "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>");
+  const ReadResult latin1 = readText(declared);
+  ASSERT_TRUE(latin1.spec) << latin1.diagnostics.formatAll();
+  EXPECT_EQ(latin1.spec->markers.back().label, "caf\xC3\xA9");
+}
+
 TEST(ReaderDiagnostics, ExternalEntitiesAreNeverLoaded) {
   const ReadResult result = readText(
       "<?xml version=\"1.0\"?>\n<!DOCTYPE MultiBodySystem [ <!ENTITY secret SYSTEM \"file:///etc/passwd\"> ]>\n"
