@@ -6,6 +6,7 @@
 
 #include "elements/force_contact.h"
 #include "elements/reference_variable.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -14,7 +15,7 @@ std::optional<Expression> compileAttribute(const std::string& attribute, const s
   std::variant<Expression, ExpressionError> compiled = Expression::compile(text, contactPoint);
   if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
     const auto report = [&](const ExpressionError& problem) {
-      diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(problem.column) + ": " +
+      diagnostics.error(loc, attribute + "=\"" + excerpt(text) + "\", column " + std::to_string(problem.column) + ": " +
                                  problem.message);
     };
     report(*error);
@@ -40,7 +41,7 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
                                const Model& model, const VariableModel* variables, Diagnostics& diagnostics) {
   bool found = true;
   const auto missing = [&](const char* element, int id, int column) {
-    diagnostics.error(loc, attribute + "=\"" + expression.text() + "\", column " + std::to_string(column) +
+    diagnostics.error(loc, attribute + "=\"" + excerpt(expression.text()) + "\", column " + std::to_string(column) +
                                ": names " + element + " id=" + std::to_string(id) + ", which the deck does not have");
     found = false;
   };

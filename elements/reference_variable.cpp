@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "elements/expression_context.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -128,9 +129,9 @@ class CycleFinder {
       chain += " -> id=" + std::to_string(variable.id) + " (" + variable.loc.position() + ")";
     }
     chain += " -> id=" + std::to_string(first.id);
-    diagnostics_.error(first.loc, "expr=\"" + first.expression.text() + "\": the variable depends on its own value "
-                                  "through VARVAL: " + chain + "; break the cycle so that one of these variables is "
-                                  "computed without the others");
+    diagnostics_.error(first.loc, "expr=\"" + excerpt(first.expression.text()) + "\": the variable depends on its "
+                                  "own value through VARVAL: " + excerpt(chain) + "; break the cycle so that one of "
+                                  "these variables is computed without the others");
   }
 
   VariableModel& variables_;

@@ -57,6 +57,17 @@ TEST(ReaderDiagnostics, UnparsableNumbers) {
   }
 }
 
+// A value of ten thousand characters is quoted by its start and end, not whole.
+TEST(ReaderDiagnostics, AHugeValueIsShortenedInItsMessage) {
+  const std::string value = std::string(10'000, '9') + "x";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\" pos_x=\"" + value + "\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'pos_x' must be a finite number (got '99999"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "...[9801 characters left out]...999"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "999x')"));
+  EXPECT_LT(result.diagnostics.formatAll().size(), 400u) << result.diagnostics.formatAll();
+}
+
 TEST(ReaderDiagnostics, NumbersInExporterSpellings) {
   const ReadResult result = readText(deck(
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"600.\" "
@@ -299,7 +310,8 @@ TEST(ReaderDiagnostics, NotXmlAtAll) {
 // declaration saying UTF-16, reads as in UTF-8 and its diagnostics have the same lines and columns.
 TEST(ReaderDiagnostics, UTF16DecksAreReadWithTheirPositions) {
   const std::string text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<MultiBodySystem><Model>\n" +
-                           groundAndBody() + "\n  <Reference_Marker id=\"30\" body_id=\"1\" label=\"Stra\xC3\x9F" "e\" colour=\"red\"/>\n"
+                           groundAndBody() +
+                           "\n  <Reference_Marker id=\"30\" body_id=\"1\" label=\"Stra\xC3\x9F" "e\" colour=\"red\"/>\n"
                            "</Model>\n<Command>\n<Simulate analysis_type=\"Transient\" end_time=\"1\" "
                            "print_interval=\"0.1\"/>\n</Command></MultiBodySystem>\n";
   // UTF-8 to UTF-16 by hand: the deck's characters are all in the Basic Multilingual Plane.
