@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solver/core/input_file.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -36,10 +37,7 @@ constexpr std::size_t kStlTriangleBytes = 50;                   // normal, three
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 std::string readWholeFile(const std::string& path) {
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) fail(path, "no such file");
-  if (std::filesystem::is_directory(status)) fail(path, "is a folder, not a mesh file");
+  if (const std::optional<std::string> problem = inputFileProblem(path, "mesh file")) fail(path, *problem);
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) fail(path, std::string("cannot be opened (") + std::strerror(errno) + ")");
   std::string content(static_cast<std::size_t>(file.tellg()), '\0');

@@ -6,6 +6,7 @@
 
 #include "elements/force_contact.h"
 #include "elements/reference_variable.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -14,7 +15,7 @@ std::optional<Expression> compileAttribute(const std::string& attribute, const s
   std::variant<Expression, ExpressionError> compiled = Expression::compile(text, contactPoint);
   if (const ExpressionError* error = std::get_if<ExpressionError>(&compiled)) {
     const auto report = [&](const ExpressionError& problem) {
-      diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(problem.column) + ": " +
+      diagnostics.error(loc, attribute + "=\"" + excerpt(text) + "\", column " + std::to_string(problem.column) + ": " +
                                  problem.message);
     };
     report(*error);
@@ -40,7 +41,7 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
                                const Model& model, const VariableModel* variables, Diagnostics& diagnostics) {
   bool found = true;
   const auto missing = [&](const char* element, int id, int column) {
-    diagnostics.error(loc, attribute + "=\"" + expression.text() + "\", column " + std::to_string(column) +
+    diagnostics.error(loc, attribute + "=\"" + excerpt(expression.text()) + "\", column " + std::to_string(column) +
                                ": names " + element + " id=" + std::to_string(id) + ", which the deck does not have");
     found = false;
   };
@@ -143,12 +144,35 @@ double ModelExpressionContext::variable(int id) const {
   const int index = variables_ ? variables_->indexOf(id) : -1;
   if (index < 0) return std::numeric_limits<double>::quiet_NaN();
   const size_t k = static_cast<size_t>(index);
-  if (computedIn_[k] != generation_) {
-    // No cycle can recurse forever here: buildVariableModel refuses variables that read themselves.
+  if (computedIn_[k] != generation_) computeWithReads(k);
+  return values_[k];
+}
+
+void ModelExpressionContext::computeWithReads(size_t root) const {
+  // The variables it reads are computed first, from an explicit stack: evaluating them from inside its expression
+  // would recurse once per VARVAL link, and a deck's chain may be far longer than the call stack allows. Each
+  // variable is then evaluated when all it reads are cached, so its own VARVALs only read the cache. No cycle can
+  // loop here: buildVariableModel refuses variables that read themselves.
+  std::vector<size_t>& pending = pendingVariables_;
+  pending.assign(1, root);
+  while (!pending.empty()) {
+    const size_t k = pending.back();
+    if (computedIn_[k] == generation_) {  // pushed again by a second variable that reads it
+      pending.pop_back();
+      continue;
+    }
+    bool readsCached = true;
+    for (const int read : variables_->variables[k].readIndices) {
+      if (computedIn_[static_cast<size_t>(read)] != generation_) {
+        pending.push_back(static_cast<size_t>(read));
+        readsCached = false;
+      }
+    }
+    if (!readsCached) continue;
+    pending.pop_back();
     values_[k] = variables_->variables[k].expression.evaluate(*this);
     computedIn_[k] = generation_;
   }
-  return values_[k];
 }
 
 std::optional<ContactLoads> ModelExpressionContext::contact(int id) const {

@@ -56,7 +56,8 @@ class ContactMeasures {
 
 // Evaluates expressions at given body kinematics: TIME, the markers' motion and VARVAL. A variable is evaluated the
 // first time an expression reads it after setState and kept until the next setState, so a variable that many
-// elements read costs one evaluation per state. `model` must outlive the context.
+// elements read costs one evaluation per state. Reading a variable already computed for this state only reads, so
+// threads may share that; computing one writes the cache. `model` must outlive the context.
 class ModelExpressionContext final : public ExpressionContext {
  public:
   explicit ModelExpressionContext(const Model& model);
@@ -71,6 +72,9 @@ class ModelExpressionContext final : public ExpressionContext {
   std::optional<ContactLoads> contact(int id) const override;
 
  private:
+  // Variable `root` and every variable it reads that is not yet computed for this state.
+  void computeWithReads(size_t root) const;
+
   const Model& model_;
   const VariableModel* variables_ = nullptr;
   std::unordered_map<long, const Marker*> markers_;
@@ -79,6 +83,7 @@ class ModelExpressionContext final : public ExpressionContext {
   const ContactMeasures* contacts_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
+  mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory
   std::uint64_t generation_ = 1;
 };
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "elements/expression_context.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -69,8 +70,8 @@ class CycleFinder {
       variable.markersRead = variable.expression.markerIds();
       variable.contactsRead = variable.expression.contactIds();
       variable.usesAcceleration = variable.expression.usesAcceleration();
-      for (const int id : variable.expression.variableIds()) {
-        const ReferenceVariable& read = variables_.variables[static_cast<size_t>(variables_.indexOf(id))];
+      for (const int index : variable.readIndices) {
+        const ReferenceVariable& read = variables_.variables[static_cast<size_t>(index)];
         variable.usesAcceleration = variable.usesAcceleration || read.usesAcceleration;
         std::vector<int>& markers = variable.markersRead;
         for (const int marker : read.markersRead) {
@@ -87,21 +88,35 @@ class CycleFinder {
  private:
   enum class State { Unvisited, OnPath, Done };
 
-  void visit(int k) {
+  // Depth first with an explicit stack rather than recursion: a chain of VARVALs is as long as the deck makes it, and
+  // a million links would overflow the call stack. `path_` holds the variables being walked, `nextRead_` for each
+  // the position in its reads to go on from.
+  void visit(int root) {
+    enter(root);
+    while (!path_.empty()) {
+      const int k = path_.back();
+      const std::vector<int>& reads = variables_.variables[static_cast<size_t>(k)].readIndices;
+      size_t& position = nextRead_.back();
+      if (position < reads.size()) {
+        const int next = reads[position++];
+        if (state_[static_cast<size_t>(next)] == State::OnPath) {
+          reportCycle(next);
+        } else if (state_[static_cast<size_t>(next)] == State::Unvisited) {
+          enter(next);
+        }
+        continue;
+      }
+      path_.pop_back();
+      nextRead_.pop_back();
+      state_[static_cast<size_t>(k)] = State::Done;
+      finished_.push_back(k);  // after everything it reads
+    }
+  }
+
+  void enter(int k) {
     state_[static_cast<size_t>(k)] = State::OnPath;
     path_.push_back(k);
-    for (const int id : variables_.variables[static_cast<size_t>(k)].expression.variableIds()) {
-      const int next = variables_.indexOf(id);
-      if (next < 0) continue;  // reported by the reference check
-      if (state_[static_cast<size_t>(next)] == State::OnPath) {
-        reportCycle(next);
-      } else if (state_[static_cast<size_t>(next)] == State::Unvisited) {
-        visit(next);
-      }
-    }
-    path_.pop_back();
-    state_[static_cast<size_t>(k)] = State::Done;
-    finished_.push_back(k);  // after everything it reads
+    nextRead_.push_back(0);
   }
 
   void reportCycle(int start) {
@@ -114,15 +129,16 @@ class CycleFinder {
       chain += " -> id=" + std::to_string(variable.id) + " (" + variable.loc.position() + ")";
     }
     chain += " -> id=" + std::to_string(first.id);
-    diagnostics_.error(first.loc, "expr=\"" + first.expression.text() + "\": the variable depends on its own value "
-                                  "through VARVAL: " + chain + "; break the cycle so that one of these variables is "
-                                  "computed without the others");
+    diagnostics_.error(first.loc, "expr=\"" + excerpt(first.expression.text()) + "\": the variable depends on its "
+                                  "own value through VARVAL: " + excerpt(chain) + "; break the cycle so that one of "
+                                  "these variables is computed without the others");
   }
 
   VariableModel& variables_;
   Diagnostics& diagnostics_;
   std::vector<State> state_;
   std::vector<int> path_;
+  std::vector<size_t> nextRead_;
   std::vector<int> finished_;
   bool ok_ = true;
 };
@@ -142,10 +158,14 @@ std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<Refere
         ReferenceVariable{.id = spec.id, .loc = spec.loc, .expression = std::move(*expression)});
   }
   bool referencesExist = true;
-  for (const ReferenceVariable& variable : result->variables) {
+  for (ReferenceVariable& variable : result->variables) {
     referencesExist =
         checkExpressionReferences(variable.expression, "expr", variable.loc, model, result.get(), diagnostics) &&
         referencesExist;
+    for (const int id : variable.expression.variableIds()) {
+      const int index = result->indexOf(id);
+      if (index >= 0) variable.readIndices.push_back(index);
+    }
   }
   CycleFinder cycles(*result, diagnostics);
   if (cycles.run() && referencesExist) cycles.completeReads();

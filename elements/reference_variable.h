@@ -34,6 +34,9 @@ struct ReferenceVariable {
   long id = 0;
   SourceLoc loc;
   Expression expression;
+  // The variables its expression reads directly (VARVAL), as indices into VariableModel::variables; those the deck
+  // does not have are left out (they are reported).
+  std::vector<int> readIndices;
   // Every marker its value reads, itself or through the variables it reads (for the Jacobian's dependencies).
   std::vector<int> markersRead;
   // Every Force_Contact id CONTACT reads in it, itself or through the variables it reads (for the Jacobian's

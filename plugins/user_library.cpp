@@ -7,7 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
+#include <optional>
 #include <system_error>
+
+#include "solver/core/input_file.h"
 
 namespace lodestone {
 
@@ -47,8 +50,17 @@ std::string findUserFile(std::string_view what, std::string_view name, const std
     std::error_code ignored;
     if (fs::is_regular_file(candidate, ignored)) return fs::weakly_canonical(candidate, ignored).string();
   }
+  // A candidate that is there but is no regular file (a folder, a FIFO that would block whoever opened it) was
+  // passed over: the list says so, or "not found" would puzzle someone who sees it there.
   std::string tried;
-  for (const std::string& candidate : candidates) tried += (tried.empty() ? "" : ", ") + candidate;
+  for (const std::string& candidate : candidates) {
+    tried += (tried.empty() ? "" : ", ") + candidate;
+    std::error_code ignored;
+    if (!fs::exists(candidate, ignored)) continue;
+    if (const std::optional<std::string> problem = inputFileProblem(candidate, std::string(what))) {
+      tried += " (" + *problem + ")";
+    }
+  }
   throw std::runtime_error(std::string(what) + " \"" + std::string(name) + "\" not found (tried " + tried +
                            "; set LODESTONE_USERSUB_PATH to add folders)");
 }

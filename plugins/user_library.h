@@ -20,7 +20,8 @@ namespace lodestone {
 std::vector<std::string> userFileFolders(const std::string& deckFolder, std::string_view searchPath);
 
 // The first of `candidates` that is a file, as a canonical path. Throws std::runtime_error otherwise:
-// `<what> "<name>" not found (tried …; set LODESTONE_USERSUB_PATH to add folders)`.
+// `<what> "<name>" not found (tried …; set LODESTONE_USERSUB_PATH to add folders)`, where a candidate that exists
+// but is not a regular file says what it is: `./x.py (is a FIFO, not a regular file)`.
 std::string findUserFile(std::string_view what, std::string_view name, const std::vector<std::string>& candidates);
 
 // Every path tried for library `name`, in order.

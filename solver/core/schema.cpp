@@ -1,6 +1,7 @@
 // The generic half of attribute reading: value parsing, range checks, ids and cross references.
 #include "schema.h"
 
+#include "excerpt.h"
 #include "text.h"
 
 namespace lodestone {
@@ -21,7 +22,7 @@ std::string Range::describe() const {
 
 namespace {
 
-std::string quoted(const std::string& text) { return "'" + text + "'"; }
+std::string quoted(const std::string& text) { return "'" + excerpt(text) + "'"; }
 
 std::string joinKeywords(const std::vector<std::string>& keywords) {
   std::string text;
@@ -159,7 +160,7 @@ std::optional<long> readId(const ElementNode& node, SourceLoc& loc, Diagnostics&
   }
   const std::optional<long> id = parseInteger(given->value);
   if (!id || *id < 1) {
-    diagnostics.error(loc, "attribute 'id' must be a positive integer (got '" + given->value + "')");
+    diagnostics.error(loc, "attribute 'id' must be a positive integer (got " + quoted(given->value) + ")");
     return std::nullopt;
   }
   loc.id = *id;
@@ -214,7 +215,7 @@ void reportUnknownAttribute(const ElementNode::Attribute& attribute, const Sourc
   // The deck's own unknown attribute is ignored with a warning; one a setting asked for is an error, or the run
   // would go on without the value the user meant to give it.
   const std::string message =
-      "unknown attribute '" + name + "'" + (attribute.fromSetting ? " given by a setting" : " ignored");
+      "unknown attribute '" + excerpt(name) + "'" + (attribute.fromSetting ? " given by a setting" : " ignored");
   const auto report = [&](const std::string& text) {
     if (attribute.fromSetting) diagnostics.error(loc, text);
     else diagnostics.warning(loc, text);
@@ -226,7 +227,7 @@ void reportUnknownAttribute(const ElementNode::Attribute& attribute, const Sourc
     report(message + ": it is an attribute of " + variants +
                                  (given == known.selected.end()
                                       ? std::string()
-                                      : ", and this element has " + selector + "=\"" + given->second + "\""));
+                                      : ", and this element has " + selector + "=\"" + excerpt(given->second) + "\""));
     return;
   }
   if (known.foreignNames) {

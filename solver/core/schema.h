@@ -356,14 +356,28 @@ template <class Spec>
 void reportUnknownAttributes(const ElementSchema<Spec>& schema, const ElementNode& node,
                              const std::vector<const Attribute<Spec>*>& rules, const SourceLoc& loc,
                              Diagnostics& diagnostics) {
+  // The deck's first few unknown attributes are named one by one, the rest counted in one line: an element with
+  // hundreds of them must not bury every other diagnostic. Those a setting gave are errors, each named.
+  constexpr int kUnknownAttributesNamed = 5;
+  int named = 0;
+  int unnamed = 0;
   std::optional<KnownAttributeNames> known;  // made for the first unknown attribute only
   for (const ElementNode::Attribute& given : node.attributes) {
     if (given.name == "id" && schema.idField) continue;
     bool isKnown = false;
     for (const Attribute<Spec>* rule : rules) isKnown = isKnown || rule->name == given.name;
     if (isKnown) continue;
+    if (!given.fromSetting && named == kUnknownAttributesNamed) {
+      ++unnamed;
+      continue;
+    }
+    if (!given.fromSetting) ++named;
     if (!known) known = knownAttributeNames(schema, node, rules);
     reportUnknownAttribute(given, loc, *known, diagnostics);
+  }
+  if (unnamed > 0) {
+    diagnostics.warning(loc, "... and " + std::to_string(unnamed) + " more unknown attribute" +
+                                 (unnamed == 1 ? "" : "s") + " ignored");
   }
 }
 

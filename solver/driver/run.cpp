@@ -227,6 +227,16 @@ class DeckRun {
     } else {
       log_->failedBeforeStart(outcome_.message);
     }
+    // The log went on being written to the end, so a disk that refused it midway is known only now; results may be
+    // complete, but a run whose log is lost did not succeed.
+    if (const std::optional<std::string>& logLost = log_->writeFailure()) {
+      if (outcome_.status == RunStatus::Completed) {
+        outcome_.status = RunStatus::SimulationFailed;
+        outcome_.message = *logLost;
+      } else {
+        outcome_.message += "; " + *logLost;
+      }
+    }
   }
 
   // The log's last line after an exception escaped: still one of the two endings.

@@ -54,9 +54,10 @@ std::string bannerLine(std::string_view text) {
 RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(createOutputFile(path)) {}
 
 void RunLog::line(std::string_view text) {
-  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_.get());  // an empty view's data() may be null
-  std::fputc('\n', file_.get());
-  std::fflush(file_.get());
+  // An empty view's data() may be null.
+  const bool written = (text.empty() || std::fwrite(text.data(), 1, text.size(), file_.get()) == text.size()) &&
+                       std::fputc('\n', file_.get()) != EOF && std::fflush(file_.get()) == 0;
+  if (!written && !writeFailure_) writeFailure_ = fileError(path_, "write").what();
 }
 
 void RunLog::banner(const std::string& deckPath) {

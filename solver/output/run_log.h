@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,8 +36,12 @@ class RunLog {
 
   const std::filesystem::path& path() const { return path_; }
 
-  // One line, flushed. Never throws: a log that cannot be written must not end a simulation.
+  // One line, flushed. Never throws: a log that cannot be written must not end a simulation midway, so the first
+  // failure is kept for writeFailure() and the run reports it when it ends.
   void line(std::string_view text = {});
+
+  // "cannot write <path>: <reason>" once a line could not be written (a full disk, say): the log is incomplete.
+  const std::optional<std::string>& writeFailure() const { return writeFailure_; }
 
   void banner(const std::string& deckPath);
   void modelSummary(const UnitSystem& units, const std::vector<ElementCount>& elementCounts, int movingBodies);
@@ -57,6 +62,7 @@ class RunLog {
  private:
   std::filesystem::path path_;
   OutputFile file_;
+  std::optional<std::string> writeFailure_;
 };
 
 }  // namespace lodestone

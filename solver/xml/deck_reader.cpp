@@ -3,12 +3,17 @@
 // refused outright, which also rules out entity-expansion bombs.
 #include "deck_reader.h"
 
+#include <iconv.h>
+
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -78,6 +83,18 @@ class PositionMap {
 
 struct DoctypeRefused {};
 
+// MotionSolve's elements have fewer than a hundred attributes, so a thousand is no deck. Xerces' DOM keeps each
+// attribute name in a pool whose lookups get slower as it grows, so building one element of a million attributes took
+// minutes: such an element is refused before the DOM sees it.
+constexpr XMLSize_t kMaxAttributesPerElement = 1000;
+
+struct TooManyAttributes {
+  TextPosition at;
+  std::string element;
+  std::optional<long> id;
+  XMLSize_t count = 0;
+};
+
 // A DOM parser that remembers where each element starts and refuses document type declarations.
 class LocatingParser : public xc::XercesDOMParser {
  public:
@@ -86,6 +103,7 @@ class LocatingParser : public xc::XercesDOMParser {
   void startElement(const xc::XMLElementDecl& elemDecl, const unsigned int urlId, const XMLCh* const elemPrefix,
                     const xc::RefVectorOf<xc::XMLAttr>& attrList, const XMLSize_t attrCount, const bool isEmpty,
                     const bool isRoot) override {
+    if (attrCount > kMaxAttributesPerElement) refuseAttributes(elemDecl, attrList, attrCount);
     xc::XercesDOMParser::startElement(elemDecl, urlId, elemPrefix, attrList, attrCount, isEmpty, isRoot);
     // The new element is the current node, also for an empty element (the scanner sends endElement separately).
     const xc::DOMNode* node = getCurrentNode();
@@ -97,6 +115,19 @@ class LocatingParser : public xc::XercesDOMParser {
     refusedDoctypeAt_ = TextPosition{static_cast<int>(getScanner()->getLocator()->getLineNumber()),
                                      static_cast<int>(getScanner()->getLocator()->getColumnNumber())};
     throw DoctypeRefused{};
+  }
+
+  [[noreturn]] void refuseAttributes(const xc::XMLElementDecl& elemDecl, const xc::RefVectorOf<xc::XMLAttr>& attrList,
+                                     XMLSize_t attrCount) const {
+    TooManyAttributes refused;
+    refused.at = positions_.at(positions_.tagStart(static_cast<size_t>(getScanner()->getSrcOffset())));
+    refused.element = utf8(elemDecl.getFullName());
+    refused.count = attrCount;
+    for (XMLSize_t k = 0; k < attrCount; ++k) {
+      const xc::XMLAttr* attribute = attrList.elementAt(k);
+      if (equalsIgnoreCase(utf8(attribute->getName()), "id")) refused.id = parseInteger(utf8(attribute->getValue()));
+    }
+    throw refused;
   }
 
   TextPosition start(const xc::DOMNode* node) const {
@@ -321,6 +352,52 @@ class DeckWalker {
   std::vector<DeckElement>* elements_;
 };
 
+// A deck saved as UTF-16 (Windows editors do, with a byte order mark) converted to UTF-8, the text whose bytes the
+// reader counts lines and columns in; nothing when the text does not start as UTF-16 XML would. Throws
+// xc::XMLException when it is not valid UTF-16.
+std::optional<std::string> utf16AsUtf8(const std::string& text) {
+  const auto startsWith = [&](std::string_view prefix) { return std::string_view(text).starts_with(prefix); };
+  const char* encoding = nullptr;
+  size_t skipped = 0;
+  if (startsWith("\xFF\xFE") && !startsWith(std::string_view("\xFF\xFE\0\0", 4))) {  // not UTF-32LE's mark
+    encoding = "UTF-16LE";
+    skipped = 2;
+  } else if (startsWith("\xFE\xFF")) {
+    encoding = "UTF-16BE";
+    skipped = 2;
+  } else if (startsWith(std::string_view("<\0?\0", 4))) {
+    encoding = "UTF-16LE";
+  } else if (startsWith(std::string_view("\0<\0?", 4))) {
+    encoding = "UTF-16BE";
+  }
+  if (!encoding) return std::nullopt;
+  const xc::TranscodeFromStr utf16(reinterpret_cast<const XMLByte*>(text.data()) + skipped, text.size() - skipped,
+                                   encoding);
+  const xc::TranscodeToStr converted(utf16.str(), utf16.length(), "UTF-8");
+  return std::string(reinterpret_cast<const char*>(converted.str()), converted.length());
+}
+
+// The offset of the first byte of `text` that is not part of valid UTF-8 (a sequence cut short at the end included),
+// or nothing when all of it is UTF-8. glibc's iconv checks as it converts and stops at that byte.
+std::optional<size_t> firstInvalidUtf8(const std::string& text) {
+  const iconv_t converter = iconv_open("UTF-32LE", "UTF-8");
+  if (converter == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
+  char* in = const_cast<char*>(text.data());  // iconv's signature; it only reads the input
+  size_t inLeft = text.size();
+  std::array<char, 16384> scratch;
+  std::optional<size_t> invalid;
+  while (inLeft > 0) {
+    char* out = scratch.data();
+    size_t outLeft = scratch.size();
+    if (iconv(converter, &in, &inLeft, &out, &outLeft) == static_cast<size_t>(-1) && errno != E2BIG) {
+      invalid = static_cast<size_t>(in - text.data());
+      break;
+    }
+  }
+  iconv_close(converter);
+  return invalid;
+}
+
 bool looksBinary(const std::string& text) {
   const size_t probe = std::min<size_t>(text.size(), 4096);
   for (size_t i = 0; i < probe; ++i) {
@@ -329,28 +406,24 @@ bool looksBinary(const std::string& text) {
   return false;
 }
 
-}  // namespace
-
-std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
-                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
-                                      std::vector<DeckElement>* elements) {
+// The deck as Xerces reads it: in the encoding its first bytes and XML declaration give or, `asUtf8`, in UTF-8
+// whatever they say (text converted from UTF-16 that still declares encoding="UTF-16").
+std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const std::string& displayName,
+                                   Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
+                                   std::vector<DeckElement>* elements) {
   const int errorsBefore = diagnostics.errorCount();
   const size_t firstDiagnostic = diagnostics.size();
   SourceLoc fileLoc;
   fileLoc.file = displayName;
-  if (trim(text).empty()) {
-    diagnostics.error(fileLoc, "the file is empty; a deck is an XML file with a <MultiBodySystem> root element");
-    return std::nullopt;
-  }
   if (looksBinary(text)) {
     diagnostics.error(fileLoc, "the file holds binary data, not an XML deck");
     return std::nullopt;
   }
 
-  initialiseXerces();
   const PositionMap positions(text);
   LocatingParser parser(positions);
-  ParseErrorCollector errors(displayName, diagnostics);
+  Diagnostics xmlProblems;  // Xerces' own, kept back: a byte that is not UTF-8 replaces them
+  ParseErrorCollector errors(displayName, xmlProblems);
   xc::SecurityManager security;
   security.setEntityExpansionLimit(100);
   parser.setSecurityManager(&security);
@@ -366,25 +439,60 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   parser.setCreateCommentNodes(false);
   parser.setCalculateSrcOfs(true);
 
-  const xc::MemBufInputSource source(reinterpret_cast<const XMLByte*>(text.data()), text.size(), displayName.c_str());
+  xc::MemBufInputSource source(reinterpret_cast<const XMLByte*>(text.data()), text.size(), displayName.c_str());
+  if (asUtf8) source.setEncoding(xc::XMLUni::fgUTF8EncodingString);
   try {
     parser.parse(source);
   } catch (const DoctypeRefused&) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     SourceLoc where = fileLoc;
     where.line = parser.refusedDoctypeAt().line;
     where.column = parser.refusedDoctypeAt().column;
     diagnostics.error(where, "a deck may not contain a DOCTYPE declaration (decks cannot declare entities or load "
                              "external files)");
     return std::nullopt;
+  } catch (const TooManyAttributes& refused) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
+    SourceLoc where = fileLoc;
+    where.line = refused.at.line;
+    where.column = refused.at.column;
+    where.element = refused.element;
+    where.id = refused.id;
+    diagnostics.error(where, "has " + std::to_string(refused.count) + " attributes; an element may have at most " +
+                                 std::to_string(kMaxAttributesPerElement) + " (MotionSolve's have fewer than 100)");
+    return std::nullopt;
   } catch (const xc::XMLException& e) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
     return std::nullopt;
   } catch (const xc::DOMException& e) {
+    diagnostics.append(xmlProblems);  // what Xerces said before, first
     diagnostics.error(fileLoc, "cannot parse the deck: " + utf8(e.getMessage()));
     return std::nullopt;
   }
-  if (errors.failed()) return std::nullopt;
   const xc::DOMDocument* document = parser.getDocument();
+  if (errors.failed()) {
+    // Xerces decodes ahead of where it parses, so it places a byte that is not UTF-8 at the start of the block it
+    // was decoding (1:22 for a byte on line 8), and names it only by its place in its sequence: say which byte,
+    // where. The deck is read as UTF-8 unless its declaration names another encoding.
+    const std::string declared = document ? utf8(document->getXmlEncoding()) : std::string();
+    const bool readAsUtf8 = asUtf8 || declared.empty() || equalsIgnoreCase(declared, "UTF-8");
+    if (const std::optional<size_t> invalid = readAsUtf8 ? firstInvalidUtf8(text) : std::nullopt) {
+      const TextPosition position = positions.at(*invalid);
+      SourceLoc where = fileLoc;
+      where.line = position.line;
+      where.column = position.column;
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[*invalid]));
+      diagnostics.error(where, std::string("byte ") + byte + " is not UTF-8, the encoding the deck is read in; save "
+                               "the deck as UTF-8, or declare its encoding in its first line, e.g. <?xml version="
+                               "\"1.0\" encoding=\"ISO-8859-1\"?>");
+    } else {
+      diagnostics.append(xmlProblems);
+    }
+    return std::nullopt;
+  }
+  diagnostics.append(xmlProblems);
   if (!document || !document->getDocumentElement()) {
     diagnostics.error(fileLoc, "the file has no root element; a deck's root element is <MultiBodySystem>");
     return std::nullopt;
@@ -401,6 +509,29 @@ std::optional<ModelSpec> readDeckText(const std::string& text, const std::string
   diagnostics.sortByPosition(firstDiagnostic);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return spec;
+}
+
+}  // namespace
+
+std::optional<ModelSpec> readDeckText(const std::string& text, const std::string& displayName,
+                                      Diagnostics& diagnostics, const std::vector<AttributeSetting>& settings,
+                                      std::vector<DeckElement>* elements) {
+  SourceLoc fileLoc;
+  fileLoc.file = displayName;
+  if (trim(text).empty()) {
+    diagnostics.error(fileLoc, "the file is empty; a deck is an XML file with a <MultiBodySystem> root element");
+    return std::nullopt;
+  }
+  initialiseXerces();
+  std::optional<std::string> converted;
+  try {
+    converted = utf16AsUtf8(text);
+  } catch (const xc::XMLException& e) {
+    diagnostics.error(fileLoc, "the file starts as UTF-16 but is not valid UTF-16 (" + utf8(e.getMessage()) +
+                                   "); save it as UTF-8");
+    return std::nullopt;
+  }
+  return parseDeck(converted ? *converted : text, converted.has_value(), displayName, diagnostics, settings, elements);
 }
 
 std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnostics,

@@ -252,6 +252,23 @@ TEST_F(RunTest, OutputFolderThatCannotBeCreatedFailsCleanly) {
   EXPECT_NE(outcome.message.find("/proc/lodestone-cannot-write-here"), std::string::npos) << outcome.message;
 }
 
+// A log lost to a full disk fails the run (exit 2) with the reason, as a results file the disk refuses does; the
+// results written are kept. run.log is a link to /dev/full, which refuses every write.
+TEST_F(RunTest, ALogTheDiskRefusesFailsTheRunSayingWhy) {
+  ModelSpec spec = dropDeck();
+  spec.commands = {simulate(0.1, 0.05, 9)};
+  const fs::path results = folder / "results";
+  fs::create_directories(results);
+  fs::create_symlink("/dev/full", results / "run.log");
+  RunRequest request;
+  request.deckPath = spec.deckPath;
+  request.outputDir = results.string();
+  const RunOutcome outcome = runModelSpec(spec, request);
+  EXPECT_EQ(outcome.status, RunStatus::SimulationFailed);
+  EXPECT_EQ(outcome.message, "cannot write " + (results / "run.log").string() + ": No space left on device");
+  EXPECT_EQ(testing::readLines(results / "bodies.csv").size(), 4u);  // the header and t = 0, 0.05, 0.1
+}
+
 TEST_F(RunTest, UnreadableDeckIsABadDeckWithoutOutputFolder) {
   RunRequest request;
   request.deckPath = (folder / "no-such-deck.xml").string();

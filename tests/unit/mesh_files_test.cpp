@@ -1,8 +1,16 @@
 // Mesh files: a cube read from ASCII STL, binary STL and OBJ is the same closed cube at any size and place; every
 // way a file can be unreadable gives its message with the file and, for text, the line.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <bit>
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
+#include <future>
 
 #include <gtest/gtest.h>
 
@@ -155,6 +163,21 @@ TEST(MeshFiles, MissingEmptyAndUnknownFiles) {
   const std::string shortText = writeFile("short.stl", "hello");
   EXPECT_EQ(readError(shortText), shortText + ": neither an ASCII STL (which starts with 'solid') nor a binary STL "
                                               "(5 bytes, fewer than the 84 of its header and triangle count)");
+}
+
+// Opening a FIFO waits for a writer for ever, so only its type may be looked at. Were it opened, the read would be
+// released after a minute (a writer that closes at once gives it end of file) and the test would fail, not hang.
+TEST(MeshFiles, AFifoIsRefusedWithoutBeingOpened) {
+  const std::string fifo = scratchFile("pipe.stl").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  std::future<std::string> reading = std::async(std::launch::async, [&] { return readError(fifo); });
+  if (reading.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ::close(::open(fifo.c_str(), O_WRONLY));
+    FAIL() << "reading " << fifo << " waited for a writer: " << reading.get();
+  }
+  EXPECT_EQ(reading.get(), fifo + ": is a FIFO, not a regular file");
+  std::filesystem::remove(fifo);
 }
 
 TEST(MeshFiles, TruncatedBinaryStl) {

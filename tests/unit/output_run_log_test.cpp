@@ -68,6 +68,16 @@ TEST(RunLogTest, FailureIsTheLastLineWithTimeAndReason) {
   EXPECT_EQ(written.back(), "Simulation FAILED at t=1.230000E-02: IDA_ERR_FAIL in Body_Rigid id=3 (deck.xml:12): error test failed");
 }
 
+// /dev/full takes the file's creation and refuses every write, as a full disk does.
+TEST(RunLogTest, ALineTheDiskRefusesIsKeptAsTheFirstFailure) {
+  RunLog log("/dev/full");
+  EXPECT_FALSE(log.writeFailure());
+  log.line("refused");
+  log.completed();
+  ASSERT_TRUE(log.writeFailure());
+  EXPECT_EQ(*log.writeFailure(), "cannot write /dev/full: No space left on device");
+}
+
 TEST(RunLogTest, AFileThatCannotBeCreatedSaysWhichAndWhy) {
   const std::filesystem::path path = "/nonexistent-lodestone-folder/run.log";
   try {

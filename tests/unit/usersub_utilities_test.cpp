@@ -3,8 +3,12 @@
 // host that stands in for a running simulation.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <stdexcept>
 
 #include "lodestone/usersub.h"
 #include "plugins/usersub/subroutine_host.h"
@@ -13,6 +17,7 @@
 #include "plugins/user_parameters.h"
 #include "solver/core/rotation.h"
 #include "solver/core/step_functions.h"
+#include "support/text_files.h"
 
 namespace lodestone {
 namespace {
@@ -55,6 +60,23 @@ TEST(UserLibraryLookup, RelativeNamesAreTriedInEachFolderWithAndWithoutLibAndSo)
   EXPECT_EQ(libraryCandidates("libx.so", "", "", ""), std::vector<std::string>{"./libx.so"});
   EXPECT_EQ(libraryCandidates("sub/x", "/d", "", ""),
             (std::vector<std::string>{"/d/sub/x", "/d/sub/x.so", "/d/sub/libx.so"}));
+}
+
+// A script that is a FIFO is passed over (opening it would wait for a writer for ever), and the error says why.
+TEST(UserLibraryLookup, ACandidateThatIsNoRegularFileIsNamedWithWhatItIs) {
+  const std::filesystem::path fifo = testing::scratchFile("contact.py");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string missing = testing::scratchFile("nowhere/contact.py").string();
+  try {
+    findUserFile("script", "contact.py", {fifo.string(), missing});
+    ADD_FAILURE() << "found " << fifo;
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()), "script \"contact.py\" not found (tried " + fifo.string() +
+                                             " (is a FIFO, not a regular file), " + missing +
+                                             "; set LODESTONE_USERSUB_PATH to add folders)");
+  }
+  std::filesystem::remove(fifo);
 }
 
 class Utilities : public ::testing::Test {

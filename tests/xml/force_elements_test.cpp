@@ -78,6 +78,22 @@ TEST(ForceElementDecks, UserSubroutinesAreRefusedByName) {
                        "Reference_Variable id=3: type=\"USERSUB\" (a VARSUB user subroutine) is not available yet"));
 }
 
+// A cycle of a thousand variables is named by its start and its way back, not link by link.
+TEST(ForceElementDecks, ALongCycleIsShortenedInItsMessage) {
+  std::string variables;
+  for (int id = 1; id <= 1000; ++id) {
+    const std::string next = std::to_string(id % 1000 + 1);
+    variables += "<Reference_Variable id=\"" + std::to_string(id) + "\" expr=\"VARVAL(" + next + ")\"/>\n";
+  }
+  const Diagnostics diagnostics = readAndBuildDeck(forceDeck(variables));
+  ASSERT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
+  const std::string message = diagnostics.entries()[0].format();
+  EXPECT_NE(message.find("through VARVAL: id=1 -> id=2 (deck.xml:8:1)"), std::string::npos) << message;
+  EXPECT_NE(message.find("characters left out]..."), std::string::npos) << message;
+  EXPECT_NE(message.find("-> id=1000 (deck.xml:1006:1) -> id=1; break the cycle"), std::string::npos) << message;
+  EXPECT_LT(message.size(), 500u) << message;
+}
+
 // A variable may not read itself, directly or through others; the error names the chain and where each one is.
 TEST(ForceElementDecks, VariablesThatReadThemselvesAreAnErrorNamingTheChain) {
   const Diagnostics diagnostics = readAndBuildDeck(forceDeck(

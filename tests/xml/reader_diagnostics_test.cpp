@@ -57,6 +57,17 @@ TEST(ReaderDiagnostics, UnparsableNumbers) {
   }
 }
 
+// A value of ten thousand characters is quoted by its start and end, not whole.
+TEST(ReaderDiagnostics, AHugeValueIsShortenedInItsMessage) {
+  const std::string value = std::string(10'000, '9') + "x";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\" pos_x=\"" + value + "\"/>"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "attribute 'pos_x' must be a finite number (got '99999"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "...[9801 characters left out]...999"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "999x')"));
+  EXPECT_LT(result.diagnostics.formatAll().size(), 400u) << result.diagnostics.formatAll();
+}
+
 TEST(ReaderDiagnostics, NumbersInExporterSpellings) {
   const ReadResult result = readText(deck(
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"600.\" "
@@ -114,6 +125,32 @@ TEST(ReaderDiagnostics, UnknownElementsAndAttributesAreWarningsWithTheirLines) {
   EXPECT_TRUE(hasWarning(result.diagnostics, 6, "deck.xml:6:1: warning: unknown element <Gizmo> ignored"));
   EXPECT_TRUE(hasWarning(result.diagnostics, 7, "Reference_Marker id=30: unknown attribute 'colour' ignored"));
   EXPECT_EQ(result.diagnostics.warningCount(), 2);
+}
+
+// The first five are named; the others are counted in one warning on the element's line.
+TEST(ReaderDiagnostics, ManyUnknownAttributesAreSummarised) {
+  std::string attributes;
+  for (int k = 0; k < 8; ++k) attributes += " colour" + std::to_string(k) + "=\"red\"";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\"" + attributes + "/>"));
+  ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "unknown attribute 'colour4' ignored"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, 6, "Reference_Marker id=30: ... and 3 more unknown attributes ignored"));
+  EXPECT_EQ(result.diagnostics.warningCount(), 6) << result.diagnostics.formatAll();
+}
+
+// Far more attributes than any element has is refused before the DOM is built (whose cost grew with the square of
+// their number): one error at the element, none per attribute.
+TEST(ReaderDiagnostics, AnElementWithThousandsOfAttributesIsRefused) {
+  std::string attributes;
+  for (int k = 0; k < 2000; ++k) attributes += " a" + std::to_string(k) + "=\"1\"";
+  const ReadResult result =
+      readText(deck(groundAndBody() + "\n  <Reference_Marker id=\"30\"" + attributes + " body_id=\"1\"/>"));
+  EXPECT_FALSE(result.spec);
+  ASSERT_EQ(result.diagnostics.size(), 1u) << result.diagnostics.formatAll();
+  EXPECT_EQ(result.diagnostics.entries()[0].format(),
+            "deck.xml:6:3: Reference_Marker id=30: has 2002 attributes; an element may have at most 1000 "
+            "(MotionSolve's have fewer than 100)");
 }
 
 TEST(ReaderDiagnostics, UnexpectedChildElementIsAWarning) {
@@ -267,6 +304,56 @@ TEST(ReaderDiagnostics, NotXmlAtAll) {
     EXPECT_NE(truncated.diagnostics.formatAll().find("malformed XML"), std::string::npos)
         << truncated.diagnostics.formatAll();
   }
+}
+
+// The same deck in UTF-16 (as Windows editors save it), either byte order, with its byte order mark and a
+// declaration saying UTF-16, reads as in UTF-8 and its diagnostics have the same lines and columns.
+TEST(ReaderDiagnostics, UTF16DecksAreReadWithTheirPositions) {
+  const std::string text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<MultiBodySystem><Model>\n" +
+                           groundAndBody() +
+                           "\n  <Reference_Marker id=\"30\" body_id=\"1\" label=\"Stra\xC3\x9F" "e\" colour=\"red\"/>\n"
+                           "</Model>\n<Command>\n<Simulate analysis_type=\"Transient\" end_time=\"1\" "
+                           "print_interval=\"0.1\"/>\n</Command></MultiBodySystem>\n";
+  // UTF-8 to UTF-16 by hand: the deck's characters are all in the Basic Multilingual Plane.
+  std::u16string units;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const unsigned char byte = static_cast<unsigned char>(text[k]);
+    if (byte < 0x80) {
+      units.push_back(byte);
+    } else {
+      units.push_back(static_cast<char16_t>(((byte & 0x1F) << 6) | (static_cast<unsigned char>(text[++k]) & 0x3F)));
+    }
+  }
+  for (const bool bigEndian : {false, true}) {
+    std::string bytes = bigEndian ? "\xFE\xFF" : "\xFF\xFE";
+    for (const char16_t unit : units) {
+      const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+      bytes += bigEndian ? std::string{high, low} : std::string{low, high};
+    }
+    const ReadResult result = readText(bytes);
+    ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
+    EXPECT_EQ(result.spec->markers.back().label, "Stra\xC3\x9F" "e");
+    EXPECT_TRUE(hasWarning(result.diagnostics, 6, "deck.xml:6:3: warning: Reference_Marker id=30: unknown attribute "
+                                                  "'colour' ignored"));
+  }
+}
+
+// A Latin-1 byte in a deck read as UTF-8 is named at its own line and column (Xerces placed it where it had started
+// decoding, on line 1); with the encoding declared, the same bytes read.
+TEST(ReaderDiagnostics, AByteThatIsNotUtf8IsPlacedWhereItIs) {
+  const std::string model = groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\"/>\n"
+                                              "<Reference_Marker id=\"31\" body_id=\"1\"/>\n"
+                                              "<Reference_Marker id=\"32\" body_id=\"1\" label=\"caf\xE9\"/>";
+  const ReadResult undeclared = readText(deck(model));
+  EXPECT_FALSE(undeclared.spec);
+  ASSERT_EQ(undeclared.diagnostics.size(), 1u) << undeclared.diagnostics.formatAll();
+  EXPECT_EQ(undeclared.diagnostics.entries()[0].format().substr(0, 51),
+            "deck.xml:8:49: byte 0xE9 is not UTF-8, the encoding");
+  std::string declared = deck(model);
+  declared.replace(0, declared.find('\n'), "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>");
+  const ReadResult latin1 = readText(declared);
+  ASSERT_TRUE(latin1.spec) << latin1.diagnostics.formatAll();
+  EXPECT_EQ(latin1.spec->markers.back().label, "caf\xC3\xA9");
 }
 
 TEST(ReaderDiagnostics, ExternalEntitiesAreNeverLoaded) {
