@@ -359,6 +359,7 @@ Exit codes
   1   bad deck: the deck could not be read, or has errors (batch, sweep: some were bad, none failed or crashed;
       plot: the results folder has no table to draw)
   2   simulation failed; partial results are kept (batch, sweep: at least one failed, crashed or timed out)
+  130, 143  run: interrupted by SIGINT (Ctrl-C) or SIGTERM, after its current step; its results are kept
   64  usage: unknown command or option, or a missing argument
 )";
 }

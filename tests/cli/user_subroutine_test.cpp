@@ -77,19 +77,6 @@ TEST_F(UserSubroutineRun, ContactPostWritesEveryContactingOutputAndClosesOnTheLa
   }
 }
 
-// The sphere deck with another normal-force function from the test fixtures library.
-std::string fixtureDeck(const std::string& function, const std::string& parameters) {
-  std::string deck = readFile(kModels + "sphere_usersub.xml");
-  const std::string from = "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4)\" cnf_dll_name=\"usersub_examples\"";
-  const size_t at = deck.find(from);
-  if (at == std::string::npos) throw std::runtime_error("sphere_usersub.xml changed: update fixtureDeck");
-  deck.replace(at, from.size(), "cnf_param_string=\"USER(" + parameters + ")\" cnf_dll_name=\"usersub_test_fixtures\" "
-                                "cnf_fnc_name=\"" + function + "\"");
-  const size_t post = deck.find("cpost_dll_name=\"usersub_examples\"");
-  deck.erase(post, std::string("cpost_dll_name=\"usersub_examples\"").size());
-  return deck;
-}
-
 TEST_F(UserSubroutineRun, SysfncMeasuresTheModelForTheSubroutine) {
   // The gap from c_sysfnc("DZ") and its rate from c_sysfnc("VZ") of the ball's centre marker, instead of the
   // arguments. The two routes round differently, so the runs take slightly different steps and drift apart by
