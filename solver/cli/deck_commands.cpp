@@ -208,18 +208,41 @@ int batchCommand(const CommandLine& line) {
     if (run.resultsDir.empty()) reportFinished(run);  // decided above, without a process
   }
 
-  runJobs(jobs, parallelRuns, [&](std::size_t jobIndex, const JobResult& result) {
+  // SIGINT or SIGTERM to the batch goes on to the runs it started (each in a process group of its own, which a
+  // Ctrl-C at the terminal does not reach), which end as they would alone; none starts after it.
+  const SignalInterruption interruption({SIGINT, SIGTERM});
+  JobLimits limits;
+  limits.timeoutSeconds = line.timeoutSeconds;
+  limits.stopSignal = [&interruption] { return interruption.received(); };
+  std::vector<bool> finished(jobs.size(), false);
+  runJobs(
+      jobs, parallelRuns,
+      [&](std::size_t jobIndex, const JobResult& result) {
+        finished[jobIndex] = true;
+        DeckRun& run = runs[runOfJob[jobIndex]];
+        recordProcessEnd(run, result.end, result.timedOut, result.stoppedBySignal);
+        if (result.end.kind != ProcessEnd::Kind::NotStarted) {
+          run.wallSeconds = result.wallSeconds;
+          if (run.status != DeckStatus::Done) run.note = lastNonBlankLine(jobs[jobIndex].stdoutPath);
+        }
+        if (result.timedOut) {
+          run.note = "still running after --timeout " + formatSeconds(*line.timeoutSeconds) + "; it was ended" +
+                     (run.note.empty() ? "" : ": " + run.note);
+        }
+        reportFinished(run);
+      },
+      limits);
+  const int stopSignal = interruption.received();
+  for (std::size_t jobIndex = 0; jobIndex < jobs.size(); ++jobIndex) {
+    if (finished[jobIndex]) continue;
     DeckRun& run = runs[runOfJob[jobIndex]];
-    recordProcessEnd(run, result.end);
-    if (result.end.kind != ProcessEnd::Kind::NotStarted) {
-      run.wallSeconds = result.wallSeconds;
-      if (run.status != DeckStatus::Done) run.note = lastNonBlankLine(jobs[jobIndex].stdoutPath);
-    }
-    reportFinished(run);
-  });
+    run.status = DeckStatus::Failed;
+    run.statusText = "not started";
+    run.note = "the batch was interrupted (" + signalName(stopSignal) + ") before it started";
+  }
 
   std::cout << "\n" << formatBatchSummary(runs) << std::flush;
-  return batchExitCode(runs);
+  return stopSignal != 0 ? 128 + stopSignal : batchExitCode(runs);
 }
 
 int elementsCommand(const CommandLine& line) {

@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +71,90 @@ TEST_F(RunEnding, SigintEndsTheRunAfterItsStepWithExit130AndTheLogSaysWhen) {
 
 TEST_F(RunEnding, SigtermEndsTheRunAfterItsStepWithExit143AndTheLogSaysWhen) {
   expectInterruptedBy(SIGTERM, 143);
+}
+
+// ---- batch: decks whose user code never returns ---------------------------------------------------------------
+
+// A deck whose subroutine, from its first touch on, loops for ever (writing looping.pid in the working directory).
+std::string loopingDeck(const TemporaryFolder& folder) {
+  return folder.write("loop.xml", fixtureDeck("CNFSUB_LOOP", "1e7, 1.5, 20., 1e-4, 0.02"));
+}
+
+// The process id the looping subroutine wrote, once it has begun looping; 0 when it had not within a minute (a
+// bound for a run that would otherwise hang the test, not a timing).
+pid_t loopingProcess(const TemporaryFolder& folder) {
+  for (int look = 0; look < 6000; ++look) {
+    const std::string text = readFile(folder / "looping.pid");
+    if (!text.empty()) return static_cast<pid_t>(std::stol(text));
+    usleep(10000);
+  }
+  return 0;
+}
+
+// The summary's row of `deck` ("" when there is none), its columns joined by single spaces.
+std::string summaryRow(const std::string& summary, const std::string& deck) {
+  std::istringstream lines(summary);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with(deck + " ")) continue;
+    std::string row;
+    for (const char character : line) {
+      if (character != ' ' || (!row.empty() && row.back() != ' ')) row += character;
+    }
+    return row;
+  }
+  return "";
+}
+
+bool processExists(pid_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH); }
+
+TEST_F(RunEnding, BatchEndsADeckThatRunsLongerThanItsTimeoutAndRunsTheOthers) {
+  const std::string looping = loopingDeck(folder);
+  const std::string good = folder.write("good.xml", fixtureDeck("CNFSUB_FLAGS", "1e7, 1.5, 20., 1e-4"));
+  // One at a time, the looping deck first: the good one runs only if the batch ended the first.
+  EXPECT_EQ(runLodestone({"lodestone", "batch", "-j", "1", "--timeout", "1", looping, good}), 2) << stderrText();
+  const std::string summary = stdoutText();
+  EXPECT_TRUE(summaryRow(summary, looping).starts_with(looping + " timed out ")) << summary;
+  EXPECT_TRUE(summaryRow(summary, good).starts_with(good + " done ")) << summary;
+  EXPECT_NE(summary.find("2 decks: 1 done, 0 bad decks, 0 failed, 0 crashed, 1 timed out"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("still running after --timeout 1.00 s; it was ended"), std::string::npos) << summary;
+  const pid_t child = loopingProcess(folder);
+  EXPECT_FALSE(processExists(child)) << "the looping run was left running";
+  if (processExists(child)) kill(child, SIGKILL);
+}
+
+// SIGTERM to the batch ends the runs it started, which are process groups of their own, and starts no more.
+TEST_F(RunEnding, SigtermToABatchEndsItsRunsAndStartsNoMore) {
+  const std::string looping = loopingDeck(folder);
+  const std::string never = folder.write("never.xml", fixtureDeck("CNFSUB_FLAGS", "1e7, 1.5, 20., 1e-4"));
+  const std::filesystem::path previous = std::filesystem::current_path();
+  std::filesystem::current_path(folder.path());
+  std::string error;
+  const pid_t batch = startProcess({LODESTONE_EXECUTABLE, {"lodestone", "batch", "-j", "1", looping, never},
+                                    folder / "stdout.txt", folder / "stderr.txt"},
+                                   error);
+  std::filesystem::current_path(previous);
+  ASSERT_GT(batch, 0) << error;
+  const pid_t child = loopingProcess(folder);
+  EXPECT_GT(child, 0) << "the looping deck did not begin its loop";
+  kill(batch, SIGTERM);
+  int status = 0;
+  pid_t ended = 0;
+  for (int look = 0; look < 6000 && ended == 0; ++look) {  // a bound: the batch must end, not hang
+    ended = waitpid(batch, &status, WNOHANG);
+    if (ended == 0) usleep(10000);
+  }
+  if (ended == 0) kill(batch, SIGKILL), waitpid(batch, &status, 0);
+  ASSERT_EQ(ended, batch) << "the batch did not end";
+  EXPECT_TRUE(WIFEXITED(status)) << "killed by the signal's default action, its runs left behind";
+  if (WIFEXITED(status)) {
+    EXPECT_EQ(WEXITSTATUS(status), 143);
+  }
+  EXPECT_FALSE(processExists(child)) << "the run was left running (an orphan)";
+  if (processExists(child)) kill(child, SIGKILL);
+  const std::string summary = stdoutText();
+  EXPECT_TRUE(summaryRow(summary, looping).starts_with(looping + " interrupted (SIGTERM) ")) << summary;
+  EXPECT_TRUE(summaryRow(summary, never).starts_with(never + " not started ")) << summary;
 }
 
 }  // namespace
