@@ -15,6 +15,7 @@
 #include "batch_scheduler.h"
 #include "elements/element_catalog.h"
 #include "plugins/named_laws.h"
+#include "plugins/user_code_faults.h"
 #include "process.h"
 #include "progress_bar.h"
 #include "solver/core/modules.h"
@@ -94,6 +95,8 @@ int runCommand(const CommandLine& line) {
     // output row whole, the statistics logged and run.log saying when, instead of cutting it mid-write. A second one
     // does what it would have done anyway: it ends a run stuck inside a user subroutine.
     const SignalInterruption interruption({SIGINT, SIGTERM});
+    // User code that calls exit() or crashes would end the process without a word: a last line says where.
+    const UserCodeFaultReports userCodeFaults(deck + ": ");
     ProgressBar progressBar(std::cerr, isTerminal(STDERR_FILENO));
     RunRequest request;
     request.deckPath = deck;

@@ -11,6 +11,7 @@
 #include "contact_interference.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
+#include "plugins/user_code_faults.h"
 #include "solver/core/text.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
@@ -101,6 +102,7 @@ class DeckRun {
     outcome_.outputDir = outputDir.string();
     try {
       log_.emplace(outputDir / "run.log");
+      userCodeFaultLog_.emplace(log_->descriptor());
       results_.emplace(outputDir / "bodies.csv");
       energyResults_.emplace(outputDir / "energy.csv");
       if (model->contacts && !model->contacts->elements.empty()) {
@@ -383,6 +385,7 @@ class DeckRun {
   std::string deckPath_;
   ModelSpec workingSpec_;
   std::optional<RunLog> log_;
+  std::optional<UserCodeFaultLog> userCodeFaultLog_;  // after log_: it lets go of the log first
   std::optional<BodyResultsWriter> results_;
   std::optional<EnergyResultsWriter> energyResults_;
   std::optional<ContactResultsWriter> contactResults_;

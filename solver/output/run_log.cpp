@@ -53,6 +53,8 @@ std::string bannerLine(std::string_view text) {
 
 RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(createOutputFile(path)) {}
 
+int RunLog::descriptor() const { return fileno(file_.get()); }
+
 void RunLog::line(std::string_view text) {
   if (!text.empty()) std::fwrite(text.data(), 1, text.size(), file_.get());  // an empty view's data() may be null
   std::fputc('\n', file_.get());

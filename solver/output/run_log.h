@@ -34,6 +34,8 @@ class RunLog {
   explicit RunLog(const std::filesystem::path& path);
 
   const std::filesystem::path& path() const { return path_; }
+  // The open file's descriptor, for the last line a crash in user code writes (plugins/user_code_faults.h).
+  int descriptor() const;
 
   // One line, flushed. Never throws: a log that cannot be written must not end a simulation.
   void line(std::string_view text = {});

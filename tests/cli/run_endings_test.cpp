@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <sstream>
@@ -71,6 +72,21 @@ TEST_F(RunEnding, SigintEndsTheRunAfterItsStepWithExit130AndTheLogSaysWhen) {
 
 TEST_F(RunEnding, SigtermEndsTheRunAfterItsStepWithExit143AndTheLogSaysWhen) {
   expectInterruptedBy(SIGTERM, 143);
+}
+
+// exit(0) inside a subroutine must not pass for success: status 2, and a last line saying where the run ended.
+TEST_F(RunEnding, ExitInsideASubroutineFailsTheRunAndNamesTheSubroutine) {
+  const std::string deck = folder.write("exit.xml", fixtureDeck("CNFSUB_EXIT", "1e7, 1.5, 20., 1e-4, 0.02"));
+  const ProcessEnd end = runToItsEnd(deck, "exit");
+  ASSERT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe();
+  EXPECT_EQ(end.exitCode, 2);
+  const std::string where = "Force_Contact id=300: the run ended inside CNFSUB_EXIT in ";
+  const std::string log = lastLineOf(readFile(folder / "exit/run.log"));
+  EXPECT_EQ(log.rfind("Simulation FAILED at t=", 0), 0u) << log;
+  EXPECT_NE(log.find(where), std::string::npos) << log;
+  EXPECT_NE(log.find("it called exit()"), std::string::npos) << log;
+  const std::string console = lastLineOf(stderrText());
+  EXPECT_EQ(console.rfind(deck + ": " + where, 0), 0u) << console;
 }
 
 // ---- batch: decks whose user code never returns ---------------------------------------------------------------
