@@ -1,9 +1,10 @@
-// The marks around user calls and the exit hook that reads them (user_code_faults.h). Everything the hook touches
-// is prepared before it can run: lock-free atomics for the call being made, the subroutine's own strings, the
-// console prefix and a duplicated log descriptor.
+// The marks around user calls and the handlers that read them (user_code_faults.h). Everything the handlers touch
+// is prepared before they can run: lock-free atomics for the call being made, the subroutine's own strings, the
+// console prefix, a duplicated log descriptor and a stack of their own.
 #include "user_code_faults.h"
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -26,6 +27,14 @@ std::atomic<int> logDescriptor{-1};
 std::string consolePrefixText;  // set before the hooks can run, read-only while they can
 
 constexpr int kExitSimulationFailed = 2;  // the run command's code for a run that failed (command_line.h)
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+struct sigaction previousActions[NSIG];
+
+// Room for the handlers to run when the crash is a stack overflow: the thread's own stack is then used up.
+constexpr std::size_t kAlternateStackSize = 64 * 1024;
+alignas(16) char alternateStack[kAlternateStackSize];
+stack_t previousAlternateStack;
 
 // A line built without allocating: text appended to a fixed buffer, cut short if it would not fit.
 class LineBuffer {
@@ -120,6 +129,27 @@ void reportEndInsideUserCode(const UserSubroutine& routine, std::string_view how
   logLine.writeTo(log);
 }
 
+std::string_view describeSignal(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV (invalid memory access, or a stack overflow)";
+    case SIGBUS: return "SIGBUS (invalid memory access)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGFPE: return "SIGFPE (arithmetic error, such as an integer division by zero)";
+    case SIGABRT: return "SIGABRT (abort() was called)";
+  }
+  return "a fatal signal";
+}
+
+void onFatalSignal(int signal) {
+  if (const UserSubroutine* routine = currentRoutine.load(std::memory_order_relaxed)) {
+    reportEndInsideUserCode(*routine, describeSignal(signal));
+  }
+  // Then what the signal would have done without this handler (by default: end the process, with a core dump if
+  // enabled). The signal is blocked while this runs: raised again, it arrives as the handler returns.
+  sigaction(signal, &previousActions[signal], nullptr);
+  raise(signal);
+}
+
 void onExit() {
   if (!reportsInstalled.load()) return;
   const UserSubroutine* routine = currentRoutine.load(std::memory_order_relaxed);
@@ -156,12 +186,23 @@ UserCodeFaultReports::UserCodeFaultReports(const std::string& consolePrefix) {
     return true;
   }();
   (void)exitHooksRegistered;
+  stack_t alternate{};
+  alternate.ss_sp = alternateStack;
+  alternate.ss_size = kAlternateStackSize;
+  sigaltstack(&alternate, &previousAlternateStack);
+  struct sigaction reporting {};
+  reporting.sa_handler = onFatalSignal;
+  sigemptyset(&reporting.sa_mask);
+  reporting.sa_flags = SA_ONSTACK;
+  for (const int signal : kFatalSignals) sigaction(signal, &reporting, &previousActions[signal]);
   reportsInstalled = true;
 }
 
 UserCodeFaultReports::~UserCodeFaultReports() {
   if (!outermost_) return;
   reportsInstalled = false;
+  for (const int signal : kFatalSignals) sigaction(signal, &previousActions[signal], nullptr);
+  sigaltstack(&previousAlternateStack, nullptr);
 }
 
 UserCodeFaultLog::UserCodeFaultLog(int descriptor) {

@@ -1,10 +1,11 @@
-// Saying which user subroutine a run ended inside, when user code ends the process itself by calling exit().
-// Without this the process would end silently, run.log cut mid-run, with a zero exit status after exit(0).
+// Saying which user subroutine a run ended inside, when user code ends the process itself: by calling exit(), or
+// by crashing (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT; a stack overflow too, whose report runs on a stack of its
+// own). Without this the process would end silently, run.log cut mid-run and, after exit(0), a zero exit status.
 //
 // Each call of user code is marked (UserCodeCall: three stores, no allocation). When the process ends inside one,
 // a last line naming the subroutine, its library or script, the element and t goes to standard error and to the
-// run log, written with write(2) from the subroutine's own strings and a buffer on the stack, numbers formatted by
-// hand: the process is ending, and the state of stdio or the heap is whatever the user code left.
+// run log. A signal handler may only do async-signal-safe things: it writes with write(2) from the subroutine's own
+// strings and a buffer on its stack, and formats numbers by hand (no printf, no allocation, no locks).
 #pragma once
 
 #include <string>
@@ -28,9 +29,12 @@ class UserCodeCall {
   double outerTime_;
 };
 
-// While one lives (`lodestone run` makes one for its run; a Python process gets none), exit() or quick_exit()
-// inside a user call writes the last line and ends the process with status 2 (simulation failed), whatever status
-// the subroutine gave: a run that did not finish never reports success.
+// While one lives (`lodestone run` makes one for its run; a Python process has handlers of its own and gets none):
+// - a crash inside a user call writes the last line, then the signal does what it did before (by default it ends
+//   the process, with the status a crash has without Lodestone: 139 for SIGSEGV, 134 for SIGABRT, 136 for SIGFPE);
+//   a crash outside user code is left as it was;
+// - exit() or quick_exit() inside a user call writes the last line and ends the process with status 2 (simulation
+//   failed), whatever status the subroutine gave: a run that did not finish never reports success.
 // `consolePrefix` begins the line on standard error, as the run command's own lines begin ("deck.xml: ").
 class UserCodeFaultReports {
  public:

@@ -89,6 +89,40 @@ TEST_F(RunEnding, ExitInsideASubroutineFailsTheRunAndNamesTheSubroutine) {
   EXPECT_EQ(console.rfind(deck + ": " + where, 0), 0u) << console;
 }
 
+// A crash of the subroutine keeps the status a crash has (the signal's default action: the shell's 128 + N), and
+// the last line of run.log and of standard error names the subroutine, the element and t. ASan would take SIGSEGV
+// and SIGFPE for its own report (exit 1): the runs are told to leave them alone.
+TEST_F(RunEnding, CrashesInsideASubroutineKeepTheirSignalAndNameTheSubroutine) {
+  const std::string previousOptions = std::getenv("ASAN_OPTIONS") ? std::getenv("ASAN_OPTIONS") : "";
+  setenv("ASAN_OPTIONS", (previousOptions + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0").c_str(),
+         1);
+  const struct {
+    int kind, signal;
+    const char* what;
+  } crashes[] = {{1, SIGSEGV, "SIGSEGV"}, {2, SIGABRT, "SIGABRT"}, {3, SIGSEGV, "SIGSEGV"}, {4, SIGFPE, "SIGFPE"}};
+  for (const auto& crash : crashes) {
+    SCOPED_TRACE("crash kind " + std::to_string(crash.kind));
+    const std::string results = "crash" + std::to_string(crash.kind);
+    const std::string text = fixtureDeck("CNFSUB_CRASH", "1e7, 1.5, 20., 1e-4, 0.02, " + std::to_string(crash.kind));
+    const std::string deck = folder.write(results + ".xml", text);
+    const ProcessEnd end = runToItsEnd(deck, results);
+    ASSERT_EQ(end.kind, ProcessEnd::Kind::Signaled) << end.describe();
+    EXPECT_EQ(end.signalNumber, crash.signal);
+    const std::string where = "Force_Contact id=300: the run ended inside CNFSUB_CRASH in ";
+    const std::string log = lastLineOf(readFile(folder / (results + "/run.log")));
+    EXPECT_EQ(log.rfind("Simulation FAILED at t=", 0), 0u) << log;
+    EXPECT_NE(log.find(where), std::string::npos) << log;
+    EXPECT_NE(log.find("usersub_test_fixtures.so: " + std::string(crash.what)), std::string::npos) << log;
+    const std::string console = lastLineOf(stderrText());
+    EXPECT_EQ(console.rfind(deck + ": " + where, 0), 0u) << console;
+    // One time, the call's, in both lines: the first touch, at about 0.045 s.
+    const std::string time = log.substr(std::string("Simulation FAILED at t=").size(), 12);
+    EXPECT_EQ(time.rfind("4.", 0), 0u) << log;
+    EXPECT_NE(console.find(" at t=" + time + ": " + crash.what), std::string::npos) << console;
+  }
+  setenv("ASAN_OPTIONS", previousOptions.c_str(), 1);
+}
+
 // ---- batch: decks whose user code never returns ---------------------------------------------------------------
 
 // A deck whose subroutine, from its first touch on, loops for ever (writing looping.pid in the working directory).
