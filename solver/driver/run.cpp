@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "contact_interference.h"
+#include "elements/force_contact.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "plugins/user_code_faults.h"
@@ -32,6 +33,25 @@
 namespace lodestone {
 
 namespace {
+
+// "Force_Contact id=300 (deck.xml:23:5): normal force CNFSUB_X from library /m/libcontact.so", for each user
+// subroutine of each element: which code the run executes, and from which file (the file found by the lookup, not
+// the name the deck gives).
+std::vector<std::string> userCodeUses(const ContactModel& contacts) {
+  std::vector<std::string> uses;
+  for (const ForceContact& element : contacts.elements) {
+    const std::pair<const std::optional<UserSubroutine>*, const char*> roles[] = {
+        {&element.userNormal, "normal force"}, {&element.userFriction, "friction force"},
+        {&element.contactPost, "CONTACTPOST"}};
+    for (const auto& [routine, role] : roles) {
+      if (!*routine) continue;
+      uses.push_back(element.loc.subject() + " (" + element.loc.position() + "): " + role + " " +
+                     (*routine)->function + " from " + ((*routine)->isPython() ? "script " : "library ") +
+                     (*routine)->file);
+    }
+  }
+  return uses;
+}
 
 namespace fs = std::filesystem;
 
@@ -132,6 +152,7 @@ class DeckRun {
 
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
+    if (model->contacts) log_->userCode(userCodeUses(*model->contacts));
 
     SimulationOptions options;
     options.threads = request_.threads;

@@ -90,6 +90,14 @@ void RunLog::modelSummary(const UnitSystem& units, const std::vector<ElementCoun
   line();
 }
 
+void RunLog::userCode(const std::vector<std::string>& uses) {
+  if (uses.empty()) return;
+  line(" USER CODE (run executes it)");
+  line(" ----------------------------------------");
+  for (const std::string& use : uses) line(" " + use);
+  line();
+}
+
 void RunLog::analysisStart(const AnalysisDescription& analysis) {
   line(" Starting dynamic analysis...");
   line();

@@ -42,6 +42,9 @@ class RunLog {
 
   void banner(const std::string& deckPath);
   void modelSummary(const UnitSystem& units, const std::vector<ElementCount>& elementCounts, int movingBodies);
+  // The user code the run executes (subroutine libraries and scripts the deck names): one line per element and
+  // subroutine, which function from which file. Nothing when there is none.
+  void userCode(const std::vector<std::string>& uses);
   void analysisStart(const AnalysisDescription& analysis);
   void progress(double time, int order, double stepSize);
   void statistics(const SolverStatistics& statistics, const std::string& title = "DAE SOLVER STATISTICS");

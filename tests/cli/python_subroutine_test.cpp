@@ -247,5 +247,17 @@ TEST_F(PythonSubroutineRun, ErrmesWithStopEndsTheRunWithExit2) {
   EXPECT_LT(bodies.at(bodies.rowCount() - 1, "time"), 0.05);
 }
 
+// run.log says which script the run executes, for each element and subroutine.
+TEST_F(PythonSubroutineRun, RunLogListsTheScriptOfEachSubroutine) {
+  const std::string deck = kModels + "sphere_python.xml";
+  ASSERT_EQ(run(deck, "python"), 0) << stderrText();
+  const std::string log = readFile(folder / "python/run.log");
+  const std::string script = fs::canonical(kModels + "impact_coulomb.py").string();
+  const std::string element = " " + elementName(deck, readFile(deck)) + ": ";
+  EXPECT_NE(log.find(element + "normal force CNFSUB from script " + script + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "friction force CFFSUB from script " + script + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from script " + script + "\n"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli

@@ -145,5 +145,17 @@ TEST_F(UserSubroutineRun, MissingLibraryIsABadDeckNamingTheElementAndItsLine) {
       << stderrText();
 }
 
+// run.log says which user code the run executes: each element's subroutines, with the file each came from.
+TEST_F(UserSubroutineRun, RunLogListsTheUserCodeOfEachElementWithItsFile) {
+  const std::string deck = kModels + "sphere_usersub.xml";
+  ASSERT_EQ(run(deck, "user"), 0) << stderrText();
+  const std::string log = readFile(folder / "user/run.log");
+  const std::string library = fs::canonical(std::string(LODESTONE_BINARY_DIR) + "/lib/usersub_examples.so").string();
+  const std::string element = " " + elementName(deck, readFile(deck)) + ": ";
+  EXPECT_NE(log.find(element + "normal force CNFSUB from library " + library + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "friction force CFFSUB from library " + library + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from library " + library + "\n"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli
