@@ -13,6 +13,7 @@
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "plugins/user_code_faults.h"
+#include "plugins/user_library.h"
 #include "solver/core/text.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
@@ -468,6 +469,8 @@ RunOutcome runDeck(const RunRequest& request) {
 }
 
 Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSetting>& settings) {
+  // The libraries and scripts the deck names are looked at, not run: checking a deck must not execute its code.
+  const UserCodeInspection inspection;
   Diagnostics diagnostics;
   if (const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics, settings)) {
     // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.

@@ -259,5 +259,25 @@ TEST_F(PythonSubroutineRun, RunLogListsTheScriptOfEachSubroutine) {
   EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from script " + script + "\n"), std::string::npos) << log;
 }
 
+// check parses a script without executing its top level; run executes it, as MotionSolve does.
+TEST_F(PythonSubroutineRun, CheckParsesAScriptWithoutExecutingItAndRunExecutesIt) {
+  const std::string script = kFixtures + "usersub_top_level.py";
+  const std::string deck = folder.write("top_level.xml", pythonDeck(script, "CNFSUB", "1e7"));
+  EXPECT_EQ(runLodestone({"lodestone", "check", deck}), 0) << stderrText();
+  EXPECT_NE(stdoutText().find(deck + ": OK"), std::string::npos) << stdoutText();
+  EXPECT_FALSE(fs::exists(folder / "script_ran")) << "check executed the script";
+
+  const std::string misspelt = folder.write("misspelt.xml", pythonDeck(script, "CNFSUB_MISSING", "1e7"));
+  EXPECT_EQ(runLodestone({"lodestone", "check", misspelt}), 1);
+  EXPECT_NE(stderrText().find("cnf_fnc_name=\"CNFSUB_MISSING\": no function CNFSUB_MISSING in " + script +
+                              " (it defines CNFSUB)"),
+            std::string::npos)
+      << stderrText();
+  EXPECT_FALSE(fs::exists(folder / "script_ran"));
+
+  EXPECT_EQ(run(deck, "run"), 0) << stderrText();
+  EXPECT_TRUE(fs::exists(folder / "script_ran")) << "run executes the script";
+}
+
 }  // namespace
 }  // namespace lodestone::cli

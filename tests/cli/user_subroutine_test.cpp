@@ -157,5 +157,28 @@ TEST_F(UserSubroutineRun, RunLogListsTheUserCodeOfEachElementWithItsFile) {
   EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from library " + library + "\n"), std::string::npos) << log;
 }
 
+// check looks at a library without loading it (which would run its constructor); run loads it, as MotionSolve does.
+TEST_F(UserSubroutineRun, CheckReadsALibrarysExportsWithoutLoadingItAndRunLoadsIt) {
+  std::string text = readFile(kModels + "sphere_usersub.xml");
+  const std::string from = "cnf_dll_name=\"usersub_examples\"";
+  text.replace(text.find(from), from.size(), "cnf_dll_name=\"usersub_constructor\"");
+  const std::string deck = folder.write("constructor.xml", text);
+  EXPECT_EQ(runLodestone({"lodestone", "check", deck}), 0) << stderrText();
+  EXPECT_NE(stdoutText().find(deck + ": OK"), std::string::npos) << stdoutText();
+  EXPECT_FALSE(fs::exists(folder / "constructor_ran")) << "check ran the library's constructor";
+
+  // A function the library does not export is still a bad deck, found in its symbol table.
+  std::string misspelt = text;
+  const std::string library = "cnf_dll_name=\"usersub_constructor\"";
+  misspelt.replace(misspelt.find(library), library.size(), library + " cnf_fnc_name=\"CNFSUB_MISSING\"");
+  EXPECT_EQ(runLodestone({"lodestone", "check", folder.write("misspelt.xml", misspelt)}), 1);
+  EXPECT_NE(stderrText().find("cnf_fnc_name=\"CNFSUB_MISSING\": no function CNFSUB_MISSING in "), std::string::npos)
+      << stderrText();
+  EXPECT_FALSE(fs::exists(folder / "constructor_ran"));
+
+  EXPECT_EQ(run(deck, "run"), 0) << stderrText();
+  EXPECT_TRUE(fs::exists(folder / "constructor_ran")) << "run loads the library";
+}
+
 }  // namespace
 }  // namespace lodestone::cli
