@@ -242,6 +242,13 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   try {
     system_->startSubroutines(segment.startTime, state_);
   } catch (const SubroutineError&) {
+    time_ = segment.startTime;
+    return stopForSubroutine();
+  }
+  // A set-up call that asked to stop (c_errmes STOP) stops the run at its start, the time of that call, rather than
+  // after a first step taken for nothing.
+  if (system_->subroutineStopRequest()) {
+    time_ = segment.startTime;
     return stopForSubroutine();
   }
   // Joints: the bodies move onto them before anything is written or integrated.

@@ -279,5 +279,16 @@ TEST_F(PythonSubroutineRun, CheckParsesAScriptWithoutExecutingItAndRunExecutesIt
   EXPECT_TRUE(fs::exists(folder / "script_ran")) << "run executes the script";
 }
 
+// A stop asked for in the set-up call (iflag) stops the run at its start, before any step.
+TEST_F(PythonSubroutineRun, AStopInTheSetUpCallStopsTheRunAtItsStart) {
+  const std::string deck = pythonDeck(kFailures, "CNFSUB_STOP", "1e7, 1.5, 20., 1e-4, -1");
+  const std::string path = folder.write("setup.xml", deck);
+  EXPECT_EQ(run(path, "setup"), 2);
+  const std::string log = readFile(folder / "setup/run.log");
+  EXPECT_NE(log.find("\nSimulation FAILED at t=0.000000E+00: " + elementName(path, deck) + ": CNFSUB_STOP in "),
+            std::string::npos)
+      << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli

@@ -180,5 +180,16 @@ TEST_F(UserSubroutineRun, CheckReadsALibrarysExportsWithoutLoadingItAndRunLoadsI
   EXPECT_TRUE(fs::exists(folder / "constructor_ran")) << "run loads the library";
 }
 
+TEST_F(UserSubroutineRun, AStopInTheSetUpCallStopsTheRunAtItsStart) {
+  // The set-up call (iflag) comes at t = 0, past the stop time -1: the run stops there, before any step.
+  const std::string text = fixtureDeck("CNFSUB_STOP", "1e7, 1.5, 20., 1e-4, -1");
+  const std::string deck = folder.write("setup.xml", text);
+  EXPECT_EQ(run(deck, "setup"), 2);
+  const std::string log = readFile(folder / "setup/run.log");
+  EXPECT_NE(log.find("\nSimulation FAILED at t=0.000000E+00: " + elementName(deck, text) + ": CNFSUB_STOP in "),
+            std::string::npos)
+      << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli
