@@ -831,7 +831,8 @@ SegmentOutcome Simulation::stopForSubroutine() {
   const std::string reason = reportSubroutineMessages().value_or("a user subroutine asked to stop");
   logLine(" ERROR: " + reason);
   if (log_) log_->statistics(statistics() - segmentStart_);
-  return {false, time_, reason};
+  // The run ends at the call that stopped it, whose time the reason may give, not at IDAS's last step before it.
+  return {false, system_->subroutineStopTime().value_or(time_), reason};
 }
 
 SegmentOutcome Simulation::interrupt(double time, const EnergySample& startEnergy) {

@@ -290,5 +290,21 @@ TEST_F(PythonSubroutineRun, AStopInTheSetUpCallStopsTheRunAtItsStart) {
       << log;
 }
 
+
+// One time per failure: run.log's last line ends the run at the time of the call that failed, which the reason
+// gives (to the log's six digits), not at IDAS's last step before it.
+TEST_F(PythonSubroutineRun, AFailureEndsTheRunAtTheTimeOfTheFailingCall) {
+  const std::string deck = pythonDeck(kFailures, "CNFSUB_RAISES", "1e7, 1.5, 20., 1e-4, 0.02");
+  const std::string path = folder.write("raises.xml", deck);
+  EXPECT_EQ(run(path, "raises"), 2);
+  std::string log = readFile(folder / "raises/run.log");
+  log = log.substr(log.rfind("\nSimulation FAILED at t=") + 1);
+  const double endedAt = std::stod(log.substr(std::string("Simulation FAILED at t=").size()));
+  const size_t callTime = log.find("(line 17) at t=");
+  ASSERT_NE(callTime, std::string::npos) << log;
+  const double calledAt = std::stod(log.substr(callTime + std::string("(line 17) at t=").size()));
+  EXPECT_NEAR(endedAt, calledAt, 5e-7 * calledAt) << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli
