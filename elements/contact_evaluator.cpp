@@ -1128,7 +1128,10 @@ void ContactEvaluator::subroutineFailed(const ForceContact& element, const UserS
     messages_.push_back({&element, text, true});
     reason += " (traceback in run.log)";
   }
-  if (!stopRequest_) stopRequest_ = reason;
+  if (!stopRequest_) {
+    stopRequest_ = reason;
+    stopTime_ = time_;
+  }
 }
 
 void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubroutine& routine,
@@ -1204,6 +1207,7 @@ void ContactEvaluator::subroutineMessage(int id, std::string_view message, bool 
                                             std::string(message),
                        error});
   if (stop && !stopRequest_) {
+    stopTime_ = time_;
     stopRequest_ = (callingElement_ ? describeContact(*callingElement_) + ": " : std::string()) +
                    (callingRoutine_ ? callingRoutine_->describe() : from) + " asked to stop (" + utility + "): " +
                    std::string(message);

@@ -311,6 +311,8 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // the driver, which calls startSubroutines(), report() and contactPost() itself, catches it, and in both cases
   // ends the run with this reason (exit 2, results kept).
   const std::optional<std::string>& stopRequest() const { return stopRequest_; }
+  // The time of the call that asked to stop or failed (a trial time past IDAS's last step, often): the run's.
+  std::optional<double> stopTime() const { return stopTime_; }
 
  private:
   struct PairKey {
@@ -504,6 +506,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   std::vector<SubroutineMessage> messages_;
   std::vector<SlipChange> slipChanges_;
   std::optional<std::string> stopRequest_;
+  std::optional<double> stopTime_;
 };
 
 }  // namespace lodestone

@@ -5,6 +5,7 @@
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <span>
@@ -187,6 +188,7 @@ std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const p
 class Engine final : public PythonEngine {
  public:
   std::shared_ptr<const PythonScript> load(const std::string& path) override;
+  std::shared_ptr<const PythonScript> inspect(const std::string& path) override;
   std::shared_ptr<const PythonFunction> function(const std::shared_ptr<const PythonScript>& script,
                                                  const std::string& name) override;
   double call(const UserSubroutine& routine, const NormalCall& call) override;
@@ -233,8 +235,55 @@ std::shared_ptr<const PythonScript> Engine::load(const std::string& path) {
   }
 }
 
+// Parsing (ast) a source file or reading a .pyc's code object (marshal) runs none of it. Every name the top level
+// binds counts (def, class, assignment, import): whether a name bound otherwise than by def is callable is only
+// known by running the script, which run does.
+std::shared_ptr<const PythonScript> Engine::inspect(const std::string& path) {
+  try {
+    py::dict scope;
+    scope["path"] = path;
+    py::exec(R"(
+import ast, marshal
+
+def top_level_names(path):
+    with open(path, "rb") as file:
+        data = file.read()
+    if path.endswith(".pyc"):
+        code = marshal.loads(data[16:])
+        return [c.co_name for c in code.co_consts if hasattr(c, "co_name")] + list(code.co_names)
+    names = []
+    for node in ast.parse(data, path).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    return names
+
+names = top_level_names(path)
+)", scope);
+    return std::make_shared<const PythonScript>(path, scope["names"].cast<std::vector<std::string>>());
+  } catch (const py::error_already_set& error) {
+    throw std::runtime_error(describeLoadFailure(path, error));
+  }
+}
+
 std::shared_ptr<const PythonFunction> Engine::function(const std::shared_ptr<const PythonScript>& script,
                                                        const std::string& name) {
+  if (!script->module()) {
+    const std::vector<std::string>& names = script->topLevelNames();
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return std::make_shared<const PythonFunction>(script, nullptr);
+    }
+    std::string defined;
+    for (const std::string& bound : names) {
+      if (bound.rfind("_", 0) != 0) defined += (defined.empty() ? "" : ", ") + bound;
+    }
+    throw std::runtime_error("no function " + name + " in " + script->path() + " (" +
+                             (defined.empty() ? std::string("it defines nothing") : "it defines " + defined) + ")");
+  }
   const py::handle module(script->module());
   if (!py::hasattr(module, name.c_str())) {
     // What the script does define, so a misspelt name is easy to see.
@@ -284,6 +333,9 @@ void Engine::call(const UserSubroutine& routine, const ContactPostCall& call) {
 }  // namespace
 
 PythonScript::PythonScript(std::string path, _object* module) : path_(std::move(path)), module_(module) {}
+
+PythonScript::PythonScript(std::string path, std::vector<std::string> topLevelNames)
+    : path_(std::move(path)), module_(nullptr), topLevelNames_(std::move(topLevelNames)) {}
 
 PythonScript::~PythonScript() {
   if (module_ && Py_IsInitialized()) Py_DECREF(module_);

@@ -18,7 +18,9 @@ class PythonEngine {
  public:
   // The script at `path` (found already), executed on first use: PythonScripts::load.
   virtual std::shared_ptr<const PythonScript> load(const std::string& path) = 0;
-  // scriptFunction.
+  // The script at `path` parsed, not executed (`lodestone check`): the names its top level binds.
+  virtual std::shared_ptr<const PythonScript> inspect(const std::string& path) = 0;
+  // scriptFunction; for an inspected script, a function that stands for the name it binds and is never called.
   virtual std::shared_ptr<const PythonFunction> function(const std::shared_ptr<const PythonScript>& script,
                                                          const std::string& name) = 0;
   // callSubroutine for a Python routine.

@@ -27,7 +27,7 @@ std::shared_ptr<const PythonScript> PythonScripts::load(std::string_view name) {
   const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
   const std::vector<std::string> candidates = scriptCandidates(name, deckFolder_, searchPath ? searchPath : "");
   const std::string path = findUserFile("script", name, candidates);  // the interpreter starts only for a script found
-  return pythonEngine().load(path);
+  return userCodeIsOnlyInspected() ? pythonEngine().inspect(path) : pythonEngine().load(path);
 }
 
 std::shared_ptr<const PythonFunction> scriptFunction(const std::shared_ptr<const PythonScript>& script,

@@ -21,19 +21,23 @@ namespace lodestone {
 std::vector<std::string> scriptCandidates(std::string_view name, const std::string& deckFolder,
                                           std::string_view searchPath);
 
-// A script executed as its own module (named after the file), with the py_* utilities among its globals.
+// A script executed as its own module (named after the file), with the py_* utilities among its globals; or, under
+// a UserCodeInspection (user_library.h), only parsed: then it has no module, only the names its top level binds.
 class PythonScript {
  public:
   PythonScript(std::string path, _object* module);
+  PythonScript(std::string path, std::vector<std::string> topLevelNames);
   ~PythonScript();
   PythonScript(const PythonScript&) = delete;
   PythonScript& operator=(const PythonScript&) = delete;
   const std::string& path() const { return path_; }
-  _object* module() const { return module_; }
+  _object* module() const { return module_; }  // nullptr when only inspected
+  const std::vector<std::string>& topLevelNames() const { return topLevelNames_; }
 
  private:
   std::string path_;
   _object* module_;  // owned reference
+  std::vector<std::string> topLevelNames_;  // when only inspected
 };
 
 // A callable of a script; keeps the script loaded.
@@ -56,8 +60,9 @@ class PythonFunction {
 class PythonScripts {
  public:
   explicit PythonScripts(std::string deckFolder);
-  // The script `name`, executed on first use. Throws std::runtime_error saying what went wrong: not found (with
-  // the paths tried), a syntax error (file, line, Python's message), or an exception while the module ran.
+  // The script `name`, executed on first use (under a UserCodeInspection: parsed, never executed). Throws
+  // std::runtime_error saying what went wrong: not found (with the paths tried), a syntax error (file, line,
+  // Python's message), or an exception while the module ran.
   std::shared_ptr<const PythonScript> load(std::string_view name);
 
  private:

@@ -2,9 +2,15 @@
 #include "user_library.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <optional>
@@ -32,7 +38,72 @@ std::vector<std::string> fileNames(std::string_view name) {
   return names;
 }
 
+std::atomic<int> inspections{0};
+
+// What an inspected library's symbol() gives for a function it exports. Check never calls user code; if something
+// did, it ends here, saying so, instead of jumping into a library that was never loaded.
+[[noreturn]] void inspectedFunctionCalled() {
+  std::fputs("lodestone: internal error: a user function that was only inspected, not loaded, was called\n", stderr);
+  std::abort();
+}
+
+// Owns a file descriptor and libelf's view of it.
+class ElfFile {
+ public:
+  explicit ElfFile(const std::string& path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) throw std::runtime_error("cannot read " + path + ": libelf is too old");
+    descriptor_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (descriptor_ < 0) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    elf_ = elf_begin(descriptor_, ELF_C_READ, nullptr);
+  }
+  ~ElfFile() {
+    if (elf_) elf_end(elf_);
+    if (descriptor_ >= 0) close(descriptor_);
+  }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+  Elf* get() const { return elf_; }
+
+ private:
+  int descriptor_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+// The functions a shared library exports (defined, global or weak, default visibility: what dlsym would find),
+// from its dynamic symbol table, without loading it. Throws std::runtime_error when the file is not one.
+std::set<std::string> exportedFunctions(const std::string& path) {
+  const ElfFile file(path);
+  GElf_Ehdr header;
+  if (!file.get() || elf_kind(file.get()) != ELF_K_ELF || !gelf_getehdr(file.get(), &header)) {
+    throw std::runtime_error(path + ": not a shared library (no ELF header)");
+  }
+  if (header.e_type != ET_DYN) throw std::runtime_error(path + ": not a shared library (an ELF file of another kind)");
+  std::set<std::string> functions;
+  Elf_Scn* section = nullptr;
+  while ((section = elf_nextscn(file.get(), section)) != nullptr) {
+    GElf_Shdr sectionHeader;
+    if (!gelf_getshdr(section, &sectionHeader) || sectionHeader.sh_type != SHT_DYNSYM) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data || sectionHeader.sh_entsize == 0) continue;
+    const std::size_t count = sectionHeader.sh_size / sectionHeader.sh_entsize;
+    for (std::size_t index = 0; index < count; ++index) {
+      GElf_Sym symbol;
+      if (!gelf_getsym(data, static_cast<int>(index), &symbol) || symbol.st_shndx == SHN_UNDEF) continue;
+      const int type = GELF_ST_TYPE(symbol.st_info), binding = GELF_ST_BIND(symbol.st_info);
+      if (type != STT_FUNC && type != STT_GNU_IFUNC) continue;
+      if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
+      if (GELF_ST_VISIBILITY(symbol.st_other) != STV_DEFAULT) continue;
+      if (const char* name = elf_strptr(file.get(), sectionHeader.sh_link, symbol.st_name)) functions.insert(name);
+    }
+  }
+  return functions;
+}
+
 }  // namespace
+
+UserCodeInspection::UserCodeInspection() { ++inspections; }
+UserCodeInspection::~UserCodeInspection() { --inspections; }
+bool userCodeIsOnlyInspected() { return inspections.load() > 0; }
 
 std::vector<std::string> userFileFolders(const std::string& deckFolder, std::string_view searchPath) {
   std::vector<std::string> folders{deckFolder.empty() ? std::string(".") : deckFolder};
@@ -78,6 +149,10 @@ std::vector<std::string> libraryCandidates(std::string_view name, const std::str
 }
 
 SharedLibrary::SharedLibrary(const std::string& path) : path_(path) {
+  if (userCodeIsOnlyInspected()) {
+    inspectedFunctions_ = exportedFunctions(path);
+    return;
+  }
   dlerror();
   handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle_) {
@@ -91,6 +166,11 @@ SharedLibrary::~SharedLibrary() {
 }
 
 void* SharedLibrary::symbol(const std::string& name, std::string& error) const {
+  if (!handle_) {
+    if (inspectedFunctions_.contains(name)) return reinterpret_cast<void*>(&inspectedFunctionCalled);
+    error = path_ + ": undefined symbol: " + name;
+    return nullptr;
+  }
   dlerror();
   void* address = dlsym(handle_, name.c_str());
   if (!address) {

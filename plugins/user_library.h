@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,23 +29,39 @@ std::string findUserFile(std::string_view what, std::string_view name, const std
 std::vector<std::string> libraryCandidates(std::string_view name, const std::string& deckFolder,
                                            std::string_view searchPath, const std::string& executableLibFolder);
 
+// `lodestone check` reads a deck without running the code it names (`run` executes it, as MotionSolve does). While
+// one of these lives, user code is inspected, not loaded: a library's ELF dynamic symbol table is read instead of
+// dlopen-ing it (which runs its constructors), and a script is parsed instead of executed (python_scripts.h). What
+// the model build then gets in place of the code says that it is there; it must never be called.
+class UserCodeInspection {
+ public:
+  UserCodeInspection();
+  ~UserCodeInspection();
+  UserCodeInspection(const UserCodeInspection&) = delete;
+  UserCodeInspection& operator=(const UserCodeInspection&) = delete;
+};
+bool userCodeIsOnlyInspected();
+
 // A loaded shared library (dlopen with RTLD_NOW: every symbol resolved at load, so a library missing a utility
-// fails here rather than in the middle of a run).
+// fails here rather than in the middle of a run), or, under a UserCodeInspection, its exported functions read from
+// the file.
 class SharedLibrary {
  public:
-  // Throws std::runtime_error with dlerror()'s text.
+  // Throws std::runtime_error with dlerror()'s text (or, inspected, why the file is not a shared library).
   explicit SharedLibrary(const std::string& path);
   ~SharedLibrary();
   SharedLibrary(const SharedLibrary&) = delete;
   SharedLibrary& operator=(const SharedLibrary&) = delete;
 
   const std::string& path() const { return path_; }
-  // The address of exported symbol `name`; nullptr when absent, with the reason in `error`.
+  // The address of exported symbol `name`; nullptr when absent, with the reason in `error`. Inspected: an address
+  // that stands for the function (it exports it) and must not be called.
   void* symbol(const std::string& name, std::string& error) const;
 
  private:
   std::string path_;
   void* handle_ = nullptr;
+  std::set<std::string> inspectedFunctions_;  // the functions the file exports, when only inspected
 };
 
 // Libraries loaded for one run, each once, found by the lookup above.

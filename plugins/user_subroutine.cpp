@@ -7,6 +7,7 @@
 
 #include "lodestone/usersub.h"
 #include "python_engine.h"
+#include "user_code_faults.h"
 
 namespace lodestone {
 
@@ -39,6 +40,7 @@ class ParameterCopy {
 // ---- the three prototypes --------------------------------------------------------------------------------------
 
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time);
   if (routine.isPython()) return pythonEngine().call(routine, call);
   NormalCall copy = call;
   int id = copy.id, npar = static_cast<int>(routine.parameters.size());
@@ -52,6 +54,7 @@ double callSubroutine(const UserSubroutine& routine, const NormalCall& call) {
 }
 
 std::array<double, 3> callSubroutine(const UserSubroutine& routine, const FrictionCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time);
   if (routine.isPython()) return pythonEngine().call(routine, call);
   FrictionCall copy = call;
   int id = copy.id, npar = static_cast<int>(routine.parameters.size());
@@ -65,6 +68,7 @@ std::array<double, 3> callSubroutine(const UserSubroutine& routine, const Fricti
 }
 
 void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time);
   if (routine.isPython()) return pythonEngine().call(routine, call);
   ContactPostCall copy = call;
   int npar = static_cast<int>(routine.parameters.size());

@@ -2,6 +2,7 @@
 #include "batch_report.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,11 +29,6 @@ std::string folderIdentity(const std::string& folder) {
   return fs::absolute(fs::path(folder)).lexically_normal().string();
 }
 
-std::string formatSeconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f s", seconds);
-  return text;
-}
 
 std::string padRight(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
@@ -43,6 +39,12 @@ std::string padLeft(const std::string& text, std::size_t width) {
 }
 
 }  // namespace
+
+std::string formatSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f s", seconds);
+  return text;
+}
 
 std::vector<std::string> planResultsFolders(const std::vector<std::string>& decks, const std::string& outputRoot) {
   std::vector<std::string> folders;
@@ -59,8 +61,19 @@ std::vector<std::string> planResultsFolders(const std::vector<std::string>& deck
   return folders;
 }
 
-void recordProcessEnd(DeckRun& run, const ProcessEnd& end) {
+void recordProcessEnd(DeckRun& run, const ProcessEnd& end, bool timedOut, int stoppedBySignal) {
   run.exitCode.reset();
+  if (end.kind == ProcessEnd::Kind::Exited) run.exitCode = end.exitCode;
+  if (timedOut) {
+    run.status = DeckStatus::TimedOut;
+    run.statusText = "timed out";
+    return;
+  }
+  if (stoppedBySignal != 0 && !end.succeeded() && end.kind != ProcessEnd::Kind::NotStarted) {
+    run.status = DeckStatus::Failed;
+    run.statusText = "interrupted (" + signalName(stoppedBySignal) + ")";
+    return;
+  }
   switch (end.kind) {
     case ProcessEnd::Kind::NotStarted:
       run.status = DeckStatus::Failed;
@@ -72,7 +85,6 @@ void recordProcessEnd(DeckRun& run, const ProcessEnd& end) {
       run.statusText = "crashed (" + signalName(end.signalNumber) + ")";
       return;
     case ProcessEnd::Kind::Exited:
-      run.exitCode = end.exitCode;
       if (end.exitCode == kExitSuccess) {
         run.status = DeckStatus::Done;
         run.statusText = "done";
@@ -82,6 +94,10 @@ void recordProcessEnd(DeckRun& run, const ProcessEnd& end) {
       } else if (end.exitCode == kExitSimulationFailed) {
         run.status = DeckStatus::Failed;
         run.statusText = "failed";
+      } else if (end.exitCode == 128 + SIGINT || end.exitCode == 128 + SIGTERM) {
+        // The run stopped in order on the signal (its results are whole up to where it stopped).
+        run.status = DeckStatus::Failed;
+        run.statusText = "interrupted (" + signalName(end.exitCode - 128) + ")";
       } else {
         // Not a code `run` gives on its own account (a sanitizer report, say): treat it as a failure.
         run.status = DeckStatus::Failed;
@@ -95,7 +111,7 @@ int batchExitCode(const std::vector<DeckRun>& runs) {
   const auto has = [&](DeckStatus status) {
     return std::any_of(runs.begin(), runs.end(), [&](const DeckRun& run) { return run.status == status; });
   };
-  if (has(DeckStatus::Failed) || has(DeckStatus::Crashed)) return kExitSimulationFailed;
+  if (has(DeckStatus::Failed) || has(DeckStatus::Crashed) || has(DeckStatus::TimedOut)) return kExitSimulationFailed;
   if (has(DeckStatus::BadDeck)) return kExitBadDeck;
   return kExitSuccess;
 }
@@ -124,18 +140,19 @@ std::string formatBatchSummary(const std::vector<DeckRun>& runs) {
             padLeft(row.exit, exitWidth) + "  " + padLeft(row.wall, wallWidth) + "  " + row.results + "\n";
   }
 
-  int done = 0, bad = 0, failed = 0, crashed = 0;
+  int done = 0, bad = 0, failed = 0, crashed = 0, timedOut = 0;
   for (const DeckRun& run : runs) {
     switch (run.status) {
       case DeckStatus::Done: ++done; break;
       case DeckStatus::BadDeck: ++bad; break;
       case DeckStatus::Failed: ++failed; break;
       case DeckStatus::Crashed: ++crashed; break;
+      case DeckStatus::TimedOut: ++timedOut; break;
     }
   }
   text += plural(static_cast<int>(runs.size()), "deck") + ": " + std::to_string(done) + " done, " +
           plural(bad, "bad deck") + ", " + std::to_string(failed) + " failed, " + std::to_string(crashed) +
-          " crashed\n";
+          " crashed" + (timedOut > 0 ? ", " + std::to_string(timedOut) + " timed out" : std::string()) + "\n";
 
   for (const DeckRun& run : runs) {
     if (run.status == DeckStatus::Done) continue;

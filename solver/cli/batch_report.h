@@ -13,13 +13,14 @@ namespace lodestone::cli {
 // Name of the file, in each deck's results folder, that keeps what its `lodestone run` printed.
 inline constexpr const char* kConsoleLogName = "console.log";
 
-enum class DeckStatus { Done, BadDeck, Failed, Crashed };
+enum class DeckStatus { Done, BadDeck, Failed, Crashed, TimedOut };
 
 struct DeckRun {
   std::string deck;                  // as the user wrote it
   std::string resultsDir;            // empty when no folder was made (the deck file does not exist)
   DeckStatus status = DeckStatus::Done;
-  std::string statusText;            // "done", "bad deck", "failed", "failed (exit 70)", "crashed (SIGSEGV)"
+  // "done", "bad deck", "failed", "failed (exit 70)", "interrupted (SIGTERM)", "crashed (SIGSEGV)", "timed out"
+  std::string statusText;
   std::optional<int> exitCode;       // absent when the process was killed by a signal or never ran
   std::optional<double> wallSeconds; // absent when no process ran
   std::string note;                  // for a deck that did not complete: its last output line, or why it did not run
@@ -32,16 +33,21 @@ struct DeckRun {
 std::vector<std::string> planResultsFolders(const std::vector<std::string>& decks, const std::string& outputRoot);
 
 // Sets status, statusText and exitCode from how the deck's `lodestone run` process ended, whose exit code
-// follows the run command's convention (0 done, 1 bad deck, 2 failed).
-void recordProcessEnd(DeckRun& run, const ProcessEnd& end);
+// follows the run command's convention (0 done, 1 bad deck, 2 failed, 128 + N interrupted by signal N), and
+// whether the batch ended it for running longer than --timeout (`timedOut`) or passed it the signal that stopped
+// the batch (`stoppedBySignal`), which say why whatever the way it ended.
+void recordProcessEnd(DeckRun& run, const ProcessEnd& end, bool timedOut = false, int stoppedBySignal = 0);
 
-// 0 when every deck completed; 2 when any failed or crashed (or could not be started); otherwise 1 (some
-// decks were bad, the rest completed).
+// 0 when every deck completed; 2 when any failed, crashed or timed out (or could not be started); otherwise 1
+// (some decks were bad, the rest completed).
 int batchExitCode(const std::vector<DeckRun>& runs);
 
 // The table (deck, status, exit, wall, results), a count line, and for each deck that did not complete its
 // note and where its full output is.
 std::string formatBatchSummary(const std::vector<DeckRun>& runs);
+
+// "12.34 s": the wall times of the summary, and the timeout in its notes.
+std::string formatSeconds(double seconds);
 
 // "1 deck", "2 decks", "0 decks": for the counts in summaries and verdicts.
 std::string plural(int count, const std::string& singular);

@@ -20,6 +20,7 @@ const OptionSpelling kOutputOption{"-o", "--output", "a folder"};
 const OptionSpelling kJobsOption{"-j", "--jobs", "a number of decks to run at once"};
 const OptionSpelling kLawsOption{"--laws", "--laws", "a law library (or several, separated by ':')"};
 const OptionSpelling kSetOption{"--set", "--set", "ELEMENT:ID:ATTRIBUTE=VALUE"};
+const OptionSpelling kTimeoutOption{"--timeout", "--timeout", "a number of seconds each deck may run"};
 const OptionSpelling kThreadsOption{"--threads", "--threads", "a number of threads for each run (0: one per core)"};
 constexpr int kMaximumThreads = 1024;
 
@@ -59,6 +60,15 @@ std::optional<int> parseCount(const std::string& text, int least, int most) {
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (error != std::errc{} || stop != end || value < least || value > most) return std::nullopt;
+  return value;
+}
+
+// A positive number of seconds, finite ("1.5", "600"); nullopt otherwise.
+std::optional<double> parseSeconds(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end || !(value > 0) || value > 1e9) return std::nullopt;
   return value;
 }
 
@@ -205,6 +215,8 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
       option = &kOutputOption;
     } else if (takesJobs && (match = matchOption(argument, kJobsOption))) {
       option = &kJobsOption;
+    } else if (takesJobs && (match = matchOption(argument, kTimeoutOption))) {
+      option = &kTimeoutOption;
     } else if (takesOutput && (match = matchOption(argument, kThreadsOption))) {
       option = &kThreadsOption;
     } else if ((match = matchOption(argument, kLawsOption))) {
@@ -237,6 +249,12 @@ ParseResult parseCommandLine(const std::vector<std::string>& arguments) {
         return UsageError{"option '--threads' needs a whole number from 0 (one per core) to " +
                           std::to_string(kMaximumThreads) + " (got '" + value + "')"};
       }
+    } else if (option == &kTimeoutOption) {
+      if (line.timeoutSeconds) return UsageError{"option '--timeout' given twice"};
+      line.timeoutSeconds = parseSeconds(value);
+      if (!line.timeoutSeconds) {
+        return UsageError{"option '--timeout' needs a number of seconds greater than 0 (got '" + value + "')"};
+      }
     } else if (option == &kOutputOption) {
       if (outputGiven) return UsageError{"option '-o' given twice"};
       if (value.empty()) return UsageError{"option '-o' needs a value: a folder"};
@@ -266,7 +284,7 @@ std::string helpText() {
                                     simulate one deck
   lodestone check DECK... [--set ...]
                                     read and build decks without simulating them
-  lodestone batch DECK... [-j N] [-o DIR] [--set ...] [--animation] [--threads N]
+  lodestone batch DECK... [-j N] [--timeout S] [-o DIR] [--set ...] [--animation] [--threads N]
                                     simulate many decks, N at a time, each in its own process
   lodestone sweep DECK --vary ELEMENT:ID:ATTRIBUTE=V1,V2,... [--vary ...] [--set ...] [--summary EXPR]
                   [--scheduler ADDR | -j N] [--timeout S] [--keep] [-o DIR]
@@ -296,6 +314,10 @@ batch
   A deck that fails or crashes does not stop the others. Each deck gets its own results folder, the same as
   'run' would use, or DIR/<deck name> with -o DIR; two decks with the same name get DIR/<name>, DIR/<name>-2.
   What each run printed is kept in console.log in its results folder. A summary table follows at the end.
+  With --timeout S, a deck still running after S seconds is stopped (SIGTERM, which ends the run after its step
+  with its results kept; SIGKILL 2 s later if it is stuck in user code) and reported as timed out; the others
+  go on. Each run is a process group of its own: SIGINT or SIGTERM to the batch is passed on to the runs, which
+  end as they would alone, no further deck starts, and the batch ends with 130 or 143 after the summary.
 
 sweep
   Runs a variant of DECK for every combination of the --vary values, each a 'lodestone run' with its own
@@ -359,6 +381,8 @@ Exit codes
   1   bad deck: the deck could not be read, or has errors (batch, sweep: some were bad, none failed or crashed;
       plot: the results folder has no table to draw)
   2   simulation failed; partial results are kept (batch, sweep: at least one failed, crashed or timed out)
+  130, 143  run: interrupted by SIGINT (Ctrl-C) or SIGTERM, after its current step; its results are kept
+            (batch: the runs it had started were interrupted so)
   64  usage: unknown command or option, or a missing argument
 )";
 }

@@ -27,6 +27,7 @@ struct CommandLine {
   std::string outputDir;           // -o: run: the results folder itself; batch: the parent of one folder per deck
   bool animation = false;          // run, batch --animation: write the animation whatever the deck says
   std::optional<int> jobs;         // batch -j: at most this many decks at once; unset: one per core
+  std::optional<double> timeoutSeconds;  // batch --timeout: a deck running longer is ended, "timed out"
   std::optional<int> threads;      // run, batch --threads: threads per run (0: one per core); unset: see commands
   std::vector<std::string> elementNames;  // elements: the elements to describe; none: list them all
   bool markdown = false;                  // elements --markdown: the whole reference as one Markdown page

@@ -3,6 +3,7 @@
 #include "deck_commands.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -14,10 +15,12 @@
 #include "batch_scheduler.h"
 #include "elements/element_catalog.h"
 #include "plugins/named_laws.h"
+#include "plugins/user_code_faults.h"
 #include "process.h"
 #include "progress_bar.h"
 #include "solver/core/modules.h"
 #include "solver/driver/run.h"
+#include "solver/driver/signal_interruption.h"
 
 namespace lodestone::cli {
 
@@ -36,12 +39,15 @@ int usableCoreCount() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-int exitCodeOf(RunStatus status) {
+// `interruptingSignal`: the signal that ended an interrupted run. Its exit code is the shell's for a process that
+// signal killed (130 for SIGINT, 143 for SIGTERM), so that scripts and batch see why it stopped, although the run
+// ended in order.
+int exitCodeOf(RunStatus status, int interruptingSignal) {
   switch (status) {
     case RunStatus::Completed: return kExitSuccess;
     case RunStatus::BadDeck: return kExitBadDeck;
     case RunStatus::SimulationFailed: return kExitSimulationFailed;
-    case RunStatus::Interrupted: return kExitSimulationFailed;  // a run this program asks to stop: none yet
+    case RunStatus::Interrupted: return interruptingSignal > 0 ? 128 + interruptingSignal : kExitSimulationFailed;
   }
   return kExitSimulationFailed;
 }
@@ -83,7 +89,14 @@ int runCommand(const CommandLine& line) {
   const std::optional<std::vector<AttributeSetting>> settings = settingsOf(line);
   if (!settings) return kExitUsage;
   RunOutcome outcome;
+  int interruptingSignal = 0;
   {
+    // Ctrl-C or a SIGTERM (from batch, a job scheduler, a shutdown) ends the run after its current step, with every
+    // output row whole, the statistics logged and run.log saying when, instead of cutting it mid-write. A second one
+    // does what it would have done anyway: it ends a run stuck inside a user subroutine.
+    const SignalInterruption interruption({SIGINT, SIGTERM});
+    // User code that calls exit() or crashes would end the process without a word: a last line says where.
+    const UserCodeFaultReports userCodeFaults(deck + ": ");
     ProgressBar progressBar(std::cerr, isTerminal(STDERR_FILENO));
     RunRequest request;
     request.deckPath = deck;
@@ -94,7 +107,9 @@ int runCommand(const CommandLine& line) {
     request.onProgress = [&progressBar](double time, double startTime, double endTime) {
       progressBar.update(time, startTime, endTime);
     };
+    request.shouldStop = [&interruption] { return interruption.received() != 0; };
     outcome = runDeck(request);
+    interruptingSignal = interruption.received();
   }  // the bar is erased here, before anything else is printed
 
   std::cerr << outcome.diagnostics.formatAll();
@@ -119,11 +134,15 @@ int runCommand(const CommandLine& line) {
       outcomeLine += outcome.message.empty() ? "simulation failed" : outcome.message;
       // IDAS messages end in a full stop; the sentence goes on.
       if (outcomeLine.back() == '.') outcomeLine.pop_back();
-      if (!outcome.outputDir.empty()) outcomeLine += "; results up to the failure are kept";
+      if (!outcome.outputDir.empty()) {
+        outcomeLine += outcome.status == RunStatus::Interrupted ? "; results up to it are kept"
+                                                                : "; results up to the failure are kept";
+      }
+      if (interruptingSignal > 0) outcomeLine += " (" + signalName(interruptingSignal) + ")";
       std::cerr << outcomeLine << std::endl;
       break;
   }
-  return exitCodeOf(outcome.status);
+  return exitCodeOf(outcome.status, interruptingSignal);
 }
 
 int checkCommand(const CommandLine& line) {
@@ -192,18 +211,41 @@ int batchCommand(const CommandLine& line) {
     if (run.resultsDir.empty()) reportFinished(run);  // decided above, without a process
   }
 
-  runJobs(jobs, parallelRuns, [&](std::size_t jobIndex, const JobResult& result) {
+  // SIGINT or SIGTERM to the batch goes on to the runs it started (each in a process group of its own, which a
+  // Ctrl-C at the terminal does not reach), which end as they would alone; none starts after it.
+  const SignalInterruption interruption({SIGINT, SIGTERM});
+  JobLimits limits;
+  limits.timeoutSeconds = line.timeoutSeconds;
+  limits.stopSignal = [&interruption] { return interruption.received(); };
+  std::vector<bool> finished(jobs.size(), false);
+  runJobs(
+      jobs, parallelRuns,
+      [&](std::size_t jobIndex, const JobResult& result) {
+        finished[jobIndex] = true;
+        DeckRun& run = runs[runOfJob[jobIndex]];
+        recordProcessEnd(run, result.end, result.timedOut, result.stoppedBySignal);
+        if (result.end.kind != ProcessEnd::Kind::NotStarted) {
+          run.wallSeconds = result.wallSeconds;
+          if (run.status != DeckStatus::Done) run.note = lastNonBlankLine(jobs[jobIndex].stdoutPath);
+        }
+        if (result.timedOut) {
+          run.note = "still running after --timeout " + formatSeconds(*line.timeoutSeconds) + "; it was ended" +
+                     (run.note.empty() ? "" : ": " + run.note);
+        }
+        reportFinished(run);
+      },
+      limits);
+  const int stopSignal = interruption.received();
+  for (std::size_t jobIndex = 0; jobIndex < jobs.size(); ++jobIndex) {
+    if (finished[jobIndex]) continue;
     DeckRun& run = runs[runOfJob[jobIndex]];
-    recordProcessEnd(run, result.end);
-    if (result.end.kind != ProcessEnd::Kind::NotStarted) {
-      run.wallSeconds = result.wallSeconds;
-      if (run.status != DeckStatus::Done) run.note = lastNonBlankLine(jobs[jobIndex].stdoutPath);
-    }
-    reportFinished(run);
-  });
+    run.status = DeckStatus::Failed;
+    run.statusText = "not started";
+    run.note = "the batch was interrupted (" + signalName(stopSignal) + ") before it started";
+  }
 
   std::cout << "\n" << formatBatchSummary(runs) << std::flush;
-  return batchExitCode(runs);
+  return stopSignal != 0 ? 128 + stopSignal : batchExitCode(runs);
 }
 
 int elementsCommand(const CommandLine& line) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -16,6 +17,19 @@ extern char** environ;
 namespace lodestone::cli {
 
 namespace {
+
+// Owns a posix_spawnattr_t so that every return path destroys it.
+class SpawnAttributes {
+ public:
+  SpawnAttributes() { posix_spawnattr_init(&attributes_); }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&attributes_); }
+  SpawnAttributes(const SpawnAttributes&) = delete;
+  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+  posix_spawnattr_t* get() { return &attributes_; }
+
+ private:
+  posix_spawnattr_t attributes_;
+};
 
 // Owns a posix_spawn_file_actions_t so that every return path destroys it.
 class FileActions {
@@ -72,8 +86,14 @@ pid_t startProcess(const ProcessSpec& spec, std::string& error) {
   for (const std::string& argument : spec.argv) argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
 
+  SpawnAttributes attributes;
+  if (spec.ownProcessGroup) {
+    posix_spawnattr_setpgroup(attributes.get(), 0);  // 0: a group whose id is the child's own pid
+    posix_spawnattr_setflags(attributes.get(), POSIX_SPAWN_SETPGROUP);
+  }
+
   pid_t pid = -1;
-  const int result = posix_spawn(&pid, spec.program.c_str(), actions.get(), nullptr, argv.data(), environ);
+  const int result = posix_spawn(&pid, spec.program.c_str(), actions.get(), attributes.get(), argv.data(), environ);
   if (result != 0) {
     error = "cannot start " + spec.program + ": " + std::strerror(result);
     return -1;
@@ -89,6 +109,26 @@ EndedChild waitForAnyChild() {
   } while (pid < 0 && errno == EINTR);
   if (pid < 0) return {};
   return {pid, endFromWaitStatus(status)};
+}
+
+EndedChild waitForAnyChild(std::chrono::milliseconds patience) {
+  // Polled rather than blocked on: waitpid has no timeout, and a short sleep between looks costs nothing next to
+  // the runs a batch waits for.
+  constexpr std::chrono::milliseconds kLookInterval{10};
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  for (;;) {
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid > 0) return {pid, endFromWaitStatus(status)};
+    if (pid < 0 && errno != EINTR) return {};
+    if (std::chrono::steady_clock::now() >= deadline) return {0, {}};
+    const timespec pause{0, std::chrono::nanoseconds(kLookInterval).count()};
+    if (nanosleep(&pause, nullptr) != 0) return {0, {}};  // a signal came: the caller looks at it now
+  }
+}
+
+void signalProcessGroup(pid_t leader, int signal) {
+  if (leader > 0) kill(-leader, signal);
 }
 
 ProcessEnd runProcess(const ProcessSpec& spec) {

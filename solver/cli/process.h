@@ -2,6 +2,7 @@
 // files, wait for it, and say how it ended. A thin layer over posix_spawn and waitpid.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -13,6 +14,9 @@ struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] included: what the child sees as its own name
   std::string stdoutPath;         // truncated and written; empty: /dev/null
   std::string stderrPath;         // empty: the same file as stdout (both streams interleaved in one file)
+  // The child leads a process group of its own, so that it can be ended whole (endProcessGroup), whatever it
+  // started, and a Ctrl-C at the terminal reaches only this process, which decides what its children get.
+  bool ownProcessGroup = false;
 };
 
 // How a child process ended.
@@ -37,6 +41,11 @@ struct EndedChild {
   ProcessEnd end;
 };
 EndedChild waitForAnyChild();
+// The same, waiting at most `patience`: pid 0 when no child ended meanwhile (or a signal came).
+EndedChild waitForAnyChild(std::chrono::milliseconds patience);
+
+// Sends `signal` to the process group `leader` leads (a child started with ownProcessGroup).
+void signalProcessGroup(pid_t leader, int signal);
 
 // Starts the child and waits for it; for tests and one-off runs.
 ProcessEnd runProcess(const ProcessSpec& spec);

@@ -167,6 +167,7 @@ class MultibodySystem {
   void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
   std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
   const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
+  std::optional<double> subroutineStopTime() const { return contacts_.stopTime(); }
 
   // ---- energy balance (energy.csv) ---------------------------------------------------------------------------
   // Whether anything but gravity can do work on the bodies or hold energy: contacts, force elements, motions.

@@ -9,8 +9,11 @@
 #include <variant>
 
 #include "contact_interference.h"
+#include "elements/force_contact.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
+#include "plugins/user_code_faults.h"
+#include "plugins/user_library.h"
 #include "solver/core/text.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
@@ -31,6 +34,25 @@
 namespace lodestone {
 
 namespace {
+
+// "Force_Contact id=300 (deck.xml:23:5): normal force CNFSUB_X from library /m/libcontact.so", for each user
+// subroutine of each element: which code the run executes, and from which file (the file found by the lookup, not
+// the name the deck gives).
+std::vector<std::string> userCodeUses(const ContactModel& contacts) {
+  std::vector<std::string> uses;
+  for (const ForceContact& element : contacts.elements) {
+    const std::pair<const std::optional<UserSubroutine>*, const char*> roles[] = {
+        {&element.userNormal, "normal force"}, {&element.userFriction, "friction force"},
+        {&element.contactPost, "CONTACTPOST"}};
+    for (const auto& [routine, role] : roles) {
+      if (!*routine) continue;
+      uses.push_back(element.loc.subject() + " (" + element.loc.position() + "): " + role + " " +
+                     (*routine)->function + " from " + ((*routine)->isPython() ? "script " : "library ") +
+                     (*routine)->file);
+    }
+  }
+  return uses;
+}
 
 namespace fs = std::filesystem;
 
@@ -101,6 +123,7 @@ class DeckRun {
     outcome_.outputDir = outputDir.string();
     try {
       log_.emplace(outputDir / "run.log");
+      userCodeFaultLog_.emplace(log_->descriptor());
       results_.emplace(outputDir / "bodies.csv");
       energyResults_.emplace(outputDir / "energy.csv");
       if (model->contacts && !model->contacts->elements.empty()) {
@@ -130,6 +153,7 @@ class DeckRun {
 
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
+    if (model->contacts) log_->userCode(userCodeUses(*model->contacts));
 
     SimulationOptions options;
     options.threads = request_.threads;
@@ -393,6 +417,7 @@ class DeckRun {
   std::string deckPath_;
   ModelSpec workingSpec_;
   std::optional<RunLog> log_;
+  std::optional<UserCodeFaultLog> userCodeFaultLog_;  // after log_: it lets go of the log first
   std::optional<BodyResultsWriter> results_;
   std::optional<EnergyResultsWriter> energyResults_;
   std::optional<ContactResultsWriter> contactResults_;
@@ -454,6 +479,8 @@ RunOutcome runDeck(const RunRequest& request) {
 }
 
 Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSetting>& settings) {
+  // The libraries and scripts the deck names are looked at, not run: checking a deck must not execute its code.
+  const UserCodeInspection inspection;
   Diagnostics diagnostics;
   if (const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics, settings)) {
     // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.

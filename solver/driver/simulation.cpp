@@ -242,6 +242,13 @@ SegmentOutcome Simulation::run(const SimulationSegment& segment) {
   try {
     system_->startSubroutines(segment.startTime, state_);
   } catch (const SubroutineError&) {
+    time_ = segment.startTime;
+    return stopForSubroutine();
+  }
+  // A set-up call that asked to stop (c_errmes STOP) stops the run at its start, the time of that call, rather than
+  // after a first step taken for nothing.
+  if (system_->subroutineStopRequest()) {
+    time_ = segment.startTime;
     return stopForSubroutine();
   }
   // Joints: the bodies move onto them before anything is written or integrated.
@@ -824,7 +831,8 @@ SegmentOutcome Simulation::stopForSubroutine() {
   const std::string reason = reportSubroutineMessages().value_or("a user subroutine asked to stop");
   logLine(" ERROR: " + reason);
   if (log_) log_->statistics(statistics() - segmentStart_);
-  return {false, time_, reason};
+  // The run ends at the call that stopped it, whose time the reason may give, not at IDAS's last step before it.
+  return {false, system_->subroutineStopTime().value_or(time_), reason};
 }
 
 SegmentOutcome Simulation::interrupt(double time, const EnergySample& startEnergy) {

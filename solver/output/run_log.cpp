@@ -53,6 +53,8 @@ std::string bannerLine(std::string_view text) {
 
 RunLog::RunLog(const std::filesystem::path& path) : path_(path), file_(createOutputFile(path)) {}
 
+int RunLog::descriptor() const { return fileno(file_.get()); }
+
 void RunLog::line(std::string_view text) {
   // An empty view's data() may be null.
   const bool written = (text.empty() || std::fwrite(text.data(), 1, text.size(), file_.get()) == text.size()) &&
@@ -86,6 +88,14 @@ void RunLog::modelSummary(const UnitSystem& units, const std::vector<ElementCoun
   line(" ----------------------------------------");
   for (const ElementCount& element : elementCounts) line(row(element.element, std::to_string(element.count)));
   line(row("Moving bodies", std::to_string(movingBodies)));
+  line();
+}
+
+void RunLog::userCode(const std::vector<std::string>& uses) {
+  if (uses.empty()) return;
+  line(" USER CODE (run executes it)");
+  line(" ----------------------------------------");
+  for (const std::string& use : uses) line(" " + use);
   line();
 }
 

@@ -35,6 +35,8 @@ class RunLog {
   explicit RunLog(const std::filesystem::path& path);
 
   const std::filesystem::path& path() const { return path_; }
+  // The open file's descriptor, for the last line a crash in user code writes (plugins/user_code_faults.h).
+  int descriptor() const;
 
   // One line, flushed. Never throws: a log that cannot be written must not end a simulation midway, so the first
   // failure is kept for writeFailure() and the run reports it when it ends.
@@ -45,6 +47,9 @@ class RunLog {
 
   void banner(const std::string& deckPath);
   void modelSummary(const UnitSystem& units, const std::vector<ElementCount>& elementCounts, int movingBodies);
+  // The user code the run executes (subroutine libraries and scripts the deck names): one line per element and
+  // subroutine, which function from which file. Nothing when there is none.
+  void userCode(const std::vector<std::string>& uses);
   void analysisStart(const AnalysisDescription& analysis);
   void progress(double time, int order, double stepSize);
   void statistics(const SolverStatistics& statistics, const std::string& title = "DAE SOLVER STATISTICS");

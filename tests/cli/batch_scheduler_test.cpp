@@ -2,8 +2,10 @@
 // captured output, programs that cannot start, and the limit on processes running at once.
 #include "solver/cli/batch_scheduler.h"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include "temporary_folder.h"
@@ -117,6 +119,55 @@ TEST(BatchScheduler, TwoAtATimeRunsTwoJobsTogether) {
   const std::vector<JobResult> results = runJobs({waitFor(a, b), waitFor(b, a)}, 2);
   EXPECT_TRUE(results[0].end.succeeded()) << results[0].end.describe();
   EXPECT_TRUE(results[1].end.succeeded()) << results[1].end.describe();
+}
+
+// Gone, or a zombie that only its new parent has yet to reap; false if still there after a few seconds (a bound,
+// not a timing: a process SIGKILL reached ends at once).
+bool processEnds(pid_t pid) {
+  for (int look = 0; look < 500; ++look) {
+    if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+    const std::string stat = readFile("/proc/" + std::to_string(pid) + "/stat");
+    const std::size_t state = stat.rfind(") ");
+    if (state != std::string::npos && stat[state + 2] == 'Z') return true;
+    usleep(10000);
+  }
+  return false;
+}
+
+TEST(BatchScheduler, AJobLongerThanItsTimeoutIsEndedWithAllItStarted) {
+  // The shell and the sleep it starts both ignore SIGTERM, as user code stuck in a loop does not stop for it:
+  // SIGKILL to the job's process group must end both.
+  TemporaryFolder folder;
+  const std::string grandchild = folder / "grandchild.pid";
+  JobLimits limits;
+  limits.timeoutSeconds = 0.2;
+  limits.graceSeconds = 0.2;
+  const std::vector<JobResult> results = runJobs(
+      {shell("trap '' TERM; sleep 60 & echo $! > '" + grandchild + "'; wait"), shell("exit 0")}, 1, {}, limits);
+  EXPECT_TRUE(results[0].timedOut);
+  EXPECT_EQ(results[0].end.kind, ProcessEnd::Kind::Signaled) << results[0].end.describe();
+  EXPECT_EQ(results[0].end.signalNumber, SIGKILL);
+  EXPECT_TRUE(results[1].end.succeeded()) << "the next job runs";
+  EXPECT_FALSE(results[1].timedOut);
+  const pid_t sleeper = static_cast<pid_t>(std::stol(readFile(grandchild)));
+  EXPECT_TRUE(processEnds(sleeper)) << "the job's own child was left running";
+  if (!processEnds(sleeper)) kill(sleeper, SIGKILL);
+}
+
+TEST(BatchScheduler, AStopPassesTheSignalOnAndStartsNothingMore) {
+  TemporaryFolder folder;
+  const std::string started = folder / "started";
+  JobLimits limits;
+  limits.stopSignal = [&] { return readFile(started).empty() ? 0 : SIGTERM; };
+  std::vector<int> reports(2, 0);
+  const std::vector<JobResult> results =
+      runJobs({shell("echo yes > '" + started + "'; sleep 60"), shell("exit 0")}, 1,
+              [&](std::size_t index, const JobResult&) { ++reports.at(index); }, limits);
+  EXPECT_EQ(results[0].end.kind, ProcessEnd::Kind::Signaled) << results[0].end.describe();
+  EXPECT_EQ(results[0].end.signalNumber, SIGTERM);
+  EXPECT_EQ(results[0].stoppedBySignal, SIGTERM);
+  EXPECT_EQ(results[1].end.kind, ProcessEnd::Kind::NotStarted) << "no job starts after a stop";
+  EXPECT_EQ(reports, (std::vector<int>{1, 0}));
 }
 
 TEST(BatchScheduler, NoJobsIsNoWork) {

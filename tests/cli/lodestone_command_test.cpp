@@ -91,6 +91,9 @@ TEST_F(LodestoneCommand, UsageErrorsExit64WithAHint) {
   expectUsageError({"run", "deck.xml", "--fast"}, "unknown option '--fast' for 'run'");
   expectUsageError({"run", "deck.xml", "-o"}, "option '-o' needs a value: a folder");
   expectUsageError({"batch", "deck.xml", "-j", "0"}, "option '-j' needs a whole number from 1 to 1024 (got '0')");
+  expectUsageError({"batch", "deck.xml", "--timeout", "0"},
+                   "option '--timeout' needs a number of seconds greater than 0 (got '0')");
+  expectUsageError({"run", "deck.xml", "--timeout", "5"}, "unknown option '--timeout' for 'run'");
 }
 
 TEST_F(LodestoneCommand, VersionIsTheCMakeProjectVersion) {

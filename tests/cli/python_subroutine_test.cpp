@@ -247,5 +247,64 @@ TEST_F(PythonSubroutineRun, ErrmesWithStopEndsTheRunWithExit2) {
   EXPECT_LT(bodies.at(bodies.rowCount() - 1, "time"), 0.05);
 }
 
+// run.log says which script the run executes, for each element and subroutine.
+TEST_F(PythonSubroutineRun, RunLogListsTheScriptOfEachSubroutine) {
+  const std::string deck = kModels + "sphere_python.xml";
+  ASSERT_EQ(run(deck, "python"), 0) << stderrText();
+  const std::string log = readFile(folder / "python/run.log");
+  const std::string script = fs::canonical(kModels + "impact_coulomb.py").string();
+  const std::string element = " " + elementName(deck, readFile(deck)) + ": ";
+  EXPECT_NE(log.find(element + "normal force CNFSUB from script " + script + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "friction force CFFSUB from script " + script + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from script " + script + "\n"), std::string::npos) << log;
+}
+
+// check parses a script without executing its top level; run executes it, as MotionSolve does.
+TEST_F(PythonSubroutineRun, CheckParsesAScriptWithoutExecutingItAndRunExecutesIt) {
+  const std::string script = kFixtures + "usersub_top_level.py";
+  const std::string deck = folder.write("top_level.xml", pythonDeck(script, "CNFSUB", "1e7"));
+  EXPECT_EQ(runLodestone({"lodestone", "check", deck}), 0) << stderrText();
+  EXPECT_NE(stdoutText().find(deck + ": OK"), std::string::npos) << stdoutText();
+  EXPECT_FALSE(fs::exists(folder / "script_ran")) << "check executed the script";
+
+  const std::string misspelt = folder.write("misspelt.xml", pythonDeck(script, "CNFSUB_MISSING", "1e7"));
+  EXPECT_EQ(runLodestone({"lodestone", "check", misspelt}), 1);
+  EXPECT_NE(stderrText().find("cnf_fnc_name=\"CNFSUB_MISSING\": no function CNFSUB_MISSING in " + script +
+                              " (it defines CNFSUB)"),
+            std::string::npos)
+      << stderrText();
+  EXPECT_FALSE(fs::exists(folder / "script_ran"));
+
+  EXPECT_EQ(run(deck, "run"), 0) << stderrText();
+  EXPECT_TRUE(fs::exists(folder / "script_ran")) << "run executes the script";
+}
+
+// A stop asked for in the set-up call (iflag) stops the run at its start, before any step.
+TEST_F(PythonSubroutineRun, AStopInTheSetUpCallStopsTheRunAtItsStart) {
+  const std::string deck = pythonDeck(kFailures, "CNFSUB_STOP", "1e7, 1.5, 20., 1e-4, -1");
+  const std::string path = folder.write("setup.xml", deck);
+  EXPECT_EQ(run(path, "setup"), 2);
+  const std::string log = readFile(folder / "setup/run.log");
+  EXPECT_NE(log.find("\nSimulation FAILED at t=0.000000E+00: " + elementName(path, deck) + ": CNFSUB_STOP in "),
+            std::string::npos)
+      << log;
+}
+
+
+// One time per failure: run.log's last line ends the run at the time of the call that failed, which the reason
+// gives (to the log's six digits), not at IDAS's last step before it.
+TEST_F(PythonSubroutineRun, AFailureEndsTheRunAtTheTimeOfTheFailingCall) {
+  const std::string deck = pythonDeck(kFailures, "CNFSUB_RAISES", "1e7, 1.5, 20., 1e-4, 0.02");
+  const std::string path = folder.write("raises.xml", deck);
+  EXPECT_EQ(run(path, "raises"), 2);
+  std::string log = readFile(folder / "raises/run.log");
+  log = log.substr(log.rfind("\nSimulation FAILED at t=") + 1);
+  const double endedAt = std::stod(log.substr(std::string("Simulation FAILED at t=").size()));
+  const size_t callTime = log.find("(line 17) at t=");
+  ASSERT_NE(callTime, std::string::npos) << log;
+  const double calledAt = std::stod(log.substr(callTime + std::string("(line 17) at t=").size()));
+  EXPECT_NEAR(endedAt, calledAt, 5e-7 * calledAt) << log;
+}
+
 }  // namespace
 }  // namespace lodestone::cli

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,20 @@ inline std::string elementError(const std::string& path, const std::string& deck
 // "Force_Contact id=300 (deck.xml:23:5)", how run-time messages name the element.
 inline std::string elementName(const std::string& path, const std::string& deck) {
   return "Force_Contact id=300 (" + path + ":" + std::to_string(lineOf(deck, "<Force_Contact")) + ":5)";
+}
+
+// The sphere deck (models/usersub/sphere_usersub.xml) with another normal-force function from the test fixtures
+// library (tests/fixtures/usersub_failures.c) and without its CONTACTPOST.
+inline std::string fixtureDeck(const std::string& function, const std::string& parameters) {
+  std::string deck = readFile(kUsersubModels + "sphere_usersub.xml");
+  const std::string from = "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4)\" cnf_dll_name=\"usersub_examples\"";
+  const size_t at = deck.find(from);
+  if (at == std::string::npos) throw std::runtime_error("sphere_usersub.xml changed: update fixtureDeck");
+  deck.replace(at, from.size(), "cnf_param_string=\"USER(" + parameters + ")\" cnf_dll_name=\"usersub_test_fixtures\" "
+                                "cnf_fnc_name=\"" + function + "\"");
+  const size_t post = deck.find("cpost_dll_name=\"usersub_examples\"");
+  deck.erase(post, std::string("cpost_dll_name=\"usersub_examples\"").size());
+  return deck;
 }
 
 // The largest relative difference between two results tables over their common rows (absolute where the

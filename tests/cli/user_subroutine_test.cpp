@@ -77,19 +77,6 @@ TEST_F(UserSubroutineRun, ContactPostWritesEveryContactingOutputAndClosesOnTheLa
   }
 }
 
-// The sphere deck with another normal-force function from the test fixtures library.
-std::string fixtureDeck(const std::string& function, const std::string& parameters) {
-  std::string deck = readFile(kModels + "sphere_usersub.xml");
-  const std::string from = "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4)\" cnf_dll_name=\"usersub_examples\"";
-  const size_t at = deck.find(from);
-  if (at == std::string::npos) throw std::runtime_error("sphere_usersub.xml changed: update fixtureDeck");
-  deck.replace(at, from.size(), "cnf_param_string=\"USER(" + parameters + ")\" cnf_dll_name=\"usersub_test_fixtures\" "
-                                "cnf_fnc_name=\"" + function + "\"");
-  const size_t post = deck.find("cpost_dll_name=\"usersub_examples\"");
-  deck.erase(post, std::string("cpost_dll_name=\"usersub_examples\"").size());
-  return deck;
-}
-
 TEST_F(UserSubroutineRun, SysfncMeasuresTheModelForTheSubroutine) {
   // The gap from c_sysfnc("DZ") and its rate from c_sysfnc("VZ") of the ball's centre marker, instead of the
   // arguments. The two routes round differently, so the runs take slightly different steps and drift apart by
@@ -156,6 +143,52 @@ TEST_F(UserSubroutineRun, MissingLibraryIsABadDeckNamingTheElementAndItsLine) {
                                      "\"no_such_library\" not found"),
             std::string::npos)
       << stderrText();
+}
+
+// run.log says which user code the run executes: each element's subroutines, with the file each came from.
+TEST_F(UserSubroutineRun, RunLogListsTheUserCodeOfEachElementWithItsFile) {
+  const std::string deck = kModels + "sphere_usersub.xml";
+  ASSERT_EQ(run(deck, "user"), 0) << stderrText();
+  const std::string log = readFile(folder / "user/run.log");
+  const std::string library = fs::canonical(std::string(LODESTONE_BINARY_DIR) + "/lib/usersub_examples.so").string();
+  const std::string element = " " + elementName(deck, readFile(deck)) + ": ";
+  EXPECT_NE(log.find(element + "normal force CNFSUB from library " + library + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "friction force CFFSUB from library " + library + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find(element + "CONTACTPOST CONTACTPOST from library " + library + "\n"), std::string::npos) << log;
+}
+
+// check looks at a library without loading it (which would run its constructor); run loads it, as MotionSolve does.
+TEST_F(UserSubroutineRun, CheckReadsALibrarysExportsWithoutLoadingItAndRunLoadsIt) {
+  std::string text = readFile(kModels + "sphere_usersub.xml");
+  const std::string from = "cnf_dll_name=\"usersub_examples\"";
+  text.replace(text.find(from), from.size(), "cnf_dll_name=\"usersub_constructor\"");
+  const std::string deck = folder.write("constructor.xml", text);
+  EXPECT_EQ(runLodestone({"lodestone", "check", deck}), 0) << stderrText();
+  EXPECT_NE(stdoutText().find(deck + ": OK"), std::string::npos) << stdoutText();
+  EXPECT_FALSE(fs::exists(folder / "constructor_ran")) << "check ran the library's constructor";
+
+  // A function the library does not export is still a bad deck, found in its symbol table.
+  std::string misspelt = text;
+  const std::string library = "cnf_dll_name=\"usersub_constructor\"";
+  misspelt.replace(misspelt.find(library), library.size(), library + " cnf_fnc_name=\"CNFSUB_MISSING\"");
+  EXPECT_EQ(runLodestone({"lodestone", "check", folder.write("misspelt.xml", misspelt)}), 1);
+  EXPECT_NE(stderrText().find("cnf_fnc_name=\"CNFSUB_MISSING\": no function CNFSUB_MISSING in "), std::string::npos)
+      << stderrText();
+  EXPECT_FALSE(fs::exists(folder / "constructor_ran"));
+
+  EXPECT_EQ(run(deck, "run"), 0) << stderrText();
+  EXPECT_TRUE(fs::exists(folder / "constructor_ran")) << "run loads the library";
+}
+
+TEST_F(UserSubroutineRun, AStopInTheSetUpCallStopsTheRunAtItsStart) {
+  // The set-up call (iflag) comes at t = 0, past the stop time -1: the run stops there, before any step.
+  const std::string text = fixtureDeck("CNFSUB_STOP", "1e7, 1.5, 20., 1e-4, -1");
+  const std::string deck = folder.write("setup.xml", text);
+  EXPECT_EQ(run(deck, "setup"), 2);
+  const std::string log = readFile(folder / "setup/run.log");
+  EXPECT_NE(log.find("\nSimulation FAILED at t=0.000000E+00: " + elementName(deck, text) + ": CNFSUB_STOP in "),
+            std::string::npos)
+      << log;
 }
 
 }  // namespace
