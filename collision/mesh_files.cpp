@@ -159,8 +159,9 @@ bool startsWithSolid(const std::string& content) {
 
 }  // namespace
 
-TriangleMesh readStlFile(const std::string& path) {
-  const std::string content = readWholeFile(path);
+TriangleMesh readStlFile(const std::string& path) { return readStlText(readWholeFile(path), path); }
+
+TriangleMesh readStlText(const std::string& content, const std::string& path) {
   if (content.size() >= kStlPreambleBytes) {
     const std::uint32_t triangleCount = littleEndian32(content.data() + kStlHeaderBytes);
     const std::uint64_t binarySize = kStlPreambleBytes + std::uint64_t{kStlTriangleBytes} * triangleCount;
@@ -178,8 +179,9 @@ TriangleMesh readStlFile(const std::string& path) {
                  " bytes, fewer than the 84 of its header and triangle count)");
 }
 
-TriangleMesh readObjFile(const std::string& path) {
-  const std::string content = readWholeFile(path);
+TriangleMesh readObjFile(const std::string& path) { return readObjText(readWholeFile(path), path); }
+
+TriangleMesh readObjText(const std::string& content, const std::string& path) {
   TriangleMesh mesh;
   std::vector<int> faceLines;  // the line of each triangle, for indices checked once every vertex is known
   std::vector<int> corners;

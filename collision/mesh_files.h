@@ -31,4 +31,9 @@ TriangleMesh readStlFile(const std::string& path);
 // the convex planar polygons exporters write. Every other line (vn, vt, g, usemtl, comments…) is ignored.
 TriangleMesh readObjFile(const std::string& path);
 
+// The same readers on a file's content already in memory (the fuzzing harness, tests/fuzz, feeds them bytes
+// without a file); `path` only names the content in messages.
+TriangleMesh readStlText(const std::string& content, const std::string& path);
+TriangleMesh readObjText(const std::string& content, const std::string& path);
+
 }  // namespace lodestone

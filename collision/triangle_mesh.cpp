@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <unordered_map>
 
 #include "solver/core/text.h"
@@ -399,6 +400,13 @@ std::vector<int> coincidentVertices(const std::vector<Vector3>& vertices) {
   std::vector<int> representative(vertices.size());
   if (vertices.empty()) return representative;
   const double tolerance = coincidenceTolerance(vertices);
+  if (!std::isfinite(tolerance)) {
+    // Coordinates so large (beyond about 1e154) that the length of the mesh's extent overflows a double: no grid
+    // numbers cells at that scale (a cell number would be NaN, and converting it undefined behaviour), so none is
+    // welded; the mesh checks still see the mesh, whose triangles' areas overflow too.
+    std::iota(representative.begin(), representative.end(), 0);
+    return representative;
+  }
   // Cells twice the tolerance wide: the vertices within the tolerance of one lie in at most two cells per axis.
   // (All vertices equal: tolerance 0, one cell, and exact equality.)
   PointGrid grid(boundsOf(vertices).lowest, tolerance > 0 ? 2 * tolerance : 1.0, vertices.size());
