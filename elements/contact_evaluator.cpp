@@ -1139,10 +1139,10 @@ void ContactEvaluator::checkFinite(const ForceContact& element, const UserSubrou
   for (const double value : values) {
     if (std::isfinite(value)) continue;
     const std::string key = describeContact(element) + routine.function + " not finite";
+    const std::string returned = routine.describe() + " returned " + formatReal(value) + " at t=" + formatReal(time_);
+    if (!firstNonFiniteReturn_) firstNonFiniteReturn_ = describeContact(element) + ": " + returned;
     if (reportedProblems_.insert(key).second) {
-      messages_.push_back({&element, routine.describe() + " returned " + formatReal(value) + " at t=" +
-                                         formatReal(time_) + "; the integrator will retry with smaller steps",
-                           true});
+      messages_.push_back({&element, returned + "; the integrator will retry with smaller steps", true});
     }
     return;
   }

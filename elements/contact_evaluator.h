@@ -313,6 +313,10 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   const std::optional<std::string>& stopRequest() const { return stopRequest_; }
   // The time of the call that asked to stop or failed (a trial time past IDAS's last step, often): the run's.
   std::optional<double> stopTime() const { return stopTime_; }
+  // The first user subroutine result that was not a number, said as "Force_Contact id=300 (deck.xml:26:5): CNFSUB in
+  // law.py returned nan at t=0.0461…": the likely cause when the integration then fails, which the failure names
+  // before IDAS's account of it.
+  const std::optional<std::string>& firstNonFiniteReturn() const { return firstNonFiniteReturn_; }
 
  private:
   struct PairKey {
@@ -506,6 +510,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   std::vector<SubroutineMessage> messages_;
   std::vector<SlipChange> slipChanges_;
   std::optional<std::string> stopRequest_;
+  std::optional<std::string> firstNonFiniteReturn_;
   std::optional<double> stopTime_;
 };
 

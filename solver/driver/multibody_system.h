@@ -167,6 +167,8 @@ class MultibodySystem {
   void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
   std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
   const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
+  // ContactEvaluator::firstNonFiniteReturn.
+  const std::optional<std::string>& firstNonFiniteSubroutineReturn() const { return contacts_.firstNonFiniteReturn(); }
   std::optional<double> subroutineStopTime() const { return contacts_.stopTime(); }
 
   // ---- energy balance (energy.csv) ---------------------------------------------------------------------------

@@ -952,6 +952,10 @@ SegmentOutcome Simulation::fail(int flag) {
   if (culpritBody < 0) culpritBody = layout.bodyOfVariable(report.worstVariable);
 
   std::string reason = report.flagName;
+  // A subroutine that returned NaN is the likely cause of what IDAS then met: said first.
+  if (const std::optional<std::string>& returned = system_->firstNonFiniteSubroutineReturn()) {
+    reason = *returned + "; then " + reason;
+  }
   if (culpritBody >= 0) reason += " in " + describeBody(model.bodies[static_cast<size_t>(culpritBody)]);
   std::string message = report.solverMessage;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();

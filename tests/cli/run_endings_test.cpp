@@ -123,6 +123,22 @@ TEST_F(RunEnding, CrashesInsideASubroutineKeepTheirSignalAndNameTheSubroutine) {
   setenv("ASAN_OPTIONS", previousOptions.c_str(), 1);
 }
 
+// A subroutine that returns NaN from the touch on: the run ends (exit 2) rather than creep towards the touch an ulp a
+// step for ever (3 million steps in 20 s, when only steps that left t + h = t counted as stalled), and the console's
+// reason names the subroutine first, before what IDAS met.
+TEST_F(RunEnding, ANanFromASubroutineEndsTheRunNamingTheSubroutineFirst) {
+  const std::string deck = folder.write("nan.xml", fixtureDeck("CNFSUB_NAN", "1e7, 1.5, 20., 1e-4, 0.02"));
+  const ProcessEnd end = runToItsEnd(deck, "nan");
+  ASSERT_EQ(end.kind, ProcessEnd::Kind::Exited) << end.describe();
+  EXPECT_EQ(end.exitCode, 2);
+  const std::string console = lastLineOf(stderrText());
+  EXPECT_EQ(console.rfind(deck + ": Force_Contact id=300 (", 0), 0u) << console;
+  EXPECT_NE(console.find("CNFSUB_NAN in "), std::string::npos) << console;
+  EXPECT_NE(console.find(" returned nan at t=0.04"), std::string::npos) << console;
+  EXPECT_NE(console.find("; then IDA_"), std::string::npos) << console;
+  EXPECT_EQ(lastLineOf(readFile(folder / "nan/run.log")).rfind("Simulation FAILED at t=4.", 0), 0u);
+}
+
 // ---- batch: decks whose user code never returns ---------------------------------------------------------------
 
 // A deck whose subroutine, from its first touch on, loops for ever (writing looping.pid in the working directory).
