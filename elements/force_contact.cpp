@@ -16,6 +16,7 @@
 #include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
 #include "plugins/user_parameters.h"
+#include "solver/core/excerpt.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -56,8 +57,8 @@ void checkSubroutine(const S& spec, const SubroutineAttributes& sub, Diagnostics
   if (const std::optional<std::string>& text = spec.*sub.parameters) {
     const UserParameters parsed = parseUserParameters(*text);
     if (!parsed.error.empty()) {
-      diagnostics.error(spec.loc, prefix + "_param_string=\"" + *text + "\", column " + std::to_string(parsed.column) +
-                                      ": " + parsed.error);
+      diagnostics.error(spec.loc, prefix + "_param_string=\"" + excerpt(*text) + "\", column " +
+                                      std::to_string(parsed.column) + ": " + parsed.error);
     }
   }
   const std::string function = spec.*sub.function ? *(spec.*sub.function) : std::string(sub.defaultFunction);
@@ -145,7 +146,7 @@ std::optional<Expression> compileContactLawExpression(const std::string& attribu
   std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics, symbols);
   if (!expression) return std::nullopt;
   for (const int column : expression->contactColumns()) {
-    diagnostics.error(loc, attribute + "=\"" + text + "\", column " + std::to_string(column) +
+    diagnostics.error(loc, attribute + "=\"" + excerpt(text) + "\", column " + std::to_string(column) +
                                ": CONTACT is not available in a contact law's expression: the law would read the "
                                "loads it gives; it reads its contact point (DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, "
                                "NORMAL_FORCE), TIME, markers and Reference_Variables");
@@ -994,12 +995,12 @@ bool checkContactLawReadings(const ContactModel& contacts, const Model& model, D
         if (!checkExpressionReferences(expression, attribute, contact.loc, model, diagnostics)) {
           fine = false;
         } else if (readsContacts(expression, model.variables.get())) {
-          diagnostics.error(contact.loc, attribute + "=\"" + expression.text() +
+          diagnostics.error(contact.loc, attribute + "=\"" + excerpt(expression.text()) +
                                              "\" reads a contact's loads through a Reference_Variable (CONTACT); a "
                                              "contact law would read the loads it gives");
           fine = false;
         } else if (readsAcceleration(expression, model.variables.get())) {
-          diagnostics.error(contact.loc, attribute + "=\"" + expression.text() +
+          diagnostics.error(contact.loc, attribute + "=\"" + excerpt(expression.text()) +
                                              "\" reads accelerations (ACCX, ACCY, ACCZ or ACCM, itself or through "
                                              "a Reference_Variable); a force that depends on the accelerations it "
                                              "causes is not available");

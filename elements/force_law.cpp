@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "elements/expression_context.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -21,9 +22,10 @@ std::optional<Expression> buildForceExpression(const std::string& attribute, con
   std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics);
   if (!expression || !checkExpressionReferences(*expression, attribute, loc, model, diagnostics)) return std::nullopt;
   if (readsAcceleration(*expression, model.variables.get())) {
-    diagnostics.error(loc, attribute + "=\"" + text + "\" reads accelerations (ACCX, ACCY, ACCZ or ACCM, itself or "
-                                                      "through a Reference_Variable); a force that depends on the "
-                                                      "accelerations it causes is not available");
+    diagnostics.error(loc, attribute + "=\"" + excerpt(text) +
+                               "\" reads accelerations (ACCX, ACCY, ACCZ or ACCM, itself or through a "
+                               "Reference_Variable); a force that depends on the accelerations it causes is not "
+                               "available");
     return std::nullopt;
   }
   connection.readsContacts = connection.readsContacts || readsContacts(*expression, model.variables.get());
