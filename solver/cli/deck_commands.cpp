@@ -18,6 +18,7 @@
 #include "plugins/user_code_faults.h"
 #include "process.h"
 #include "progress_bar.h"
+#include "solver/core/input_file.h"
 #include "solver/core/modules.h"
 #include "solver/driver/run.h"
 #include "solver/driver/signal_interruption.h"
@@ -176,10 +177,10 @@ int batchCommand(const CommandLine& line) {
     run.deck = decks[index];
     // A mistyped deck path must not leave an empty results folder (and its parent folders) behind.
     std::error_code error;
-    if (!fs::is_regular_file(run.deck, error)) {
+    if (std::optional<std::string> problem = inputFileProblem(run.deck, "deck file")) {
       run.status = DeckStatus::BadDeck;
       run.statusText = "bad deck";
-      run.note = fs::is_directory(run.deck, error) ? "is a folder, not a deck file" : "no such file";
+      run.note = *problem;
       continue;
     }
     if (fs::create_directories(folders[index], error); error) {

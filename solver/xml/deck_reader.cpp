@@ -28,6 +28,7 @@
 #include <xercesc/util/XMLString.hpp>
 
 #include "elements/element_catalog.h"
+#include "solver/core/input_file.h"
 #include "solver/core/text.h"
 #include "solver/xml/xerces_setup.h"
 
@@ -538,10 +539,14 @@ std::optional<ModelSpec> readDeck(const std::string& path, Diagnostics& diagnost
                                   const std::vector<AttributeSetting>& settings, std::vector<DeckElement>* elements) {
   SourceLoc fileLoc;
   fileLoc.file = path;
+  // A name that leads to anything but a regular file is refused before it is opened: a FIFO would block for ever.
+  // A missing file goes on to the open, whose message is the system's.
   std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    diagnostics.error(fileLoc, "is a directory, not a deck file");
-    return std::nullopt;
+  if (std::filesystem::exists(path, ignored)) {
+    if (std::optional<std::string> problem = inputFileProblem(path, "deck file")) {
+      diagnostics.error(fileLoc, *problem);
+      return std::nullopt;
+    }
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -1,9 +1,11 @@
 // End-to-end tests of the built `lodestone` executable: usage errors, --version, check, run and batch on
 // small decks written to a temporary folder, exit codes, results folders, and what goes to which stream.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <sys/stat.h>
 
 #include "solver/cli/process.h"
 #include "temporary_folder.h"
@@ -317,6 +319,18 @@ TEST_F(LodestoneCommand, BatchReportsAMissingDeckWithoutMakingAFolderForIt) {
   EXPECT_NE(summaryRow(result.out, missing).find(" bad deck "), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("no such file"), std::string::npos) << result.out;
   EXPECT_FALSE(fs::exists(folder / "missing_results"));
+  EXPECT_NE(summaryRow(result.out, good).find(" done "), std::string::npos) << result.out;
+}
+
+// A deck path that is a FIFO would block its run for ever at the open: the batch refuses it by its type.
+TEST_F(LodestoneCommand, BatchRefusesADeckThatIsAFifo) {
+  const std::string fifo = folder / "pipe.xml";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  const std::string good = folder.write("good.xml", freeBodyDeck());
+  const CommandResult result = lodestone({"batch", fifo, good});
+  EXPECT_EQ(result.exitCode, 1) << result.out << result.err;
+  EXPECT_NE(summaryRow(result.out, fifo).find(" bad deck "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("is a FIFO, not a regular file"), std::string::npos) << result.out;
   EXPECT_NE(summaryRow(result.out, good).find(" done "), std::string::npos) << result.out;
 }
 

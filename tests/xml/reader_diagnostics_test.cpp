@@ -1,5 +1,11 @@
 // The reader's diagnostics: each test asserts the message and the line it points at.
 #include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <future>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "support/deck_testing.h"
 
@@ -393,6 +399,31 @@ TEST(ReaderDiagnostics, MissingFileIsAClearError) {
   Diagnostics diagnostics;
   EXPECT_FALSE(readDeck("/nonexistent/deck.xml", diagnostics));
   EXPECT_EQ(diagnostics.formatAll(), "/nonexistent/deck.xml: cannot open the deck: No such file or directory\n");
+}
+
+// Opening a FIFO waits for a writer for ever, so only its type may be looked at; were it opened, the read is released
+// after a minute (a writer that closes at once gives end of file) and the test fails rather than hangs. A folder is
+// refused the same way.
+TEST(ReaderDiagnostics, AFifoOrAFolderIsRefusedWithoutBeingOpened) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("lodestone_reader_fifo_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const std::string fifo = (folder / "deck.xml").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  std::future<std::string> reading = std::async(std::launch::async, [&] {
+    Diagnostics diagnostics;
+    readDeck(fifo, diagnostics);
+    return diagnostics.formatAll();
+  });
+  if (reading.wait_for(std::chrono::seconds(60)) != std::future_status::ready) {
+    ::close(::open(fifo.c_str(), O_WRONLY));
+    FAIL() << "reading " << fifo << " waited for a writer: " << reading.get();
+  }
+  EXPECT_EQ(reading.get(), fifo + ": is a FIFO, not a regular file\n");
+  Diagnostics diagnostics;
+  EXPECT_FALSE(readDeck(folder.string(), diagnostics));
+  EXPECT_EQ(diagnostics.formatAll(), folder.string() + ": is a folder, not a deck file\n");
+  std::filesystem::remove_all(folder);
 }
 
 TEST(ReaderDiagnostics, CommentsAndProcessingInstructionsAreHarmless) {
