@@ -27,7 +27,11 @@ const ElementSchema<ReferenceStringSpec>& referenceStringSchema() {
 }
 
 void checkReferenceString(const ReferenceStringSpec& spec, Diagnostics& diagnostics) {
-  if (!spec.string) diagnostics.error(spec.loc, "needs string, the text it holds");
+  // Naming usrsub_dll_name lets the reader drop this where that attribute was refused already (one cause, said once).
+  if (!spec.string) {
+    diagnostics.error(spec.loc, "needs string, the text it holds (a text computed by a user subroutine, "
+                                "usrsub_dll_name, is not available yet)");
+  }
 }
 
 }  // namespace lodestone
