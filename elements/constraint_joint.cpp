@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "elements/expression_context.h"
 #include "elements/joint_equations.h"
 
 namespace lodestone {
@@ -245,7 +246,7 @@ std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<Co
       continue;
     }
     std::optional<Expression> expression = compileMotionExpression(spec, diagnostics);
-    if (!expression) continue;
+    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
     const Joint* driven = nullptr;
     for (const Joint& joint : result->joints) {
       if (joint.id == target->id && joint.loc.element == "Constraint_Joint") driven = &joint;

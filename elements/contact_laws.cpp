@@ -101,8 +101,8 @@ class BuiltinFriction final : public FrictionForceLaw {
 
 // ---- laws given by expressions (EXPRESSION): the deck's expressions at the point, as a built-in law's formula ------
 
-// What a contact law's expression reads: TIME, its contact point, and the markers and Reference_Variables of the
-// model at the pair's evaluation state (LawPair::model; the element refuses CONTACT in these expressions).
+// What a contact law's expression reads: TIME, its contact point, and the markers, Reference_Variables and data
+// (splines, arrays) of the model at the pair's evaluation state (LawPair::model; the element refuses CONTACT in these expressions).
 class ContactPointContext final : public ExpressionContext {
  public:
   explicit ContactPointContext(const LawPair& pair) : time_(pair.time), model_(pair.model) {}
@@ -110,6 +110,13 @@ class ContactPointContext final : public ExpressionContext {
   MarkerMotion marker(int id) const override { return model_ ? model_->marker(id) : MarkerMotion{}; }
   double variable(int id) const override { return model_ ? model_->variable(id) : ExpressionContext::variable(id); }
   double contactPoint(ContactPointSymbol symbol) const override { return values_[static_cast<size_t>(symbol)]; }
+  // A law may read a force-penetration curve: AKISPL(DELTA, 0, id).
+  double spline(SplineMethod method, int id, double x, double z, int order) const override {
+    return model_ ? model_->spline(method, id, x, z, order) : ExpressionContext::spline(method, id, x, z, order);
+  }
+  double arrayValue(int id, int position) const override {
+    return model_ ? model_->arrayValue(id, position) : ExpressionContext::arrayValue(id, position);
+  }
   void set(ContactPointSymbol symbol, double value) { values_[static_cast<size_t>(symbol)] = value; }
 
  private:

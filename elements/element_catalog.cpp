@@ -181,6 +181,20 @@ ElementKind paramCurveKind() {
   return kind;
 }
 
+// Reference_Spline, Reference_Array: their numbers are the element's text.
+template <class Spec>
+ElementKind textDataKind(const ElementSchema<Spec>& schema, std::vector<Spec> ModelSpec::*container,
+                         void (*complete)(Spec&, const std::string&, Diagnostics&)) {
+  ElementKind kind = collectionKind(schema, container, noCheck<Spec>, false);
+  kind.readInModel = [&schema, container, complete](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    const auto withText = [&node, complete](Spec& spec, Diagnostics& diagnostics) {
+      complete(spec, node.text, diagnostics);
+    };
+    (model.*container).push_back(readAndCheck<Spec>(schema, node, context, withText));
+  };
+  return kind;
+}
+
 template <class Spec>
 ElementKind commandOnlyKind(const ElementSchema<Spec>& schema,
                             std::function<void(const ElementNode&, ModelSpec&, ReadContext&)> read) {
@@ -267,6 +281,9 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
       collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
+      textDataKind(referenceSplineSchema(), &ModelSpec::splines, completeReferenceSpline),
+      textDataKind(referenceArraySchema(), &ModelSpec::arrays, completeReferenceArray),
+      collectionKind(referenceStringSchema(), &ModelSpec::strings, checkReferenceString, false),
       simulateKind(),
       stopKind(),
       activationKind(deactivateSchema(), false),
@@ -283,9 +300,6 @@ std::vector<ElementKind> buildCatalog() {
                                "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
   ignored("Post_UserAPI", "POST_SUB is not available");
-  ignored("Reference_String", "no element in this version reads strings");
-  ignored("Reference_Array", "no element in this version reads arrays");
-  ignored("Reference_Spline", "no element in this version reads splines");
   const std::string jointNote = "this constraint is not available yet; Constraint_Joint and Constraint_Jprim are";
   for (const char* element : {"Constraint_Coupler", "Constraint_Gear",
                               "Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",

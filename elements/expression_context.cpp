@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "elements/force_contact.h"
+#include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
 #include "solver/core/excerpt.h"
 
@@ -35,6 +36,62 @@ const ForceContact* contactOf(const Model& model, long id) {
   return nullptr;
 }
 
+// A spline or array call against the model's data (null: none).
+bool checkDataReference(const DataReference& reference, const Expression& expression, const std::string& attribute,
+                        const SourceLoc& loc, const DataModel* data, Diagnostics& diagnostics) {
+  const std::string where = attribute + "=\"" + excerpt(expression.text()) + "\", column " +
+                            std::to_string(reference.column) + ": " + reference.function + " ";
+  const std::string id = std::to_string(reference.id);
+  if (reference.kind == DataReference::Kind::Spline) {
+    const ReferenceSpline* spline = data ? data->spline(reference.id) : nullptr;
+    if (!spline) {
+      diagnostics.error(loc, where + "names Reference_Spline id=" + id + ", which the deck does not have");
+      return false;
+    }
+    if (spline->isFamily() && reference.function == "INTERP") {
+      diagnostics.error(loc, where + "interpolates one curve, and Reference_Spline id=" + id + " (" +
+                                 spline->loc.position() + ") is a family of " + std::to_string(spline->curves.size()) +
+                                 " curves; read it with AKISPL or CUBSPL(x, z, id)");
+      return false;
+    }
+    if (spline->isFamily() && reference.orderOrPosition > 0) {
+      diagnostics.error(loc, where + "asks for derivative iord=" + std::to_string(reference.orderOrPosition) +
+                                 " of Reference_Spline id=" + id + " (" + spline->loc.position() + "), a family of " +
+                                 std::to_string(spline->curves.size()) + " curves; as in MotionSolve and Adams, only "
+                                 "a single curve (num_xy_pair) has derivatives");
+      return false;
+    }
+    return true;
+  }
+  const ReferenceArray* array = data ? data->array(reference.id) : nullptr;
+  if (!array) {
+    diagnostics.error(loc, where + "names Reference_Array id=" + id + ", which the deck does not have");
+    return false;
+  }
+  const std::string named = "Reference_Array id=" + id + " (" + array->loc.position() + ")";
+  if (array->type == "X" || array->type == "Y") {
+    diagnostics.error(loc, where + "reads " + named + " of type " + array->type + ", whose values are the " +
+                               (array->type == "X" ? "states" : "outputs") + " of a Control_StateEqn, which "
+                               "Lodestone does not have yet");
+    return false;
+  }
+  if (reference.orderOrPosition > array->size) {
+    diagnostics.error(loc, where + "reads element " + std::to_string(reference.orderOrPosition) + " of " + named +
+                               ", which has " + std::to_string(array->size) +
+                               (array->size == 1 ? " element" : " elements"));
+    return false;
+  }
+  if (array->type == "U") {
+    const long variable = static_cast<long>(array->values[static_cast<size_t>(reference.orderOrPosition - 1)]);
+    diagnostics.error(loc, where + "reads " + named + " of type U, whose element " +
+                               std::to_string(reference.orderOrPosition) + " is Reference_Variable id=" +
+                               std::to_string(variable) + "; inputs of a Control_StateEqn are not available yet, so "
+                               "read the variable itself: VARVAL(" + std::to_string(variable) + ")");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
@@ -59,6 +116,9 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
     if (!contactOf(model, expression.contactIds()[k])) {
       missing("Force_Contact", expression.contactIds()[k], expression.contactColumns()[k]);
     }
+  }
+  for (const DataReference& reference : expression.dataReferences()) {
+    found = checkDataReference(reference, expression, attribute, loc, model.data.get(), diagnostics) && found;
   }
   return found;
 }
@@ -113,7 +173,8 @@ void addBodiesRead(const Expression& expression, const Model& model, std::vector
   }
 }
 
-ModelExpressionContext::ModelExpressionContext(const Model& model) : model_(model), variables_(model.variables.get()) {
+ModelExpressionContext::ModelExpressionContext(const Model& model)
+    : model_(model), variables_(model.variables.get()), data_(model.data.get()) {
   markers_.reserve(model.markers.size());
   for (const Marker& marker : model.markers) markers_.emplace(marker.id, &marker);
   if (variables_) {
@@ -177,6 +238,20 @@ void ModelExpressionContext::computeWithReads(size_t root) const {
 
 std::optional<ContactLoads> ModelExpressionContext::contact(int id) const {
   return contacts_ ? contacts_->contactLoads(id) : std::nullopt;
+}
+
+double ModelExpressionContext::spline(SplineMethod method, int id, double x, double z, int order) const {
+  const ReferenceSpline* found = data_ ? data_->spline(id) : nullptr;
+  return found ? found->evaluate(method, x, z, order) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ModelExpressionContext::arrayValue(int id, int position) const {
+  const ReferenceArray* found = data_ ? data_->array(id) : nullptr;
+  // Ids, types and positions were checked when the model was built; a bare lookup can still miss.
+  if (!found || position < 1 || position > static_cast<int>(found->values.size())) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return found->values[static_cast<size_t>(position - 1)];
 }
 
 }  // namespace lodestone

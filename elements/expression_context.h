@@ -18,6 +18,7 @@
 namespace lodestone {
 
 struct VariableModel;
+struct DataModel;
 
 // The expression an attribute holds, compiled; or its error on the element's line with the column inside the
 // attribute: `expr="DZ(20) + SINN(TIME)", column 10: unknown function 'SINN'`.
@@ -25,9 +26,11 @@ struct VariableModel;
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
                                            Diagnostics& diagnostics, ContactPointSymbols contactPoint = 0);
 
-// Whether every marker, every Reference_Variable (in `variables`, which may be null: none) and every Force_Contact
-// the expression names exists; each one missing is an error with its column: `expr="DX(20, 77)", column 8: names
-// Reference_Marker id=77, which the deck does not have`.
+// Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Force_Contact and
+// every Reference_Spline and Reference_Array the expression names exists; each one missing is an error with its
+// column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77, which the deck does not have`. So are a spline
+// call the data cannot answer (iord on a family of curves) and an ARYVAL the array cannot (n beyond its size, an X,
+// Y or U array).
 bool checkExpressionReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
                                const Model& model, const VariableModel* variables, Diagnostics& diagnostics);
 // The same against the model's own variables.
@@ -70,6 +73,8 @@ class ModelExpressionContext final : public ExpressionContext {
   MarkerMotion marker(int id) const override;
   double variable(int id) const override;
   std::optional<ContactLoads> contact(int id) const override;
+  double spline(SplineMethod method, int id, double x, double z, int order) const override;
+  double arrayValue(int id, int position) const override;
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
@@ -77,6 +82,7 @@ class ModelExpressionContext final : public ExpressionContext {
 
   const Model& model_;
   const VariableModel* variables_ = nullptr;
+  const DataModel* data_ = nullptr;
   std::unordered_map<long, const Marker*> markers_;
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;

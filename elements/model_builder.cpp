@@ -168,6 +168,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   }
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
+  model.data = buildDataModel(spec.splines, spec.arrays, spec.strings);  // every expression may read splines, arrays
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them

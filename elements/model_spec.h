@@ -27,6 +27,7 @@
 #include "elements/post_request.h"
 #include "elements/reference_marker.h"
 #include "elements/reference_param_curve.h"
+#include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
@@ -72,6 +73,9 @@ struct ModelSpec {
   std::vector<ForceBushingSpec> bushings;
   std::vector<ForceMagnetSpec> magnets;
   std::vector<PostRequestSpec> requests;
+  std::vector<ReferenceSplineSpec> splines;
+  std::vector<ReferenceArraySpec> arrays;
+  std::vector<ReferenceStringSpec> strings;
   std::vector<CommandSpec> commands;
   // How many of each element the deck has, in order of first appearance (for the run log).
   std::vector<ElementCount> elementCounts;

@@ -70,6 +70,8 @@ struct VariableModel;
 struct ForceModel;
 // The Post_Request elements that can be written (elements/post_request.h), carried the same way.
 struct RequestModel;
+// The data elements Reference_Spline, Reference_Array and Reference_String (elements/reference_spline.h).
+struct DataModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -91,6 +93,7 @@ struct Model {
   std::shared_ptr<const VariableModel> variables;  // never null once built; may hold no variables
   std::shared_ptr<const ForceModel> forces;        // never null once built; may hold no elements
   std::shared_ptr<const RequestModel> requests;    // never null once built; may hold no requests
+  std::shared_ptr<const DataModel> data;           // never null once built; may hold no data elements
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

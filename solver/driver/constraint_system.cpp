@@ -7,6 +7,7 @@
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseQR>
 
+#include "elements/reference_spline.h"
 #include "jacobian_assembly.h"
 #include "joint_graph.h"
 #include "solver/core/rotation.h"
@@ -71,18 +72,28 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
 
 namespace {
 
-// Motion expressions read TIME only (checked when the deck is read).
+// Motion expressions read TIME and the model's data only (splines of TIME; checked when the deck is read).
 class TimeOnly final : public ExpressionContext {
  public:
-  explicit TimeOnly(double time) : time_(time) {}
+  TimeOnly(double time, const DataModel* data) : time_(time), data_(data) {}
   double time() const override { return time_; }
   MarkerMotion marker(int) const override { return {}; }
+  double spline(SplineMethod method, int id, double x, double z, int order) const override {
+    const ReferenceSpline* spline = data_ ? data_->spline(id) : nullptr;
+    return spline ? spline->evaluate(method, x, z, order) : ExpressionContext::spline(method, id, x, z, order);
+  }
+  double arrayValue(int id, int position) const override {
+    const ReferenceArray* array = data_ ? data_->array(id) : nullptr;
+    if (!array || position < 1 || position > static_cast<int>(array->values.size())) {
+      return ExpressionContext::arrayValue(id, position);
+    }
+    return array->values[static_cast<size_t>(position - 1)];
+  }
 
  private:
   double time_;
+  const DataModel* data_;
 };
-
-double valueAt(const Expression& expression, double time) { return expression.evaluate(TimeOnly(time)); }
 
 }  // namespace
 
@@ -91,6 +102,9 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
     if (!active.joint->isMotion()) continue;
     const JointMotion& motion = *active.joint->motion;
     const Expression& f = motion.expression;
+    const auto valueAt = [&](const Expression& expression, double at) {
+      return expression.evaluate(TimeOnly(at, model_.data.get()));
+    };
     const double value = valueAt(f, time);
     active.expressionValue = value;
     // Central differences: the first derivative with a relative step of 1e-5 (truncation ~1e-11 of the third

@@ -18,7 +18,7 @@ namespace lodestone {
 
 namespace {
 
-enum class TokenKind { Number, Name, Plus, Minus, Star, Slash, Power, LeftParen, RightParen, Comma, End };
+enum class TokenKind { Number, Name, Plus, Minus, Star, Slash, Power, LeftParen, RightParen, Comma, End, Colon };
 
 struct Token {
   TokenKind kind = TokenKind::End;
@@ -75,19 +75,20 @@ struct UnavailableName {
 };
 constexpr const char* kNeedsElements = "it reads an element Lodestone does not read";
 constexpr const char* kNeedsForces = "Post_Request MARKER_FORCE reports the loads between markers";
-constexpr const char* kNeedsCurves = "Lodestone does not read splines or curves";
+constexpr const char* kNeedsCurves =
+    "Reference_ParamCurve's spline is parameterised by chord length in its graphic's plane, for 2D contact, not by "
+    "MotionSolve's u, so CURVE(alpha, iord, comp, id) would not give MotionSolve's values";
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
-    {"ARYVAL", kNeedsElements}, {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
+    {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
     {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
     {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
     {"TX", kNeedsForces}, {"TY", kNeedsForces}, {"TZ", kNeedsForces}, {"TM", kNeedsForces},
-    {"AKISPL", kNeedsCurves}, {"CUBSPL", kNeedsCurves}, {"CURVE", kNeedsCurves}, {"INTERP", kNeedsCurves},
+    {"CURVE", kNeedsCurves},
     {"JOINT", kNeedsForces}, {"MOTION", kNeedsForces}, {"SFORCE", kNeedsForces}, {"GFORCE", kNeedsForces},
     {"VFORCE", kNeedsForces}, {"VTORQ", kNeedsForces}, {"BUSH", kNeedsForces}, {"SPDP", kNeedsForces},
     {"VR", kNotYet}, {"YAW", kNotYet}, {"PITCH", kNotYet}, {"ROLL", kNotYet},
-    {"IF", kNotYet}, {"POLY", kNotYet}, {"CHEBY", kNotYet}, {"FORCOS", kNotYet}, {"FORSIN", kNotYet},
-    {"HAVSIN", kNotYet}, {"DIM", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
+    {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
 
 // What folding runs is constants and operations on them: nothing asks a context, but run needs one.
@@ -159,6 +160,20 @@ class ExpressionCompiler {
       {"MAX", Operation::Max, 2},     {"MOD", Operation::Mod, 2},     {"SIGN", Operation::Sign, 2},
       {"STEP", Operation::Step, 5},   {"STEP5", Operation::Step5, 5}, {"SHF", Operation::Shf, 6},
       {"IMPACT", Operation::Impact, 7}, {"BISTOP", Operation::Bistop, 8},
+      {"HAVSIN", Operation::Havsin, 5}, {"DIM", Operation::Dim, 2},
+  };
+  // Functions of a series of coefficients: the fewest and most arguments each takes (up to a30, as Adams has it).
+  struct SeriesEntry {
+    const char* name;
+    Operation operation;
+    int fewest, most;
+    const char* form;
+  };
+  static constexpr SeriesEntry kSeries[] = {
+      {"POLY", Operation::Poly, 3, 33, "POLY(x, x0, a0, ..., a30)"},
+      {"CHEBY", Operation::Cheby, 3, 33, "CHEBY(x, x0, a0, ..., a30)"},
+      {"FORCOS", Operation::Forcos, 4, 34, "FORCOS(x, x0, w, a0, ..., a30)"},
+      {"FORSIN", Operation::Forsin, 4, 34, "FORSIN(x, x0, w, a0, ..., a30)"},
   };
 
   // ---- tokens ---------------------------------------------------------------------------------------------------
@@ -185,6 +200,7 @@ class ExpressionCompiler {
       case '(': token.kind = TokenKind::LeftParen; break;
       case ')': token.kind = TokenKind::RightParen; break;
       case ',': token.kind = TokenKind::Comma; break;
+      case ':': token.kind = TokenKind::Colon; break;
       case '*':
         if (at + 1 < text_.size() && text_[at + 1] == '*') {
           token.kind = TokenKind::Power;
@@ -365,6 +381,12 @@ class ExpressionCompiler {
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
     if (upper == "CONTACT") return parseContactCall(name);
+    if (upper == "AKISPL" || upper == "CUBSPL" || upper == "INTERP") return parseSplineCall(name, upper);
+    if (upper == "ARYVAL") return parseArrayCall(name);
+    if (upper == "IF") return parseIfCall(name);
+    for (const SeriesEntry& series : kSeries) {
+      if (upper == series.name) return parseSeriesCall(name, series);
+    }
     for (const ContactPointName& symbol : kContactPointNames) {
       if (upper != symbol.name) continue;
       rejectCall(upper + " is " + symbol.meaning + ", not a function");
@@ -465,7 +487,8 @@ class ExpressionCompiler {
                               lowerName + " = " + formatReal(*a) + " and " + upperName + " = " + formatReal(*b));
       }
     };
-    if (function.operation == Operation::Step || function.operation == Operation::Step5) {
+    if (function.operation == Operation::Step || function.operation == Operation::Step5 ||
+        function.operation == Operation::Havsin) {
       requireIncreasing(1, 3, "x0", "x1");
     } else if (function.operation == Operation::Bistop) {
       requireIncreasing(2, 3, "x1", "x2");
@@ -553,6 +576,96 @@ class ExpressionCompiler {
     if (rm != 0) noteId(expression_.markerIds_, expression_.markerColumns_, rm, rmOffset);
     pushValue(name.offset);
     expression_.program_.push_back(instruction);
+  }
+
+  // AKISPL(x, z, id[, iord]), CUBSPL(x, z, id[, iord]), INTERP(x, method, id[, iord]): x (and z) are expressions,
+  // the rest literals. Whether the spline exists, and is a single curve where iord is given, the model checks.
+  void parseSplineCall(const Token& name, const std::string& function) {
+    const bool interp = function == "INTERP";
+    SplineMethod method = function == "AKISPL" ? SplineMethod::Akima : SplineMethod::Cubic;
+    int id = 0, order = 0;
+    bool orderGiven = false;
+    const int count = parseCall(function, [&](int index) {
+      if (index == 0 || (index == 1 && !interp)) return parseSum();
+      const size_t offset = current_.offset;
+      if (index == 1) {
+        const int code = parseIdLiteral(function, index, "method", "it is 1 (linear) or 3 (cubic)", false);
+        if (code != 1 && code != 3) {
+          fail(offset, "method " + std::to_string(code) + " of INTERP is neither 1 (linear) nor 3 (cubic)");
+        }
+        method = code == 1 ? SplineMethod::Linear : SplineMethod::Cubic;
+      } else if (index == 2) {
+        id = parseIdLiteral(function, index, "Reference_Spline id", "ids are positive", false);
+      } else {
+        order = parseIdLiteral(function, index, "derivative order iord", "it is 0, 1 or 2", true);
+        if (order > 2) fail(offset, "iord " + std::to_string(order) + " of " + function + " is not 0, 1 or 2");
+        orderGiven = true;
+      }
+    });
+    if (count != 3 && count != 4) {
+      fail(name.offset, function + " takes 3 or 4 arguments (" + (interp ? "x, method" : "x, z") +
+                            ", id[, iord]), got " + std::to_string(count));
+    }
+    const int operandCount = interp ? 1 : 2;
+    depth_ -= operandCount - 1;
+    Instruction instruction{.operation = Operation::Spline, .operandCount = static_cast<std::uint8_t>(operandCount)};
+    instruction.markers = {id, static_cast<int>(method), order, 0};
+    expression_.program_.push_back(instruction);
+    expression_.dataReferences_.push_back({DataReference::Kind::Spline, id, static_cast<int>(name.offset) + 1, order,
+                                           orderGiven, function});
+  }
+
+  // ARYVAL(id, n): element n (from 1) of a Reference_Array; both literals.
+  void parseArrayCall(const Token& name) {
+    std::array<int, 2> values{};
+    const int count = parseCall("ARYVAL", [&](int index) {
+      values[static_cast<size_t>(std::min(index, 1))] =
+          index == 0 ? parseIdLiteral("ARYVAL", index, "Reference_Array id", "ids are positive", false)
+                     : parseIdLiteral("ARYVAL", index, "element number", "elements count from 1", false);
+    });
+    if (count != 2) fail(name.offset, "ARYVAL takes 2 arguments (id, n), got " + std::to_string(count));
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::ArrayValue};
+    instruction.markers = {values[0], values[1], 0, 0};
+    expression_.program_.push_back(instruction);
+    expression_.dataReferences_.push_back(
+        {DataReference::Kind::Array, values[0], static_cast<int>(name.offset) + 1, values[1], false, "ARYVAL"});
+  }
+
+  // IF(e: neg, zero, pos). MotionSolve's manual writes the ':' and some of its examples a ',' in its place; both are
+  // read.
+  void parseIfCall(const Token& name) {
+    const char* const form = "IF(e: neg, zero, pos)";
+    if (current_.kind != TokenKind::LeftParen) {
+      fail(current_.offset, "expected '(' after IF, found " + describe(current_) + "; write " + form);
+    }
+    const Token open = current_;
+    advance();
+    for (int part = 0; part < 4; ++part) {
+      parseSum();
+      const bool last = part == 3;
+      const bool separated = last ? current_.kind == TokenKind::RightParen
+                                  : current_.kind == TokenKind::Comma || (part == 0 && current_.kind == TokenKind::Colon);
+      if (!separated) {
+        const Token& at = current_.kind == TokenKind::End ? open : current_;
+        fail(at.offset, std::string("IF takes a condition and three values, ") + form + "; expected " +
+                            (last ? "')'" : part == 0 ? "':'" : "','") + " after argument " + std::to_string(part + 1) +
+                            ", found " + describe(current_));
+      }
+      advance();
+    }
+    emit(Operation::If, 4, name.offset);
+  }
+
+  // POLY, CHEBY, FORCOS, FORSIN: the argument and its shift (and frequency), then the coefficients.
+  void parseSeriesCall(const Token& name, const SeriesEntry& series) {
+    const int count = parseCall(series.name, [&](int) { parseSum(); });
+    if (count < series.fewest || count > series.most) {
+      fail(name.offset, std::string(series.name) + " takes " + std::to_string(series.fewest) + " to " +
+                            std::to_string(series.most) + " arguments, " + series.form + ", got " +
+                            std::to_string(count));
+    }
+    emit(series.operation, count, name.offset);
   }
 
   // Records an id the expression names, once, with the column of its first appearance.
@@ -650,6 +763,12 @@ std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::
 
 double ExpressionContext::contactPoint(ContactPointSymbol) const { return std::numeric_limits<double>::quiet_NaN(); }
 
+double ExpressionContext::spline(SplineMethod, int, double, double, int) const {
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double ExpressionContext::arrayValue(int, int) const { return std::numeric_limits<double>::quiet_NaN(); }
+
 std::variant<Expression, ExpressionError> Expression::compile(std::string_view text, ContactPointSymbols contactPoint) {
   try {
     return ExpressionCompiler(text, contactPoint).compile();
@@ -717,6 +836,50 @@ double Expression::contactValue(const Instruction& instruction, const Expression
   return context.marker(rm).rotation.col(axis).dot(vector);
 }
 
+namespace {
+
+// POLY(x, x0, a0, …): Σ aj·(x − x0)^j, by Horner's rule from the highest coefficient.
+double polySeries(const double* a, int count) {
+  const double shifted = a[0] - a[1];
+  double sum = 0;
+  for (int j = count - 1; j >= 2; --j) sum = sum * shifted + a[j];
+  return sum;
+}
+
+// CHEBY(x, x0, a0, …): Σ aj·Tj(x − x0), with T0 = 1, T1 = u, Tj = 2u·Tj−1 − Tj−2 (Chebyshev's polynomials).
+double chebySeries(const double* a, int count) {
+  const double u = a[0] - a[1];
+  double previous = 1, current = u;
+  double sum = a[2];
+  for (int j = 3; j < count; ++j) {
+    sum += a[j] * current;
+    const double next = 2 * u * current - previous;
+    previous = current;
+    current = next;
+  }
+  return sum;
+}
+
+// FORCOS / FORSIN(x, x0, w, a0, a1, …): a0 + Σj≥1 aj·cos(j·w·(x − x0)) (sin for FORSIN).
+double fourierSeries(const double* a, int count, bool sine) {
+  const double phase = a[2] * (a[0] - a[1]);
+  double sum = a[3];
+  for (int j = 4; j < count; ++j) {
+    const double angle = (j - 3) * phase;
+    sum += a[j] * (sine ? std::sin(angle) : std::cos(angle));
+  }
+  return sum;
+}
+
+// HAVSIN(x, x0, h0, x1, h1): h0 up to x0, h1 from x1, and between them half a period of a sine from one to the other.
+double haversineStep(double x, double x0, double h0, double x1, double h1) {
+  if (x <= x0) return h0;
+  if (x >= x1) return h1;
+  return (h0 + h1) / 2 + (h1 - h0) / 2 * std::sin(std::numbers::pi * (x - x0) / (x1 - x0) - std::numbers::pi / 2);
+}
+
+}  // namespace
+
 // One switch for every operation, so that the loop dispatches once per instruction. An operation finds its
 // operands at a = top − operandCount, in the order they were written, and leaves its result in a[0].
 double Expression::run(const Instruction* first, const Instruction* last, const ExpressionContext& context) {
@@ -766,6 +929,20 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Shf: a[0] = a[2] * std::sin(a[3] * (a[0] - a[1]) - a[4]) + a[5]; break;
       case Operation::Impact: a[0] = impactFunction(a[0], a[1], a[2], a[3], a[4], a[5], a[6]).force; break;
       case Operation::Bistop: a[0] = bistopFunction(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+      case Operation::Spline:
+        a[0] = context.spline(static_cast<SplineMethod>(instruction->markers[1]), instruction->markers[0], a[0],
+                              instruction->operandCount == 2 ? a[1] : 0.0, instruction->markers[2]);
+        break;
+      case Operation::ArrayValue:
+        *top++ = context.arrayValue(instruction->markers[0], instruction->markers[1]);
+        continue;
+      case Operation::If: a[0] = a[0] < 0 ? a[1] : a[0] == 0 ? a[2] : a[0] > 0 ? a[3] : a[0]; break;  // NaN stays
+      case Operation::Poly: a[0] = polySeries(a, instruction->operandCount); break;
+      case Operation::Cheby: a[0] = chebySeries(a, instruction->operandCount); break;
+      case Operation::Forcos: a[0] = fourierSeries(a, instruction->operandCount, false); break;
+      case Operation::Forsin: a[0] = fourierSeries(a, instruction->operandCount, true); break;
+      case Operation::Havsin: a[0] = haversineStep(a[0], a[1], a[2], a[3], a[4]); break;
+      case Operation::Dim: a[0] = a[0] > a[1] ? a[0] - a[1] : 0.0; break;
     }
     top = a + 1;
   }

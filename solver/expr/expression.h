@@ -27,7 +27,14 @@
 //   contact     DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE: one contact point's penetration, its rate, its slip
 //   point       along the contact frame's two tangents and its normal force, readable only where compile allows them
 //               (a Force_Contact's cnf_type="EXPRESSION" and cff_type="EXPRESSION"; ContactPointSymbol)
-// Other MotionSolve names (FX, AKISPL, IF…) are refused with a message saying they are not available yet.
+//   splines     AKISPL(x, z, id[, iord]), CUBSPL(x, z, id[, iord]): Reference_Spline id by Akima's method or the
+//               natural cubic spline, linear in z across a family of curves; INTERP(x, method, id[, iord]), method
+//               1 linear, 3 the cubic spline; iord (0-2) the x-derivative. ARYVAL(id, n): element n of
+//               Reference_Array id. Ids, iord, method and n are whole-number literals; the context gives the data
+//   logic       IF(e: neg, zero, pos) (a comma after e is accepted too, as MotionSolve's own examples write it),
+//               DIM(a,b) = max(a−b, 0), HAVSIN(x,x0,h0,x1,h1)
+//   series      POLY(x,x0,a0…a30), CHEBY(x,x0,a0…a30), FORCOS(x,x0,w,a0…a30), FORSIN(x,x0,w,a0…a30)
+// Other MotionSolve names (FX, CURVE…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -103,6 +110,22 @@ constexpr ContactPointSymbols contactPointSymbol(ContactPointSymbol symbol) {
   return 1u << static_cast<unsigned>(symbol);
 }
 
+// How a Reference_Spline is interpolated: AKISPL (Akima), CUBSPL (natural cubic spline), INTERP method 1 (linear)
+// and 3 (the cubic spline).
+enum class SplineMethod : std::uint8_t { Akima, Cubic, Linear };
+
+// A data element an expression names (AKISPL, CUBSPL, INTERP: a Reference_Spline; ARYVAL: a Reference_Array),
+// with what the model must check once it has its data: the column of the call, the derivative order asked of a
+// spline (a family of curves gives none) or the array's element.
+struct DataReference {
+  enum class Kind : std::uint8_t { Spline, Array } kind = Kind::Spline;
+  int id = 0;
+  int column = 0;           // 1-based, of the function's name
+  int orderOrPosition = 0;  // Spline: iord (0 to 2); Array: n (1-based)
+  bool orderGiven = false;  // Spline: iord was written
+  std::string function;     // AKISPL, CUBSPL, INTERP, ARYVAL
+};
+
 // What an expression reads while it is evaluated.
 class ExpressionContext {
  public:
@@ -121,6 +144,11 @@ class ExpressionContext {
   // DELTA, SLIP_T1…: the contact point being evaluated; NaN for a context without one (compile lets them through
   // only where the caller gives a contact point).
   virtual double contactPoint(ContactPointSymbol symbol) const;
+  // AKISPL, CUBSPL, INTERP: the `order`-th x-derivative of Reference_Spline `id` at (x, z); NaN for a context
+  // without data (a model checks the ids when it is built).
+  virtual double spline(SplineMethod method, int id, double x, double z, int order) const;
+  // ARYVAL(id, n): element n (1-based) of Reference_Array `id`; NaN for a context without data.
+  virtual double arrayValue(int id, int position) const;
 };
 
 struct ExpressionError {
@@ -152,6 +180,8 @@ class Expression {
   // The same for the Force_Contact ids CONTACT names.
   const std::vector<int>& contactIds() const { return contactIds_; }
   const std::vector<int>& contactColumns() const { return contactColumns_; }
+  // Every Reference_Spline and Reference_Array call, in order of appearance.
+  const std::vector<DataReference>& dataReferences() const { return dataReferences_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   // TIME appears (not folded away): the value may change with time at a fixed state.
@@ -169,6 +199,7 @@ class Expression {
     Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
+    Spline, ArrayValue, If, Poly, Cheby, Forcos, Forsin, Havsin, Dim,
   };
   struct Instruction {
     Operation operation = Operation::Constant;
@@ -177,7 +208,9 @@ class Expression {
     std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame;
                                                 // Variable: markers[0] is the Reference_Variable id;
                                                 // Contact: the Force_Contact id, jflag (-1: the index form), comp
-                                                // or index, rm; ContactPoint: markers[0] is the symbol
+                                                // or index, rm; ContactPoint: markers[0] is the symbol;
+                                                // Spline: the Reference_Spline id, SplineMethod, iord;
+                                                // ArrayValue: the Reference_Array id, n
     double constant = 0;                        // Constant: the value it pushes
   };
 
@@ -195,6 +228,7 @@ class Expression {
   std::vector<int> markerIds_, markerColumns_;
   std::vector<int> variableIds_, variableColumns_;
   std::vector<int> contactIds_, contactColumns_;
+  std::vector<DataReference> dataReferences_;
   bool usesAcceleration_ = false;
 
   friend class ExpressionCompiler;
