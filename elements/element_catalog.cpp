@@ -259,6 +259,8 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
+      collectionKind(constraintCouplerSchema(), &ModelSpec::couplers, checkConstraintCoupler, false),
+      collectionKind(constraintGearSchema(), &ModelSpec::gears, checkConstraintGear, false),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
@@ -286,9 +288,10 @@ std::vector<ElementKind> buildCatalog() {
   ignored("Reference_String", "no element in this version reads strings");
   ignored("Reference_Array", "no element in this version reads arrays");
   ignored("Reference_Spline", "no element in this version reads splines");
-  const std::string jointNote = "this constraint is not available yet; Constraint_Joint and Constraint_Jprim are";
-  for (const char* element : {"Constraint_Coupler", "Constraint_Gear",
-                              "Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
+  const std::string jointNote =
+      "this constraint is not available yet; Constraint_Joint, Constraint_Jprim, Constraint_Coupler and "
+      "Constraint_Gear are";
+  for (const char* element : {"Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
                               "Constraint_CVSF", "Constraint_SFSF", "Constraint_UserConstr", "Constraint_PTdCV",
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
