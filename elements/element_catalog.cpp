@@ -297,6 +297,10 @@ std::vector<ElementKind> buildCatalog() {
     refused(element, jointNote);
   }
   refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
+  refused("Force_JointFriction",
+          "joint friction is not available yet: MotionSolve's law (LuGre bristles, loaded by the preload and the "
+          "joint's reaction forces and moments) is not known well enough to reproduce; model a known friction torque "
+          "with Force_Scalar_TwoBody");
   for (const char* element : {"Force_Scalar_OneBody", "Force_Beam", "Force_Field", "Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");

@@ -79,7 +79,8 @@ TEST(ConstraintCoupler, SpurGearsKeepTheirRatioAndReflectTheirInertia) {
   RecordProperty("worst_motor_torque_error", sci(worstMotor));
   RecordProperty("worst_coupler_torque_error", sci(worstCoupler));
   RecordProperty("worst_power_error", sci(worstPower));
-  EXPECT_GT(angle1.back(), 3.5);  // θ1(2) = 4 + 0.8·sin 6: gear 1 crossed its ±π seam, gear 2 (9.4 rad) crossed it thrice
+  // θ1(2) = 4 + 0.8·sin 6: gear 1 crossed its ±π seam, gear 2 (9.4 rad) crossed it three times.
+  EXPECT_GT(angle1.back(), 3.5);
   EXPECT_LT(worstDrive, 1e-8);
   EXPECT_LT(worstRatio, 1e-12);
   EXPECT_LT(worstAngle, 1e-10);
