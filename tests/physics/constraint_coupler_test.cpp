@@ -2,8 +2,8 @@
 // 2 turns 2.5 times as fast, the other way), gear 1 driven by a Motion_Joint: the rates' ratio holds to round-off at
 // every output, the angles' relation to the assembly's tolerance, and the reactions are those of the reflected
 // inertia — the motor gives (I1 + 2.5²·I2)·α1, the coupler takes −2.5²·I2·α1 from gear 1, and the motor's power is
-// the rate of change of the gears' kinetic energy. A coupler of three joints with a translation; and a gear whose
-// ratio comes from its common-velocity marker: the pitch radii's.
+// the rate of change of the gears' kinetic energy. A static equilibrium through a coupler; a coupler of three joints
+// with a translation; and a gear whose ratio comes from its common-velocity marker: the pitch radii's.
 #include <algorithm>
 #include <cmath>
 
@@ -87,6 +87,38 @@ TEST(ConstraintCoupler, SpurGearsKeepTheirRatioAndReflectTheirInertia) {
   EXPECT_LT(worstMotor, 1e-7 * torquePeak);
   EXPECT_LT(worstCoupler, 1e-7 * torquePeak);
   EXPECT_LT(worstPower, 1e-7 * torquePeak * 4.4);
+}
+
+// Static analysis through a coupler: gears whose CGs sit off their axes (gear 1's 0.02 m, gear 2's 0.1 m, both along
+// x at the start) under gravity along −y, coupled 2.5·q1 + q2 = 0, rest where the virtual work of the two gravity
+// torques vanishes: m1·g·0.02·cos θ1 = 2.5·m2·g·0.1·cos θ2 with θ2 = −2.5·θ1.
+TEST(ConstraintCoupler, StaticEquilibriumBalancesTheReflectedTorques) {
+  DeckXml settings;
+  settings.gravity = Vec3(0, -9.81, 0);
+  BodyXml gear1{.id = 2, .cg = 20, .mass = 1, .inertia = Vec3(0.01, 0.01, kInertia1)};
+  BodyXml gear2{.id = 3, .cg = 30, .mass = 0.5, .inertia = Vec3(0.03, 0.03, kInertia2)};
+  std::string deck = deckXml(
+      settings, markerXml(10, 1, Vec3::Zero()) + markerXml(11, 1, Vec3(0.35, 0, 0)) + bodyXml(gear1) +
+                    markerXml(20, 2, Vec3(0.02, 0, 0)) + markerXml(21, 2, Vec3::Zero()) + bodyXml(gear2) +
+                    markerXml(30, 3, Vec3(0.45, 0, 0)) + markerXml(31, 3, Vec3(0.35, 0, 0)) +
+                    jointXml(1, "REVOLUTE", 21, 10) + jointXml(2, "REVOLUTE", 31, 11) +
+                    "<Constraint_Coupler id=\"7\" joint1_id=\"1\" joint2_id=\"2\" coefficients=\"2.5 1\"/>\n");
+  const std::string transient = "analysis_type=\"Transient\"";
+  deck.replace(deck.find(transient), transient.size(), "analysis_type=\"Static\"");
+  const DeckRun run = runDeckText("coupler_static", deck);
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const BodyMotion gear1Motion(bodies, 2), gear2Motion(bodies, 3);
+  const size_t last = gear1Motion.count() - 1;
+  // The angles from the CGs' places about the axes.
+  const Vec3 cg1 = gear1Motion.cg(last), cg2 = gear2Motion.cg(last) - Vec3(0.35, 0, 0);
+  const double theta1 = std::atan2(cg1.y(), cg1.x()), theta2 = std::atan2(cg2.y(), cg2.x());
+  const double imbalance = 1 * 9.81 * 0.02 * std::cos(theta1) - 2.5 * 0.5 * 9.81 * 0.1 * std::cos(theta2);
+  RecordProperty("torque_imbalance", sci(imbalance));
+  RecordProperty("theta1", sci(theta1));
+  EXPECT_GT(std::fabs(theta1), 0.1);  // it moved off the deck's configuration, where the torques do not balance
+  EXPECT_LT(std::fabs(2.5 * theta1 + theta2 - 2 * M_PI * std::round((2.5 * theta1 + theta2) / (2 * M_PI))), 1e-9);
+  EXPECT_LT(std::fabs(imbalance), 1e-8);  // of torques of order 0.2 N·m
 }
 
 // A coupler of three joints, one of them sliding: a pinion driven on a REVOLUTE joint, a rack on a TRANSLATIONAL
