@@ -178,7 +178,20 @@ void markerPoseAtStart(const Model& model, const Marker& marker, Vector3& positi
 
 }  // namespace
 
-std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
+void markerFrameAtStart(const Model& model, int markerIndex, Vector3& position, Matrix3& axes) {
+  Vector3 cg;
+  markerPoseAtStart(model, model.markers[static_cast<size_t>(markerIndex)], position, axes, cg);
+}
+
+double jointCoordinateAtStart(const JointEquation& measure, int markerI, int markerJ, const Model& model) {
+  JointFrames frames;
+  markerPoseAtStart(model, model.markers[static_cast<size_t>(markerI)], frames.positionI, frames.axesI, frames.cgI);
+  markerPoseAtStart(model, model.markers[static_cast<size_t>(markerJ)], frames.positionJ, frames.axesJ, frames.cgJ);
+  if (measure.kind == Kind::JointRotation) return jointEquationAngle(measure, frames);
+  return evaluateJointEquation(measure, frames, 0).value;
+}
+
+std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
                                                             const std::vector<ConstraintJointSpec>& primitives,
                                                             const std::vector<MotionJointSpec>& motions,
                                                             const Model& model, Diagnostics& diagnostics) {

@@ -60,6 +60,7 @@ enum class JointEquationKind {
   RackPinion,       // d·z_J − d0 − ratio·(θ − θ0), θ about z_I
   JointTranslation, // d·z_J: what a translational Motion_Joint prescribes
   JointRotation,    // θ, the rotation of x_I about z_J (AZ): what a rotational Motion_Joint prescribes
+  Coupler,          // Σ c_k (q_k − q_k0) over the joint coordinates of Joint::coupled (Constraint_Coupler, _Gear)
 };
 
 struct JointEquation {
@@ -81,7 +82,21 @@ struct JointMotion {
   int stateCount() const { return valueType == 'D' ? 0 : valueType == 'V' ? 1 : 2; }
 };
 
-// A joint, a primitive, or a Motion_Joint (type "MOTION", on its joint's markers, with `motion` set).
+// One joint coordinate q a Constraint_Coupler or Constraint_Gear couples: measured between that joint's markers
+// as a Motion_Joint measures it (`measure` is a JointTranslation or a JointRotation), counted from its value q0 in
+// the deck's configuration, times its coefficient c.
+struct CoupledCoordinate {
+  long jointId = 0;
+  JointEquation measure;
+  int markerI = -1, markerJ = -1;  // index into Model::markers
+  int bodyI = -1, bodyJ = -1;      // index into Model::bodies; -1 for ground
+  double coefficient = 1;
+  double origin = 0;               // q0
+};
+
+// A joint, a primitive, a Motion_Joint (type "MOTION", on its joint's markers, with `motion` set), or a coupler
+// (type "COUPLER" or "GEAR", one equation of kind Coupler over `coupled`; its markers and bodies are its first
+// joint's, for reactions and requests).
 struct Joint {
   long id = 0;
   SourceLoc loc;
@@ -92,21 +107,30 @@ struct Joint {
   int bodyJ = -1;
   std::vector<JointEquation> equations;
   std::shared_ptr<const JointMotion> motion;
+  std::vector<CoupledCoordinate> coupled;  // a coupler's joint coordinates, two or three
   // The motions' equations are counted among the joints' in reactions only by their own element.
   bool isMotion() const { return motion != nullptr; }
+  bool isCoupler() const { return !coupled.empty(); }
 };
 
 struct ConstraintModel {
-  std::vector<Joint> joints;  // Constraint_Joint then Constraint_Jprim, the active ones, in deck order
+  std::vector<Joint> joints;  // Constraint_Joint, Constraint_Jprim, Motion_Joint, then couplers: the active ones
   int equationCount = 0;
 };
 
 // "Constraint_Joint id=3 (deck.xml:12:3)"
 std::string describeJoint(const Joint& joint);
 
+// Where marker `markerIndex` (into Model::markers) is in the deck's configuration: its origin and axes in ground.
+void markerFrameAtStart(const Model& model, int markerIndex, Vector3& position, Matrix3& axes);
+
+// The value of `measure` (a JointTranslation or JointRotation) between markers `markerI` and `markerJ` (indices into
+// Model::markers) in the deck's configuration; a rotation in (−π, π].
+double jointCoordinateAtStart(const JointEquation& measure, int markerI, int markerJ, const Model& model);
+
 // The model's active joints, primitives and motions. A joint between two markers of one body, or between two
 // ground markers, is an error; so is a motion on a joint that is inactive or of a type it cannot drive.
-std::shared_ptr<const ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
+std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
                                                             const std::vector<ConstraintJointSpec>& primitives,
                                                             const std::vector<MotionJointSpec>& motions,
                                                             const Model& model, Diagnostics& diagnostics);

@@ -273,6 +273,8 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
+      collectionKind(constraintCouplerSchema(), &ModelSpec::couplers, checkConstraintCoupler, false),
+      collectionKind(constraintGearSchema(), &ModelSpec::gears, checkConstraintGear, false),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
@@ -300,14 +302,19 @@ std::vector<ElementKind> buildCatalog() {
                                "and the linear solver is chosen by the model's size");
   ignored("Param_Linear", "linear analysis is not available");
   ignored("Post_UserAPI", "POST_SUB is not available");
-  const std::string jointNote = "this constraint is not available yet; Constraint_Joint and Constraint_Jprim are";
-  for (const char* element : {"Constraint_Coupler", "Constraint_Gear",
-                              "Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
+  const std::string jointNote =
+      "this constraint is not available yet; Constraint_Joint, Constraint_Jprim, Constraint_Coupler and "
+      "Constraint_Gear are";
+  for (const char* element : {"Constraint_Mate", "Constraint_PTCV", "Constraint_CVCV", "Constraint_PTSF",
                               "Constraint_CVSF", "Constraint_SFSF", "Constraint_UserConstr", "Constraint_PTdCV",
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
   refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
+  refused("Force_JointFriction",
+          "joint friction is not available yet: MotionSolve's law (LuGre bristles, loaded by the preload and the "
+          "joint's reaction forces and moments) is not known well enough to reproduce; model a known friction torque "
+          "with Force_Scalar_TwoBody");
   for (const char* element : {"Force_Scalar_OneBody", "Force_Beam", "Force_Field", "Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");

@@ -117,6 +117,10 @@ EquationValue evaluateJointEquation(const JointEquation& equation, const JointFr
       out.gJ.tail<3>() = -rate;
       break;
     }
+    case JointEquationKind::Coupler:
+      // Spans several joints' frames: the constraint system sums its coordinates' measures (evaluated here as the
+      // JointTranslation or JointRotation each one is).
+      break;
   }
   return out;
 }

@@ -174,7 +174,13 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
-  model.constraints = buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
+  {
+    std::shared_ptr<ConstraintModel> constraints =
+        buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
+    appendCouplers(spec.couplers, spec.joints, model, *constraints, diagnostics);
+    appendGears(spec.gears, spec.joints, model, *constraints, diagnostics);
+    model.constraints = constraints;
+  }
   model.forces = buildForceModel(spec, model, diagnostics);
   model.requests = buildRequestModel(spec.requests, model, diagnostics);  // reads the joints and forces
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/constraint_coupler.h"
+#include "elements/constraint_gear.h"
 #include "elements/constraint_joint.h"
 #include "elements/contact_surface.h"
 #include "elements/debug_output.h"
@@ -66,6 +68,8 @@ struct ModelSpec {
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<MotionJointSpec> motions;
+  std::vector<ConstraintCouplerSpec> couplers;
+  std::vector<ConstraintGearSpec> gears;
   std::vector<ReferenceVariableSpec> variables;
   std::vector<ForceScalarTwoBodySpec> scalarForces;
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;

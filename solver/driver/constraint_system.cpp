@@ -2,6 +2,7 @@
 #include "constraint_system.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <Eigen/SparseCholesky>
@@ -35,9 +36,25 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
   for (const Joint& joint : model.constraints->joints) {
     ActiveJoint active;
     active.joint = &joint;
-    for (int k = 0; k < static_cast<int>(joint.equations.size()); ++k) {
-      active.equations.push_back(k);
-      active.referenceAngles.push_back(joint.equations[static_cast<size_t>(k)].angleOffset);
+    for (int k = 0; k < static_cast<int>(joint.equations.size()); ++k) active.equations.push_back(k);
+    const auto column = [&](int body) {
+      if (body < 0) return -1;
+      const auto found = std::find(active.bodies.begin(), active.bodies.end(), body);
+      if (found != active.bodies.end()) return static_cast<int>(found - active.bodies.begin());
+      active.bodies.push_back(body);
+      return static_cast<int>(active.bodies.size()) - 1;
+    };
+    const auto addPair = [&](int markerI, int markerJ, int bodyI, int bodyJ) {
+      active.pairs.push_back({markerI, markerJ, bodyI, bodyJ, column(bodyI), column(bodyJ)});
+    };
+    if (joint.isCoupler()) {
+      for (const CoupledCoordinate& coordinate : joint.coupled) {
+        addPair(coordinate.markerI, coordinate.markerJ, coordinate.bodyI, coordinate.bodyJ);
+        active.referenceAngles.push_back(coordinate.measure.angleOffset);
+      }
+    } else {
+      addPair(joint.markerI, joint.markerJ, joint.bodyI, joint.bodyJ);
+      for (const JointEquation& equation : joint.equations) active.referenceAngles.push_back(equation.angleOffset);
     }
     joints_.push_back(std::move(active));
     hasMotions_ = hasMotions_ || joint.isMotion();
@@ -56,6 +73,7 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
     active.offset = offset;
     offset += 2 * static_cast<int>(m);
     active.values.resize(m);
+    if (active.joint->isCoupler()) continue;  // its angles are its coordinates', whichever equations stay
     active.referenceAngles.resize(m);
     for (size_t k = 0; k < m; ++k) {
       active.referenceAngles[k] = active.joint->equations[static_cast<size_t>(active.equations[k])].angleOffset;
@@ -139,10 +157,10 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
 
 JointFrames ConstraintSystem::framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const {
   const auto of = [&](int body) { return body < 0 ? nullptr : &bodies[static_cast<size_t>(body)]; };
-  return framesOf(joint, of(joint.bodyI), of(joint.bodyJ));
+  return framesOf(joint.markerI, joint.markerJ, of(joint.bodyI), of(joint.bodyJ));
 }
 
-JointFrames ConstraintSystem::framesOf(const Joint& joint, const BodyKinematics* bodyI,
+JointFrames ConstraintSystem::framesOf(int markerI, int markerJ, const BodyKinematics* bodyI,
                                        const BodyKinematics* bodyJ) const {
   JointFrames frames;
   const auto place = [&](int markerIndex, const BodyKinematics* body, Vector3& position, Matrix3& axes, Vector3& cg) {
@@ -157,64 +175,119 @@ JointFrames ConstraintSystem::framesOf(const Joint& joint, const BodyKinematics*
     axes = body->rotation * marker.orientation;
     cg = body->position;
   };
-  place(joint.markerI, bodyI, frames.positionI, frames.axesI, frames.cgI);
-  place(joint.markerJ, bodyJ, frames.positionJ, frames.axesJ, frames.cgJ);
+  place(markerI, bodyI, frames.positionI, frames.axesI, frames.cgI);
+  place(markerJ, bodyJ, frames.positionJ, frames.axesJ, frames.cgJ);
   return frames;
 }
 
-void ConstraintSystem::evaluateJoint(ActiveJoint& active, const JointFrames& frames,
-                                     std::vector<EquationValue>& values) const {
+void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const BodyKinematics> bodies,
+                                     int replacedBody, const BodyKinematics* replacement,
+                                     std::vector<EquationRows>& values, std::vector<double>* angles,
+                                     JointFrames* firstFrames) const {
+  const Joint& joint = *active.joint;
+  const auto kinematicsOf = [&](int body) -> const BodyKinematics* {
+    if (body < 0) return nullptr;
+    return body == replacedBody ? replacement : &bodies[static_cast<size_t>(body)];
+  };
+  const auto framesOfPair = [&](const MarkerPair& pair) {
+    return framesOf(pair.markerI, pair.markerJ, kinematicsOf(pair.bodyI), kinematicsOf(pair.bodyJ));
+  };
+  // Adds `scale` times a measurement's rows on its pair's two bodies.
+  const auto addRows = [](const MarkerPair& pair, const EquationValue& measured, double scale, EquationRows& rows) {
+    if (pair.columnI >= 0) rows.g.col(pair.columnI) += scale * measured.gI;
+    if (pair.columnJ >= 0) rows.g.col(pair.columnJ) += scale * measured.gJ;
+  };
+  const Eigen::Index columns = static_cast<Eigen::Index>(active.bodies.size());
   values.resize(active.equations.size());
-  for (size_t k = 0; k < active.equations.size(); ++k) {
-    values[k] = evaluateJointEquation(active.joint->equations[static_cast<size_t>(active.equations[k])], frames,
-                                      active.referenceAngles[k]);
-    if (active.joint->isMotion()) values[k].value -= active.targetPosition;
+  if (angles) angles->resize(active.referenceAngles.size());
+  if (joint.isCoupler()) {
+    // One equation, Σ c (q − q0) over the coupled joints' coordinates, each measured on its own markers.
+    for (EquationRows& rows : values) {
+      rows.value = 0;
+      rows.g.setZero(6, columns);
+      for (size_t t = 0; t < joint.coupled.size(); ++t) {
+        const CoupledCoordinate& coordinate = joint.coupled[t];
+        const JointFrames frames = framesOfPair(active.pairs[t]);
+        if (t == 0 && firstFrames) *firstFrames = frames;
+        const EquationValue measured =
+            evaluateJointEquation(coordinate.measure, frames, active.referenceAngles[t]);
+        rows.value += coordinate.coefficient * (measured.value - coordinate.origin);
+        addRows(active.pairs[t], measured, coordinate.coefficient, rows);
+        if (angles) (*angles)[t] = measured.angle;
+      }
+    }
+    return;
   }
+  const JointFrames frames = framesOfPair(active.pairs.front());
+  if (firstFrames) *firstFrames = frames;
+  for (size_t k = 0; k < active.equations.size(); ++k) {
+    const EquationValue measured = evaluateJointEquation(joint.equations[static_cast<size_t>(active.equations[k])],
+                                                         frames, active.referenceAngles[k]);
+    EquationRows& rows = values[k];
+    rows.value = measured.value - (joint.isMotion() ? active.targetPosition : 0.0);
+    rows.g.setZero(6, columns);
+    addRows(active.pairs.front(), measured, 1.0, rows);
+    if (angles) (*angles)[k] = measured.angle;
+  }
+}
+
+double ConstraintSystem::equationValueAt(const Joint& joint, int index, std::span<const BodyKinematics> bodies) const {
+  for (const ActiveJoint& active : joints_) {
+    if (active.joint != &joint) continue;
+    ActiveJoint alone = active;
+    alone.equations = {index};
+    if (!joint.isCoupler()) alone.referenceAngles = {joint.equations[static_cast<size_t>(index)].angleOffset};
+    std::vector<EquationRows> values;
+    evaluateJoint(alone, bodies, -1, nullptr, values);
+    return values.front().value;
+  }
+  return 0;
 }
 
 void ConstraintSystem::evaluate(std::span<const BodyKinematics> bodies, double time, const double* y) {
   updateTargets(time, y);
   for (ActiveJoint& active : joints_) {
-    active.frames = framesOf(*active.joint, bodies);
-    evaluateJoint(active, active.frames, active.values);
+    evaluateJoint(active, bodies, -1, nullptr, active.values, nullptr, &active.frames);
   }
 }
 
 void ConstraintSystem::acceptState(std::span<const BodyKinematics> bodies) {
+  std::vector<EquationRows> values;
+  std::vector<double> angles;
   for (ActiveJoint& active : joints_) {
     bool turns = false;
+    if (active.joint->isCoupler()) {
+      for (const CoupledCoordinate& coordinate : active.joint->coupled) {
+        turns = turns || measuresTurningAngle(coordinate.measure.kind);
+      }
+    }
     for (const int e : active.equations) {
       const JointEquationKind kind = active.joint->equations[static_cast<size_t>(e)].kind;
       turns = turns || measuresTurningAngle(kind);
     }
-    if (!turns) continue;
-    std::vector<EquationValue> values;
-    evaluateJoint(active, framesOf(*active.joint, bodies), values);
-    for (size_t k = 0; k < values.size(); ++k) active.referenceAngles[k] = values[k].angle;
+    if (!turns || active.equations.empty()) continue;
+    evaluateJoint(active, bodies, -1, nullptr, values, &angles);
+    active.referenceAngles = angles;
   }
 }
 
 void ConstraintSystem::addLoads(const double* y, std::vector<BodyLoad>& loads) const {
   for (const ActiveJoint& active : joints_) {
-    const Joint& joint = *active.joint;
     for (size_t k = 0; k < active.equations.size(); ++k) {
       const double lambda = y[active.offset + static_cast<int>(k)];
-      if (joint.bodyI >= 0) addReaction(active.values[k].gI, lambda, loads[static_cast<size_t>(joint.bodyI)]);
-      if (joint.bodyJ >= 0) addReaction(active.values[k].gJ, lambda, loads[static_cast<size_t>(joint.bodyJ)]);
+      for (size_t c = 0; c < active.bodies.size(); ++c) {
+        addReaction(active.values[k].g.col(static_cast<Eigen::Index>(c)), lambda,
+                    loads[static_cast<size_t>(active.bodies[c])]);
+      }
     }
   }
 }
 
 void ConstraintSystem::addResidual(const double* y, const double* yp, std::span<const BodyKinematics> bodies,
                                    double* r) const {
-  const auto velocityTerm = [&](const Vector6& g, int body) {
-    if (body < 0) return 0.0;
-    const BodyKinematics& k = bodies[static_cast<size_t>(body)];
-    return g.head<3>().dot(k.velocity) + g.tail<3>().dot(k.angularVelocity);
-  };
   // q' − T(u − Gᵀμ): adds T Gᵀμ, i.e. G_vᵀμ to p's rows and ½Q(e) Rᵀ G_ωᵀμ to e's rows.
   const auto stabilise = [&](const Vector6& g, int body, double mu) {
-    if (body < 0 || mu == 0) return;
+    if (mu == 0) return;
     const int offset = body * kSize;
     const BodyKinematics& k = bodies[static_cast<size_t>(body)];
     Eigen::Map<Vector3>(r + offset + kPosition) += mu * g.head<3>();
@@ -227,13 +300,17 @@ void ConstraintSystem::addResidual(const double* y, const double* yp, std::span<
     const Joint& joint = *active.joint;
     const int m = static_cast<int>(active.equations.size());
     for (int k = 0; k < m; ++k) {
-      const EquationValue& value = active.values[static_cast<size_t>(k)];
-      r[active.offset + k] = velocityTerm(value.gI, joint.bodyI) + velocityTerm(value.gJ, joint.bodyJ) -
-                             (joint.isMotion() ? active.targetVelocity : 0.0);
-      r[active.offset + m + k] = value.value;
+      const EquationRows& value = active.values[static_cast<size_t>(k)];
       const double mu = y[active.offset + m + k];
-      stabilise(value.gI, joint.bodyI, mu);
-      stabilise(value.gJ, joint.bodyJ, mu);
+      double velocityTerm = 0;
+      for (size_t c = 0; c < active.bodies.size(); ++c) {
+        const Vector6 g = value.g.col(static_cast<Eigen::Index>(c));
+        const BodyKinematics& kinematics = bodies[static_cast<size_t>(active.bodies[c])];
+        velocityTerm += g.head<3>().dot(kinematics.velocity) + g.tail<3>().dot(kinematics.angularVelocity);
+        stabilise(g, active.bodies[c], mu);
+      }
+      r[active.offset + k] = velocityTerm - (joint.isMotion() ? active.targetVelocity : 0.0);
+      r[active.offset + m + k] = value.value;
     }
     // A motion's own states: s' = f (V) or s' = w, w' = f (A).
     if (active.motionState >= 0) {
@@ -252,16 +329,12 @@ void ConstraintSystem::addPatternBlocks(JacobianPattern& pattern) {
   for (ActiveJoint& active : joints_) {
     const int columns = 2 * static_cast<int>(active.equations.size());
     if (columns == 0) continue;
-    const auto add = [&](int body, int& bodyJoint, int& jointBody, Eigen::MatrixXd& bodyJointValues,
-                         Eigen::MatrixXd& jointBodyValues) {
-      if (body < 0) return;
-      bodyJoint = pattern.addBlock({body * kSize, kSize, active.offset, columns});
-      jointBody = pattern.addBlock({active.offset, columns, body * kSize, kSize});
-      bodyJointValues = Eigen::MatrixXd::Zero(kSize, columns);
-      jointBodyValues = Eigen::MatrixXd::Zero(columns, kSize);
-    };
-    add(active.joint->bodyI, active.blockBodyJointI, active.blockJointBodyI, active.bodyJointI, active.jointBodyI);
-    add(active.joint->bodyJ, active.blockBodyJointJ, active.blockJointBodyJ, active.bodyJointJ, active.jointBodyJ);
+    for (const int body : active.bodies) {
+      active.blockBodyJoint.push_back(pattern.addBlock({body * kSize, kSize, active.offset, columns}));
+      active.blockJointBody.push_back(pattern.addBlock({active.offset, columns, body * kSize, kSize}));
+      active.bodyJoint.push_back(Eigen::MatrixXd::Zero(kSize, columns));
+      active.jointBody.push_back(Eigen::MatrixXd::Zero(columns, kSize));
+    }
   }
   for (ActiveJoint& active : joints_) {
     if (active.motionState < 0) continue;
@@ -275,26 +348,26 @@ void ConstraintSystem::addPatternBlocks(JacobianPattern& pattern) {
 
 void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinematics> bodies,
                                      const CouplingSink& coupling) {
-  std::vector<EquationValue> moved;
+  std::vector<EquationRows> moved;
   for (ActiveJoint& active : joints_) {
-    const Joint& joint = *active.joint;
     const int m = static_cast<int>(active.equations.size());
     if (m == 0) continue;
-    // Velocity terms g·u of each equation for given kinematics of the two bodies.
-    const auto velocityRow = [&](const EquationValue& value, const BodyKinematics* kI, const BodyKinematics* kJ) {
+    const size_t bodyCount = active.bodies.size();
+    // Velocity terms g·u of an equation, with body `replacedBody` at `replacement`.
+    const auto velocityRow = [&](const EquationRows& value, int replacedBody, const BodyKinematics* replacement) {
       double sum = 0;
-      if (kI) sum += value.gI.head<3>().dot(kI->velocity) + value.gI.tail<3>().dot(kI->angularVelocity);
-      if (kJ) sum += value.gJ.head<3>().dot(kJ->velocity) + value.gJ.tail<3>().dot(kJ->angularVelocity);
+      for (size_t c = 0; c < bodyCount; ++c) {
+        const int body = active.bodies[c];
+        const BodyKinematics& k = body == replacedBody ? *replacement : bodies[static_cast<size_t>(body)];
+        const auto g = value.g.col(static_cast<Eigen::Index>(c));
+        sum += g.head<3>().dot(k.velocity) + g.tail<3>().dot(k.angularVelocity);
+      }
       return sum;
     };
-    const BodyKinematics* kinematicsI = joint.bodyI >= 0 ? &bodies[static_cast<size_t>(joint.bodyI)] : nullptr;
-    const BodyKinematics* kinematicsJ = joint.bodyJ >= 0 ? &bodies[static_cast<size_t>(joint.bodyJ)] : nullptr;
-
-    for (const bool sideI : {true, false}) {
-      const int body = sideI ? joint.bodyI : joint.bodyJ;
-      if (body < 0) continue;
-      Eigen::MatrixXd& bodyJoint = sideI ? active.bodyJointI : active.bodyJointJ;
-      Eigen::MatrixXd& jointBody = sideI ? active.jointBodyI : active.jointBodyJ;
+    for (size_t side = 0; side < bodyCount; ++side) {
+      const int body = active.bodies[side];
+      Eigen::MatrixXd& bodyJoint = active.bodyJoint[side];
+      Eigen::MatrixXd& jointBody = active.jointBody[side];
       bodyJoint.setZero();
       jointBody.setZero();
       const BodyKinematics& own = bodies[static_cast<size_t>(body)];
@@ -303,8 +376,7 @@ void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinema
                       state[kEulerParameters + 3]);
       const Eigen::Matrix<double, 4, 3> halfQ = 0.5 * eulerParameterRateMatrix(e);
       for (int k = 0; k < m; ++k) {
-        const EquationValue& value = active.values[static_cast<size_t>(k)];
-        const Vector6& g = sideI ? value.gI : value.gJ;
+        const Vector6 g = active.values[static_cast<size_t>(k)].g.col(static_cast<Eigen::Index>(side));
         const Vector3 gOmegaBody = own.rotation.transpose() * g.tail<3>();
         // The body's rows: −Gᵀ on the load rows (column λ), T Gᵀ on the kinematic rows (column μ).
         bodyJoint.block<3, 1>(kVelocity, k) = -g.head<3>();
@@ -316,28 +388,28 @@ void ConstraintSystem::differentiate(const double* y, std::span<const BodyKinema
         jointBody.block<1, 3>(k, kAngularVelocity) = gOmegaBody.transpose();
       }
       // Position derivatives by forward differences over the body's 7 position states: of Φ, of G u, and of the
-      // reactions Gᵀλ on both bodies' load rows. (The μ terms' position derivatives are left out: μ vanishes on the
+      // reactions Gᵀλ on every body's load rows. (The μ terms' position derivatives are left out: μ vanishes on the
       // solution, so they only slow Newton by terms of the order of μ.)
       forEachPerturbedState(state, kVelocity, [&](int column, double increment, const BodyKinematics& perturbed) {
-        const BodyKinematics* kI = sideI ? &perturbed : kinematicsI;
-        const BodyKinematics* kJ = sideI ? kinematicsJ : &perturbed;
-        evaluateJoint(active, framesOf(joint, kI, kJ), moved);
-        BodyLoad changeI, changeJ;
+        evaluateJoint(active, bodies, body, &perturbed, moved);
+        std::array<BodyLoad, 6> changes{};  // at most six bodies: a coupler of three joints
         for (int k = 0; k < m; ++k) {
-          const EquationValue& base = active.values[static_cast<size_t>(k)];
-          const EquationValue& now = moved[static_cast<size_t>(k)];
-          jointBody(k, column) = (velocityRow(now, kI, kJ) - velocityRow(base, kinematicsI, kinematicsJ)) / increment;
+          const EquationRows& base = active.values[static_cast<size_t>(k)];
+          const EquationRows& now = moved[static_cast<size_t>(k)];
+          jointBody(k, column) = (velocityRow(now, body, &perturbed) - velocityRow(base, -1, nullptr)) / increment;
           jointBody(m + k, column) = (now.value - base.value) / increment;
           const double lambda = y[active.offset + k];
-          addReaction(now.gI - base.gI, lambda, changeI);
-          addReaction(now.gJ - base.gJ, lambda, changeJ);
+          for (size_t c = 0; c < bodyCount; ++c) {
+            const auto bodyColumn = static_cast<Eigen::Index>(c);
+            addReaction(now.g.col(bodyColumn) - base.g.col(bodyColumn), lambda, changes[c]);
+          }
         }
-        for (const auto& [rowBody, change] : {std::pair{joint.bodyI, changeI}, std::pair{joint.bodyJ, changeJ}}) {
-          if (rowBody < 0) continue;
+        for (size_t c = 0; c < bodyCount; ++c) {
+          const int rowBody = active.bodies[c];
           auto block = coupling(rowBody, body);
           const Matrix3& rotation = bodies[static_cast<size_t>(rowBody)].rotation;
-          block.block<3, 1>(0, column) -= change.force / increment;
-          block.block<3, 1>(3, column) -= rotation.transpose() * change.torque / increment;
+          block.block<3, 1>(0, column) -= changes[c].force / increment;
+          block.block<3, 1>(3, column) -= rotation.transpose() * changes[c].torque / increment;
         }
       });
     }
@@ -359,13 +431,9 @@ void ConstraintSystem::writeJacobian(double cj, JacobianAssembler& assembler) co
       }
       assembler.addBlock(active.blockMotionMotion, velocity ? motionMotionV : motionMotionA);
     }
-    if (active.blockBodyJointI >= 0) {
-      assembler.addBlock(active.blockBodyJointI, active.bodyJointI.data());
-      assembler.addBlock(active.blockJointBodyI, active.jointBodyI.data());
-    }
-    if (active.blockBodyJointJ >= 0) {
-      assembler.addBlock(active.blockBodyJointJ, active.bodyJointJ.data());
-      assembler.addBlock(active.blockJointBodyJ, active.jointBodyJ.data());
+    for (size_t side = 0; side < active.blockBodyJoint.size(); ++side) {
+      assembler.addBlock(active.blockBodyJoint[side], active.bodyJoint[side].data());
+      assembler.addBlock(active.blockJointBody[side], active.jointBody[side].data());
     }
   }
 }
@@ -382,14 +450,16 @@ void ConstraintSystem::stackJacobian(std::span<const double> y, Eigen::VectorXd&
   phi.resize(rows);
   g.clear();
   int row = 0;
-  std::vector<EquationValue> values;
+  std::vector<EquationRows> values;
   for (ActiveJoint& active : joints_) {
-    evaluateJoint(active, framesOf(*active.joint, scratch_), values);
-    for (const EquationValue& value : values) {
+    evaluateJoint(active, scratch_, -1, nullptr, values);
+    for (const EquationRows& value : values) {
       phi(row) = value.value;
-      for (int c = 0; c < 6; ++c) {
-        if (active.joint->bodyI >= 0 && value.gI(c) != 0) g.emplace_back(row, active.joint->bodyI * 6 + c, value.gI(c));
-        if (active.joint->bodyJ >= 0 && value.gJ(c) != 0) g.emplace_back(row, active.joint->bodyJ * 6 + c, value.gJ(c));
+      for (size_t b = 0; b < active.bodies.size(); ++b) {
+        for (int c = 0; c < 6; ++c) {
+          const double entry = value.g(c, static_cast<Eigen::Index>(b));
+          if (entry != 0) g.emplace_back(row, active.bodies[b] * 6 + c, entry);
+        }
       }
       ++row;
     }
@@ -408,19 +478,53 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
   Eigen::VectorXd norms = Eigen::VectorXd::Zero(rows);
   for (const auto& t : triplets) norms(t.row()) += t.value() * t.value();
 
-  // The rank is decided block by block (joint_graph.h): nodes are the bodies and ground, edges the joints.
+  // The rank is decided block by block (joint_graph.h): nodes are the bodies and ground, edges the joints. A
+  // coupler joins several bodies: it is a node of its own with an edge to each of its coupled joints' bodies, and
+  // the blocks its edges fall in are merged (a block's rank test holds for a union of blocks too).
   const int bodyCount = static_cast<int>(model_.bodies.size());
   const auto node = [&](int body) { return body < 0 ? bodyCount : body; };
   std::vector<std::pair<int, int>> edges;
+  std::vector<std::vector<int>> edgesOfJoint;
   std::vector<int> rowOfFirstEquation;
   int row = 0;
+  int nodeCount = bodyCount + 1;
   for (const ActiveJoint& active : joints_) {
-    edges.emplace_back(node(active.joint->bodyI), node(active.joint->bodyJ));
+    edgesOfJoint.emplace_back();
+    if (active.joint->isCoupler()) {
+      const int couplerNode = nodeCount++;
+      for (const MarkerPair& pair : active.pairs) {
+        for (const int body : {pair.bodyI, pair.bodyJ}) {
+          edgesOfJoint.back().push_back(static_cast<int>(edges.size()));
+          edges.emplace_back(couplerNode, node(body));
+        }
+      }
+    } else {
+      edgesOfJoint.back().push_back(static_cast<int>(edges.size()));
+      edges.emplace_back(node(active.joint->bodyI), node(active.joint->bodyJ));
+    }
     rowOfFirstEquation.push_back(row);
     row += static_cast<int>(active.equations.size());
   }
-  const std::vector<int> blockOfJoint = biconnectedBlocks(bodyCount + 1, edges);
-  const int blockCount = blockOfJoint.empty() ? 0 : *std::max_element(blockOfJoint.begin(), blockOfJoint.end()) + 1;
+  const std::vector<int> blockOfEdge = biconnectedBlocks(nodeCount, edges);
+  int blockCount = blockOfEdge.empty() ? 0 : *std::max_element(blockOfEdge.begin(), blockOfEdge.end()) + 1;
+  // Merged blocks: each block's representative, found by following `mergedInto` to a block that maps to itself.
+  std::vector<int> mergedInto(static_cast<size_t>(blockCount));
+  for (int b = 0; b < blockCount; ++b) mergedInto[static_cast<size_t>(b)] = b;
+  const auto representative = [&](int block) {
+    while (mergedInto[static_cast<size_t>(block)] != block) block = mergedInto[static_cast<size_t>(block)];
+    return block;
+  };
+  for (const std::vector<int>& jointEdges : edgesOfJoint) {
+    for (const int edge : jointEdges) {
+      const int from = representative(blockOfEdge[static_cast<size_t>(edge)]);
+      const int to = representative(blockOfEdge[static_cast<size_t>(jointEdges.front())]);
+      if (from != to) mergedInto[static_cast<size_t>(from)] = to;
+    }
+  }
+  std::vector<int> blockOfJoint;
+  for (const std::vector<int>& jointEdges : edgesOfJoint) {
+    blockOfJoint.push_back(representative(blockOfEdge[static_cast<size_t>(jointEdges.front())]));
+  }
   std::vector<std::vector<int>> rowsOfBlock(static_cast<size_t>(blockCount));
   for (size_t j = 0; j < joints_.size(); ++j) {
     for (size_t k = 0; k < joints_[j].equations.size(); ++k) {
@@ -634,10 +738,10 @@ AssemblyReport ConstraintSystem::assemble(
     const double scale = lengthScale(y);
     for (const auto& [joint, index] : leftOut_) {
       const JointEquation& equation = joint->equations[static_cast<size_t>(index)];
-      const EquationValue value = evaluateJointEquation(equation, framesOf(*joint, bodies), equation.angleOffset);
-      if (std::fabs(value.value) > 1e-8 * scale) {
+      const double value = equationValueAt(*joint, index, bodies);
+      if (std::fabs(value) > 1e-8 * scale) {
         report.failure = describeJoint(*joint) + " cannot be assembled: its " + equation.name + " is off by " +
-                         scientific(std::fabs(value.value), 3) +
+                         scientific(std::fabs(value), 3) +
                          " where the other joints hold the bodies; the joints contradict each other";
         return report;
       }
@@ -856,11 +960,22 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
     reaction.element = joint.loc.element;
     reaction.markerI = model_.markers[static_cast<size_t>(joint.markerI)].id;
     reaction.markerJ = model_.markers[static_cast<size_t>(joint.markerJ)].id;
+    const MarkerPair& pair = active.pairs.front();
     BodyLoad onI, onJ;
-    for (size_t k = 0; k < active.equations.size(); ++k) {
-      const double lambda = y[active.offset + static_cast<int>(k)];
-      addReaction(active.values[k].gI, lambda, onI);
-      addReaction(active.values[k].gJ, lambda, onJ);
+    if (joint.isCoupler()) {
+      // What the coupler applies through its first joint: its multiplier times that coordinate's rows.
+      const CoupledCoordinate& first = joint.coupled.front();
+      const EquationValue measured = evaluateJointEquation(first.measure, active.frames, active.referenceAngles[0]);
+      const double lambda = active.equations.empty() ? 0.0 : first.coefficient * y[active.offset];
+      addReaction(measured.gI, lambda, onI);
+      addReaction(measured.gJ, lambda, onJ);
+    } else {
+      for (size_t k = 0; k < active.equations.size(); ++k) {
+        const double lambda = y[active.offset + static_cast<int>(k)];
+        const EquationRows& rows = active.values[k];
+        if (pair.columnI >= 0) addReaction(rows.g.col(pair.columnI), lambda, onI);
+        if (pair.columnJ >= 0) addReaction(rows.g.col(pair.columnJ), lambda, onJ);
+      }
     }
     // The equations' rows give the torques about the bodies' CGs (ground's origin for a ground marker); moved to
     // the markers' origins.
@@ -875,18 +990,17 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
 
 double ConstraintSystem::motionPower(std::span<const BodyKinematics> bodies, const double* y) const {
   double power = 0;
+  std::vector<EquationRows> values;
   for (const ActiveJoint& active : joints_) {
     if (!active.joint->isMotion()) continue;
-    const JointFrames frames = framesOf(*active.joint, bodies);
+    evaluateJoint(active, bodies, -1, nullptr, values);
     for (size_t k = 0; k < active.equations.size(); ++k) {
-      // The equation's velocity row g gives its reaction λ·g on each body: λ times g·(v, ω) is its power.
-      const EquationValue value = evaluateJointEquation(
-          active.joint->equations[static_cast<size_t>(active.equations[k])], frames, active.referenceAngles[k]);
+      // The equation's velocity rows g give its reaction λ·g on each body: λ times g·(v, ω) is its power.
       double rate = 0;
-      for (const auto& [g, body] : {std::pair{&value.gI, active.joint->bodyI}, std::pair{&value.gJ, active.joint->bodyJ}}) {
-        if (body < 0) continue;
-        const BodyKinematics& kinematics = bodies[static_cast<size_t>(body)];
-        rate += g->head<3>().dot(kinematics.velocity) + g->tail<3>().dot(kinematics.angularVelocity);
+      for (size_t c = 0; c < active.bodies.size(); ++c) {
+        const BodyKinematics& kinematics = bodies[static_cast<size_t>(active.bodies[c])];
+        const auto g = values[k].g.col(static_cast<Eigen::Index>(c));
+        rate += g.head<3>().dot(kinematics.velocity) + g.tail<3>().dot(kinematics.angularVelocity);
       }
       power += y[active.offset + static_cast<int>(k)] * rate;
     }

@@ -130,16 +130,35 @@ class ConstraintSystem {
   double motionPower(std::span<const BodyKinematics> bodies, const double* y) const;
 
  private:
+  // One active equation at the latest evaluate: its value (Φ, less a motion's target) and its velocity rows on the
+  // entry's bodies, one column of g per body of ActiveJoint::bodies.
+  struct EquationRows {
+    double value = 0;
+    Eigen::Matrix<double, 6, Eigen::Dynamic> g;
+  };
+  // The markers one measurement is taken between — a joint's two, or one coupled joint's two for a coupler — and
+  // the columns of their bodies in ActiveJoint::bodies (-1 for ground).
+  struct MarkerPair {
+    int markerI = -1, markerJ = -1;
+    int bodyI = -1, bodyJ = -1;
+    int columnI = -1, columnJ = -1;
+  };
+
   struct ActiveJoint {
     const Joint* joint = nullptr;
     std::vector<int> equations;  // indices into joint->equations that are in the DAE
     int offset = 0;              // first multiplier (λ of equations[0]); μ follow the λ
-    int blockBodyJointI = -1, blockJointBodyI = -1, blockBodyJointJ = -1, blockJointBodyJ = -1;
-    std::vector<double> referenceAngles;  // per active equation
-    JointFrames frames;                   // at the latest evaluate
-    std::vector<EquationValue> values;    // per active equation, at the latest evaluate
-    // Latest differentiate: (13 × 2m) and (2m × 13) per moving body, column-major.
-    Eigen::MatrixXd bodyJointI, jointBodyI, bodyJointJ, jointBodyJ;
+    std::vector<int> bodies;     // the moving bodies the equations involve: two for a joint, up to six for a coupler
+    std::vector<MarkerPair> pairs;  // a joint's markers; a coupler's coupled joints' markers
+    // Per moving body: the pattern blocks (body rows × joint columns, joint rows × body columns) and their values at
+    // the latest differentiate, (13 × 2m) and (2m × 13), column-major.
+    std::vector<int> blockBodyJoint, blockJointBody;
+    std::vector<Eigen::MatrixXd> bodyJoint, jointBody;
+    // The angles that turn (SCREW, RACK_PINION, a rotational motion or coupled coordinate), counted from their
+    // latest accepted values: one per active equation of a joint, one per coupled coordinate of a coupler.
+    std::vector<double> referenceAngles;
+    JointFrames frames;                 // of pairs[0], at the latest evaluate
+    std::vector<EquationRows> values;   // per active equation, at the latest evaluate
     // A motion: its states' first index (-1 for val_type D), its target displacement, velocity and acceleration
     // at the latest evaluate, and its blocks (its rows × its states; its states' own rows).
     int motionState = -1;
@@ -161,9 +180,17 @@ class ConstraintSystem {
   void initialiseMotionStates(bool firstStart, std::span<double> y);
 
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
-  // The same with each side's kinematics given (null: ground).
-  JointFrames framesOf(const Joint& joint, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
-  void evaluateJoint(ActiveJoint& active, const JointFrames& frames, std::vector<EquationValue>& values) const;
+  // The frames of markers `markerI` and `markerJ` with their bodies' kinematics given (null: ground).
+  JointFrames framesOf(int markerI, int markerJ, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
+  // The active equations of `active` with the bodies at `bodies`, but body `replacedBody` (if ≥ 0) at `replacement`:
+  // `values`, and the angles measured (per ActiveJoint::referenceAngles) into `angles` when given; the frames of its
+  // first marker pair into `firstFrames` when given.
+  void evaluateJoint(const ActiveJoint& active, std::span<const BodyKinematics> bodies, int replacedBody,
+                     const BodyKinematics* replacement, std::vector<EquationRows>& values,
+                     std::vector<double>* angles = nullptr, JointFrames* firstFrames = nullptr) const;
+  // Equation `index` of `joint` alone at `bodies`, its turning angles counted from the deck's configuration (for
+  // the equations left out as repeats).
+  double equationValueAt(const Joint& joint, int index, std::span<const BodyKinematics> bodies) const;
   // The full velocity Jacobian (rows: active equations; columns: 6 per body, v and ω in ground) and Φ, at y.
   // Gauss-Newton with minimum-norm steps onto Φ = 0 (after updateTargets); false, with the failure in `report`,
   // when it does not converge in `maxIterations`. Leaves Φ, G and the factorised G Gᵀ of the last iterate.

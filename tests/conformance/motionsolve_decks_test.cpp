@@ -29,7 +29,7 @@ TEST_P(RealMotionSolveDeck, EveryUnsupportedElementIsNamedAtItsLine) {
   // Independently of the reader: where each element tag of the unsupported kinds opens in the file.
   const std::vector<std::string> text = readLines(path);
   const std::regex tag(
-      R"(<\s*(Constraint_(?!Joint|Jprim)\w+|Motion_(?!Joint)\w+|)"
+      R"(<\s*(Constraint_(?!Joint|Jprim|Coupler|Gear)\w+|Motion_(?!Joint)\w+|)"
       R"(Force_(?!Gravity|Scalar_TwoBody|Vector_\w+Body|SpringDamper|Bushing)\w+|)"
       R"(Control_\w+|Sensor_(?!Event)\w+|UserProgramControl)\b)");
   std::map<int, std::string> unsupportedAt;  // line -> element
@@ -73,7 +73,7 @@ TEST_P(RealMotionSolveDeck, SupportedElementsReadWithoutErrors) {
     if (d.severity != Severity::Error) continue;
     for (const char* element : {"Body_Rigid", "Reference_Marker", "Post_Graphic", "Param_Unit", "Param_Transient",
                                 "Force_Gravity", "Constraint_Joint", "Constraint_Jprim", "Motion_Joint",
-                                "Force_SpringDamper", "Force_Bushing", "Force_Vector_OneBody"}) {
+                                "Force_SpringDamper", "Force_Bushing", "Force_Vector_OneBody", "Constraint_Coupler"}) {
       EXPECT_NE(d.where.element, element) << d.format();
     }
   }

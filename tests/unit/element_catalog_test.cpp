@@ -23,9 +23,9 @@ TEST(ElementCatalog, DescribesVariantsAndRefusals) {
                          "    radius: real, > 0, required\n"),
             std::string::npos)
       << graphic;
-  const std::string coupler = describeElement(*findElementKind("Constraint_Coupler"));
-  EXPECT_EQ(coupler, "Constraint_Coupler: not supported: this constraint is not available yet; Constraint_Joint and "
-                     "Constraint_Jprim are\n");
+  const std::string mate = describeElement(*findElementKind("Constraint_Mate"));
+  EXPECT_EQ(mate, "Constraint_Mate: not supported: this constraint is not available yet; Constraint_Joint, "
+                  "Constraint_Jprim, Constraint_Coupler and Constraint_Gear are\n");
   EXPECT_EQ(findElementKind("Gizmo"), nullptr);
 }
 

@@ -209,9 +209,9 @@ TEST(ReaderDiagnostics, EveryProblemIsReportedNotJustTheFirst) {
 }
 
 TEST(ReaderDiagnostics, UnsupportedMotionSolveElementIsAnErrorNamingIt) {
-  const ReadResult result = readText(deck(groundAndBody() + "\n<Constraint_Coupler id=\"5\" joint_id=\"3\"/>"));
+  const ReadResult result = readText(deck(groundAndBody() + "\n<Constraint_Mate id=\"5\" joint_id=\"3\"/>"));
   EXPECT_FALSE(result.spec);
-  EXPECT_TRUE(hasError(result.diagnostics, 6, "Constraint_Coupler id=5: element is not supported: this constraint"));
+  EXPECT_TRUE(hasError(result.diagnostics, 6, "Constraint_Mate id=5: element is not supported: this constraint"));
 }
 
 TEST(ReaderDiagnostics, UnsupportedAttributeIsAnErrorNamingIt) {
