@@ -85,7 +85,7 @@ constexpr UnavailableName kUnavailable[] = {
     {"AKISPL", kNeedsCurves}, {"CUBSPL", kNeedsCurves}, {"CURVE", kNeedsCurves}, {"INTERP", kNeedsCurves},
     {"JOINT", kNeedsForces}, {"MOTION", kNeedsForces}, {"SFORCE", kNeedsForces}, {"GFORCE", kNeedsForces},
     {"VFORCE", kNeedsForces}, {"VTORQ", kNeedsForces}, {"BUSH", kNeedsForces}, {"SPDP", kNeedsForces},
-    {"VR", kNotYet}, {"YAW", kNotYet}, {"PITCH", kNotYet}, {"ROLL", kNotYet},
+    {"VR", kNotYet},
     {"IF", kNotYet}, {"POLY", kNotYet}, {"CHEBY", kNotYet}, {"FORCOS", kNotYet}, {"FORSIN", kNotYet},
     {"HAVSIN", kNotYet}, {"DIM", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };

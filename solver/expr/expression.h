@@ -15,9 +15,9 @@
 //               BISTOP(x,ẋ,x1,x2,k,e,cmax,d), SHF(x,x0,a,w,phi,b) = a·sin(w·(x−x0) − phi) + b
 //   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ WDTX WDTY WDTZ (i[,j[,k[,l]]]),
 //               VM ACCM WDTM (i[,j[,l]]);
-//               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI (i[,j]). Marker i relative to marker j,
-//               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
-//               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
+//               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI YAW PITCH ROLL (i[,j]). Marker i relative
+//               to marker j, components in k's axes, time derivatives seen from l's frame; the ids are whole-number
+//               literals, 0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
 //   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
 //   contacts    CONTACT(id, jflag, comp, rm): the loads of Force_Contact id (all its incidents) on its I body
 //               (jflag 0) or J body (1) at that body's CG: comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components

@@ -336,6 +336,41 @@ TEST_F(ExpressionMeasures, RotationAnglesOfKnownRotations) {
   EXPECT_NEAR(value("PHI(14, 2)"), 2.5, 1e-14);
 }
 
+// YAW, PITCH, ROLL: R = Rz(yaw)·Ry(−pitch)·Rx(roll) built from the three turns (Adams' body-fixed 3-2-1 sequence with
+// the pitch about −y), read back; near PITCH = 90° they stay accurate, and at it ROLL is 0 and YAW carries yaw ± roll.
+TEST_F(ExpressionMeasures, YawPitchRollOfKnownTurns) {
+  const auto turns = [](double yaw, double pitch, double roll) {
+    return Matrix3(rotationAbout(Vector3::UnitZ(), yaw) * rotationAbout(Vector3::UnitY(), -pitch) *
+                   rotationAbout(Vector3::UnitX(), roll));
+  };
+  context.markers[20].rotation = turns(0.3, 0.5, 0.7);
+  context.markers[21].rotation = context.markers[2].rotation * turns(2.9, -1.4, -3.0);
+  context.markers[22].rotation = rotationAbout(Vector3::UnitY(), -0.2);  // nose up about −y: pitch +0.2
+  context.markers[23].rotation = turns(-0.6, kPi / 2 - 1e-7, 1.1);
+  context.markers[24].rotation = turns(0.5, kPi / 2, 0.2);
+  context.markers[25].rotation = turns(0.5, -kPi / 2, 0.2);
+  EXPECT_NEAR(value("YAW(20)"), 0.3, 1e-15);
+  EXPECT_NEAR(value("PITCH(20)"), 0.5, 1e-15);
+  EXPECT_NEAR(value("ROLL(20)"), 0.7, 1e-15);
+  EXPECT_NEAR(value("YAW(21, 2)"), 2.9, 1e-14) << "relative to 2, whose axes are turned 90° about z";
+  EXPECT_NEAR(value("PITCH(21, 2)"), -1.4, 1e-14);
+  EXPECT_NEAR(value("ROLL(21, 2)"), -3.0, 1e-14);
+  EXPECT_NEAR(value("YAW(21)"), 2.9 + kPi / 2 - 2 * kPi, 1e-14) << "in ground: 2's 90° added, wrapped to (−π, π]";
+  EXPECT_NEAR(value("PITCH(22)"), 0.2, 1e-15);
+  EXPECT_NEAR(value("YAW(22)"), 0, 1e-15);
+  EXPECT_NEAR(value("ROLL(22)"), 0, 1e-15);
+  // 1e-7 from the singularity, cos(pitch) = 1e-7: the atan2 of terms that small loses about 1e-16/1e-7 each.
+  EXPECT_NEAR(value("YAW(23)"), -0.6, 1e-8);
+  EXPECT_NEAR(value("PITCH(23)"), kPi / 2 - 1e-7, 1e-15);
+  EXPECT_NEAR(value("ROLL(23)"), 1.1, 1e-8);
+  EXPECT_NEAR(value("YAW(24)"), 0.5 + 0.2, 1e-15) << "at PITCH = +90° only yaw + roll is defined";
+  EXPECT_NEAR(value("PITCH(24)"), kPi / 2, 1e-15);
+  EXPECT_EQ(value("ROLL(24)"), 0);
+  EXPECT_NEAR(value("YAW(25)"), 0.5 - 0.2, 1e-15) << "at PITCH = −90° only yaw − roll is defined";
+  EXPECT_NEAR(value("PITCH(25)"), -kPi / 2, 1e-15);
+  EXPECT_EQ(value("ROLL(25)"), 0);
+}
+
 TEST_F(ExpressionMeasures, AsksOnlyForTheMarkersAMeasureUsesAndNeverForGround) {
   value("DM(2)");
   EXPECT_EQ(context.asked, std::vector<int>{2});
