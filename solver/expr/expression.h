@@ -24,10 +24,18 @@
 //               in marker rm's axes (0: ground). CONTACT(id, index, rm), told apart by its three arguments, as
 //               MotionSolve does: index 1, the largest penetration of its incidents (the one index Lodestone has).
 //               All arguments are whole-number literals; the context gives the loads (ExpressionContext::contact)
+//   element     JOINT JPRIM MOTION SFORCE VFORCE VTORQ GFORCE BUSH SPDP (id, jflag, comp, rm): the loads of
+//   loads       Constraint_Joint, Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_* (of the type
+//               ForceOnly, TorqueOnly, ForceAndTorque), Force_Bushing, Force_SpringDamper id at its I marker (jflag 0)
+//               or J marker (1): comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz (torque about that marker's origin),
+//               in marker rm's axes (0: ground); FX FY FZ TX TY TZ (i[,j[,k]]), FM TM (i[,j]): the force on marker
+//               i and the torque about its origin summed over every joint, motion and force element acting between
+//               markers i and j (j 0 or left out: every one acting at i), in k's axes. Literals; the context gives
+//               the loads (ExpressionContext::elementLoads, markerLoads)
 //   contact     DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE: one contact point's penetration, its rate, its slip
 //   point       along the contact frame's two tangents and its normal force, readable only where compile allows them
 //               (a Force_Contact's cnf_type="EXPRESSION" and cff_type="EXPRESSION"; ContactPointSymbol)
-// Other MotionSolve names (FX, AKISPL, IF…) are refused with a message saying they are not available yet.
+// Other MotionSolve names (AKISPL, IF…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -87,6 +95,27 @@ struct ContactLoads {
   Vector3 normal = Vector3::Zero();  // in ground
 };
 
+// The elements whose loads JOINT, JPRIM, MOTION, SFORCE, VFORCE, VTORQ, GFORCE, BUSH and SPDP read: Constraint_Joint,
+// Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_TwoBody and _OneBody, Force_Bushing,
+// Force_SpringDamper. None: an element no function reads (a magnet).
+enum class LoadSource : std::uint8_t { None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper };
+
+// What one element applies at its two markers at a state, in ground: the force on each and the torque about each
+// marker's origin (FX…TM read the I side only: the sum on marker i).
+struct MarkerLoads {
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
+// One element-load function an expression calls (JOINT(3,…), FX(5,6)…): its name as written in capitals, the element
+// kind (None for FX…TM, whose id is then marker i), the id, and the 1-based column of the call.
+struct LoadRead {
+  const char* function = "";
+  LoadSource source = LoadSource::None;
+  int id = 0;
+  int column = 0;
+};
+
 // The values of one contact point that a contact law given by expressions reads (Force_Contact cnf_type="EXPRESSION",
 // cff_type="EXPRESSION"; docs/contact.md). Elsewhere there is no contact point, so compile refuses them unless told.
 enum class ContactPointSymbol : std::uint8_t {
@@ -118,6 +147,12 @@ class ExpressionContext {
   // CONTACT(id, …): what Force_Contact `id` applies at this time and state, or nothing when the context has no
   // contacts (CONTACT then gives NaN; a model checks the ids when it is built, so only a bare context is asked).
   virtual std::optional<ContactLoads> contact(int id) const;
+  // JOINT(id, …), SFORCE(id, …)…: what element `id` of kind `source` applies at its markers at this time and state;
+  // zeros for an element the model has but is switched off; nothing when the context has no loads (NaN then).
+  virtual std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const;
+  // FX…TM(i, j): the force on marker i and the torque about its origin from every joint, motion and force element
+  // acting between markers i and j (j = 0: at i), in forceOnI and torqueOnI; nothing when the context has no loads.
+  virtual std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const;
   // DELTA, SLIP_T1…: the contact point being evaluated; NaN for a context without one (compile lets them through
   // only where the caller gives a contact point).
   virtual double contactPoint(ContactPointSymbol symbol) const;
@@ -152,6 +187,8 @@ class Expression {
   // The same for the Force_Contact ids CONTACT names.
   const std::vector<int>& contactIds() const { return contactIds_; }
   const std::vector<int>& contactColumns() const { return contactColumns_; }
+  // Every element-load function called (JOINT…, FX…), in order of appearance (repeats kept: each has its column).
+  const std::vector<LoadRead>& loadReads() const { return loadReads_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   // TIME appears (not folded away): the value may change with time at a fixed state.
@@ -169,6 +206,7 @@ class Expression {
     Negate, Square, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Sqrt, Exp, Log, Log10, Abs, Aint, Anint,
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
+    ElementLoad, MarkerLoad,
   };
   struct Instruction {
     Operation operation = Operation::Constant;
@@ -179,6 +217,8 @@ class Expression {
                                                 // Contact: the Force_Contact id, jflag (-1: the index form), comp
                                                 // or index, rm; ContactPoint: markers[0] is the symbol
     double constant = 0;                        // Constant: the value it pushes
+    // ElementLoad: markers are id, jflag, comp, rm and this the element's kind; MarkerLoad: markers are i, j, k, comp.
+    LoadSource loadSource = LoadSource::None;
   };
 
   Expression() = default;
@@ -189,12 +229,15 @@ class Expression {
   static double contactValue(const Instruction& instruction, const ExpressionContext& context);
   // CONTACT(id, index, rm): the measure `index` (ContactIndex) of `loads`.
   static double contactIndexValue(const ContactLoads& loads, int index, int rm, const ExpressionContext& context);
+  // ElementLoad and MarkerLoad.
+  static double loadValue(const Instruction& instruction, const ExpressionContext& context);
 
   std::string text_;
   std::vector<Instruction> program_;
   std::vector<int> markerIds_, markerColumns_;
   std::vector<int> variableIds_, variableColumns_;
   std::vector<int> contactIds_, contactColumns_;
+  std::vector<LoadRead> loadReads_;
   bool usesAcceleration_ = false;
 
   friend class ExpressionCompiler;
