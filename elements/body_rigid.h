@@ -12,6 +12,7 @@
 #include "solver/core/marker_measures.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
+#include "solver/expr/expression.h"
 
 namespace lodestone {
 
@@ -69,6 +70,8 @@ struct TwoBodyLoads {
 // about each marker's origin (what MARKER_FORCE requests sum).
 struct MarkerPairLoad {
   long markerI = 0, markerJ = 0;  // Reference_Marker ids
+  LoadSource source = LoadSource::None;  // the element's kind and id, for JOINT(id, …), SFORCE(id, …)…
+  long id = 0;
   Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
   Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
 };

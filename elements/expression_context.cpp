@@ -6,8 +6,10 @@
 
 #include "elements/force_contact.h"
 #include "elements/reference_spline.h"
+#include "elements/model_spec.h"
 #include "elements/reference_variable.h"
 #include "solver/core/excerpt.h"
+#include "solver/core/text.h"
 
 namespace lodestone {
 
@@ -146,6 +148,137 @@ bool readsContacts(const Expression& expression, const VariableModel* variables)
   });
 }
 
+std::optional<FoundLoadRead> findLoadRead(const Expression& expression, const VariableModel* variables) {
+  if (!expression.loadReads().empty()) return FoundLoadRead{.read = expression.loadReads().front()};
+  if (!variables) return std::nullopt;
+  // Depth first over the variables read, each visited once (they form no cycle: buildVariableModel refuses those).
+  std::vector<char> visited(variables->variables.size(), 0);
+  for (size_t k = 0; k < expression.variableIds().size(); ++k) {
+    std::vector<int> pending{variables->indexOf(expression.variableIds()[k])};
+    while (!pending.empty()) {
+      const int index = pending.back();
+      pending.pop_back();
+      if (index < 0 || visited[static_cast<size_t>(index)]) continue;
+      visited[static_cast<size_t>(index)] = 1;
+      const ReferenceVariable& variable = variables->variables[static_cast<size_t>(index)];
+      if (!variable.expression.loadReads().empty()) {
+        return FoundLoadRead{.read = variable.expression.loadReads().front(),
+                             .variable = &variable,
+                             .variableColumn = expression.variableColumns()[k]};
+      }
+      pending.insert(pending.end(), variable.readIndices.begin(), variable.readIndices.end());
+    }
+  }
+  return std::nullopt;
+}
+
+bool readsLoads(const Expression& expression, const VariableModel* variables) {
+  return findLoadRead(expression, variables).has_value();
+}
+
+namespace {
+
+// "Constraint_Joint id=3" or "the loads between Reference_Marker id=5 and id=6"…, for messages.
+std::string describeLoadRead(const LoadRead& read) {
+  switch (read.source) {
+    case LoadSource::None:
+      return "the loads at Reference_Marker id=" + std::to_string(read.id) + " (joints' among them)";
+    case LoadSource::Joint: return "the reaction of Constraint_Joint id=" + std::to_string(read.id);
+    case LoadSource::Jprim: return "the reaction of Constraint_Jprim id=" + std::to_string(read.id);
+    case LoadSource::Motion: return "the reaction of Motion_Joint id=" + std::to_string(read.id);
+    case LoadSource::ScalarForce: return "the force of Force_Scalar_TwoBody id=" + std::to_string(read.id);
+    case LoadSource::VectorForce: return "the loads of Force_Vector id=" + std::to_string(read.id);
+    case LoadSource::Bushing: return "the loads of Force_Bushing id=" + std::to_string(read.id);
+    case LoadSource::SpringDamper: return "the loads of Force_SpringDamper id=" + std::to_string(read.id);
+  }
+  return {};
+}
+
+bool readsReaction(LoadSource source) {
+  return source == LoadSource::None || source == LoadSource::Joint || source == LoadSource::Jprim ||
+         source == LoadSource::Motion;
+}
+
+}  // namespace
+
+bool refuseLoadReads(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                     const VariableModel* variables, Diagnostics& diagnostics) {
+  const std::optional<FoundLoadRead> found = findLoadRead(expression, variables);
+  if (!found) return true;
+  const LoadRead& read = found->read;
+  const std::string why =
+      readsReaction(read.source)
+          ? ", which the equations of motion solve for together with the forces (an algebraic loop on the joints' "
+            "multipliers): an expression that loads the bodies may not read it"
+          : ", which is computed in the same pass as the other forces: an expression that loads the bodies may not "
+            "read it yet";
+  const std::string where = " (Post_Request, Sensor_Event and the Reference_Variables they read may)";
+  const std::string call = std::string(read.function) + " reads " + describeLoadRead(read) + why + where;
+  if (!found->variable) {
+    diagnostics.error(loc, attribute + "=\"" + excerpt(expression.text()) + "\", column " +
+                               std::to_string(read.column) + ": " + call);
+  } else {
+    diagnostics.error(loc, attribute + "=\"" + excerpt(expression.text()) + "\", column " +
+                               std::to_string(found->variableColumn) + ": reads (through VARVAL) Reference_Variable " +
+                               "id=" + std::to_string(found->variable->id) + " (" + found->variable->loc.position() +
+                               "), whose expr at column " + std::to_string(read.column) + ": " + call);
+  }
+  return false;
+}
+
+namespace {
+
+template <class Spec>
+const Spec* specWithId(const std::vector<Spec>& specs, long id) {
+  for (const Spec& spec : specs) {
+    if (spec.id == id) return &spec;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool checkLoadReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                         const ModelSpec& spec, Diagnostics& diagnostics) {
+  bool found = true;
+  const auto report = [&](const LoadRead& read, const std::string& what) {
+    diagnostics.error(loc, attribute + "=\"" + excerpt(expression.text()) + "\", column " +
+                               std::to_string(read.column) + ": " + read.function + " names " + what);
+    found = false;
+  };
+  for (const LoadRead& read : expression.loadReads()) {
+    const long id = read.id;
+    const auto missing = [&](const char* element) {
+      report(read, std::string(element) + " id=" + std::to_string(id) + ", which the deck does not have");
+    };
+    switch (read.source) {
+      case LoadSource::None: break;  // FX…: markers, checked with the others
+      case LoadSource::Joint: if (!specWithId(spec.joints, id)) missing("Constraint_Joint"); break;
+      case LoadSource::Jprim: if (!specWithId(spec.primitives, id)) missing("Constraint_Jprim"); break;
+      case LoadSource::Motion: if (!specWithId(spec.motions, id)) missing("Motion_Joint"); break;
+      case LoadSource::ScalarForce: if (!specWithId(spec.scalarForces, id)) missing("Force_Scalar_TwoBody"); break;
+      case LoadSource::Bushing: if (!specWithId(spec.bushings, id)) missing("Force_Bushing"); break;
+      case LoadSource::SpringDamper: if (!specWithId(spec.springDampers, id)) missing("Force_SpringDamper"); break;
+      case LoadSource::VectorForce: {
+        const ForceVectorSpec* vector = specWithId(spec.vectorForcesTwoBody, id);
+        if (!vector) vector = specWithId(spec.vectorForcesOneBody, id);
+        if (!vector) {
+          missing("Force_Vector_TwoBody or Force_Vector_OneBody");
+          break;
+        }
+        const std::string function = read.function;
+        const char* type = function == "VFORCE" ? "FORCEONLY" : function == "VTORQ" ? "TORQUEONLY" : "FORCEANDTORQUE";
+        if (!equalsIgnoreCase(vector->type, type)) {
+          report(read, vector->loc.subject() + " (" + vector->loc.position() + "), whose type is " + vector->type +
+                           ", not " + type + " (VFORCE reads FORCEONLY, VTORQ TORQUEONLY, GFORCE FORCEANDTORQUE)");
+        }
+        break;
+      }
+    }
+  }
+  return found;
+}
+
 void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies) {
   const auto addBody = [&](int body) {
     if (body >= 0 && std::find(bodies.begin(), bodies.end(), body) == bodies.end()) bodies.push_back(body);
@@ -184,10 +317,11 @@ ModelExpressionContext::ModelExpressionContext(const Model& model)
 }
 
 void ModelExpressionContext::setState(double time, std::span<const BodyKinematics> bodies,
-                                      const ContactMeasures* contacts) {
+                                      const ContactMeasures* contacts, const std::vector<MarkerPairLoad>* loads) {
   time_ = time;
   bodies_ = bodies;
   contacts_ = contacts;
+  loads_ = loads;
   ++generation_;
 }
 
@@ -252,6 +386,47 @@ double ModelExpressionContext::arrayValue(int id, int position) const {
     return std::numeric_limits<double>::quiet_NaN();
   }
   return found->values[static_cast<size_t>(position - 1)];
+}
+
+std::optional<MarkerLoads> ModelExpressionContext::elementLoads(LoadSource source, int id) const {
+  if (!loads_) return std::nullopt;
+  for (const MarkerPairLoad& load : *loads_) {
+    if (load.source == source && load.id == id) {
+      return MarkerLoads{load.forceOnI, load.torqueOnI, load.forceOnJ, load.torqueOnJ};
+    }
+  }
+  return MarkerLoads{};  // an element of the deck switched off (the ids were checked when the model was built)
+}
+
+std::optional<MarkerLoads> ModelExpressionContext::markerLoads(int markerI, int markerJ) const {
+  if (!loads_) return std::nullopt;
+  return loadOnMarker(*loads_, markerI, markerJ);
+}
+
+LoadSource loadSourceOfElement(std::string_view element) {
+  if (element == "Constraint_Joint") return LoadSource::Joint;
+  if (element == "Constraint_Jprim") return LoadSource::Jprim;
+  if (element == "Motion_Joint") return LoadSource::Motion;
+  if (element == "Force_Scalar_TwoBody") return LoadSource::ScalarForce;
+  if (element == "Force_Vector_TwoBody" || element == "Force_Vector_OneBody") return LoadSource::VectorForce;
+  if (element == "Force_Bushing") return LoadSource::Bushing;
+  if (element == "Force_SpringDamper") return LoadSource::SpringDamper;
+  return LoadSource::None;
+}
+
+MarkerLoads loadOnMarker(std::span<const MarkerPairLoad> loads, long markerI, long markerJ) {
+  MarkerLoads sum;
+  for (const MarkerPairLoad& load : loads) {
+    if (load.markerI == markerI && (markerJ == 0 || load.markerJ == markerJ)) {
+      sum.forceOnI += load.forceOnI;
+      sum.torqueOnI += load.torqueOnI;
+    }
+    if (load.markerJ == markerI && (markerJ == 0 || load.markerI == markerJ)) {
+      sum.forceOnI += load.forceOnJ;
+      sum.torqueOnI += load.torqueOnJ;
+    }
+  }
+  return sum;
 }
 
 }  // namespace lodestone

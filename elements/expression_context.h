@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -19,6 +20,8 @@ namespace lodestone {
 
 struct VariableModel;
 struct DataModel;
+struct ReferenceVariable;
+struct ModelSpec;
 
 // The expression an attribute holds, compiled; or its error on the element's line with the column inside the
 // attribute: `expr="DZ(20) + SINN(TIME)", column 10: unknown function 'SINN'`.
@@ -43,10 +46,43 @@ bool readsAcceleration(const Expression& expression, const VariableModel* variab
 // Whether the expression reads a contact's loads (CONTACT), itself or through the variables it reads.
 bool readsContacts(const Expression& expression, const VariableModel* variables);
 
+// The first element-load function (JOINT…, SFORCE…, FX…) the expression calls, itself or else through the variables it
+// reads (depth first), and the variable whose expression calls it (null: the expression itself) with the column of the
+// VARVAL that leads there.
+struct FoundLoadRead {
+  LoadRead read;
+  const ReferenceVariable* variable = nullptr;
+  int variableColumn = 0;
+};
+std::optional<FoundLoadRead> findLoadRead(const Expression& expression, const VariableModel* variables);
+// Whether the expression reads an element's loads (JOINT…, FX…), itself or through the variables it reads.
+bool readsLoads(const Expression& expression, const VariableModel* variables);
+
+// For the expressions that feed the equations of motion (a force element's, a contact law's): an element's loads read,
+// itself or through a variable, is an error at its column: a joint's or motion's reaction (JOINT, JPRIM, MOTION, FX…)
+// is solved for together with the forces, an algebraic loop; a force element's (SFORCE, BUSH…) is computed in the
+// same pass. False after reporting one.
+bool refuseLoadReads(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                     const VariableModel* variables, Diagnostics& diagnostics);
+
+// Whether every element JOINT, SFORCE… names is in the deck (active or switched off: one switched off reads zero),
+// and VFORCE, VTORQ, GFORCE name a Force_Vector of their type (ForceOnly, TorqueOnly, ForceAndTorque); each one
+// missing is an error at its column.
+bool checkLoadReferences(const Expression& expression, const std::string& attribute, const SourceLoc& loc,
+                         const ModelSpec& spec, Diagnostics& diagnostics);
+
 // The moving bodies (indices into Model::bodies) whose state the expression reads: those of the markers it names and
 // the I and J bodies of the contacts it reads, itself or through the variables it reads. Appended to `bodies`
 // without repeats.
 void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies);
+
+// JOINT, SFORCE…, FX…: the element kind of a deck element name ("Constraint_Joint" → Joint; None for one no function
+// reads).
+LoadSource loadSourceOfElement(std::string_view element);
+
+// FX…TM(i, j)'s sum over `loads`: the force on marker i and the torque about its origin from every element acting
+// between markers i and j (in either order; j = 0: every one acting at i), in forceOnI and torqueOnI.
+MarkerLoads loadOnMarker(std::span<const MarkerPairLoad> loads, long markerI, long markerJ);
 
 // Where CONTACT() finds the loads of the contacts at the state the context is set to: kept by whoever computed them
 // there (the contact evaluator, after its loads at that state).
@@ -66,8 +102,10 @@ class ModelExpressionContext final : public ExpressionContext {
   explicit ModelExpressionContext(const Model& model);
 
   // What expressions read from now on; forgets the variables' values. `contacts` (null: none, CONTACT gives NaN) must
-  // hold the contacts' loads at this state for as long as the state is read.
-  void setState(double time, std::span<const BodyKinematics> bodies, const ContactMeasures* contacts = nullptr);
+  // hold the contacts' loads at this state for as long as the state is read; `loads` (null: none, JOINT… and FX…
+  // give NaN) every joint's, motion's and force element's loads at its markers there.
+  void setState(double time, std::span<const BodyKinematics> bodies, const ContactMeasures* contacts = nullptr,
+                const std::vector<MarkerPairLoad>* loads = nullptr);
 
   double time() const override { return time_; }
   MarkerMotion marker(int id) const override;
@@ -75,6 +113,8 @@ class ModelExpressionContext final : public ExpressionContext {
   std::optional<ContactLoads> contact(int id) const override;
   double spline(SplineMethod method, int id, double x, double z, int order) const override;
   double arrayValue(int id, int position) const override;
+  std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const override;
+  std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const override;
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
@@ -87,6 +127,7 @@ class ModelExpressionContext final : public ExpressionContext {
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;
   const ContactMeasures* contacts_ = nullptr;
+  const std::vector<MarkerPairLoad>* loads_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory

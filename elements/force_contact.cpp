@@ -994,6 +994,8 @@ bool checkContactLawReadings(const ContactModel& contacts, const Model& model, D
         const std::string& attribute = law->expressions[k].name;
         if (!checkExpressionReferences(expression, attribute, contact.loc, model, diagnostics)) {
           fine = false;
+        } else if (!refuseLoadReads(expression, attribute, contact.loc, model.variables.get(), diagnostics)) {
+          fine = false;
         } else if (readsContacts(expression, model.variables.get())) {
           diagnostics.error(contact.loc, attribute + "=\"" + excerpt(expression.text()) +
                                              "\" reads a contact's loads through a Reference_Variable (CONTACT); a "

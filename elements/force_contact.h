@@ -106,9 +106,9 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
                                                       const Model& model, Diagnostics& diagnostics);
 
 // Whether what the elements' law expressions read through markers and VARVAL exists and is what a contact law may
-// read: no contact's loads (its own among them) and no accelerations, through the variables either. Each problem is
-// an error on the element's line. After the model's Reference_Variables are built (they are built after the
-// contacts, as they may read the contacts' loads).
+// read: no contact's loads (its own among them), no element's loads (JOINT…) and no accelerations, through the
+// variables either. Each problem is an error on the element's line. After the model's Reference_Variables are built
+// (they are built after the contacts, as they may read the contacts' loads).
 bool checkContactLawReadings(const ContactModel& contacts, const Model& model, Diagnostics& diagnostics);
 
 // "Force_Contact id=301 (deck.xml:118:3)": how run-time messages name a contact element.

@@ -28,6 +28,7 @@ std::optional<Expression> buildForceExpression(const std::string& attribute, con
                                "available");
     return std::nullopt;
   }
+  if (!refuseLoadReads(*expression, attribute, loc, model.variables.get(), diagnostics)) return std::nullopt;
   connection.readsContacts = connection.readsContacts || readsContacts(*expression, model.variables.get());
   addBodiesRead(*expression, model, connection.bodiesRead);
   return expression;

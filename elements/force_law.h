@@ -67,8 +67,8 @@ int bodyOfMarker(const Model& model, long id, ForceConnection& connection);
 
 // A force element's expression attribute, compiled and checked: markers, variables and contacts it names must exist,
 // and it may not read accelerations (the force would then depend on the accelerations it causes, which Lodestone does
-// not solve for). The bodies it reads, and whether it reads contacts' loads, are added to `connection`. Errors say
-// the attribute and the column.
+// not solve for) nor an element's loads (JOINT…, SFORCE…, FX…: refuseLoadReads). The bodies it reads, and whether it
+// reads contacts' loads, are added to `connection`. Errors say the attribute and the column.
 std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
                                                const SourceLoc& loc, const Model& model, ForceConnection& connection,
                                                Diagnostics& diagnostics);

@@ -6,6 +6,9 @@
 #include <set>
 
 #include "elements/force_elements.h"
+#include "elements/post_request.h"
+#include "elements/reference_variable.h"
+#include "elements/sensor_event.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -100,6 +103,29 @@ void checkInertiaIsPhysical(const Matrix3& inertia, const SourceLoc& loc, Diagno
   }
 }
 
+// The elements JOINT, SFORCE… name in the expressions that may read them (force elements and contact laws refuse
+// them): variables, sensors, requests.
+void checkLoadReads(const ModelSpec& spec, const Model& model, Diagnostics& diagnostics) {
+  if (model.variables) {
+    for (const ReferenceVariable& variable : model.variables->variables) {
+      checkLoadReferences(variable.expression, "expr", variable.loc, spec, diagnostics);
+    }
+  }
+  if (model.sensors) {
+    for (const SensorEvent& sensor : model.sensors->sensors) {
+      checkLoadReferences(sensor.expression, "expr", sensor.loc, spec, diagnostics);
+    }
+  }
+  if (model.requests) {
+    for (const Request& request : model.requests->requests) {
+      for (size_t k = 0; k < request.expressions.size(); ++k) {
+        if (!request.expressions[k]) continue;
+        checkLoadReferences(*request.expressions[k], "expr" + std::to_string(k + 1), request.loc, spec, diagnostics);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics) {
@@ -183,6 +209,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   }
   model.forces = buildForceModel(spec, model, diagnostics);
   model.requests = buildRequestModel(spec.requests, model, diagnostics);  // reads the joints and forces
+  checkLoadReads(spec, model, diagnostics);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   return model;
 }

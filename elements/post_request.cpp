@@ -179,6 +179,7 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
               checkExpressionReferences(*request.expressions[k], attribute, spec.loc, model, diagnostics);
       result->readsContacts =
           result->readsContacts || (built && readsContacts(*request.expressions[k], model.variables.get()));
+      result->readsLoads = result->readsLoads || (built && readsLoads(*request.expressions[k], model.variables.get()));
     }
     if (*type == RequestType::Force && !markersJoined(model, spec.i_marker_id, spec.j_marker_id)) {
       diagnostics.warning(spec.loc, "no joint, motion or force element acts " +
@@ -197,16 +198,17 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
 RequestEvaluator::RequestEvaluator(const Model& model) : context_(model), requests_(model.requests.get()) {}
 
 bool RequestEvaluator::needsLoads() const {
-  return !empty() && std::any_of(requests_->requests.begin(), requests_->requests.end(),
-                                 [](const Request& request) { return request.type == RequestType::Force; });
+  return !empty() && (requests_->readsLoads ||
+                      std::any_of(requests_->requests.begin(), requests_->requests.end(),
+                                  [](const Request& request) { return request.type == RequestType::Force; }));
 }
 
 void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bodies,
-                                std::span<const MarkerPairLoad> loads, std::vector<RequestSample>& samples,
+                                const std::vector<MarkerPairLoad>& loads, std::vector<RequestSample>& samples,
                                 const ContactMeasures* contacts) {
   samples.clear();
   if (empty()) return;
-  context_.setState(time, bodies, contacts);
+  context_.setState(time, bodies, contacts, needsLoads() ? &loads : nullptr);
   for (const Request& request : requests_->requests) {
     RequestSample sample{.id = request.id, .type = request.type};
     std::array<double, 8>& f = sample.values;
@@ -217,18 +219,9 @@ void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bod
       }
     } else if (request.type == RequestType::Force) {
       // Adams' FX..TM: every load between I and J, on I, the torques about I's origin.
-      Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
-      const long i = request.markerI, j = request.markerJ;
-      for (const MarkerPairLoad& load : loads) {
-        if (load.markerI == i && (j == 0 || load.markerJ == j)) {
-          force += load.forceOnI;
-          torque += load.torqueOnI;
-        }
-        if (load.markerJ == i && (j == 0 || load.markerI == j)) {
-          force += load.forceOnJ;
-          torque += load.torqueOnJ;
-        }
-      }
+      const MarkerLoads onI = loadOnMarker(loads, request.markerI, request.markerJ);
+      const Vector3& force = onI.forceOnI;
+      const Vector3& torque = onI.torqueOnI;
       const Vector3 forceInAxes = axes.rotation.transpose() * force;
       const Vector3 torqueInAxes = axes.rotation.transpose() * torque;
       f = {force.norm(), forceInAxes.x(), forceInAxes.y(), forceInAxes.z(),

@@ -68,6 +68,7 @@ struct Request {
 struct RequestModel {
   std::vector<Request> requests;  // those that can be written, in deck order
   bool readsContacts = false;     // some expression reads a contact's loads (CONTACT)
+  bool readsLoads = false;        // some expression reads an element's loads (JOINT…, FX…), itself or via a variable
 };
 
 // The deck's requests on a model whose bodies, markers, variables, joints and force elements are built; their
@@ -90,11 +91,12 @@ class RequestEvaluator {
   explicit RequestEvaluator(const Model& model);
 
   bool empty() const { return !requests_ || requests_->requests.empty(); }
-  // Whether some request needs the loads between markers (MARKER_FORCE).
+  // Whether some request needs the joints' and force elements' loads at their markers (MARKER_FORCE, or an expression
+  // that reads JOINT…, FX…).
   bool needsLoads() const;
   // Whether some request reads a contact's loads (CONTACT): `contacts` must then hold them at this state.
   bool readsContacts() const { return requests_ && requests_->readsContacts; }
-  void evaluate(double time, std::span<const BodyKinematics> bodies, std::span<const MarkerPairLoad> loads,
+  void evaluate(double time, std::span<const BodyKinematics> bodies, const std::vector<MarkerPairLoad>& loads,
                 std::vector<RequestSample>& samples, const ContactMeasures* contacts = nullptr);
 
  private:

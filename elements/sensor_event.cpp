@@ -103,6 +103,7 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
     result->usesAcceleration =
         result->usesAcceleration || readsAcceleration(sensor.expression, model.variables.get());
     result->readsContacts = result->readsContacts || readsContacts(sensor.expression, model.variables.get());
+    result->readsLoads = result->readsLoads || readsLoads(sensor.expression, model.variables.get());
     result->sensors.push_back(std::move(sensor));
   }
   return result;
@@ -136,7 +137,7 @@ const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
 }
 
 double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
-  context_.setState(time, bodies, contacts_);
+  context_.setState(time, bodies, contacts_, loads_);
   return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(context_);
 }
 

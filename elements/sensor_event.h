@@ -58,6 +58,7 @@ struct SensorModel {
   std::vector<SensorEvent> sensors;  // the active ones
   bool usesAcceleration = false;     // some expression reads ACCX… or WDTX…
   bool readsContacts = false;        // some expression reads a contact's loads (CONTACT)
+  bool readsLoads = false;           // some expression reads an element's loads (JOINT…, FX…)
 };
 
 // The active sensors of a deck, their expressions checked against the model's markers.
@@ -83,6 +84,10 @@ class SensorEvaluator {
   bool readsContacts() const { return sensors_ && sensors_->readsContacts; }
   // Where CONTACT() finds the contacts' loads (`contacts` must outlive the evaluator; null: nowhere, NaN).
   void setContacts(const ContactMeasures* contacts) { contacts_ = contacts; }
+  // Whether some sensor reads an element's loads (JOINT…, FX…): `loads` must then hold every joint's, motion's and
+  // force element's loads at their markers at the state each value is asked at (null: nowhere, NaN).
+  bool readsLoads() const { return sensors_ && sensors_->readsLoads; }
+  void setLoads(const std::vector<MarkerPairLoad>* loads) { loads_ = loads; }
 
   // The expression of sensor `index` at `time`, for bodies at `bodies`.
   double value(int index, double time, std::span<const BodyKinematics> bodies);
@@ -101,6 +106,7 @@ class SensorEvaluator {
   ModelExpressionContext context_;
   const SensorModel* sensors_ = nullptr;
   const ContactMeasures* contacts_ = nullptr;
+  const std::vector<MarkerPairLoad>* loads_ = nullptr;
   std::vector<int> rootSensors_;
 };
 

@@ -25,7 +25,7 @@ constexpr MarkerMeasureArguments kMagnitudeInFrame{3, {Role::Measured, Role::Rel
 constexpr MarkerMeasureArguments kPair{2, {Role::Measured, Role::RelativeTo}};
 
 // In enum order, so that an entry is found by its measure's number.
-constexpr std::array<MeasureEntry, 26> kMeasures{{
+constexpr std::array<MeasureEntry, 29> kMeasures{{
     {"DX", MarkerMeasure::DX, kResolved},
     {"DY", MarkerMeasure::DY, kResolved},
     {"DZ", MarkerMeasure::DZ, kResolved},
@@ -52,11 +52,14 @@ constexpr std::array<MeasureEntry, 26> kMeasures{{
     {"PSI", MarkerMeasure::PSI, kPair},
     {"THETA", MarkerMeasure::THETA, kPair},
     {"PHI", MarkerMeasure::PHI, kPair},
+    {"YAW", MarkerMeasure::YAW, kPair},
+    {"PITCH", MarkerMeasure::PITCH, kPair},
+    {"ROLL", MarkerMeasure::ROLL, kPair},
 }};
 
 const MeasureEntry& entryOf(MarkerMeasure measure) { return kMeasures[static_cast<size_t>(measure)]; }
 
-static_assert(kMeasures.size() == static_cast<size_t>(MarkerMeasure::PHI) + 1 && [] {
+static_assert(kMeasures.size() == static_cast<size_t>(MarkerMeasure::ROLL) + 1 && [] {
   for (size_t k = 0; k < kMeasures.size(); ++k) {
     if (static_cast<size_t>(kMeasures[k].measure) != k) return false;
   }
@@ -92,6 +95,19 @@ Vector3 relativeVector(MarkerMeasure measure, const MarkerMotion& i, const Marke
   }
 }
 
+// Yaw, pitch and roll of R (markerMeasure's YAW, PITCH, ROLL): R = Rz(yaw)·Ry(−pitch)·Rx(roll).
+Vector3 yawPitchRollFromRotation(const Matrix3& r) {
+  // cos b = hypot(R00, R10) ≥ 0 keeps b in [−π/2, π/2]; atan2 is accurate near ±π/2, where asin(−R20) is not.
+  const double cosine = std::hypot(r(0, 0), r(1, 0));
+  const double pitch = std::atan2(r(2, 0), cosine);  // −b, b = atan2(−R20, cos b)
+  if (cosine < 1e-12) {
+    // Gimbal lock: R = Rz(yaw)·Ry(b)·Rx(roll) depends on yaw − roll (b = +90°) or yaw + roll (b = −90°) only;
+    // with roll 0 both read R01 = −sin yaw, R11 = cos yaw.
+    return {std::atan2(-r(0, 1), r(1, 1)), pitch, 0.0};
+  }
+  return {std::atan2(r(1, 0), r(0, 0)), pitch, std::atan2(r(2, 1), r(2, 2))};
+}
+
 double rotationAngle(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j) {
   const auto x = [](const MarkerMotion& m) { return m.rotation.col(0); };
   const auto y = [](const MarkerMotion& m) { return m.rotation.col(1); };
@@ -100,6 +116,10 @@ double rotationAngle(MarkerMeasure measure, const MarkerMotion& i, const MarkerM
     case MarkerMeasure::AX: return std::atan2(-z(i).dot(y(j)), z(i).dot(z(j)));
     case MarkerMeasure::AY: return std::atan2(z(i).dot(x(j)), z(i).dot(z(j)));
     case MarkerMeasure::AZ: return std::atan2(x(i).dot(y(j)), x(i).dot(x(j)));
+    case MarkerMeasure::YAW: case MarkerMeasure::PITCH: case MarkerMeasure::ROLL: {
+      const Vector3 angles = yawPitchRollFromRotation(j.rotation.transpose() * i.rotation);
+      return angles[static_cast<int>(measure) - static_cast<int>(MarkerMeasure::YAW)];
+    }
     default: {
       const Vector3 angles = euler313FromRotation(j.rotation.transpose() * i.rotation);
       return angles[static_cast<int>(measure) - static_cast<int>(MarkerMeasure::PSI)];

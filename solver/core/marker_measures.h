@@ -1,7 +1,7 @@
 // The marker measures of Adams and MotionSolve — DX DY DZ DM, VX VY VZ VM, WX WY WZ WM, ACCX ACCY ACCZ ACCM,
-// WDTX WDTY WDTZ WDTM, AX AY AZ, PSI THETA PHI — between two markers, resolved in a third marker's axes, time derivatives taken in a
-// fourth marker's frame. One place computes them for every user: the subroutine utilities (c_sysfnc, c_sysary)
-// and the expression language (solver/expr).
+// WDTX WDTY WDTZ WDTM, AX AY AZ, PSI THETA PHI, YAW PITCH ROLL — between two markers, resolved in a third marker's
+// axes, time derivatives taken in a fourth marker's frame. One place computes them for every user: the subroutine
+// utilities (c_sysfnc, c_sysary) and the expression language (solver/expr).
 #pragma once
 
 #include <array>
@@ -31,6 +31,7 @@ enum class MarkerMeasure {
   WDTX, WDTY, WDTZ, WDTM,
   AX, AY, AZ,
   PSI, THETA, PHI,
+  YAW, PITCH, ROLL,
 };
 
 // ACCX..ACCM and WDTX..WDTM: the markers' accelerations must be known.
@@ -58,7 +59,11 @@ MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure);
 //   WX = (ω_i − ω_j)·x_axes; WDTX = (d/dt)_l (ω_i − ω_j) · x_axes = (α_i − α_j − ω_l × (ω_i − ω_j))·x_axes;
 //   the M forms are magnitudes and do not depend on `axes`.
 //   AX = atan2(−z_i·y_j, z_i·z_j), AY = atan2(z_i·x_j, z_i·z_j), AZ = atan2(x_i·y_j, x_i·x_j);
-//   PSI, THETA, PHI: body 3-1-3 angles of R_jᵀ R_i (euler313FromRotation). Angles use neither `axes` nor `frame`.
+//   PSI, THETA, PHI: body 3-1-3 angles of R_jᵀ R_i (euler313FromRotation).
+//   YAW, PITCH, ROLL: with R_jᵀ R_i = Rz(YAW)·Ry(b)·Rx(ROLL), the body-fixed 3-2-1 sequence, PITCH = −b (Adams and
+//   MotionSolve: the second turn is about the negative y axis, "following automotive conventions"). YAW and ROLL in
+//   (−π, π], PITCH in [−π/2, π/2]. At PITCH = ±90° only YAW ± ROLL is defined: ROLL is 0 there and YAW takes it all
+//   (as PHI is 0 and PSI takes it all at THETA = 0). Angles use neither `axes` nor `frame`.
 double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes,
                      const MarkerMotion& frame);
 // The same with time derivatives taken in ground.

@@ -35,6 +35,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
   }
   constraints_.addPatternBlocks(pattern_);
   sensors_.setContacts(&contacts_);
+  sensors_.setLoads(&markerLoads_);
   // Force elements that read contacts' loads find them measured at every evaluation of the contacts, which comes
   // before theirs.
   if (forces_.readsContacts()) {
@@ -99,14 +100,31 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
   addBodyAccelerations(yp.data());
   markerLoads_.clear();
   if (requests_.readsContacts() || (requests_.needsLoads() && forces_.readsContacts())) measureContacts(time);
-  if (requests_.needsLoads()) {
-    forces_.markerLoads(time, kinematics_, markerLoads_);
-    for (const JointReaction& joint : joints) {
-      markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ, .forceOnI = joint.force,
-                              .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
-    }
-  }
+  if (requests_.needsLoads()) collectMarkerLoads(time, joints);
   requests_.evaluate(time, kinematics_, markerLoads_, samples, &contacts_);
+}
+
+void MultibodySystem::collectMarkerLoads(double time, std::span<const JointReaction> joints) {
+  markerLoads_.clear();
+  forces_.markerLoads(time, kinematics_, markerLoads_);
+  for (const JointReaction& joint : joints) {
+    markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ,
+                            .source = loadSourceOfElement(joint.element), .id = joint.id, .forceOnI = joint.force,
+                            .torqueOnI = joint.torque, .forceOnJ = joint.forceOnJ, .torqueOnJ = joint.torqueOnJ});
+  }
+}
+
+void MultibodySystem::measureLoadsForSensors(double time, const double* y) {
+  // The joints' reactions are y's multipliers: what IDAS has at this state, interpolated between steps as every other
+  // variable is.
+  // The force elements that read contacts need them measured here (the sensors' own CONTACT has them already).
+  if (forces_.readsContacts() && !sensors_.readsContacts()) measureContacts(time);
+  sensorJointReactions_.clear();
+  if (!constraints_.empty()) {
+    constraints_.evaluate(kinematics_, time, y);
+    constraints_.reactions(y, sensorJointReactions_);
+  }
+  collectMarkerLoads(time, sensorJointReactions_);
 }
 
 bool MultibodySystem::residual(double time, const double* y, const double* yp, double* r) {
@@ -662,6 +680,7 @@ void MultibodySystem::rootFunctions(double time, const double* y, const double* 
   updateKinematics(y);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
   if (sensors_.readsContacts()) measureContacts(time);
+  if (sensors_.readsLoads()) measureLoadsForSensors(time, y);
   sensors_.rootFunctions(time, kinematics_, g);
   times_.sensors += watch.lap();
 }
@@ -690,6 +709,7 @@ double MultibodySystem::sensorValue(int index, double time, const double* y, con
   updateKinematics(y);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
   if (sensors_.readsContacts()) measureContacts(time);
+  if (sensors_.readsLoads()) measureLoadsForSensors(time, y);
   return sensors_.value(index, time, kinematics_);
 }
 

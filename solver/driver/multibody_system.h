@@ -204,6 +204,11 @@ class MultibodySystem {
   // The contacts' loads at the kinematics set, for the expressions that read them (CONTACT) where no residual is
   // evaluated: sensors' root functions and values, requests.
   void measureContacts(double time);
+  // Every force element's loads at its markers at the kinematics set, and the joints' and motions' `joints`, into
+  // markerLoads_: what MARKER_FORCE, JOINT…, SFORCE… and FX… read.
+  void collectMarkerLoads(double time, std::span<const JointReaction> joints);
+  // The same at state y for the sensors that read them (the joints' reactions from y's multipliers).
+  void measureLoadsForSensors(double time, const double* y);
   // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
   void evaluateForces(double time, const double* y, bool withJoints = true);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
@@ -307,7 +312,8 @@ class MultibodySystem {
   SensorEvaluator sensors_;
   ForceEvaluator forces_;
   RequestEvaluator requests_;
-  std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output
+  std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output, and for sensors
+  std::vector<JointReaction> sensorJointReactions_;
   // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, found by row body and column body through couplingsOfRow_).
   std::vector<BodyBlock> contactBlocks_;

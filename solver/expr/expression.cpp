@@ -74,7 +74,6 @@ struct UnavailableName {
   const char* reason;
 };
 constexpr const char* kNeedsElements = "it reads an element Lodestone does not read";
-constexpr const char* kNeedsForces = "Post_Request MARKER_FORCE reports the loads between markers";
 constexpr const char* kNeedsCurves =
     "Reference_ParamCurve's spline is parameterised by chord length in its graphic's plane, for 2D contact, not by "
     "MotionSolve's u, so CURVE(alpha, iord, comp, id) would not give MotionSolve's values";
@@ -82,13 +81,30 @@ constexpr const char* kNotYet = nullptr;  // no more to say than "not available 
 constexpr UnavailableName kUnavailable[] = {
     {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
     {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
-    {"FX", kNeedsForces}, {"FY", kNeedsForces}, {"FZ", kNeedsForces}, {"FM", kNeedsForces},
-    {"TX", kNeedsForces}, {"TY", kNeedsForces}, {"TZ", kNeedsForces}, {"TM", kNeedsForces},
     {"CURVE", kNeedsCurves},
-    {"JOINT", kNeedsForces}, {"MOTION", kNeedsForces}, {"SFORCE", kNeedsForces}, {"GFORCE", kNeedsForces},
-    {"VFORCE", kNeedsForces}, {"VTORQ", kNeedsForces}, {"BUSH", kNeedsForces}, {"SPDP", kNeedsForces},
-    {"VR", kNotYet}, {"YAW", kNotYet}, {"PITCH", kNotYet}, {"ROLL", kNotYet},
-    {"DELAY", kNotYet}, {"INVPSD", kNotYet},
+    {"VR", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
+};
+
+// The functions that read one element's loads at its markers: name, element kind, and the deck element it names.
+struct ElementLoadFunction {
+  const char* name;
+  LoadSource source;
+  const char* element;
+};
+constexpr ElementLoadFunction kElementLoadFunctions[] = {
+    {"JOINT", LoadSource::Joint, "Constraint_Joint"},       {"JPRIM", LoadSource::Jprim, "Constraint_Jprim"},
+    {"MOTION", LoadSource::Motion, "Motion_Joint"},         {"SFORCE", LoadSource::ScalarForce, "Force_Scalar_TwoBody"},
+    {"VFORCE", LoadSource::VectorForce, "Force_Vector"},    {"VTORQ", LoadSource::VectorForce, "Force_Vector"},
+    {"GFORCE", LoadSource::VectorForce, "Force_Vector"},    {"BUSH", LoadSource::Bushing, "Force_Bushing"},
+    {"SPDP", LoadSource::SpringDamper, "Force_SpringDamper"},
+};
+// FX…TM: the loads on a marker from the elements between it and another, `component` numbered as comp of JOINT.
+struct MarkerLoadFunction {
+  const char* name;
+  int component;
+};
+constexpr MarkerLoadFunction kMarkerLoadFunctions[] = {
+    {"FM", 1}, {"FX", 2}, {"FY", 3}, {"FZ", 4}, {"TM", 5}, {"TX", 6}, {"TY", 7}, {"TZ", 8},
 };
 
 // What folding runs is constants and operations on them: nothing asks a context, but run needs one.
@@ -387,6 +403,12 @@ class ExpressionCompiler {
     for (const SeriesEntry& series : kSeries) {
       if (upper == series.name) return parseSeriesCall(name, series);
     }
+    for (const ElementLoadFunction& function : kElementLoadFunctions) {
+      if (upper == function.name) return parseElementLoadCall(name, function);
+    }
+    for (const MarkerLoadFunction& function : kMarkerLoadFunctions) {
+      if (upper == function.name) return parseMarkerLoadCall(name, function);
+    }
     for (const ContactPointName& symbol : kContactPointNames) {
       if (upper != symbol.name) continue;
       rejectCall(upper + " is " + symbol.meaning + ", not a function");
@@ -668,6 +690,63 @@ class ExpressionCompiler {
     emit(series.operation, count, name.offset);
   }
 
+  // JOINT(id, jflag, comp, rm), SFORCE(…)…: four literals, checked here as CONTACT's are.
+  void parseElementLoadCall(const Token& name, const ElementLoadFunction& function) {
+    static constexpr const char* kArgumentNames[] = {"", "jflag", "comp", "marker id"};
+    std::array<int, 4> values{};
+    std::array<size_t, 4> offsets{};
+    const int count = parseCall(function.name, [&](int index) {
+      const size_t slot = static_cast<size_t>(std::min(index, 3));
+      offsets[slot] = current_.offset;
+      values[slot] = parseIdLiteral(function.name, index,
+                                    index == 0 ? std::string(function.element) + " id" : kArgumentNames[slot],
+                                    index == 0 ? "ids are positive" : "it is 0 or positive", index != 0);
+    });
+    const std::string functionName = function.name;
+    if (count != 4) {
+      fail(name.offset, functionName + " takes 4 arguments (id, jflag, comp, rm), got " + std::to_string(count));
+    }
+    if (values[1] > 1) {
+      fail(offsets[1], "jflag " + std::to_string(values[1]) + " of " + functionName +
+                           " is neither 0 (the loads at the I marker) nor 1 (at the J marker)");
+    }
+    if (values[2] < 1 || values[2] > 8) {
+      fail(offsets[2], "comp " + std::to_string(values[2]) + " of " + functionName +
+                           " is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
+    }
+    if (values[3] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, values[3], offsets[3]);
+    expression_.loadReads_.push_back({function.name, function.source, values[0], static_cast<int>(name.offset) + 1});
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::ElementLoad, .loadSource = function.source};
+    instruction.markers = values;
+    expression_.program_.push_back(instruction);
+  }
+
+  // FX(i[,j[,k]])…, FM and TM (i[,j]): marker ids, as a measure's.
+  void parseMarkerLoadCall(const Token& name, const MarkerLoadFunction& function) {
+    const int accepted = function.component == 1 || function.component == 5 ? 2 : 3;
+    std::vector<int> ids;
+    std::vector<size_t> offsets;
+    const int count = parseCall(function.name, [&](int index) {
+      offsets.push_back(current_.offset);
+      ids.push_back(parseIdLiteral(function.name, index, "marker id", "ids are 0 (ground) or positive", true));
+    });
+    if (count < 1 || count > accepted) {
+      fail(name.offset, std::string(function.name) + " takes " + (accepted == 2 ? "1 or 2" : "1 to 3") +
+                            " marker ids, got " + std::to_string(count));
+    }
+    if (ids[0] == 0) fail(offsets[0], std::string(function.name) + " needs a marker i other than ground (0)");
+    Instruction instruction{.operation = Operation::MarkerLoad};
+    for (size_t k = 0; k < ids.size(); ++k) {
+      instruction.markers[k] = ids[k];
+      if (ids[k] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, ids[k], offsets[k]);
+    }
+    instruction.markers[3] = function.component;
+    expression_.loadReads_.push_back({function.name, LoadSource::None, ids[0], static_cast<int>(name.offset) + 1});
+    pushValue(name.offset);
+    expression_.program_.push_back(instruction);
+  }
+
   // Records an id the expression names, once, with the column of its first appearance.
   static void noteId(std::vector<int>& ids, std::vector<int>& columns, int id, size_t offset) {
     if (std::find(ids.begin(), ids.end(), id) != ids.end()) return;
@@ -760,6 +839,10 @@ bool Expression::usesTime() const {
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
+
+std::optional<MarkerLoads> ExpressionContext::elementLoads(LoadSource, int) const { return std::nullopt; }
+
+std::optional<MarkerLoads> ExpressionContext::markerLoads(int, int) const { return std::nullopt; }
 
 double ExpressionContext::contactPoint(ContactPointSymbol) const { return std::numeric_limits<double>::quiet_NaN(); }
 
@@ -880,6 +963,25 @@ double haversineStep(double x, double x0, double h0, double x1, double h1) {
 
 }  // namespace
 
+double Expression::loadValue(const Instruction& instruction, const ExpressionContext& context) {
+  const std::array<int, 4>& m = instruction.markers;
+  const bool atMarker = instruction.operation == Operation::MarkerLoad;
+  const std::optional<MarkerLoads> loads =
+      atMarker ? context.markerLoads(m[0], m[1]) : context.elementLoads(instruction.loadSource, m[0]);
+  if (!loads) return std::numeric_limits<double>::quiet_NaN();
+  const bool onJ = !atMarker && m[1] == 1;
+  const int component = atMarker ? m[3] : m[2];
+  const int axesMarker = atMarker ? m[2] : m[3];
+  const Vector3& force = onJ ? loads->forceOnJ : loads->forceOnI;
+  const Vector3& torque = onJ ? loads->torqueOnJ : loads->torqueOnI;
+  if (component == 1) return force.norm();
+  if (component == 5) return torque.norm();
+  const Vector3& vector = component < 5 ? force : torque;
+  const int axis = (component - 2) % 4;
+  if (axesMarker == 0) return vector[axis];
+  return context.marker(axesMarker).rotation.col(axis).dot(vector);
+}
+
 // One switch for every operation, so that the loop dispatches once per instruction. An operation finds its
 // operands at a = top − operandCount, in the order they were written, and leaves its result in a[0].
 double Expression::run(const Instruction* first, const Instruction* last, const ExpressionContext& context) {
@@ -893,6 +995,7 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
       case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
       case Operation::Contact: *top++ = contactValue(*instruction, context); continue;
+      case Operation::ElementLoad: case Operation::MarkerLoad: *top++ = loadValue(*instruction, context); continue;
       case Operation::ContactPoint:
         *top++ = context.contactPoint(static_cast<ContactPointSymbol>(instruction->markers[0]));
         continue;

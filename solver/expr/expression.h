@@ -15,15 +15,23 @@
 //               BISTOP(x,ẋ,x1,x2,k,e,cmax,d), SHF(x,x0,a,w,phi,b) = a·sin(w·(x−x0) − phi) + b
 //   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ WDTX WDTY WDTZ (i[,j[,k[,l]]]),
 //               VM ACCM WDTM (i[,j[,l]]);
-//               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI (i[,j]). Marker i relative to marker j,
-//               components in k's axes, time derivatives seen from l's frame; the ids are whole-number literals,
-//               0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
+//               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI YAW PITCH ROLL (i[,j]). Marker i relative
+//               to marker j, components in k's axes, time derivatives seen from l's frame; the ids are whole-number
+//               literals, 0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
 //   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
 //   contacts    CONTACT(id, jflag, comp, rm): the loads of Force_Contact id (all its incidents) on its I body
 //               (jflag 0) or J body (1) at that body's CG: comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components
 //               in marker rm's axes (0: ground). CONTACT(id, index, rm), told apart by its three arguments, as
 //               MotionSolve does: index 1, the largest penetration of its incidents (the one index Lodestone has).
 //               All arguments are whole-number literals; the context gives the loads (ExpressionContext::contact)
+//   element     JOINT JPRIM MOTION SFORCE VFORCE VTORQ GFORCE BUSH SPDP (id, jflag, comp, rm): the loads of
+//   loads       Constraint_Joint, Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_* (of the type
+//               ForceOnly, TorqueOnly, ForceAndTorque), Force_Bushing, Force_SpringDamper id at its I marker (jflag 0)
+//               or J marker (1): comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz (torque about that marker's origin),
+//               in marker rm's axes (0: ground); FX FY FZ TX TY TZ (i[,j[,k]]), FM TM (i[,j]): the force on marker
+//               i and the torque about its origin summed over every joint, motion and force element acting between
+//               markers i and j (j 0 or left out: every one acting at i), in k's axes. Literals; the context gives
+//               the loads (ExpressionContext::elementLoads, markerLoads)
 //   contact     DELTA, DELTA_DOT, SLIP_T1, SLIP_T2, NORMAL_FORCE: one contact point's penetration, its rate, its slip
 //   point       along the contact frame's two tangents and its normal force, readable only where compile allows them
 //               (a Force_Contact's cnf_type="EXPRESSION" and cff_type="EXPRESSION"; ContactPointSymbol)
@@ -34,7 +42,7 @@
 //   logic       IF(e: neg, zero, pos) (a comma after e is accepted too, as MotionSolve's own examples write it),
 //               DIM(a,b) = max(a−b, 0), HAVSIN(x,x0,h0,x1,h1)
 //   series      POLY(x,x0,a0…a30), CHEBY(x,x0,a0…a30), FORCOS(x,x0,w,a0…a30), FORSIN(x,x0,w,a0…a30)
-// Other MotionSolve names (FX, CURVE…) are refused with a message saying they are not available yet.
+// Other MotionSolve names (CURVE, DIF…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -94,6 +102,27 @@ struct ContactLoads {
   Vector3 normal = Vector3::Zero();  // in ground
 };
 
+// The elements whose loads JOINT, JPRIM, MOTION, SFORCE, VFORCE, VTORQ, GFORCE, BUSH and SPDP read: Constraint_Joint,
+// Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_TwoBody and _OneBody, Force_Bushing,
+// Force_SpringDamper. None: an element no function reads (a magnet).
+enum class LoadSource : std::uint8_t { None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper };
+
+// What one element applies at its two markers at a state, in ground: the force on each and the torque about each
+// marker's origin (FX…TM read the I side only: the sum on marker i).
+struct MarkerLoads {
+  Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
+  Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
+// One element-load function an expression calls (JOINT(3,…), FX(5,6)…): its name as written in capitals, the element
+// kind (None for FX…TM, whose id is then marker i), the id, and the 1-based column of the call.
+struct LoadRead {
+  const char* function = "";
+  LoadSource source = LoadSource::None;
+  int id = 0;
+  int column = 0;
+};
+
 // The values of one contact point that a contact law given by expressions reads (Force_Contact cnf_type="EXPRESSION",
 // cff_type="EXPRESSION"; docs/contact.md). Elsewhere there is no contact point, so compile refuses them unless told.
 enum class ContactPointSymbol : std::uint8_t {
@@ -141,6 +170,12 @@ class ExpressionContext {
   // CONTACT(id, …): what Force_Contact `id` applies at this time and state, or nothing when the context has no
   // contacts (CONTACT then gives NaN; a model checks the ids when it is built, so only a bare context is asked).
   virtual std::optional<ContactLoads> contact(int id) const;
+  // JOINT(id, …), SFORCE(id, …)…: what element `id` of kind `source` applies at its markers at this time and state;
+  // zeros for an element the model has but is switched off; nothing when the context has no loads (NaN then).
+  virtual std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const;
+  // FX…TM(i, j): the force on marker i and the torque about its origin from every joint, motion and force element
+  // acting between markers i and j (j = 0: at i), in forceOnI and torqueOnI; nothing when the context has no loads.
+  virtual std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const;
   // DELTA, SLIP_T1…: the contact point being evaluated; NaN for a context without one (compile lets them through
   // only where the caller gives a contact point).
   virtual double contactPoint(ContactPointSymbol symbol) const;
@@ -182,6 +217,8 @@ class Expression {
   const std::vector<int>& contactColumns() const { return contactColumns_; }
   // Every Reference_Spline and Reference_Array call, in order of appearance.
   const std::vector<DataReference>& dataReferences() const { return dataReferences_; }
+  // Every element-load function called (JOINT…, FX…), in order of appearance (repeats kept: each has its column).
+  const std::vector<LoadRead>& loadReads() const { return loadReads_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
   bool usesAcceleration() const { return usesAcceleration_; }
   // TIME appears (not folded away): the value may change with time at a fixed state.
@@ -200,6 +237,7 @@ class Expression {
     Add, Subtract, Multiply, Divide, Power, Atan2, Min, Max, Mod, Sign,
     Step, Step5, Shf, Impact, Bistop,
     Spline, ArrayValue, If, Poly, Cheby, Forcos, Forsin, Havsin, Dim,
+    ElementLoad, MarkerLoad,
   };
   struct Instruction {
     Operation operation = Operation::Constant;
@@ -212,6 +250,8 @@ class Expression {
                                                 // Spline: the Reference_Spline id, SplineMethod, iord;
                                                 // ArrayValue: the Reference_Array id, n
     double constant = 0;                        // Constant: the value it pushes
+    // ElementLoad: markers are id, jflag, comp, rm and this the element's kind; MarkerLoad: markers are i, j, k, comp.
+    LoadSource loadSource = LoadSource::None;
   };
 
   Expression() = default;
@@ -222,6 +262,8 @@ class Expression {
   static double contactValue(const Instruction& instruction, const ExpressionContext& context);
   // CONTACT(id, index, rm): the measure `index` (ContactIndex) of `loads`.
   static double contactIndexValue(const ContactLoads& loads, int index, int rm, const ExpressionContext& context);
+  // ElementLoad and MarkerLoad.
+  static double loadValue(const Instruction& instruction, const ExpressionContext& context);
 
   std::string text_;
   std::vector<Instruction> program_;
@@ -229,6 +271,7 @@ class Expression {
   std::vector<int> variableIds_, variableColumns_;
   std::vector<int> contactIds_, contactColumns_;
   std::vector<DataReference> dataReferences_;
+  std::vector<LoadRead> loadReads_;
   bool usesAcceleration_ = false;
 
   friend class ExpressionCompiler;

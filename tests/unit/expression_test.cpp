@@ -27,6 +27,8 @@ class FakeContext : public ExpressionContext {
   std::map<int, MarkerMotion> markers;
   std::map<int, double> variables;
   std::map<int, ContactLoads> contacts;
+  std::map<std::pair<LoadSource, int>, MarkerLoads> elements;  // JOINT…: by kind and id
+  std::map<std::pair<int, int>, MarkerLoads> atMarkers;        // FX…: by markers i and j
   mutable std::vector<int> asked;
 
   double time() const override { return now; }
@@ -38,6 +40,14 @@ class FakeContext : public ExpressionContext {
   std::optional<ContactLoads> contact(int id) const override {
     const auto found = contacts.find(id);
     return found == contacts.end() ? std::nullopt : std::optional<ContactLoads>(found->second);
+  }
+  std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const override {
+    const auto found = elements.find({source, id});
+    return found == elements.end() ? std::nullopt : std::optional<MarkerLoads>(found->second);
+  }
+  std::optional<MarkerLoads> markerLoads(int i, int j) const override {
+    const auto found = atMarkers.find({i, j});
+    return found == atMarkers.end() ? std::nullopt : std::optional<MarkerLoads>(found->second);
   }
 };
 
@@ -336,6 +346,41 @@ TEST_F(ExpressionMeasures, RotationAnglesOfKnownRotations) {
   EXPECT_NEAR(value("PHI(14, 2)"), 2.5, 1e-14);
 }
 
+// YAW, PITCH, ROLL: R = Rz(yaw)·Ry(−pitch)·Rx(roll) built from the three turns (Adams' body-fixed 3-2-1 sequence with
+// the pitch about −y), read back; near PITCH = 90° they stay accurate, and at it ROLL is 0 and YAW carries yaw ± roll.
+TEST_F(ExpressionMeasures, YawPitchRollOfKnownTurns) {
+  const auto turns = [](double yaw, double pitch, double roll) {
+    return Matrix3(rotationAbout(Vector3::UnitZ(), yaw) * rotationAbout(Vector3::UnitY(), -pitch) *
+                   rotationAbout(Vector3::UnitX(), roll));
+  };
+  context.markers[20].rotation = turns(0.3, 0.5, 0.7);
+  context.markers[21].rotation = context.markers[2].rotation * turns(2.9, -1.4, -3.0);
+  context.markers[22].rotation = rotationAbout(Vector3::UnitY(), -0.2);  // nose up about −y: pitch +0.2
+  context.markers[23].rotation = turns(-0.6, kPi / 2 - 1e-7, 1.1);
+  context.markers[24].rotation = turns(0.5, kPi / 2, 0.2);
+  context.markers[25].rotation = turns(0.5, -kPi / 2, 0.2);
+  EXPECT_NEAR(value("YAW(20)"), 0.3, 1e-15);
+  EXPECT_NEAR(value("PITCH(20)"), 0.5, 1e-15);
+  EXPECT_NEAR(value("ROLL(20)"), 0.7, 1e-15);
+  EXPECT_NEAR(value("YAW(21, 2)"), 2.9, 1e-14) << "relative to 2, whose axes are turned 90° about z";
+  EXPECT_NEAR(value("PITCH(21, 2)"), -1.4, 1e-14);
+  EXPECT_NEAR(value("ROLL(21, 2)"), -3.0, 1e-14);
+  EXPECT_NEAR(value("YAW(21)"), 2.9 + kPi / 2 - 2 * kPi, 1e-14) << "in ground: 2's 90° added, wrapped to (−π, π]";
+  EXPECT_NEAR(value("PITCH(22)"), 0.2, 1e-15);
+  EXPECT_NEAR(value("YAW(22)"), 0, 1e-15);
+  EXPECT_NEAR(value("ROLL(22)"), 0, 1e-15);
+  // 1e-7 from the singularity, cos(pitch) = 1e-7: the atan2 of terms that small loses about 1e-16/1e-7 each.
+  EXPECT_NEAR(value("YAW(23)"), -0.6, 1e-8);
+  EXPECT_NEAR(value("PITCH(23)"), kPi / 2 - 1e-7, 1e-15);
+  EXPECT_NEAR(value("ROLL(23)"), 1.1, 1e-8);
+  EXPECT_NEAR(value("YAW(24)"), 0.5 + 0.2, 1e-15) << "at PITCH = +90° only yaw + roll is defined";
+  EXPECT_NEAR(value("PITCH(24)"), kPi / 2, 1e-15);
+  EXPECT_EQ(value("ROLL(24)"), 0);
+  EXPECT_NEAR(value("YAW(25)"), 0.5 - 0.2, 1e-15) << "at PITCH = −90° only yaw − roll is defined";
+  EXPECT_NEAR(value("PITCH(25)"), -kPi / 2, 1e-15);
+  EXPECT_EQ(value("ROLL(25)"), 0);
+}
+
 TEST_F(ExpressionMeasures, AsksOnlyForTheMarkersAMeasureUsesAndNeverForGround) {
   value("DM(2)");
   EXPECT_EQ(context.asked, std::vector<int>{2});
@@ -484,6 +529,95 @@ TEST(ExpressionContacts, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
   }
 }
 
+// JOINT, SFORCE… (id, jflag, comp, rm): the element's loads at its I or J marker, magnitudes or components in rm's
+// axes, each function reading its element kind; FX…TM (i, j, k): the loads on marker i between i and j, in k's axes.
+TEST(ExpressionElementLoads, EachFunctionReadsItsElementSideComponentAndAxes) {
+  FakeContext context;
+  MarkerLoads joint;
+  joint.forceOnI = Vector3(3, -4, 12);
+  joint.torqueOnI = Vector3(0.5, 0, 0);
+  joint.forceOnJ = -joint.forceOnI;
+  joint.torqueOnJ = Vector3(1, 2, -2);
+  context.elements[{LoadSource::Joint, 7}] = joint;
+  MarkerLoads spring;
+  spring.forceOnI = Vector3(0, 0, -6);
+  spring.forceOnJ = Vector3(0, 0, 6);
+  for (const LoadSource source : {LoadSource::Jprim, LoadSource::Motion, LoadSource::ScalarForce,
+                                  LoadSource::VectorForce, LoadSource::Bushing, LoadSource::SpringDamper}) {
+    context.elements[{source, 7}] = spring;
+    spring.forceOnI.z() -= 1;  // each kind its own value: -6, -7, … -11
+  }
+  MarkerMotion turned;  // x along ground y, y along ground −x: a quarter turn about z
+  turned.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);
+  context.markers = {{30, turned}};
+  const std::vector<std::pair<const char*, double>> table{
+      {"JOINT(7,0,1,0)", 13}, {"JOINT(7,0,2,0)", 3},   {"JOINT(7,0,3,0)", -4}, {"JOINT(7,0,4,0)", 12},
+      {"JOINT(7,0,5,0)", 0.5}, {"JOINT(7,0,6,0)", 0.5}, {"JOINT(7,0,7,0)", 0},  {"JOINT(7,1,1,0)", 13},
+      {"JOINT(7,1,2,0)", -3}, {"JOINT(7,1,5,0)", 3},   {"JOINT(7,1,7,0)", 2},  {"joint( 7 , 1, 8, 0 )", -2},
+      {"JPRIM(7,0,4,0)", -6}, {"MOTION(7,0,4,0)", -7}, {"SFORCE(7,0,4,0)", -8}, {"VFORCE(7,0,4,0)", -9},
+      {"VTORQ(7,0,4,0)", -9}, {"GFORCE(7,0,4,0)", -9}, {"BUSH(7,0,4,0)", -10},  {"SPDP(7,0,4,0)", -11},
+      {"SFORCE(7,1,4,0)", 6}, {"BUSH(7,0,1,0)", 10},
+  };
+  for (const auto& [text, expected] : table) EXPECT_DOUBLE_EQ(valueOf(text, context), expected) << text;
+  // In marker 30's axes: its x is ground y, its y ground −x.
+  EXPECT_NEAR(valueOf("JOINT(7,0,2,30)", context), -4, 1e-14);
+  EXPECT_NEAR(valueOf("JOINT(7,0,3,30)", context), -3, 1e-14);
+  EXPECT_NEAR(valueOf("JOINT(7,1,7,30)", context), -1, 1e-14);
+  EXPECT_DOUBLE_EQ(valueOf("JOINT(7,0,1,30)", context), 13) << "a magnitude needs no axes";
+  EXPECT_TRUE(std::isnan(valueOf("JOINT(8,0,1,0)", context))) << "an element the context cannot give: NaN";
+
+  MarkerLoads onMarker;
+  onMarker.forceOnI = Vector3(1, 2, 2);
+  onMarker.torqueOnI = Vector3(0, 3, 4);
+  context.atMarkers[{20, 10}] = onMarker;
+  context.atMarkers[{20, 0}] = joint;
+  const std::vector<std::pair<const char*, double>> atMarkers{
+      {"FM(20,10)", 3}, {"FX(20,10)", 1}, {"FY(20,10,0)", 2}, {"FZ(20,10)", 2}, {"TM(20,10)", 5}, {"TX(20,10)", 0},
+      {"TY(20,10)", 3}, {"TZ(20,10)", 4}, {"FX(20)", 3},      {"FM(20)", 13},   {"TX(20,0,0)", 0.5},
+  };
+  for (const auto& [text, expected] : atMarkers) EXPECT_DOUBLE_EQ(valueOf(text, context), expected) << text;
+  EXPECT_NEAR(valueOf("FX(20,10,30)", context), 2, 1e-14);
+  EXPECT_NEAR(valueOf("FY(20,10,30)", context), -1, 1e-14);
+  EXPECT_NEAR(valueOf("TY(20,10,30)", context), 0, 1e-14);
+
+  // What an expression reports: each call with its column, rm and the FX markers among the markers.
+  const Expression expression = compiled("JOINT(7,0,1,30) + 2*FZ(20, 10, 30) + BUSH(9,1,2,0)");
+  ASSERT_EQ(expression.loadReads().size(), 3u);
+  EXPECT_STREQ(expression.loadReads()[0].function, "JOINT");
+  EXPECT_EQ(expression.loadReads()[0].source, LoadSource::Joint);
+  EXPECT_EQ(expression.loadReads()[0].id, 7);
+  EXPECT_EQ(expression.loadReads()[0].column, 1);
+  EXPECT_STREQ(expression.loadReads()[1].function, "FZ");
+  EXPECT_EQ(expression.loadReads()[1].source, LoadSource::None);
+  EXPECT_EQ(expression.loadReads()[1].id, 20);
+  EXPECT_EQ(expression.loadReads()[1].column, 21);
+  EXPECT_EQ(expression.loadReads()[2].source, LoadSource::Bushing);
+  EXPECT_EQ(expression.loadReads()[2].column, 38);
+  EXPECT_EQ(expression.markerIds(), (std::vector<int>{30, 20, 10}));
+}
+
+TEST(ExpressionElementLoads, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
+  const std::vector<std::tuple<const char*, int, const char*>> table{
+      {"JOINT(3,2,1,0)", 9, "jflag 2 of JOINT is neither 0 (the loads at the I marker) nor 1 (at the J marker)"},
+      {"SFORCE(3,0,9,0)", 12, "comp 9 of SFORCE is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)"},
+      {"SFORCE(3,0,0,0)", 12, "comp 0 of SFORCE is not 1 to 8"},
+      {"BUSH(3,0,1)", 1, "BUSH takes 4 arguments (id, jflag, comp, rm), got 3"},
+      {"JOINT(0,0,1,0)", 7, "Constraint_Joint id '0' of JOINT is 0; ids are positive"},
+      {"MOTION(TIME,0,1,0)", 8, "expected a Motion_Joint id (a whole number) as argument 1 of MOTION, found 'TIME'"},
+      {"GFORCE(3,0,1,-2)", 14, "marker id '-2' of GFORCE is negative; it is 0 or positive"},
+      {"FM(2,3,4)", 1, "FM takes 1 or 2 marker ids, got 3"},
+      {"TZ(2,3,4,5)", 1, "TZ takes 1 to 3 marker ids, got 4"},
+      {"FX(0)", 4, "FX needs a marker i other than ground (0)"},
+  };
+  for (const auto& [text, column, message] : table) {
+    std::variant<Expression, ExpressionError> result = Expression::compile(text);
+    const ExpressionError* error = std::get_if<ExpressionError>(&result);
+    ASSERT_NE(error, nullptr) << text;
+    EXPECT_EQ(error->column, column) << text;
+    EXPECT_NE(error->message.find(message), std::string::npos) << text << ": " << error->message;
+  }
+}
+
 TEST(ExpressionReport, UsesAccelerationOnlyWithAccelerationMeasures) {
   EXPECT_TRUE(compiled("ACCX(2)").usesAcceleration());
   EXPECT_TRUE(compiled("1 + accm(2, 3)").usesAcceleration());
@@ -529,7 +663,7 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"1+VARVAL(TIME)", 10, "expected a Reference_Variable id (a whole number) as argument 1 of VARVAL, found 'TIME'"},
       {"VARVAL(1, 2)", 1, "VARVAL takes 1 Reference_Variable id, got 2"},
       {"VARVAL()", 1, "VARVAL takes 1 Reference_Variable id, got 0"},
-      {"2*fx(4)", 3, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
+      {"2*fx()", 3, "FX takes 1 to 3 marker ids, got 0"},
       {"VR(2)", 1, "VR is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},
       {"time (2)", 6, "TIME is the simulation time, not a function"},
@@ -586,8 +720,8 @@ TEST(ExpressionErrors, EveryUnknownNameIsSaidInOnePass) {
   using Problems = std::vector<std::pair<int, std::string>>;
   EXPECT_EQ(problemsOf("SINN(TIME) + 2*COSS(DX(2), foo)"),
             (Problems{{1, "unknown function 'SINN'"}, {16, "unknown function 'COSS'"}, {28, "unknown name 'foo'"}}));
-  EXPECT_EQ(problemsOf("fx(2) + SQRT(-1/bar)"),
-            (Problems{{1, "FX is not available yet (Post_Request MARKER_FORCE reports the loads between markers)"},
+  EXPECT_EQ(problemsOf("vr(2) + SQRT(-1/bar)"),
+            (Problems{{1, "VR is not available yet in expressions"},
                       {17, "unknown name 'bar'"}}))
       << "nothing is folded with an unknown value";
   EXPECT_EQ(problemsOf("SINN(1) + (2"),

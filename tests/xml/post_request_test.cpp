@@ -79,12 +79,11 @@ TEST(PostRequestDeck, UserSubroutinesAndElementalForcesAreNamedAndNotWritten) {
 
 TEST(PostRequestDeck, ExpressionErrorsPointAtTheColumnInsideTheirAttribute) {
   const Built built = readAndBuild(
-      "<Post_Request id=\"7\" type=\"EXPRESSION\" expr2=\"DZ(20) + SINN(TIME)\" expr5=\"JOINT(1,0,4,0)\"/>");
+      "<Post_Request id=\"7\" type=\"EXPRESSION\" expr2=\"DZ(20) + SINN(TIME)\" expr5=\"JOINT(1,0,4)\"/>");
   EXPECT_TRUE(hasError(built.diagnostics, kRequestLine,
                        "Post_Request id=7: expr2=\"DZ(20) + SINN(TIME)\", column 10: unknown function 'SINN'"));
   EXPECT_TRUE(hasError(built.diagnostics, kRequestLine,
-                       "expr5=\"JOINT(1,0,4,0)\", column 1: JOINT is not available yet (Post_Request MARKER_FORCE "
-                       "reports the loads between markers)"));
+                       "expr5=\"JOINT(1,0,4)\", column 1: JOINT takes 4 arguments (id, jflag, comp, rm), got 3"));
   EXPECT_TRUE(hasError(readAndBuild("<Post_Request id=\"7\" type=\"EXPRESSION\" expr8=\"DX(20, 77)\"/>").diagnostics,
                        kRequestLine, "expr8=\"DX(20, 77)\", column 8: names Reference_Marker id=77, which the deck "
                                      "does not have"));
