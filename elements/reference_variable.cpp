@@ -163,7 +163,8 @@ std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<Refere
       std::optional<UserSubroutine> routine = loadSubroutine(spec.subroutine, "VARSUB", spec.loc, diagnostics);
       if (!routine) continue;
       ElementSubroutine subroutine{.routine = std::move(*routine), .id = spec.id,
-                                   .element = spec.loc.subject() + " (" + spec.loc.position() + ")", .count = 1,
+                                   .element = spec.loc.subject() + " (" + spec.loc.position() + ")",
+                                   .kind = spec.loc.element, .count = 1,
                                    .returns = "[value], the variable's value"};
       if (!setUpSubroutine(subroutine, initial, spec.loc, diagnostics)) continue;
       result->indexById[spec.id] = static_cast<int>(result->variables.size());

@@ -53,6 +53,7 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
   ElementSubroutine subroutine{.routine = std::move(*routine),
                                .id = loc.id.value_or(0),
                                .element = loc.subject() + " (" + loc.position() + ")",
+                               .kind = loc.element,
                                .count = count,
                                .returns = returns};
   const VariableModel* variables = model.variables.get();

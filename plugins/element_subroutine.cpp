@@ -199,7 +199,8 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   try {
     callSubroutine(subroutine.routine,
                    ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                               .count = subroutine.count, .returns = subroutine.returns});
+                               .count = subroutine.count, .returns = subroutine.returns,
+                               .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
@@ -216,7 +217,8 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
   try {
     result = callSubroutine(subroutine.routine,
                             ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
-                                        .count = subroutine.count, .returns = subroutine.returns});
+                                        .count = subroutine.count, .returns = subroutine.returns,
+                                        .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string reason = recordFailure(subroutine, error, state.time());

@@ -71,6 +71,7 @@ struct ElementSubroutine {
   UserSubroutine routine;
   long id = 0;
   std::string element;  // "Force_Scalar_TwoBody id=5 (deck.xml:12:3)", for messages
+  std::string kind;     // "Force_Scalar_TwoBody"
   size_t count = 1;     // the numbers it returns
   const char* returns = "";
   // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).

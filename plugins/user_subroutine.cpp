@@ -79,7 +79,7 @@ void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call) 
 }
 
 std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call) {
-  const UserCodeCall inside(routine, call.id, call.time);
+  const UserCodeCall inside(routine, call.id, call.time, call.element);
   if (routine.isPython()) return pythonEngine().call(routine, call);
   int id = call.id, npar = static_cast<int>(routine.parameters.size());
   int dflag = call.dflag ? 1 : 0, iflag = call.iflag ? 1 : 0;

@@ -69,6 +69,7 @@ struct ElementCall {
   bool dflag = false, iflag = false;
   size_t count = 1;  // 1 to 6
   const char* returns = "";
+  const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call
 };
 
 // A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.

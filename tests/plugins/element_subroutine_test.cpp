@@ -35,6 +35,12 @@ std::string swapped(const std::string& id, const std::string& line) {
   return deck;
 }
 
+std::string lastLineOf(const std::string& text) {
+  std::string trimmed = text;
+  while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+  return trimmed.substr(trimmed.rfind('\n') + 1);
+}
+
 // Element `id`'s line from the C twin or, with the script's absolute path, from the Python twin.
 std::string twinLine(const std::string& id, bool python) {
   std::string line = elementLine(readFile(kUsersubModels + (python ? "forces_python.xml" : "forces_usersub.xml")), id);
@@ -177,6 +183,15 @@ TEST_F(ElementSubroutineRun, FailuresSayWhatAndWhere) {
                               "a sequence of 6 numbers, [fx, fy, fz, tx, ty, tz] in ref_marker_id's axes"),
             std::string::npos)
       << stderrText();
+
+  // exit() inside a force element's subroutine: status 2, and the last line names the element and the subroutine.
+  EXPECT_EQ(runDeck("exit", swapped("300", scalar("usrsub_dll_name=\"usersub_test_fixtures\" "
+                                                  "usrsub_fnc_name=\"SFOSUB_EXIT\" usrsub_param_string=\"USER(0.05)\""))),
+            2);
+  const std::string ended = "Force_Scalar_TwoBody id=300: the run ended inside SFOSUB_EXIT in ";
+  EXPECT_NE(lastLineOf(log("exit")).find(ended), std::string::npos) << lastLineOf(log("exit"));
+  EXPECT_NE(lastLineOf(log("exit")).find("it called exit()"), std::string::npos) << lastLineOf(log("exit"));
+  EXPECT_NE(stderrText().find(ended), std::string::npos) << stderrText();
 
   // Neither a library nor a script; an expression beside a subroutine.
   EXPECT_EQ(runDeck("neither", swapped("300", scalar("usrsub_dll_name=\"NULL\""))), 1);
