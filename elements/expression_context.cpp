@@ -8,6 +8,7 @@
 #include "elements/reference_spline.h"
 #include "elements/model_spec.h"
 #include "elements/reference_variable.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/excerpt.h"
 #include "solver/core/text.h"
 
@@ -348,7 +349,19 @@ void ModelExpressionContext::computeWithReads(size_t root) const {
   // would recurse once per VARVAL link, and a deck's chain may be far longer than the call stack allows. Each
   // variable is then evaluated when all it reads are cached, so its own VARVALs only read the cache. No cycle can
   // loop here: buildVariableModel refuses variables that read themselves.
-  std::vector<size_t>& pending = pendingVariables_;
+  // A VARSUB that reads a variable its set-up call did not read computes it from inside its call: on a stack of its
+  // own, the outer one being in use.
+  std::vector<size_t> nested;
+  std::vector<size_t>& pending = computingVariables_ ? nested : pendingVariables_;
+  const bool outer = !computingVariables_;
+  computingVariables_ = true;
+  struct Restore {
+    bool& flag;
+    bool outer;
+    ~Restore() {
+      if (outer) flag = false;
+    }
+  } restore{computingVariables_, outer};
   pending.assign(1, root);
   while (!pending.empty()) {
     const size_t k = pending.back();
@@ -365,7 +378,10 @@ void ModelExpressionContext::computeWithReads(size_t root) const {
     }
     if (!readsCached) continue;
     pending.pop_back();
-    values_[k] = variables_->variables[k].expression.evaluate(*this);
+    const ReferenceVariable& variable = variables_->variables[k];
+    values_[k] = variable.subroutine
+                     ? callElementSubroutine(*variable.subroutine, ContextSubroutineState(model_, *this), false)[0]
+                     : variable.expression.evaluate(*this);
     computedIn_[k] = generation_;
   }
 }

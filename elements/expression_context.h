@@ -93,7 +93,8 @@ class ContactMeasures {
   virtual std::optional<ContactLoads> contactLoads(long id) const = 0;
 };
 
-// Evaluates expressions at given body kinematics: TIME, the markers' motion and VARVAL. A variable is evaluated the
+// Evaluates expressions at given body kinematics: TIME, the markers' motion and VARVAL (a VARSUB variable calls its
+// subroutine). A variable is evaluated the
 // first time an expression reads it after setState and kept until the next setState, so a variable that many
 // elements read costs one evaluation per state. Reading a variable already computed for this state only reads, so
 // threads may share that; computing one writes the cache. `model` must outlive the context.
@@ -131,6 +132,7 @@ class ModelExpressionContext final : public ExpressionContext {
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory
+  mutable bool computingVariables_ = false;       // inside computeWithReads (a VARSUB may call it again)
   std::uint64_t generation_ = 1;
 };
 

@@ -110,7 +110,10 @@ void ForceEvaluator::addLoads(double time, std::span<const BodyKinematics> bodie
 ElementLoads ForceEvaluator::elementLoads(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies, contactMeasures_);
   reuseMagnetPlans_ = true;
+  // A subroutine's calls here have dflag set; a failure (thrown) ends the run, so the flag is not restored then.
+  differencing_ = true;
   ElementLoads loads = evaluate(static_cast<size_t>(index), bodies);
+  differencing_ = false;
   reuseMagnetPlans_ = false;
   return loads;
 }
@@ -206,8 +209,11 @@ ElementAction ForceEvaluator::act(size_t index) {
   return std::visit(
       [&](const auto& law) -> ElementAction {
         using Law = std::decay_t<decltype(law)>;
-        if constexpr (std::is_same_v<Law, ScalarForce>) return scalarForceAction(law, context_);
-        else if constexpr (std::is_same_v<Law, VectorForce>) return vectorForceAction(law, context_);
+        if constexpr (std::is_same_v<Law, ScalarForce>) {
+          return scalarForceAction(law, context_, &subroutineState_, differencing_);
+        } else if constexpr (std::is_same_v<Law, VectorForce>) {
+          return vectorForceAction(law, context_, &subroutineState_, differencing_);
+        }
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
         else if constexpr (std::is_same_v<Law, InducedMagnets>) return inducedMagnetsAction(law, context_);

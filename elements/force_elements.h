@@ -18,6 +18,7 @@
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/model.h"
 
 namespace lodestone {
@@ -109,6 +110,8 @@ class ForceEvaluator {
 
   const Model* model_ = nullptr;
   ModelExpressionContext context_;
+  ContextSubroutineState subroutineState_{*model_, context_};  // what SFOSUB, VFOSUB… read
+  bool differencing_ = false;                                  // in elementLoads: the subroutines' dflag
   const ContactMeasures* contactMeasures_ = nullptr;
   bool readsContacts_ = false;
   const ForceModel* forces_ = nullptr;

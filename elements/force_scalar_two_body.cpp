@@ -2,14 +2,15 @@
 #include "force_scalar_two_body.h"
 
 #include "elements/expression_context.h"
+#include "elements/subroutine_state.h"
 
 namespace lodestone {
 
 using S = ForceScalarTwoBodySpec;
 
 const ElementSchema<ForceScalarTwoBodySpec>& forceScalarTwoBodySchema() {
-  static const std::string noSubroutines = "SFOSUB user subroutines are not available yet; give val or val_expression";
-  static const ElementSchema<S> schema{
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
       .element = "Force_Scalar_TwoBody",
       .idField = &S::id,
       .attributes = {
@@ -20,26 +21,31 @@ const ElementSchema<ForceScalarTwoBodySpec>& forceScalarTwoBodySchema() {
           attr::boolean("is_action_only", &S::is_action_only).byDefault(false).modifiable(),
           attr::real("val", &S::val).modifiable(),
           attr::text("val_expression", &S::val_expression).modifiable(),
-          attr::unsupported<S>("usrsub_dll_name", noSubroutines),
-          attr::unsupported<S>("usrsub_fnc_name", noSubroutines),
-          attr::unsupported<S>("usrsub_param_string", noSubroutines),
-          attr::unsupported<S>("script_name", noSubroutines),
-          attr::unsupported<S>("interpreter", noSubroutines),
           attr::presentation<S>("full_label"),
       }};
+    addSubroutineRows(made.attributes, &S::subroutine);
+    return made;
+  }();
   return schema;
 }
 
 namespace {
 
+// The element calls SFOSUB when it names a library or a script.
+bool usesSubroutine(const S& spec) { return spec.subroutine.library || spec.subroutine.script; }
+
 // Both given can also come from a command that set one of them on an element written with the other.
 bool valueGivenOnce(const S& spec, Diagnostics& diagnostics) {
-  if (spec.val && spec.val_expression) {
-    diagnostics.error(spec.loc, "give either val or val_expression, not both");
+  const int given = (spec.val ? 1 : 0) + (spec.val_expression ? 1 : 0) + (usesSubroutine(spec) ? 1 : 0);
+  if (given > 1) {
+    diagnostics.error(spec.loc, usesSubroutine(spec) ? "give one of val, val_expression and an SFOSUB subroutine "
+                                                       "(usrsub_dll_name or script_name), not several"
+                                                     : "give either val or val_expression, not both");
     return false;
   }
-  if (!spec.val && !spec.val_expression) {
-    diagnostics.error(spec.loc, "needs the magnitude: val (a number) or val_expression (an expression)");
+  if (given == 0) {
+    diagnostics.error(spec.loc, "needs the magnitude: val (a number), val_expression (an expression) or an SFOSUB "
+                                "subroutine (usrsub_dll_name, or script_name with interpreter=\"PYTHON\")");
     return false;
   }
   return true;
@@ -49,6 +55,9 @@ bool valueGivenOnce(const S& spec, Diagnostics& diagnostics) {
 
 void checkForceScalarTwoBody(const ForceScalarTwoBodySpec& spec, Diagnostics& diagnostics) {
   valueGivenOnce(spec, diagnostics);
+  if (usesSubroutine(spec)) checkSubroutineAttributes(spec.subroutine, "SFOSUB", spec.loc, diagnostics);
+  else if (spec.subroutine.any()) warnUnusedSubroutineAttributes(spec.subroutine, "the magnitude is val or "
+                                                                  "val_expression, not SFOSUB", spec.loc, diagnostics);
   if (spec.val_expression) compileAttribute("val_expression", *spec.val_expression, spec.loc, diagnostics);
 }
 
@@ -70,11 +79,19 @@ std::optional<ScalarForce> buildScalarForce(const ForceScalarTwoBodySpec& spec, 
         buildForceExpression("val_expression", *spec.val_expression, spec.loc, model, connection, diagnostics);
     if (!force.value) return std::nullopt;
   }
+  if (usesSubroutine(spec)) {
+    force.subroutine = buildForceSubroutine(spec.subroutine, "SFOSUB", 1, "[value], the force or torque's magnitude",
+                                            spec.loc, model, connection, diagnostics);
+    if (!force.subroutine) return std::nullopt;
+  }
   return force;
 }
 
-ElementAction scalarForceAction(const ScalarForce& force, const ExpressionContext& context) {
-  const double value = force.value ? force.value->evaluate(context) : force.constant;
+ElementAction scalarForceAction(const ScalarForce& force, const ExpressionContext& context,
+                                const SubroutineState* state, bool differencing) {
+  const double value = force.subroutine ? callElementSubroutine(*force.subroutine, *state, differencing)[0]
+                       : force.value    ? force.value->evaluate(context)
+                                        : force.constant;
   ElementAction action;
   if (value == 0) return action;  // even with I on J's origin, where a force has no direction
   const MarkerMotion i = context.marker(static_cast<int>(force.iMarker));

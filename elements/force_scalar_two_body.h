@@ -1,6 +1,6 @@
-// Force_Scalar_TwoBody (Adams SFORCE): a force or torque of given magnitude (a constant val or an expression
-// val_expression) between markers I and J, in a direction the element type fixes. The deck element, its checks,
-// and its law.
+// Force_Scalar_TwoBody (Adams SFORCE): a force or torque of given magnitude (a constant val, an expression
+// val_expression, or an SFOSUB user subroutine) between markers I and J, in a direction the element type fixes.
+// The deck element, its checks, and its law.
 //
 // Directions, as Adams defines SFORCE (MotionSolve's page defers to the same conventions):
 //   type="FORCE", action-reaction: along the line from J's origin to I's origin, on I at I's origin; a positive
@@ -16,6 +16,7 @@
 #include <string>
 
 #include "elements/force_law.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
 
@@ -30,11 +31,13 @@ struct ForceScalarTwoBodySpec {
   bool is_action_only = false;
   std::optional<double> val;
   std::optional<std::string> val_expression;
+  SubroutineAttributeValues subroutine;  // SFOSUB: usrsub_dll_name or script_name instead of val / val_expression
   bool active = true;  // false after <Deactivate element_type="SFORCE"> (or "FORCE")
 };
 
 const ElementSchema<ForceScalarTwoBodySpec>& forceScalarTwoBodySchema();
-// Exactly one of val and val_expression; the expression compiles (errors point at its column).
+// Exactly one of val, val_expression and a subroutine (usrsub_dll_name or script_name); the expression compiles
+// (errors point at its column).
 void checkForceScalarTwoBody(const ForceScalarTwoBodySpec& spec, Diagnostics& diagnostics);
 
 struct ScalarForce {
@@ -43,12 +46,15 @@ struct ScalarForce {
   long iMarker = 0, jMarker = 0;
   std::optional<Expression> value;  // val_expression; otherwise `constant`
   double constant = 0;
+  std::optional<ElementSubroutine> subroutine;  // SFOSUB, in place of both
 };
 
 // The element on a built model; nothing when it has errors (reported).
 std::optional<ScalarForce> buildScalarForce(const ForceScalarTwoBodySpec& spec, const Model& model,
                                             ForceConnection& connection, Diagnostics& diagnostics);
 
-ElementAction scalarForceAction(const ScalarForce& force, const ExpressionContext& context);
+// `state` answers a subroutine's utilities (needed when the force has one); `differencing`: its dflag.
+ElementAction scalarForceAction(const ScalarForce& force, const ExpressionContext& context,
+                                const SubroutineState* state = nullptr, bool differencing = false);
 
 }  // namespace lodestone

@@ -2,6 +2,7 @@
 #include "force_vector.h"
 
 #include "elements/expression_context.h"
+#include "elements/subroutine_state.h"
 
 namespace lodestone {
 
@@ -20,23 +21,17 @@ Attribute<S> component() {
 }
 
 // The rows both elements share, after their markers.
-void addCommonRows(std::vector<Attribute<S>>& rows, const std::string& subroutines) {
-  const std::string noSubroutines = subroutines + " user subroutines are not available yet; give the components as "
-                                                  "expressions";
+void addCommonRows(std::vector<Attribute<S>>& rows) {
   std::vector<Attribute<S>> common = {
       attr::text("label", &S::label),
       attr::keyword("type", &S::type, {"FORCEONLY", "TORQUEONLY", "FORCEANDTORQUE"}).required(),
       attr::reference("ref_marker_id", &S::ref_marker_id, "Reference_Marker").groundFrame().byDefault(0L).modifiable(),
       component<0>(), component<1>(), component<2>(), component<3>(), component<4>(), component<5>(),
-      attr::unsupported<S>("usrsub_dll_name", noSubroutines),
-      attr::unsupported<S>("usrsub_fnc_name", noSubroutines),
-      attr::unsupported<S>("usrsub_param_string", noSubroutines),
-      attr::unsupported<S>("script_name", noSubroutines),
-      attr::unsupported<S>("interpreter", noSubroutines),
       attr::ignored<S>("ref_body_id", "the body of ref_marker_id is the one used"),
       attr::presentation<S>("full_label"),
   };
   rows.insert(rows.end(), std::make_move_iterator(common.begin()), std::make_move_iterator(common.end()));
+  addSubroutineRows(rows, &S::subroutine);
 }
 
 }  // namespace
@@ -50,7 +45,7 @@ const ElementSchema<ForceVectorSpec>& forceVectorTwoBodySchema() {
         attr::reference("j_floating_marker_id", &S::j_floating_marker_id, "Reference_Marker").required().modifiable());
     made.attributes.push_back(attr::ignored<S>("body1_id", "the body of i_marker_id is the one used"));
     made.attributes.push_back(attr::ignored<S>("body2_id", "the body of j_floating_marker_id is the one used"));
-    addCommonRows(made.attributes, "VFOSUB, VTOSUB and GFOSUB");
+    addCommonRows(made.attributes);
     return made;
   }();
   return schema;
@@ -61,7 +56,7 @@ const ElementSchema<ForceVectorSpec>& forceVectorOneBodySchema() {
     ElementSchema<S> made{.element = "Force_Vector_OneBody", .idField = &S::id, .attributes = {}};
     made.attributes.push_back(
         attr::reference("marker_id", &S::i_marker_id, "Reference_Marker").required().modifiable());
-    addCommonRows(made.attributes, "VFOSUB, VTOSUB and GFOSUB");
+    addCommonRows(made.attributes);
     return made;
   }();
   return schema;
@@ -90,10 +85,44 @@ bool componentsFitType(const S& spec, Diagnostics& diagnostics) {
   return fit;
 }
 
+// The element calls a subroutine when it names a library or a script: VFOSUB, VTOSUB or GFOSUB by its type.
+bool usesSubroutine(const S& spec) { return spec.subroutine.library || spec.subroutine.script; }
+
+struct VectorSubroutine {
+  const char* function;
+  size_t count, firstComponent;
+  const char* returns;
+};
+VectorSubroutine subroutineOfType(const std::string& type) {
+  if (type == "FORCEONLY") return {"VFOSUB", 3, 0, "[fx, fy, fz] in ref_marker_id's axes"};
+  if (type == "TORQUEONLY") return {"VTOSUB", 3, 3, "[tx, ty, tz] in ref_marker_id's axes"};
+  return {"GFOSUB", 6, 0, "[fx, fy, fz, tx, ty, tz] in ref_marker_id's axes"};
+}
+
+// A subroutine gives every component: expressions beside it would be ignored.
+bool subroutineAlone(const S& spec, Diagnostics& diagnostics) {
+  if (!usesSubroutine(spec)) return true;
+  for (size_t k = 0; k < spec.components.size(); ++k) {
+    if (!spec.components[k]) continue;
+    diagnostics.error(spec.loc, std::string(kComponentAttributes[k]) + " cannot go with a user subroutine (" +
+                                    subroutineOfType(spec.type).function + " gives every component); give either "
+                                    "the expressions or usrsub_dll_name / script_name");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void checkForceVector(const ForceVectorSpec& spec, Diagnostics& diagnostics) {
   componentsFitType(spec, diagnostics);
+  subroutineAlone(spec, diagnostics);
+  if (usesSubroutine(spec)) {
+    checkSubroutineAttributes(spec.subroutine, subroutineOfType(spec.type).function, spec.loc, diagnostics);
+  } else if (spec.subroutine.any()) {
+    warnUnusedSubroutineAttributes(spec.subroutine, "the element names no library (usrsub_dll_name) nor script "
+                                                    "(script_name)", spec.loc, diagnostics);
+  }
   for (size_t k = 0; k < spec.components.size(); ++k) {
     if (spec.components[k]) compileAttribute(kComponentAttributes[k], *spec.components[k], spec.loc, diagnostics);
   }
@@ -101,7 +130,7 @@ void checkForceVector(const ForceVectorSpec& spec, Diagnostics& diagnostics) {
 
 std::optional<VectorForce> buildVectorForce(const ForceVectorSpec& spec, const Model& model,
                                             ForceConnection& connection, Diagnostics& diagnostics) {
-  if (!componentsFitType(spec, diagnostics)) return std::nullopt;
+  if (!componentsFitType(spec, diagnostics) || !subroutineAlone(spec, diagnostics)) return std::nullopt;
   VectorForce force{.iMarker = spec.i_marker_id, .refMarker = spec.ref_marker_id,
                     .reacts = spec.j_floating_marker_id.has_value()};
   connection.markerI = spec.i_marker_id;
@@ -117,11 +146,23 @@ std::optional<VectorForce> buildVectorForce(const ForceVectorSpec& spec, const M
     built = built && force.components[k].has_value();
   }
   if (!built) return std::nullopt;
+  if (usesSubroutine(spec)) {
+    const VectorSubroutine kind = subroutineOfType(spec.type);
+    force.subroutine = buildForceSubroutine(spec.subroutine, kind.function, kind.count, kind.returns, spec.loc, model,
+                                            connection, diagnostics);
+    force.firstComponent = kind.firstComponent;
+    if (!force.subroutine) return std::nullopt;
+  }
   return force;
 }
 
-ElementAction vectorForceAction(const VectorForce& force, const ExpressionContext& context) {
+ElementAction vectorForceAction(const VectorForce& force, const ExpressionContext& context,
+                                const SubroutineState* state, bool differencing) {
   std::array<double, 6> values{};
+  if (force.subroutine) {
+    const std::array<double, 6> result = callElementSubroutine(*force.subroutine, *state, differencing);
+    std::copy_n(result.begin(), force.subroutine->count, values.begin() + static_cast<long>(force.firstComponent));
+  }
   for (size_t k = 0; k < values.size(); ++k) {
     if (force.components[k]) values[k] = force.components[k]->evaluate(context);
   }

@@ -1,5 +1,6 @@
 // Force_Vector_TwoBody (Adams GFORCE, VFORCE, VTORQUE) and Force_Vector_OneBody: a force and a torque given by
-// their components in a reference marker's axes, each an expression. The deck elements, their checks, and their law.
+// their components in a reference marker's axes, each an expression, or all from a VFOSUB, VTOSUB or GFOSUB user
+// subroutine. The deck elements, their checks, and their law.
 //
 //   Force_Vector_TwoBody: the force acts on I's body at I's origin, the torque on I's body; the reaction, equal and
 //     opposite, acts on the body of j_floating_marker_id at the point where I's origin is (Adams moves the floating
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "elements/force_law.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
 
@@ -31,6 +33,9 @@ struct ForceVectorSpec {
   long ref_marker_id = 0;
   // fx, fy, fz, tx, ty, tz
   std::array<std::optional<std::string>, 6> components;
+  // VFOSUB (ForceOnly), VTOSUB (TorqueOnly) or GFOSUB (ForceAndTorque): usrsub_dll_name or script_name instead of
+  // the components.
+  SubroutineAttributeValues subroutine;
   bool active = true;  // false after <Deactivate element_type="GFORCE"> (or VFORCE, VTORQUE, FORCE)
 };
 
@@ -44,11 +49,15 @@ struct VectorForce {
   long refMarker = 0;
   bool reacts = false;  // a two-body element: the reaction acts on the floating marker's body
   std::array<std::optional<Expression>, 6> components;  // fx…tz; nothing is 0
+  std::optional<ElementSubroutine> subroutine;          // in place of the components
+  size_t firstComponent = 0;                            // where its results go: 0 (fx…) or 3 (tx…, VTOSUB)
 };
 
 std::optional<VectorForce> buildVectorForce(const ForceVectorSpec& spec, const Model& model,
                                             ForceConnection& connection, Diagnostics& diagnostics);
 
-ElementAction vectorForceAction(const VectorForce& force, const ExpressionContext& context);
+// `state` answers a subroutine's utilities (needed when the force has one); `differencing`: its dflag.
+ElementAction vectorForceAction(const VectorForce& force, const ExpressionContext& context,
+                                const SubroutineState* state = nullptr, bool differencing = false);
 
 }  // namespace lodestone

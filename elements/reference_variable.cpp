@@ -2,8 +2,10 @@
 #include "reference_variable.h"
 
 #include <algorithm>
+#include <set>
 
 #include "elements/expression_context.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/excerpt.h"
 
 namespace lodestone {
@@ -11,28 +13,30 @@ namespace lodestone {
 using S = ReferenceVariableSpec;
 
 const ElementSchema<ReferenceVariableSpec>& referenceVariableSchema() {
-  static const ElementSchema<S> schema{
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
       .element = "Reference_Variable",
       .idField = &S::id,
       .attributes = {
           attr::text("label", &S::label),
           attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
           attr::text("expr", &S::expr).modifiable(),
-          attr::unsupported<S>("usrsub_dll_name", "VARSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_fnc_name", "VARSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_param_string", "VARSUB user subroutines are not available yet"),
-          attr::unsupported<S>("script_name", "VARSUB user subroutines are not available yet"),
-          attr::unsupported<S>("interpreter", "VARSUB user subroutines are not available yet"),
           attr::presentation<S>("full_label"),
       }};
+    addSubroutineRows(made.attributes, &S::subroutine);
+    return made;
+  }();
   return schema;
 }
 
 void checkReferenceVariable(const ReferenceVariableSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "USERSUB") {
-    diagnostics.error(spec.loc, "type=\"USERSUB\" (a VARSUB user subroutine) is not available yet; write the value as "
-                                "type=\"EXPRESSION\" with expr");
+    if (spec.expr) diagnostics.warning(spec.loc, "expr is ignored: type=\"USERSUB\" takes the value from VARSUB");
+    checkSubroutineAttributes(spec.subroutine, "VARSUB", spec.loc, diagnostics);
     return;
+  }
+  if (spec.subroutine.any()) {
+    warnUnusedSubroutineAttributes(spec.subroutine, "type is not USERSUB", spec.loc, diagnostics);
   }
   if (!spec.expr) {
     diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the expression that gives the variable's value");
@@ -68,6 +72,7 @@ class CycleFinder {
     for (const int k : finished_) {
       ReferenceVariable& variable = variables_.variables[static_cast<size_t>(k)];
       variable.markersRead = variable.expression.markerIds();
+      if (variable.subroutine) variable.markersRead = variable.subroutine->markersRead;
       variable.contactsRead = variable.expression.contactIds();
       variable.usesAcceleration = variable.expression.usesAcceleration();
       for (const int index : variable.readIndices) {
@@ -129,7 +134,9 @@ class CycleFinder {
       chain += " -> id=" + std::to_string(variable.id) + " (" + variable.loc.position() + ")";
     }
     chain += " -> id=" + std::to_string(first.id);
-    diagnostics_.error(first.loc, "expr=\"" + excerpt(first.expression.text()) + "\": the variable depends on its "
+    const std::string what = first.subroutine ? first.subroutine->routine.describe() + " (through c_varval)"
+                                              : "expr=\"" + excerpt(first.expression.text()) + "\"";
+    diagnostics_.error(first.loc, what + ": the variable depends on its "
                                   "own value through VARVAL: " + excerpt(chain) + "; break the cycle so that one of "
                                   "these variables is computed without the others");
   }
@@ -148,7 +155,25 @@ class CycleFinder {
 std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<ReferenceVariableSpec>& specs,
                                                         const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<VariableModel>();
+  std::set<long> ids;
+  for (const ReferenceVariableSpec& spec : specs) ids.insert(spec.id);
+  const InitialSubroutineState initial(model, [&ids](int id) { return ids.count(id) > 0; });
   for (const ReferenceVariableSpec& spec : specs) {
+    if (spec.type == "USERSUB") {
+      std::optional<UserSubroutine> routine = loadSubroutine(spec.subroutine, "VARSUB", spec.loc, diagnostics);
+      if (!routine) continue;
+      ElementSubroutine subroutine{.routine = std::move(*routine), .id = spec.id,
+                                   .element = spec.loc.subject() + " (" + spec.loc.position() + ")",
+                                   .kind = spec.loc.element, .count = 1,
+                                   .returns = "[value], the variable's value"};
+      if (!setUpSubroutine(subroutine, initial, spec.loc, diagnostics)) continue;
+      result->indexById[spec.id] = static_cast<int>(result->variables.size());
+      // Its expression, never evaluated, reads nothing.
+      result->variables.push_back(ReferenceVariable{.id = spec.id, .loc = spec.loc,
+                                                    .expression = std::get<Expression>(Expression::compile("0")),
+                                                    .subroutine = std::move(subroutine)});
+      continue;
+    }
     if (spec.type != "EXPRESSION" || !spec.expr) continue;  // reported by checkReferenceVariable
     // Compiled again: a command may have changed expr.
     std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
@@ -159,6 +184,13 @@ std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<Refere
   }
   bool referencesExist = true;
   for (ReferenceVariable& variable : result->variables) {
+    if (variable.subroutine) {
+      for (const int id : variable.subroutine->variablesRead) {
+        const int index = result->indexOf(id);
+        if (index >= 0) variable.readIndices.push_back(index);
+      }
+      continue;
+    }
     referencesExist =
         checkExpressionReferences(variable.expression, "expr", variable.loc, model, result.get(), diagnostics) &&
         referencesExist;

@@ -1,7 +1,8 @@
-// Reference_Variable: a named value defined by an expression (type="EXPRESSION" expr=…), read elsewhere with
-// VARVAL(id). Adams and MotionSolve treat a variable as an algebraic state; Lodestone evaluates it on demand from
-// the current kinematics (elements/expression_context.h), which gives the same values, since a variable's
-// expression may read only time, markers, contacts' loads (CONTACT) and other variables. The deck element, its
+// Reference_Variable: a named value defined by an expression (type="EXPRESSION" expr=…) or by a VARSUB user
+// subroutine (type="USERSUB"), read elsewhere with VARVAL(id). Adams and MotionSolve treat a variable as an
+// algebraic state; Lodestone evaluates it on demand from the current kinematics (elements/expression_context.h),
+// which gives the same values, since a variable's expression (or VARSUB) may read only time, markers, contacts'
+// loads (CONTACT) and other variables. The deck element, its
 // checks, and the model's variables with the order they depend on each other (a cycle is an error).
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "solver/core/diagnostics.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
+#include "plugins/element_subroutine.h"
 #include "solver/expr/expression.h"
 
 namespace lodestone {
@@ -24,16 +26,18 @@ struct ReferenceVariableSpec {
   std::string label;
   std::string type;
   std::optional<std::string> expr;
+  SubroutineAttributeValues subroutine;  // type="USERSUB": VARSUB
 };
 
 const ElementSchema<ReferenceVariableSpec>& referenceVariableSchema();
-// The expression compiles (errors point at its column); USERSUB variables (VARSUB) are refused.
+// The expression compiles (errors point at its column); a USERSUB variable names its VARSUB's library or script.
 void checkReferenceVariable(const ReferenceVariableSpec& spec, Diagnostics& diagnostics);
 
 struct ReferenceVariable {
   long id = 0;
   SourceLoc loc;
-  Expression expression;
+  Expression expression;                         // type="EXPRESSION" (for USERSUB, the constant 0, never read)
+  std::optional<ElementSubroutine> subroutine;   // type="USERSUB": VARSUB, whose set-up call gave what it reads
   // The variables its expression reads directly (VARVAL), as indices into VariableModel::variables; those the deck
   // does not have are left out (they are reported).
   std::vector<int> readIndices;

@@ -194,6 +194,7 @@ class Engine final : public PythonEngine {
   double call(const UserSubroutine& routine, const NormalCall& call) override;
   std::array<double, 3> call(const UserSubroutine& routine, const FrictionCall& call) override;
   void call(const UserSubroutine& routine, const ContactPostCall& call) override;
+  std::array<double, 6> call(const UserSubroutine& routine, const ElementCall& call) override;
 
  private:
   Interpreter interpreter_;  // started first, finalised last
@@ -328,6 +329,28 @@ void Engine::call(const UserSubroutine& routine, const ContactPostCall& call) {
   // Whatever it returns is not read.
   callPython(routine, call.id, call.iGraphic, call.jGraphic, call.time, listOf(routine.parameters),
              routine.parameters.size(), call.iflag ? 1 : 0, call.endflg ? 1 : 0);
+}
+
+std::array<double, 6> Engine::call(const UserSubroutine& routine, const ElementCall& call) {
+  const py::object result = callPython(routine, call.id, call.time, listOf(routine.parameters),
+                                       routine.parameters.size(), call.dflag ? 1 : 0, call.iflag ? 1 : 0);
+  if (call.iflag) return {};
+  std::array<double, 6> values{};
+  // One value may come as a number (MotionSolve's SFOSUB examples return a float) or as a sequence of one.
+  const bool isNumber = !py::isinstance<py::bool_>(result) && (py::isinstance<py::float_>(result) ||
+                                                                py::isinstance<py::int_>(result));
+  if (call.count == 1 && isNumber) {
+    values[0] = result.cast<double>();
+    return values;
+  }
+  const std::string returns = call.count == 1 ? std::string(call.returns) + " (or that number alone)" : call.returns;
+  switch (call.count) {
+    case 1: values[0] = returnedNumbers<1>(routine, result, returns.c_str())[0]; break;
+    case 3: std::ranges::copy(returnedNumbers<3>(routine, result, returns.c_str()), values.begin()); break;
+    case 6: values = returnedNumbers<6>(routine, result, returns.c_str()); break;
+    default: throw std::logic_error("an element subroutine returns 1, 3 or 6 numbers");
+  }
+  return values;
 }
 
 }  // namespace

@@ -92,6 +92,16 @@ void defineUtilities(py::module_& m) {
       py::arg("fncnam"), py::arg("ipar"),
       "[values, errflg] = py_sysary(name, [i, j, rm]): DISP, VEL (6 values), TDISP, TVEL (3)");
   m.def(
+      "py_varval",
+      [](int id) {
+        requireRunningSimulation("py_varval");
+        double value = 0;
+        int errflg = 0;
+        c_varval(id, &value, &errflg);
+        return resultAndFlag(py::float_(value), errflg);
+      },
+      py::arg("id"), "[value, errflg] = py_varval(id): Reference_Variable id at the current state");
+  m.def(
       "py_errmes",
       [](const py::object& errflg, const std::string& message, int id, const py::object& endflg) {
         requireRunningSimulation("py_errmes");

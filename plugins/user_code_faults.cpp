@@ -19,6 +19,7 @@ namespace {
 // The user call being made now (one thread calls user code: contact_evaluator.cpp).
 std::atomic<const UserSubroutine*> currentRoutine{nullptr};
 std::atomic<int> currentElementId{0};
+std::atomic<const char*> currentElementKind{"Force_Contact"};
 std::atomic<double> currentTime{0};
 static_assert(std::atomic<const UserSubroutine*>::is_always_lock_free && std::atomic<double>::is_always_lock_free);
 
@@ -96,7 +97,8 @@ class LineBuffer {
 
 // "Force_Contact id=300: the run ended inside CNFSUB in /m/lib.so", the part both lines share.
 void appendWhere(LineBuffer& line, const UserSubroutine& routine) {
-  line.append("Force_Contact id=");
+  line.append(currentElementKind.load(std::memory_order_relaxed));
+  line.append(" id=");
   line.appendInteger(currentElementId.load(std::memory_order_relaxed));
   line.append(": the run ended inside ");
   line.append(routine.function);
@@ -161,11 +163,14 @@ void onExit() {
 
 }  // namespace
 
-UserCodeCall::UserCodeCall(const UserSubroutine& routine, int elementId, double time) noexcept
+UserCodeCall::UserCodeCall(const UserSubroutine& routine, int elementId, double time,
+                           const char* elementKind) noexcept
     : outerRoutine_(currentRoutine.load(std::memory_order_relaxed)),
       outerElementId_(currentElementId.load(std::memory_order_relaxed)),
+      outerElementKind_(currentElementKind.load(std::memory_order_relaxed)),
       outerTime_(currentTime.load(std::memory_order_relaxed)) {
   currentElementId.store(elementId, std::memory_order_relaxed);
+  currentElementKind.store(elementKind, std::memory_order_relaxed);
   currentTime.store(time, std::memory_order_relaxed);
   currentRoutine.store(&routine, std::memory_order_relaxed);
 }
@@ -173,6 +178,7 @@ UserCodeCall::UserCodeCall(const UserSubroutine& routine, int elementId, double 
 UserCodeCall::~UserCodeCall() {
   currentRoutine.store(outerRoutine_, std::memory_order_relaxed);
   currentElementId.store(outerElementId_, std::memory_order_relaxed);
+  currentElementKind.store(outerElementKind_, std::memory_order_relaxed);
   currentTime.store(outerTime_, std::memory_order_relaxed);
 }
 

@@ -14,11 +14,12 @@ namespace lodestone {
 
 struct UserSubroutine;  // user_subroutine.h
 
-// While it lives, the process is inside `routine`, called by Force_Contact `elementId` at `time`. Calls nest: the
-// outer one is marked again when an inner one ends.
+// While it lives, the process is inside `routine`, called by element `elementId` (of kind `elementKind`, whose text
+// must outlive the call) at `time`. Calls nest: the outer one is marked again when an inner one ends.
 class UserCodeCall {
  public:
-  UserCodeCall(const UserSubroutine& routine, int elementId, double time) noexcept;
+  UserCodeCall(const UserSubroutine& routine, int elementId, double time,
+               const char* elementKind = "Force_Contact") noexcept;
   ~UserCodeCall();
   UserCodeCall(const UserCodeCall&) = delete;
   UserCodeCall& operator=(const UserCodeCall&) = delete;
@@ -26,6 +27,7 @@ class UserCodeCall {
  private:
   const UserSubroutine* outerRoutine_;
   int outerElementId_;
+  const char* outerElementKind_;
   double outerTime_;
 };
 

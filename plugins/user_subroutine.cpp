@@ -37,7 +37,7 @@ class ParameterCopy {
 
 }  // namespace
 
-// ---- the three prototypes --------------------------------------------------------------------------------------
+// ---- the prototypes --------------------------------------------------------------------------------------
 
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call) {
   const UserCodeCall inside(routine, call.id, call.time);
@@ -76,6 +76,21 @@ void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call) 
   ParameterCopy par(routine.parameters);
   reinterpret_cast<lodestone_contactpost>(routine.address)(&copy.id, &copy.iGraphic, &copy.jGraphic, &copy.time,
                                                            par.data(), &npar, &iflag, &endflg);
+}
+
+std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time, call.element);
+  if (routine.isPython()) return pythonEngine().call(routine, call);
+  int id = call.id, npar = static_cast<int>(routine.parameters.size());
+  int dflag = call.dflag ? 1 : 0, iflag = call.iflag ? 1 : 0;
+  double time = call.time;
+  double result[6] = {0, 0, 0, 0, 0, 0};
+  ParameterCopy par(routine.parameters);
+  reinterpret_cast<lodestone_elementsub>(routine.address)(&id, &time, par.data(), &npar, &dflag, &iflag, result);
+  if (call.iflag) return {};
+  std::array<double, 6> values{};
+  std::copy_n(result, call.count, values.begin());
+  return values;
 }
 
 }  // namespace lodestone

@@ -1,4 +1,4 @@
-// A user subroutine as a Force_Contact calls it: a C function found in a shared library or a Python function
+// A user subroutine as an element calls it (Force_Contact's CNFSUB…, the force elements' SFOSUB…, VARSUB): a C function found in a shared library or a Python function
 // defined by a script, the numbers of its USER(...) parameter string, and the calls with MotionSolve's arguments.
 // The argument structs below are the one description of each prototype; user_subroutine.cpp hands them to a C
 // function (every argument by pointer), python_engine.cpp to a Python one (numbers and lists), and each reads back
@@ -60,6 +60,18 @@ struct ContactPostCall {
   bool iflag = false, endflg = false;
 };
 
+// SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB(id, time, par, npar, dflag, iflag) -> result[0..count). In Python the
+// function returns a sequence of `count` numbers, or, when count is 1, a number. `returns` says what, for messages
+// ("[fx, fy, fz] in ref_marker_id's axes").
+struct ElementCall {
+  int id = 0;
+  double time = 0;
+  bool dflag = false, iflag = false;
+  size_t count = 1;  // 1 to 6
+  const char* returns = "";
+  const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call
+};
+
 // A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.
 // what(): one line ("CNFSUB in /m/contact.py raised ZeroDivisionError: float division by zero"); details(): the
 // lines that explain it (Python's traceback), empty when there are none.
@@ -78,5 +90,7 @@ class SubroutineError : public std::runtime_error {
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call);  // the normal force
 std::array<double, 3> callSubroutine(const UserSubroutine& routine, const FrictionCall& call);
 void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
+// The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
+std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
 
 }  // namespace lodestone

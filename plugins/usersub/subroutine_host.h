@@ -30,6 +30,12 @@ class SubroutineHost {
   virtual double time() const = 0;
   // Marker `id` in ground; id 0 is ground's own frame. Nothing when the model has no such marker.
   virtual std::optional<MarkerMotion> markerMotion(int id) const = 0;
+  // c_varval: Reference_Variable `id` at the current state; nothing when the host has no such variable (a contact
+  // subroutine's host has none).
+  virtual std::optional<double> variable(int id) const {
+    (void)id;
+    return std::nullopt;
+  }
   // c_errmes. `stop`: end the run cleanly once the subroutine returns.
   virtual void subroutineMessage(int id, std::string_view message, bool error, bool stop) = 0;
   // A utility could not do what was asked (unknown marker or type, call out of place): said in the log once.

@@ -117,6 +117,15 @@ void c_sysary(const char* fncnam, int* ipar, int nsize, double* states, int* nst
   if (nstates) *nstates = count;
 }
 
+void c_varval(int id, double* value, int* errflg) {
+  if (errflg) *errflg = 0;
+  if (!currentHost) return fail(errflg, "c_varval", "called outside a user subroutine");
+  if (!value) return fail(errflg, "c_varval", "value is a null pointer");
+  const std::optional<double> found = currentHost->variable(id);
+  if (!found) return fail(errflg, "c_varval", "no Reference_Variable id=" + std::to_string(id) + " in the model");
+  *value = *found;
+}
+
 void c_errmes(int errflg, const char* message, int id, const char* endflg) {
   if (!currentHost) return;
   const std::string end = textOf(endflg);

@@ -34,6 +34,13 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
   }
   constraints_.addPatternBlocks(pattern_);
+  // A new simulation: an earlier run's stop request (in this process) is not this one's. The set-up calls' messages,
+  // made when the model was built, are kept for the log.
+  ElementSubroutineRecord& record = elementSubroutineRecord();
+  record.stopRequest.reset();
+  record.stopTime.reset();
+  record.firstNonFiniteReturn.reset();
+  record.reported.clear();
   sensors_.setContacts(&contacts_);
   sensors_.setLoads(&markerLoads_);
   // Force elements that read contacts' loads find them measured at every evaluation of the contacts, which comes
@@ -781,6 +788,14 @@ std::optional<ContactEvaluator::Culprit> MultibodySystem::fastestContact(double 
   if (contacts_.empty()) return std::nullopt;
   updateKinematics(y.data());
   return contacts_.fastestContact(time, kinematics_);
+}
+
+std::vector<SubroutineMessage> MultibodySystem::takeSubroutineMessages() {
+  std::vector<SubroutineMessage> messages = contacts_.takeMessages();
+  for (ElementSubroutineRecord::Message& message : std::exchange(elementSubroutineRecord().messages, {})) {
+    messages.push_back({nullptr, std::move(message.text), message.error});
+  }
+  return messages;
 }
 
 void MultibodySystem::startSubroutines(double time, std::span<const double> y) {

@@ -17,6 +17,7 @@
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
 #include "jacobian_assembly.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/parallel_loop.h"
 #include "solver/core/model.h"
 #include "solver/output/body_results_writer.h"
@@ -162,14 +163,24 @@ class MultibodySystem {
   // The set-up calls (iflag) at the start of a simulation, and CONTACTPOST's last call at the end of the run.
   void startSubroutines(double time, std::span<const double> y);
   void finishSubroutines(double time, std::span<const double> y);
-  std::vector<SubroutineMessage> takeSubroutineMessages() { return contacts_.takeMessages(); }
+  // The contacts' messages, then those of the force elements' and variables' subroutines (no element: their text
+  // names it).
+  std::vector<SubroutineMessage> takeSubroutineMessages();
   std::vector<SlipChange> takeSlipChanges() { return contacts_.takeSlipChanges(); }
   void countSubroutineCalls(bool on) { contacts_.countSubroutineCalls(on); }
   std::vector<ContactEvaluator::SubroutineCost> takeSubroutineCosts() { return contacts_.takeSubroutineCosts(); }
-  const std::optional<std::string>& subroutineStopRequest() const { return contacts_.stopRequest(); }
-  // ContactEvaluator::firstNonFiniteReturn.
-  const std::optional<std::string>& firstNonFiniteSubroutineReturn() const { return contacts_.firstNonFiniteReturn(); }
-  std::optional<double> subroutineStopTime() const { return contacts_.stopTime(); }
+  // The first of the contacts' and the other elements' (plugins/element_subroutine.h).
+  const std::optional<std::string>& subroutineStopRequest() const {
+    return contacts_.stopRequest() ? contacts_.stopRequest() : elementSubroutineRecord().stopRequest;
+  }
+  // ContactEvaluator::firstNonFiniteReturn, or the other elements'.
+  const std::optional<std::string>& firstNonFiniteSubroutineReturn() const {
+    return contacts_.firstNonFiniteReturn() ? contacts_.firstNonFiniteReturn()
+                                            : elementSubroutineRecord().firstNonFiniteReturn;
+  }
+  std::optional<double> subroutineStopTime() const {
+    return contacts_.stopRequest() ? contacts_.stopTime() : elementSubroutineRecord().stopTime;
+  }
 
   // ---- energy balance (energy.csv) ---------------------------------------------------------------------------
   // Whether anything but gravity can do work on the bodies or hold energy: contacts, force elements, motions.

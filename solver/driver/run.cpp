@@ -10,6 +10,8 @@
 
 #include "contact_interference.h"
 #include "elements/force_contact.h"
+#include "elements/force_elements.h"
+#include "elements/reference_variable.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "plugins/user_code_faults.h"
@@ -38,9 +40,29 @@ namespace {
 // "Force_Contact id=300 (deck.xml:23:5): normal force CNFSUB_X from library /m/libcontact.so", for each user
 // subroutine of each element: which code the run executes, and from which file (the file found by the lookup, not
 // the name the deck gives).
-std::vector<std::string> userCodeUses(const ContactModel& contacts) {
+std::vector<std::string> userCodeUses(const Model& model) {
   std::vector<std::string> uses;
-  for (const ForceContact& element : contacts.elements) {
+  // Variables and force elements first: their set-up calls ran when the model was built.
+  const auto add = [&](const SourceLoc& loc, const char* role, const ElementSubroutine& subroutine) {
+    uses.push_back(loc.subject() + " (" + loc.position() + "): " + role + " " + subroutine.routine.function + " from " +
+                   (subroutine.routine.isPython() ? "script " : "library ") + subroutine.routine.file);
+  };
+  if (model.variables) {
+    for (const ReferenceVariable& variable : model.variables->variables) {
+      if (variable.subroutine) add(variable.loc, "value", *variable.subroutine);
+    }
+  }
+  if (model.forces) {
+    for (const ForceElement& element : model.forces->elements) {
+      if (const auto* scalar = std::get_if<ScalarForce>(&element.law); scalar && scalar->subroutine) {
+        add(element.loc, "magnitude", *scalar->subroutine);
+      } else if (const auto* vector = std::get_if<VectorForce>(&element.law); vector && vector->subroutine) {
+        add(element.loc, "components", *vector->subroutine);
+      }
+    }
+  }
+  if (!model.contacts) return uses;
+  for (const ForceContact& element : model.contacts->elements) {
     const std::pair<const std::optional<UserSubroutine>*, const char*> roles[] = {
         {&element.userNormal, "normal force"}, {&element.userFriction, "friction force"},
         {&element.contactPost, "CONTACTPOST"}};
@@ -153,7 +175,7 @@ class DeckRun {
 
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
-    if (model->contacts) log_->userCode(userCodeUses(*model->contacts));
+    log_->userCode(userCodeUses(*model));
 
     SimulationOptions options;
     options.threads = request_.threads;

@@ -44,7 +44,8 @@ TEST(ForceElementDecks, ScalarForceTakesExactlyOneOfValAndValExpression) {
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" val_expression=\"2*TIME\"/>")), kFirstLine,
                        "Force_Scalar_TwoBody id=5: give either val or val_expression, not both"));
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "/>")), kFirstLine,
-                       "needs the magnitude: val (a number) or val_expression (an expression)"));
+                       "needs the magnitude: val (a number), val_expression (an expression) or an SFOSUB "
+                       "subroutine"));
 }
 
 // The element's line and column in the deck, then the column inside the attribute.
@@ -70,12 +71,19 @@ TEST(ForceElementDecks, VectorComponentsMustBelongToTheType) {
                        kFirstLine, "tz_expression does not belong to type=\"FORCEONLY\""));
 }
 
-TEST(ForceElementDecks, UserSubroutinesAreRefusedByName) {
-  const std::string subroutine = kScalar + "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1)\"/>";
+// Subroutines run end to end in tests/plugins; here, what the reader says about their attributes.
+TEST(ForceElementDecks, SubroutineAttributesAreChecked) {
+  const std::string subroutine = kScalar + "usrsub_dll_name=\"no_such_forces\" usrsub_param_string=\"USER(1)\"/>";
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(subroutine)), kFirstLine,
-                       "attribute 'usrsub_dll_name' is not supported: SFOSUB user subroutines are not available yet"));
+                       "Force_Scalar_TwoBody id=5: usrsub_dll_name=\"no_such_forces\": library \"no_such_forces\" "
+                       "not found"));
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" usrsub_dll_name=\"forces\"/>")), kFirstLine,
+                       "give one of val, val_expression and an SFOSUB subroutine"));
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kFirstLine,
-                       "Reference_Variable id=3: type=\"USERSUB\" (a VARSUB user subroutine) is not available yet"));
+                       "Reference_Variable id=3: usrsub_dll_name is needed: the shared library that holds VARSUB"));
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\" "
+                                                  "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1,\"/>")),
+                       kFirstLine, "Reference_Variable id=3: usrsub_param_string=\"USER(1,\", column "));
 }
 
 // A cycle of a thousand variables is named by its start and its way back, not link by link.

@@ -1,11 +1,13 @@
 /*
- * Lodestone user subroutines: the C interface a contact subroutine library is written against.
+ * Lodestone user subroutines: the C interface a subroutine library is written against.
  *
  * A library defines any of CNFSUB (normal force), CFFSUB (friction force) and CONTACTPOST (called after each
- * output for every contacting pair) with MotionSolve's prototypes below — every argument by pointer — and may
+ * output for every contacting pair), SFOSUB, VFOSUB, VTOSUB, GFOSUB (force elements) and VARSUB (Reference_Variable)
+ * with MotionSolve's prototypes below — every argument by pointer — and may
  * call the utilities declared after them while Lodestone is calling it. A Force_Contact names the library with
  * cnf_dll_name / cff_dll_name / cpost_dll_name and the function with cnf_fnc_name / cff_fnc_name / cpost_fnc_name
- * (default CNFSUB, CFFSUB, CONTACTPOST). See README.md, "User subroutines".
+ * (default CNFSUB, CFFSUB, CONTACTPOST); the other elements with usrsub_dll_name and usrsub_fnc_name. See
+ * docs/subroutines.md.
  *
  * Pure C (C99 and any C++): the declarations have C linkage, so a C++ definition of CNFSUB is exported under its
  * plain name. STDCALL is empty on Linux and __stdcall on Windows, as in MotionSolve's msolvsub_c_include.h.
@@ -55,11 +57,31 @@ void STDCALL CFFSUB(int *id, double *time, double *par, int *npar, double *loci,
 void STDCALL CONTACTPOST(int *id, int *i_gra_id, int *j_gra_id, double *time, double *par, int *npar, int *iflag,
                          int *endflg);
 
+/*
+ * The subroutines of the other force elements and of Reference_Variable share one prototype: par[npar] are the
+ * numbers of usrsub_param_string's USER(...), id the element's id; iflag != 0 on the set-up call (made once when the
+ * model is built: the markers it reads through c_sysfnc / c_sysary and the variables through c_varval are recorded
+ * as what the element depends on, for the Jacobian; the result is not used); dflag != 0 while the Jacobian is
+ * differenced. They differ in what they return:
+ *   SFOSUB (Force_Scalar_TwoBody type="USERSUB"): result[0], the force or torque's magnitude (its direction as
+ *     for val_expression);
+ *   VFOSUB: result[0..2], fx fy fz; VTOSUB: result[0..2], tx ty tz; GFOSUB: result[0..5], fx fy fz tx ty tz — the
+ *     components of a Force_Vector_* in ref_marker_id's axes;
+ *   VARSUB (Reference_Variable type="USERSUB"): result[0], the variable's value.
+ */
+void STDCALL SFOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+void STDCALL VFOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+void STDCALL VTOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+void STDCALL GFOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+void STDCALL VARSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+
 typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, double *, double *, int *, int *, double *);
 typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, int *, int *, double *);
 typedef void(STDCALL *lodestone_contactpost)(int *, int *, int *, double *, double *, int *, int *, int *);
+/* SFOSUB, VFOSUB, VTOSUB, GFOSUB and VARSUB. */
+typedef void(STDCALL *lodestone_elementsub)(int *, double *, double *, int *, int *, int *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
 /* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
@@ -73,6 +95,8 @@ void c_sysfnc(const char *fncnam, int *ipar, int nsize, double *state, int *errf
 /* Several at once: "DISP" (dx dy dz, then psi theta phi of i relative to j), "VEL" (vx vy vz wx wy wz),
    "TDISP" and "TVEL" (the first three only); ipar = {i, j, rm}. nstates receives the count. */
 void c_sysary(const char *fncnam, int *ipar, int nsize, double *states, int *nstates, int *errflg);
+/* The value of Reference_Variable id at the current state (the set-up call records that the caller reads it). */
+void c_varval(int id, double *value, int *errflg);
 /* A message in the run log naming id's element, as an error when errflg != 0. endflg "STOP" (any case; also
    "TRUE", "YES", "1") stops the run cleanly once the subroutine returns: exit 2, results kept. */
 void c_errmes(int errflg, const char *message, int id, const char *endflg);

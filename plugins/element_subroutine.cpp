@@ -1,0 +1,251 @@
+// The subroutines of force elements and variables: attributes, loading, the set-up call and the run-time calls,
+// with a SubroutineHost answering the utilities from the element's state.
+#include "element_subroutine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "python_scripts.h"
+#include "solver/core/excerpt.h"
+#include "solver/core/text.h"
+#include "user_library.h"
+#include "user_parameters.h"
+
+namespace lodestone {
+
+namespace {
+
+// MotionSolve's "NULL" library means the model- or machine-level one, which Lodestone does not have.
+bool namesLibrary(const std::optional<std::string>& library) {
+  return library && !library->empty() && !equalsIgnoreCase(*library, "NULL");
+}
+
+std::string functionName(const SubroutineAttributeValues& values, const char* defaultFunction) {
+  return values.function ? *values.function : std::string(defaultFunction);
+}
+
+// Answers the utilities during one call; the set-up call also records what they read.
+class ElementHost final : public SubroutineHost {
+ public:
+  ElementHost(const ElementSubroutine& subroutine, const SubroutineState& state, ElementSubroutine* recording)
+      : subroutine_(subroutine), state_(state), recording_(recording) {}
+
+  double time() const override { return state_.time(); }
+
+  std::optional<MarkerMotion> markerMotion(int id) const override {
+    std::optional<MarkerMotion> motion = state_.marker(id);
+    if (motion && recording_ && id != 0) addOnce(recording_->markersRead, id);
+    return motion;
+  }
+
+  std::optional<double> variable(int id) const override {
+    std::optional<double> value = state_.variable(id);
+    if (value && recording_) addOnce(recording_->variablesRead, id);
+    return value;
+  }
+
+  void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    const std::string utility = subroutine_.routine.isPython() ? "py_errmes" : "c_errmes";
+    record.messages.push_back({subroutine_.element + ": " + subroutine_.routine.function + " (" + utility + ", id=" +
+                                   std::to_string(id) + "): " + std::string(message),
+                               error});
+    if (stop && !record.stopRequest) {
+      record.stopTime = state_.time();
+      record.stopRequest = subroutine_.element + ": " + subroutine_.routine.describe() + " asked to stop (" + utility +
+                           "): " + std::string(message);
+    }
+  }
+
+  void utilityProblem(std::string_view utility, std::string_view problem) override {
+    std::string name(utility);
+    if (subroutine_.routine.isPython() && name.rfind("c_", 0) == 0) name = "py_" + name.substr(2);
+    const std::string text = subroutine_.element + ": " + name + " called from " + subroutine_.routine.function +
+                             ": " + std::string(problem);
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    if (record.reported.insert(text).second) record.messages.push_back({text, true});
+  }
+
+  const std::vector<ContactPostPoint>* contactPoints(int, int, int) const override { return nullptr; }
+
+ private:
+  static void addOnce(std::vector<int>& ids, int id) {
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+
+  const ElementSubroutine& subroutine_;
+  const SubroutineState& state_;
+  ElementSubroutine* recording_;
+};
+
+// The one-line reason a failure gives, with the traceback's lines indented in the log before it.
+std::string recordFailure(const ElementSubroutine& subroutine, const SubroutineError& error, double time) {
+  ElementSubroutineRecord& record = elementSubroutineRecord();
+  std::string reason = subroutine.element + ": " + error.what() + " at t=" + formatReal(time);
+  if (!error.details().empty()) {
+    std::string text = subroutine.element + ": traceback of " + subroutine.routine.function + ":";
+    size_t start = 0;
+    const std::string& details = error.details();
+    while (start < details.size()) {
+      const size_t end = std::min(details.find('\n', start), details.size());
+      text += "\n    " + details.substr(start, end - start);
+      start = end + 1;
+    }
+    record.messages.push_back({text, true});
+    reason += " (traceback in run.log)";
+  }
+  return reason;
+}
+
+}  // namespace
+
+void checkSubroutineAttributes(const SubroutineAttributeValues& values, const char* defaultFunction,
+                               const SourceLoc& loc, Diagnostics& diagnostics) {
+  if (values.parameters) {
+    const UserParameters parsed = parseUserParameters(*values.parameters);
+    if (!parsed.error.empty()) {
+      diagnostics.error(loc, "usrsub_param_string=\"" + excerpt(*values.parameters) + "\", column " +
+                                 std::to_string(parsed.column) + ": " + parsed.error);
+    }
+  }
+  const std::string function = functionName(values, defaultFunction);
+  if (values.interpreter && !equalsIgnoreCase(*values.interpreter, "PYTHON")) {
+    diagnostics.error(loc, "interpreter=\"" + excerpt(*values.interpreter) +
+                               "\" is not available: the only interpreter is PYTHON (interpreter=\"PYTHON\")");
+  } else if (values.script && !values.interpreter) {
+    diagnostics.error(loc, "script_name=\"" + excerpt(*values.script) + "\" needs interpreter=\"PYTHON\"");
+  } else if (values.interpreter && !values.script) {
+    diagnostics.error(loc, "interpreter=\"" + excerpt(*values.interpreter) + "\" needs script_name, the Python file "
+                                                                             "that defines " + function);
+  }
+  if (!namesLibrary(values.library) && !values.script) {
+    diagnostics.error(loc, "usrsub_dll_name is needed: the shared library that holds " + function +
+                               " (a path, or a name looked up beside the deck and in LODESTONE_USERSUB_PATH); or "
+                               "script_name with interpreter=\"PYTHON\" for a function written in Python");
+  }
+  if (namesLibrary(values.library) && values.script) {
+    diagnostics.warning(loc, "usrsub_dll_name is ignored: script_name=\"" + excerpt(*values.script) + "\" gives " +
+                                 function);
+  }
+}
+
+void warnUnusedSubroutineAttributes(const SubroutineAttributeValues& values, const std::string& why,
+                                    const SourceLoc& loc, Diagnostics& diagnostics) {
+  const std::pair<const char*, const std::optional<std::string>*> given[] = {
+      {"usrsub_dll_name", &values.library}, {"usrsub_fnc_name", &values.function},
+      {"usrsub_param_string", &values.parameters}, {"script_name", &values.script},
+      {"interpreter", &values.interpreter}};
+  for (const auto& [name, value] : given) {
+    if (*value) diagnostics.warning(loc, std::string(name) + " is ignored: " + why);
+  }
+}
+
+std::optional<UserSubroutine> loadSubroutine(const SubroutineAttributeValues& values, const char* defaultFunction,
+                                             const SourceLoc& loc, Diagnostics& diagnostics) {
+  const bool python = values.script && values.interpreter && equalsIgnoreCase(*values.interpreter, "PYTHON");
+  if (values.script ? !python : !namesLibrary(values.library)) return std::nullopt;  // reported by the check
+  UserSubroutine routine;
+  routine.function = functionName(values, defaultFunction);
+  if (values.parameters) {
+    const UserParameters parsed = parseUserParameters(*values.parameters);
+    if (!parsed.error.empty()) return std::nullopt;  // reported by the check
+    routine.parameters = parsed.values;
+  }
+  // Relative names are looked for beside the deck first.
+  const std::string deckFolder = std::filesystem::path(loc.file).parent_path().string();
+  if (python) {
+    try {
+      PythonScripts scripts(deckFolder);
+      const std::shared_ptr<const PythonScript> script = scripts.load(*values.script);
+      routine.file = script->path();
+      try {
+        routine.python = scriptFunction(script, routine.function);
+      } catch (const std::exception& error) {
+        diagnostics.error(loc, "usrsub_fnc_name=\"" + routine.function + "\": " + error.what());
+        return std::nullopt;
+      }
+    } catch (const std::exception& error) {
+      diagnostics.error(loc, "script_name=\"" + *values.script + "\" (for " + routine.function + "): " + error.what());
+      return std::nullopt;
+    }
+    return routine;
+  }
+  try {
+    UserLibraries libraries(deckFolder);
+    routine.keepLoaded = libraries.load(*values.library);
+  } catch (const std::exception& error) {
+    diagnostics.error(loc, "usrsub_dll_name=\"" + *values.library + "\": " + error.what());
+    return std::nullopt;
+  }
+  routine.file = routine.keepLoaded->path();
+  std::string error;
+  routine.address = routine.keepLoaded->symbol(routine.function, error);
+  if (!routine.address) {
+    diagnostics.error(loc, "usrsub_fnc_name=\"" + routine.function + "\": no function " + routine.function + " in " +
+                               routine.file + " (" + error +
+                               "); is it exported with C linkage (extern \"C\", or the prototypes of "
+                               "lodestone/usersub.h)?");
+    return std::nullopt;
+  }
+  return routine;
+}
+
+bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state, const SourceLoc& loc,
+                     Diagnostics& diagnostics) {
+  if (userCodeIsOnlyInspected()) return true;  // `check` runs no user code
+  ElementHost host(subroutine, state, &subroutine);
+  const ScopedSubroutineHost installed(host);
+  try {
+    callSubroutine(subroutine.routine,
+                   ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                               .count = subroutine.count, .returns = subroutine.returns,
+                               .element = subroutine.kind.c_str()});
+  } catch (const SubroutineError& error) {
+    diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
+                               (error.details().empty() ? "" : "\n" + error.details()));
+    return false;
+  }
+  return true;
+}
+
+std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+                                            bool dflag) {
+  ElementHost host(subroutine, state, nullptr);
+  const ScopedSubroutineHost installed(host);
+  std::array<double, 6> result;
+  try {
+    result = callSubroutine(subroutine.routine,
+                            ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
+                                        .count = subroutine.count, .returns = subroutine.returns,
+                                        .element = subroutine.kind.c_str()});
+  } catch (const SubroutineError& error) {
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    const std::string reason = recordFailure(subroutine, error, state.time());
+    if (!record.stopRequest) {
+      record.stopRequest = reason;
+      record.stopTime = state.time();
+    }
+    throw;
+  }
+  for (size_t k = 0; k < subroutine.count; ++k) {
+    if (std::isfinite(result[k])) continue;
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    const std::string returned = subroutine.routine.describe() + " returned " + formatReal(result[k]) + " at t=" +
+                                 formatReal(state.time());
+    if (!record.firstNonFiniteReturn) record.firstNonFiniteReturn = subroutine.element + ": " + returned;
+    if (record.reported.insert(subroutine.element + " not finite").second) {
+      record.messages.push_back(
+          {subroutine.element + ": " + returned + "; the integrator will retry with smaller steps", true});
+    }
+    break;
+  }
+  return result;
+}
+
+ElementSubroutineRecord& elementSubroutineRecord() {
+  static ElementSubroutineRecord record;
+  return record;
+}
+
+}  // namespace lodestone

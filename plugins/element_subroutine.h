@@ -1,0 +1,109 @@
+// The user subroutines of elements other than Force_Contact — SFOSUB (Force_Scalar_TwoBody), VFOSUB, VTOSUB and
+// GFOSUB (Force_Vector_*), VARSUB (Reference_Variable): their deck attributes, loading them (the lookup and messages
+// of Force_Contact's subroutines), the set-up call that records what they read, and their calls at run time with
+// the utilities answered from the element's state.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "solver/core/diagnostics.h"
+#include "solver/core/schema.h"
+#include "usersub/subroutine_host.h"
+#include "user_subroutine.h"
+
+namespace lodestone {
+
+// What an element says about its subroutine: usrsub_dll_name, usrsub_fnc_name, usrsub_param_string, script_name
+// and interpreter.
+struct SubroutineAttributeValues {
+  std::optional<std::string> library, function, parameters, script, interpreter;
+  bool any() const { return library || function || parameters || script || interpreter; }
+};
+
+// The five schema rows, for a Spec holding its values in `field`.
+template <class Spec>
+void addSubroutineRows(std::vector<Attribute<Spec>>& rows, SubroutineAttributeValues Spec::*field) {
+  using Member = std::optional<std::string> SubroutineAttributeValues::*;
+  const std::pair<const char*, Member> names[] = {{"usrsub_dll_name", &SubroutineAttributeValues::library},
+                                                  {"usrsub_fnc_name", &SubroutineAttributeValues::function},
+                                                  {"usrsub_param_string", &SubroutineAttributeValues::parameters},
+                                                  {"script_name", &SubroutineAttributeValues::script},
+                                                  {"interpreter", &SubroutineAttributeValues::interpreter}};
+  for (const auto& [name, member] : names) {
+    rows.push_back(attr::make<Spec>(name, ValueKind::Text, [field, member](Spec& spec, const Value& value) {
+      (spec.*field).*member = std::get<std::string>(value);
+    }));
+  }
+}
+
+// The attributes of an element whose type calls `defaultFunction` (SFOSUB…): a library (not "NULL") or a Python
+// script is named, the USER(...) string parses, interpreter is PYTHON and goes with script_name. Errors on `loc`.
+void checkSubroutineAttributes(const SubroutineAttributeValues& values, const char* defaultFunction,
+                               const SourceLoc& loc, Diagnostics& diagnostics);
+// Warns about subroutine attributes an element that calls no subroutine was given (`why`: "type is not USERSUB").
+void warnUnusedSubroutineAttributes(const SubroutineAttributeValues& values, const std::string& why,
+                                    const SourceLoc& loc, Diagnostics& diagnostics);
+
+// The subroutine loaded: its library (looked for beside the deck of `loc`, then in LODESTONE_USERSUB_PATH and
+// build/lib) and function, or its script's function; under a UserCodeInspection only inspected. Nothing after
+// reporting why on `loc` (missing library, missing function, a script that does not compile).
+std::optional<UserSubroutine> loadSubroutine(const SubroutineAttributeValues& values, const char* defaultFunction,
+                                             const SourceLoc& loc, Diagnostics& diagnostics);
+
+// What a subroutine reads while it runs: the element's state.
+class SubroutineState {
+ public:
+  virtual ~SubroutineState() = default;
+  virtual double time() const = 0;
+  // Nothing when the model has no marker `id` (0 is ground).
+  virtual std::optional<MarkerMotion> marker(int id) const = 0;
+  // Nothing when the model has no Reference_Variable `id`.
+  virtual std::optional<double> variable(int id) const = 0;
+};
+
+// A loaded subroutine as its element holds it.
+struct ElementSubroutine {
+  UserSubroutine routine;
+  long id = 0;
+  std::string element;  // "Force_Scalar_TwoBody id=5 (deck.xml:12:3)", for messages
+  std::string kind;     // "Force_Scalar_TwoBody"
+  size_t count = 1;     // the numbers it returns
+  const char* returns = "";
+  // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).
+  std::vector<int> markersRead, variablesRead;
+};
+
+// The set-up call (iflag = 1), made once when the model is built by `run` (never by `check`): the markers and
+// variables it reads are recorded in `subroutine`. `state` answers with the model's initial state. A subroutine that
+// fails there is reported on `loc`; false then.
+bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state, const SourceLoc& loc,
+                     Diagnostics& diagnostics);
+
+// One call at `state`: the result's first `count` numbers. A failure (a Python exception, a wrong return) is
+// recorded as the run's reason to stop and rethrown as SubroutineError; c_errmes lines and a stop request go to the
+// record below.
+std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+                                            bool dflag);
+
+// What the calls of element subroutines left for the run's log, one record per process (a process runs one
+// simulation at a time, as the utilities' host is one per process): cleared when a simulation starts.
+struct ElementSubroutineRecord {
+  struct Message {
+    std::string text;  // with the element
+    bool error = false;
+  };
+  std::vector<Message> messages;
+  std::optional<std::string> stopRequest;  // a subroutine asked to stop or failed: why, in one line
+  std::optional<double> stopTime;
+  std::optional<std::string> firstNonFiniteReturn;
+  std::set<std::string> reported;  // problems said once
+  void clear() { *this = ElementSubroutineRecord{}; }
+};
+ElementSubroutineRecord& elementSubroutineRecord();
+
+}  // namespace lodestone
