@@ -279,6 +279,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
+      collectionKind(forceBeamSchema(), &ModelSpec::beams, noCheck<ForceBeamSpec>, true),
       collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       textDataKind(referenceSplineSchema(), &ModelSpec::splines, completeReferenceSpline),
@@ -308,7 +309,7 @@ std::vector<ElementKind> buildCatalog() {
     refused(element, jointNote);
   }
   refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
-  for (const char* element : {"Force_Scalar_OneBody", "Force_Beam", "Force_Field", "Force_MultiPoint",
+  for (const char* element : {"Force_Scalar_OneBody", "Force_Field", "Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
