@@ -104,5 +104,31 @@ TEST(ForceBeam, TorqueTwistsByTLOverGJ) {
   EXPECT_NEAR(bodies.at(0, "x"), 0, 1e-12);
 }
 
+// Damping is cratio × stiffness: a 1e6 kg tip set moving along the axis at 0.01 m/s rings as m·ẍ = −k·x − cratio·k·ẋ,
+// k = E·A/L (ω = 35.5 rad/s, damping ratio ζ = cratio·ω/2 = 0.071): x = v0/ωd·e^(−ζωt)·sin(ωd·t). Within 1e-4 of the
+// amplitude over 3 periods; an undamped beam is 3.6 times too far out by then.
+TEST(ForceBeam, CratioDampsTheAxialModeAsStiffnessTimesRatio) {
+  const double mass = 1e6, speed = 0.01, cratio = 0.004;
+  std::string model = cantilever("<Param_Transient integr_tol=\"1e-9\"/>",
+                                 "<Simulate analysis_type=\"Transient\" end_time=\"0.5\" print_interval=\"0.01\"/>",
+                                 "cratio=\"0.004\"");
+  const std::string body = "mass=\"1\" inertia_xx=\"1e-3\" inertia_yy=\"1e-3\" inertia_zz=\"1e-3\"";
+  model.replace(model.find(body), body.size(),
+                "mass=\"1e6\" inertia_xx=\"1e3\" inertia_yy=\"1e3\" inertia_zz=\"1e3\" v_ic_x=\"0.01\"");
+  const DeckRun run = runDeckText("beam_damped", model);
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  ASSERT_EQ(bodies.rowCount(), 51u);
+  const double stiffness = kE * kArea / kLength, omega = std::sqrt(stiffness / mass);
+  const double zeta = cratio * omega / 2, damped = omega * std::sqrt(1 - zeta * zeta);
+  const double amplitude = speed / damped;
+  for (size_t row = 0; row < bodies.rowCount(); ++row) {
+    const double t = bodies.at(row, "time");
+    const double expected = amplitude * std::exp(-zeta * omega * t) * std::sin(damped * t);
+    EXPECT_NEAR(bodies.at(row, "x"), expected, 1e-4 * amplitude) << "t=" << t;
+    EXPECT_NEAR(bodies.at(row, "y"), 0, 1e-9 * amplitude) << "t=" << t;
+  }
+}
+
 }  // namespace
 }  // namespace lodestone::testing
