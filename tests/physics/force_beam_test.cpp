@@ -1,6 +1,7 @@
 // Force_Beam against Timoshenko's cantilever: a body held only by a beam whose J end is fixed to ground, loaded at
 // the beam's I end, finds its static equilibrium where the tip deflects as beam theory says — bending with shear
-// in y and in z, stretching and twisting — and a damped beam rings down at the rate its cratio sets.
+// in y and in z, stretching and twisting — a damped beam rings down at the rate its cratio sets, and a command that
+// changes E or deactivates a beam (BEAM) changes the stretch as it should.
 #include <cmath>
 #include <string>
 
@@ -87,6 +88,37 @@ TEST(ForceBeam, AxialLoadStretchesByFLOverEA) {
   const double stretch = load * kLength / (kE * kArea);
   EXPECT_NEAR(bodies.at(0, "x"), stretch, 1e-6 * stretch);
   EXPECT_NEAR(bodies.at(0, "y"), 0, 1e-6 * stretch);
+}
+
+// A command that doubles E between two static analyses halves the stretch: the beam is rebuilt from the changed
+// attribute (a beam that kept its first stiffness would stretch as much again).
+TEST(ForceBeam, ACommandChangingEStiffensTheBeam) {
+  const double load = 1e5;
+  const std::string stiffer = "<Force_Beam id=\"5\" E=\"" + std::to_string(2 * kE) + "\"/>";
+  const std::string commands = kStatic + "\n" + stiffer + "\n" + kStatic;
+  const DeckRun run = runDeckText("beam_command", cantilever("<Force_Gravity grav_x=\"1e5\"/>", commands));
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  ASSERT_EQ(bodies.rowCount(), 2u);
+  const double stretch = load * kLength / (kE * kArea);
+  EXPECT_NEAR(bodies.at(0, "x"), stretch, 1e-6 * stretch);
+  EXPECT_NEAR(bodies.at(1, "x"), stretch / 2, 1e-6 * stretch);
+}
+
+// Two equal beams side by side stretch half as far as one; Deactivate element_type="BEAM" takes one away.
+TEST(ForceBeam, DeactivatingOneOfTwoBeamsDoublesTheStretch) {
+  const double load = 1e5;
+  const std::string second =
+      "<Force_Beam id=\"6\" i_marker_id=\"20\" j_marker_id=\"10\" " + beamAttributes() + "/>";
+  const std::string commands = kStatic + "\n<Deactivate element_type=\"BEAM\" element_id=\"6\"/>\n" + kStatic;
+  const DeckRun run =
+      runDeckText("beam_deactivate", cantilever("<Force_Gravity grav_x=\"1e5\"/>\n" + second, commands));
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  ASSERT_EQ(bodies.rowCount(), 2u);
+  const double stretch = load * kLength / (kE * kArea);
+  EXPECT_NEAR(bodies.at(0, "x"), stretch / 2, 1e-6 * stretch);
+  EXPECT_NEAR(bodies.at(1, "x"), stretch, 1e-6 * stretch);
 }
 
 // Twisted by T about the axis: T·L/(G·Ixx), Ixx the torsional constant.

@@ -73,6 +73,22 @@ TEST(ForceBeamDecks, MarkersMustExistAndBeOnDifferentBodies) {
                        "different bodies"));
 }
 
+// Deactivate element_type="BEAM" switches a Force_Beam (and FORCE does too); an id the model lacks is an error at the
+// command's line (the beam on line 7, then </Model> and <Command>).
+TEST(ForceBeamDecks, DeactivateBeamNamesAForceBeam) {
+  const std::string beam = "<Force_Beam id=\"5\" i_marker_id=\"20\" j_marker_id=\"10\" " + kSection + "/>";
+  const std::string model = groundAndBody() + "\n<Reference_Marker id=\"10\" body_id=\"1\"/>\n" + beam;
+  const std::string simulate = "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.1\"/>";
+  for (const char* type : {"BEAM", "FORCE"}) {
+    const Diagnostics diagnostics = readAndBuildDeck(
+        deck(model, "<Deactivate element_type=\"" + std::string(type) + "\" element_id=\"5\"/>\n" + simulate));
+    EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+  }
+  EXPECT_TRUE(hasError(readAndBuildDeck(deck(model, "<Deactivate element_type=\"BEAM\" element_id=\"7\"/>\n" +
+                                                        simulate)),
+                       kBeamLine + 3, "element_id=7: the model has no Force_Beam with this id"));
+}
+
 // Adams' BEAM writes EMODULUS, GMODULUS and CMATRIX: the warning names ours.
 TEST(ForceBeamDecks, AdamsNamesPointToOurs) {
   const Diagnostics diagnostics = readAndBuildDeck(beamDeck(
