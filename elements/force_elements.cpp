@@ -42,6 +42,8 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
   addElements(spec.bushings,
               [&](const auto& s, ForceConnection& c) { return std::optional<Bushing>(buildBushing(s, model, c)); },
               elements);
+  addElements(spec.beams, [&](const auto& s, ForceConnection& c) { return buildBeam(s, model, c, diagnostics); },
+              elements);
   BuiltMagnets magnets = buildMagnets(spec.magnets, spec.graphics, model, diagnostics);
   for (BuiltMagnetPair& pair : magnets.pairs) {
     const SourceLoc loc = pair.pair.first.loc;
@@ -216,6 +218,7 @@ ElementAction ForceEvaluator::act(size_t index) {
         }
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
+        else if constexpr (std::is_same_v<Law, Beam>) return beamAction(law, context_);
         else if constexpr (std::is_same_v<Law, InducedMagnets>) return inducedMagnetsAction(law, context_);
         else {
           magnetPlans_[index].reuse = reuseMagnetPlans_;
@@ -261,12 +264,14 @@ namespace {
 struct ForceActivationType {
   const char* keyword;
   bool scalar, vector, springDamper, bushing;
+  bool beam = false;
 };
 constexpr ForceActivationType kForceTypes[] = {
-    {"FORCE", true, true, true, true},          {"SFORCE", true, false, false, false},
+    {"FORCE", true, true, true, true, true},    {"SFORCE", true, false, false, false},
     {"GFORCE", false, true, false, false},      {"VFORCE", false, true, false, false},
     {"VTORQUE", false, true, false, false},     {"BUSH", false, false, false, true},
     {"SPDP", false, false, true, false},        {"SPRINGDAMPER", false, false, true, false},
+    {"BEAM", false, false, false, false, true},
 };
 
 const ForceActivationType* findForceType(const std::string& elementType) {
@@ -298,6 +303,7 @@ std::vector<std::string> forceActivationTargets(const std::string& elementType) 
   }
   if (type->springDamper) targets.push_back(forceSpringDamperSchema().element);
   if (type->bushing) targets.push_back(forceBushingSchema().element);
+  if (type->beam) targets.push_back(forceBeamSchema().element);
   return targets;
 }
 
@@ -312,6 +318,7 @@ ModifyCommand forceActivationCommand(const ActivationSpec& spec, bool active) {
                          }
                          if (type.springDamper) setActive(model.springDampers, id, active);
                          if (type.bushing) setActive(model.bushings, id, active);
+                         if (type.beam) setActive(model.beams, id, active);
                        }};
 }
 

@@ -13,6 +13,7 @@
 #include "elements/body_rigid.h"
 #include "elements/expression_context.h"
 #include "elements/force_bushing.h"
+#include "elements/force_beam.h"
 #include "elements/force_law.h"
 #include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
@@ -30,7 +31,7 @@ struct ActivationSpec;
 struct ForceElement {
   SourceLoc loc;  // the element's name, id and place in the deck
   ForceConnection connection;
-  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, MagnetPair, InducedMagnets> law;
+  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, Beam, MagnetPair, InducedMagnets> law;
 };
 
 struct ForceModel {
@@ -126,9 +127,10 @@ class ForceEvaluator {
 
 // ---- Deactivate and Activate ------------------------------------------------------------------------------------
 // MotionSolve's element types for these elements: SFORCE (Force_Scalar_*), GFORCE, VFORCE and VTORQUE
-// (Force_Vector_*), BUSH (Force_Bushing), SPDP (Force_SpringDamper; SPRINGDAMPER, Adams' name, too) and FORCE,
-// "all action forces": every one of these elements with the id (ours: FORCE does not switch a Force_Contact, which
-// has CONTACT, nor gravity, which has no id). GFORCE, VFORCE and VTORQUE each switch a Force_Vector_* of any type.
+// (Force_Vector_*), BUSH (Force_Bushing), BEAM (Force_Beam), SPDP (Force_SpringDamper; SPRINGDAMPER, Adams' name,
+// too) and FORCE, "all action forces": every one of these elements with the id (ours: FORCE does not switch a
+// Force_Contact, which has CONTACT, nor gravity, which has no id). GFORCE, VFORCE and VTORQUE each switch a
+// Force_Vector_* of any type.
 
 bool isForceActivationType(const std::string& elementType);
 // The deck names of the elements a force element type may name.

@@ -15,6 +15,7 @@
 #include "elements/contact_surface.h"
 #include "elements/debug_output.h"
 #include "elements/force_bushing.h"
+#include "elements/force_beam.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
 #include "elements/force_magnet.h"
@@ -75,6 +76,7 @@ struct ModelSpec {
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;
   std::vector<ForceBushingSpec> bushings;
+  std::vector<ForceBeamSpec> beams;
   std::vector<ForceMagnetSpec> magnets;
   std::vector<PostRequestSpec> requests;
   std::vector<ReferenceSplineSpec> splines;

@@ -1,0 +1,116 @@
+// Force_Beam: attributes, Timoshenko's stiffness matrix and the beam's force and torque.
+#include "force_beam.h"
+
+#include "solver/core/marker_measures.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+using S = ForceBeamSpec;
+
+const ElementSchema<ForceBeamSpec>& forceBeamSchema() {
+  // The section and the material must be positive (MotionSolve: "E has to be strictly positive", and so on): each
+  // divides or multiplies a stiffness that must not vanish. Shear area ratios and the damping ratio may be 0.
+  const auto positive = [](const char* name, double S::*field) {
+    return attr::real(name, field).above(0).required().modifiable();
+  };
+  const auto ratio = [](const char* name, double S::*field) {
+    return attr::real(name, field).atLeast(0).byDefault(0.0).modifiable();
+  };
+  const auto preload = [](const char* name, double S::*field) {
+    return attr::real(name, field).byDefault(0.0).modifiable();
+  };
+  static const ElementSchema<S> schema{
+      .element = "Force_Beam",
+      .idField = &S::id,
+      .attributes = {
+          attr::text("label", &S::label),
+          attr::reference("i_marker_id", &S::i_marker_id, "Reference_Marker").required().modifiable(),
+          attr::reference("j_marker_id", &S::j_marker_id, "Reference_Marker").required().modifiable(),
+          positive("length", &S::length), positive("e", &S::E), positive("g", &S::G), positive("area", &S::area),
+          positive("ixx", &S::ixx), positive("iyy", &S::iyy), positive("izz", &S::izz),
+          ratio("asy", &S::ASY), ratio("asz", &S::ASZ), ratio("cratio", &S::cratio),
+          preload("preload_x", &S::preload_x), preload("preload_y", &S::preload_y),
+          preload("preload_z", &S::preload_z), preload("preload_tx", &S::preload_tx),
+          preload("preload_ty", &S::preload_ty), preload("preload_tz", &S::preload_tz),
+          attr::presentation<S>("full_label"),
+      },
+      // Adams' BEAM statement and MotionSolve's Python API name some of them differently.
+      .foreignNames = {
+          {"emodulus", "Adams' BEAM EMODULUS", "'E'"},
+          {"gmodulus", "Adams' BEAM GMODULUS", "'G'"},
+          {"cmatrix", "Adams' BEAM CMATRIX (a damping matrix of its own)", "'cratio' (damping = cratio × stiffness)"},
+      }};
+  return schema;
+}
+
+Matrix6 beamStiffness(const ForceBeamSpec& spec) {
+  const double l = spec.length, e = spec.E, g = spec.G, a = spec.area;
+  // The shear terms: the bending stiffness of a beam that also shears, Timoshenko's φ = 12·E·I/(κ·G·A·L²).
+  const double py = 12 * e * spec.izz * spec.ASY / (g * a * l * l);
+  const double pz = 12 * e * spec.iyy * spec.ASZ / (g * a * l * l);
+  Matrix6 k = Matrix6::Zero();
+  k(0, 0) = e * a / l;
+  k(3, 3) = g * spec.ixx / l;
+  k(1, 1) = 12 * e * spec.izz / (l * l * l * (1 + py));
+  k(1, 5) = k(5, 1) = -6 * e * spec.izz / (l * l * (1 + py));
+  k(5, 5) = (4 + py) * e * spec.izz / (l * (1 + py));
+  k(2, 2) = 12 * e * spec.iyy / (l * l * l * (1 + pz));
+  k(2, 4) = k(4, 2) = 6 * e * spec.iyy / (l * l * (1 + pz));
+  k(4, 4) = (4 + pz) * e * spec.iyy / (l * (1 + pz));
+  return k;
+}
+
+std::optional<Beam> buildBeam(const ForceBeamSpec& spec, const Model& model, ForceConnection& connection,
+                              Diagnostics& diagnostics) {
+  connection.markerI = spec.i_marker_id;
+  connection.markerJ = spec.j_marker_id;
+  connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
+  connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
+  if (connection.bodyI == connection.bodyJ) {
+    diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
+                                    std::to_string(spec.j_marker_id) + " are on the same " +
+                                    (connection.bodyI < 0 ? std::string("ground") : std::string("body")) +
+                                    ": a beam joins two different bodies");
+    return std::nullopt;
+  }
+  Beam beam{.iMarker = spec.i_marker_id,
+            .jMarker = spec.j_marker_id,
+            .length = spec.length,
+            .stiffness = beamStiffness(spec),
+            .dampingRatio = spec.cratio};
+  beam.preload << spec.preload_x, spec.preload_y, spec.preload_z, spec.preload_tx, spec.preload_ty, spec.preload_tz;
+  return beam;
+}
+
+ElementAction beamAction(const Beam& beam, const ExpressionContext& context) {
+  const MarkerMotion i = context.marker(static_cast<int>(beam.iMarker));
+  const MarkerMotion j = context.marker(static_cast<int>(beam.jMarker));
+  const Matrix3& axes = j.rotation;
+  const Vector3 separation = i.position - j.position;
+  const MarkerMotion ground;
+  Vector6 deflection, rate;
+  deflection.head<3>() = axes.transpose() * separation - Vector3(beam.length, 0, 0);
+  deflection.tail<3>() = Vector3(markerMeasure(MarkerMeasure::AX, i, j, ground),
+                                 markerMeasure(MarkerMeasure::AY, i, j, ground),
+                                 markerMeasure(MarkerMeasure::AZ, i, j, ground));
+  // The rates as J sees them: the separation's derivative in J's frame, and I's angular velocity relative to J's.
+  rate.head<3>() = axes.transpose() * (i.velocity - j.velocity - j.angularVelocity.cross(separation));
+  rate.tail<3>() = axes.transpose() * (i.angularVelocity - j.angularVelocity);
+  const Vector6 elastic = beam.stiffness * deflection;
+  const Vector6 damping = beam.dampingRatio * (beam.stiffness * rate);
+  const Vector6 load = -elastic - damping + beam.preload;
+  ElementAction action;
+  action.force = axes * load.head<3>();
+  action.torque = axes * load.tail<3>();
+  action.point = i.position;
+  action.reactionForce = -action.force;
+  action.reactionTorque = -action.torque;
+  action.reactionPoint = i.position;
+  // As for the bushing: exact for translations, first order for rotations (a's rate is w only for small turns).
+  action.strain = 0.5 * deflection.dot(elastic) - beam.preload.dot(deflection);
+  action.dashpotPower = rate.dot(damping);
+  return action;
+}
+
+}  // namespace lodestone
