@@ -26,7 +26,8 @@ struct DataModel;
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
                                            Diagnostics& diagnostics, ContactPointSymbols contactPoint = 0);
 
-// Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Force_Contact and
+// Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Control_Diff (that
+// DIF and DIF1 name), every Force_Contact and
 // every Reference_Spline and Reference_Array the expression names exists; each one missing is an error with its
 // column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77, which the deck does not have`. So are a spline
 // call the data cannot answer (iord on a family of curves) and an ARYVAL the array cannot (n beyond its size, an X,
@@ -47,6 +48,12 @@ bool readsContacts(const Expression& expression, const VariableModel* variables)
 // the I and J bodies of the contacts it reads, itself or through the variables it reads. Appended to `bodies`
 // without repeats.
 void addBodiesRead(const Expression& expression, const Model& model, std::vector<int>& bodies);
+
+// Where DIF() and DIF1() find the Control_Diff states (values) and their time derivatives (rates), by the equations'
+// order in Model::differentials: kept by the driver, which copies them from the state it evaluates at.
+struct DifferentialStates {
+  std::vector<double> values, rates;
+};
 
 // Where CONTACT() finds the loads of the contacts at the state the context is set to: kept by whoever computed them
 // there (the contact evaluator, after its loads at that state).
@@ -75,6 +82,9 @@ class ModelExpressionContext final : public ExpressionContext {
   std::optional<ContactLoads> contact(int id) const override;
   double spline(SplineMethod method, int id, double x, double z, int order) const override;
   double arrayValue(int id, int position) const override;
+  double differentialState(int id, bool derivative) const override;
+  // Where DIF and DIF1 read from from now on (null: nowhere, they give NaN); must outlive the context's use.
+  void setDifferentialStates(const DifferentialStates* states) { differentialStates_ = states; }
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
@@ -87,6 +97,7 @@ class ModelExpressionContext final : public ExpressionContext {
   double time_ = 0;
   std::span<const BodyKinematics> bodies_;
   const ContactMeasures* contacts_ = nullptr;
+  const DifferentialStates* differentialStates_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory

@@ -83,6 +83,8 @@ class SensorEvaluator {
   bool readsContacts() const { return sensors_ && sensors_->readsContacts; }
   // Where CONTACT() finds the contacts' loads (`contacts` must outlive the evaluator; null: nowhere, NaN).
   void setContacts(const ContactMeasures* contacts) { contacts_ = contacts; }
+  // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
+  void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
 
   // The expression of sensor `index` at `time`, for bodies at `bodies`.
   double value(int index, double time, std::span<const BodyKinematics> bodies);
