@@ -276,6 +276,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintCouplerSchema(), &ModelSpec::couplers, checkConstraintCoupler, false),
       collectionKind(constraintGearSchema(), &ModelSpec::gears, checkConstraintGear, false),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
+      collectionKind(controlDiffSchema(), &ModelSpec::differentials, checkControlDiff, true),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
@@ -320,7 +321,7 @@ std::vector<ElementKind> buildCatalog() {
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
-  for (const char* element : {"Control_StateEqn", "Control_Diff", "Control_SISO", "Control_PlantInput",
+  for (const char* element : {"Control_StateEqn", "Control_SISO", "Control_PlantInput",
                               "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "elements/control_diff.h"
 #include "elements/force_contact.h"
 #include "elements/reference_spline.h"
 #include "elements/model_spec.h"
@@ -118,6 +119,12 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
   for (size_t k = 0; k < expression.contactIds().size(); ++k) {
     if (!contactOf(model, expression.contactIds()[k])) {
       missing("Force_Contact", expression.contactIds()[k], expression.contactColumns()[k]);
+    }
+  }
+  for (size_t k = 0; k < expression.differentialIds().size(); ++k) {
+    const int id = expression.differentialIds()[k];
+    if (!model.differentials || model.differentials->indexOf(id) < 0) {
+      missing("Control_Diff", id, expression.differentialColumns()[k]);
     }
   }
   for (const DataReference& reference : expression.dataReferences()) {
@@ -393,6 +400,14 @@ std::optional<ContactLoads> ModelExpressionContext::contact(int id) const {
 double ModelExpressionContext::spline(SplineMethod method, int id, double x, double z, int order) const {
   const ReferenceSpline* found = data_ ? data_->spline(id) : nullptr;
   return found ? found->evaluate(method, x, z, order) : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ModelExpressionContext::differentialState(int id, bool derivative) const {
+  const int index = model_.differentials ? model_.differentials->indexOf(id) : -1;
+  if (index < 0 || !differentialStates_) return std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double>& from = derivative ? differentialStates_->rates : differentialStates_->values;
+  return static_cast<size_t>(index) < from.size() ? from[static_cast<size_t>(index)]
+                                                  : std::numeric_limits<double>::quiet_NaN();
 }
 
 double ModelExpressionContext::arrayValue(int id, int position) const {

@@ -29,7 +29,8 @@ struct ModelSpec;
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
                                            Diagnostics& diagnostics, ContactPointSymbols contactPoint = 0);
 
-// Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Force_Contact and
+// Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Control_Diff (that
+// DIF and DIF1 name), every Force_Contact and
 // every Reference_Spline and Reference_Array the expression names exists; each one missing is an error with its
 // column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77, which the deck does not have`. So are a spline
 // call the data cannot answer (iord on a family of curves) and an ARYVAL the array cannot (n beyond its size, an X,
@@ -83,6 +84,11 @@ LoadSource loadSourceOfElement(std::string_view element);
 // FX…TM(i, j)'s sum over `loads`: the force on marker i and the torque about its origin from every element acting
 // between markers i and j (in either order; j = 0: every one acting at i), in forceOnI and torqueOnI.
 MarkerLoads loadOnMarker(std::span<const MarkerPairLoad> loads, long markerI, long markerJ);
+// Where DIF() and DIF1() find the Control_Diff states (values) and their time derivatives (rates), by the equations'
+// order in Model::differentials: kept by the driver, which copies them from the state it evaluates at.
+struct DifferentialStates {
+  std::vector<double> values, rates;
+};
 
 // Where CONTACT() finds the loads of the contacts at the state the context is set to: kept by whoever computed them
 // there (the contact evaluator, after its loads at that state).
@@ -116,6 +122,9 @@ class ModelExpressionContext final : public ExpressionContext {
   double arrayValue(int id, int position) const override;
   std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const override;
   std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const override;
+  double differentialState(int id, bool derivative) const override;
+  // Where DIF and DIF1 read from from now on (null: nowhere, they give NaN); must outlive the context's use.
+  void setDifferentialStates(const DifferentialStates* states) { differentialStates_ = states; }
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
@@ -129,6 +138,7 @@ class ModelExpressionContext final : public ExpressionContext {
   std::span<const BodyKinematics> bodies_;
   const ContactMeasures* contacts_ = nullptr;
   const std::vector<MarkerPairLoad>* loads_ = nullptr;
+  const DifferentialStates* differentialStates_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory

@@ -79,6 +79,8 @@ class ForceEvaluator {
   // Where such elements find the loads: whoever evaluates the forces has the contacts evaluated at the same state
   // first. Null (the default): CONTACT gives NaN. `contacts` must outlive the evaluator.
   void setContactMeasures(const ContactMeasures* contacts) { contactMeasures_ = contacts; }
+  // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
+  void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
 
   // Adds the loads of every element at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);

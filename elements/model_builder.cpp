@@ -197,7 +197,10 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.data = buildDataModel(spec.splines, spec.arrays, spec.strings);  // every expression may read splines, arrays
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
+  // DIF and DIF1 may appear in any expression, variables' too: the equations are compiled first, checked after.
+  model.differentials = buildDifferentialModel(spec.differentials, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
+  checkDifferentialReferences(*model.differentials, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

@@ -32,6 +32,7 @@
 #include "elements/reference_param_curve.h"
 #include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
+#include "elements/control_diff.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
 #include "elements/simulate.h"
@@ -72,6 +73,7 @@ struct ModelSpec {
   std::vector<ConstraintCouplerSpec> couplers;
   std::vector<ConstraintGearSpec> gears;
   std::vector<ReferenceVariableSpec> variables;
+  std::vector<ControlDiffSpec> differentials;  // Control_Diff
   std::vector<ForceScalarTwoBodySpec> scalarForces;
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;

@@ -88,6 +88,8 @@ struct RequestSample {
 // outlive the evaluator.
 class RequestEvaluator {
  public:
+  // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
+  void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
   explicit RequestEvaluator(const Model& model);
 
   bool empty() const { return !requests_ || requests_->requests.empty(); }

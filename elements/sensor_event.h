@@ -88,6 +88,8 @@ class SensorEvaluator {
   // force element's loads at their markers at the state each value is asked at (null: nowhere, NaN).
   bool readsLoads() const { return sensors_ && sensors_->readsLoads; }
   void setLoads(const std::vector<MarkerPairLoad>* loads) { loads_ = loads; }
+  // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
+  void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
 
   // The expression of sensor `index` at `time`, for bodies at `bodies`.
   double value(int index, double time, std::span<const BodyKinematics> bodies);

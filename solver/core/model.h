@@ -72,6 +72,8 @@ struct ForceModel;
 struct RequestModel;
 // The data elements Reference_Spline, Reference_Array and Reference_String (elements/reference_spline.h).
 struct DataModel;
+// The Control_Diff elements (elements/control_diff.h): differential equations with states of their own.
+struct DifferentialModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -94,6 +96,7 @@ struct Model {
   std::shared_ptr<const ForceModel> forces;        // never null once built; may hold no elements
   std::shared_ptr<const RequestModel> requests;    // never null once built; may hold no requests
   std::shared_ptr<const DataModel> data;           // never null once built; may hold no data elements
+  std::shared_ptr<const DifferentialModel> differentials;  // never null once built; may hold no equations
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -18,6 +18,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       times_(times),
       constraints_(model, bodyStates),
       layout_(model, constraints_.multiplierCount(), constraints_.motionStateCount()),
+      differentials_(model, layout_),
       pattern_(layout_.size()),
       kinematics_(model.bodies.size()),
       loads_(model.bodies.size()),
@@ -34,6 +35,7 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
   }
   constraints_.addPatternBlocks(pattern_);
+  differentials_.addPatternBlocks(pattern_);
   // A new simulation: an earlier run's stop request (in this process) is not this one's. The set-up calls' messages,
   // made when the model was built, are kept for the log.
   ElementSubroutineRecord& record = elementSubroutineRecord();
@@ -43,6 +45,11 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
   record.reported.clear();
   sensors_.setContacts(&contacts_);
   sensors_.setLoads(&markerLoads_);
+  // Every expression may read the Control_Diff states (DIF, DIF1), as the latest state evaluated has them.
+  forces_.setDifferentialStates(differentials_.states());
+  sensors_.setDifferentialStates(differentials_.states());
+  requests_.setDifferentialStates(differentials_.states());
+  contacts_.setDifferentialStates(differentials_.states());
   // Force elements that read contacts' loads find them measured at every evaluation of the contacts, which comes
   // before theirs.
   if (forces_.readsContacts()) {
@@ -56,6 +63,7 @@ void MultibodySystem::initialState(std::span<double> y) const {
     bodyInitialState(model_.bodies[static_cast<size_t>(body)], y.data() + layout_.bodyOffset(body));
   }
   std::fill(y.begin() + layout_.bodyStateSize(), y.end(), 0.0);
+  differentials_.initialState(y.data());
 }
 
 std::string MultibodySystem::describeVariable(int index) const {
@@ -64,12 +72,19 @@ std::string MultibodySystem::describeVariable(int index) const {
 }
 
 AssemblyReport MultibodySystem::assemble(double time, bool firstStart, std::span<double> y, std::span<double> yp) {
-  return constraints_.assemble(time, firstStart, y, yp, [&](std::span<const double> state, std::vector<BodyLoad>& loads) {
-    updateKinematics(state.data());
-    detectContacts();
-    evaluateForces(time, state.data(), false);
-    loads = loads_;
-  });
+  AssemblyReport report =
+      constraints_.assemble(time, firstStart, y, yp, [&](std::span<const double> state, std::vector<BodyLoad>& loads) {
+        updateKinematics(state.data());
+        detectContacts();
+        evaluateForces(time, state.data(), false);
+        loads = loads_;
+      });
+  // The start the assembly gives is taken as consistent (IDACalcIC is skipped): the Control_Diff rates too.
+  if (!differentials_.empty()) {
+    updateKinematics(y.data());
+    differentials_.consistentRates(time, kinematics_, yp.data());
+  }
+  return report;
 }
 
 void MultibodySystem::acceptState(const double* y) {
@@ -88,6 +103,7 @@ void MultibodySystem::jointReactions(double time, std::span<const double> y, std
 
 void MultibodySystem::updateMotion(const double* y, const double* yp) {
   updateKinematics(y);
+  differentials_.readRates(yp);
   if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
 }
 
@@ -105,6 +121,7 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
   if (requests_.empty()) return;
   updateKinematics(y.data());
   addBodyAccelerations(yp.data());
+  differentials_.readRates(yp.data());
   markerLoads_.clear();
   if (requests_.readsContacts() || (requests_.needsLoads() && forces_.readsContacts())) measureContacts(time);
   if (requests_.needsLoads()) collectMarkerLoads(time, joints);
@@ -145,6 +162,7 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
   times_.forces += watch.lap();
   assembleBodyEquations(y, yp, r);
   if (!constraints_.empty()) constraints_.addResidual(y, yp, kinematics_, r);
+  if (!differentials_.empty()) differentials_.residual(time, kinematics_, r);
   times_.assembly += watch.lap();
   ++times_.residualCalls;
 
@@ -163,6 +181,7 @@ bool MultibodySystem::residual(double time, const double* y, const double* yp, d
 }
 
 void MultibodySystem::updateKinematics(const double* y) {
+  differentials_.readState(y);
   parallel_->run(layout_.bodyCount(), kBodiesPerTask, [&](int begin, int end) {
     for (int body = begin; body < end; ++body) {
       kinematics_[static_cast<size_t>(body)] = bodyKinematics(y + layout_.bodyOffset(body));
@@ -217,6 +236,7 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   evaluateForces(time, y);
   differentiateContacts(y);
   differentiateForces(time, y, cj);
+  if (!differentials_.empty()) differentials_.differentiate(time, y, kinematics_);
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }
@@ -265,6 +285,7 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
   };
   parallel_->run(static_cast<int>(couplings_.size()), kCouplingsPerTask, writeCouplings);
   constraints_.writeJacobian(cj, assembler);
+  differentials_.writeJacobian(cj, assembler);
   times_.jacobian += watch.lap();
   ++times_.jacobianCalls;
 }
@@ -277,6 +298,7 @@ void MultibodySystem::multiplyAddRateJacobian(double scale, const double* v, dou
                          out + offset);
     }
   });
+  differentials_.multiplyAddRateJacobian(scale, v, out);
 }
 
 Eigen::Ref<Eigen::Matrix<double, 6, kSize>> MultibodySystem::couplingBlock(int rowBody, int columnBody,
@@ -685,6 +707,7 @@ void MultibodySystem::differentiateForces(double time, const double* y, double c
 void MultibodySystem::rootFunctions(double time, const double* y, const double* yp, double* g) {
   Stopwatch watch;
   updateKinematics(y);
+  differentials_.readRates(yp);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
   if (sensors_.readsContacts()) measureContacts(time);
   if (sensors_.readsLoads()) measureLoadsForSensors(time, y);
@@ -714,6 +737,7 @@ double MultibodySystem::contactCrossingDistance(const ContactEvaluator::Crossing
 
 double MultibodySystem::sensorValue(int index, double time, const double* y, const double* yp) {
   updateKinematics(y);
+  differentials_.readRates(yp);
   if (sensors_.usesAcceleration()) addBodyAccelerations(yp);
   if (sensors_.readsContacts()) measureContacts(time);
   if (sensors_.readsLoads()) measureLoadsForSensors(time, y);

@@ -13,6 +13,7 @@
 #include "elements/contact_evaluator.h"
 #include "elements/contact_step_limit.h"
 #include "constraint_system.h"
+#include "differential_equations.h"
 #include "elements/force_elements.h"
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
@@ -314,6 +315,7 @@ class MultibodySystem {
   static constexpr double kIdleShareToRetire = 0.25;
   ConstraintSystem constraints_;  // before layout_: it decides how many multipliers the state has
   StateLayout layout_;
+  DifferentialEquations differentials_;  // Control_Diff: after layout_, whose last states are theirs
   JacobianPattern pattern_;
   std::vector<int> bodyBlocks_;  // each body's own block in pattern_
   std::vector<BodyKinematics> kinematics_;

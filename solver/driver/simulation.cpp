@@ -73,6 +73,9 @@ bool Simulation::replaceModel(Model model, std::string& whyNot) {
   // assembly computes afresh.
   const size_t bodyStates = static_cast<size_t>(system_->layout().bodyStateSize());
   const std::vector<double> bodies(state_.begin(), state_.begin() + static_cast<std::ptrdiff_t>(bodyStates));
+  // So do the Control_Diff states (a command cannot add or remove them: they are the deck's), at the end of the state.
+  const int differentialCount = system_->layout().differentialCount();
+  const std::vector<double> differentials(state_.end() - differentialCount, state_.end());
   auto system = started_ ? std::make_unique<MultibodySystem>(*replacement, times_, bodies)
                          : std::make_unique<MultibodySystem>(*replacement, times_);
   discardIntegrator();
@@ -85,6 +88,9 @@ bool Simulation::replaceModel(Model model, std::string& whyNot) {
     system_->initialState(state_);
   } else {
     std::fill(state_.begin() + static_cast<std::ptrdiff_t>(bodyStates), state_.end(), 0.0);
+    if (system_->layout().differentialCount() == differentialCount) {
+      std::copy(differentials.begin(), differentials.end(), state_.end() - differentialCount);
+    }
   }
   return true;
 }

@@ -4,15 +4,31 @@
 #include <algorithm>
 #include <array>
 
+#include "elements/control_diff.h"
+
 namespace lodestone {
+
+namespace {
+int differentialEquationCount(const Model& model) {
+  return model.differentials ? static_cast<int>(model.differentials->equations.size()) : 0;
+}
+}  // namespace
 
 StateLayout::StateLayout(const Model& model, int multiplierCount, int motionStateCount)
     : bodyCount_(static_cast<int>(model.bodies.size())),
-      size_(bodyCount_ * body_state::kSize + multiplierCount + motionStateCount),
+      size_(bodyCount_ * body_state::kSize + multiplierCount + motionStateCount + differentialEquationCount(model)),
       multiplierCount_(multiplierCount),
+      differentialOffset_(bodyCount_ * body_state::kSize + multiplierCount + motionStateCount),
+      differentialCount_(differentialEquationCount(model)),
       differential_(static_cast<size_t>(size_), 1.0) {
   const auto firstMultiplier = differential_.begin() + bodyCount_ * body_state::kSize;
   std::fill(firstMultiplier, firstMultiplier + multiplierCount, 0.0);
+  for (int k = 0; k < differentialCount_; ++k) {
+    const ControlDiff& equation = model.differentials->equations[static_cast<size_t>(k)];
+    const std::vector<int>& rates = equation.expression.differentialRateIds();
+    const bool readsOwnRate = std::find(rates.begin(), rates.end(), equation.id) != rates.end();
+    if (equation.implicit && !readsOwnRate) differential_[static_cast<size_t>(differentialOffset_ + k)] = 0.0;
+  }
 }
 
 int StateLayout::bodyOfVariable(int index) const {
@@ -34,6 +50,10 @@ std::string StateLayout::describeVariable(const Model& model, int index) const {
       "CG velocity vx", "CG velocity vy", "CG velocity vz",
       "angular velocity wx (body axes)", "angular velocity wy (body axes)", "angular velocity wz (body axes)"};
   const int body = bodyOfVariable(index);
+  if (index >= differentialOffset_ && index < differentialOffset_ + differentialCount_) {
+    const ControlDiff& equation = model.differentials->equations[static_cast<size_t>(index - differentialOffset_)];
+    return "Control_Diff id=" + std::to_string(equation.id) + " (" + equation.loc.position() + "), its state";
+  }
   if (body < 0) return "state entry " + std::to_string(index);
   return describeBody(model.bodies[static_cast<size_t>(body)]) + ", " + kNames[static_cast<size_t>(index % body_state::kSize)];
 }

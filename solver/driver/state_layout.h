@@ -13,7 +13,8 @@ namespace lodestone {
 
 class StateLayout {
  public:
-  // `multiplierCount` joint multipliers follow the bodies' states, then `motionStateCount` motion states.
+  // `multiplierCount` joint multipliers follow the bodies' states, then `motionStateCount` motion states, then one
+  // state per Control_Diff (model.differentials, in deck order).
   explicit StateLayout(const Model& model, int multiplierCount = 0, int motionStateCount = 0);
 
   int size() const { return size_; }
@@ -23,9 +24,13 @@ class StateLayout {
   int eulerParameterOffset(int body) const { return bodyOffset(body) + body_state::kEulerParameters; }
   int bodyStateSize() const { return bodyCount_ * body_state::kSize; }
   int multiplierCount() const { return multiplierCount_; }
+  // The Control_Diff states: `differentialCount()` of them from `differentialOffset()`.
+  int differentialOffset() const { return differentialOffset_; }
+  int differentialCount() const { return differentialCount_; }
 
   // 1 for a differential variable, 0 for an algebraic one (IDASetId). Every body variable is differential; the
-  // joints' multipliers are algebraic.
+  // joints' multipliers are algebraic, and so is the state of an implicit Control_Diff whose residual does not read
+  // its own DIF1 (it then only fixes the state's value).
   const std::vector<double>& differentialMask() const { return differential_; }
 
   // The moving body that owns state entry `index`, or -1 when no body does.
@@ -38,6 +43,8 @@ class StateLayout {
   int bodyCount_ = 0;
   int size_ = 0;
   int multiplierCount_ = 0;
+  int differentialOffset_ = 0;
+  int differentialCount_ = 0;
   std::vector<double> differential_;
 };
 

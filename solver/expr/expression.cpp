@@ -79,7 +79,7 @@ constexpr const char* kNeedsCurves =
     "MotionSolve's u, so CURVE(alpha, iord, comp, id) would not give MotionSolve's values";
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
-    {"DIF", kNeedsElements}, {"DIF1", kNeedsElements}, {"PINVAL", kNeedsElements},
+    {"PINVAL", kNeedsElements},
     {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
     {"CURVE", kNeedsCurves},
     {"VR", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
@@ -396,6 +396,7 @@ class ExpressionCompiler {
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
+    if (upper == "DIF" || upper == "DIF1") return parseDifferentialCall(name, upper);
     if (upper == "CONTACT") return parseContactCall(name);
     if (upper == "AKISPL" || upper == "CUBSPL" || upper == "INTERP") return parseSplineCall(name, upper);
     if (upper == "ARYVAL") return parseArrayCall(name);
@@ -554,6 +555,25 @@ class ExpressionCompiler {
     pushValue(name.offset);
     Instruction instruction{.operation = Operation::Variable};
     instruction.markers[0] = id;
+    expression_.program_.push_back(instruction);
+  }
+
+  // DIF(id), DIF1(id): one Control_Diff id, whose state (or its derivative) the context gives.
+  void parseDifferentialCall(const Token& name, const std::string& function) {
+    size_t offset = 0;
+    int id = 0;
+    const int count = parseCall(function, [&](int index) {
+      offset = current_.offset;
+      id = parseIdLiteral(function, index, "Control_Diff id", "ids are positive", false);
+    });
+    if (count != 1) fail(name.offset, function + " takes 1 Control_Diff id, got " + std::to_string(count));
+    noteId(expression_.differentialIds_, expression_.differentialColumns_, id, offset);
+    std::vector<int>& rates = expression_.differentialRateIds_;
+    if (function == "DIF1" && std::find(rates.begin(), rates.end(), id) == rates.end()) rates.push_back(id);
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::Differential};
+    instruction.markers[0] = id;
+    instruction.markers[1] = function == "DIF1" ? 1 : 0;
     expression_.program_.push_back(instruction);
   }
 
@@ -837,6 +857,7 @@ bool Expression::usesTime() const {
 }
 
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
+double ExpressionContext::differentialState(int, bool) const { return std::numeric_limits<double>::quiet_NaN(); }
 
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
 
@@ -994,6 +1015,9 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Time: *top++ = context.time(); continue;
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
       case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
+      case Operation::Differential:
+        *top++ = context.differentialState(instruction->markers[0], instruction->markers[1] != 0);
+        continue;
       case Operation::Contact: *top++ = contactValue(*instruction, context); continue;
       case Operation::ElementLoad: case Operation::MarkerLoad: *top++ = loadValue(*instruction, context); continue;
       case Operation::ContactPoint:

@@ -19,6 +19,7 @@
 //               to marker j, components in k's axes, time derivatives seen from l's frame; the ids are whole-number
 //               literals, 0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
 //   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
+//   states      DIF(id), DIF1(id): the value of Control_Diff id's state and its time derivative (id a literal)
 //   contacts    CONTACT(id, jflag, comp, rm): the loads of Force_Contact id (all its incidents) on its I body
 //               (jflag 0) or J body (1) at that body's CG: comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components
 //               in marker rm's axes (0: ground). CONTACT(id, index, rm), told apart by its three arguments, as
@@ -184,6 +185,9 @@ class ExpressionContext {
   virtual double spline(SplineMethod method, int id, double x, double z, int order) const;
   // ARYVAL(id, n): element n (1-based) of Reference_Array `id`; NaN for a context without data.
   virtual double arrayValue(int id, int position) const;
+  // DIF(id) (derivative false) and DIF1(id) (true): the state of Control_Diff `id` and its time derivative; NaN for
+  // a context without Control_Diff states (a model checks the ids when it is built).
+  virtual double differentialState(int id, bool derivative) const;
 };
 
 struct ExpressionError {
@@ -215,6 +219,11 @@ class Expression {
   // The same for the Force_Contact ids CONTACT names.
   const std::vector<int>& contactIds() const { return contactIds_; }
   const std::vector<int>& contactColumns() const { return contactColumns_; }
+  // The same for the Control_Diff ids DIF and DIF1 name.
+  const std::vector<int>& differentialIds() const { return differentialIds_; }
+  const std::vector<int>& differentialColumns() const { return differentialColumns_; }
+  // The Control_Diff ids DIF1 names (their rates), without repeats.
+  const std::vector<int>& differentialRateIds() const { return differentialRateIds_; }
   // Every Reference_Spline and Reference_Array call, in order of appearance.
   const std::vector<DataReference>& dataReferences() const { return dataReferences_; }
   // Every element-load function called (JOINT…, FX…), in order of appearance (repeats kept: each has its column).
@@ -238,6 +247,7 @@ class Expression {
     Step, Step5, Shf, Impact, Bistop,
     Spline, ArrayValue, If, Poly, Cheby, Forcos, Forsin, Havsin, Dim,
     ElementLoad, MarkerLoad,
+    Differential,  // DIF(id), DIF1(id): markers[0] the Control_Diff id, markers[1] 1 for the derivative
   };
   struct Instruction {
     Operation operation = Operation::Constant;
@@ -270,6 +280,8 @@ class Expression {
   std::vector<int> markerIds_, markerColumns_;
   std::vector<int> variableIds_, variableColumns_;
   std::vector<int> contactIds_, contactColumns_;
+  std::vector<int> differentialIds_, differentialColumns_;
+  std::vector<int> differentialRateIds_;
   std::vector<DataReference> dataReferences_;
   std::vector<LoadRead> loadReads_;
   bool usesAcceleration_ = false;

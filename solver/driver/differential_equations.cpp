@@ -1,0 +1,143 @@
+// Control_Diff rows of the residual and the iteration matrix.
+#include "differential_equations.h"
+
+#include <algorithm>
+
+namespace lodestone {
+
+DifferentialEquations::DifferentialEquations(const Model& model, const StateLayout& layout)
+    : model_(model),
+      equations_(model.differentials.get()),
+      offset_(layout.differentialOffset()),
+      count_(layout.differentialCount()),
+      context_(model) {
+  states_.values.assign(static_cast<size_t>(count_), 0.0);
+  states_.rates.assign(static_cast<size_t>(count_), 0.0);
+  context_.setDifferentialStates(&states_);
+  bodiesRead_.resize(static_cast<size_t>(count_));
+  bodyDerivatives_.resize(static_cast<size_t>(count_));
+  for (int k = 0; k < count_; ++k) {
+    addBodiesRead(equations_->equations[static_cast<size_t>(k)].expression, model, bodiesRead_[static_cast<size_t>(k)]);
+    bodyDerivatives_[static_cast<size_t>(k)].assign(bodiesRead_[static_cast<size_t>(k)].size(),
+                                                    Eigen::Matrix<double, 1, body_state::kSize>::Zero());
+  }
+  stateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
+  rateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
+  for (int k = 0; k < count_; ++k) {
+    if (!equations_->equations[static_cast<size_t>(k)].implicit) rateDerivatives_(k, k) = 1.0;
+  }
+  for (int body = 0; body < layout.bodyCount(); ++body) bodyOffsets_.push_back(layout.bodyOffset(body));
+}
+
+void DifferentialEquations::initialState(double* y) const {
+  for (int k = 0; k < count_; ++k) y[offset_ + k] = equations_->equations[static_cast<size_t>(k)].initialValue;
+}
+
+void DifferentialEquations::readState(const double* y) {
+  if (count_ == 0) return;
+  std::copy(y + offset_, y + offset_ + count_, states_.values.begin());
+}
+
+void DifferentialEquations::readRates(const double* yp) {
+  if (!yp) return;  // kept from the latest state that had them
+  std::copy(yp + offset_, yp + offset_ + count_, states_.rates.begin());
+}
+
+double DifferentialEquations::equationResidual(int k, double time, std::span<const BodyKinematics> bodies) {
+  context_.setState(time, bodies);  // forgets the variables' values: they may read DIF and DIF1
+  const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
+  const double value = equation.expression.evaluate(context_);
+  return equation.implicit ? value : states_.rates[static_cast<size_t>(k)] - value;
+}
+
+void DifferentialEquations::residual(double time, std::span<const BodyKinematics> bodies, double* r) {
+  for (int k = 0; k < count_; ++k) r[offset_ + k] = equationResidual(k, time, bodies);
+}
+
+void DifferentialEquations::consistentRates(double time, std::span<const BodyKinematics> bodies, double* yp) {
+  for (int k = 0; k < count_; ++k) {
+    const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
+    if (equation.implicit) states_.rates[static_cast<size_t>(k)] = equation.initialRate;
+  }
+  // In deck order, each rate from the rates before it: an equation reading a later one's DIF1 sees that one's guess.
+  for (int k = 0; k < count_; ++k) {
+    const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
+    if (equation.implicit) continue;
+    states_.rates[static_cast<size_t>(k)] = 0.0;
+    states_.rates[static_cast<size_t>(k)] = -equationResidual(k, time, bodies);
+  }
+  std::copy(states_.rates.begin(), states_.rates.end(), yp + offset_);
+}
+
+void DifferentialEquations::addPatternBlocks(JacobianPattern& pattern) {
+  if (count_ == 0) return;
+  squareBlock_ = pattern.addBlock({offset_, count_, offset_, count_});
+  bodyBlocks_.resize(static_cast<size_t>(count_));
+  for (int k = 0; k < count_; ++k) {
+    for (const int body : bodiesRead_[static_cast<size_t>(k)]) {
+      bodyBlocks_[static_cast<size_t>(k)].push_back(
+          pattern.addBlock({offset_ + k, 1, bodyOffsets_[static_cast<size_t>(body)], body_state::kSize}));
+    }
+  }
+}
+
+void DifferentialEquations::differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies) {
+  std::vector<double> base(static_cast<size_t>(count_));
+  for (int k = 0; k < count_; ++k) base[static_cast<size_t>(k)] = equationResidual(k, time, bodies);
+  // The Control_Diff columns: every row against every state and every rate (there are few).
+  for (std::vector<double>* entries : {&states_.values, &states_.rates}) {
+    Eigen::MatrixXd& derivatives = entries == &states_.values ? stateDerivatives_ : rateDerivatives_;
+    for (int j = 0; j < count_; ++j) {
+      double& entry = (*entries)[static_cast<size_t>(j)];
+      const double saved = entry;
+      const double increment = differenceStep(saved);
+      entry = saved + increment;
+      for (int k = 0; k < count_; ++k) {
+        derivatives(k, j) = (equationResidual(k, time, bodies) - base[static_cast<size_t>(k)]) / increment;
+      }
+      entry = saved;
+    }
+  }
+  // The bodies' columns: each row against the 13 states of each body its expression reads.
+  std::array<double, body_state::kSize> perturbed{};
+  for (int k = 0; k < count_; ++k) {
+    const std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
+    for (size_t b = 0; b < read.size(); ++b) {
+      const size_t body = static_cast<size_t>(read[b]);
+      const BodyKinematics saved = bodies[body];
+      const double* state = y + bodyOffsets_[body];
+      std::copy(state, state + body_state::kSize, perturbed.begin());
+      for (int s = 0; s < body_state::kSize; ++s) {
+        const double increment = differenceStep(perturbed[static_cast<size_t>(s)]);
+        perturbed[static_cast<size_t>(s)] += increment;
+        bodies[body] = bodyKinematics(perturbed.data());
+        bodyDerivatives_[static_cast<size_t>(k)][b](s) =
+            (equationResidual(k, time, bodies) - base[static_cast<size_t>(k)]) / increment;
+        perturbed[static_cast<size_t>(s)] = state[s];
+      }
+      bodies[body] = saved;
+    }
+  }
+}
+
+void DifferentialEquations::writeJacobian(double cj, JacobianAssembler& assembler) const {
+  if (count_ == 0) return;
+  const Eigen::MatrixXd square = stateDerivatives_ + cj * rateDerivatives_;  // column-major, as addBlock takes
+  assembler.addBlock(squareBlock_, square.data());
+  for (int k = 0; k < count_; ++k) {
+    const std::vector<int>& blocks = bodyBlocks_[static_cast<size_t>(k)];
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      assembler.addBlock(blocks[b], bodyDerivatives_[static_cast<size_t>(k)][b].data());
+    }
+  }
+}
+
+void DifferentialEquations::multiplyAddRateJacobian(double scale, const double* v, double* out) const {
+  for (int k = 0; k < count_; ++k) {
+    double sum = 0;
+    for (int j = 0; j < count_; ++j) sum += rateDerivatives_(k, j) * v[offset_ + j];
+    out[offset_ + k] += scale * sum;
+  }
+}
+
+}  // namespace lodestone

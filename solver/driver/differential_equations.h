@@ -1,0 +1,65 @@
+// The Control_Diff equations in the integrator's residual: one state each, at the end of the state vector
+// (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit), and
+// their iteration-matrix rows by finite differences over the few columns they read (the Control_Diff states and
+// rates, and the states of the bodies whose markers their expressions name).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "elements/body_rigid.h"
+#include "elements/control_diff.h"
+#include "elements/expression_context.h"
+#include "jacobian_assembly.h"
+#include "state_layout.h"
+
+namespace lodestone {
+
+class DifferentialEquations {
+ public:
+  // `model` and `layout` must outlive the equations.
+  DifferentialEquations(const Model& model, const StateLayout& layout);
+
+  bool empty() const { return count_ == 0; }
+  // What DIF and DIF1 read, for every evaluator of expressions: the values and rates of the latest readState and
+  // readRates.
+  const DifferentialStates* states() const { return &states_; }
+
+  // y's Control_Diff entries: their ic.
+  void initialState(double* y) const;
+  void readState(const double* y);
+  void readRates(const double* yp);
+
+  // r's Control_Diff rows at (t, y, y') with the bodies' kinematics at y (after readState and readRates).
+  void residual(double time, std::span<const BodyKinematics> bodies, double* r);
+  // A consistent start for the explicit equations: yp's entries are f at (t, y); those of implicit ones their ic_dot.
+  void consistentRates(double time, std::span<const BodyKinematics> bodies, double* yp);
+
+  void addPatternBlocks(JacobianPattern& pattern);
+  // ∂F/∂y and ∂F/∂y' of the rows at (t, y, y'), y the whole state (the bodies' columns are differenced from it);
+  // `bodies` holds the kinematics at y and is restored.
+  void differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies);
+  void writeJacobian(double cj, JacobianAssembler& assembler) const;
+  // out += scale · ∂F/∂y' · v over the rows (from the latest differentiate; the identity before any).
+  void multiplyAddRateJacobian(double scale, const double* v, double* out) const;
+
+ private:
+  double equationResidual(int k, double time, std::span<const BodyKinematics> bodies);
+
+  const Model& model_;
+  const DifferentialModel* equations_ = nullptr;
+  int offset_ = 0;
+  int count_ = 0;
+  DifferentialStates states_;
+  ModelExpressionContext context_;
+  std::vector<std::vector<int>> bodiesRead_;  // per equation: moving bodies (indices) its expression reads
+  std::vector<std::vector<int>> bodyBlocks_;  // per equation: its pattern block for each body read
+  std::vector<std::vector<Eigen::Matrix<double, 1, body_state::kSize>>> bodyDerivatives_;
+  int squareBlock_ = -1;                      // rows × Control_Diff columns
+  Eigen::MatrixXd stateDerivatives_, rateDerivatives_;
+  std::vector<int> bodyOffsets_;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,70 @@
+// Control_Diff rows of the iteration matrix (solver/driver/differential_equations.*) against central differences of
+// the whole residual: their columns over the Control_Diff states and rates and the bodies their expressions read.
+#include <gtest/gtest.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include "elements/model_builder.h"
+#include "solver/driver/multibody_system.h"
+#include "solver/driver/sundials_check.h"
+#include "solver/xml/deck_reader.h"
+#include "jacobian_test_support.h"
+
+namespace lodestone {
+namespace {
+
+TEST(ControlDiffJacobian, RowsMatchCentralDifferencesOfTheResidual) {
+  const std::string text = R"deck(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
+     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
+  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
+  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
+  <Reference_Variable id="3" expr="DIF1(5) * DZ(21)"/>
+  <Control_Diff id="5" ic="0.7" expr="-2*DIF(5)**2 + VX(21) * DIF(6) + VARVAL(3)*0.1"/>
+  <Control_Diff id="6" is_implicit="TRUE" ic="-0.4" ic_dot="0.5" expr="DIF1(6) * (1 + DIF(6)**2) - DX(21) + DIF1(5)"/>
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)deck";
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, "diff.xml", diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+
+  SUNContext context = nullptr;
+  ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
+  SundialsContextPtr contextOwner(context);
+  PhaseTimes times;
+  MultibodySystem system(*model, times);
+  const int size = system.layout().size();
+  const int first = system.layout().differentialOffset();
+  ASSERT_EQ(system.layout().differentialCount(), 2);
+  ASSERT_EQ(first + 2, size);
+  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
+  system.initialState(y);
+  EXPECT_EQ(y[static_cast<size_t>(first)], 0.7);
+  EXPECT_EQ(y[static_cast<size_t>(first + 1)], -0.4);
+  yp[static_cast<size_t>(first)] = 0.9;  // rates away from zero, so that DIF1's products are felt
+  yp[static_cast<size_t>(first + 1)] = -1.3;
+  const double cj = 40.0;
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context));
+  system.prepareJacobian(0.3, y.data(), yp.data());
+  sparse->begin(matrix.get());
+  system.writeJacobian(cj, *sparse);
+  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
+  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.3, y, yp, cj, 1e-7);
+  // Only the Control_Diff rows: forward differences (relative step 1.5e-8) against central ones, to 1e-5 of the
+  // rows' largest entry (cj = 40 on the diagonal); a missing column differs by its entry's size (0.1 to 40 here).
+  const Eigen::MatrixXd analyticRows = analytic.bottomRows(2), numericRows = numeric.bottomRows(2);
+  const double scale = numericRows.cwiseAbs().maxCoeff();
+  Eigen::Index row = 0, column = 0;
+  const double worst = (analyticRows - numericRows).cwiseAbs().maxCoeff(&row, &column);
+  EXPECT_LT(worst, 1e-5 * scale) << "at row " << first + row << ", column " << column << " ("
+                                 << system.describeVariable(static_cast<int>(column)) << "): analytic "
+                                 << analyticRows(row, column) << ", numeric " << numericRows(row, column);
+  // The rows do read the body: some entry of its 13 columns is well away from zero.
+  EXPECT_GT(numericRows.leftCols(13).cwiseAbs().maxCoeff(), 0.1);
+}
+
+}  // namespace
+}  // namespace lodestone

@@ -1,0 +1,52 @@
+// Control_Diff in decks: the forms that read, and each refusal on the element's line — a missing expr, a DIFSUB, an
+// id that DIF or DIF1 names without a Control_Diff, with its column.
+#include "support/deck_testing.h"
+
+namespace lodestone::testing {
+namespace {
+
+constexpr int kFirstLine = 6;  // after groundAndBody()'s three lines
+
+std::string diffDeck(const std::string& elements) { return deck(groundAndBody() + "\n" + elements); }
+
+TEST(ControlDiffDecks, ExplicitAndImplicitFormsRead) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
+      "<Control_Diff id=\"5\" label=\"lag\" full_label=\"Model-lag\" is_implicit=\"FALSE\" ic=\"1\" "
+      "is_static_hold=\"TRUE\" type=\"EXPRESSION\" expr=\"-DIF(5) + DX(20)\"/>\n"
+      "<Control_Diff id=\"6\" is_implicit=\"TRUE\" ic=\"0.\" ic_dot=\"0.\" expr=\"VARVAL(3) - DIF(6)\"/>\n"
+      "<Reference_Variable id=\"3\" expr=\"DIF1(5)\"/>\n"
+      "<Post_Request id=\"9\" type=\"EXPRESSION\" expr1=\"DIF(6) + DIF1(6)\"/>"));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
+  EXPECT_EQ(diagnostics.warningCount(), 0) << diagnostics.formatAll();
+}
+
+TEST(ControlDiffDecks, MissingExpressionIsAnError) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" ic=\"1\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Control_Diff id=5: type=\"EXPRESSION\" needs expr, the expression "
+                                                "that gives the state's time derivative"));
+}
+
+TEST(ControlDiffDecks, DifsubIsRefusedNamingWhatIsMissing) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
+      "<Control_Diff id=\"5\" type=\"USERSUB\" usrsub_dll_name=\"libdiff.so\" usrsub_fnc_name=\"DIFSUB\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "type=\"USERSUB\" (a DIFSUB user subroutine) is not available yet: "
+                                                "Lodestone has no DIFSUB loader"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "usrsub_dll_name"));
+}
+
+TEST(ControlDiffDecks, UnknownIdsAreNamedWithTheirColumn) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
+      "<Control_Diff id=\"5\" expr=\"-DIF(5) + DIF1(77)\"/>\n"
+      "<Reference_Variable id=\"3\" expr=\"2*DIF(78)\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "expr=\"-DIF(5) + DIF1(77)\", column 16: names Control_Diff id=77, "
+                                                "which the deck does not have"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "expr=\"2*DIF(78)\", column 7: names Control_Diff id=78"));
+}
+
+TEST(ControlDiffDecks, AccelerationsAndContactsAreRefusedInTheEquation) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" expr=\"ACCX(20)\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "reads accelerations"));
+}
+
+}  // namespace
+}  // namespace lodestone::testing
