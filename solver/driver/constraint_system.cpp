@@ -960,7 +960,6 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
     reaction.element = joint.loc.element;
     reaction.markerI = model_.markers[static_cast<size_t>(joint.markerI)].id;
     reaction.markerJ = model_.markers[static_cast<size_t>(joint.markerJ)].id;
-    const MarkerPair& pair = active.pairs.front();
     BodyLoad onI, onJ;
     if (joint.isCoupler()) {
       // What the coupler applies through its first joint: its multiplier times that coordinate's rows.
@@ -970,11 +969,14 @@ void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& ou
       addReaction(measured.gI, lambda, onI);
       addReaction(measured.gJ, lambda, onJ);
     } else {
+      // Each equation's own rows at the latest frames, on both markers: the stacked rows have no column for ground,
+      // and a joint's reaction on a ground marker is as wanted as any other (JOINT(id,1,…), Adams' requests).
       for (size_t k = 0; k < active.equations.size(); ++k) {
         const double lambda = y[active.offset + static_cast<int>(k)];
-        const EquationRows& rows = active.values[k];
-        if (pair.columnI >= 0) addReaction(rows.g.col(pair.columnI), lambda, onI);
-        if (pair.columnJ >= 0) addReaction(rows.g.col(pair.columnJ), lambda, onJ);
+        const EquationValue measured = evaluateJointEquation(
+            joint.equations[static_cast<size_t>(active.equations[k])], active.frames, active.referenceAngles[k]);
+        addReaction(measured.gI, lambda, onI);
+        addReaction(measured.gJ, lambda, onJ);
       }
     }
     // The equations' rows give the torques about the bodies' CGs (ground's origin for a ground marker); moved to
