@@ -34,8 +34,10 @@ void addSubroutineRows(std::vector<Attribute<Spec>>& rows, SubroutineAttributeVa
                                                   {"usrsub_param_string", &SubroutineAttributeValues::parameters},
                                                   {"script_name", &SubroutineAttributeValues::script},
                                                   {"interpreter", &SubroutineAttributeValues::interpreter}};
-  for (const auto& [name, member] : names) {
-    rows.push_back(attr::make<Spec>(name, ValueKind::Text, [field, member](Spec& spec, const Value& value) {
+  for (const auto& entry : names) {
+    // The member by name, not by a structured binding: clang 14 (the fuzz build's) cannot capture those.
+    const Member member = entry.second;
+    rows.push_back(attr::make<Spec>(entry.first, ValueKind::Text, [field, member](Spec& spec, const Value& value) {
       (spec.*field).*member = std::get<std::string>(value);
     }));
   }
