@@ -152,16 +152,19 @@ void appendCouplers(const std::vector<ConstraintCouplerSpec>& couplers,
       coordinate->coefficient = spec.coefficients[k];
       coupler.coupled.push_back(*coordinate);
     }
-    if (!complete) continue;
-    const CoupledCoordinate& first = coupler.coupled.front();
-    coupler.markerI = first.markerI;
-    coupler.markerJ = first.markerJ;
-    coupler.bodyI = first.bodyI;
-    coupler.bodyJ = first.bodyJ;
-    coupler.equations.push_back({.kind = JointEquationKind::Coupler, .name = "coupled joint coordinates"});
-    constraints.equationCount += 1;
-    constraints.joints.push_back(std::move(coupler));
+    if (complete) addCoupledEquation(std::move(coupler), "coupled joint coordinates", constraints);
   }
+}
+
+void addCoupledEquation(Joint coupler, const char* equation, ConstraintModel& constraints) {
+  const CoupledCoordinate& first = coupler.coupled.front();
+  coupler.markerI = first.markerI;
+  coupler.markerJ = first.markerJ;
+  coupler.bodyI = first.bodyI;
+  coupler.bodyJ = first.bodyJ;
+  coupler.equations.push_back({.kind = JointEquationKind::Coupler, .name = equation});
+  constraints.equationCount += 1;
+  constraints.joints.push_back(std::move(coupler));
 }
 
 }  // namespace lodestone

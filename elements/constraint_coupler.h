@@ -44,6 +44,10 @@ const Joint* coupledJoint(const ConstraintModel& constraints, long jointId, cons
                           const std::vector<ConstraintJointSpec>& jointSpecs, const SourceLoc& where,
                           Diagnostics& diagnostics);
 
+// Adds `coupler` (its coupled coordinates filled in) to `constraints` as one equation named `equation`, on the
+// markers and bodies of its first coordinate, where its reaction is reported.
+void addCoupledEquation(Joint coupler, const char* equation, ConstraintModel& constraints);
+
 // Adds each coupler's equation to `constraints` (after its joints and motions).
 void appendCouplers(const std::vector<ConstraintCouplerSpec>& couplers,
                     const std::vector<ConstraintJointSpec>& jointSpecs, const Model& model,

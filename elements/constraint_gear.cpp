@@ -112,15 +112,7 @@ void appendGears(const std::vector<ConstraintGearSpec>& gears, const std::vector
         complete = false;
       }
     }
-    if (!complete) continue;
-    const CoupledCoordinate& first = gear.coupled.front();
-    gear.markerI = first.markerI;
-    gear.markerJ = first.markerJ;
-    gear.bodyI = first.bodyI;
-    gear.bodyJ = first.bodyJ;
-    gear.equations.push_back({.kind = JointEquationKind::Coupler, .name = "equal velocities at the contact point"});
-    constraints.equationCount += 1;
-    constraints.joints.push_back(std::move(gear));
+    if (complete) addCoupledEquation(std::move(gear), "equal velocities at the contact point", constraints);
   }
 }
 

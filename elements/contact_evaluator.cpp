@@ -1117,15 +1117,7 @@ void ContactEvaluator::subroutineFailed(const ForceContact& element, const UserS
   // indented.
   std::string reason = describeContact(element) + ": " + error.what() + " at t=" + formatReal(time_);
   if (!error.details().empty()) {
-    std::string text = "traceback of " + routine.function + ":";
-    size_t start = 0;
-    const std::string& details = error.details();
-    while (start < details.size()) {
-      const size_t end = std::min(details.find('\n', start), details.size());
-      text += "\n    " + details.substr(start, end - start);
-      start = end + 1;
-    }
-    messages_.push_back({&element, text, true});
+    messages_.push_back({&element, tracebackText(routine, error), true});
     reason += " (traceback in run.log)";
   }
   if (!stopRequest_) {

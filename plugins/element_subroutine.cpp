@@ -84,15 +84,7 @@ std::string recordFailure(const ElementSubroutine& subroutine, const SubroutineE
   ElementSubroutineRecord& record = elementSubroutineRecord();
   std::string reason = subroutine.element + ": " + error.what() + " at t=" + formatReal(time);
   if (!error.details().empty()) {
-    std::string text = subroutine.element + ": traceback of " + subroutine.routine.function + ":";
-    size_t start = 0;
-    const std::string& details = error.details();
-    while (start < details.size()) {
-      const size_t end = std::min(details.find('\n', start), details.size());
-      text += "\n    " + details.substr(start, end - start);
-      start = end + 1;
-    }
-    record.messages.push_back({text, true});
+    record.messages.push_back({subroutine.element + ": " + tracebackText(subroutine.routine, error), true});
     reason += " (traceback in run.log)";
   }
   return reason;

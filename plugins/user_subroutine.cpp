@@ -37,6 +37,18 @@ class ParameterCopy {
 
 }  // namespace
 
+std::string tracebackText(const UserSubroutine& routine, const SubroutineError& error) {
+  std::string text = "traceback of " + routine.function + ":";
+  const std::string& details = error.details();
+  size_t start = 0;
+  while (start < details.size()) {
+    const size_t end = std::min(details.find('\n', start), details.size());
+    text += "\n    " + details.substr(start, end - start);
+    start = end + 1;
+  }
+  return text;
+}
+
 // ---- the prototypes --------------------------------------------------------------------------------------
 
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call) {

@@ -85,6 +85,10 @@ class SubroutineError : public std::runtime_error {
   std::string details_;
 };
 
+// "traceback of CNFSUB:" and the error's details (Python's traceback) below it, each line indented, for the run log
+// before the one-line reason a failure gives.
+std::string tracebackText(const UserSubroutine& routine, const SubroutineError& error);
+
 // The calls, with routine.parameters as par. A C function may write to its arguments: it gets copies. Throw
 // SubroutineError when a Python function fails; a C function cannot fail this way.
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call);  // the normal force
