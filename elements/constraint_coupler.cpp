@@ -145,7 +145,9 @@ void appendCouplers(const std::vector<ConstraintCouplerSpec>& couplers,
       for (const CoupledCoordinate& before : coupler.coupled) {
         if (before.jointId == coordinate->jointId && before.measure.kind == coordinate->measure.kind) {
           diagnostics.error(spec.loc, std::string(terms[k].jointAttribute) + " couples the same coordinate of "
-                                          "Constraint_Joint id=" + std::to_string(joint->id) + " twice");
+                                          "Constraint_Joint id=" + std::to_string(joint->id) + " (" +
+                                          joint->loc.position() + ") twice; name each coordinate once, with the sum "
+                                          "of its coefficients");
           complete = false;
         }
       }

@@ -35,13 +35,6 @@ void checkConstraintGear(const ConstraintGearSpec& spec, Diagnostics& diagnostic
   }
 }
 
-namespace {
-
-std::string bodyName(const Model& model, int body) {
-  return body < 0 ? std::string("ground") : model.bodies[static_cast<size_t>(body)].loc.subject();
-}
-
-}  // namespace
 
 void appendGears(const std::vector<ConstraintGearSpec>& gears, const std::vector<ConstraintJointSpec>& jointSpecs,
                  const Model& model, ConstraintModel& constraints, Diagnostics& diagnostics) {
@@ -75,9 +68,9 @@ void appendGears(const std::vector<ConstraintGearSpec>& gears, const std::vector
       }
       if (joint->bodyJ != housing) {
         diagnostics.error(spec.loc, std::string(attribute) + " names Constraint_Joint id=" + std::to_string(jointId) +
-                                        ", whose J marker is on " + bodyName(model, joint->bodyJ) +
+                                        ", whose J marker is on " + model.bodyName(joint->bodyJ) +
                                         ", but cv_marker_id=" + std::to_string(spec.cv_marker_id) + " is on " +
-                                        bodyName(model, housing) + "; the cv marker must be on the housing, the body "
+                                        model.bodyName(housing) + "; the cv marker must be on the housing, the body "
                                         "of both joints' J markers");
         complete = false;
         continue;

@@ -219,9 +219,7 @@ std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<Constrai
       if (joint.bodyI == joint.bodyJ) {
         diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
                                         std::to_string(spec.j_marker_id) + " are both on " +
-                                        (joint.bodyI < 0 ? std::string("ground")
-                                                         : model.bodies[static_cast<size_t>(joint.bodyI)].loc.subject()) +
-                                        "; a joint connects two different bodies");
+                                        model.bodyName(joint.bodyI) + "; a joint connects two different bodies");
         continue;
       }
       joint.equations = equationsOf(spec.type, spec);

@@ -102,7 +102,8 @@ class BuiltinFriction final : public FrictionForceLaw {
 // ---- laws given by expressions (EXPRESSION): the deck's expressions at the point, as a built-in law's formula ------
 
 // What a contact law's expression reads: TIME, its contact point, and the markers, Reference_Variables and data
-// (splines, arrays) of the model at the pair's evaluation state (LawPair::model; the element refuses CONTACT in these expressions).
+// (splines, arrays) of the model at the pair's evaluation state (LawPair::model; the element refuses CONTACT in
+// these expressions).
 class ContactPointContext final : public ExpressionContext {
  public:
   explicit ContactPointContext(const LawPair& pair) : time_(pair.time), model_(pair.model) {}

@@ -2,6 +2,7 @@
 #include "control_diff.h"
 
 #include "elements/expression_context.h"
+#include "solver/core/excerpt.h"
 
 namespace lodestone {
 
@@ -76,15 +77,18 @@ void checkDifferentialReferences(const DifferentialModel& equations, const Model
   for (const ControlDiff& equation : equations.equations) {
     if (!checkExpressionReferences(equation.expression, "expr", equation.loc, model, diagnostics)) continue;
     // Its row is evaluated from the bodies' positions and velocities alone, before the contacts' loads are measured.
+    const std::string quoted = "expr=\"" + excerpt(equation.expression.text()) + "\"";
     if (readsAcceleration(equation.expression, model.variables.get())) {
-      diagnostics.error(equation.loc, "expr=\"" + equation.expression.text() + "\" reads accelerations (ACCX…, "
-                                      "WDTX…), itself or through VARVAL; a Control_Diff's equation may read "
-                                      "positions, velocities, time, variables and other Control_Diff states");
+      diagnostics.error(equation.loc, quoted + " reads accelerations (ACCX…, WDTX…), itself or through VARVAL; a "
+                                      "Control_Diff's equation may read positions, velocities, time, variables and "
+                                      "other Control_Diff states");
     }
     if (readsContacts(equation.expression, model.variables.get())) {
-      diagnostics.error(equation.loc, "expr=\"" + equation.expression.text() + "\" reads a Force_Contact's loads "
-                                      "(CONTACT), itself or through VARVAL, which a Control_Diff cannot read yet");
+      diagnostics.error(equation.loc, quoted + " reads a Force_Contact's loads (CONTACT), itself or through VARVAL, "
+                                      "which a Control_Diff cannot read yet");
     }
+    // Nor the joints' reactions and the force elements' loads (JOINT, SFORCE, FX…): its row has none to read.
+    refuseLoadReads(equation.expression, "expr", equation.loc, model.variables.get(), diagnostics);
   }
 }
 

@@ -343,6 +343,11 @@ MarkerMotion ModelExpressionContext::marker(int id) const {
   return markerMotion(marker, body);
 }
 
+std::optional<MarkerMotion> ModelExpressionContext::findMarker(int id) const {
+  if (id != 0 && !markers_.contains(id)) return std::nullopt;
+  return marker(id);
+}
+
 double ModelExpressionContext::variable(int id) const {
   const int index = variables_ ? variables_->indexOf(id) : -1;
   if (index < 0) return std::numeric_limits<double>::quiet_NaN();

@@ -116,6 +116,9 @@ class ModelExpressionContext final : public ExpressionContext {
 
   double time() const override { return time_; }
   MarkerMotion marker(int id) const override;
+  // The marker's motion, or nothing when the model has no marker `id` (0 is ground): for subroutines' utilities,
+  // whose ids nobody checked.
+  std::optional<MarkerMotion> findMarker(int id) const;
   double variable(int id) const override;
   std::optional<ContactLoads> contact(int id) const override;
   double spline(SplineMethod method, int id, double x, double z, int order) const override;

@@ -69,9 +69,8 @@ std::optional<Beam> buildBeam(const ForceBeamSpec& spec, const Model& model, For
   connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
   if (connection.bodyI == connection.bodyJ) {
     diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
-                                    std::to_string(spec.j_marker_id) + " are on the same " +
-                                    (connection.bodyI < 0 ? std::string("ground") : std::string("body")) +
-                                    ": a beam joins two different bodies");
+                                    std::to_string(spec.j_marker_id) + " are both on " +
+                                    model.bodyName(connection.bodyI) + "; a beam joins two different bodies");
     return std::nullopt;
   }
   Beam beam{.iMarker = spec.i_marker_id,

@@ -767,10 +767,6 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     return index;
   };
 
-  const auto bodyName = [&](int body) {
-    return body < 0 ? std::string("ground") : model.bodies[static_cast<size_t>(body)].loc.subject();
-  };
-
   for (const ForceContactSpec& spec : contacts) {
     if (!spec.active) continue;
     ForceContact contact;
@@ -816,8 +812,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
         }
       }
       if (!anyPair && !contact.iGraphics.empty() && !contact.jGraphics.empty()) {
-        diagnostics.error(spec.loc, "every I graphic is on the same body as every J graphic (" +
-                                        bodyName(result->graphics[static_cast<size_t>(contact.iGraphics[0])].body) +
+        const int body = result->graphics[static_cast<size_t>(contact.iGraphics[0])].body;
+        diagnostics.error(spec.loc, "every I graphic is on the same body as every J graphic (" + model.bodyName(body) +
                                         "), so nothing can touch; list the graphics of the other body in j_graphics_id");
         ok = false;
       }

@@ -152,11 +152,11 @@ void ForceEvaluator::markerLoads(double time, std::span<const BodyKinematics> bo
                                      .torqueOnI = atMarker.torque + (atMarker.point - origin).cross(atMarker.force)});
     }
     if (!action.atMarkers.empty()) continue;
-    const SourceLoc& loc = forces_->elements[k].loc;
+    const ForceElement& element = forces_->elements[k];
     MarkerPairLoad load{.markerI = connection.markerI,
                         .markerJ = connection.markerJ,
-                        .source = loadSourceOfElement(loc.element),
-                        .id = loc.id.value_or(0)};
+                        .source = element.source,
+                        .id = element.loc.id.value_or(0)};
     const Vector3 originI = context_.marker(static_cast<int>(connection.markerI)).position;
     load.forceOnI = action.force;
     load.torqueOnI = action.torque + (action.point - originI).cross(action.force);

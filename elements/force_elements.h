@@ -32,6 +32,7 @@ struct ForceElement {
   SourceLoc loc;  // the element's name, id and place in the deck
   ForceConnection connection;
   std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, Beam, MagnetPair, InducedMagnets> law;
+  LoadSource source = loadSourceOfElement(loc.element);  // what SFORCE, BUSH… call it; None for magnets
 };
 
 struct ForceModel {

@@ -31,14 +31,11 @@ const ElementSchema<ForceScalarTwoBodySpec>& forceScalarTwoBodySchema() {
 
 namespace {
 
-// The element calls SFOSUB when it names a library or a script.
-bool usesSubroutine(const S& spec) { return spec.subroutine.library || spec.subroutine.script; }
-
 // Both given can also come from a command that set one of them on an element written with the other.
 bool valueGivenOnce(const S& spec, Diagnostics& diagnostics) {
-  const int given = (spec.val ? 1 : 0) + (spec.val_expression ? 1 : 0) + (usesSubroutine(spec) ? 1 : 0);
+  const int given = (spec.val ? 1 : 0) + (spec.val_expression ? 1 : 0) + (spec.subroutine.named() ? 1 : 0);
   if (given > 1) {
-    diagnostics.error(spec.loc, usesSubroutine(spec) ? "give one of val, val_expression and an SFOSUB subroutine "
+    diagnostics.error(spec.loc, spec.subroutine.named() ? "give one of val, val_expression and an SFOSUB subroutine "
                                                        "(usrsub_dll_name or script_name), not several"
                                                      : "give either val or val_expression, not both");
     return false;
@@ -55,7 +52,7 @@ bool valueGivenOnce(const S& spec, Diagnostics& diagnostics) {
 
 void checkForceScalarTwoBody(const ForceScalarTwoBodySpec& spec, Diagnostics& diagnostics) {
   valueGivenOnce(spec, diagnostics);
-  if (usesSubroutine(spec)) checkSubroutineAttributes(spec.subroutine, "SFOSUB", spec.loc, diagnostics);
+  if (spec.subroutine.named()) checkSubroutineAttributes(spec.subroutine, "SFOSUB", spec.loc, diagnostics);
   else if (spec.subroutine.any()) warnUnusedSubroutineAttributes(spec.subroutine, "the magnitude is val or "
                                                                   "val_expression, not SFOSUB", spec.loc, diagnostics);
   if (spec.val_expression) compileAttribute("val_expression", *spec.val_expression, spec.loc, diagnostics);
@@ -79,7 +76,7 @@ std::optional<ScalarForce> buildScalarForce(const ForceScalarTwoBodySpec& spec, 
         buildForceExpression("val_expression", *spec.val_expression, spec.loc, model, connection, diagnostics);
     if (!force.value) return std::nullopt;
   }
-  if (usesSubroutine(spec)) {
+  if (spec.subroutine.named()) {
     force.subroutine = buildForceSubroutine(spec.subroutine, "SFOSUB", 1, "[value], the force or torque's magnitude",
                                             spec.loc, model, connection, diagnostics);
     if (!force.subroutine) return std::nullopt;

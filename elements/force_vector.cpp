@@ -86,8 +86,6 @@ bool componentsFitType(const S& spec, Diagnostics& diagnostics) {
 }
 
 // The element calls a subroutine when it names a library or a script: VFOSUB, VTOSUB or GFOSUB by its type.
-bool usesSubroutine(const S& spec) { return spec.subroutine.library || spec.subroutine.script; }
-
 struct VectorSubroutine {
   const char* function;
   size_t count, firstComponent;
@@ -101,7 +99,7 @@ VectorSubroutine subroutineOfType(const std::string& type) {
 
 // A subroutine gives every component: expressions beside it would be ignored.
 bool subroutineAlone(const S& spec, Diagnostics& diagnostics) {
-  if (!usesSubroutine(spec)) return true;
+  if (!spec.subroutine.named()) return true;
   for (size_t k = 0; k < spec.components.size(); ++k) {
     if (!spec.components[k]) continue;
     diagnostics.error(spec.loc, std::string(kComponentAttributes[k]) + " cannot go with a user subroutine (" +
@@ -117,7 +115,7 @@ bool subroutineAlone(const S& spec, Diagnostics& diagnostics) {
 void checkForceVector(const ForceVectorSpec& spec, Diagnostics& diagnostics) {
   componentsFitType(spec, diagnostics);
   subroutineAlone(spec, diagnostics);
-  if (usesSubroutine(spec)) {
+  if (spec.subroutine.named()) {
     checkSubroutineAttributes(spec.subroutine, subroutineOfType(spec.type).function, spec.loc, diagnostics);
   } else if (spec.subroutine.any()) {
     warnUnusedSubroutineAttributes(spec.subroutine, "the element names no library (usrsub_dll_name) nor script "
@@ -146,7 +144,7 @@ std::optional<VectorForce> buildVectorForce(const ForceVectorSpec& spec, const M
     built = built && force.components[k].has_value();
   }
   if (!built) return std::nullopt;
-  if (usesSubroutine(spec)) {
+  if (spec.subroutine.named()) {
     const VectorSubroutine kind = subroutineOfType(spec.type);
     force.subroutine = buildForceSubroutine(spec.subroutine, kind.function, kind.count, kind.returns, spec.loc, model,
                                             connection, diagnostics);

@@ -1,6 +1,7 @@
 // Constraint equations of joints and their velocity Jacobians.
 #include "joint_equations.h"
 
+#include <cassert>
 #include <cmath>
 
 namespace lodestone {
@@ -119,7 +120,8 @@ EquationValue evaluateJointEquation(const JointEquation& equation, const JointFr
     }
     case JointEquationKind::Coupler:
       // Spans several joints' frames: the constraint system sums its coordinates' measures (evaluated here as the
-      // JointTranslation or JointRotation each one is).
+      // JointTranslation or JointRotation each one is) and never asks for the coupler's own.
+      assert(!"a coupler's rows are summed by ConstraintSystem::evaluateJoint");
       break;
   }
   return out;

@@ -131,9 +131,10 @@ void completeReferenceSpline(ReferenceSplineSpec& spec, const std::string& eleme
   const size_t nz = family ? static_cast<size_t>(*spec.num_z) : 1;
   const size_t expected = family ? nz + nx * (1 + nz) : 2 * nx;
   if (numbers.size() != expected) {
+    const std::string numX = "num_x=\"" + std::to_string(nx) + "\"";
     const std::string counts = spec.num_xy_pair ? "num_xy_pair=\"" + std::to_string(nx) + "\""
-                               : family ? "num_x=\"" + std::to_string(nx) + "\" and num_z=\"" + std::to_string(nz) + "\""
-                                        : "num_x=\"" + std::to_string(nx) + "\"";
+                               : family         ? numX + " and num_z=\"" + std::to_string(nz) + "\""
+                                                : numX;
     const std::string layout = family ? " (the " + std::to_string(nz) + " values of z, then per x: x and y at each z)"
                                       : " (x y per point)";
     diagnostics.error(spec.loc, counts + " needs " + std::to_string(expected) + " numbers" + layout + "; " + source +

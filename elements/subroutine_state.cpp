@@ -34,10 +34,7 @@ std::optional<double> InitialSubroutineState::variable(int id) const {
   return 0.0;
 }
 
-std::optional<MarkerMotion> ContextSubroutineState::marker(int id) const {
-  if (id != 0 && !model_.marker(id)) return std::nullopt;
-  return context_.marker(id);
-}
+std::optional<MarkerMotion> ContextSubroutineState::marker(int id) const { return context_.findMarker(id); }
 
 std::optional<double> ContextSubroutineState::variable(int id) const {
   if (!model_.variables || model_.variables->indexOf(id) < 0) return std::nullopt;
@@ -60,13 +57,13 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
   const InitialSubroutineState initial(model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
   if (!setUpSubroutine(subroutine, initial, loc, diagnostics)) return std::nullopt;
   for (const int marker : subroutine.markersRead) bodyOfMarker(model, marker, connection);
-  // A variable read brings what it reads, as VARVAL in an expression does.
+  // A variable read through c_varval is read as VARVAL reads it in the element's expression: the same checks (no
+  // accelerations, no joints' or elements' loads) and the same bodies and contacts.
   for (const int id : subroutine.variablesRead) {
-    const auto compiled = Expression::compile("VARVAL(" + std::to_string(id) + ")");
-    const Expression* read = std::get_if<Expression>(&compiled);
-    if (!read) continue;
-    connection.readsContacts = connection.readsContacts || readsContacts(*read, variables);
-    addBodiesRead(*read, model, connection.bodiesRead);
+    if (!buildForceExpression(std::string(defaultFunction) + " (c_varval)", "VARVAL(" + std::to_string(id) + ")", loc,
+                              model, connection, diagnostics)) {
+      return std::nullopt;
+    }
   }
   return subroutine;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/expression_context.h"
 #include "elements/force_law.h"
 #include "plugins/element_subroutine.h"
 #include "solver/core/model.h"
@@ -32,14 +33,15 @@ class InitialSubroutineState final : public SubroutineState {
 // The state an expression context is set to.
 class ContextSubroutineState final : public SubroutineState {
  public:
-  ContextSubroutineState(const Model& model, const ExpressionContext& context) : model_(model), context_(context) {}
+  ContextSubroutineState(const Model& model, const ModelExpressionContext& context)
+      : model_(model), context_(context) {}
   double time() const override { return context_.time(); }
   std::optional<MarkerMotion> marker(int id) const override;
   std::optional<double> variable(int id) const override;
 
  private:
   const Model& model_;
-  const ExpressionContext& context_;
+  const ModelExpressionContext& context_;
 };
 
 // A force element's subroutine loaded, set up (its reads recorded) and its reads added to `connection`: the bodies of

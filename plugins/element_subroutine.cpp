@@ -188,6 +188,8 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   if (userCodeIsOnlyInspected()) return true;  // `check` runs no user code
   ElementHost host(subroutine, state, &subroutine);
   const ScopedSubroutineHost installed(host);
+  ElementSubroutineRecord& record = elementSubroutineRecord();
+  const bool stopBefore = record.stopRequest.has_value();
   try {
     callSubroutine(subroutine.routine,
                    ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
@@ -196,6 +198,14 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
+    return false;
+  }
+  // A STOP asked here would be forgotten when the simulation starts (the record is cleared then): the model is not
+  // built, on the element's line, as a failed set-up call is.
+  if (!stopBefore && record.stopRequest) {
+    diagnostics.error(loc, "the set-up call (iflag = 1): " + *record.stopRequest);
+    record.stopRequest.reset();
+    record.stopTime.reset();
     return false;
   }
   return true;

@@ -23,6 +23,8 @@ namespace lodestone {
 struct SubroutineAttributeValues {
   std::optional<std::string> library, function, parameters, script, interpreter;
   bool any() const { return library || function || parameters || script || interpreter; }
+  // A library or a script is named: the element calls the subroutine instead of its own values.
+  bool named() const { return library || script; }
 };
 
 // The five schema rows, for a Spec holding its values in `field`.

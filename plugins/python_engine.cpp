@@ -343,11 +343,14 @@ std::array<double, 6> Engine::call(const UserSubroutine& routine, const ElementC
     values[0] = result.cast<double>();
     return values;
   }
-  const std::string returns = call.count == 1 ? std::string(call.returns) + " (or that number alone)" : call.returns;
   switch (call.count) {
-    case 1: values[0] = returnedNumbers<1>(routine, result, returns.c_str())[0]; break;
-    case 3: std::ranges::copy(returnedNumbers<3>(routine, result, returns.c_str()), values.begin()); break;
-    case 6: values = returnedNumbers<6>(routine, result, returns.c_str()); break;
+    case 1: {
+      const std::string returns = std::string(call.returns) + " (or that number alone)";  // rare: not a number
+      values[0] = returnedNumbers<1>(routine, result, returns.c_str())[0];
+      break;
+    }
+    case 3: std::ranges::copy(returnedNumbers<3>(routine, result, call.returns), values.begin()); break;
+    case 6: values = returnedNumbers<6>(routine, result, call.returns); break;
     default: throw std::logic_error("an element subroutine returns 1, 3 or 6 numbers");
   }
   return values;

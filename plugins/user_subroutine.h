@@ -1,8 +1,8 @@
-// A user subroutine as an element calls it (Force_Contact's CNFSUB…, the force elements' SFOSUB…, VARSUB): a C function found in a shared library or a Python function
-// defined by a script, the numbers of its USER(...) parameter string, and the calls with MotionSolve's arguments.
-// The argument structs below are the one description of each prototype; user_subroutine.cpp hands them to a C
-// function (every argument by pointer), python_engine.cpp to a Python one (numbers and lists), and each reads back
-// what it returned.
+// A user subroutine as an element calls it (Force_Contact's CNFSUB…, the force elements' SFOSUB…, VARSUB): a C
+// function found in a shared library or a Python function defined by a script, the numbers of its USER(...)
+// parameter string, and the calls with MotionSolve's arguments. The argument structs below are the one description
+// of each prototype; user_subroutine.cpp hands them to a C function (every argument by pointer), python_engine.cpp
+// to a Python one (numbers and lists), and each reads back what it returned.
 #pragma once
 
 #include <array>

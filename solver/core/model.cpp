@@ -3,6 +3,10 @@
 
 namespace lodestone {
 
+std::string Model::bodyName(int body) const {
+  return body < 0 ? std::string("ground") : bodies[static_cast<size_t>(body)].loc.subject();
+}
+
 const Marker* Model::marker(long markerId) const {
   for (const Marker& m : markers) {
     if (m.id == markerId) return &m;

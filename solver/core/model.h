@@ -100,6 +100,8 @@ struct Model {
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent
+  // "ground" (body < 0) or "Body_Rigid id=N", for messages.
+  std::string bodyName(int body) const;
 };
 
 }  // namespace lodestone

@@ -134,7 +134,7 @@ class ConstraintSystem {
   // entry's bodies, one column of g per body of ActiveJoint::bodies.
   struct EquationRows {
     double value = 0;
-    Eigen::Matrix<double, 6, Eigen::Dynamic> g;
+    Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 6> g;  // at most six bodies: no allocation
   };
   // The markers one measurement is taken between — a joint's two, or one coupled joint's two for a coupler — and
   // the columns of their bodies in ActiveJoint::bodies (-1 for ground).

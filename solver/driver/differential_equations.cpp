@@ -6,8 +6,7 @@
 namespace lodestone {
 
 DifferentialEquations::DifferentialEquations(const Model& model, const StateLayout& layout)
-    : model_(model),
-      equations_(model.differentials.get()),
+    : equations_(model.differentials.get()),
       offset_(layout.differentialOffset()),
       count_(layout.differentialCount()),
       context_(model) {
@@ -27,6 +26,8 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
     if (!equations_->equations[static_cast<size_t>(k)].implicit) rateDerivatives_(k, k) = 1.0;
   }
   for (int body = 0; body < layout.bodyCount(); ++body) bodyOffsets_.push_back(layout.bodyOffset(body));
+  base_.resize(static_cast<size_t>(count_));
+  perturbedRows_.resize(static_cast<size_t>(count_));
 }
 
 void DifferentialEquations::initialState(double* y) const {
@@ -43,15 +44,19 @@ void DifferentialEquations::readRates(const double* yp) {
   std::copy(yp + offset_, yp + offset_ + count_, states_.rates.begin());
 }
 
-double DifferentialEquations::equationResidual(int k, double time, std::span<const BodyKinematics> bodies) {
-  context_.setState(time, bodies);  // forgets the variables' values: they may read DIF and DIF1
+double DifferentialEquations::equationResidual(int k) const {
   const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
   const double value = equation.expression.evaluate(context_);
   return equation.implicit ? value : states_.rates[static_cast<size_t>(k)] - value;
 }
 
+void DifferentialEquations::residuals(double time, std::span<const BodyKinematics> bodies, double* out) {
+  context_.setState(time, bodies);  // forgets the variables' values: they may read DIF and DIF1
+  for (int k = 0; k < count_; ++k) out[k] = equationResidual(k);
+}
+
 void DifferentialEquations::residual(double time, std::span<const BodyKinematics> bodies, double* r) {
-  for (int k = 0; k < count_; ++k) r[offset_ + k] = equationResidual(k, time, bodies);
+  residuals(time, bodies, r + offset_);
 }
 
 void DifferentialEquations::consistentRates(double time, std::span<const BodyKinematics> bodies, double* yp) {
@@ -64,7 +69,8 @@ void DifferentialEquations::consistentRates(double time, std::span<const BodyKin
     const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
     if (equation.implicit) continue;
     states_.rates[static_cast<size_t>(k)] = 0.0;
-    states_.rates[static_cast<size_t>(k)] = -equationResidual(k, time, bodies);
+    context_.setState(time, bodies);  // each row sees the rates found before it
+    states_.rates[static_cast<size_t>(k)] = -equationResidual(k);
   }
   std::copy(states_.rates.begin(), states_.rates.end(), yp + offset_);
 }
@@ -82,8 +88,7 @@ void DifferentialEquations::addPatternBlocks(JacobianPattern& pattern) {
 }
 
 void DifferentialEquations::differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies) {
-  std::vector<double> base(static_cast<size_t>(count_));
-  for (int k = 0; k < count_; ++k) base[static_cast<size_t>(k)] = equationResidual(k, time, bodies);
+  residuals(time, bodies, base_.data());
   // The Control_Diff columns: every row against every state and every rate (there are few).
   for (std::vector<double>* entries : {&states_.values, &states_.rates}) {
     Eigen::MatrixXd& derivatives = entries == &states_.values ? stateDerivatives_ : rateDerivatives_;
@@ -92,8 +97,9 @@ void DifferentialEquations::differentiate(double time, const double* y, std::vec
       const double saved = entry;
       const double increment = differenceStep(saved);
       entry = saved + increment;
+      residuals(time, bodies, perturbedRows_.data());
       for (int k = 0; k < count_; ++k) {
-        derivatives(k, j) = (equationResidual(k, time, bodies) - base[static_cast<size_t>(k)]) / increment;
+        derivatives(k, j) = (perturbedRows_[static_cast<size_t>(k)] - base_[static_cast<size_t>(k)]) / increment;
       }
       entry = saved;
     }
@@ -111,8 +117,9 @@ void DifferentialEquations::differentiate(double time, const double* y, std::vec
         const double increment = differenceStep(perturbed[static_cast<size_t>(s)]);
         perturbed[static_cast<size_t>(s)] += increment;
         bodies[body] = bodyKinematics(perturbed.data());
+        context_.setState(time, bodies);
         bodyDerivatives_[static_cast<size_t>(k)][b](s) =
-            (equationResidual(k, time, bodies) - base[static_cast<size_t>(k)]) / increment;
+            (equationResidual(k) - base_[static_cast<size_t>(k)]) / increment;
         perturbed[static_cast<size_t>(s)] = state[s];
       }
       bodies[body] = saved;

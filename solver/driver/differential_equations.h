@@ -46,9 +46,12 @@ class DifferentialEquations {
   void multiplyAddRateJacobian(double scale, const double* v, double* out) const;
 
  private:
-  double equationResidual(int k, double time, std::span<const BodyKinematics> bodies);
+  // Row k at the state the context was last set to (setState: once per state, since it forgets the variables'
+  // values, which every row would otherwise compute again).
+  double equationResidual(int k) const;
+  // Every row at (time, bodies) and the current states and rates, into `out` (count_ values).
+  void residuals(double time, std::span<const BodyKinematics> bodies, double* out);
 
-  const Model& model_;
   const DifferentialModel* equations_ = nullptr;
   int offset_ = 0;
   int count_ = 0;
@@ -60,6 +63,7 @@ class DifferentialEquations {
   int squareBlock_ = -1;                      // rows × Control_Diff columns
   Eigen::MatrixXd stateDerivatives_, rateDerivatives_;
   std::vector<int> bodyOffsets_;
+  std::vector<double> base_, perturbedRows_;  // differentiate's rows at the state and at a perturbed one
 };
 
 }  // namespace lodestone

@@ -603,10 +603,7 @@ class ExpressionCompiler {
         fail(offsets[1], "jflag " + std::to_string(values[1]) +
                              " of CONTACT is neither 0 (the loads on the I body) nor 1 (on the J body)");
       }
-      if (values[2] < 1 || values[2] > 8) {
-        fail(offsets[2], "comp " + std::to_string(values[2]) +
-                             " of CONTACT is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
-      }
+      checkLoadComponent("CONTACT", values[2], offsets[2]);
       instruction.markers = {values[0], values[1], values[2], rm};
     } else if (values[1] < 1 || values[1] > kContactIndexCount) {
       fail(offsets[1], "index " + std::to_string(values[1]) + " of CONTACT(id, index, rm) is not 1 to " +
@@ -626,7 +623,6 @@ class ExpressionCompiler {
     const bool interp = function == "INTERP";
     SplineMethod method = function == "AKISPL" ? SplineMethod::Akima : SplineMethod::Cubic;
     int id = 0, order = 0;
-    bool orderGiven = false;
     const int count = parseCall(function, [&](int index) {
       if (index == 0 || (index == 1 && !interp)) return parseSum();
       const size_t offset = current_.offset;
@@ -641,7 +637,6 @@ class ExpressionCompiler {
       } else {
         order = parseIdLiteral(function, index, "derivative order iord", "it is 0, 1 or 2", true);
         if (order > 2) fail(offset, "iord " + std::to_string(order) + " of " + function + " is not 0, 1 or 2");
-        orderGiven = true;
       }
     });
     if (count != 3 && count != 4) {
@@ -653,8 +648,8 @@ class ExpressionCompiler {
     Instruction instruction{.operation = Operation::Spline, .operandCount = static_cast<std::uint8_t>(operandCount)};
     instruction.markers = {id, static_cast<int>(method), order, 0};
     expression_.program_.push_back(instruction);
-    expression_.dataReferences_.push_back({DataReference::Kind::Spline, id, static_cast<int>(name.offset) + 1, order,
-                                           orderGiven, function});
+    expression_.dataReferences_.push_back(
+        {DataReference::Kind::Spline, id, static_cast<int>(name.offset) + 1, order, function});
   }
 
   // ARYVAL(id, n): element n (from 1) of a Reference_Array; both literals.
@@ -671,7 +666,7 @@ class ExpressionCompiler {
     instruction.markers = {values[0], values[1], 0, 0};
     expression_.program_.push_back(instruction);
     expression_.dataReferences_.push_back(
-        {DataReference::Kind::Array, values[0], static_cast<int>(name.offset) + 1, values[1], false, "ARYVAL"});
+        {DataReference::Kind::Array, values[0], static_cast<int>(name.offset) + 1, values[1], "ARYVAL"});
   }
 
   // IF(e: neg, zero, pos). MotionSolve's manual writes the ':' and some of its examples a ',' in its place; both are
@@ -686,8 +681,9 @@ class ExpressionCompiler {
     for (int part = 0; part < 4; ++part) {
       parseSum();
       const bool last = part == 3;
+      const bool colonAfterCondition = part == 0 && current_.kind == TokenKind::Colon;
       const bool separated = last ? current_.kind == TokenKind::RightParen
-                                  : current_.kind == TokenKind::Comma || (part == 0 && current_.kind == TokenKind::Colon);
+                                  : current_.kind == TokenKind::Comma || colonAfterCondition;
       if (!separated) {
         const Token& at = current_.kind == TokenKind::End ? open : current_;
         fail(at.offset, std::string("IF takes a condition and three values, ") + form + "; expected " +
@@ -710,6 +706,14 @@ class ExpressionCompiler {
     emit(series.operation, count, name.offset);
   }
 
+  // comp of CONTACT, JOINT…: 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz (Expression::loadComponent).
+  void checkLoadComponent(const std::string& function, int component, size_t offset) {
+    if (component < 1 || component > 8) {
+      fail(offset, "comp " + std::to_string(component) + " of " + function +
+                       " is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
+    }
+  }
+
   // JOINT(id, jflag, comp, rm), SFORCE(…)…: four literals, checked here as CONTACT's are.
   void parseElementLoadCall(const Token& name, const ElementLoadFunction& function) {
     static constexpr const char* kArgumentNames[] = {"", "jflag", "comp", "marker id"};
@@ -730,10 +734,7 @@ class ExpressionCompiler {
       fail(offsets[1], "jflag " + std::to_string(values[1]) + " of " + functionName +
                            " is neither 0 (the loads at the I marker) nor 1 (at the J marker)");
     }
-    if (values[2] < 1 || values[2] > 8) {
-      fail(offsets[2], "comp " + std::to_string(values[2]) + " of " + functionName +
-                           " is not 1 to 8 (1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz)");
-    }
+    checkLoadComponent(functionName, values[2], offsets[2]);
     if (values[3] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, values[3], offsets[3]);
     expression_.loadReads_.push_back({function.name, function.source, values[0], static_cast<int>(name.offset) + 1});
     pushValue(name.offset);
@@ -929,8 +930,12 @@ double Expression::contactValue(const Instruction& instruction, const Expression
   if (!loads) return std::numeric_limits<double>::quiet_NaN();
   const int jflag = instruction.markers[1], component = instruction.markers[2], rm = instruction.markers[3];
   if (jflag < 0) return contactIndexValue(*loads, component, rm, context);  // the index form
-  const Vector3& force = jflag == 0 ? loads->forceOnI : loads->forceOnJ;
-  const Vector3& torque = jflag == 0 ? loads->torqueOnI : loads->torqueOnJ;
+  return loadComponent(jflag == 0 ? loads->forceOnI : loads->forceOnJ,
+                       jflag == 0 ? loads->torqueOnI : loads->torqueOnJ, component, rm, context);
+}
+
+double Expression::loadComponent(const Vector3& force, const Vector3& torque, int component, int rm,
+                                 const ExpressionContext& context) {
   if (component == 1) return force.norm();
   if (component == 5) return torque.norm();
   const Vector3& vector = component < 5 ? force : torque;
@@ -993,14 +998,8 @@ double Expression::loadValue(const Instruction& instruction, const ExpressionCon
   const bool onJ = !atMarker && m[1] == 1;
   const int component = atMarker ? m[3] : m[2];
   const int axesMarker = atMarker ? m[2] : m[3];
-  const Vector3& force = onJ ? loads->forceOnJ : loads->forceOnI;
-  const Vector3& torque = onJ ? loads->torqueOnJ : loads->torqueOnI;
-  if (component == 1) return force.norm();
-  if (component == 5) return torque.norm();
-  const Vector3& vector = component < 5 ? force : torque;
-  const int axis = (component - 2) % 4;
-  if (axesMarker == 0) return vector[axis];
-  return context.marker(axesMarker).rotation.col(axis).dot(vector);
+  return loadComponent(onJ ? loads->forceOnJ : loads->forceOnI, onJ ? loads->torqueOnJ : loads->torqueOnI, component,
+                       axesMarker, context);
 }
 
 // One switch for every operation, so that the loop dispatches once per instruction. An operation finds its

@@ -43,7 +43,7 @@
 //   logic       IF(e: neg, zero, pos) (a comma after e is accepted too, as MotionSolve's own examples write it),
 //               DIM(a,b) = max(a−b, 0), HAVSIN(x,x0,h0,x1,h1)
 //   series      POLY(x,x0,a0…a30), CHEBY(x,x0,a0…a30), FORCOS(x,x0,w,a0…a30), FORSIN(x,x0,w,a0…a30)
-// Other MotionSolve names (CURVE, DIF…) are refused with a message saying they are not available yet.
+// Other MotionSolve names (CURVE, PINVAL, VR, DELAY…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -152,7 +152,6 @@ struct DataReference {
   int id = 0;
   int column = 0;           // 1-based, of the function's name
   int orderOrPosition = 0;  // Spline: iord (0 to 2); Array: n (1-based)
-  bool orderGiven = false;  // Spline: iord was written
   std::string function;     // AKISPL, CUBSPL, INTERP, ARYVAL
 };
 
@@ -272,6 +271,9 @@ class Expression {
   static double contactValue(const Instruction& instruction, const ExpressionContext& context);
   // CONTACT(id, index, rm): the measure `index` (ContactIndex) of `loads`.
   static double contactIndexValue(const ContactLoads& loads, int index, int rm, const ExpressionContext& context);
+  // comp of CONTACT, JOINT…, FX…: 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components in marker rm's axes (0: ground).
+  static double loadComponent(const Vector3& force, const Vector3& torque, int component, int rm,
+                              const ExpressionContext& context);
   // ElementLoad and MarkerLoad.
   static double loadValue(const Instruction& instruction, const ExpressionContext& context);
 

@@ -1,5 +1,6 @@
 // Control_Diff integrated by the solver against closed forms: a driven first-order lag, the integral of a marker's
-// displacement, and an implicit equation whose DIF1 a Reference_Variable reads (the full-vehicle deck's differentiator).
+// displacement, and an implicit equation whose DIF1 a Reference_Variable reads (the full-vehicle deck's
+// differentiator).
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -83,7 +84,8 @@ TEST(ControlDiff, IntegratesAMarkersDisplacement) {
   const std::vector<Sample> samples = run(
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.2\"/>\n"
-      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\" v_ic_x=\"0.3\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\" "
+      "v_ic_x=\"0.3\"/>\n"
       "<Control_Diff id=\"8\" ic=\"0\" expr=\"DX(20)\"/>");
   ASSERT_EQ(samples.size(), 41u);
   double largest = 0;
@@ -123,7 +125,8 @@ TEST(ControlDiff, ImplicitStateAndItsRateReadThroughAVariable) {
   // DIF1 of an algebraic state is the BDF formula's derivative of its values, an order less accurate than the values
   // (measured 1.0e-6 at integr_tol 1e-8).
   EXPECT_LT(largestRate, 1e-5) << largestRate;
-  // An algebraic equation: Newton stops when its update is within the error weights, integr_tol·(1 + |y|) ≤ 2·integr_tol.
+  // An algebraic equation: Newton stops when its update is within the error weights,
+  // integr_tol·(1 + |y|) ≤ 2·integr_tol.
   EXPECT_LT(largestSignal, 2 * kIntegrTol) << largestSignal;
   EXPECT_LT(largestIntegral, 100 * kIntegrTol) << largestIntegral;
 }

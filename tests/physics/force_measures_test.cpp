@@ -60,8 +60,9 @@ const char* const kPendulumRequest =
 // At every output, the only loads on the pendulum are gravity and the joint: JOINT(1,0,…) = m·(a − g) with a from
 // bodies.csv; on the ground side the opposite; FY(21,10) the same as JOINT's y. At the bottom (a sensor halts the run
 // as the CG passes x = 0), m·(g + ω²·d) with ω from bodies.csv and from energy (58.6648 N). Measured (integr_tol
-// 1e-9): 6.5e-7 N at the outputs (of up to 60 N); at the bottom 5.3e-9 of the value from ω, 7.3e-9 of the energy's. Fails when: the reaction is read on the wrong side or
-// with the wrong sign, FY sums the wrong marker, or the torque about the pivot is not about the I marker's origin.
+// 1e-9): 6.5e-7 N at the outputs (of up to 60 N); at the bottom 5.3e-9 of the value from ω, 7.3e-9 of the energy's.
+// Fails when: the reaction is read on the wrong side or with the wrong sign, FY sums the wrong marker, or the torque
+// about the pivot is not about the I marker's origin.
 TEST(ForceMeasures, PendulumJointReactionIsMassTimesAccelerationLessGravity) {
   const std::string sensor = "<Sensor_Event id=\"5\" type=\"EXPRESSION\" expr=\"DX(20)\" compare=\"LT\" value=\"0\" "
                              "error_tol=\"1e-12\" halt=\"TRUE\"/>\n";

@@ -144,8 +144,19 @@ TEST_F(ElementSubroutineRun, FailuresSayWhatAndWhere) {
             std::string::npos)
       << stderrText();
 
-  EXPECT_EQ(runDeck("missing_function", swapped("300", scalar("script_name=\"" + fixtures + "\" interpreter=\"Python\""))),
+  // A STOP the set-up call asks (two numbers where SFOSUB needs five) stops the build on the element's line; it was
+  // forgotten when the simulation started, and the run went on with garbage parameters.
+  EXPECT_EQ(runDeck("setup_stop", swapped("300", scalar("usrsub_dll_name=\"usersub_examples\" "
+                                                        "usrsub_param_string=\"USER(11, 21)\""))),
             1);
+  EXPECT_NE(stderrText().find(where("setup_stop") + "the set-up call (iflag = 1): Force_Scalar_TwoBody id=300 ("),
+            std::string::npos)
+      << stderrText();
+  EXPECT_NE(stderrText().find("asked to stop (c_errmes): SFOSUB needs USER(i, j, k, length, c)"), std::string::npos)
+      << stderrText();
+
+  const std::string script = "script_name=\"" + fixtures + "\" interpreter=\"Python\"";
+  EXPECT_EQ(runDeck("missing_function", swapped("300", scalar(script))), 1);
   EXPECT_NE(stderrText().find(where("missing_function") + "usrsub_fnc_name=\"SFOSUB\": no function SFOSUB in " +
                               fixtures + " (it defines "),
             std::string::npos)
@@ -185,8 +196,8 @@ TEST_F(ElementSubroutineRun, FailuresSayWhatAndWhere) {
       << stderrText();
 
   // exit() inside a force element's subroutine: status 2, and the last line names the element and the subroutine.
-  EXPECT_EQ(runDeck("exit", swapped("300", scalar("usrsub_dll_name=\"usersub_test_fixtures\" "
-                                                  "usrsub_fnc_name=\"SFOSUB_EXIT\" usrsub_param_string=\"USER(0.05)\""))),
+  EXPECT_EQ(runDeck("exit", swapped("300", scalar("usrsub_dll_name=\"usersub_test_fixtures\" usrsub_fnc_name="
+                                                  "\"SFOSUB_EXIT\" usrsub_param_string=\"USER(0.05)\""))),
             2);
   const std::string ended = "Force_Scalar_TwoBody id=300: the run ended inside SFOSUB_EXIT in ";
   EXPECT_NE(lastLineOf(log("exit")).find(ended), std::string::npos) << lastLineOf(log("exit"));
@@ -195,9 +206,8 @@ TEST_F(ElementSubroutineRun, FailuresSayWhatAndWhere) {
 
   // Neither a library nor a script; an expression beside a subroutine.
   EXPECT_EQ(runDeck("neither", swapped("300", scalar("usrsub_dll_name=\"NULL\""))), 1);
-  EXPECT_NE(stderrText().find("needs the magnitude") == std::string::npos
-                ? stderrText().find("usrsub_dll_name is needed")
-                : stderrText().find("needs the magnitude"),
+  // "NULL" names no library (MotionSolve's word for the command line's library, which Lodestone does not take).
+  EXPECT_NE(stderrText().find(where("neither") + "usrsub_dll_name is needed: the shared library that holds SFOSUB"),
             std::string::npos)
       << stderrText();
   EXPECT_EQ(runDeck("both", swapped("301", "<Force_Vector_TwoBody id=\"301\" type=\"ForceOnly\" i_marker_id=\"12\" "

@@ -172,11 +172,9 @@ TEST(DataFunctions, AnExpressionListsTheDataItNames) {
   EXPECT_EQ(references[0].function, "AKISPL");
   EXPECT_EQ(references[0].id, 5);
   EXPECT_EQ(references[0].column, 1);
-  EXPECT_FALSE(references[0].orderGiven);
   EXPECT_EQ(references[1].function, "CUBSPL");
   EXPECT_EQ(references[1].column, 22);
   EXPECT_EQ(references[1].orderOrPosition, 2);
-  EXPECT_TRUE(references[1].orderGiven);
   EXPECT_EQ(references[2].kind, DataReference::Kind::Array);
   EXPECT_EQ(references[2].column, 46);
   EXPECT_EQ(references[2].orderOrPosition, 4);

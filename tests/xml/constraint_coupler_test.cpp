@@ -61,6 +61,15 @@ TEST(ConstraintCouplerDeck, ACylindricalJointNeedsItsFreedom) {
                                         "joint, which both slides and turns; say which coordinate is coupled"));
 }
 
+TEST(ConstraintCouplerDeck, TheSameCoordinateTwiceIsAnError) {
+  const Diagnostics d = readAndBuildDeck(couplerDeck(
+      R"(<Constraint_Coupler id="7" joint1_id="1" joint2_id="1" coefficients="1 -2.5"/>)"));
+  EXPECT_TRUE(hasError(d, kCouplerLine, "deck.xml:17:1: Constraint_Coupler id=7: joint2_id couples the same "
+                                        "coordinate of Constraint_Joint id=1 (deck.xml:13:1) twice; name each "
+                                        "coordinate once, with the sum of its coefficients"))
+      << d.formatAll();
+}
+
 TEST(ConstraintCouplerDeck, AJointWithoutACoordinateCannotBeCoupled) {
   const Diagnostics d = readAndBuildDeck(
       couplerDeck(R"(<Constraint_Coupler id="7" joint1_id="1" joint2_id="4" coefficients="1 -2.5"/>)"));

@@ -46,6 +46,30 @@ TEST(ControlDiffDecks, UnknownIdsAreNamedWithTheirColumn) {
 TEST(ControlDiffDecks, AccelerationsAndContactsAreRefusedInTheEquation) {
   const Diagnostics diagnostics = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" expr=\"ACCX(20)\"/>"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine, "reads accelerations"));
+  // Lines 6-9: a ground marker, a box on it, a sphere on body 2, the contact between them; line 10 the equation.
+  const Diagnostics contact = readAndBuildDeck(diffDeck(
+      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" length_y=\"2\" "
+      "length_z=\"1\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.03\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e7\" "
+      "exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"/>\n"
+      "<Control_Diff id=\"5\" expr=\"-DIF(5) + CONTACT(300,0,4,0)\"/>"));
+  EXPECT_TRUE(hasError(contact, kFirstLine + 4, "expr=\"-DIF(5) + CONTACT(300,0,4,0)\" reads a Force_Contact's loads "
+                                                "(CONTACT), itself or through VARVAL"))
+      << contact.formatAll();
+}
+
+// Its row has no joint reactions or force elements' loads to read: without the refusal JOINT gave NaN there, and the
+// run failed at its start with only IDAS's residual error.
+TEST(ControlDiffDecks, JointAndForceLoadsAreRefusedWithTheirColumn) {
+  const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
+      "<Reference_Marker id=\"21\" body_id=\"1\"/>\n"
+      "<Constraint_Joint id=\"3\" type=\"SPHERICAL\" i_marker_id=\"20\" j_marker_id=\"21\"/>\n"
+      "<Control_Diff id=\"5\" expr=\"-DIF(5) + JOINT(3,0,4,0)\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "expr=\"-DIF(5) + JOINT(3,0,4,0)\", column 11: JOINT reads the "
+                                                    "reaction of Constraint_Joint id=3"))
+      << diagnostics.formatAll();
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ TEST(ForceBeamDecks, MarkersMustExistAndBeOnDifferentBodies) {
                                     "\n<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"1\"/>\n"
                                     "<Force_Beam id=\"5\" i_marker_id=\"20\" j_marker_id=\"21\" " + kSection + "/>");
   EXPECT_TRUE(hasError(readAndBuildDeck(sameBody), kBeamLine,
-                       "Force_Beam id=5: i_marker_id=20 and j_marker_id=21 are on the same body: a beam joins two "
-                       "different bodies"));
+                       "Force_Beam id=5: i_marker_id=20 and j_marker_id=21 are both on Body_Rigid id=2; a beam joins "
+                       "two different bodies"));
 }
 
 // Deactivate element_type="BEAM" switches a Force_Beam (and FORCE does too); an id the model lacks is an error at the

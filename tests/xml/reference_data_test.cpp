@@ -3,6 +3,7 @@
 // with the column inside the attribute.
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "support/deck_testing.h"
 
@@ -63,22 +64,34 @@ TEST(ReferenceDataDecks, SplineNumbersAreChecked) {
   EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" num_x=\"2\"", "0 0 1 1"), kFirstLine,
                        "give num_xy_pair (one curve) or num_x (with num_z, a family of curves), not both"));
   EXPECT_TRUE(hasError(spline("", "0 0 1 1"), kFirstLine, "needs num_xy_pair (the points of one curve) or num_x"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"1\"", "0 0"), kFirstLine, "num_xy_pair"));
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"1\"", "0 0"), kFirstLine, "attribute 'num_xy_pair' must be >= 2 (got 1)"));
   EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" usrsub_dll_name=\"reader\" block_name=\"b\"", ""), kFirstLine,
                        "SPLINE_READ user subroutines are not available yet"));
 }
 
 TEST(ReferenceDataDecks, SplineFilesAreReadRelativeToTheDeckOrReported) {
-  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "lodestone_reference_data_test";
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("lodestone_reference_data_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   const std::filesystem::path file = folder / "curve.txt";
   std::ofstream(file) << "# time  angle\n0 0\n1 0   # flat\n2,1\n3 1\n";
-  const auto withFile = [](const std::string& name, const std::string& text) {
-    return readAndBuildDeck(dataDeck("<Reference_Spline id=\"50\" num_xy_pair=\"4\" file_name=\"" + name + "\">" +
-                                     text + "</Reference_Spline>"));
+  const auto splineWithFile = [](const std::string& name, const std::string& text) {
+    return dataDeck("<Reference_Spline id=\"50\" num_xy_pair=\"4\" file_name=\"" + name + "\">" + text +
+                    "</Reference_Spline>");
+  };
+  const auto withFile = [&](const std::string& name, const std::string& text) {
+    return readAndBuildDeck(splineWithFile(name, text));
   };
   const Diagnostics read = withFile(file.string(), "");
   EXPECT_EQ(read.errorCount(), 0) << read.formatAll();
+  // A relative name is found beside the deck, wherever the process runs.
+  const std::filesystem::path deckPath = folder / "deck.xml";
+  std::ofstream(deckPath) << splineWithFile("curve.txt", "");
+  Diagnostics relative;
+  const std::optional<ModelSpec> spec = readDeck(deckPath.string(), relative);
+  ASSERT_TRUE(spec) << relative.formatAll();
+  EXPECT_TRUE(buildModel(*spec, relative).has_value()) << relative.formatAll();
+  EXPECT_EQ(relative.errorCount(), 0) << relative.formatAll();
   EXPECT_TRUE(hasError(withFile("no_such_spline.txt", ""), kFirstLine,
                        "deck.xml:6:1: Reference_Spline id=50: file_name=\"no_such_spline.txt\": cannot open "
                        "'no_such_spline.txt': No such file or directory"));
@@ -102,7 +115,7 @@ TEST(ReferenceDataDecks, ArrayNumbersAreChecked) {
                                                  "</Reference_Array>")),
                        kFirstLine, "type=\"Y\" holds the outputs of a Control_StateEqn, so its text must be empty"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_Array id=\"60\" type=\"Z\">1</Reference_Array>")),
-                       kFirstLine, "type"));
+                       kFirstLine, "Reference_Array id=60: attribute 'type' must be one of X, U, Y, IC (got 'Z')"));
 }
 
 TEST(ReferenceDataDecks, StringsNeedTheirText) {
