@@ -69,13 +69,17 @@ ModifyCommand activationCommand(const ActivationSpec& spec, bool active) {
                          if (type == "SENSOR") setActive(model.sensors, id, active);
                          else if (type == "JOINT") setActive(model.joints, id, active);
                          else if (type == "JPRIM") setActive(model.primitives, id, active);
-                         else if (type == "MOTION") setActive(model.motions, id, active);
+                         else if (type == "MOTION") {
+                           setActive(model.motions, id, active);
+                           setActive(model.markerMotions, id, active);
+                         }
                          else setActive(model.contacts, id, active);
                        }};
 }
 
 std::vector<std::string> activationTargets(const ActivationSpec& spec) {
   if (isForceActivationType(spec.element_type)) return forceActivationTargets(spec.element_type);
+  if (spec.element_type == "MOTION") return {"Motion_Joint", "Motion_Marker"};
   return {activationTarget(spec)};
 }
 

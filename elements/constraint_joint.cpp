@@ -191,6 +191,32 @@ double jointCoordinateAtStart(const JointEquation& measure, int markerI, int mar
   return evaluateJointEquation(measure, frames, 0).value;
 }
 
+std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, const Model& model,
+                                                 Diagnostics& diagnostics) {
+  std::optional<Expression> expression;
+  std::optional<MotionReads> reads;
+  std::shared_ptr<const ElementSubroutine> subroutine;
+  if (spec.type == "USERSUB") {
+    subroutine = buildMotionSubroutine(spec, model, diagnostics);
+    if (!subroutine) return nullptr;
+    expression = std::get<Expression>(Expression::compile("0"));  // never evaluated
+    reads = MotionReads{.time = true, .model = true};              // the subroutine reads the model's context
+  } else {
+    expression = compileMotionExpression(spec, diagnostics);
+    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) return nullptr;
+    reads = findMotionReads(*expression, spec, model, diagnostics);
+    if (!reads) return nullptr;
+  }
+  return std::make_shared<const JointMotion>(JointMotion{.expression = std::move(*expression),
+                                                         .valueType = spec.val_type.empty() ? 'D' : spec.val_type[0],
+                                                         .initialDisplacement = spec.ic_disp,
+                                                         .initialVelocity = spec.ic_vel,
+                                                         .bodiesRead = std::move(reads->bodies),
+                                                         .readsTime = reads->time,
+                                                         .readsModel = reads->model,
+                                                         .subroutine = std::move(subroutine)});
+}
+
 std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<ConstraintJointSpec>& joints,
                                                             const std::vector<ConstraintJointSpec>& primitives,
                                                             const std::vector<MotionJointSpec>& motions,
@@ -256,17 +282,13 @@ std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<Constrai
                                       ", which is deactivated; deactivate the motion too (element_type=\"MOTION\")");
       continue;
     }
-    std::optional<Expression> expression = compileMotionExpression(spec, diagnostics);
-    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
+    std::shared_ptr<const JointMotion> motion = buildMotionLaw(spec, model, diagnostics);
+    if (!motion) continue;
     const Joint* driven = nullptr;
     for (const Joint& joint : result->joints) {
       if (joint.id == target->id && joint.loc.element == "Constraint_Joint") driven = &joint;
     }
     if (!driven) continue;  // the joint itself had an error, reported
-    auto motion = std::make_shared<JointMotion>(JointMotion{.expression = std::move(*expression),
-                                                            .valueType = spec.val_type.empty() ? 'D' : spec.val_type[0],
-                                                            .initialDisplacement = spec.ic_disp,
-                                                            .initialVelocity = spec.ic_vel});
     Joint entry;
     entry.id = spec.id;
     entry.loc = spec.loc;

@@ -78,6 +78,16 @@ struct JointMotion {
   Expression expression;
   char valueType = 'D';  // 'D', 'V' or 'A'
   std::optional<double> initialDisplacement, initialVelocity;  // ic_disp, ic_vel
+  // The moving bodies (indices into Model::bodies) whose positions the expression reads besides TIME, itself or
+  // through the variables it reads; empty for a motion of time alone. Their columns join the motion's equation.
+  std::vector<int> bodiesRead;
+  // Whether the value can change at a fixed state (TIME read, itself or through a variable).
+  bool readsTime = true;
+  // Whether it reads any marker or variable (even of ground only): evaluated on the model's state, not on TIME.
+  bool readsModel = false;
+  // type="USERSUB": the MOTSUB that gives f's value (then `expression` is never evaluated).
+  std::shared_ptr<const ElementSubroutine> subroutine;
+  bool readsState() const { return !bodiesRead.empty(); }
   // The number of states the motion adds to the DAE: s for V, s and w for A.
   int stateCount() const { return valueType == 'D' ? 0 : valueType == 'V' ? 1 : 2; }
 };
@@ -127,6 +137,11 @@ void markerFrameAtStart(const Model& model, int markerIndex, Vector3& position, 
 // The value of `measure` (a JointTranslation or JointRotation) between markers `markerI` and `markerJ` (indices into
 // Model::markers) in the deck's configuration; a rotation in (−π, π].
 double jointCoordinateAtStart(const JointEquation& measure, int markerI, int markerJ, const Model& model);
+
+// The law of a Motion_Joint (or of a Motion_Marker, its attributes given as a Motion_Joint's): its expression or
+// MOTSUB, value type, initial values and what it reads; nothing after reporting why on the element's line.
+std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, const Model& model,
+                                                 Diagnostics& diagnostics);
 
 // The model's active joints, primitives and motions. A joint between two markers of one body, or between two
 // ground markers, is an error; so is a motion on a joint that is inactive or of a type it cannot drive.

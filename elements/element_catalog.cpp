@@ -273,6 +273,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
+      collectionKind(motionMarkerSchema(), &ModelSpec::markerMotions, checkMotionMarker, true),
       collectionKind(constraintCouplerSchema(), &ModelSpec::couplers, checkConstraintCoupler, false),
       collectionKind(constraintGearSchema(), &ModelSpec::gears, checkConstraintGear, false),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
@@ -312,7 +313,6 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  refused("Motion_Marker", "motions between markers are not available yet; Motion_Joint is");
   refused("Force_JointFriction",
           "joint friction is not available yet: MotionSolve's law (LuGre bristles, loaded by the preload and the "
           "joint's reaction forces and moments) is not known well enough to reproduce; model a known friction torque "

@@ -208,6 +208,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
         buildConstraintModel(spec.joints, spec.primitives, spec.motions, model, diagnostics);
     appendCouplers(spec.couplers, spec.joints, model, *constraints, diagnostics);
     appendGears(spec.gears, spec.joints, model, *constraints, diagnostics);
+    appendMarkerMotions(spec.markerMotions, model, *constraints, diagnostics);
     model.constraints = constraints;
   }
   model.forces = buildForceModel(spec, model, diagnostics);

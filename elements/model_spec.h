@@ -22,6 +22,7 @@
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
+#include "elements/motion_marker.h"
 #include "elements/h3d_output.h"
 #include "elements/param_static.h"
 #include "elements/param_transient.h"
@@ -70,6 +71,7 @@ struct ModelSpec {
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<MotionJointSpec> motions;
+  std::vector<MotionMarkerSpec> markerMotions;  // Motion_Marker
   std::vector<ConstraintCouplerSpec> couplers;
   std::vector<ConstraintGearSpec> gears;
   std::vector<ReferenceVariableSpec> variables;

@@ -1,7 +1,12 @@
 // Motion_Joint: attributes and checks.
 #include "motion_joint.h"
 
+#include <cctype>
+#include <string_view>
+
 #include "elements/expression_context.h"
+#include "elements/reference_variable.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -9,26 +14,27 @@ namespace lodestone {
 using S = MotionJointSpec;
 
 const ElementSchema<MotionJointSpec>& motionJointSchema() {
-  static const ElementSchema<S> schema{
-      .element = "Motion_Joint",
-      .idField = &S::id,
-      .attributes = {
-          attr::text("label", &S::label),
-          attr::reference("joint_id", &S::joint_id, "Constraint_Joint").required(),
-          attr::keyword("motion_type", &S::motion_type, {"T", "R"}).required(),
-          attr::keyword("type", &S::type, {"EXPRESSION", "CONSTANT", "USERSUB"}).byDefault(std::string("EXPRESSION")),
-          attr::keyword("val_type", &S::val_type, {"D", "V", "A"}).byDefault(std::string("D")).modifiable(),
-          attr::text("expr", &S::expr).modifiable(),
-          attr::real("q", &S::q).modifiable(),
-          attr::real("ic_disp", &S::ic_disp).modifiable(),
-          attr::real("ic_vel", &S::ic_vel).modifiable(),
-          attr::boolean("active", &S::active).byDefault(true).modifiable(),
-          attr::unsupported<S>("usrsub_dll_name", "MOTSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_fnc_name", "MOTSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_param_string", "MOTSUB user subroutines are not available yet"),
-          attr::unsupported<S>("script_name", "MOTSUB user subroutines are not available yet"),
-          attr::presentation<S>("full_label"),
-      }};
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
+        .element = "Motion_Joint",
+        .idField = &S::id,
+        .attributes = {
+            attr::text("label", &S::label),
+            attr::reference("joint_id", &S::joint_id, "Constraint_Joint").required(),
+            attr::keyword("motion_type", &S::motion_type, {"T", "R"}).required(),
+            attr::keyword("type", &S::type, {"EXPRESSION", "CONSTANT", "USERSUB"})
+                .byDefault(std::string("EXPRESSION")),
+            attr::keyword("val_type", &S::val_type, {"D", "V", "A"}).byDefault(std::string("D")).modifiable(),
+            attr::text("expr", &S::expr).modifiable(),
+            attr::real("q", &S::q).modifiable(),
+            attr::real("ic_disp", &S::ic_disp).modifiable(),
+            attr::real("ic_vel", &S::ic_vel).modifiable(),
+            attr::boolean("active", &S::active).byDefault(true).modifiable(),
+            attr::presentation<S>("full_label"),
+        }};
+    addSubroutineRows(made.attributes, &S::subroutine);
+    return made;
+  }();
   return schema;
 }
 
@@ -41,16 +47,11 @@ std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, D
   std::optional<Expression> compiled = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
   if (!compiled) return std::nullopt;
   Expression expression = std::move(*compiled);
-  if (!expression.markerIds().empty()) {
-    diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" reads Reference_Marker id=" +
-                                    std::to_string(expression.markerIds().front()) +
-                                    "; a motion's expression may depend on TIME only in this version");
-    return std::nullopt;
-  }
   if (!expression.contactIds().empty()) {
     diagnostics.error(spec.loc, "expr=\"" + *spec.expr + "\" reads Force_Contact id=" +
                                     std::to_string(expression.contactIds().front()) +
-                                    "; a motion's expression may depend on TIME only in this version");
+                                    "; a motion's expression may read TIME and the markers' positions and angles, "
+                                    "not a contact's loads");
     return std::nullopt;
   }
   return expression;
@@ -58,9 +59,11 @@ std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, D
 
 void checkMotionJoint(const MotionJointSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "USERSUB") {
-    diagnostics.error(spec.loc, "type=\"USERSUB\" (a MOTSUB user subroutine) is not available yet; write the motion "
-                                "as type=\"EXPRESSION\" with expr");
+    checkSubroutineAttributes(spec.subroutine, "MOTSUB", spec.loc, diagnostics);
     return;
+  }
+  if (spec.subroutine.any()) {
+    warnUnusedSubroutineAttributes(spec.subroutine, "type is not USERSUB", spec.loc, diagnostics);
   }
   if (spec.type == "CONSTANT") {
     if (!spec.q) diagnostics.error(spec.loc, "type=\"CONSTANT\" needs q, the constant value");
@@ -71,6 +74,136 @@ void checkMotionJoint(const MotionJointSpec& spec, Diagnostics& diagnostics) {
     return;
   }
   compileMotionExpression(spec, diagnostics);
+}
+
+namespace {
+
+// Whether the expression's text calls a velocity measure (VX, VY, VZ, VM, WX, WY, WZ, WM): a name of its own,
+// case-insensitive, followed by "(". The compiled program does not say which measures it reads; the text does.
+bool callsVelocityMeasure(const std::string& text) {
+  const auto isNamePart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t k = 0; k + 1 < text.size(); ++k) {
+    if (k > 0 && isNamePart(text[k - 1])) continue;
+    const char first = static_cast<char>(std::toupper(static_cast<unsigned char>(text[k])));
+    const char second = static_cast<char>(std::toupper(static_cast<unsigned char>(text[k + 1])));
+    if ((first != 'V' && first != 'W') || std::string_view("XYZM").find(second) == std::string_view::npos) continue;
+    size_t next = k + 2;
+    if (next < text.size() && isNamePart(text[next])) continue;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+    if (next < text.size() && text[next] == '(') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<MotionReads> findMotionReads(const Expression& expression, const MotionJointSpec& spec,
+                                           const Model& model, Diagnostics& diagnostics) {
+  const std::string attribute = "expr=\"" + expression.text() + "\"";
+  const auto refuse = [&](const std::string& message) -> std::optional<MotionReads> {
+    diagnostics.error(spec.loc, attribute + " " + message);
+    return std::nullopt;
+  };
+  // The expression, then every variable it reads, directly or through others (each once).
+  struct Source {
+    const Expression* expression;
+    const ReferenceVariable* variable;  // null: the motion's own expression
+  };
+  std::vector<Source> sources{{&expression, nullptr}};
+  const VariableModel* variables = model.variables.get();
+  if (variables) {
+    std::vector<char> seen(variables->variables.size(), 0);
+    std::vector<int> pending;
+    for (const int id : expression.variableIds()) pending.push_back(variables->indexOf(id));
+    while (!pending.empty()) {
+      const int index = pending.back();
+      pending.pop_back();
+      if (index < 0 || seen[static_cast<size_t>(index)]) continue;
+      seen[static_cast<size_t>(index)] = 1;
+      const ReferenceVariable& variable = variables->variables[static_cast<size_t>(index)];
+      sources.push_back({&variable.expression, &variable});
+      for (const int read : variable.readIndices) pending.push_back(read);
+    }
+  }
+  MotionReads reads;
+  bool velocity = false;
+  for (const Source& source : sources) {
+    const std::string through =
+        source.variable ? " through Reference_Variable id=" + std::to_string(source.variable->id) : "";
+    if (source.variable && source.variable->subroutine) {
+      return refuse("reads Reference_Variable id=" + std::to_string(source.variable->id) +
+                    ", a VARSUB; a motion's expression may read variables given by expressions only (what a "
+                    "subroutine reads cannot be differentiated for the motion's equation)");
+    }
+    const Expression& read = *source.expression;
+    if (read.usesAcceleration()) return refuse("reads accelerations" + through + "; a motion cannot");
+    if (!read.contactIds().empty()) {
+      return refuse("reads Force_Contact id=" + std::to_string(read.contactIds().front()) + through +
+                    "; a motion's expression may read TIME and the markers' positions and angles, not a contact's "
+                    "loads");
+    }
+    if (!read.loadReads().empty()) {
+      return refuse("calls " + std::string(read.loadReads().front().function) + through +
+                    "; a motion's reaction is solved for with the other joints', so its expression cannot read "
+                    "loads");
+    }
+    if (!read.differentialIds().empty()) {
+      return refuse("reads Control_Diff id=" + std::to_string(read.differentialIds().front()) + through +
+                    "; a motion's expression may read TIME and the markers' positions and angles only");
+    }
+    velocity = velocity || callsVelocityMeasure(read.text());
+    reads.time = reads.time || read.usesTime();
+    reads.model = reads.model || !read.markerIds().empty() || !read.variableIds().empty();
+  }
+  addBodiesRead(expression, model, reads.bodies);
+  if (reads.bodies.empty()) return reads;  // ground markers and constants of time: a motion of TIME
+  const std::string bodies = model.bodyName(reads.bodies.front());
+  if (velocity) {
+    return refuse("reads velocities; a motion's expression may read the markers' positions and angles (DX…, AX…) "
+                  "besides TIME, since q − f(q, t) = 0 must hold as a position equation");
+  }
+  if (spec.val_type == "V" || spec.val_type == "A") {
+    return refuse("reads the position of " + bodies + "; with val_type=\"" + spec.val_type +
+                  "\" the expression may read TIME only (its target is integrated over time): give the motion "
+                  "as a displacement, val_type=\"D\"");
+  }
+  // The equation's velocity rows have room for six bodies: the joint's two and four more.
+  constexpr size_t kMostBodiesRead = 4;
+  if (reads.bodies.size() > kMostBodiesRead) {
+    return refuse("reads the positions of " + std::to_string(reads.bodies.size()) +
+                  " bodies; a motion's expression may read at most " + std::to_string(kMostBodiesRead));
+  }
+  return reads;
+}
+
+std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJointSpec& spec, const Model& model,
+                                                               Diagnostics& diagnostics) {
+  std::optional<UserSubroutine> routine = loadSubroutine(spec.subroutine, "MOTSUB", spec.loc, diagnostics);
+  if (!routine) return nullptr;
+  ElementSubroutine subroutine{.routine = std::move(*routine), .id = spec.id,
+                               .element = spec.loc.subject() + " (" + spec.loc.position() + ")",
+                               .kind = spec.loc.element, .count = 1,
+                               .returns = "[value], the motion's displacement, velocity or acceleration"};
+  const VariableModel* variables = model.variables.get();
+  const InitialSubroutineState initial(
+      model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
+  if (!setUpSubroutine(subroutine, initial, spec.loc, diagnostics)) return nullptr;
+  for (const int id : subroutine.markersRead) {
+    const Marker* marker = model.marker(id);
+    if (!marker || marker->body < 0) continue;
+    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
+                                    " on " + model.bodyName(marker->body) +
+                                    " in its set-up call; a MOTSUB may read TIME and ground markers only (a motion "
+                                    "of the model's state can be written as an expression)");
+    return nullptr;
+  }
+  if (!subroutine.variablesRead.empty()) {
+    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Variable id=" +
+                                    std::to_string(subroutine.variablesRead.front()) +
+                                    " in its set-up call; a MOTSUB may read TIME and ground markers only");
+    return nullptr;
+  }
+  return std::make_shared<const ElementSubroutine>(std::move(subroutine));
 }
 
 }  // namespace lodestone

@@ -9,6 +9,7 @@
 #include <Eigen/SparseQR>
 
 #include "elements/reference_spline.h"
+#include "elements/subroutine_state.h"
 #include "jacobian_assembly.h"
 #include "joint_graph.h"
 #include "solver/core/rotation.h"
@@ -31,7 +32,7 @@ void addReaction(const Vector6& g, double lambda, BodyLoad& load) {
 }  // namespace
 
 ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> bodyStates)
-    : model_(model), firstMultiplier_(static_cast<int>(model.bodies.size()) * kSize) {
+    : model_(model), firstMultiplier_(static_cast<int>(model.bodies.size()) * kSize), motionContext_(model) {
   if (!model.constraints) return;
   for (const Joint& joint : model.constraints->joints) {
     ActiveJoint active;
@@ -55,6 +56,9 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
     } else {
       addPair(joint.markerI, joint.markerJ, joint.bodyI, joint.bodyJ);
       for (const JointEquation& equation : joint.equations) active.referenceAngles.push_back(equation.angleOffset);
+      if (joint.isMotion()) {
+        for (const int body : joint.motion->bodiesRead) active.readColumns.push_back(column(body));
+      }
     }
     joints_.push_back(std::move(active));
     hasMotions_ = hasMotions_ || joint.isMotion();
@@ -115,26 +119,102 @@ class TimeOnly final : public ExpressionContext {
 
 }  // namespace
 
+double ConstraintSystem::motionValue(const JointMotion& motion, double time) const {
+  if (!motion.readsModel) return motion.expression.evaluate(TimeOnly(time, model_.data.get()));
+  motionContext_.setState(time, motionBodies_);  // forgets the variables computed at another time or state
+  if (motion.subroutine) {
+    return callElementSubroutine(*motion.subroutine, ContextSubroutineState(model_, motionContext_), false)[0];
+  }
+  return motion.expression.evaluate(motionContext_);
+}
+
+void ConstraintSystem::subtractStateMotion(const ActiveJoint& active, EquationRows& rows) const {
+  const JointMotion& motion = *active.joint->motion;
+  rows.value -= motionValue(motion, targetTime_);
+  for (size_t r = 0; r < motion.bodiesRead.size(); ++r) {
+    BodyKinematics& body = motionBodies_[static_cast<size_t>(motion.bodiesRead[r])];
+    const BodyKinematics saved = body;
+    // Five-point central differences with steps of 1e-3 (relative to the CG's distance from the origin, radians
+    // for turns): truncation ~1e-13 of f's fifth derivative, rounding ~1e-13 of f. The rows are then smooth enough
+    // in the state for the iteration matrix to difference them again.
+    const double step = 1e-3 * std::max(1.0, saved.position.cwiseAbs().maxCoeff());
+    const double turn = 1e-3;
+    const auto derivative = [&](const auto& moveBy, double h) {
+      const auto at = [&](double by) {
+        moveBy(by);
+        const double value = motionValue(motion, targetTime_);
+        body = saved;
+        return value;
+      };
+      return (8 * (at(h) - at(-h)) - (at(2 * h) - at(-2 * h))) / (12 * h);
+    };
+    Vector6 gradient;
+    for (int axis = 0; axis < 3; ++axis) {
+      gradient(axis) = derivative([&](double by) { body.position = saved.position + by * Vector3::Unit(axis); }, step);
+      gradient(3 + axis) = derivative(
+          [&](double by) {
+            body.rotation = Eigen::AngleAxisd(by, Vector3::Unit(axis)).toRotationMatrix() * saved.rotation;
+          },
+          turn);
+    }
+    rows.g.col(active.readColumns[r]) -= gradient;
+  }
+}
+
 void ConstraintSystem::updateTargets(double time, const double* y, bool withAcceleration) {
+  targetTime_ = time;
+  bool bodiesLoaded = false;
   for (ActiveJoint& active : joints_) {
     if (!active.joint->isMotion()) continue;
     const JointMotion& motion = *active.joint->motion;
-    const Expression& f = motion.expression;
-    const auto valueAt = [&](const Expression& expression, double at) {
-      return expression.evaluate(TimeOnly(at, model_.data.get()));
-    };
-    const double value = valueAt(f, time);
+    if (motion.readsModel && !bodiesLoaded) {
+      motionBodies_.resize(model_.bodies.size());
+      for (size_t b = 0; b < model_.bodies.size(); ++b) motionBodies_[b] = bodyKinematics(y + b * kSize);
+      bodiesLoaded = true;
+    }
+    const auto valueAt = [&](double at) { return motionValue(motion, at); };
+    const double value = valueAt(time);
     active.expressionValue = value;
     // Central differences: the first derivative with a relative step of 1e-5 (truncation ~1e-11 of the third
     // derivative, rounding ~1e-11 of f), the second with 1e-4 (~1e-9 and ~1e-8).
     const auto rate = [&]() {
       const double h = 1e-5 * std::max(1.0, std::fabs(time));
-      return (valueAt(f, time + h) - valueAt(f, time - h)) / (2 * h);
+      return (valueAt(time + h) - valueAt(time - h)) / (2 * h);
     };
     const auto curvature = [&]() {
       const double h = 1e-4 * std::max(1.0, std::fabs(time));
-      return (valueAt(f, time + h) - 2 * value + valueAt(f, time - h)) / (h * h);
+      return (valueAt(time + h) - 2 * value + valueAt(time - h)) / (h * h);
     };
+    if (motion.readsState()) {
+      // q(x) − f(x, t) = 0 (val_type D): evaluateJoint takes f and ∂f/∂x at the bodies it is given. The velocity
+      // equation (G_q − ∂f/∂x) u = ∂f/∂t needs f's rate at the fixed state, and the acceleration equation adds to
+      // γ (G's change along u) ∂²f/∂t² + (∂²f/∂t∂x)·u, the latter by a four-point difference over the bodies moved
+      // along their velocities by ±h and time by ±h (truncation and rounding ~1e-8 with h = 1e-4).
+      active.targetPosition = value;
+      active.targetVelocity = motion.readsTime ? rate() : 0.0;
+      active.targetAcceleration = 0;
+      if (withAcceleration && motion.readsTime) {
+        const double h = 1e-4 * std::max(1.0, std::fabs(time));
+        const std::vector<BodyKinematics> base = motionBodies_;
+        const auto movedAlong = [&](double by, double at) {
+          for (size_t b = 0; b < base.size(); ++b) {
+            BodyKinematics& body = motionBodies_[b];
+            body.position = base[b].position + by * base[b].velocity;
+            const Vector3 turn = by * base[b].angularVelocity;
+            body.rotation = turn.norm() > 0
+                                ? Matrix3(Eigen::AngleAxisd(turn.norm(), turn.normalized()).toRotationMatrix() *
+                                          base[b].rotation)
+                                : base[b].rotation;
+          }
+          return valueAt(at);
+        };
+        const double mixed = (movedAlong(h, time + h) - movedAlong(h, time - h) - movedAlong(-h, time + h) +
+                              movedAlong(-h, time - h)) / (4 * h * h);
+        motionBodies_ = base;
+        active.targetAcceleration = curvature() + mixed;
+      }
+      continue;
+    }
     switch (motion.valueType) {
       case 'D':
         active.targetPosition = value;
@@ -220,13 +300,19 @@ void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const 
   }
   const JointFrames frames = framesOfPair(active.pairs.front());
   if (firstFrames) *firstFrames = frames;
+  const bool readsState = joint.isMotion() && joint.motion->readsState();
+  if (readsState) {
+    motionBodies_.assign(bodies.begin(), bodies.end());
+    if (replacedBody >= 0) motionBodies_[static_cast<size_t>(replacedBody)] = *replacement;
+  }
   for (size_t k = 0; k < active.equations.size(); ++k) {
     const EquationValue measured = evaluateJointEquation(joint.equations[static_cast<size_t>(active.equations[k])],
                                                          frames, active.referenceAngles[k]);
     EquationRows& rows = values[k];
-    rows.value = measured.value - (joint.isMotion() ? active.targetPosition : 0.0);
+    rows.value = measured.value - (joint.isMotion() && !readsState ? active.targetPosition : 0.0);
     rows.g.setZero(6, columns);
     addRows(active.pairs.front(), measured, 1.0, rows);
+    if (readsState) subtractStateMotion(active, rows);
     if (angles) (*angles)[k] = measured.angle;
   }
 }
@@ -497,6 +583,15 @@ void ConstraintSystem::decideIndependentEquations(std::span<const double> bodySt
           edgesOfJoint.back().push_back(static_cast<int>(edges.size()));
           edges.emplace_back(couplerNode, node(body));
         }
+      }
+    } else if (active.joint->isMotion() && active.joint->motion->readsState()) {
+      // A motion whose expression reads other bodies joins them all, as a coupler does: a node of its own.
+      const int motionNode = nodeCount++;
+      std::vector<int> joined{active.joint->bodyI, active.joint->bodyJ};
+      for (const int body : active.joint->motion->bodiesRead) joined.push_back(body);
+      for (const int body : joined) {
+        edgesOfJoint.back().push_back(static_cast<int>(edges.size()));
+        edges.emplace_back(motionNode, node(body));
       }
     } else {
       edgesOfJoint.back().push_back(static_cast<int>(edges.size()));

@@ -27,6 +27,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/constraint_joint.h"
+#include "elements/expression_context.h"
 #include "elements/joint_equations.h"
 #include "solver/core/model.h"
 #include "solver/output/result_tables.h"
@@ -164,6 +165,8 @@ class ConstraintSystem {
     int motionState = -1;
     double targetPosition = 0, targetVelocity = 0, targetAcceleration = 0;
     double expressionValue = 0;  // f(t)
+    // A motion whose expression reads bodies' positions: the column in `bodies` of each of motion->bodiesRead.
+    std::vector<int> readColumns;
     int blockJointMotion = -1, blockMotionMotion = -1;
   };
 
@@ -179,6 +182,12 @@ class ConstraintSystem {
   // (and velocity) otherwise.
   void initialiseMotionStates(bool firstStart, std::span<double> y);
 
+  // A motion's expression f at `time` with the bodies at motionBodies_ (the model's context if it reads the model).
+  double motionValue(const JointMotion& motion, double time) const;
+  // For a motion whose f reads bodies' positions (bodies at motionBodies_, time at targetTime_): subtracts f from
+  // the equation's value and ∂f/∂x from its velocity rows, by five-point differences per body read over three
+  // translations of its CG and three rotations about ground's axes, the velocity rows' own coordinates.
+  void subtractStateMotion(const ActiveJoint& active, EquationRows& rows) const;
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
   // The frames of markers `markerI` and `markerJ` with their bodies' kinematics given (null: ground).
   JointFrames framesOf(int markerI, int markerJ, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
@@ -230,6 +239,11 @@ class ConstraintSystem {
   // The equations left out as repeats (joint, index into its equations), checked after every assembly.
   std::vector<std::pair<const Joint*, int>> leftOut_;  // motions whose equation the joints already hold
   std::vector<BodyKinematics> scratch_;
+  // Motions whose expressions read the model: their context, the bodies it reads (a copy, so one can be replaced
+  // or moved), and the time of the latest targets, at which evaluateJoint evaluates them.
+  mutable ModelExpressionContext motionContext_;
+  mutable std::vector<BodyKinematics> motionBodies_;
+  double targetTime_ = 0;
 };
 
 }  // namespace lodestone

@@ -61,6 +61,11 @@ std::vector<std::string> userCodeUses(const Model& model) {
       }
     }
   }
+  if (model.constraints) {
+    for (const Joint& joint : model.constraints->joints) {
+      if (joint.motion && joint.motion->subroutine) add(joint.loc, "motion", *joint.motion->subroutine);
+    }
+  }
   if (!model.contacts) return uses;
   for (const ForceContact& element : model.contacts->elements) {
     const std::pair<const std::optional<UserSubroutine>*, const char*> roles[] = {
@@ -158,7 +163,7 @@ class DeckRun {
       if (!spec_.sensors.empty() || reportsContactEvents(*model)) {
         sensorEvents_.emplace(outputDir / "events.csv", csvHeader(eventsTable()).c_str());
       }
-      if (!spec_.joints.empty() || !spec_.primitives.empty()) {
+      if (!spec_.joints.empty() || !spec_.primitives.empty() || !spec_.markerMotions.empty()) {
         jointResults_.emplace(outputDir / "joints.csv", csvHeader(jointsTable()).c_str());
       }
       if (!model->requests->requests.empty()) requestResults_.emplace(outputDir / "requests.csv");
@@ -325,6 +330,7 @@ class DeckRun {
       addElements(spec_.joints, joints);
       addElements(spec_.primitives, joints);
       addElements(spec_.motions, joints);
+      addElements(spec_.markerMotions, joints);
       resultsFile_->addTable(jointsTable(), joints);
     }
     if (requestResults_) {

@@ -29,7 +29,7 @@ TEST_P(RealMotionSolveDeck, EveryUnsupportedElementIsNamedAtItsLine) {
   // Independently of the reader: where each element tag of the unsupported kinds opens in the file.
   const std::vector<std::string> text = readLines(path);
   const std::regex tag(
-      R"(<\s*(Constraint_(?!Joint|Jprim|Coupler|Gear)\w+|Motion_(?!Joint)\w+|)"
+      R"(<\s*(Constraint_(?!Joint|Jprim|Coupler|Gear)\w+|Motion_(?!Joint|Marker)\w+|)"
       R"(Force_(?!Gravity|Scalar_TwoBody|Vector_\w+Body|SpringDamper|Bushing|Beam)\w+|)"
       R"(Control_(?!Diff)\w+|Sensor_(?!Event)\w+|UserProgramControl)\b)");
   std::map<int, std::string> unsupportedAt;  // line -> element

@@ -119,5 +119,14 @@ TEST_P(MotionJacobian, MatchesFiniteDifferencesOfTheResidual) {
 
 INSTANTIATE_TEST_SUITE_P(EveryValueType, MotionJacobian, ::testing::Values("D", "V", "A"));
 
+// A motion whose expression reads another body's position (body 3's marker, for a motion on body 2's joint to
+// ground) and TIME: its equation's columns on body 3, and its f and ∂f/∂x in the position and velocity rows.
+TEST(MotionJacobian, ExpressionReadingAnotherBodyMatchesFiniteDifferences) {
+  expectJacobianMatchesFiniteDifferences(twoBodies(
+      "CYLINDRICAL", "SPHERICAL", "",
+      "<Motion_Joint id=\"7\" joint_id=\"1\" motion_type=\"R\" expr=\"0.4*DZ(31,10)+0.2*AX(31,10)+0.1*SIN(TIME)\"/>"
+      "\n<Motion_Joint id=\"8\" joint_id=\"1\" motion_type=\"T\" expr=\"0.3*DX(31,10,10)+0.05*TIME\"/>"));
+}
+
 }  // namespace
 }  // namespace lodestone

@@ -73,8 +73,8 @@ TEST(ContactFunctionDeck, BadFlagsComponentsIndicesAndCountsAreErrorsAtTheirColu
                        "column 13: literal '-1' of CONTACT is negative"));
 }
 
-// A force element may read a contact's loads, itself or through a variable; a motion, whose expression depends on
-// TIME only, may not.
+// A force element may read a contact's loads, itself or through a variable; a motion, whose expression may read
+// TIME and positions only, may not.
 TEST(ContactFunctionDeck, ForceElementsReadContactsAndMotionsAreRefused) {
   const Diagnostics direct = readAndBuildDeck(contactDeck("<Force_Scalar_TwoBody id=\"50\" type=\"FORCE\" "
                                                           "i_marker_id=\"20\" j_marker_id=\"11\" "
@@ -94,7 +94,7 @@ TEST(ContactFunctionDeck, ForceElementsReadContactsAndMotionsAreRefused) {
                                                     "type=\"TRANSLATIONAL\" i_marker_id=\"20\" j_marker_id=\"11\"/>")),
                        kReaderLine,
                        "Motion_Joint id=5: expr=\"CONTACT(300,0,1,0)\" reads Force_Contact id=300; a motion's "
-                       "expression may depend on TIME only"));
+                       "expression may read TIME and the markers' positions and angles, not a contact's loads"));
 }
 
 }  // namespace

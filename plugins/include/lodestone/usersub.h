@@ -74,13 +74,20 @@ void STDCALL VFOSUB(int *id, double *time, double *par, int *npar, int *dflag, i
 void STDCALL VTOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
 void STDCALL GFOSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
 void STDCALL VARSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+/*
+ * MOTSUB (Motion_Joint type="USERSUB"): result[0], the motion's value as its val_type says (displacement, velocity or
+ * acceleration), or with iord = 1 or 2 its first or second time derivative (MotionSolve's prototype, iord where the
+ * others have dflag). Lodestone asks for iord = 0 only and differences the value for the rates, as it does an
+ * expression's. iflag != 0 on the set-up call, which may read ground markers only.
+ */
+void STDCALL MOTSUB(int *id, double *time, double *par, int *npar, int *iord, int *iflag, double *result);
 
 typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, double *, double *, int *, int *, double *);
 typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, int *, int *, double *);
 typedef void(STDCALL *lodestone_contactpost)(int *, int *, int *, double *, double *, int *, int *, int *);
-/* SFOSUB, VFOSUB, VTOSUB, GFOSUB and VARSUB. */
+/* SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB and MOTSUB. */
 typedef void(STDCALL *lodestone_elementsub)(int *, double *, double *, int *, int *, int *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
