@@ -14,31 +14,31 @@ using S = SensorEventSpec;
 const ElementSchema<SensorEventSpec>& sensorEventSchema() {
   static const ElementSchema<S> schema = [] {
     ElementSchema<S> made{
-      .element = "Sensor_Event",
-      .idField = &S::id,
-      .attributes = {
-          attr::text("label", &S::label),
-          attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
-          attr::text("expr", &S::expr).modifiable(),
-          attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
-          attr::real("value", &S::value).byDefault(0.0).modifiable(),
-          // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the
-          // crossing is located to the integrator's precision whatever error_tol says.
-          attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
-          attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
-          attr::boolean("return", &S::returns).byDefault(false).modifiable(),
-          attr::boolean("print", &S::print).byDefault(false).modifiable(),
-          attr::boolean("restart", &S::restart).byDefault(false).modifiable(),
-          attr::boolean("verbose", &S::verbose).byDefault(false).modifiable(),
-          attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
-          attr::boolean("active", &S::active).byDefault(true).modifiable(),
-          attr::real("dt", &S::dt).above(0).modifiable(),
-          attr::real("hmax", &S::hmax).above(0).modifiable(),
-          attr::real("stepsize", &S::stepsize).above(0).modifiable(),
-          attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
-          attr::unsupported<S>("codgen", "code generation is not available"),
-          attr::presentation<S>("full_label"),
-      }};
+        .element = "Sensor_Event",
+        .idField = &S::id,
+        .attributes = {
+            attr::text("label", &S::label),
+            attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
+            attr::text("expr", &S::expr).modifiable(),
+            attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
+            attr::real("value", &S::value).byDefault(0.0).modifiable(),
+            // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the
+            // crossing is located to the integrator's precision whatever error_tol says.
+            attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
+            attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
+            attr::boolean("return", &S::returns).byDefault(false).modifiable(),
+            attr::boolean("print", &S::print).byDefault(false).modifiable(),
+            attr::boolean("restart", &S::restart).byDefault(false).modifiable(),
+            attr::boolean("verbose", &S::verbose).byDefault(false).modifiable(),
+            attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
+            attr::boolean("active", &S::active).byDefault(true).modifiable(),
+            attr::real("dt", &S::dt).above(0).modifiable(),
+            attr::real("hmax", &S::hmax).above(0).modifiable(),
+            attr::real("stepsize", &S::stepsize).above(0).modifiable(),
+            attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
+            attr::unsupported<S>("codgen", "code generation is not available"),
+            attr::presentation<S>("full_label"),
+        }};
     addSubroutineRows(made.attributes, &S::subroutine);
     return made;
   }();

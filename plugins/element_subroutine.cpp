@@ -97,7 +97,8 @@ struct MissingLibrary {
   std::vector<SourceLoc> needs;  // the elements that name it
 };
 std::vector<MissingLibrary>& missingLibraries() {
-  static std::vector<MissingLibrary> missing;
+  // Per thread: a deck is read on one thread, and decks read on others (the Python package) have their own.
+  static thread_local std::vector<MissingLibrary> missing;
   return missing;
 }
 

@@ -5,8 +5,10 @@
 // (a vendor's) are warnings for `check` and one error per library for `run`, before it integrates.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "cli/subroutine_runs.h"
 
@@ -53,6 +55,19 @@ std::string asExpressionRequest(std::string csv) {
   return csv;
 }
 
+// Column `column` (f1 is 3) of request `id`'s rows in requests.csv, in time order.
+std::vector<double> requestColumn(const std::string& csv, const std::string& id, size_t column) {
+  std::vector<double> values;
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+    if (fields.size() > column && fields[1] == id) values.push_back(std::stod(fields[column]));
+  }
+  return values;
+}
+
 size_t rows(const std::string& csv) { return static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')); }
 
 class OutputSubroutineRun : public SubroutineRun {
@@ -97,6 +112,16 @@ TEST_F(OutputSubroutineRun, EachSubroutineEqualsItsExpressionElementBitForBit) {
     EXPECT_NE(written.find(",600,USERSUB,"), std::string::npos) << twin;
     EXPECT_EQ(asExpressionRequest(written), requests) << twin;
   }
+  // The DIFSUB's state obeys its equation, DIF1 = DX(12,22) - 2*DIF, at every output (request 600's f1 is DX(12,22),
+  // 601's f1 and f2 are DIF and DIF1), to 1e-6 (measured 5e-8: outputs between steps are interpolated with the
+  // integrator's accuracy, integr_tol 1e-7), and it moved from its ic 0.01 (to 0.01036 at the halt).
+  const std::string difsub = results("DIFSUB_c", "requests.csv");
+  const std::vector<double> dx = requestColumn(difsub, "600", 3), state = requestColumn(difsub, "601", 3),
+                            rate = requestColumn(difsub, "601", 4);
+  ASSERT_EQ(dx.size(), state.size());
+  ASSERT_GT(state.size(), 20u);
+  for (size_t k = 0; k < state.size(); ++k) EXPECT_NEAR(rate[k], dx[k] - 2 * state[k], 1e-6) << "output " << k;
+  EXPECT_GT(std::fabs(state.back() - 0.01), 1e-4);
   // Without the sensor the run reaches its end time, 1 s.
   ASSERT_EQ(runDeck("no_sensor", swapped("500", "")), 0) << stderrText();
   EXPECT_GT(rows(results("no_sensor", "bodies.csv")), rows(bodies));
