@@ -2,19 +2,16 @@
 #include "control_diff.h"
 
 #include "elements/expression_context.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/excerpt.h"
 
 namespace lodestone {
 
 using S = ControlDiffSpec;
 
-namespace {
-constexpr const char* kNoDifsub =
-    "DIFSUB user subroutines are not available yet; write the equation as type=\"EXPRESSION\" with expr";
-}
-
 const ElementSchema<ControlDiffSpec>& controlDiffSchema() {
-  static const ElementSchema<S> schema{
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
       .element = "Control_Diff",
       .idField = &S::id,
       .attributes = {
@@ -25,22 +22,21 @@ const ElementSchema<ControlDiffSpec>& controlDiffSchema() {
           attr::real("ic", &S::ic).byDefault(0.0),
           attr::real("ic_dot", &S::ic_dot),
           attr::boolean("is_static_hold", &S::is_static_hold).byDefault(false),
-          attr::unsupported<S>("usrsub_dll_name", kNoDifsub),
-          attr::unsupported<S>("usrsub_fnc_name", kNoDifsub),
-          attr::unsupported<S>("usrsub_param_string", kNoDifsub),
-          attr::unsupported<S>("script_name", kNoDifsub),
-          attr::unsupported<S>("interpreter", kNoDifsub),
           attr::presentation<S>("full_label"),
       }};
+    addSubroutineRows(made.attributes, &S::subroutine);
+    return made;
+  }();
   return schema;
 }
 
 void checkControlDiff(const ControlDiffSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "USERSUB") {
-    diagnostics.error(spec.loc, "type=\"USERSUB\" (a DIFSUB user subroutine) is not available yet: Lodestone has no "
-                                "DIFSUB loader; write the equation as type=\"EXPRESSION\" with expr");
+    if (spec.expr) diagnostics.warning(spec.loc, "expr is ignored: type=\"USERSUB\" takes DIFSUB's value");
+    checkSubroutineAttributes(spec.subroutine, "DIFSUB", spec.loc, diagnostics);
     return;
   }
+  warnUnusedSubroutineAttributes(spec.subroutine, "type is not USERSUB", spec.loc, diagnostics);
   if (!spec.expr) {
     diagnostics.error(spec.loc, std::string("type=\"EXPRESSION\" needs expr, the expression that gives ") +
                                     (spec.is_implicit ? "the residual F(DIF, DIF1, …) = 0 (is_implicit=\"TRUE\")"
@@ -55,10 +51,21 @@ int DifferentialModel::indexOf(long id) const {
   return found == indexById.end() ? -1 : found->second;
 }
 
-std::shared_ptr<const DifferentialModel> buildDifferentialModel(const std::vector<ControlDiffSpec>& specs,
-                                                                Diagnostics& diagnostics) {
+std::shared_ptr<DifferentialModel> buildDifferentialModel(const std::vector<ControlDiffSpec>& specs,
+                                                          Diagnostics& diagnostics) {
   auto result = std::make_shared<DifferentialModel>();
   for (const ControlDiffSpec& spec : specs) {
+    if (spec.type == "USERSUB") {
+      // Numbered now, as DIF(id) elsewhere needs; its DIFSUB comes with setUpDifferentialSubroutines.
+      result->indexById[spec.id] = static_cast<int>(result->equations.size());
+      result->equations.push_back(ControlDiff{.id = spec.id,
+                                              .loc = spec.loc,
+                                              .expression = std::get<Expression>(Expression::compile("0")),
+                                              .implicit = spec.is_implicit,
+                                              .initialValue = spec.ic,
+                                              .initialRate = spec.ic_dot.value_or(0.0)});
+      continue;
+    }
     if (spec.type != "EXPRESSION" || !spec.expr) continue;  // reported by checkControlDiff
     std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
     if (!expression) continue;
@@ -71,6 +78,27 @@ std::shared_ptr<const DifferentialModel> buildDifferentialModel(const std::vecto
                                             .initialRate = spec.ic_dot.value_or(0.0)});
   }
   return result;
+}
+
+void setUpDifferentialSubroutines(DifferentialModel& equations, const std::vector<ControlDiffSpec>& specs,
+                                  const Model& model, Diagnostics& diagnostics) {
+  for (const ControlDiffSpec& spec : specs) {
+    const int index = equations.indexOf(spec.id);
+    if (spec.type != "USERSUB" || index < 0) continue;
+    ControlDiff& equation = equations.equations[static_cast<size_t>(index)];
+    equation.subroutine = buildElementSubroutine(
+        spec.subroutine, "DIFSUB", 1,
+        spec.is_implicit ? "[value], the residual F(DIF, DIF1, ...) = 0" : "[value], the state's time derivative",
+        false, spec.loc, model, diagnostics);
+    if (!equation.subroutine) continue;
+    // Its row is evaluated before accelerations and loads exist, as an expression's (checkDifferentialReferences).
+    const OutputReads reads = subroutineReads(*equation.subroutine, model);
+    if (reads.acceleration || reads.contacts || reads.loads) {
+      diagnostics.error(spec.loc, equation.subroutine->routine.describe() + " reads, through c_varval, a variable that "
+                                  "reads accelerations or loads; a Control_Diff's equation may read positions, "
+                                  "velocities, time, variables and other Control_Diff states");
+    }
+  }
 }
 
 void checkDifferentialReferences(const DifferentialModel& equations, const Model& model, Diagnostics& diagnostics) {

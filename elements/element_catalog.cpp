@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "elements/activation.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -509,6 +510,7 @@ std::string describeElement(const ElementKind& kind) {
 
 void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
   Diagnostics& diagnostics = context.diagnostics();
+  reportMissingLibraries(diagnostics);  // once per library, now that every element has named its own
   std::optional<double> currentTime;
   bool anySimulate = false;
   bool stopped = false;

@@ -7,6 +7,7 @@
 
 #include "elements/force_elements.h"
 #include "elements/post_request.h"
+#include "elements/reference_string.h"
 #include "elements/reference_variable.h"
 #include "elements/sensor_event.h"
 #include "solver/core/text.h"
@@ -195,11 +196,15 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   model.data = buildDataModel(spec.splines, spec.arrays, spec.strings);  // every expression may read splines, arrays
+  checkStringSubroutines(spec.strings, diagnostics);
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   // DIF and DIF1 may appear in any expression, variables' too: the equations are compiled first, checked after.
-  model.differentials = buildDifferentialModel(spec.differentials, diagnostics);
+  const std::shared_ptr<DifferentialModel> differentials =
+      buildDifferentialModel(spec.differentials, diagnostics);
+  model.differentials = differentials;
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
+  setUpDifferentialSubroutines(*differentials, spec.differentials, model, diagnostics);  // DIFSUB reads variables
   checkDifferentialReferences(*model.differentials, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);

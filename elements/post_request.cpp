@@ -5,6 +5,7 @@
 
 #include "elements/constraint_joint.h"
 #include "elements/force_elements.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/marker_measures.h"
 #include "solver/core/text.h"
 
@@ -46,7 +47,8 @@ std::optional<RequestType> writableType(const std::string& type) {
   if (type == "MARKER_ACCELERATION") return RequestType::Acceleration;
   if (type == "MARKER_FORCE") return RequestType::Force;
   if (type == "EXPRESSION") return RequestType::Expression;
-  return std::nullopt;  // USERSUB, ELEMENTAL_FORCE
+  if (type == "USERSUB") return RequestType::UserSubroutine;
+  return std::nullopt;  // ELEMENTAL_FORCE
 }
 
 // Whether some joint, motion or force element acts between markers i and j (j = 0: at i).
@@ -107,13 +109,9 @@ const ElementSchema<PostRequestSpec>& postRequestSchema() {
     VariantSet<S> types{"type", {}};
     for (const char* type : kMarkerTypes) types.variants.emplace_back(type, markerAttributes());
     types.variants.emplace_back("EXPRESSION", expressionAttributes());
-    // Read so that a deck written for MotionSolve reads with one warning per such request, not one per attribute.
-    types.variants.emplace_back(
-        "USERSUB", std::vector<Attribute<S>>{attr::text("usrsub_fnc_name", &S::usrsub_fnc_name),
-                                             attr::text("usrsub_dll_name", &S::usrsub_dll_name),
-                                             attr::text("script_name", &S::script_name),
-                                             attr::text("usrsub_param_string", &S::usrsub_param_string),
-                                             attr::text("interpreter", &S::interpreter)});
+    std::vector<Attribute<S>> subroutineRows;
+    addSubroutineRows(subroutineRows, &S::subroutine);
+    types.variants.emplace_back("USERSUB", std::move(subroutineRows));
     types.variants.emplace_back(
         "ELEMENTAL_FORCE",
         std::vector<Attribute<S>>{attr::text("elem_type", &S::elem_type), attr::text("jflag", &S::jflag),
@@ -128,9 +126,7 @@ const ElementSchema<PostRequestSpec>& postRequestSchema() {
 
 void checkPostRequest(const PostRequestSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "USERSUB") {
-    const std::string function = spec.usrsub_fnc_name ? ", usrsub_fnc_name=\"" + *spec.usrsub_fnc_name + "\"" : "";
-    diagnostics.warning(spec.loc, "type=\"USERSUB\" (a REQSUB user subroutine" + function +
-                                      ") is not supported yet; this request is not written to requests.csv");
+    checkSubroutineAttributes(spec.subroutine, "REQSUB", spec.loc, diagnostics);
     return;
   }
   if (spec.type == "ELEMENTAL_FORCE") {
@@ -153,6 +149,7 @@ const char* requestTypeName(RequestType type) {
     case RequestType::Acceleration: return "MARKER_ACCELERATION";
     case RequestType::Force: return "MARKER_FORCE";
     case RequestType::Expression: return "EXPRESSION";
+    case RequestType::UserSubroutine: return "USERSUB";
   }
   return "EXPRESSION";
 }
@@ -170,6 +167,17 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
                     .markerJ = spec.j_marker_id,
                     .refMarker = spec.ref_marker_id};
     bool built = true;
+    if (*type == RequestType::UserSubroutine) {
+      request.subroutine = buildOutputSubroutine(spec.subroutine, "REQSUB", 8,
+                                                 "[f1, f2, f3, f4, f5, f6, f7, f8], the request's eight values",
+                                                 spec.loc, model, diagnostics);
+      built = request.subroutine.has_value();
+      if (built) {
+        const OutputReads reads = subroutineReads(*request.subroutine, model);
+        result->readsContacts = result->readsContacts || reads.contacts;
+        result->readsLoads = result->readsLoads || reads.loads;
+      }
+    }
     for (size_t k = 0; *type == RequestType::Expression && k < spec.expressions.size(); ++k) {
       const std::optional<std::string> text = componentText(spec.expressions[k]);
       if (!text) continue;
@@ -195,7 +203,8 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
   return result;
 }
 
-RequestEvaluator::RequestEvaluator(const Model& model) : context_(model), requests_(model.requests.get()) {}
+RequestEvaluator::RequestEvaluator(const Model& model)
+    : model_(model), context_(model), requests_(model.requests.get()) {}
 
 bool RequestEvaluator::needsLoads() const {
   return !empty() && (requests_->readsLoads ||
@@ -213,7 +222,9 @@ void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bod
     RequestSample sample{.id = request.id, .type = request.type};
     std::array<double, 8>& f = sample.values;
     const MarkerMotion axes = context_.marker(static_cast<int>(request.refMarker));
-    if (request.type == RequestType::Expression) {
+    if (request.type == RequestType::UserSubroutine) {
+      f = callOutputSubroutine(*request.subroutine, ContextSubroutineState(model_, context_));
+    } else if (request.type == RequestType::Expression) {
       for (size_t k = 0; k < f.size(); ++k) {
         if (request.expressions[k]) f[k] = request.expressions[k]->evaluate(context_);
       }

@@ -14,7 +14,8 @@
 //                         one acting at I), as Adams' FX..TM sum them. Contacts act between graphics, not markers,
 //                         and are not included.
 //   EXPRESSION            expr1..expr8; a component that is "NULL" or left out is 0, as MotionSolve writes it.
-// USERSUB (REQSUB) and ELEMENTAL_FORCE requests are not available yet: a warning names each, and it is not written.
+//   USERSUB               the eight numbers REQSUB returns (C or Python, plugins/element_subroutine.h).
+// ELEMENTAL_FORCE requests are not available yet: a warning names each, and it is not written.
 #pragma once
 
 #include <array>
@@ -26,6 +27,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/expression_context.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
@@ -41,18 +43,19 @@ struct PostRequestSpec {
   long j_marker_id = 0;    // 0: ground
   long ref_marker_id = 0;  // 0: ground
   std::array<std::optional<std::string>, 8> expressions;  // expr1..expr8
-  // Read only to be named in the warning that these types are not available yet.
-  std::optional<std::string> usrsub_fnc_name, usrsub_dll_name, usrsub_param_string, script_name, interpreter;
+  SubroutineAttributeValues subroutine;  // USERSUB: REQSUB
+  // Read only to be named in the warning that this type is not available yet.
   std::optional<std::string> elem_type, jflag;
 };
 
 const ElementSchema<PostRequestSpec>& postRequestSchema();
-// USERSUB and ELEMENTAL_FORCE are not available yet (a warning); MARKER_* need i_marker_id; each expression compiles.
+// ELEMENTAL_FORCE is not available yet (a warning); MARKER_* need i_marker_id; each expression compiles; USERSUB names
+// its REQSUB.
 void checkPostRequest(const PostRequestSpec& spec, Diagnostics& diagnostics);
 
 // ---- the requests of a model ------------------------------------------------------------------------------------
 
-enum class RequestType { Displacement, Velocity, Acceleration, Force, Expression };
+enum class RequestType { Displacement, Velocity, Acceleration, Force, Expression, UserSubroutine };
 
 // "MARKER_DISPLACEMENT"…, as the deck and requests.csv write the type.
 const char* requestTypeName(RequestType type);
@@ -63,6 +66,7 @@ struct Request {
   RequestType type = RequestType::Expression;
   long markerI = 0, markerJ = 0, refMarker = 0;  // Reference_Marker ids; 0 is ground
   std::array<std::optional<Expression>, 8> expressions;  // EXPRESSION: nothing is 0
+  std::optional<ElementSubroutine> subroutine;            // USERSUB: REQSUB, set up
 };
 
 struct RequestModel {
@@ -102,6 +106,7 @@ class RequestEvaluator {
                 std::vector<RequestSample>& samples, const ContactMeasures* contacts = nullptr);
 
  private:
+  const Model& model_;
   ModelExpressionContext context_;
   const RequestModel* requests_ = nullptr;
 };

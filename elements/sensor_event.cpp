@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "elements/expression_context.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -11,35 +12,36 @@ namespace lodestone {
 using S = SensorEventSpec;
 
 const ElementSchema<SensorEventSpec>& sensorEventSchema() {
-  static const ElementSchema<S> schema{
-      .element = "Sensor_Event",
-      .idField = &S::id,
-      .attributes = {
-          attr::text("label", &S::label),
-          attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
-          attr::text("expr", &S::expr).modifiable(),
-          attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
-          attr::real("value", &S::value).byDefault(0.0).modifiable(),
-          // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the
-          // crossing is located to the integrator's precision whatever error_tol says.
-          attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
-          attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
-          attr::boolean("return", &S::returns).byDefault(false).modifiable(),
-          attr::boolean("print", &S::print).byDefault(false).modifiable(),
-          attr::boolean("restart", &S::restart).byDefault(false).modifiable(),
-          attr::boolean("verbose", &S::verbose).byDefault(false).modifiable(),
-          attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
-          attr::boolean("active", &S::active).byDefault(true).modifiable(),
-          attr::real("dt", &S::dt).above(0).modifiable(),
-          attr::real("hmax", &S::hmax).above(0).modifiable(),
-          attr::real("stepsize", &S::stepsize).above(0).modifiable(),
-          attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
-          attr::unsupported<S>("codgen", "code generation is not available"),
-          attr::unsupported<S>("usrsub_dll_name", "SENSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_fnc_name", "SENSUB user subroutines are not available yet"),
-          attr::unsupported<S>("usrsub_param_string", "SENSUB user subroutines are not available yet"),
-          attr::presentation<S>("full_label"),
-      }};
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{
+        .element = "Sensor_Event",
+        .idField = &S::id,
+        .attributes = {
+            attr::text("label", &S::label),
+            attr::keyword("type", &S::type, {"EXPRESSION", "USERSUB"}).byDefault(std::string("EXPRESSION")),
+            attr::text("expr", &S::expr).modifiable(),
+            attr::keyword("compare", &S::compare, {"GE", "LT", "EQ"}).byDefault(std::string("EQ")).modifiable(),
+            attr::real("value", &S::value).byDefault(0.0).modifiable(),
+            // MotionView writes error_tol="0." unless told otherwise: zero is valid, and with zero_crossing the
+            // crossing is located to the integrator's precision whatever error_tol says.
+            attr::real("error_tol", &S::error_tol).atLeast(0).byDefault(1e-3).modifiable(),
+            attr::boolean("halt", &S::halt).byDefault(false).modifiable(),
+            attr::boolean("return", &S::returns).byDefault(false).modifiable(),
+            attr::boolean("print", &S::print).byDefault(false).modifiable(),
+            attr::boolean("restart", &S::restart).byDefault(false).modifiable(),
+            attr::boolean("verbose", &S::verbose).byDefault(false).modifiable(),
+            attr::boolean("zero_crossing", &S::zero_crossing).byDefault(true).modifiable(),
+            attr::boolean("active", &S::active).byDefault(true).modifiable(),
+            attr::real("dt", &S::dt).above(0).modifiable(),
+            attr::real("hmax", &S::hmax).above(0).modifiable(),
+            attr::real("stepsize", &S::stepsize).above(0).modifiable(),
+            attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
+            attr::unsupported<S>("codgen", "code generation is not available"),
+            attr::presentation<S>("full_label"),
+        }};
+    addSubroutineRows(made.attributes, &S::subroutine);
+    return made;
+  }();
   return schema;
 }
 
@@ -61,10 +63,11 @@ SensorCompare compareOf(const std::string& keyword) {
 
 void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics) {
   if (spec.type == "USERSUB") {
-    diagnostics.error(spec.loc, "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet; write the "
-                                "condition as type=\"EXPRESSION\" with expr");
+    if (spec.expr) diagnostics.warning(spec.loc, "expr is ignored: type=\"USERSUB\" compares SENSUB's value");
+    checkSubroutineAttributes(spec.subroutine, "SENSUB", spec.loc, diagnostics);
     return;
   }
+  warnUnusedSubroutineAttributes(spec.subroutine, "type is not USERSUB", spec.loc, diagnostics);
   if (!spec.expr) {
     diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the expression compared with value");
     return;
@@ -82,9 +85,18 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
   auto result = std::make_shared<SensorModel>();
   for (const SensorEventSpec& spec : specs) {
     if (!spec.active) continue;
-    // Checked again: a command may have changed expr.
-    std::optional<Expression> expression = compileExpression(spec, diagnostics);
-    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
+    std::optional<ElementSubroutine> subroutine;
+    std::optional<Expression> expression;
+    if (spec.type == "USERSUB") {
+      subroutine = buildOutputSubroutine(spec.subroutine, "SENSUB", 1, "[value], compared with the sensor's value",
+                                         spec.loc, model, diagnostics);
+      if (!subroutine) continue;
+      expression = std::get<Expression>(Expression::compile("0"));  // never evaluated
+    } else {
+      // Checked again: a command may have changed expr.
+      expression = compileExpression(spec, diagnostics);
+      if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
+    }
     SensorEvent sensor{.id = spec.id,
                        .loc = spec.loc,
                        .expression = std::move(*expression),
@@ -99,7 +111,14 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
                        .zeroCrossing = spec.zero_crossing,
                        .dt = spec.dt,
                        .hmax = spec.hmax,
-                       .stepsize = spec.stepsize};
+                       .stepsize = spec.stepsize,
+                       .subroutine = std::move(subroutine)};
+    if (sensor.subroutine) {
+      const OutputReads reads = subroutineReads(*sensor.subroutine, model);
+      result->usesAcceleration = result->usesAcceleration || reads.acceleration;
+      result->readsContacts = result->readsContacts || reads.contacts;
+      result->readsLoads = result->readsLoads || reads.loads;
+    }
     result->usesAcceleration =
         result->usesAcceleration || readsAcceleration(sensor.expression, model.variables.get());
     result->readsContacts = result->readsContacts || readsContacts(sensor.expression, model.variables.get());
@@ -124,7 +143,8 @@ const char* compareKeyword(SensorCompare compare) {
 
 // ---- evaluation ------------------------------------------------------------------------------------------------
 
-SensorEvaluator::SensorEvaluator(const Model& model) : context_(model), sensors_(model.sensors.get()) {
+SensorEvaluator::SensorEvaluator(const Model& model)
+    : model_(model), context_(model), sensors_(model.sensors.get()) {
   if (!sensors_) return;
   for (size_t k = 0; k < sensors_->sensors.size(); ++k) {
     if (sensors_->sensors[k].zeroCrossing) rootSensors_.push_back(static_cast<int>(k));
@@ -138,7 +158,9 @@ const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
 
 double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies, contacts_, loads_);
-  return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(context_);
+  const SensorEvent& sensor = sensors_->sensors[static_cast<size_t>(index)];
+  if (sensor.subroutine) return callOutputSubroutine(*sensor.subroutine, ContextSubroutineState(model_, context_))[0];
+  return sensor.expression.evaluate(context_);
 }
 
 void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {

@@ -1,6 +1,7 @@
-// Sensor_Event: a condition on an expression (expr compared with value) that IDAS locates in time as a root, and
-// what the run does when it happens (halt, return, print, a new output step or step limit). The deck element and
-// its checks, the sensors of a model, and their evaluation from the bodies' kinematics.
+// Sensor_Event: a condition on an expression (expr compared with value; with type="USERSUB", the value a SENSUB
+// returns) that IDAS locates in time as a root, and what the run does when it happens (halt, return, print, a new
+// output step or step limit). The deck element and its checks, the sensors of a model, and their evaluation from the
+// bodies' kinematics.
 #pragma once
 
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/expression_context.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
@@ -30,10 +32,11 @@ struct SensorEventSpec {
   bool zero_crossing = true;
   bool active = true;
   std::optional<double> dt, hmax, stepsize;
+  SubroutineAttributeValues subroutine;  // type="USERSUB": SENSUB
 };
 
 const ElementSchema<SensorEventSpec>& sensorEventSchema();
-// The expression compiles (errors point at its column); USERSUB sensors are refused.
+// The expression compiles (errors point at its column); a USERSUB sensor names its SENSUB.
 void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics);
 
 // ---- the sensors of a model -----------------------------------------------------------------------------------
@@ -52,6 +55,7 @@ struct SensorEvent {
   bool halt = false, returns = false, print = false, restart = false, verbose = false;
   bool zeroCrossing = true;
   std::optional<double> dt, hmax, stepsize;
+  std::optional<ElementSubroutine> subroutine;  // SENSUB, set up, in place of the expression
 };
 
 struct SensorModel {
@@ -105,6 +109,7 @@ class SensorEvaluator {
   bool conditionHolds(int index, double expressionValue) const;
 
  private:
+  const Model& model_;
   ModelExpressionContext context_;
   const SensorModel* sensors_ = nullptr;
   const ContactMeasures* contacts_ = nullptr;

@@ -68,4 +68,44 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
   return subroutine;
 }
 
+std::optional<ElementSubroutine> buildElementSubroutine(const SubroutineAttributeValues& values,
+                                                        const char* defaultFunction, size_t count, const char* returns,
+                                                        bool withoutDflag, const SourceLoc& loc, const Model& model,
+                                                        Diagnostics& diagnostics) {
+  std::optional<UserSubroutine> routine = loadSubroutine(values, defaultFunction, loc, diagnostics);
+  if (!routine) return std::nullopt;
+  ElementSubroutine subroutine{.routine = std::move(*routine),
+                               .id = loc.id.value_or(0),
+                               .element = loc.subject() + " (" + loc.position() + ")",
+                               .kind = loc.element,
+                               .count = count,
+                               .withoutDflag = withoutDflag,
+                               .returns = returns};
+  const VariableModel* variables = model.variables.get();
+  const InitialSubroutineState initial(model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
+  if (!setUpSubroutine(subroutine, initial, loc, diagnostics)) return std::nullopt;
+  return subroutine;
+}
+
+OutputReads subroutineReads(const ElementSubroutine& subroutine, const Model& model) {
+  OutputReads reads;
+  for (const int id : subroutine.variablesRead) {
+    const auto compiled = Expression::compile("VARVAL(" + std::to_string(id) + ")");
+    const Expression* expression = std::get_if<Expression>(&compiled);
+    if (!expression) continue;
+    reads.acceleration = reads.acceleration || readsAcceleration(*expression, model.variables.get());
+    reads.contacts = reads.contacts || readsContacts(*expression, model.variables.get());
+    reads.loads = reads.loads || readsLoads(*expression, model.variables.get());
+  }
+  return reads;
+}
+
+void addSubroutineBodies(const ElementSubroutine& subroutine, const Model& model, std::vector<int>& bodies) {
+  std::string reads = "0";
+  for (const int id : subroutine.markersRead) reads += "+DX(" + std::to_string(id) + ")";
+  for (const int id : subroutine.variablesRead) reads += "+VARVAL(" + std::to_string(id) + ")";
+  const auto compiled = Expression::compile(reads);
+  if (const Expression* expression = std::get_if<Expression>(&compiled)) addBodiesRead(*expression, model, bodies);
+}
+
 }  // namespace lodestone

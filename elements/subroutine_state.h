@@ -52,4 +52,26 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
                                                       const SourceLoc& loc, const Model& model,
                                                       ForceConnection& connection, Diagnostics& diagnostics);
 
+// The subroutine of an element that is not a force (SENSUB, REQSUB: withoutDflag; DIFSUB) loaded and set up at the
+// model's initial state: ElementSubroutine's fields from `loc`. Nothing after reporting why on `loc`.
+std::optional<ElementSubroutine> buildElementSubroutine(const SubroutineAttributeValues& values,
+                                                        const char* defaultFunction, size_t count, const char* returns,
+                                                        bool withoutDflag, const SourceLoc& loc, const Model& model,
+                                                        Diagnostics& diagnostics);
+inline std::optional<ElementSubroutine> buildOutputSubroutine(const SubroutineAttributeValues& values,
+                                                              const char* defaultFunction, size_t count,
+                                                              const char* returns, const SourceLoc& loc,
+                                                              const Model& model, Diagnostics& diagnostics) {
+  return buildElementSubroutine(values, defaultFunction, count, returns, true, loc, model, diagnostics);
+}
+
+// What a subroutine reads through the variables its set-up call read (c_varval), as VARVAL would in an expression.
+struct OutputReads {
+  bool acceleration = false, contacts = false, loads = false;
+};
+OutputReads subroutineReads(const ElementSubroutine& subroutine, const Model& model);
+// The moving bodies (indices) whose state a set-up subroutine reads, through its markers and the variables it reads,
+// appended to `bodies` without repeats (addBodiesRead for an expression).
+void addSubroutineBodies(const ElementSubroutine& subroutine, const Model& model, std::vector<int>& bodies);
+
 }  // namespace lodestone

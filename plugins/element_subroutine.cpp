@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "python_scripts.h"
@@ -90,7 +91,60 @@ std::string recordFailure(const ElementSubroutine& subroutine, const SubroutineE
   return reason;
 }
 
+// The elements waiting for each library that is not found, by the name the deck gives, in the order met.
+struct MissingLibrary {
+  std::string name, reason;
+  std::vector<SourceLoc> needs;  // the elements that name it
+};
+std::vector<MissingLibrary>& missingLibraries() {
+  // Per thread: a deck is read on one thread, and decks read on others (the Python package) have their own.
+  static thread_local std::vector<MissingLibrary> missing;
+  return missing;
+}
+
+void noteMissingLibrary(const std::string& name, const std::string& reason, const SourceLoc& loc) {
+  std::vector<MissingLibrary>& missing = missingLibraries();
+  auto found = std::find_if(missing.begin(), missing.end(), [&](const MissingLibrary& library) {
+    return library.name == name;
+  });
+  if (found == missing.end()) {
+    missing.push_back(MissingLibrary{.name = name, .reason = reason, .needs = {}});
+    found = std::prev(missing.end());
+  }
+  found->needs.push_back(loc);
+}
+
 }  // namespace
+
+void reportNeededAtRun(const SourceLoc& loc, const std::string& message, Diagnostics& diagnostics) {
+  if (userCodeIsOnlyInspected()) {
+    diagnostics.warning(loc, message + " (an error for `run`)");
+  } else {
+    diagnostics.error(loc, message);
+  }
+}
+
+void forgetMissingLibraries() { missingLibraries().clear(); }
+
+void reportMissingLibraries(Diagnostics& diagnostics) {
+  for (MissingLibrary& library : missingLibraries()) {
+    // In the deck's order, each element once (a command that modifies an element names it again), said on the first.
+    std::stable_sort(library.needs.begin(), library.needs.end(),
+                     [](const SourceLoc& a, const SourceLoc& b) { return a.line < b.line; });
+    std::vector<std::string> needs;
+    for (const SourceLoc& need : library.needs) {
+      const std::string named = need.subject() + " (line " + std::to_string(need.line) + ")";
+      if (std::find(needs.begin(), needs.end(), named) == needs.end()) needs.push_back(named);
+    }
+    std::string list;
+    for (const std::string& need : needs) list += (list.empty() ? "" : ", ") + need;
+    reportNeededAtRun(library.needs.front(),
+                      "usrsub_dll_name=\"" + library.name + "\": " + library.reason + "; needed by " +
+                          std::to_string(needs.size()) + (needs.size() == 1 ? " element: " : " elements: ") + list,
+                      diagnostics);
+  }
+  forgetMissingLibraries();
+}
 
 void checkSubroutineAttributes(const SubroutineAttributeValues& values, const char* defaultFunction,
                                const SourceLoc& loc, Diagnostics& diagnostics) {
@@ -119,6 +173,18 @@ void checkSubroutineAttributes(const SubroutineAttributeValues& values, const ch
   if (namesLibrary(values.library) && values.script) {
     diagnostics.warning(loc, "usrsub_dll_name is ignored: script_name=\"" + excerpt(*values.script) + "\" gives " +
                                  function);
+  }
+  // Whether the library is there, looked up as loadSubroutine will (nothing is loaded): one that is not is said once,
+  // with every element that needs it, when the deck has been read (reportMissingLibraries).
+  if (namesLibrary(values.library) && !values.script) {
+    const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
+    const std::string deckFolder = std::filesystem::path(loc.file).parent_path().string();
+    try {
+      findUserFile("library", *values.library,
+                   libraryCandidates(*values.library, deckFolder, searchPath ? searchPath : "", executableLibFolder()));
+    } catch (const UserFileNotFound& error) {
+      noteMissingLibrary(*values.library, error.what(), loc);
+    }
   }
 }
 
@@ -166,6 +232,16 @@ std::optional<UserSubroutine> loadSubroutine(const SubroutineAttributeValues& va
   try {
     UserLibraries libraries(deckFolder);
     routine.keepLoaded = libraries.load(*values.library);
+  } catch (const UserFileNotFound& error) {
+    // The reader said it, once for the library (reportMissingLibraries): `check` builds the element with a stand-in,
+    // never called, so that what else the deck holds is checked as well. (A model built from a spec not read from a
+    // deck gets the error here.)
+    if (userCodeIsOnlyInspected()) {
+      routine.file = *values.library;
+      return routine;
+    }
+    diagnostics.error(loc, "usrsub_dll_name=\"" + *values.library + "\": " + error.what());
+    return std::nullopt;
   } catch (const std::exception& error) {
     diagnostics.error(loc, "usrsub_dll_name=\"" + *values.library + "\": " + error.what());
     return std::nullopt;
@@ -191,10 +267,17 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   ElementSubroutineRecord& record = elementSubroutineRecord();
   const bool stopBefore = record.stopRequest.has_value();
   try {
-    callSubroutine(subroutine.routine,
-                   ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                               .count = subroutine.count, .returns = subroutine.returns,
-                               .element = subroutine.kind.c_str()});
+    if (subroutine.withoutDflag) {
+      callSubroutine(subroutine.routine,
+                     OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                                .count = subroutine.count, .returns = subroutine.returns,
+                                .element = subroutine.kind.c_str()});
+    } else {
+      callSubroutine(subroutine.routine,
+                     ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                                 .count = subroutine.count, .returns = subroutine.returns,
+                                 .element = subroutine.kind.c_str()});
+    }
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
@@ -241,6 +324,27 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
           {subroutine.element + ": " + returned + "; the integrator will retry with smaller steps", true});
     }
     break;
+  }
+  return result;
+}
+
+std::array<double, 8> callOutputSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state) {
+  ElementHost host(subroutine, state, nullptr);
+  const ScopedSubroutineHost installed(host);
+  std::array<double, 8> result;
+  try {
+    result = callSubroutine(subroutine.routine,
+                            OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(),
+                                       .count = subroutine.count, .returns = subroutine.returns,
+                                       .element = subroutine.kind.c_str()});
+  } catch (const SubroutineError& error) {
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    const std::string reason = recordFailure(subroutine, error, state.time());
+    if (!record.stopRequest) {
+      record.stopRequest = reason;
+      record.stopTime = state.time();
+    }
+    throw;
   }
   return result;
 }

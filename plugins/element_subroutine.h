@@ -59,6 +59,18 @@ void warnUnusedSubroutineAttributes(const SubroutineAttributeValues& values, con
 std::optional<UserSubroutine> loadSubroutine(const SubroutineAttributeValues& values, const char* defaultFunction,
                                              const SourceLoc& loc, Diagnostics& diagnostics);
 
+// What only a run needs, said once where `check` and `run` differ: a warning under `check` (which runs no user code),
+// an error under `run`, which then fails before integrating.
+void reportNeededAtRun(const SourceLoc& loc, const std::string& message, Diagnostics& diagnostics);
+
+// Libraries named by usrsub_dll_name that are not found (a vendor's, such as Altair's msautoutils or mbdtire, not
+// installed): checkSubroutineAttributes notes each element that needs one, and reportMissingLibraries, once the deck
+// is read (checkWholeDeck), says ONE line per library naming every element that needs it (reportNeededAtRun: a
+// warning for `check`, which then builds those elements with stand-ins never called; an error for `run`), and
+// forgets them.
+void forgetMissingLibraries();
+void reportMissingLibraries(Diagnostics& diagnostics);
+
 // What a subroutine reads while it runs: the element's state.
 class SubroutineState {
  public:
@@ -77,6 +89,7 @@ struct ElementSubroutine {
   std::string element;  // "Force_Scalar_TwoBody id=5 (deck.xml:12:3)", for messages
   std::string kind;     // "Force_Scalar_TwoBody"
   size_t count = 1;     // the numbers it returns
+  bool withoutDflag = false;  // SENSUB, REQSUB: MotionSolve's prototype (id, time, par, npar, iflag, result)
   const char* returns = "";
   // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).
   std::vector<int> markersRead, variablesRead;
@@ -93,6 +106,9 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
 // record below.
 std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
                                             bool dflag);
+
+// callElementSubroutine for a subroutine withoutDflag (SENSUB, REQSUB): the result's first `count` numbers (1 or 8).
+std::array<double, 8> callOutputSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state);
 
 // What the calls of element subroutines left for the run's log, one record per process (a process runs one
 // simulation at a time, as the utilities' host is one per process): cleared when a simulation starts.

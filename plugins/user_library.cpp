@@ -132,7 +132,7 @@ std::string findUserFile(std::string_view what, std::string_view name, const std
       tried += " (" + *problem + ")";
     }
   }
-  throw std::runtime_error(std::string(what) + " \"" + std::string(name) + "\" not found (tried " + tried +
+  throw UserFileNotFound(std::string(what) + " \"" + std::string(name) + "\" not found (tried " + tried +
                            "; set LODESTONE_USERSUB_PATH to add folders)");
 }
 

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,7 +21,14 @@ namespace lodestone {
 // folder ("." when it has none), then each folder of `searchPath` (LODESTONE_USERSUB_PATH, colon-separated).
 std::vector<std::string> userFileFolders(const std::string& deckFolder, std::string_view searchPath);
 
-// The first of `candidates` that is a file, as a canonical path. Throws std::runtime_error otherwise:
+// What findUserFile throws when no candidate is a file: the name, not the file, is the problem (a vendor's library
+// that is not installed, say).
+class UserFileNotFound : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The first of `candidates` that is a file, as a canonical path. Throws UserFileNotFound otherwise:
 // `<what> "<name>" not found (tried …; set LODESTONE_USERSUB_PATH to add folders)`, where a candidate that exists
 // but is not a regular file says what it is: `./x.py (is a FIFO, not a regular file)`.
 std::string findUserFile(std::string_view what, std::string_view name, const std::vector<std::string>& candidates);

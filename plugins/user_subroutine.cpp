@@ -105,4 +105,19 @@ std::array<double, 6> callSubroutine(const UserSubroutine& routine, const Elemen
   return values;
 }
 
+std::array<double, 8> callSubroutine(const UserSubroutine& routine, const OutputCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time, call.element);
+  if (routine.isPython()) return pythonEngine().call(routine, call);
+  int id = call.id, npar = static_cast<int>(routine.parameters.size());
+  int iflag = call.iflag ? 1 : 0;
+  double time = call.time;
+  double result[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  ParameterCopy par(routine.parameters);
+  reinterpret_cast<lodestone_outputsub>(routine.address)(&id, &time, par.data(), &npar, &iflag, result);
+  if (call.iflag) return {};
+  std::array<double, 8> values{};
+  std::copy_n(result, call.count, values.begin());
+  return values;
+}
+
 }  // namespace lodestone

@@ -72,6 +72,18 @@ struct ElementCall {
   const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call
 };
 
+// SENSUB (Sensor_Event) and REQSUB (Post_Request): (id, time, par, npar, iflag) -> result[0..count), MotionSolve's
+// prototypes without dflag (their values are never differenced). count is 1 (SENSUB; in Python also a number alone)
+// or 8 (REQSUB).
+struct OutputCall {
+  int id = 0;
+  double time = 0;
+  bool iflag = false;
+  size_t count = 1;  // 1 or 8
+  const char* returns = "";
+  const char* element = "";
+};
+
 // A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.
 // what(): one line ("CNFSUB in /m/contact.py raised ZeroDivisionError: float division by zero"); details(): the
 // lines that explain it (Python's traceback), empty when there are none.
@@ -96,5 +108,7 @@ std::array<double, 3> callSubroutine(const UserSubroutine& routine, const Fricti
 void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
 // The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
 std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
+// The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
+std::array<double, 8> callSubroutine(const UserSubroutine& routine, const OutputCall& call);
 
 }  // namespace lodestone

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 
+#include "elements/subroutine_state.h"
+
 namespace lodestone {
 
 DifferentialEquations::DifferentialEquations(const Model& model, const StateLayout& layout)
-    : equations_(model.differentials.get()),
+    : model_(model),
+      equations_(model.differentials.get()),
       offset_(layout.differentialOffset()),
       count_(layout.differentialCount()),
       context_(model) {
@@ -16,7 +19,9 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
   bodiesRead_.resize(static_cast<size_t>(count_));
   bodyDerivatives_.resize(static_cast<size_t>(count_));
   for (int k = 0; k < count_; ++k) {
-    addBodiesRead(equations_->equations[static_cast<size_t>(k)].expression, model, bodiesRead_[static_cast<size_t>(k)]);
+    const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
+    addBodiesRead(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
+    if (equation.subroutine) addSubroutineBodies(*equation.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
     bodyDerivatives_[static_cast<size_t>(k)].assign(bodiesRead_[static_cast<size_t>(k)].size(),
                                                     Eigen::Matrix<double, 1, body_state::kSize>::Zero());
   }
@@ -46,7 +51,10 @@ void DifferentialEquations::readRates(const double* yp) {
 
 double DifferentialEquations::equationResidual(int k) const {
   const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
-  const double value = equation.expression.evaluate(context_);
+  const double value = equation.subroutine ? callElementSubroutine(*equation.subroutine,
+                                                                   ContextSubroutineState(model_, context_),
+                                                                   differencing_)[0]
+                                           : equation.expression.evaluate(context_);
   return equation.implicit ? value : states_.rates[static_cast<size_t>(k)] - value;
 }
 
@@ -89,6 +97,7 @@ void DifferentialEquations::addPatternBlocks(JacobianPattern& pattern) {
 
 void DifferentialEquations::differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies) {
   residuals(time, bodies, base_.data());
+  const DifferencingFlag differencing(differencing_);  // DIFSUB's dflag
   // The Control_Diff columns: every row against every state and every rate (there are few).
   for (std::vector<double>* entries : {&states_.values, &states_.rates}) {
     Eigen::MatrixXd& derivatives = entries == &states_.values ? stateDerivatives_ : rateDerivatives_;

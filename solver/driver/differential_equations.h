@@ -52,6 +52,14 @@ class DifferentialEquations {
   // Every row at (time, bodies) and the current states and rates, into `out` (count_ values).
   void residuals(double time, std::span<const BodyKinematics> bodies, double* out);
 
+  // Set while differentiate() perturbs states: a DIFSUB's dflag.
+  struct DifferencingFlag {
+    explicit DifferencingFlag(bool& flag) : flag_(flag) { flag_ = true; }
+    ~DifferencingFlag() { flag_ = false; }
+    bool& flag_;
+  };
+  const Model& model_;
+  bool differencing_ = false;
   const DifferentialModel* equations_ = nullptr;
   int offset_ = 0;
   int count_ = 0;

@@ -9,11 +9,14 @@
 #include <variant>
 
 #include "contact_interference.h"
+#include "elements/control_diff.h"
 #include "elements/force_contact.h"
 #include "elements/force_elements.h"
 #include "elements/reference_variable.h"
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
+#include "elements/post_request.h"
+#include "elements/sensor_event.h"
 #include "plugins/user_code_faults.h"
 #include "plugins/user_library.h"
 #include "solver/core/text.h"
@@ -50,6 +53,21 @@ std::vector<std::string> userCodeUses(const Model& model) {
   if (model.variables) {
     for (const ReferenceVariable& variable : model.variables->variables) {
       if (variable.subroutine) add(variable.loc, "value", *variable.subroutine);
+    }
+  }
+  if (model.differentials) {
+    for (const ControlDiff& equation : model.differentials->equations) {
+      if (equation.subroutine) add(equation.loc, equation.implicit ? "residual" : "derivative", *equation.subroutine);
+    }
+  }
+  if (model.sensors) {
+    for (const SensorEvent& sensor : model.sensors->sensors) {
+      if (sensor.subroutine) add(sensor.loc, "value", *sensor.subroutine);
+    }
+  }
+  if (model.requests) {
+    for (const Request& request : model.requests->requests) {
+      if (request.subroutine) add(request.loc, "values", *request.subroutine);
     }
   }
   if (model.forces) {

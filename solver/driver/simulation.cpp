@@ -13,6 +13,13 @@
 
 namespace lodestone {
 
+namespace {
+// What a sensor compares, for the log: its expression, or the SENSUB that gives the value.
+std::string sensorQuantity(const SensorEvent& sensor) {
+  return sensor.subroutine ? sensor.subroutine->routine.function : sensor.expression.text();
+}
+}  // namespace
+
 // Output times: start + k·interval while short of the end, then the end itself. A last interval shorter than
 // a billionth of the print interval is rounding, not an output.
 struct OutputSchedule {
@@ -162,8 +169,8 @@ bool Simulation::emitOutput(double time, std::span<const double> state, std::spa
   if (!onOutput_) return true;
   system_->sampleBodies(state, derivative, samples_);
   system_->jointReactions(time, state, jointSamples_);
-  system_->sampleRequests(time, state, derivative, jointSamples_, requestSamples_);
   try {
+    system_->sampleRequests(time, state, derivative, jointSamples_, requestSamples_);  // REQSUB may fail
     system_->sampleContacts(time, state, contactSamples_);
     impacts_.closeInterval(contactSamples_);
   } catch (const SubroutineError&) {
@@ -758,7 +765,7 @@ void Simulation::logVerboseSensors(double time, std::span<const double> y) {
     if (!interpolated) integrator_->interpolateDerivative(time, outputDerivative_);
     interpolated = true;
     const double value = system_->sensorValue(static_cast<int>(k), time, y.data(), outputDerivative_.data());
-    logLine(" " + describeSensor(sensors[k]) + ": " + sensors[k].expression.text() + " = " + scientific(value, 9) +
+    logLine(" " + describeSensor(sensors[k]) + ": " + sensorQuantity(sensors[k]) + " = " + scientific(value, 9) +
             " at t=" + scientific(time, 9));
   }
 }
@@ -791,8 +798,8 @@ std::optional<SegmentOutcome> Simulation::actOnSensors(const std::vector<int>& f
       }
       trace_->write(TraceLevel::Info, time, "events", "end-event", {{"sensor", name}});
     }
-    logLine(" " + describeSensor(sensor) + ": " + sensor.expression.text() + " " + compareKeyword(sensor.compare) + " " +
-            scientific(sensor.value, 9) + " at t=" + scientific(time, 9) + " (" + sensor.expression.text() + " = " +
+    logLine(" " + describeSensor(sensor) + ": " + sensorQuantity(sensor) + " " + compareKeyword(sensor.compare) + " " +
+            scientific(sensor.value, 9) + " at t=" + scientific(time, 9) + " (" + sensorQuantity(sensor) + " = " +
             scientific(value, 9) + ", " + (sensor.zeroCrossing ? "located" : "noticed after a step, not located") +
             "); " + (said.empty() ? "no action" : "actions: " + said));
     if (onSensorAction_) {

@@ -26,12 +26,13 @@ TEST(ControlDiffDecks, MissingExpressionIsAnError) {
                                                 "that gives the state's time derivative"));
 }
 
-TEST(ControlDiffDecks, DifsubIsRefusedNamingWhatIsMissing) {
+TEST(ControlDiffDecks, DifsubNamesItsMissingLibrary) {
   const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
       "<Control_Diff id=\"5\" type=\"USERSUB\" usrsub_dll_name=\"libdiff.so\" usrsub_fnc_name=\"DIFSUB\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "type=\"USERSUB\" (a DIFSUB user subroutine) is not available yet: "
-                                                "Lodestone has no DIFSUB loader"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "usrsub_dll_name"));
+  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Control_Diff id=5: usrsub_dll_name=\"libdiff.so\": library "
+                                                "\"libdiff.so\" not found (tried "));
+  const Diagnostics neither = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" type=\"USERSUB\"/>"));
+  EXPECT_TRUE(hasError(neither, kFirstLine, "usrsub_dll_name is needed: the shared library that holds DIFSUB"));
 }
 
 TEST(ControlDiffDecks, UnknownIdsAreNamedWithTheirColumn) {

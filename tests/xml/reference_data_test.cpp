@@ -122,7 +122,8 @@ TEST(ReferenceDataDecks, StringsNeedTheirText) {
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_String id=\"70\"/>")), kFirstLine,
                        "Reference_String id=70: needs string, the text it holds"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_String id=\"70\" usrsub_dll_name=\"msautoutils\"/>")),
-                       kFirstLine, "strings computed by a user subroutine are not available yet"));
+                       kFirstLine, "Reference_String id=70: usrsub_dll_name=\"msautoutils\": library \"msautoutils\" "
+                                   "not found (tried "));
 }
 
 // The ids an expression names are checked when the model is built, each with its column.

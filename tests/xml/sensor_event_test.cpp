@@ -1,5 +1,5 @@
 // Sensor_Event, Deactivate and Activate in decks: expressions that do not compile are errors with the column inside
-// expr and the element's line, markers the deck does not have are named, USERSUB sensors are refused, and the
+// expr and the element's line, markers the deck does not have are named, a USERSUB sensor names its SENSUB, and the
 // activation commands must name an element of the model.
 #include "support/deck_testing.h"
 
@@ -38,7 +38,7 @@ TEST(SensorEventDeck, ExpressionIsRequiredAndUserSubroutinesAreRefused) {
   EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("value=\"1\"")), kSensorLine,
                        "type=\"EXPRESSION\" needs expr, the expression compared with value"));
   EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("type=\"USERSUB\" value=\"1\"")), kSensorLine,
-                       "type=\"USERSUB\" (a SENSUB user subroutine) is not available yet"));
+                       "usrsub_dll_name is needed: the shared library that holds SENSUB"));
   EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("expr=\"TIME\" compare=\"LE\"")), kSensorLine,
                        "attribute 'compare' must be one of GE, LT, EQ (got 'LE')"));
   EXPECT_TRUE(hasError(readAndBuildDeck(sensorDeck("expr=\"TIME\" error_tol=\"-1e-3\"")), kSensorLine,

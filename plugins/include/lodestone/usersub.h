@@ -81,6 +81,18 @@ void STDCALL VARSUB(int *id, double *time, double *par, int *npar, int *dflag, i
  * expression's. iflag != 0 on the set-up call, which may read ground markers only.
  */
 void STDCALL MOTSUB(int *id, double *time, double *par, int *npar, int *iord, int *iflag, double *result);
+/* DIFSUB (Control_Diff type="USERSUB"): result[0], the state's time derivative, or with is_implicit="TRUE" the
+   residual F(DIF, DIF1, ...) = 0; the same prototype as the force elements'. */
+void STDCALL DIFSUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, double *result);
+
+/*
+ * Subroutines whose values are never differenced, so they have no dflag (MotionSolve's prototypes):
+ *   SENSUB (Sensor_Event type="USERSUB"): value[0], compared with the sensor's value as its expr would be;
+ *   REQSUB (Post_Request type="USERSUB"): result[0..7], the request's eight values F1..F8 (requests.csv).
+ * iflag != 0 on the set-up call made when the model is built (the result is not used).
+ */
+void STDCALL SENSUB(int *id, double *time, double *par, int *npar, int *iflag, double *value);
+void STDCALL REQSUB(int *id, double *time, double *par, int *npar, int *iflag, double *result);
 
 typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, double *, double *, int *, int *, double *);
@@ -89,6 +101,8 @@ typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double
 typedef void(STDCALL *lodestone_contactpost)(int *, int *, int *, double *, double *, int *, int *, int *);
 /* SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB and MOTSUB. */
 typedef void(STDCALL *lodestone_elementsub)(int *, double *, double *, int *, int *, int *, double *);
+/* SENSUB and REQSUB. */
+typedef void(STDCALL *lodestone_outputsub)(int *, double *, double *, int *, int *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
 /* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
