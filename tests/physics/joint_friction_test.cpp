@@ -3,7 +3,8 @@
 // MARKER_FORCE request between the joint's markers, whose torque about the axis is the friction alone), and its
 // angular velocity grows by (T − friction)/I while it slides; a block on a translational joint with force_preload
 // breaks away at μs·m·g + force_preload and slides at μd·m·g + force_preload; a block pushed below breakaway holds,
-// its creep within max_stiction_deform; effect="Sliding" has no stiction.
+// its creep within max_stiction_deform; effect="Sliding" has no stiction, effect="Stiction" no sliding friction, and
+// inputs="0110" leaves out the preload.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -31,6 +32,7 @@ struct Wheel {
   double muStatic = 0.3, muDynamic = 0.2, pinRadius = 0.02, preload = 0.05;
   double maxCreep = 1e-5, stictionVelocity = 1e-3;
   std::string effect = "All";
+  std::string inputs = "1111";
   std::string drive = "MIN(0.1*TIME, 0.2)";
   double endTime = 3, printInterval = 0.01;
   double normalLoad() const { return mass * kGravity; }
@@ -47,7 +49,7 @@ struct Wheel {
         "<Force_JointFriction id=\"9\" joint_id=\"1\" mu_static=\"" + formatReal(muStatic) + "\" mu_dynamic=\"" +
         formatReal(muDynamic) + "\" pin_radius=\"" + formatReal(pinRadius) + "\" torque_preload=\"" +
         formatReal(preload) + "\" max_stiction_deform=\"" + formatReal(maxCreep) + "\" stiction_trans_vel=\"" +
-        formatReal(stictionVelocity) + "\" effect=\"" + effect + "\"/>\n" +
+        formatReal(stictionVelocity) + "\" effect=\"" + effect + "\" inputs=\"" + inputs + "\"/>\n" +
         "<Force_Scalar_TwoBody id=\"40\" type=\"TORQUE\" i_marker_id=\"22\" j_marker_id=\"11\" val_expression=\"" +
         drive + "\"/>\n" + "<Post_Request id=\"50\" type=\"MARKER_FORCE\" i_marker_id=\"21\" j_marker_id=\"10\"/>\n";
     DeckXml settings;
@@ -108,6 +110,36 @@ TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
   EXPECT_GT(bodies.at(at(2.2), "wz") * wheel.pinRadius, 2 * wheel.stictionVelocity);
   const double gained = bodies.at(at(3.0), "wz") - bodies.at(at(2.2), "wz");
   EXPECT_NEAR(gained, acceleration * 0.8, 1e-6 * acceleration * 0.8);
+}
+
+TEST(JointFriction, InputsLeaveOutThePreloadAndStictionOnlyFadesWhenSliding) {
+  // inputs="0110": no preload, so breakaway at 0.3·0.02·19.62 = 0.11772 N·m; effect="Stiction": no friction once the
+  // wheel slides at 2·stiction_trans_vel.
+  Wheel wheel;
+  wheel.inputs = "0110";
+  wheel.effect = "Stiction";
+  wheel.endTime = 2.5;
+  const DeckRun run = runDeckText("joint_friction_stiction_only", wheel.deck());
+  ASSERT_TRUE(run.completed);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = requestRows(requests, 50);
+  const std::vector<size_t> wheelRows = bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), wheelRows.size());
+  const double breakaway = wheel.muStatic * wheel.pinRadius * wheel.normalLoad();
+  ASSERT_NEAR(breakaway, 0.11772, 1e-12);
+  double largest = 0;
+  int sliding = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const double friction = -requests.at(rows[k], "f8");
+    largest = std::max(largest, friction);
+    if (bodies.at(wheelRows[k], "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+      ++sliding;
+      EXPECT_NEAR(friction, 0.0, 1e-12) << "t = " << requests.at(rows[k], "time");
+    }
+  }
+  EXPECT_GT(sliding, 50);
+  EXPECT_NEAR(largest, breakaway, 1e-6 * breakaway);
 }
 
 // A block (body 3, CG at the origin) on a TRANSLATIONAL joint along ground x (I = 31, J = 11), gravity −z; pushed
