@@ -73,6 +73,7 @@ void JointFrictionEvaluator::start(std::span<const BodyKinematics> bodies) {
   }
   stepAnchors_ = anchors_;
   stepAngles_ = angles_;
+  started_ = true;
 }
 
 void JointFrictionEvaluator::acceptState(std::span<const BodyKinematics> bodies) {

@@ -26,6 +26,7 @@ class JointFrictionEvaluator {
  public:
   explicit JointFrictionEvaluator(const Model& model);
   bool empty() const { return frictions_.empty(); }
+  bool started() const { return started_; }
   // The anchors at the start: each joint's slip coordinate at `bodies` (no bristle deflection).
   void start(std::span<const BodyKinematics> bodies);
   // Adds the friction loads at `bodies` with the joints' reactions `reactions` (ConstraintSystem::reactions order).
@@ -63,6 +64,7 @@ class JointFrictionEvaluator {
   std::vector<double> anchors_;  // a, per element
   std::vector<double> angles_;   // the latest accepted joint angle (REVOLUTE), to count whole turns
   std::vector<double> stepAnchors_, stepAngles_;  // the same at the start of the latest accepted step
+  bool started_ = false;
 };
 
 }  // namespace lodestone

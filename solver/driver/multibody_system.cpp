@@ -83,8 +83,9 @@ AssemblyReport MultibodySystem::assemble(double time, bool firstStart, std::span
         evaluateForces(time, state.data(), false);
         loads = loads_;
       });
-  // Joint friction's bristles start undeflected where the assembly put the joints.
-  if (firstStart && jointFrictions_) {
+  // Joint friction's bristles start undeflected where the assembly put the joints (also in a system that replaces
+  // another after a command changed the model: the stick state starts again there).
+  if (jointFrictions_ && (firstStart || !jointFrictions_->started())) {
     updateKinematics(y.data());
     jointFrictions_->start(kinematics_);
   }
