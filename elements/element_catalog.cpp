@@ -286,6 +286,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
       collectionKind(forceBeamSchema(), &ModelSpec::beams, noCheck<ForceBeamSpec>, true),
       collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
+      collectionKind(forceJointFrictionSchema(), &ModelSpec::jointFrictions, checkForceJointFriction, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       textDataKind(referenceSplineSchema(), &ModelSpec::splines, completeReferenceSpline),
       textDataKind(referenceArraySchema(), &ModelSpec::arrays, completeReferenceArray),
@@ -314,10 +315,6 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  refused("Force_JointFriction",
-          "joint friction is not available yet: MotionSolve's law (LuGre bristles, loaded by the preload and the "
-          "joint's reaction forces and moments) is not known well enough to reproduce; model a known friction torque "
-          "with Force_Scalar_TwoBody");
   for (const char* element : {"Force_Scalar_OneBody", "Force_Field", "Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");

@@ -216,6 +216,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
     appendMarkerMotions(spec.markerMotions, model, *constraints, diagnostics);
     model.constraints = constraints;
   }
+  model.jointFrictions = buildJointFrictionModel(spec.jointFrictions, model, diagnostics);  // on the joints
   model.forces = buildForceModel(spec, model, diagnostics);
   model.requests = buildRequestModel(spec.requests, model, diagnostics);  // reads the joints and forces
   checkLoadReads(spec, model, diagnostics);

@@ -18,6 +18,7 @@
 #include "elements/force_beam.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
+#include "elements/force_joint_friction.h"
 #include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
 #include "elements/force_spring_damper.h"
@@ -82,6 +83,7 @@ struct ModelSpec {
   std::vector<ForceBushingSpec> bushings;
   std::vector<ForceBeamSpec> beams;
   std::vector<ForceMagnetSpec> magnets;
+  std::vector<ForceJointFrictionSpec> jointFrictions;
   std::vector<PostRequestSpec> requests;
   std::vector<ReferenceSplineSpec> splines;
   std::vector<ReferenceArraySpec> arrays;

@@ -18,6 +18,12 @@ using namespace body_state;
 
 MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::span<double> y) {
   StaticReport report;
+  // Joint friction is left out of static solutions (docs/joints.md#joint-friction).
+  solvingStatics_ = true;
+  const struct StaticsDone {
+    bool& flag;
+    ~StaticsDone() { flag = false; }
+  } staticsDone{solvingStatics_};
   const int bodies = layout_.bodyCount();
   if (bodies == 0) return report;
   for (int b = 0; b < bodies; ++b) {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "elements/force_gravity.h"
+#include "elements/force_joint_friction_law.h"
 #include "magnetics/induced_magnetisation.h"
 #include "stopwatch.h"
 
@@ -30,6 +31,9 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false),
       couplingsOfRow_(model.bodies.size()) {
+  if (model.jointFrictions && !model.jointFrictions->frictions.empty()) {
+    jointFrictions_ = std::make_shared<JointFrictionEvaluator>(model);
+  }
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const int offset = layout_.bodyOffset(body);
     bodyBlocks_.push_back(pattern_.addBlock({offset, kSize, offset, kSize}));
@@ -79,6 +83,12 @@ AssemblyReport MultibodySystem::assemble(double time, bool firstStart, std::span
         evaluateForces(time, state.data(), false);
         loads = loads_;
       });
+  // Joint friction's bristles start undeflected where the assembly put the joints (also in a system that replaces
+  // another after a command changed the model: the stick state starts again there).
+  if (jointFrictions_ && (firstStart || !jointFrictions_->started())) {
+    updateKinematics(y.data());
+    jointFrictions_->start(kinematics_);
+  }
   // The start the assembly gives is taken as consistent (IDACalcIC is skipped): the Control_Diff rates too.
   if (!differentials_.empty()) {
     updateKinematics(y.data());
@@ -91,6 +101,7 @@ void MultibodySystem::acceptState(const double* y) {
   if (constraints_.empty()) return;
   updateKinematics(y);
   constraints_.acceptState(kinematics_);
+  if (jointFrictions_) jointFrictions_->acceptState(kinematics_);
 }
 
 void MultibodySystem::jointReactions(double time, std::span<const double> y, std::vector<JointReaction>& reactions) {
@@ -112,6 +123,8 @@ void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<
   updateMotion(y.data(), yp.data());
   detectContacts();
   evaluateForces(time, y.data(), false);
+  // The friction from the multipliers IDAS has here (those of the step's solution, interpolated).
+  addJointFrictionLoads(time, y.data(), true);
   constraints_.consistentOutput(time, y, yp, loads_);
 }
 
@@ -131,6 +144,7 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
 void MultibodySystem::collectMarkerLoads(double time, std::span<const JointReaction> joints) {
   markerLoads_.clear();
   forces_.markerLoads(time, kinematics_, markerLoads_);
+  if (jointFrictions_) jointFrictions_->addMarkerLoads(kinematics_, joints, markerLoads_);
   for (const JointReaction& joint : joints) {
     markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ,
                             .source = loadSourceOfElement(joint.element), .id = joint.id, .forceOnI = joint.force,
@@ -212,7 +226,18 @@ void MultibodySystem::evaluateForces(double time, const double* y, bool withJoin
   if (withJoints && !constraints_.empty()) {
     constraints_.evaluate(kinematics_, time, y);
     constraints_.addLoads(y, loads_);
+    addJointFrictionLoads(time, y);
   }
+}
+
+void MultibodySystem::addJointFrictionLoads(double time, const double* y, bool atOutput) {
+  // The friction reads the multipliers of the state being evaluated, Newton's iterate: the loop friction →
+  // accelerations → reactions → friction closes in the residual, with no state of its own. The iteration matrix
+  // leaves out the friction's derivatives (Newton's iteration treats it as a load fixed over the iteration).
+  if (!jointFrictions_ || solvingStatics_) return;
+  constraints_.evaluate(kinematics_, time, y);
+  constraints_.reactions(y, frictionReactions_);
+  jointFrictions_->addLoads(kinematics_, frictionReactions_, loads_, atOutput);
 }
 
 void MultibodySystem::assembleBodyEquations(const double* y, const double* yp, double* r) {
@@ -853,6 +878,12 @@ void MultibodySystem::energyRates(double time, const double* y, const double* yp
   sample.appliedWork = force.appliedPower;
   sample.fieldWork += force.fieldPower;
   sample.motionWork = constraints_.motionPower(kinematics_, y);
+  if (jointFrictions_ && !solvingStatics_) {
+    // Joint friction's work is counted with the dampers' (docs/joints.md#joint-friction).
+    constraints_.evaluate(kinematics_, time, y);
+    constraints_.reactions(y, frictionReactions_);
+    sample.forceDashpot += jointFrictions_->dissipatedPower(kinematics_, frictionReactions_);
+  }
   for (int k = 0; k < kIntegratedEnergyTermCount; ++k) rates[k] = sample.*kIntegratedEnergyTerms[k];
   times_.energy += watch.lap();
 }

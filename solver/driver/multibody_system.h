@@ -8,6 +8,7 @@
 
 #include <array>
 #include <deque>
+#include <memory>
 
 #include "elements/body_rigid.h"
 #include "elements/contact_evaluator.h"
@@ -27,6 +28,8 @@
 #include "state_layout.h"
 
 namespace lodestone {
+
+class JointFrictionEvaluator;  // elements/force_joint_friction_law.h
 
 class MultibodySystem {
  public:
@@ -185,7 +188,9 @@ class MultibodySystem {
 
   // ---- energy balance (energy.csv) ---------------------------------------------------------------------------
   // Whether anything but gravity can do work on the bodies or hold energy: contacts, force elements, motions.
-  bool hasEnergyFlows() const { return !contacts_.empty() || !forces_.empty() || constraints_.hasMotions(); }
+  bool hasEnergyFlows() const {
+    return !contacts_.empty() || !forces_.empty() || constraints_.hasMotions() || jointFrictions_ != nullptr;
+  }
   // The rates of the terms the integrator integrates at (t, y, y'), into `rates` in kIntegratedEnergyTerms' order.
   void energyRates(double time, const double* y, const double* yp, double* rates);
   // The energies held at state y (y' for user subroutines): kinetic, elastic, and gravity's measured from the CG
@@ -223,6 +228,8 @@ class MultibodySystem {
   void measureLoadsForSensors(double time, const double* y);
   // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
   void evaluateForces(double time, const double* y, bool withJoints = true);
+  // Force_JointFriction's loads at state y, from the joints' reactions in y's multipliers (after evaluateForces).
+  void addJointFrictionLoads(double time, const double* y, bool atOutput = false);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
   // One active pair's loads differentiated with respect to each state of each of its moving bodies (columns: body
@@ -324,6 +331,9 @@ class MultibodySystem {
   ContactStepLimit stepLimit_;
   SensorEvaluator sensors_;
   ForceEvaluator forces_;
+  std::shared_ptr<JointFrictionEvaluator> jointFrictions_;  // Force_JointFriction; null without any
+  bool solvingStatics_ = false;  // within solveStatics, which leaves joint friction out
+  std::vector<JointReaction> frictionReactions_;  // the joints' reactions the friction read at the latest state
   RequestEvaluator requests_;
   std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output, and for sensors
   std::vector<JointReaction> sensorJointReactions_;

@@ -2,7 +2,7 @@
 // joint that does not exist, a freedom the joint type lacks, a CYLINDRICAL joint without its freedom, a joint type
 // with no coordinate to couple, a zero coefficient, a count of coefficients that does not match the joints; a gear's
 // common-velocity marker off the housing, or at a place a joint does not move — and a correct coupler reads and
-// builds without a word. Force_JointFriction is refused at its line.
+// builds without a word.
 #include <gtest/gtest.h>
 
 #include "support/deck_testing.h"
@@ -112,15 +112,6 @@ TEST(ConstraintGearDeck, EachJointMustMoveTheContactPoint) {
   EXPECT_TRUE(hasError(d, kCouplerLine, "joint1_id names Constraint_Joint id=1 (REVOLUTE), which does not move the "
                                         "contact point along the z-axis of cv_marker_id=10"));
   EXPECT_EQ(d.errorCount(), 1) << d.formatAll();  // joint 2 slides along z_cv: it does
-}
-
-// Joint friction is refused at its line, with the reason: a deck that relies on it must not run without it.
-TEST(JointFrictionDeck, IsRefusedAtItsLineNotIgnored) {
-  const ReadResult result = readText(couplerDeck(
-      R"(<Force_JointFriction id="9" joint_id="1" mu_static="0.3" mu_dynamic="0.2" torque_preload="1"/>)"));
-  EXPECT_FALSE(result.spec);
-  EXPECT_TRUE(hasError(result.diagnostics, kCouplerLine, "Force_JointFriction id=9: element is not supported: joint "
-                                                         "friction is not available yet"));
 }
 
 }  // namespace

@@ -1,0 +1,209 @@
+// Force_JointFriction's law: the friction of each element at a state, its bristles' anchors, and its loads.
+#include "force_joint_friction_law.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "solver/core/step_functions.h"
+
+namespace lodestone {
+
+JointFrictionEvaluator::JointFrictionEvaluator(const Model& model) : model_(model) {
+  if (model.jointFrictions) frictions_ = model.jointFrictions->frictions;
+  anchors_.assign(frictions_.size(), 0.0);
+  angles_.assign(frictions_.size(), 0.0);
+  stepAnchors_ = anchors_;
+  stepAngles_ = angles_;
+}
+
+JointFrictionEvaluator::Placed JointFrictionEvaluator::place(const JointFriction& friction, int index,
+                                                             std::span<const BodyKinematics> bodies,
+                                                             bool atOutput) const {
+  const auto frame = [&](int markerIndex, int body, Vector3& position, Matrix3& axes) -> const BodyKinematics* {
+    const Marker& marker = model_.markers[static_cast<size_t>(markerIndex)];
+    if (body < 0) {
+      position = marker.position;
+      axes = marker.orientation;
+      return nullptr;
+    }
+    const BodyKinematics& kinematics = bodies[static_cast<size_t>(body)];
+    position = kinematics.position + kinematics.rotation * marker.position;
+    axes = kinematics.rotation * marker.orientation;
+    return &kinematics;
+  };
+  Placed placed;
+  Matrix3 axesI;
+  const BodyKinematics* bodyI = frame(friction.markerI, friction.bodyI, placed.positionI, axesI);
+  const BodyKinematics* bodyJ = frame(friction.markerJ, friction.bodyJ, placed.positionJ, placed.axesJ);
+  const Vector3 axis = placed.axesJ.col(2);
+  if (friction.rotational) {
+    // θ: x_I about z_J from x_J, the whole turns counted from the latest accepted angle.
+    const double measured = std::atan2(axesI.col(0).dot(placed.axesJ.col(1)), axesI.col(0).dot(placed.axesJ.col(0)));
+    const double reference = (atOutput ? stepAngles_ : angles_)[static_cast<size_t>(index)];
+    const double turn = 2 * std::numbers::pi;
+    const double angle = measured + turn * std::round((reference - measured) / turn);
+    placed.slip = friction.pinRadius * angle;
+    const Vector3 omegaI = bodyI ? bodyI->angularVelocity : Vector3::Zero();
+    const Vector3 omegaJ = bodyJ ? bodyJ->angularVelocity : Vector3::Zero();
+    placed.slipVelocity = friction.pinRadius * (omegaI - omegaJ).dot(axis);
+  } else {
+    placed.slip = (placed.positionI - placed.positionJ).dot(axis);
+    const Vector3 velocityI = bodyI ? bodyI->velocityAt(placed.positionI) : Vector3::Zero();
+    const Vector3 velocityJ = bodyJ ? bodyJ->velocityAt(placed.positionI) : Vector3::Zero();
+    placed.slipVelocity = (velocityI - velocityJ).dot(axis);
+  }
+  return placed;
+}
+
+const JointReaction* JointFrictionEvaluator::reactionOf(const JointFriction& friction,
+                                                        std::span<const JointReaction> reactions) const {
+  for (const JointReaction& reaction : reactions) {
+    if (reaction.id == friction.jointId && reaction.element == "Constraint_Joint") return &reaction;
+  }
+  return nullptr;
+}
+
+void JointFrictionEvaluator::start(std::span<const BodyKinematics> bodies) {
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    angles_[k] = 0;
+    const Placed placed = place(frictions_[k], static_cast<int>(k), bodies);
+    anchors_[k] = placed.slip;
+    if (frictions_[k].rotational) angles_[k] = placed.slip / frictions_[k].pinRadius;
+  }
+  stepAnchors_ = anchors_;
+  stepAngles_ = angles_;
+  started_ = true;
+}
+
+void JointFrictionEvaluator::acceptState(std::span<const BodyKinematics> bodies) {
+  stepAnchors_ = anchors_;
+  stepAngles_ = angles_;
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    const JointFriction& friction = frictions_[k];
+    const Placed placed = place(friction, static_cast<int>(k), bodies);
+    if (friction.rotational) angles_[k] = placed.slip / friction.pinRadius;
+    // The anchor is dragged along once the bristle is at its limit: the clamp makes this invisible to the friction.
+    const double deflection = placed.slip - anchors_[k];
+    if (std::fabs(deflection) > friction.maxStictionDeform) {
+      anchors_[k] = placed.slip - std::copysign(friction.maxStictionDeform, deflection);
+    }
+  }
+}
+
+JointFrictionSample JointFrictionEvaluator::sample(int index, std::span<const BodyKinematics> bodies,
+                                                   std::span<const JointReaction> reactions, bool atOutput) const {
+  const JointFriction& friction = frictions_[static_cast<size_t>(index)];
+  JointFrictionSample sample;
+  const Placed placed = place(friction, index, bodies, atOutput);
+  sample.slipVelocity = placed.slipVelocity;
+  const double anchor = (atOutput ? stepAnchors_ : anchors_)[static_cast<size_t>(index)];
+  sample.bristle = std::clamp((placed.slip - anchor) / friction.maxStictionDeform,
+                              -1.0, 1.0);
+  const JointReaction* reaction = reactionOf(friction, reactions);
+  // The normal load: the reaction on I, in J's axes (the torque about I's origin).
+  double normal = 0;
+  if (reaction) {
+    const Vector3 force = placed.axesJ.transpose() * reaction->force;
+    const Vector3 torque = placed.axesJ.transpose() * reaction->torque;
+    const double radialForce = std::hypot(force.x(), force.y());
+    const double bendingMoment = std::hypot(torque.x(), torque.y());
+    if (friction.rotational) {
+      if (friction.useReactionForce) {
+        normal += friction.pinRadius * radialForce + friction.frictionArm * std::fabs(force.z());
+      }
+      if (friction.useBendingMoment) normal += friction.pinRadius * bendingMoment / friction.bendingArm;
+    } else {
+      if (friction.useReactionForce) normal += radialForce;
+      if (friction.useBendingMoment) normal += bendingMoment / friction.overlap;
+      if (friction.useTorsionalMoment) normal += std::fabs(torque.z()) / friction.reactionArm;
+    }
+  }
+  const double preload = friction.usePreload ? friction.preload : 0.0;
+  sample.staticCapacity = friction.muStatic * normal + preload;
+  sample.dynamicCapacity = friction.muDynamic * normal + preload;
+  const double vs = friction.stictionVelocity;
+  const double speed = std::fabs(placed.slipVelocity);
+  const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β: 0 while sticking, 1 sliding
+  const double direction = placed.slipVelocity > 0 ? 1.0 : placed.slipVelocity < 0 ? -1.0 : 0.0;
+  switch (friction.effect) {
+    case FrictionEffect::All:
+      sample.friction = -((1 - sliding) * sample.staticCapacity * sample.bristle +
+                          sliding * sample.dynamicCapacity * direction);
+      break;
+    case FrictionEffect::Stiction:
+      sample.friction = -(1 - sliding) * sample.staticCapacity * sample.bristle;
+      break;
+    case FrictionEffect::Sliding:
+      sample.friction = -sample.dynamicCapacity * step(placed.slipVelocity, -vs, -1, vs, 1);
+      break;
+  }
+  return sample;
+}
+
+void JointFrictionEvaluator::addLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
+                                      std::vector<BodyLoad>& loads, bool atOutput) const {
+  if (reactions.empty()) return;
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    const JointFriction& friction = frictions_[k];
+    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions, atOutput);
+    const Placed placed = place(friction, static_cast<int>(k), bodies);
+    const Vector3 axis = placed.axesJ.col(2);
+    if (friction.rotational) {
+      const Vector3 torque = sampled.friction * axis;
+      if (friction.bodyI >= 0) loads[static_cast<size_t>(friction.bodyI)].torque += torque;
+      if (friction.bodyJ >= 0) loads[static_cast<size_t>(friction.bodyJ)].torque -= torque;
+    } else {
+      // At I's origin, on I and (reacting) on J.
+      const Vector3 force = sampled.friction * axis;
+      if (friction.bodyI >= 0) {
+        BodyLoad& load = loads[static_cast<size_t>(friction.bodyI)];
+        load.force += force;
+        load.torque += (placed.positionI - bodies[static_cast<size_t>(friction.bodyI)].position).cross(force);
+      }
+      if (friction.bodyJ >= 0) {
+        BodyLoad& load = loads[static_cast<size_t>(friction.bodyJ)];
+        load.force -= force;
+        load.torque -= (placed.positionI - bodies[static_cast<size_t>(friction.bodyJ)].position).cross(force);
+      }
+    }
+  }
+}
+
+double JointFrictionEvaluator::dissipatedPower(std::span<const BodyKinematics> bodies,
+                                               std::span<const JointReaction> reactions) const {
+  double power = 0;
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions);
+    // A torque works on the angular rate, v/Rp; a force on v.
+    const double rate =
+        frictions_[k].rotational ? sampled.slipVelocity / frictions_[k].pinRadius : sampled.slipVelocity;
+    power -= sampled.friction * rate;
+  }
+  return power;
+}
+
+void JointFrictionEvaluator::addMarkerLoads(std::span<const BodyKinematics> bodies,
+                                            std::span<const JointReaction> reactions,
+                                            std::vector<MarkerPairLoad>& out) const {
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    const JointFriction& friction = frictions_[k];
+    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions, true);
+    const Placed placed = place(friction, static_cast<int>(k), bodies, true);
+    const Vector3 axis = placed.axesJ.col(2);
+    MarkerPairLoad load;
+    load.markerI = model_.markers[static_cast<size_t>(friction.markerI)].id;
+    load.markerJ = model_.markers[static_cast<size_t>(friction.markerJ)].id;
+    if (friction.rotational) {
+      load.torqueOnI = sampled.friction * axis;
+      load.torqueOnJ = -load.torqueOnI;
+    } else {
+      load.forceOnI = sampled.friction * axis;
+      load.forceOnJ = -load.forceOnI;
+      load.torqueOnJ = (placed.positionI - placed.positionJ).cross(load.forceOnJ);
+    }
+    out.push_back(load);
+  }
+}
+
+}  // namespace lodestone

@@ -1,0 +1,70 @@
+// Force_JointFriction's law at a state (elements/force_joint_friction.h states it): the friction of each element from
+// its joint's reaction and slip, the anchors of its bristles, and the loads it puts on the bodies and markers.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "elements/body_rigid.h"
+#include "elements/force_joint_friction.h"
+#include "solver/output/result_tables.h"
+
+namespace lodestone {
+
+// What one friction element does at a state: the slip, the normal load, the friction (for requests and tests).
+struct JointFrictionSample {
+  double slipVelocity = 0;   // v on the surface (length/time)
+  double bristle = 0;        // u = z/zmax, in [−1, 1]
+  double staticCapacity = 0, dynamicCapacity = 0;  // C(μs), C(μd)
+  double friction = 0;       // f along (about) z_J on I: a force or a torque
+};
+
+// Evaluates the friction elements in the residual: each reads its joint's reaction from the multipliers of the
+// state being evaluated (the same iterate Newton is solving for), so the loop friction → accelerations → reactions
+// → friction is closed in the residual itself, at no extra state.
+class JointFrictionEvaluator {
+ public:
+  explicit JointFrictionEvaluator(const Model& model);
+  bool empty() const { return frictions_.empty(); }
+  bool started() const { return started_; }
+  // The anchors at the start: each joint's slip coordinate at `bodies` (no bristle deflection).
+  void start(std::span<const BodyKinematics> bodies);
+  // Adds the friction loads at `bodies` with the joints' reactions `reactions` (ConstraintSystem::reactions order).
+  // `reactions` may be empty (a start without multipliers): no friction then.
+  // `atOutput`: at an output within the latest accepted step (see acceptState).
+  void addLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
+                std::vector<BodyLoad>& loads, bool atOutput = false) const;
+  // The same loads at the joint markers, for requests and FX…TM (source None), at an output.
+  void addMarkerLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
+                      std::vector<MarkerPairLoad>& out) const;
+  // After an accepted step: the anchors follow the joints that slid beyond zmax. The outputs within that step, which
+  // come after, keep the anchors its solution was computed with (`atOutput`).
+  void acceptState(std::span<const BodyKinematics> bodies);
+  // Element `index`'s friction at a state.
+  JointFrictionSample sample(int index, std::span<const BodyKinematics> bodies,
+                             std::span<const JointReaction> reactions, bool atOutput = false) const;
+  // The power the friction takes from the bodies (−f·v, ≥ 0 while sliding; the bristle gives back what it stored).
+  double dissipatedPower(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions) const;
+  int count() const { return static_cast<int>(frictions_.size()); }
+  long idOf(int index) const { return frictions_[static_cast<size_t>(index)].id; }
+
+ private:
+  struct Placed {
+    Vector3 positionI, positionJ;
+    Matrix3 axesJ;
+    double slip = 0;          // x: the slip coordinate (Rp·θ, or d·z_J)
+    double slipVelocity = 0;  // v
+  };
+  Placed place(const JointFriction& friction, int index, std::span<const BodyKinematics> bodies,
+               bool atOutput = false) const;
+  const JointReaction* reactionOf(const JointFriction& friction, std::span<const JointReaction> reactions) const;
+
+  const Model& model_;
+  std::vector<JointFriction> frictions_;
+  std::vector<double> anchors_;  // a, per element
+  std::vector<double> angles_;   // the latest accepted joint angle (REVOLUTE), to count whole turns
+  std::vector<double> stepAnchors_, stepAngles_;  // the same at the start of the latest accepted step
+  bool started_ = false;
+};
+
+}  // namespace lodestone

@@ -1,0 +1,275 @@
+// Force_JointFriction against its closed forms: a wheel on a pin under gravity, driven by a slowly ramped torque,
+// breaks away at μs·Rp·m·g + torque_preload and slides at μd·Rp·m·g + torque_preload (the friction read through a
+// MARKER_FORCE request between the joint's markers, whose torque about the axis is the friction alone), and its
+// angular velocity grows by (T − friction)/I while it slides; a block on a translational joint with force_preload
+// breaks away at μs·m·g + force_preload and slides at μd·m·g + force_preload; a block pushed below breakaway holds,
+// its creep within max_stiction_deform; effect="Sliding" has no stiction, effect="Stiction" no sliding friction, and
+// inputs="0110" leaves out the preload.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/contact_runs.h"
+#include "support/joint_testing.h"
+#include "support/results_csv.h"
+
+namespace lodestone::testing {
+namespace {
+
+constexpr double kGravity = 9.81;
+
+// The rows of request `id` in requests.csv, in time order.
+std::vector<size_t> requestRows(const ResultsTable& table, long id) { return table.rowsOfBody(id); }
+
+// A wheel (body 2, CG on the pin at the origin) on a REVOLUTE joint about ground z (I = 21 on the wheel, J = 10 on
+// ground), gravity −y, so the pin carries m·g radially; a torque about z (Force_Scalar_TwoBody 40 between 22 and 11)
+// of `drive`; friction 9 on the joint; MARKER_FORCE request 50 between the joint's markers.
+struct Wheel {
+  double mass = 2, inertia = 0.05;
+  double muStatic = 0.3, muDynamic = 0.2, pinRadius = 0.02, preload = 0.05;
+  double maxCreep = 1e-5, stictionVelocity = 1e-3;
+  std::string effect = "All";
+  std::string inputs = "1111";
+  std::string drive = "MIN(0.1*TIME, 0.2)";
+  double endTime = 3, printInterval = 0.01;
+  double normalLoad() const { return mass * kGravity; }
+  double staticTorque() const { return muStatic * pinRadius * normalLoad() + preload; }
+  double dynamicTorque() const { return muDynamic * pinRadius * normalLoad() + preload; }
+  std::string deck() const {
+    BodyXml body;
+    body.mass = mass;
+    body.inertia = Vec3(inertia, inertia, inertia);
+    const std::string statements =
+        markerXml(10, 1, Vec3::Zero()) + markerXml(11, 1, Vec3::Zero()) + markerXml(20, 2, Vec3::Zero()) +
+        markerXml(21, 2, Vec3::Zero()) + markerXml(22, 2, Vec3::Zero()) + bodyXml(body) +
+        jointXml(1, "REVOLUTE", 21, 10) +
+        "<Force_JointFriction id=\"9\" joint_id=\"1\" mu_static=\"" + formatReal(muStatic) + "\" mu_dynamic=\"" +
+        formatReal(muDynamic) + "\" pin_radius=\"" + formatReal(pinRadius) + "\" torque_preload=\"" +
+        formatReal(preload) + "\" max_stiction_deform=\"" + formatReal(maxCreep) + "\" stiction_trans_vel=\"" +
+        formatReal(stictionVelocity) + "\" effect=\"" + effect + "\" inputs=\"" + inputs + "\"/>\n" +
+        "<Force_Scalar_TwoBody id=\"40\" type=\"TORQUE\" i_marker_id=\"22\" j_marker_id=\"11\" val_expression=\"" +
+        drive + "\"/>\n" + "<Post_Request id=\"50\" type=\"MARKER_FORCE\" i_marker_id=\"21\" j_marker_id=\"10\"/>\n";
+    DeckXml settings;
+    settings.gravity = Vec3(0, -kGravity, 0);
+    settings.integrTol = 1e-8;
+    settings.endTime = endTime;
+    settings.printInterval = printInterval;
+    return deckXml(settings, statements);
+  }
+};
+
+double wheelAngle(const ResultsTable& bodies, size_t row) {
+  return 2 * std::atan2(bodies.at(row, "e3"), bodies.at(row, "e0"));
+}
+
+TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
+  const Wheel wheel;
+  const DeckRun run = runDeckText("joint_friction_wheel", wheel.deck());
+  ASSERT_TRUE(run.completed);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = requestRows(requests, 50);
+  const std::vector<size_t> wheelRows = bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), wheelRows.size());
+  ASSERT_GT(rows.size(), 250u);
+  // 0.3·0.02·19.62 + 0.05 = 0.16772 N·m, and 0.2·0.02·19.62 + 0.05 = 0.12848 N·m.
+  ASSERT_NEAR(wheel.staticTorque(), 0.16772, 1e-12);
+  ASSERT_NEAR(wheel.dynamicTorque(), 0.12848, 1e-12);
+
+  double largest = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const double time = requests.at(rows[k], "time");
+    const double friction = -requests.at(rows[k], "f8");  // the torque on the wheel about z, opposing +z rotation
+    largest = std::max(largest, friction);
+    // Sticking while the drive is below breakaway: the creep on the pin's surface stays within max_stiction_deform.
+    if (0.1 * time < 0.99 * wheel.staticTorque()) {
+      EXPECT_LE(std::fabs(wheelAngle(bodies, wheelRows[k])) * wheel.pinRadius, wheel.maxCreep * (1 + 1e-9))
+          << "t = " << time;
+    }
+    // Sliding at more than twice stiction_trans_vel: the dynamic friction, within 1e-6 of its closed form.
+    if (bodies.at(wheelRows[k], "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+      EXPECT_NEAR(friction, wheel.dynamicTorque(), 1e-6 * wheel.dynamicTorque()) << "t = " << time;
+    }
+  }
+  // Breakaway: the largest friction before sliding is the static one.
+  EXPECT_NEAR(largest, wheel.staticTorque(), 1e-6 * wheel.staticTorque());
+
+  // Sliding under the constant 0.2 N·m after t = 2 s: ω grows at (0.2 − 0.12848)/0.05 = 1.4304 rad/s².
+  const auto at = [&](double time) {
+    for (size_t k = 0; k < wheelRows.size(); ++k) {
+      if (std::fabs(bodies.at(wheelRows[k], "time") - time) < 1e-9) return wheelRows[k];
+    }
+    ADD_FAILURE() << "no output at t = " << time;
+    return wheelRows.front();
+  };
+  const double acceleration = (0.2 - wheel.dynamicTorque()) / wheel.inertia;
+  EXPECT_NEAR(acceleration, 1.4304, 1e-12);
+  EXPECT_GT(bodies.at(at(2.2), "wz") * wheel.pinRadius, 2 * wheel.stictionVelocity);
+  const double gained = bodies.at(at(3.0), "wz") - bodies.at(at(2.2), "wz");
+  EXPECT_NEAR(gained, acceleration * 0.8, 1e-6 * acceleration * 0.8);
+}
+
+TEST(JointFriction, InputsLeaveOutThePreloadAndStictionOnlyFadesWhenSliding) {
+  // inputs="0110": no preload, so breakaway at 0.3·0.02·19.62 = 0.11772 N·m; effect="Stiction": no friction once the
+  // wheel slides at 2·stiction_trans_vel.
+  Wheel wheel;
+  wheel.inputs = "0110";
+  wheel.effect = "Stiction";
+  wheel.endTime = 2.5;
+  const DeckRun run = runDeckText("joint_friction_stiction_only", wheel.deck());
+  ASSERT_TRUE(run.completed);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = requestRows(requests, 50);
+  const std::vector<size_t> wheelRows = bodies.rowsOfBody(2);
+  ASSERT_EQ(rows.size(), wheelRows.size());
+  const double breakaway = wheel.muStatic * wheel.pinRadius * wheel.normalLoad();
+  ASSERT_NEAR(breakaway, 0.11772, 1e-12);
+  double largest = 0;
+  int sliding = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const double friction = -requests.at(rows[k], "f8");
+    largest = std::max(largest, friction);
+    if (bodies.at(wheelRows[k], "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+      ++sliding;
+      EXPECT_NEAR(friction, 0.0, 1e-12) << "t = " << requests.at(rows[k], "time");
+    }
+  }
+  EXPECT_GT(sliding, 50);
+  EXPECT_NEAR(largest, breakaway, 1e-6 * breakaway);
+}
+
+// A block (body 3, CG at the origin) on a TRANSLATIONAL joint along ground x (I = 31, J = 11), gravity −z; pushed
+// along +x by Force_Scalar_TwoBody 41 (`push`, from ground marker 13 behind it); MARKER_FORCE request 51.
+struct Block {
+  double mass = 3, muStatic = 0.4, muDynamic = 0.3, preload = 1.5;
+  double maxCreep = 1e-4, stictionVelocity = 1e-3;
+  std::string push;
+  std::string effect = "All";
+  double endTime = 3, printInterval = 0.002;
+  double staticForce() const { return muStatic * mass * kGravity + preload; }
+  double dynamicForce() const { return muDynamic * mass * kGravity + preload; }
+  std::string deck() const {
+    BodyXml body;
+    body.id = 3;
+    body.cg = 30;
+    body.mass = mass;
+    const Vec3 along = Vec3::UnitX(), across = Vec3::UnitY();
+    const std::string statements =
+        markerXml(11, 1, Vec3::Zero(), across, along) + markerXml(13, 1, Vec3(-10, 0, 0)) +
+        markerXml(30, 3, Vec3::Zero()) + markerXml(31, 3, Vec3::Zero(), across, along) +
+        markerXml(32, 3, Vec3::Zero()) + bodyXml(body) + jointXml(2, "TRANSLATIONAL", 31, 11) +
+        "<Force_JointFriction id=\"8\" joint_id=\"2\" mu_static=\"" + formatReal(muStatic) + "\" mu_dynamic=\"" +
+        formatReal(muDynamic) + "\" force_preload=\"" + formatReal(preload) + "\" max_stiction_deform=\"" +
+        formatReal(maxCreep) + "\" stiction_trans_vel=\"" + formatReal(stictionVelocity) + "\" effect=\"" + effect +
+        "\"/>\n" + "<Force_Scalar_TwoBody id=\"41\" type=\"FORCE\" i_marker_id=\"32\" j_marker_id=\"13\" "
+        "val_expression=\"" + push + "\"/>\n" +
+        "<Post_Request id=\"51\" type=\"MARKER_FORCE\" i_marker_id=\"31\" j_marker_id=\"11\"/>\n";
+    DeckXml settings;
+    settings.gravity = Vec3(0, 0, -kGravity);
+    settings.integrTol = 1e-8;
+    settings.endTime = endTime;
+    settings.printInterval = printInterval;
+    return deckXml(settings, statements);
+  }
+};
+
+TEST(JointFriction, BlockWithForcePreloadBreaksAwayAndSlidesAtTheClosedForms) {
+  Block block;
+  block.push = "STEP(TIME, 0, 0, 2, 14)";
+  const DeckRun run = runDeckText("joint_friction_block", block.deck());
+  ASSERT_TRUE(run.completed);
+  // 0.4·3·9.81 + 1.5 = 13.272 N and 0.3·3·9.81 + 1.5 = 10.329 N.
+  ASSERT_NEAR(block.staticForce(), 13.272, 1e-12);
+  ASSERT_NEAR(block.dynamicForce(), 10.329, 1e-12);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = requestRows(requests, 51);
+  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
+  ASSERT_EQ(rows.size(), blockRows.size());
+  double largest = 0;
+  int sliding = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const double friction = -requests.at(rows[k], "f2");  // along −x on the block
+    largest = std::max(largest, friction);
+    if (bodies.at(blockRows[k], "vx") > 2 * block.stictionVelocity) {
+      ++sliding;
+      EXPECT_NEAR(friction, block.dynamicForce(), 1e-6 * block.dynamicForce())
+          << "t = " << requests.at(rows[k], "time");
+    }
+  }
+  EXPECT_GT(sliding, 100);
+  EXPECT_NEAR(largest, block.staticForce(), 1e-6 * block.staticForce());
+  // Under the full 14 N from t = 2 s: v grows at (14 − 10.329)/3 m/s².
+  const double acceleration = (14 - block.dynamicForce()) / block.mass;
+  const size_t from = blockRows[static_cast<size_t>(2.2 / block.printInterval + 0.5)];
+  const size_t to = blockRows.back();
+  ASSERT_NEAR(bodies.at(from, "time"), 2.2, 1e-9);
+  ASSERT_NEAR(bodies.at(to, "time"), 3.0, 1e-9);
+  EXPECT_NEAR(bodies.at(to, "vx") - bodies.at(from, "vx"), acceleration * 0.8, 1e-6 * acceleration * 0.8);
+}
+
+TEST(JointFriction, BlockPushedBelowBreakawayHoldsWithinItsCreep) {
+  Block block;
+  const double push = 0.8 * block.staticForce();  // 10.6176 N
+  block.push = "STEP(TIME, 0, 0, 1, " + formatReal(push) + ")";
+  block.printInterval = 0.01;
+  const DeckRun run = runDeckText("joint_friction_hold", block.deck());
+  ASSERT_TRUE(run.completed);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const std::vector<size_t> rows = requestRows(requests, 51);
+  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
+  ASSERT_EQ(rows.size(), blockRows.size());
+  double creep = 0, speed = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    creep = std::max(creep, std::fabs(bodies.at(blockRows[k], "x")));
+    speed = std::max(speed, std::fabs(bodies.at(blockRows[k], "vx")));
+  }
+  EXPECT_LE(creep, block.maxCreep);
+  EXPECT_LT(speed, 0.2 * block.stictionVelocity);
+  // Held from t = 2 s on: the bristle carries the push, 0.8 of the way to its limit. It has no damping, so it rings
+  // at √(k/m) = √(13.272 / 1e-4 / 3) = 210 rad/s with what the ramp's ends excited (BDF damps it a little): the mean
+  // over the outputs is the push, the ring within 1e-3 of it.
+  double sum = 0, lowest = push, highest = push, creepSum = 0;
+  int count = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    if (requests.at(rows[k], "time") < 2 - 1e-9) continue;
+    const double held = -requests.at(rows[k], "f2");
+    sum += held;
+    creepSum += bodies.at(blockRows[k], "x");
+    lowest = std::min(lowest, held);
+    highest = std::max(highest, held);
+    ++count;
+  }
+  ASSERT_EQ(count, 101);
+  EXPECT_NEAR(sum / count, push, 1e-4 * push);
+  EXPECT_NEAR(creepSum / count, 0.8 * block.maxCreep, 1e-4 * block.maxCreep);
+  EXPECT_LT(highest - lowest, 2e-3 * push);
+}
+
+TEST(JointFriction, SlidingOnlyHasNoStiction) {
+  // effect="Sliding": μd throughout, smoothed through zero slip over ±stiction_trans_vel; a push between the dynamic
+  // and the static friction moves the block.
+  Block block;
+  block.effect = "Sliding";
+  const double push = 0.5 * (block.staticForce() + block.dynamicForce());
+  block.push = "STEP(TIME, 0, 0, 0.5, " + formatReal(push) + ")";
+  block.printInterval = 0.01;
+  block.endTime = 2;
+  const DeckRun run = runDeckText("joint_friction_sliding_only", block.deck());
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const ResultsTable requests((run.output / "requests.csv").string());
+  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
+  const std::vector<size_t> rows = requestRows(requests, 51);
+  const size_t last = blockRows.back();
+  EXPECT_GT(bodies.at(last, "vx"), block.stictionVelocity);
+  EXPECT_NEAR(-requests.at(rows.back(), "f2"), block.dynamicForce(), 1e-6 * block.dynamicForce());
+}
+
+}  // namespace
+}  // namespace lodestone::testing
