@@ -278,11 +278,13 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       collectionKind(controlDiffSchema(), &ModelSpec::differentials, checkControlDiff, true),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
+      collectionKind(forceScalarOneBodySchema(), &ModelSpec::scalarForcesOneBody, checkForceScalarOneBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
       collectionKind(forceBeamSchema(), &ModelSpec::beams, noCheck<ForceBeamSpec>, true),
+      collectionKind(forceFieldSchema(), &ModelSpec::fields, checkForceField, true),
       collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
       textDataKind(referenceSplineSchema(), &ModelSpec::splines, completeReferenceSpline),
@@ -317,7 +319,7 @@ std::vector<ElementKind> buildCatalog() {
           "joint friction is not available yet: MotionSolve's law (LuGre bristles, loaded by the preload and the "
           "joint's reaction forces and moments) is not known well enough to reproduce; model a known friction torque "
           "with Force_Scalar_TwoBody");
-  for (const char* element : {"Force_Scalar_OneBody", "Force_Field", "Force_MultiPoint",
+  for (const char* element : {"Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }

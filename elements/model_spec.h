@@ -16,10 +16,12 @@
 #include "elements/debug_output.h"
 #include "elements/force_bushing.h"
 #include "elements/force_beam.h"
+#include "elements/force_field.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
 #include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
+#include "elements/force_scalar_one_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
 #include "elements/h3d_output.h"
@@ -75,10 +77,12 @@ struct ModelSpec {
   std::vector<ReferenceVariableSpec> variables;
   std::vector<ControlDiffSpec> differentials;  // Control_Diff
   std::vector<ForceScalarTwoBodySpec> scalarForces;
+  std::vector<ForceScalarTwoBodySpec> scalarForcesOneBody;  // Force_Scalar_OneBody (always action-only)
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;
   std::vector<ForceBushingSpec> bushings;
   std::vector<ForceBeamSpec> beams;
+  std::vector<ForceFieldSpec> fields;
   std::vector<ForceMagnetSpec> magnets;
   std::vector<PostRequestSpec> requests;
   std::vector<ReferenceSplineSpec> splines;
