@@ -270,6 +270,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(contactSurfaceSchema(), &ModelSpec::surfaces, checkContactSurface, false),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
+      collectionKind(sensorEvaluateSchema(), &ModelSpec::sensorEvaluates, checkSensorEvaluate, true),
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
@@ -327,7 +328,6 @@ std::vector<ElementKind> buildCatalog() {
                               "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }
-  refused("Sensor_Evaluate", "sensors are not available yet");
   refused("Body_Flexible", "flexible bodies are not available");
   refused("Body_Point", "point bodies are not available yet");
   refused("UserProgramControl", "CONSUB is not available");

@@ -84,6 +84,8 @@ class ForceEvaluator {
   void setContactMeasures(const ContactMeasures* contacts) { contactMeasures_ = contacts; }
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
+  // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
 
   // Adds the loads of every element at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);

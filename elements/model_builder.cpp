@@ -199,8 +199,12 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   // DIF and DIF1 may appear in any expression, variables' too: the equations are compiled first, checked after.
   model.differentials = buildDifferentialModel(spec.differentials, diagnostics);
+  // SENVAL too, and a Sensor_Evaluate's expression may read VARVAL: compiled first, checked after.
+  std::shared_ptr<SensorEvaluateModel> sensorEvaluates = buildSensorEvaluateModel(spec.sensorEvaluates, diagnostics);
+  model.sensorEvaluates = sensorEvaluates;
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   checkDifferentialReferences(*model.differentials, model, diagnostics);
+  checkSensorEvaluateReferences(*sensorEvaluates, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

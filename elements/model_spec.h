@@ -37,6 +37,7 @@
 #include "elements/control_diff.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
+#include "elements/sensor_evaluate.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
 
@@ -69,6 +70,7 @@ struct ModelSpec {
   std::vector<ForceContactSpec> contacts;
   std::vector<ContactSurfaceSpec> surfaces;  // Contact_Surface (ours)
   std::vector<SensorEventSpec> sensors;
+  std::vector<SensorEvaluateSpec> sensorEvaluates;
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<MotionJointSpec> motions;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "elements/expression_context.h"
+#include "elements/sensor_evaluate.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -33,7 +34,9 @@ const ElementSchema<SensorEventSpec>& sensorEventSchema() {
           attr::real("dt", &S::dt).above(0).modifiable(),
           attr::real("hmax", &S::hmax).above(0).modifiable(),
           attr::real("stepsize", &S::stepsize).above(0).modifiable(),
-          attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
+          attr::reference("evaluate_id", &S::evaluate_id, "Sensor_Evaluate").modifiable(),
+          attr::unsupported<S>("evaluate", "an expression of its own is the Python API's form; name a "
+                                           "Sensor_Evaluate with evaluate_id"),
           attr::unsupported<S>("codgen", "code generation is not available"),
           attr::unsupported<S>("usrsub_dll_name", "SENSUB user subroutines are not available yet"),
           attr::unsupported<S>("usrsub_fnc_name", "SENSUB user subroutines are not available yet"),
@@ -100,6 +103,7 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
                        .dt = spec.dt,
                        .hmax = spec.hmax,
                        .stepsize = spec.stepsize};
+    if (spec.evaluate_id && model.sensorEvaluates) sensor.evaluate = model.sensorEvaluates->indexOf(*spec.evaluate_id);
     result->usesAcceleration =
         result->usesAcceleration || readsAcceleration(sensor.expression, model.variables.get());
     result->readsContacts = result->readsContacts || readsContacts(sensor.expression, model.variables.get());
@@ -124,7 +128,8 @@ const char* compareKeyword(SensorCompare compare) {
 
 // ---- evaluation ------------------------------------------------------------------------------------------------
 
-SensorEvaluator::SensorEvaluator(const Model& model) : context_(model), sensors_(model.sensors.get()) {
+SensorEvaluator::SensorEvaluator(const Model& model)
+    : context_(model), model_(&model), sensors_(model.sensors.get()) {
   if (!sensors_) return;
   for (size_t k = 0; k < sensors_->sensors.size(); ++k) {
     if (sensors_->sensors[k].zeroCrossing) rootSensors_.push_back(static_cast<int>(k));
@@ -139,6 +144,11 @@ const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
 double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies, contacts_, loads_);
   return sensors_->sensors[static_cast<size_t>(index)].expression.evaluate(context_);
+}
+
+double SensorEvaluator::evaluateValue(int evaluate, double time, std::span<const BodyKinematics> bodies) {
+  context_.setState(time, bodies, contacts_, loads_);
+  return model_->sensorEvaluates->evaluates[static_cast<size_t>(evaluate)].expression.evaluate(context_);
 }
 
 void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {
