@@ -136,6 +136,8 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   void setParallelLoop(const ParallelLoop& loop) { parallel_ = &loop; }
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { lawModel_.setDifferentialStates(states); }
+  // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { lawModel_.setSensorEvaluateValues(values); }
   // Work per task on several threads: enough to outweigh a task's start (a microsecond or more) where a sphere pair's
   // narrow phase or law takes tens of nanoseconds. Blocks of detection are fixed in size, so that they join into the
   // same candidates whatever the thread count.

@@ -271,6 +271,7 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
       collectionKind(contactSurfaceSchema(), &ModelSpec::surfaces, checkContactSurface, false),
       collectionKind(sensorEventSchema(), &ModelSpec::sensors, checkSensorEvent, true),
+      collectionKind(sensorEvaluateSchema(), &ModelSpec::sensorEvaluates, checkSensorEvaluate, true),
       collectionKind(constraintJointSchema(), &ModelSpec::joints, checkConstraintJoint, true),
       collectionKind(constraintJprimSchema(), &ModelSpec::primitives, checkConstraintJoint, true),
       collectionKind(motionJointSchema(), &ModelSpec::motions, checkMotionJoint, true),
@@ -280,11 +281,13 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       collectionKind(controlDiffSchema(), &ModelSpec::differentials, checkControlDiff, true),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
+      collectionKind(forceScalarOneBodySchema(), &ModelSpec::scalarForcesOneBody, checkForceScalarOneBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
       collectionKind(forceVectorOneBodySchema(), &ModelSpec::vectorForcesOneBody, checkForceVector, true),
       collectionKind(forceSpringDamperSchema(), &ModelSpec::springDampers, checkForceSpringDamper, true),
       collectionKind(forceBushingSchema(), &ModelSpec::bushings, checkForceBushing, true),
       collectionKind(forceBeamSchema(), &ModelSpec::beams, noCheck<ForceBeamSpec>, true),
+      collectionKind(forceFieldSchema(), &ModelSpec::fields, checkForceField, true),
       collectionKind(forceMagnetSchema(), &ModelSpec::magnets, checkForceMagnet, false),
       collectionKind(forceJointFrictionSchema(), &ModelSpec::jointFrictions, checkForceJointFriction, false),
       collectionKind(postRequestSchema(), &ModelSpec::requests, checkPostRequest, false),
@@ -315,7 +318,7 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  for (const char* element : {"Force_Scalar_OneBody", "Force_Field", "Force_MultiPoint",
+  for (const char* element : {"Force_MultiPoint",
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
@@ -323,7 +326,6 @@ std::vector<ElementKind> buildCatalog() {
                               "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }
-  refused("Sensor_Evaluate", "sensors are not available yet");
   refused("Body_Flexible", "flexible bodies are not available");
   refused("Body_Point", "point bodies are not available yet");
   refused("UserProgramControl", "CONSUB is not available");

@@ -9,6 +9,7 @@
 #include "elements/reference_spline.h"
 #include "elements/model_spec.h"
 #include "elements/reference_variable.h"
+#include "elements/sensor_evaluate.h"
 #include "elements/subroutine_state.h"
 #include "solver/core/excerpt.h"
 #include "solver/core/text.h"
@@ -125,6 +126,12 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
     const int id = expression.differentialIds()[k];
     if (!model.differentials || model.differentials->indexOf(id) < 0) {
       missing("Control_Diff", id, expression.differentialColumns()[k]);
+    }
+  }
+  for (size_t k = 0; k < expression.sensorValueIds().size(); ++k) {
+    const int id = expression.sensorValueIds()[k];
+    if (!model.sensorEvaluates || model.sensorEvaluates->indexOf(id) < 0) {
+      missing("Sensor_Evaluate", id, expression.sensorValueColumns()[k]);
     }
   }
   for (const DataReference& reference : expression.dataReferences()) {
@@ -413,6 +420,14 @@ double ModelExpressionContext::differentialState(int id, bool derivative) const 
   const std::vector<double>& from = derivative ? differentialStates_->rates : differentialStates_->values;
   return static_cast<size_t>(index) < from.size() ? from[static_cast<size_t>(index)]
                                                   : std::numeric_limits<double>::quiet_NaN();
+}
+
+double ModelExpressionContext::sensorValue(int id) const {
+  const int index = model_.sensorEvaluates ? model_.sensorEvaluates->indexOf(id) : -1;
+  if (index < 0 || !sensorEvaluateValues_ || static_cast<size_t>(index) >= sensorEvaluateValues_->values.size()) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return sensorEvaluateValues_->values[static_cast<size_t>(index)];
 }
 
 double ModelExpressionContext::arrayValue(int id, int position) const {

@@ -22,6 +22,7 @@ struct VariableModel;
 struct DataModel;
 struct ReferenceVariable;
 struct ModelSpec;
+struct SensorEvaluateValues;
 
 // The expression an attribute holds, compiled; or its error on the element's line with the column inside the
 // attribute: `expr="DZ(20) + SINN(TIME)", column 10: unknown function 'SINN'`.
@@ -128,6 +129,10 @@ class ModelExpressionContext final : public ExpressionContext {
   double differentialState(int id, bool derivative) const override;
   // Where DIF and DIF1 read from from now on (null: nowhere, they give NaN); must outlive the context's use.
   void setDifferentialStates(const DifferentialStates* states) { differentialStates_ = states; }
+  double sensorValue(int id) const override;
+  // Where SENVAL reads the Sensor_Evaluate values from now on (null: nowhere, it gives NaN); must outlive the
+  // context's use.
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { sensorEvaluateValues_ = values; }
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
@@ -142,6 +147,7 @@ class ModelExpressionContext final : public ExpressionContext {
   const ContactMeasures* contacts_ = nullptr;
   const std::vector<MarkerPairLoad>* loads_ = nullptr;
   const DifferentialStates* differentialStates_ = nullptr;
+  const SensorEvaluateValues* sensorEvaluateValues_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory

@@ -1,7 +1,6 @@
 // Force_Beam: attributes, Timoshenko's stiffness matrix and the beam's force and torque.
 #include "force_beam.h"
 
-#include "solver/core/marker_measures.h"
 #include "solver/expr/expression.h"
 
 namespace lodestone {
@@ -83,29 +82,15 @@ std::optional<Beam> buildBeam(const ForceBeamSpec& spec, const Model& model, For
 }
 
 ElementAction beamAction(const Beam& beam, const ExpressionContext& context) {
-  const MarkerMotion i = context.marker(static_cast<int>(beam.iMarker));
-  const MarkerMotion j = context.marker(static_cast<int>(beam.jMarker));
-  const Matrix3& axes = j.rotation;
-  const Vector3 separation = i.position - j.position;
-  const MarkerMotion ground;
-  Vector6 deflection, rate;
-  deflection.head<3>() = axes.transpose() * separation - Vector3(beam.length, 0, 0);
-  deflection.tail<3>() = Vector3(markerMeasure(MarkerMeasure::AX, i, j, ground),
-                                 markerMeasure(MarkerMeasure::AY, i, j, ground),
-                                 markerMeasure(MarkerMeasure::AZ, i, j, ground));
-  // The rates as J sees them: the separation's derivative in J's frame, and I's angular velocity relative to J's.
-  rate.head<3>() = axes.transpose() * (i.velocity - j.velocity - j.angularVelocity.cross(separation));
-  rate.tail<3>() = axes.transpose() * (i.angularVelocity - j.angularVelocity);
+  const RelativeDeflection relative = relativeDeflection(context.marker(static_cast<int>(beam.iMarker)),
+                                                         context.marker(static_cast<int>(beam.jMarker)));
+  Vector6 deflection = relative.displacement;
+  deflection(0) -= beam.length;
+  const Vector6& rate = relative.rate;
   const Vector6 elastic = beam.stiffness * deflection;
   const Vector6 damping = beam.dampingRatio * (beam.stiffness * rate);
   const Vector6 load = -elastic - damping + beam.preload;
-  ElementAction action;
-  action.force = axes * load.head<3>();
-  action.torque = axes * load.tail<3>();
-  action.point = i.position;
-  action.reactionForce = -action.force;
-  action.reactionTorque = -action.torque;
-  action.reactionPoint = i.position;
+  ElementAction action = deflectionLoadAction(relative, load);
   // As for the bushing: exact for translations, first order for rotations (a's rate is w only for small turns).
   action.strain = 0.5 * deflection.dot(elastic) - beam.preload.dot(deflection);
   action.dashpotPower = rate.dot(damping);

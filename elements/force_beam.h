@@ -37,9 +37,6 @@ struct ForceBeamSpec {
 
 const ElementSchema<ForceBeamSpec>& forceBeamSchema();
 
-using Matrix6 = Eigen::Matrix<double, 6, 6>;
-using Vector6 = Eigen::Matrix<double, 6, 1>;
-
 struct Beam {
   long iMarker = 0, jMarker = 0;
   double length = 0;

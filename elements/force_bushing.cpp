@@ -1,7 +1,6 @@
 // Force_Bushing: attributes and the bushing's force and torque.
 #include "force_bushing.h"
 
-#include "solver/core/marker_measures.h"
 #include "solver/expr/expression.h"
 
 namespace lodestone {
@@ -69,28 +68,16 @@ Bushing buildBushing(const ForceBushingSpec& spec, const Model& model, ForceConn
 }
 
 ElementAction bushingAction(const Bushing& bushing, const ExpressionContext& context) {
-  const MarkerMotion i = context.marker(static_cast<int>(bushing.iMarker));
-  const MarkerMotion j = context.marker(static_cast<int>(bushing.jMarker));
-  const Matrix3& axes = j.rotation;
-  const Vector3 separation = i.position - j.position;
-  // The rates as J sees them: the separation's derivative in J's frame, and I's angular velocity relative to J's.
-  const Vector3 displacement = axes.transpose() * separation;
-  const Vector3 velocity = axes.transpose() * (i.velocity - j.velocity - j.angularVelocity.cross(separation));
-  const MarkerMotion ground;
-  const Vector3 rotation(markerMeasure(MarkerMeasure::AX, i, j, ground), markerMeasure(MarkerMeasure::AY, i, j, ground),
-                         markerMeasure(MarkerMeasure::AZ, i, j, ground));
-  const Vector3 angularVelocity = axes.transpose() * (i.angularVelocity - j.angularVelocity);
-  const Vector3 force = -bushing.stiffness.cwiseProduct(displacement) - bushing.damping.cwiseProduct(velocity) +
-                        bushing.preload;
-  const Vector3 torque = -bushing.torsionalStiffness.cwiseProduct(rotation) -
-                         bushing.torsionalDamping.cwiseProduct(angularVelocity) + bushing.torquePreload;
-  ElementAction action;
-  action.force = axes * force;
-  action.torque = axes * torque;
-  action.point = i.position;
-  action.reactionForce = -action.force;
-  action.reactionTorque = -action.torque;
-  action.reactionPoint = i.position;
+  const RelativeDeflection deflection = relativeDeflection(context.marker(static_cast<int>(bushing.iMarker)),
+                                                           context.marker(static_cast<int>(bushing.jMarker)));
+  const Vector3 displacement = deflection.displacement.head<3>(), rotation = deflection.displacement.tail<3>();
+  const Vector3 velocity = deflection.rate.head<3>(), angularVelocity = deflection.rate.tail<3>();
+  Vector6 load;
+  load.head<3>() = -bushing.stiffness.cwiseProduct(displacement) - bushing.damping.cwiseProduct(velocity) +
+                   bushing.preload;
+  load.tail<3>() = -bushing.torsionalStiffness.cwiseProduct(rotation) -
+                   bushing.torsionalDamping.cwiseProduct(angularVelocity) + bushing.torquePreload;
+  ElementAction action = deflectionLoadAction(deflection, load);
   // Translation: F·v is exactly the rate of ½d·K·d − preload·d, v being d's rate in J's axes. Rotation: a's rate is
   // w only to first order, so for large turns the torque is not quite the gradient of ½a·Kt·a − preload·a.
   action.strain = 0.5 * displacement.dot(bushing.stiffness.cwiseProduct(displacement)) -

@@ -34,6 +34,9 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
   std::vector<ForceElement>& elements = result->elements;
   addElements(spec.scalarForces,
               [&](const auto& s, ForceConnection& c) { return buildScalarForce(s, model, c, diagnostics); }, elements);
+  addElements(spec.scalarForcesOneBody,
+              [&](const auto& s, ForceConnection& c) { return buildScalarForceOneBody(s, model, c, diagnostics); },
+              elements);
   const auto vector = [&](const auto& s, ForceConnection& c) { return buildVectorForce(s, model, c, diagnostics); };
   addElements(spec.vectorForcesTwoBody, vector, elements);
   addElements(spec.vectorForcesOneBody, vector, elements);
@@ -43,6 +46,8 @@ std::shared_ptr<const ForceModel> buildForceModel(const ModelSpec& spec, const M
               [&](const auto& s, ForceConnection& c) { return std::optional<Bushing>(buildBushing(s, model, c)); },
               elements);
   addElements(spec.beams, [&](const auto& s, ForceConnection& c) { return buildBeam(s, model, c, diagnostics); },
+              elements);
+  addElements(spec.fields, [&](const auto& s, ForceConnection& c) { return buildField(s, model, c, diagnostics); },
               elements);
   BuiltMagnets magnets = buildMagnets(spec.magnets, spec.graphics, model, diagnostics);
   for (BuiltMagnetPair& pair : magnets.pairs) {
@@ -219,6 +224,7 @@ ElementAction ForceEvaluator::act(size_t index) {
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
         else if constexpr (std::is_same_v<Law, Beam>) return beamAction(law, context_);
+        else if constexpr (std::is_same_v<Law, ForceField>) return fieldAction(law, context_);
         else if constexpr (std::is_same_v<Law, InducedMagnets>) return inducedMagnetsAction(law, context_);
         else {
           magnetPlans_[index].reuse = reuseMagnetPlans_;
@@ -265,13 +271,15 @@ struct ForceActivationType {
   const char* keyword;
   bool scalar, vector, springDamper, bushing;
   bool beam = false;
+  bool field = false;
 };
 constexpr ForceActivationType kForceTypes[] = {
-    {"FORCE", true, true, true, true, true},    {"SFORCE", true, false, false, false},
+    {"FORCE", true, true, true, true, true, true},    {"SFORCE", true, false, false, false},
     {"GFORCE", false, true, false, false},      {"VFORCE", false, true, false, false},
     {"VTORQUE", false, true, false, false},     {"BUSH", false, false, false, true},
     {"SPDP", false, false, true, false},        {"SPRINGDAMPER", false, false, true, false},
     {"BEAM", false, false, false, false, true},
+    {"FIELD", false, false, false, false, false, true},
 };
 
 const ForceActivationType* findForceType(const std::string& elementType) {
@@ -297,6 +305,7 @@ std::vector<std::string> forceActivationTargets(const std::string& elementType) 
   const ForceActivationType* type = findForceType(elementType);
   if (!type) return targets;
   if (type->scalar) targets.push_back(forceScalarTwoBodySchema().element);
+  if (type->scalar) targets.push_back(forceScalarOneBodySchema().element);
   if (type->vector) {
     targets.push_back(forceVectorTwoBodySchema().element);
     targets.push_back(forceVectorOneBodySchema().element);
@@ -304,6 +313,7 @@ std::vector<std::string> forceActivationTargets(const std::string& elementType) 
   if (type->springDamper) targets.push_back(forceSpringDamperSchema().element);
   if (type->bushing) targets.push_back(forceBushingSchema().element);
   if (type->beam) targets.push_back(forceBeamSchema().element);
+  if (type->field) targets.push_back(forceFieldSchema().element);
   return targets;
 }
 
@@ -312,6 +322,7 @@ ModifyCommand forceActivationCommand(const ActivationSpec& spec, bool active) {
   const long id = spec.element_id;
   return ModifyCommand{spec.loc, [type, id, active](ModelSpec& model) {
                          if (type.scalar) setActive(model.scalarForces, id, active);
+                         if (type.scalar) setActive(model.scalarForcesOneBody, id, active);
                          if (type.vector) {
                            setActive(model.vectorForcesTwoBody, id, active);
                            setActive(model.vectorForcesOneBody, id, active);
@@ -319,6 +330,7 @@ ModifyCommand forceActivationCommand(const ActivationSpec& spec, bool active) {
                          if (type.springDamper) setActive(model.springDampers, id, active);
                          if (type.bushing) setActive(model.bushings, id, active);
                          if (type.beam) setActive(model.beams, id, active);
+                         if (type.field) setActive(model.fields, id, active);
                        }};
 }
 

@@ -1,7 +1,7 @@
-// The force elements with a law of their own — Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody,
-// Force_SpringDamper, Force_Bushing, each pair of permanent Force_Magnets, and all the magnets together when some
-// are soft — as a model holds them, their evaluation at run time, and their element types for Deactivate and
-// Activate. Each element's attributes and law are in its own file.
+// The force elements with a law of their own — Force_Scalar_TwoBody, Force_Scalar_OneBody, Force_Vector_TwoBody,
+// Force_Vector_OneBody, Force_SpringDamper, Force_Bushing, Force_Beam, Force_Field, each pair of permanent
+// Force_Magnets, and all the magnets together when some are soft — as a model holds them, their evaluation at run
+// time, and their element types for Deactivate and Activate. Each element's attributes and law are in its own file.
 #pragma once
 
 #include <memory>
@@ -14,9 +14,11 @@
 #include "elements/expression_context.h"
 #include "elements/force_bushing.h"
 #include "elements/force_beam.h"
+#include "elements/force_field.h"
 #include "elements/force_law.h"
 #include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
+#include "elements/force_scalar_one_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
 #include "elements/subroutine_state.h"
@@ -31,7 +33,7 @@ struct ActivationSpec;
 struct ForceElement {
   SourceLoc loc;  // the element's name, id and place in the deck
   ForceConnection connection;
-  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, Beam, MagnetPair, InducedMagnets> law;
+  std::variant<ScalarForce, VectorForce, SpringDamper, Bushing, Beam, ForceField, MagnetPair, InducedMagnets> law;
   LoadSource source = loadSourceOfElement(loc.element);  // what SFORCE, BUSH… call it; None for magnets
 };
 
@@ -82,6 +84,8 @@ class ForceEvaluator {
   void setContactMeasures(const ContactMeasures* contacts) { contactMeasures_ = contacts; }
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
+  // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
 
   // Adds the loads of every element at `time` to the loads of its bodies.
   void addLoads(double time, std::span<const BodyKinematics> bodies, std::span<BodyLoad> loads);
@@ -130,10 +134,10 @@ class ForceEvaluator {
 
 // ---- Deactivate and Activate ------------------------------------------------------------------------------------
 // MotionSolve's element types for these elements: SFORCE (Force_Scalar_*), GFORCE, VFORCE and VTORQUE
-// (Force_Vector_*), BUSH (Force_Bushing), BEAM (Force_Beam), SPDP (Force_SpringDamper; SPRINGDAMPER, Adams' name,
-// too) and FORCE, "all action forces": every one of these elements with the id (ours: FORCE does not switch a
-// Force_Contact, which has CONTACT, nor gravity, which has no id). GFORCE, VFORCE and VTORQUE each switch a
-// Force_Vector_* of any type.
+// (Force_Vector_*), BUSH (Force_Bushing), BEAM (Force_Beam), FIELD (Force_Field), SPDP (Force_SpringDamper;
+// SPRINGDAMPER, Adams' name, too) and FORCE, "all action forces": every one of these elements with the id (ours:
+// FORCE does not switch a Force_Contact, which has CONTACT, nor gravity, which has no id). GFORCE, VFORCE and
+// VTORQUE each switch a Force_Vector_* of any type.
 
 bool isForceActivationType(const std::string& elementType);
 // The deck names of the elements a force element type may name.

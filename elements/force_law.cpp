@@ -8,6 +8,32 @@
 
 namespace lodestone {
 
+RelativeDeflection relativeDeflection(const MarkerMotion& i, const MarkerMotion& j) {
+  RelativeDeflection deflection;
+  deflection.axes = j.rotation;
+  deflection.point = i.position;
+  const Vector3 separation = i.position - j.position;
+  const MarkerMotion ground;
+  deflection.displacement.head<3>() = j.rotation.transpose() * separation;
+  deflection.displacement.tail<3>() = Vector3(markerMeasure(MarkerMeasure::AX, i, j, ground),
+                                              markerMeasure(MarkerMeasure::AY, i, j, ground),
+                                              markerMeasure(MarkerMeasure::AZ, i, j, ground));
+  deflection.rate.head<3>() = j.rotation.transpose() * (i.velocity - j.velocity - j.angularVelocity.cross(separation));
+  deflection.rate.tail<3>() = j.rotation.transpose() * (i.angularVelocity - j.angularVelocity);
+  return deflection;
+}
+
+ElementAction deflectionLoadAction(const RelativeDeflection& deflection, const Vector6& load) {
+  ElementAction action;
+  action.force = deflection.axes * load.head<3>();
+  action.torque = deflection.axes * load.tail<3>();
+  action.point = deflection.point;
+  action.reactionForce = -action.force;
+  action.reactionTorque = -action.torque;
+  action.reactionPoint = deflection.point;
+  return action;
+}
+
 int bodyOfMarker(const Model& model, long id, ForceConnection& connection) {
   const Marker* marker = id == 0 ? nullptr : model.marker(id);
   const int body = marker ? marker->body : -1;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solver/core/diagnostics.h"
+#include "solver/core/marker_measures.h"
 #include "solver/core/model.h"
 #include "solver/expr/expression.h"
 
@@ -61,6 +62,28 @@ struct ForceConnection {
   // evaluated before it, and again at each state the Jacobian moves a body to (bodiesRead holds the contacts' bodies).
   bool readsContacts = false;
 };
+
+// ---- six-component elements (Force_Bushing, Force_Beam, Force_Field) ------------------------------------------------
+// Their one shared kinematics: the deflection of marker I from J and its rate, both in J's axes, and how a load in J's
+// axes acts. Each law only maps the deflection to a load.
+
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+
+struct RelativeDeflection {
+  Matrix3 axes;          // J's axes (columns), in ground
+  Vector3 point;         // I's origin, in ground: where the load acts, on I and (as reaction) on J
+  Vector6 displacement;  // [DX DY DZ](I,J,J), then I's rotation from J: [AX AY AZ](I,J)
+  Vector6 rate;          // the separation's derivative seen from J, then I's angular velocity relative to J's
+};
+
+// Adams calls the rotation "projected small-angle rotational displacements"; AX, AY, AZ(I,J) agree with any other
+// small-angle measure to first order and are exact for a rotation about one of J's axes.
+RelativeDeflection relativeDeflection(const MarkerMotion& i, const MarkerMotion& j);
+
+// A load [F; T] in J's axes acting on I (F at I's origin), and on J the reaction −F and −T − δ × F, δ = p_I − p_J:
+// the same as −F acting at I's origin on J's body, which is how it is applied.
+ElementAction deflectionLoadAction(const RelativeDeflection& deflection, const Vector6& load);
 
 // The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.
 int bodyOfMarker(const Model& model, long id, ForceConnection& connection);

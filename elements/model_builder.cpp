@@ -203,9 +203,13 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   const std::shared_ptr<DifferentialModel> differentials =
       buildDifferentialModel(spec.differentials, diagnostics);
   model.differentials = differentials;
+  // SENVAL too, and a Sensor_Evaluate's expression may read VARVAL: compiled first, checked after.
+  std::shared_ptr<SensorEvaluateModel> sensorEvaluates = buildSensorEvaluateModel(spec.sensorEvaluates, diagnostics);
+  model.sensorEvaluates = sensorEvaluates;
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   setUpDifferentialSubroutines(*differentials, spec.differentials, model, diagnostics);  // DIFSUB reads variables
   checkDifferentialReferences(*model.differentials, model, diagnostics);
+  checkSensorEvaluateReferences(*sensorEvaluates, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

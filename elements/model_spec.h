@@ -16,11 +16,13 @@
 #include "elements/debug_output.h"
 #include "elements/force_bushing.h"
 #include "elements/force_beam.h"
+#include "elements/force_field.h"
 #include "elements/force_contact.h"
 #include "elements/force_gravity.h"
 #include "elements/force_joint_friction.h"
 #include "elements/force_magnet.h"
 #include "elements/force_scalar_two_body.h"
+#include "elements/force_scalar_one_body.h"
 #include "elements/force_spring_damper.h"
 #include "elements/force_vector.h"
 #include "elements/motion_marker.h"
@@ -37,6 +39,7 @@
 #include "elements/control_diff.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
+#include "elements/sensor_evaluate.h"
 #include "elements/simulate.h"
 #include "solver/core/model.h"
 
@@ -69,6 +72,7 @@ struct ModelSpec {
   std::vector<ForceContactSpec> contacts;
   std::vector<ContactSurfaceSpec> surfaces;  // Contact_Surface (ours)
   std::vector<SensorEventSpec> sensors;
+  std::vector<SensorEvaluateSpec> sensorEvaluates;
   std::vector<ConstraintJointSpec> joints;      // Constraint_Joint
   std::vector<ConstraintJointSpec> primitives;  // Constraint_Jprim
   std::vector<MotionJointSpec> motions;
@@ -78,10 +82,12 @@ struct ModelSpec {
   std::vector<ReferenceVariableSpec> variables;
   std::vector<ControlDiffSpec> differentials;  // Control_Diff
   std::vector<ForceScalarTwoBodySpec> scalarForces;
+  std::vector<ForceScalarTwoBodySpec> scalarForcesOneBody;  // Force_Scalar_OneBody (always action-only)
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;
   std::vector<ForceSpringDamperSpec> springDampers;
   std::vector<ForceBushingSpec> bushings;
   std::vector<ForceBeamSpec> beams;
+  std::vector<ForceFieldSpec> fields;
   std::vector<ForceMagnetSpec> magnets;
   std::vector<ForceJointFrictionSpec> jointFrictions;
   std::vector<PostRequestSpec> requests;

@@ -94,6 +94,8 @@ class RequestEvaluator {
  public:
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
+  // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
   explicit RequestEvaluator(const Model& model);
 
   bool empty() const { return !requests_ || requests_->requests.empty(); }

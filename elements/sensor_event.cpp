@@ -5,6 +5,7 @@
 
 #include "elements/expression_context.h"
 #include "elements/subroutine_state.h"
+#include "elements/sensor_evaluate.h"
 #include "solver/core/text.h"
 
 namespace lodestone {
@@ -35,7 +36,9 @@ const ElementSchema<SensorEventSpec>& sensorEventSchema() {
             attr::real("dt", &S::dt).above(0).modifiable(),
             attr::real("hmax", &S::hmax).above(0).modifiable(),
             attr::real("stepsize", &S::stepsize).above(0).modifiable(),
-            attr::unsupported<S>("evaluate", "Sensor_Evaluate (SEVSUB) is not available yet"),
+            attr::reference("evaluate_id", &S::evaluate_id, "Sensor_Evaluate").modifiable(),
+            attr::unsupported<S>("evaluate", "an expression of its own is the Python API's form; name a "
+                                             "Sensor_Evaluate with evaluate_id"),
             attr::unsupported<S>("codgen", "code generation is not available"),
             attr::presentation<S>("full_label"),
         }};
@@ -119,6 +122,7 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
       result->readsContacts = result->readsContacts || reads.contacts;
       result->readsLoads = result->readsLoads || reads.loads;
     }
+    if (spec.evaluate_id && model.sensorEvaluates) sensor.evaluate = model.sensorEvaluates->indexOf(*spec.evaluate_id);
     result->usesAcceleration =
         result->usesAcceleration || readsAcceleration(sensor.expression, model.variables.get());
     result->readsContacts = result->readsContacts || readsContacts(sensor.expression, model.variables.get());
@@ -161,6 +165,11 @@ double SensorEvaluator::value(int index, double time, std::span<const BodyKinema
   const SensorEvent& sensor = sensors_->sensors[static_cast<size_t>(index)];
   if (sensor.subroutine) return callOutputSubroutine(*sensor.subroutine, ContextSubroutineState(model_, context_))[0];
   return sensor.expression.evaluate(context_);
+}
+
+double SensorEvaluator::evaluateValue(int evaluate, double time, std::span<const BodyKinematics> bodies) {
+  context_.setState(time, bodies, contacts_, loads_);
+  return model_.sensorEvaluates->evaluates[static_cast<size_t>(evaluate)].expression.evaluate(context_);
 }
 
 void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {

@@ -13,6 +13,7 @@
 #include "elements/body_rigid.h"
 #include "elements/expression_context.h"
 #include "plugins/element_subroutine.h"
+#include "elements/sensor_evaluate.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
 #include "solver/expr/expression.h"
@@ -33,6 +34,7 @@ struct SensorEventSpec {
   bool active = true;
   std::optional<double> dt, hmax, stepsize;
   SubroutineAttributeValues subroutine;  // type="USERSUB": SENSUB
+  std::optional<long> evaluate_id;  // the Sensor_Evaluate whose value a firing stores (SENVAL)
 };
 
 const ElementSchema<SensorEventSpec>& sensorEventSchema();
@@ -56,6 +58,7 @@ struct SensorEvent {
   bool zeroCrossing = true;
   std::optional<double> dt, hmax, stepsize;
   std::optional<ElementSubroutine> subroutine;  // SENSUB, set up, in place of the expression
+  int evaluate = -1;  // index in Model::sensorEvaluates of the Sensor_Evaluate a firing stores; -1: none
 };
 
 struct SensorModel {
@@ -94,9 +97,13 @@ class SensorEvaluator {
   void setLoads(const std::vector<MarkerPairLoad>* loads) { loads_ = loads; }
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
+  // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
 
   // The expression of sensor `index` at `time`, for bodies at `bodies`.
   double value(int index, double time, std::span<const BodyKinematics> bodies);
+  // The expression of Sensor_Evaluate `evaluate` (index in Model::sensorEvaluates) at `time`, for bodies at `bodies`.
+  double evaluateValue(int evaluate, double time, std::span<const BodyKinematics> bodies);
   // Root functions of the sensors located by zero crossing, in order: expr − value.
   int rootCount() const { return static_cast<int>(rootSensors_.size()); }
   void rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g);

@@ -76,6 +76,8 @@ struct DataModel;
 struct DifferentialModel;
 // The Force_JointFriction elements on their joints (elements/force_joint_friction.h).
 struct JointFrictionModel;
+// The Sensor_Evaluate elements (elements/sensor_evaluate.h): values stored when sensors fire, read by SENVAL.
+struct SensorEvaluateModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -100,6 +102,7 @@ struct Model {
   std::shared_ptr<const DataModel> data;           // never null once built; may hold no data elements
   std::shared_ptr<const DifferentialModel> differentials;  // never null once built; may hold no equations
   std::shared_ptr<const JointFrictionModel> jointFrictions;  // null when built in code without them
+  std::shared_ptr<const SensorEvaluateModel> sensorEvaluates;  // never null once built; may hold no evaluates
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

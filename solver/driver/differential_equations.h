@@ -26,6 +26,8 @@ class DifferentialEquations {
   // What DIF and DIF1 read, for every evaluator of expressions: the values and rates of the latest readState and
   // readRates.
   const DifferentialStates* states() const { return &states_; }
+  // Where SENVAL in the equations reads the Sensor_Evaluate values (ModelExpressionContext).
+  void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
 
   // y's Control_Diff entries: their ic.
   void initialState(double* y) const;

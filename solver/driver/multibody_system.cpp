@@ -54,6 +54,13 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
   sensors_.setDifferentialStates(differentials_.states());
   requests_.setDifferentialStates(differentials_.states());
   contacts_.setDifferentialStates(differentials_.states());
+  // And SENVAL the values the sensors' Sensor_Evaluates stored, 0 until the first firing.
+  sensorEvaluateValues_.values.assign(model.sensorEvaluates ? model.sensorEvaluates->evaluates.size() : 0, 0.0);
+  forces_.setSensorEvaluateValues(&sensorEvaluateValues_);
+  sensors_.setSensorEvaluateValues(&sensorEvaluateValues_);
+  requests_.setSensorEvaluateValues(&sensorEvaluateValues_);
+  contacts_.setSensorEvaluateValues(&sensorEvaluateValues_);
+  differentials_.setSensorEvaluateValues(&sensorEvaluateValues_);
   // Force elements that read contacts' loads find them measured at every evaluation of the contacts, which comes
   // before theirs.
   if (forces_.readsContacts()) {
@@ -767,6 +774,22 @@ double MultibodySystem::sensorValue(int index, double time, const double* y, con
   if (sensors_.readsContacts()) measureContacts(time);
   if (sensors_.readsLoads()) measureLoadsForSensors(time, y);
   return sensors_.value(index, time, kinematics_);
+}
+
+bool MultibodySystem::storeSensorEvaluate(int index, double time, const double* y, const double* yp) {
+  const int evaluate = sensors_.sensors()[static_cast<size_t>(index)].evaluate;
+  if (evaluate < 0) return false;
+  const SensorEvaluateModel& evaluates = *model_.sensorEvaluates;
+  updateKinematics(y);
+  differentials_.readRates(yp);
+  if (evaluates.usesAcceleration) addBodyAccelerations(yp);
+  if (evaluates.readsContacts) measureContacts(time);
+  if (evaluates.readsLoads) measureLoadsForSensors(time, y);
+  double& stored = sensorEvaluateValues_.values[static_cast<size_t>(evaluate)];
+  const double value = sensors_.evaluateValue(evaluate, time, kinematics_);
+  const bool changed = value != stored;
+  stored = value;
+  return changed;
 }
 
 int MultibodySystem::applyContactCrossings(double time, const double* y,

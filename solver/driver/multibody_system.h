@@ -129,6 +129,11 @@ class MultibodySystem {
   // The sensors, and the value of sensor `index`'s expression at (y, y').
   const SensorEvaluator& sensors() const { return sensors_; }
   double sensorValue(int index, double time, const double* y, const double* yp);
+  // Sensor `index` fired at (y, y'): its Sensor_Evaluate, if it names one, evaluates there and stores the value
+  // SENVAL reads from now on. Whether the stored value changed (what reads it then jumps).
+  bool storeSensorEvaluate(int index, double time, const double* y, const double* yp);
+  // The values SENVAL reads (per Model::sensorEvaluates).
+  const SensorEvaluateValues& sensorEvaluateValues() const { return sensorEvaluateValues_; }
   // Crossings located at state y: their pairs change status. Returns how smooth their forces are through it
   // (ContactEvaluator::applyCrossings).
   int applyContactCrossings(double time, const double* y, std::span<const ContactEvaluator::Crossing> crossings,
@@ -330,6 +335,7 @@ class MultibodySystem {
   ContactEvaluator contacts_;
   ContactStepLimit stepLimit_;
   SensorEvaluator sensors_;
+  SensorEvaluateValues sensorEvaluateValues_;  // what SENVAL reads; set on every evaluator's context
   ForceEvaluator forces_;
   std::shared_ptr<JointFrictionEvaluator> jointFrictions_;  // Force_JointFriction; null without any
   bool solvingStatics_ = false;  // within solveStatics, which leaves joint friction out

@@ -806,6 +806,14 @@ std::optional<SegmentOutcome> Simulation::actOnSensors(const std::vector<int>& f
       if (actions.empty()) onSensorAction_({time, sensor.id, "none", value});
       for (const std::string& action : actions) onSensorAction_({time, sensor.id, action, value});
     }
+    // Its Sensor_Evaluate stores the value SENVAL reads from here on; what reads it jumps, so IDAS restarts here.
+    if (system_->storeSensorEvaluate(index, time, y.data(), yp.data())) restart = true;
+    if (sensor.evaluate >= 0) {
+      const SensorEvaluate& evaluate = model_->sensorEvaluates->evaluates[static_cast<size_t>(sensor.evaluate)];
+      logLine(" " + evaluate.loc.subject() + ": stored " + evaluate.expression.text() + " = " +
+              scientific(system_->sensorEvaluateValues().values[static_cast<size_t>(sensor.evaluate)], 9) +
+              " at t=" + scientific(time, 9));
+    }
     writeOutput = writeOutput || sensor.print || sensor.halt || sensor.returns;
     if (sensor.hmax) integrator_->setMaxStep(*sensor.hmax);
     if (sensor.stepsize) integrator_->setNextStep(*sensor.stepsize);

@@ -80,7 +80,7 @@ constexpr const char* kNeedsCurves =
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
     {"PINVAL", kNeedsElements},
-    {"POUVAL", kNeedsElements}, {"SENVAL", kNeedsElements},
+    {"POUVAL", kNeedsElements},
     {"CURVE", kNeedsCurves},
     {"VR", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
@@ -396,6 +396,7 @@ class ExpressionCompiler {
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
+    if (upper == "SENVAL") return parseSensorValueCall(name);
     if (upper == "DIF" || upper == "DIF1") return parseDifferentialCall(name, upper);
     if (upper == "CONTACT") return parseContactCall(name);
     if (upper == "AKISPL" || upper == "CUBSPL" || upper == "INTERP") return parseSplineCall(name, upper);
@@ -554,6 +555,22 @@ class ExpressionCompiler {
     noteId(expression_.variableIds_, expression_.variableColumns_, id, offset);
     pushValue(name.offset);
     Instruction instruction{.operation = Operation::Variable};
+    instruction.markers[0] = id;
+    expression_.program_.push_back(instruction);
+  }
+
+  // SENVAL(id): one Sensor_Evaluate id, whose stored value the context gives when the program runs.
+  void parseSensorValueCall(const Token& name) {
+    size_t offset = 0;
+    int id = 0;
+    const int count = parseCall("SENVAL", [&](int index) {
+      offset = current_.offset;
+      id = parseIdLiteral("SENVAL", index, "Sensor_Evaluate id", "ids are positive", false);
+    });
+    if (count != 1) fail(name.offset, "SENVAL takes 1 Sensor_Evaluate id, got " + std::to_string(count));
+    noteId(expression_.sensorValueIds_, expression_.sensorValueColumns_, id, offset);
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::SensorValue};
     instruction.markers[0] = id;
     expression_.program_.push_back(instruction);
   }
@@ -859,6 +876,7 @@ bool Expression::usesTime() const {
 
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 double ExpressionContext::differentialState(int, bool) const { return std::numeric_limits<double>::quiet_NaN(); }
+double ExpressionContext::sensorValue(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
 
@@ -1014,6 +1032,7 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
       case Operation::Time: *top++ = context.time(); continue;
       case Operation::Measure: *top++ = measureValue(*instruction, context); continue;
       case Operation::Variable: *top++ = context.variable(instruction->markers[0]); continue;
+      case Operation::SensorValue: *top++ = context.sensorValue(instruction->markers[0]); continue;
       case Operation::Differential:
         *top++ = context.differentialState(instruction->markers[0], instruction->markers[1] != 0);
         continue;

@@ -187,6 +187,9 @@ class ExpressionContext {
   // DIF(id) (derivative false) and DIF1(id) (true): the state of Control_Diff `id` and its time derivative; NaN for
   // a context without Control_Diff states (a model checks the ids when it is built).
   virtual double differentialState(int id, bool derivative) const;
+  // SENVAL(id): the value Sensor_Evaluate `id` stored when a Sensor_Event naming it last fired (0 before any has);
+  // NaN for a context without stored values (a model checks the ids when it is built).
+  virtual double sensorValue(int id) const;
 };
 
 struct ExpressionError {
@@ -221,6 +224,9 @@ class Expression {
   // The same for the Control_Diff ids DIF and DIF1 name.
   const std::vector<int>& differentialIds() const { return differentialIds_; }
   const std::vector<int>& differentialColumns() const { return differentialColumns_; }
+  // The same for the Sensor_Evaluate ids SENVAL names.
+  const std::vector<int>& sensorValueIds() const { return sensorValueIds_; }
+  const std::vector<int>& sensorValueColumns() const { return sensorValueColumns_; }
   // The Control_Diff ids DIF1 names (their rates), without repeats.
   const std::vector<int>& differentialRateIds() const { return differentialRateIds_; }
   // Every Reference_Spline and Reference_Array call, in order of appearance.
@@ -247,6 +253,7 @@ class Expression {
     Spline, ArrayValue, If, Poly, Cheby, Forcos, Forsin, Havsin, Dim,
     ElementLoad, MarkerLoad,
     Differential,  // DIF(id), DIF1(id): markers[0] the Control_Diff id, markers[1] 1 for the derivative
+    SensorValue,   // SENVAL(id): markers[0] the Sensor_Evaluate id
   };
   struct Instruction {
     Operation operation = Operation::Constant;
@@ -284,6 +291,7 @@ class Expression {
   std::vector<int> contactIds_, contactColumns_;
   std::vector<int> differentialIds_, differentialColumns_;
   std::vector<int> differentialRateIds_;
+  std::vector<int> sensorValueIds_, sensorValueColumns_;
   std::vector<DataReference> dataReferences_;
   std::vector<LoadRead> loadReads_;
   bool usesAcceleration_ = false;

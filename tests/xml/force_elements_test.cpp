@@ -133,8 +133,9 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
   EXPECT_TRUE(hasError(
       readAndBuildDeck(forceDeck(spring, "<Activate element_type=\"FORCE\" element_id=\"8\"/>\n" + simulate)),
       kFirstLine + 3,
-      "element_id=8: the model has no Force_Scalar_TwoBody, Force_Vector_TwoBody, Force_Vector_OneBody, "
-      "Force_SpringDamper, Force_Bushing, Force_Beam with this id (element_type=\"FORCE\")"));
+      "element_id=8: the model has no Force_Scalar_TwoBody, Force_Scalar_OneBody, Force_Vector_TwoBody, "
+      "Force_Vector_OneBody, Force_SpringDamper, Force_Bushing, Force_Beam, Force_Field with this id "
+      "(element_type=\"FORCE\")"));
 }
 
 TEST(ForceElementDecks, TranslationalFreeLengthIsNotNegative) {

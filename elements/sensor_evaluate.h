@@ -1,0 +1,58 @@
+// Sensor_Evaluate: an expression evaluated, and its value stored, each time a Sensor_Event that names it (its
+// evaluate_id) fires; expressions read the stored value with SENVAL(id) until the next firing. The deck element,
+// its checks, and the model's evaluates; the driver keeps the stored values (SensorEvaluateValues).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "solver/core/diagnostics.h"
+#include "solver/core/model.h"
+#include "solver/core/schema.h"
+#include "solver/expr/expression.h"
+
+namespace lodestone {
+
+struct SensorEvaluateSpec {
+  SourceLoc loc;
+  long id = 0;
+  std::string label;
+  std::string type;
+  std::optional<std::string> expr;
+};
+
+const ElementSchema<SensorEvaluateSpec>& sensorEvaluateSchema();
+// type="EXPRESSION" needs expr, which compiles (errors point at its column); USERSUB (SEVSUB) is refused.
+void checkSensorEvaluate(const SensorEvaluateSpec& spec, Diagnostics& diagnostics);
+
+struct SensorEvaluate {
+  long id = 0;
+  SourceLoc loc;
+  Expression expression;
+};
+
+struct SensorEvaluateModel {
+  std::vector<SensorEvaluate> evaluates;  // in deck order
+  bool usesAcceleration = false;          // some expression reads ACCX… or WDTX…
+  bool readsContacts = false;             // some expression reads a contact's loads (CONTACT)
+  bool readsLoads = false;                // some expression reads an element's loads (JOINT…, FX…)
+  // The index of Sensor_Evaluate `id` in `evaluates`; -1 if the deck has none.
+  int indexOf(long id) const;
+};
+
+// The deck's evaluates with their expressions compiled; their references are checked once the variables are built
+// (checkSensorEvaluateReferences), since variables may read SENVAL and evaluates VARVAL.
+std::shared_ptr<SensorEvaluateModel> buildSensorEvaluateModel(const std::vector<SensorEvaluateSpec>& specs,
+                                                              Diagnostics& diagnostics);
+// Each expression's markers, variables, evaluates… exist; which of the expensive inputs they read.
+void checkSensorEvaluateReferences(SensorEvaluateModel& evaluates, const Model& model, Diagnostics& diagnostics);
+
+// The values SENVAL reads, by index in SensorEvaluateModel::evaluates: 0 until a firing stores one. Kept by the
+// driver for a whole run (every Simulate of a deck), read by every expression context it sets them on.
+struct SensorEvaluateValues {
+  std::vector<double> values;
+};
+
+}  // namespace lodestone
