@@ -24,6 +24,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/plugins/include/msolvsub_c_include.h
   DESTINATION include COMPONENT usersub)
 install(FILES ${PROJECT_SOURCE_DIR}/plugins/include/lodestone/usersub.h
               ${PROJECT_SOURCE_DIR}/plugins/include/lodestone/contact_law.h
+              ${PROJECT_SOURCE_DIR}/plugins/include/lodestone/analysis_control.h
   DESTINATION include/lodestone COMPONENT usersub)
 install(EXPORT lodestoneTargets NAMESPACE lodestone::
   DESTINATION ${LODESTONE_INSTALL_CMAKEDIR} COMPONENT usersub)

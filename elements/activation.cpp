@@ -8,19 +8,19 @@ namespace lodestone {
 
 namespace {
 
+// MotionSolve's element types; Lodestone switches CONTACT, SENSOR, JOINT, JPRIM, MOTION and the force types
+// (activationTypeAvailable). SPRINGDAMPER is Adams' name for SPDP.
+const std::vector<std::string> kElementTypes = {
+    "CONTACT", "SENSOR", "BEAM", "BUSH", "COUPLER", "CVCV", "CVSF", "DIFF", "FIELD", "FORCE", "FRICTION", "GCON",
+    "GEAR", "GFORCE", "GSE", "JOINT", "JPRIM", "LSE", "MATE", "MFORCE", "MOTION", "NFORCE", "PFORCE", "PTCV", "PTDCV",
+    "PTDSF", "PTDSFF", "PTSF", "SFORCE", "TFSISO", "VFORCE", "VTORQUE", "SPDP", "SPRINGDAMPER"};
+
 ElementSchema<ActivationSpec> activationSchema(const char* element) {
   using S = ActivationSpec;
   return ElementSchema<S>{
       .element = element,
       .attributes = {
-          // MotionSolve's element types; Lodestone switches CONTACT, SENSOR and the force types
-          // (activationTypeAvailable). SPRINGDAMPER is Adams' name for SPDP.
-          attr::keyword("element_type", &S::element_type,
-                        {"CONTACT", "SENSOR", "BEAM", "BUSH", "COUPLER", "CVCV", "CVSF", "DIFF", "FIELD", "FORCE",
-                         "FRICTION", "GCON", "GEAR", "GFORCE", "GSE", "JOINT", "JPRIM", "LSE", "MATE", "MFORCE",
-                         "MOTION", "NFORCE", "PFORCE", "PTCV", "PTDCV", "PTDSF", "PTDSFF", "PTSF", "SFORCE", "TFSISO",
-                         "VFORCE", "VTORQUE", "SPDP", "SPRINGDAMPER"})
-              .required(),
+          attr::keyword("element_type", &S::element_type, kElementTypes).required(),
           attr::integer("element_id", &S::element_id).required(),
       }};
 }
@@ -40,6 +40,19 @@ const ElementSchema<ActivationSpec>& activateSchema() {
 bool activationTypeAvailable(const ActivationSpec& spec) {
   return spec.element_type == "CONTACT" || spec.element_type == "SENSOR" || spec.element_type == "JOINT" ||
          spec.element_type == "JPRIM" || spec.element_type == "MOTION" || isForceActivationType(spec.element_type);
+}
+
+std::string switchableElementTypes() {
+  std::string listed;
+  std::vector<std::string> switchable;
+  for (const std::string& type : kElementTypes) {
+    if (activationTypeAvailable(ActivationSpec{.element_type = type})) switchable.push_back(type);
+  }
+  for (size_t i = 0; i < switchable.size(); ++i) {
+    if (i > 0) listed += i + 1 == switchable.size() ? " and " : ", ";
+    listed += switchable[i];
+  }
+  return listed;
 }
 
 std::string activationTarget(const ActivationSpec& spec) {

@@ -26,6 +26,8 @@ const ElementSchema<ActivationSpec>& activateSchema();
 
 // Whether Lodestone can switch elements of this type (the others need elements it lacks).
 bool activationTypeAvailable(const ActivationSpec& spec);
+// The element types Deactivate and Activate can switch, as a list for messages: "CONTACT, SENSOR, … and SPDP".
+std::string switchableElementTypes();
 // The element the command names, by its deck name ("Force_Contact"), for the id check.
 std::string activationTarget(const ActivationSpec& spec);
 

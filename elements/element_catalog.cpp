@@ -211,6 +211,14 @@ ElementKind simulateKind() {
   });
 }
 
+ElementKind userProgramControlKind() {
+  return commandOnlyKind(userProgramControlSchema(), [](const ElementNode& node, ModelSpec& model,
+                                                        ReadContext& context) {
+    model.commands.push_back(
+        readAndCheck<UserProgramControlSpec>(userProgramControlSchema(), node, context, checkUserProgramControl));
+  });
+}
+
 ElementKind stopKind() {
   return commandOnlyKind(stopSchema(), [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
     StopSpec spec{};
@@ -227,8 +235,8 @@ ElementKind activationKind(const ElementSchema<ActivationSpec>& schema, bool act
     if (!activationTypeAvailable(spec)) {
       context.diagnostics().error(spec.loc, "element_type=\"" + spec.element_type +
                                                 "\" cannot be switched yet: those elements are not available; "
-                                                "Deactivate and Activate switch CONTACT, SENSOR, JOINT, JPRIM, MOTION, "
-                                                "FORCE, SFORCE, GFORCE, VFORCE, VTORQUE, BUSH and SPDP elements");
+                                                "Deactivate and Activate switch " +
+                                                switchableElementTypes() + " elements");
       return;
     }
     const std::vector<std::string> targets = activationTargets(spec);
@@ -298,6 +306,7 @@ std::vector<ElementKind> buildCatalog() {
       stopKind(),
       activationKind(deactivateSchema(), false),
       activationKind(activateSchema(), true),
+      userProgramControlKind(),
   };
   const auto ignored = [&](const std::string& element, const std::string& note) {
     catalog.push_back(otherKind(element, ElementSupport::IgnoredWithWarning, note));
@@ -328,7 +337,6 @@ std::vector<ElementKind> buildCatalog() {
   }
   refused("Body_Flexible", "flexible bodies are not available");
   refused("Body_Point", "point bodies are not available yet");
-  refused("UserProgramControl", "CONSUB is not available");
   refused("Load_Model", "decks must be one file");
   refused("Load_Command", "decks must be one file");
   refused("Save", "saving and reloading states is not available");
@@ -512,6 +520,7 @@ void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
   reportMissingLibraries(diagnostics);  // once per library, now that every element has named its own
   std::optional<double> currentTime;
   bool anySimulate = false;
+  bool timesKnown = true;
   bool stopped = false;
   for (const CommandSpec& command : spec.commands) {
     if (stopped) {
@@ -521,9 +530,14 @@ void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
     }
     if (const auto* simulate = std::get_if<SimulateSpec>(&command)) {
       anySimulate = true;
+      if (!timesKnown) continue;
       if (std::optional<SimulationSegment> segment = planSegment(*simulate, currentTime, diagnostics)) {
         currentTime = segment->endTime;
       }
+    } else if (std::holds_alternative<UserProgramControlSpec>(command)) {
+      // CONSUB runs analyses of its own: the time a later Simulate starts from is known only when the run gets there.
+      anySimulate = true;
+      timesKnown = false;
     } else if (std::holds_alternative<StopSpec>(command)) {
       stopped = true;
     }
@@ -531,8 +545,8 @@ void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
   if (!anySimulate) {
     SourceLoc where;
     where.file = spec.deckPath;
-    diagnostics.error(where, "the deck has no Simulate command, so nothing would run; add for example <Command>"
-                             "<Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/></Command>");
+    diagnostics.error(where, "the deck has no Simulate command (nor a UserProgramControl), so nothing would run; "
+                             "add for example <Command><Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/></Command>");
   }
 }
 

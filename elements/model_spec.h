@@ -41,6 +41,7 @@
 #include "elements/sensor_event.h"
 #include "elements/sensor_evaluate.h"
 #include "elements/simulate.h"
+#include "elements/user_program_control.h"
 #include "solver/core/model.h"
 
 namespace lodestone {
@@ -53,7 +54,7 @@ struct ModifyCommand {
   std::function<void(ModelSpec&)> apply;
 };
 
-using CommandSpec = std::variant<SimulateSpec, StopSpec, ModifyCommand>;
+using CommandSpec = std::variant<SimulateSpec, StopSpec, ModifyCommand, UserProgramControlSpec>;
 
 struct ModelSpec {
   std::string deckPath;

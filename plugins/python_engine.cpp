@@ -194,6 +194,7 @@ class Engine final : public PythonEngine {
   double call(const UserSubroutine& routine, const NormalCall& call) override;
   std::array<double, 3> call(const UserSubroutine& routine, const FrictionCall& call) override;
   void call(const UserSubroutine& routine, const ContactPostCall& call) override;
+  void call(const UserSubroutine& routine, const ControlCall& call) override;
   std::array<double, 6> call(const UserSubroutine& routine, const ElementCall& call) override;
   std::array<double, 8> call(const UserSubroutine& routine, const OutputCall& call) override;
 
@@ -330,6 +331,11 @@ void Engine::call(const UserSubroutine& routine, const ContactPostCall& call) {
   // Whatever it returns is not read.
   callPython(routine, call.id, call.iGraphic, call.jGraphic, call.time, listOf(routine.parameters),
              routine.parameters.size(), call.iflag ? 1 : 0, call.endflg ? 1 : 0);
+}
+
+void Engine::call(const UserSubroutine& routine, const ControlCall&) {
+  // CONSUB(par, npar); MotionSolve's examples return a status, which is not read.
+  callPython(routine, listOf(routine.parameters), routine.parameters.size());
 }
 
 std::array<double, 6> Engine::call(const UserSubroutine& routine, const ElementCall& call) {

@@ -27,6 +27,7 @@ class PythonEngine {
   virtual double call(const UserSubroutine& routine, const NormalCall& call) = 0;
   virtual std::array<double, 3> call(const UserSubroutine& routine, const FrictionCall& call) = 0;
   virtual void call(const UserSubroutine& routine, const ContactPostCall& call) = 0;
+  virtual void call(const UserSubroutine& routine, const ControlCall& call) = 0;
   virtual std::array<double, 6> call(const UserSubroutine& routine, const ElementCall& call) = 0;
   virtual std::array<double, 8> call(const UserSubroutine& routine, const OutputCall& call) = 0;
 

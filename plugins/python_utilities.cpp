@@ -174,6 +174,7 @@ py::module_ subroutineUtilitiesModule() {
   static py::module_::module_def definition;
   py::module_ module = py::module_::create_extension_module(kSubroutineUtilitiesModule, nullptr, &definition);
   defineUtilities(module);
+  defineAnalysisControlUtilities(module);
   modules[kSubroutineUtilitiesModule] = module;
   return module;
 }

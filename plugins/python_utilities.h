@@ -14,4 +14,7 @@ inline constexpr const char* kSubroutineUtilitiesModule = "lodestone_usersub";
 // package. Needs a running interpreter and the GIL.
 pybind11::module_ subroutineUtilitiesModule();
 
+// py_analys, py_modify, py_datout (python_analysis_control.cpp), defined into the module when it is made.
+void defineAnalysisControlUtilities(pybind11::module_& module);
+
 }  // namespace lodestone

@@ -90,6 +90,14 @@ void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call) 
                                                            par.data(), &npar, &iflag, &endflg);
 }
 
+void callSubroutine(const UserSubroutine& routine, const ControlCall& call) {
+  const UserCodeCall inside(routine, 0, call.time, "UserProgramControl");
+  if (routine.isPython()) return pythonEngine().call(routine, call);
+  int npar = static_cast<int>(routine.parameters.size());
+  ParameterCopy par(routine.parameters);
+  reinterpret_cast<lodestone_consub>(routine.address)(par.data(), &npar);
+}
+
 std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call) {
   const UserCodeCall inside(routine, call.id, call.time, call.element);
   if (routine.isPython()) return pythonEngine().call(routine, call);

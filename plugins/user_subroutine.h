@@ -60,6 +60,12 @@ struct ContactPostCall {
   bool iflag = false, endflg = false;
 };
 
+// CONSUB(par, npar), the subroutine of UserProgramControl: it returns nothing (a Python CONSUB's return value is not
+// read). `time`: where the run stands, for the line of a crash in the call.
+struct ControlCall {
+  double time = 0;
+};
+
 // SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB(id, time, par, npar, dflag, iflag) -> result[0..count). In Python the
 // function returns a sequence of `count` numbers, or, when count is 1, a number. `returns` says what, for messages
 // ("[fx, fy, fz] in ref_marker_id's axes").
@@ -106,6 +112,7 @@ std::string tracebackText(const UserSubroutine& routine, const SubroutineError& 
 double callSubroutine(const UserSubroutine& routine, const NormalCall& call);  // the normal force
 std::array<double, 3> callSubroutine(const UserSubroutine& routine, const FrictionCall& call);
 void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
+void callSubroutine(const UserSubroutine& routine, const ControlCall& call);
 // The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
 std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
 // The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 #include <filesystem>
 #include <optional>
 #include <variant>
@@ -17,8 +18,12 @@
 #include "elements/model_spec.h"
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
+#include "plugins/element_subroutine.h"
 #include "plugins/user_code_faults.h"
 #include "plugins/user_library.h"
+#include "plugins/usersub/analysis_control_host.h"
+#include "plugins/usersub/subroutine_host.h"
+#include "program_control.h"
 #include "solver/core/text.h"
 #include "simulation.h"
 #include "solver/output/body_results_writer.h"
@@ -151,6 +156,9 @@ class DeckRun {
     Stopwatch buildWatch;
     std::optional<Model> model = buildModel(spec_, outcome_.diagnostics);
     setupTimes.build = buildWatch.lap();
+    // CONSUB is loaded with the model, before any command runs: a missing library or function is a bad deck, as
+    // for the subroutines of elements.
+    if (model && !loadControlSubroutines()) model.reset();
     if (!model) {
       outcome_.status = RunStatus::BadDeck;
       outcome_.message = "bad deck, not simulated";
@@ -198,7 +206,12 @@ class DeckRun {
 
     log_->banner(deckPath_);
     log_->modelSummary(model->units, model->elementCounts, static_cast<int>(model->bodies.size()));
-    log_->userCode(userCodeUses(*model));
+    std::vector<std::string> uses = userCodeUses(*model);
+    for (const auto& [control, routine] : controlRoutines_) {
+      uses.push_back(control->loc.subject() + " (" + control->loc.position() + "): program control " +
+                     routine.function + " from " + (routine.isPython() ? "script " : "library ") + routine.file);
+    }
+    log_->userCode(uses);
 
     SimulationOptions options;
     options.threads = request_.threads;
@@ -251,6 +264,8 @@ class DeckRun {
         if (!simulate_(*simulate) || halted_) break;
       } else if (const auto* modify = std::get_if<ModifyCommand>(&command)) {
         if (!modify_(*modify)) break;
+      } else if (const auto* control = std::get_if<UserProgramControlSpec>(&command)) {
+        if (!programControl_(*control) || halted_) break;
       } else if (std::holds_alternative<StopSpec>(command)) {
         stopped = true;
         break;
@@ -412,9 +427,11 @@ class DeckRun {
     return true;
   }
 
-  bool simulate_(const SimulateSpec& command) {
+  // `refusal`: what the run's message says when the times are impossible.
+  bool simulate_(const SimulateSpec& command, const char* refusal = "this Simulate cannot be run") {
     std::optional<SimulationSegment> segment = planSegment(command, currentTime_, outcome_.diagnostics);
-    if (!segment) return badDeckAt(command.loc, "this Simulate cannot be run");
+    if (!segment) return badDeckAt(command.loc, refusal);
+    if (segment->analysis == AnalysisType::Transient) lastPrintInterval_ = segment->printInterval;
     ++segmentsRun_;
     const SegmentOutcome result = simulation_->run(*segment);
     currentTime_ = result.time;
@@ -449,6 +466,168 @@ class DeckRun {
     return startAnimation();
   }
 
+  // ---- UserProgramControl: CONSUB drives the run through ANALYS, MODIFY and DATOUT ------------------------------
+
+  bool loadControlSubroutines() {
+    bool loaded = true;
+    for (const CommandSpec& command : spec_.commands) {
+      const auto* control = std::get_if<UserProgramControlSpec>(&command);
+      if (!control) continue;
+      std::optional<UserSubroutine> routine =
+          loadSubroutine(control->subroutine, kControlSubroutine, control->loc, outcome_.diagnostics);
+      if (routine) controlRoutines_.emplace(control, std::move(*routine));
+      else loaded = false;
+    }
+    return loaded;
+  }
+
+  // What CONSUB's utilities reach while it runs: ANALYS runs what a Simulate runs, MODIFY what a command element
+  // does; c_errmes and c_sysfnc answer as in any other subroutine.
+  class ControlHost final : public AnalysisControlHost, public SubroutineHost {
+   public:
+    ControlHost(DeckRun& run, const UserProgramControlSpec& control, const UserSubroutine& routine)
+        : run_(run), control_(control), routine_(routine),
+          subject_(control.loc.subject() + " (" + control.loc.position() + ")") {}
+
+    int analys(std::string_view analysis, std::string_view name, double tbegin, double tend, int) override {
+      const std::string call = utility("analys") + "(\"" + std::string(analysis) + "\", \"" + std::string(name) +
+                               "\", " + formatReal(tbegin) + ", " + formatReal(tend) + ")";
+      if (ended_) return refuse(call, *ended_);
+      const std::string kind = toUpper(trim(analysis));
+      SimulateSpec simulate;
+      simulate.loc = control_.loc;
+      if (kind == "TRANSIENT") {
+        simulate.analysis_type = "Transient";
+        simulate.print_interval = control_.print_interval ? control_.print_interval : run_.lastPrintInterval_;
+        if (!simulate.print_interval) {
+          return refuse(call, "a transient analysis needs an output step: give UserProgramControl print_interval, or "
+                              "run a Simulate with print_interval before it");
+        }
+      } else if (kind == "STATICS" || kind == "STATIC") {
+        simulate.analysis_type = "Static";
+      } else {
+        return refuse(call, "analysis \"" + std::string(analysis) + "\" is not available; TRANSIENT and STATICS are");
+      }
+      simulate.start_time = tbegin;
+      simulate.end_time = tend;
+      const std::string title = name.empty() ? std::string("analysis") : std::string(name);
+      run_.log_->line(" " + subject_ + ": " + call + ": " + title);
+      // The analysis calls other subroutines; ANALYS and MODIFY from them are refused, as only CONSUB may call them.
+      const ScopedAnalysisControlHost none(nullptr);
+      if (!run_.simulate_(simulate, "this ANALYS cannot be run")) {
+        ended_ = "the run failed in an earlier ANALYS";
+        return 1;
+      }
+      if (run_.halted_) ended_ = "a sensor halted the run in an earlier ANALYS";
+      return 0;
+    }
+
+    int modify(std::string_view command) override {
+      const std::string call = utility("modify") + "(\"" + std::string(command) + "\")";
+      if (ended_) return refuse(call, *ended_);
+      const ModifyParse parse = parseModifyCommand(command, run_.workingSpec_, control_.loc);
+      if (!parse.change) return refuse(call, parse.refusal);
+      run_.log_->line(" " + subject_ + ": " + call + ": " + parse.description);
+      if (!run_.modify_(*parse.change)) {
+        ended_ = "the model MODIFY changed could not be built";
+        return 1;
+      }
+      return 0;
+    }
+
+    int datout() override {
+      // Rows are written as each analysis produces them; what is buffered goes to disk now.
+      run_.resultsFile_->flush();
+      run_.log_->line(" " + subject_ + ": " + utility("datout") + "(): results written up to t=" +
+                      formatReal(run_.currentTime_.value_or(0)));
+      return 0;
+    }
+
+    double time() const override { return run_.currentTime_.value_or(0); }
+
+    std::optional<MarkerMotion> markerMotion(int id) const override {
+      if (id == 0) return MarkerMotion{};
+      const Model& model = run_.simulation_->model();
+      const Marker* marker = model.marker(id);
+      if (!marker) return std::nullopt;
+      if (marker->body < 0) return lodestone::markerMotion(*marker, nullptr);
+      const std::span<const double> state = run_.simulation_->state();
+      const BodyKinematics body =
+          bodyKinematics(state.data() + run_.simulation_->layout().bodyOffset(marker->body));
+      return lodestone::markerMotion(*marker, &body);
+    }
+
+    void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {
+      const std::string utilityName = routine_.isPython() ? "py_errmes" : "c_errmes";
+      run_.log_->line(std::string(" ") + (error ? "ERROR: " : "") + subject_ + ": " + routine_.function + " (" +
+                      utilityName + ", id=" + std::to_string(id) + "): " + std::string(message));
+      if (stop && !stopRequest_) {
+        stopRequest_ = subject_ + ": " + routine_.describe() + " asked to stop (" + utilityName +
+                       "): " + std::string(message);
+        ended_ = "CONSUB asked to stop";
+      }
+    }
+
+    void utilityProblem(std::string_view utility, std::string_view problem) override {
+      std::string name(utility);
+      if (routine_.isPython() && name.rfind("c_", 0) == 0) name = "py_" + name.substr(2);
+      run_.log_->line(" ERROR: " + subject_ + ": " + name + " called from " + routine_.function + ": " +
+                      std::string(problem));
+    }
+
+    const std::vector<ContactPostPoint>* contactPoints(int, int, int) const override { return nullptr; }
+
+    const std::optional<std::string>& stopRequest() const { return stopRequest_; }
+
+   private:
+    std::string utility(const char* name) const { return (routine_.isPython() ? "py_" : "c_") + std::string(name); }
+
+    // Refused: said in run.log and as a warning; CONSUB gets a nonzero status.
+    int refuse(const std::string& call, const std::string& why) {
+      run_.log_->line(" WARNING: " + subject_ + ": " + call + " refused: " + why);
+      run_.outcome_.diagnostics.warning(control_.loc, call + " refused: " + why);
+      return -1;
+    }
+
+    DeckRun& run_;
+    const UserProgramControlSpec& control_;
+    const UserSubroutine& routine_;
+    std::string subject_;
+    std::optional<std::string> ended_;  // why later ANALYS and MODIFY calls are refused
+    std::optional<std::string> stopRequest_;
+  };
+
+  // Calls CONSUB once; false when the run ends there (a failed analysis or model change, an exception, a STOP).
+  bool programControl_(const UserProgramControlSpec& control) {
+    const UserSubroutine& routine = controlRoutines_.at(&control);
+    const std::string subject = control.loc.subject() + " (" + control.loc.position() + ")";
+    log_->line(" Calling " + routine.describe() + " for " + subject + "...");
+    ControlHost host(*this, control, routine);
+    try {
+      const ScopedSubroutineHost messages(host);
+      const ScopedAnalysisControlHost analyses(&host);
+      callSubroutine(routine, ControlCall{currentTime_.value_or(0)});
+    } catch (const SubroutineError& error) {
+      if (!error.details().empty()) log_->line(" " + subject + ": " + tracebackText(routine, error));
+      if (outcome_.status == RunStatus::Completed) {
+        outcome_.status = RunStatus::SimulationFailed;
+        outcome_.message = subject + ": " + error.what() + (error.details().empty() ? "" : " (traceback in run.log)");
+        failureTime_ = currentTime_;
+      }
+      return false;
+    }
+    if (outcome_.status != RunStatus::Completed) return false;  // an analysis or a model change failed
+    if (host.stopRequest()) {
+      outcome_.status = RunStatus::SimulationFailed;
+      outcome_.message = *host.stopRequest();
+      failureTime_ = currentTime_;
+      return false;
+    }
+    log_->line(" " + routine.function + " returned; " + subject + " done");
+    log_->line();
+    return true;
+  }
+
   bool badDeckAt(const SourceLoc& where, const std::string& what) {
     outcome_.status = RunStatus::BadDeck;
     outcome_.message = where.position() + ": " + what;
@@ -481,6 +660,8 @@ class DeckRun {
   std::optional<double> currentTime_;
   std::optional<double> failureTime_;
   int segmentsRun_ = 0;
+  std::optional<double> lastPrintInterval_;  // of the last transient analysis: ANALYS's output step without another
+  std::map<const UserProgramControlSpec*, UserSubroutine> controlRoutines_;  // CONSUB of each UserProgramControl
 };
 
 }  // namespace
@@ -531,6 +712,11 @@ Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSe
   if (const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics, settings)) {
     // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
     if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
+    for (const CommandSpec& command : spec->commands) {
+      if (const auto* control = std::get_if<UserProgramControlSpec>(&command)) {
+        loadSubroutine(control->subroutine, kControlSubroutine, control->loc, diagnostics);
+      }
+    }
   }
   return diagnostics;
 }

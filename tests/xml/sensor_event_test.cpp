@@ -78,8 +78,8 @@ TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"GEAR\" element_id=\"41\"/>\n" + simulate));
   EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
                        "element_type=\"GEAR\" cannot be switched yet: those elements are not available; Deactivate "
-                       "and Activate switch CONTACT, SENSOR, JOINT, JPRIM, MOTION, FORCE, SFORCE, GFORCE, VFORCE, "
-                       "VTORQUE, BUSH and SPDP elements"));
+                       "and Activate switch CONTACT, SENSOR, BEAM, BUSH, FIELD, FORCE, GFORCE, JOINT, JPRIM, MOTION, "
+                       "SFORCE, VFORCE, VTORQUE, SPDP and SPRINGDAMPER elements"));
 }
 
 }  // namespace

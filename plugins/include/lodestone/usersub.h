@@ -140,4 +140,7 @@ void c_get_contact_post(int id, int i_gra_id, int j_gra_id, const char *type, in
 }
 #endif
 
+/* CONSUB (UserProgramControl) and the utilities that drive the run from it: c_analys, c_modify, c_datout. */
+#include "lodestone/analysis_control.h"
+
 #endif /* LODESTONE_USERSUB_H */
