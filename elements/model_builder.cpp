@@ -199,8 +199,11 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   // DIF and DIF1 may appear in any expression, variables' too: the equations are compiled first, checked after.
   model.differentials = buildDifferentialModel(spec.differentials, diagnostics);
+  // ARYVAL may read their X and Y arrays in any expression: the systems come before the expressions are checked.
+  model.controls = buildControlModel(spec.stateEquations, spec.sisos, spec.matrices, spec.arrays, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   checkDifferentialReferences(*model.differentials, model, diagnostics);
+  checkControlInputs(*model.controls, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

@@ -74,6 +74,8 @@ struct RequestModel;
 struct DataModel;
 // The Control_Diff elements (elements/control_diff.h): differential equations with states of their own.
 struct DifferentialModel;
+// The linear control systems, Control_StateEqn and Control_SISO (elements/control_state_eqn.h).
+struct ControlModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -97,6 +99,7 @@ struct Model {
   std::shared_ptr<const RequestModel> requests;    // never null once built; may hold no requests
   std::shared_ptr<const DataModel> data;           // never null once built; may hold no data elements
   std::shared_ptr<const DifferentialModel> differentials;  // never null once built; may hold no equations
+  std::shared_ptr<const ControlModel> controls;  // never null once built; may hold no systems
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent
