@@ -332,6 +332,39 @@ void addFeedThroughOutputsRead(const ControlModel& controls, const VariableModel
 
 }  // namespace
 
+void addBodiesReadThroughOutputs(const Expression& expression, const Model& model, std::vector<int>& bodies) {
+  const ControlModel* controls = model.controls.get();
+  const VariableModel* variables = model.variables.get();
+  if (!controls || controls->systems.empty()) return;
+  std::vector<char> visitedVariable(variables ? variables->variables.size() : 0, 0);
+  std::vector<char> visitedSystem(controls->systems.size(), 0);
+  std::vector<const Expression*> pending{&expression};
+  const auto pushVariable = [&](int id) {
+    const int index = variables ? variables->indexOf(id) : -1;
+    if (index < 0 || visitedVariable[static_cast<size_t>(index)]) return;
+    visitedVariable[static_cast<size_t>(index)] = 1;
+    pending.push_back(&variables->variables[static_cast<size_t>(index)].expression);
+  };
+  while (!pending.empty()) {
+    const Expression* read = pending.back();
+    pending.pop_back();
+    for (const DataReference& reference : read->dataReferences()) {
+      if (reference.kind != DataReference::Kind::Array) continue;
+      const ControlModel::ArrayOwner* owner = controls->ownerOf(reference.id);
+      if (!owner || !owner->outputs || visitedSystem[static_cast<size_t>(owner->system)]) continue;
+      const ControlSystem& system = controls->systems[static_cast<size_t>(owner->system)];
+      if (!system.hasFeedThrough) continue;
+      visitedSystem[static_cast<size_t>(owner->system)] = 1;
+      for (const int input : system.inputVariables) {
+        const int index = variables ? variables->indexOf(input) : -1;
+        if (index >= 0) addBodiesRead(variables->variables[static_cast<size_t>(index)].expression, model, bodies);
+        pushVariable(input);
+      }
+    }
+    for (const int id : read->variableIds()) pushVariable(id);
+  }
+}
+
 void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
   const VariableModel* variables = model.variables.get();
   // Which feed-through systems each feed-through system's outputs read at the same instant, through its inputs.

@@ -16,6 +16,7 @@
 #include "solver/core/diagnostics.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
+#include "solver/expr/expression.h"
 
 namespace lodestone {
 
@@ -82,5 +83,10 @@ std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlS
 // accelerations nor loads (the states' rows are evaluated from positions and velocities alone, as a Control_Diff's),
 // and no output with feed-through reads itself through its inputs (an algebraic loop).
 void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics);
+
+// An output with feed-through (D ≠ 0) reads its system's inputs at the same instant: the moving bodies those inputs
+// read, for every such output `expression` reads through ARYVAL (itself or through the variables it reads, and on
+// through the inputs' own outputs). Appended to `bodies` without repeats (addBodiesRead gives the direct reads).
+void addBodiesReadThroughOutputs(const Expression& expression, const Model& model, std::vector<int>& bodies);
 
 }  // namespace lodestone

@@ -31,12 +31,15 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
       for (const int id : system.inputVariables) {
         const int index = model.variables->indexOf(id);
         if (index >= 0) {
-          addBodiesRead(model.variables->variables[static_cast<size_t>(index)].expression, model,
-                        bodiesRead_[static_cast<size_t>(k)]);
+          const Expression& input = model.variables->variables[static_cast<size_t>(index)].expression;
+          addBodiesRead(input, model, bodiesRead_[static_cast<size_t>(k)]);
+          addBodiesReadThroughOutputs(input, model, bodiesRead_[static_cast<size_t>(k)]);
         }
       }
     } else {
-      addBodiesRead(equations_->equations[static_cast<size_t>(k)].expression, model, bodiesRead_[static_cast<size_t>(k)]);
+      const Expression& expression = equations_->equations[static_cast<size_t>(k)].expression;
+      addBodiesRead(expression, model, bodiesRead_[static_cast<size_t>(k)]);
+      addBodiesReadThroughOutputs(expression, model, bodiesRead_[static_cast<size_t>(k)]);
     }
     bodyDerivatives_[static_cast<size_t>(k)].assign(bodiesRead_[static_cast<size_t>(k)].size(),
                                                     Eigen::Matrix<double, 1, body_state::kSize>::Zero());
