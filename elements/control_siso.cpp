@@ -35,7 +35,8 @@ const ElementSchema<ControlSisoSpec>& controlSisoSchema() {
 }
 
 void checkControlSiso(const ControlSisoSpec& spec, Diagnostics& diagnostics) {
-  for (const auto& [name, value] : {std::pair{"x_array_id", &spec.x_array_id}, std::pair{"y_array_id", &spec.y_array_id},
+  for (const auto& [name, value] : {std::pair{"x_array_id", &spec.x_array_id},
+                                    std::pair{"y_array_id", &spec.y_array_id},
                                     std::pair{"u_array_id", &spec.u_array_id}}) {
     if (!*value) diagnostics.error(spec.loc, std::string("needs ") + name + ", a Reference_Array of type " +
                                                  std::string(1, static_cast<char>(std::toupper(name[0]))));

@@ -221,8 +221,11 @@ std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlS
     system.c = Eigen::MatrixXd::Zero(p, n);
     system.d = Eigen::MatrixXd::Zero(p, m);
     if (c) {
-      if (c->values.cols() != n) diagnostics.error(spec.loc, sizeProblem("c_matrix_id", *c, p, n, "p outputs by n states"));
-      else system.c = c->values;
+      if (c->values.cols() != n) {
+        diagnostics.error(spec.loc, sizeProblem("c_matrix_id", *c, p, n, "p outputs by n states"));
+      } else {
+        system.c = c->values;
+      }
     }
     if (d) {
       if (d->values.rows() != p || d->values.cols() != m) {
@@ -383,17 +386,18 @@ void checkControlInputs(const ControlModel& controls, const Model& model, Diagno
       const ReferenceVariable& variable = variables->variables[static_cast<size_t>(index)];
       const std::string where = input + " (" + variable.loc.position() + ") ";
       if (readsAcceleration(variable.expression, variables)) {
-        diagnostics.error(system.loc, where + "reads accelerations (ACCX…, WDTX…), itself or through VARVAL; the inputs "
-                                              "of a control system may read positions, velocities, time, variables "
-                                              "and states");
+        diagnostics.error(system.loc, where + "reads accelerations (ACCX…, WDTX…), itself or through VARVAL; the "
+                                              "inputs of a control system may read positions, velocities, time, "
+                                              "variables and states");
       }
       if (readsContacts(variable.expression, variables)) {
         diagnostics.error(system.loc, where + "reads a Force_Contact's loads (CONTACT), which the inputs of a control "
                                               "system cannot read yet");
       }
       if (readsLoads(variable.expression, variables)) {
-        diagnostics.error(system.loc, where + "reads an element's loads (JOINT, SFORCE, FX…), which the inputs of a "
-                                              "control system cannot read yet: its rows are evaluated before the loads");
+        diagnostics.error(system.loc, where + "reads an element's loads (JOINT, SFORCE, FX…), which the inputs of "
+                                              "a control system cannot read yet: its rows are evaluated before the "
+                                              "loads");
       }
       if (system.hasFeedThrough) addFeedThroughOutputsRead(controls, *variables, index, readsOutputsOf[s]);
     }

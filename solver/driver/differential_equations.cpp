@@ -16,7 +16,9 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
       context_(model) {
   if (controls_) {
     for (size_t s = 0; s < controls_->systems.size(); ++s) {
-      for (int row = 0; row < controls_->systems[s].stateCount(); ++row) controlRows_.emplace_back(static_cast<int>(s), row);
+      for (int row = 0; row < controls_->systems[s].stateCount(); ++row) {
+        controlRows_.emplace_back(static_cast<int>(s), row);
+      }
     }
   }
   states_.values.assign(static_cast<size_t>(count_), 0.0);
@@ -77,7 +79,9 @@ double DifferentialEquations::controlResidual(int k) const {
   const ControlSystem& system = controls_->systems[static_cast<size_t>(index)];
   const int first = equationCount_ + system.stateOffset;
   double rate = 0;
-  for (int j = 0; j < system.stateCount(); ++j) rate += system.a(row, j) * states_.values[static_cast<size_t>(first + j)];
+  for (int j = 0; j < system.stateCount(); ++j) {
+    rate += system.a(row, j) * states_.values[static_cast<size_t>(first + j)];
+  }
   for (size_t i = 0; i < system.inputVariables.size(); ++i) {
     const double b = system.b(row, static_cast<int>(i));
     if (b != 0.0) rate += b * context_.variable(system.inputVariables[i]);

@@ -1,8 +1,8 @@
 // The Control_Diff equations in the integrator's residual: one state each, at the end of the state vector
-// (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit); after
-// them the control systems' states (Control_StateEqn, Control_SISO), with rows ẋ − (A x + B u) = 0, u their input
-// variables; and their iteration-matrix rows by finite differences over the few columns they read (the Control_Diff states and
-// rates, and the states of the bodies whose markers their expressions name).
+// (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit);
+// after them the control systems' states (Control_StateEqn, Control_SISO), with rows ẋ − (A x + B u) = 0, u their
+// input variables; and their iteration-matrix rows by finite differences over the few columns they read (the
+// Control_Diff and control states and rates, and the states of the bodies whose markers their expressions name).
 #pragma once
 
 #include <span>
