@@ -288,6 +288,9 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(constraintGearSchema(), &ModelSpec::gears, checkConstraintGear, false),
       collectionKind(referenceVariableSchema(), &ModelSpec::variables, checkReferenceVariable, true),
       collectionKind(controlDiffSchema(), &ModelSpec::differentials, checkControlDiff, true),
+      collectionKind(controlStateEqnSchema(), &ModelSpec::stateEquations, checkControlStateEqn, false),
+      collectionKind(controlSisoSchema(), &ModelSpec::sisos, checkControlSiso, false),
+      textDataKind(referenceMatrixSchema(), &ModelSpec::matrices, completeReferenceMatrix),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
       collectionKind(forceScalarOneBodySchema(), &ModelSpec::scalarForcesOneBody, checkForceScalarOneBody, true),
       collectionKind(forceVectorTwoBodySchema(), &ModelSpec::vectorForcesTwoBody, checkForceVector, true),
@@ -331,7 +334,7 @@ std::vector<ElementKind> buildCatalog() {
                               "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
-  for (const char* element : {"Control_StateEqn", "Control_SISO", "Control_PlantInput",
+  for (const char* element : {"Control_PlantInput",
                               "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }

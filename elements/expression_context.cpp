@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "elements/control_diff.h"
+#include "elements/control_state_eqn.h"
 #include "elements/force_contact.h"
 #include "elements/reference_spline.h"
 #include "elements/model_spec.h"
@@ -43,7 +44,8 @@ const ForceContact* contactOf(const Model& model, long id) {
 
 // A spline or array call against the model's data (null: none).
 bool checkDataReference(const DataReference& reference, const Expression& expression, const std::string& attribute,
-                        const SourceLoc& loc, const DataModel* data, Diagnostics& diagnostics) {
+                        const SourceLoc& loc, const DataModel* data, const ControlModel* controls,
+                        Diagnostics& diagnostics) {
   const std::string where = attribute + "=\"" + excerpt(expression.text()) + "\", column " +
                             std::to_string(reference.column) + ": " + reference.function + " ";
   const std::string id = std::to_string(reference.id);
@@ -74,10 +76,11 @@ bool checkDataReference(const DataReference& reference, const Expression& expres
     return false;
   }
   const std::string named = "Reference_Array id=" + id + " (" + array->loc.position() + ")";
-  if (array->type == "X" || array->type == "Y") {
+  // An X or Y array holds a control system's states or outputs: one of the deck's systems must own it.
+  if ((array->type == "X" || array->type == "Y") && !(controls && controls->ownerOf(reference.id))) {
     diagnostics.error(loc, where + "reads " + named + " of type " + array->type + ", whose values are the " +
-                               (array->type == "X" ? "states" : "outputs") + " of a Control_StateEqn, which "
-                               "Lodestone does not have yet");
+                               (array->type == "X" ? "states" : "outputs") + " of a Control_StateEqn or Control_SISO, "
+                               "and no such element of the deck names it");
     return false;
   }
   if (reference.orderOrPosition > array->size) {
@@ -90,8 +93,9 @@ bool checkDataReference(const DataReference& reference, const Expression& expres
     const long variable = static_cast<long>(array->values[static_cast<size_t>(reference.orderOrPosition - 1)]);
     diagnostics.error(loc, where + "reads " + named + " of type U, whose element " +
                                std::to_string(reference.orderOrPosition) + " is Reference_Variable id=" +
-                               std::to_string(variable) + "; inputs of a Control_StateEqn are not available yet, so "
-                               "read the variable itself: VARVAL(" + std::to_string(variable) + ")");
+                               std::to_string(variable) + "; Lodestone reads a U array's variables as a control "
+                               "system's inputs, not through ARYVAL: read the variable itself, VARVAL(" +
+                               std::to_string(variable) + ")");
     return false;
   }
   return true;
@@ -135,7 +139,8 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
     }
   }
   for (const DataReference& reference : expression.dataReferences()) {
-    found = checkDataReference(reference, expression, attribute, loc, model.data.get(), diagnostics) && found;
+    found = checkDataReference(reference, expression, attribute, loc, model.data.get(), model.controls.get(),
+                               diagnostics) && found;
   }
   return found;
 }
@@ -431,12 +436,37 @@ double ModelExpressionContext::sensorValue(int id) const {
 }
 
 double ModelExpressionContext::arrayValue(int id, int position) const {
+  if (const ControlModel::ArrayOwner* owner = model_.controls ? model_.controls->ownerOf(id) : nullptr) {
+    return controlArrayValue(*owner, position);
+  }
   const ReferenceArray* found = data_ ? data_->array(id) : nullptr;
   // Ids, types and positions were checked when the model was built; a bare lookup can still miss.
   if (!found || position < 1 || position > static_cast<int>(found->values.size())) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   return found->values[static_cast<size_t>(position - 1)];
+}
+
+double ModelExpressionContext::controlArrayValue(const ControlModel::ArrayOwner& owner, int position) const {
+  const ControlSystem& system = model_.controls->systems[static_cast<size_t>(owner.system)];
+  const int row = position - 1;
+  if (!differentialStates_ || row < 0 || row >= (owner.outputs ? system.outputCount() : system.stateCount())) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  // The systems' states follow the Control_Diff states in the block the driver keeps.
+  const size_t first = (model_.differentials ? model_.differentials->equations.size() : 0) +
+                       static_cast<size_t>(system.stateOffset);
+  const std::vector<double>& states = differentialStates_->values;
+  if (first + static_cast<size_t>(system.stateCount()) > states.size()) return std::numeric_limits<double>::quiet_NaN();
+  if (!owner.outputs) return states[first + static_cast<size_t>(row)];
+  // y = C x + D u: the inputs read now, as the output is algebraic.
+  double output = 0;
+  for (int j = 0; j < system.stateCount(); ++j) output += system.c(row, j) * states[first + static_cast<size_t>(j)];
+  for (size_t i = 0; i < system.inputVariables.size(); ++i) {
+    const double feedThrough = system.d(row, static_cast<int>(i));
+    if (feedThrough != 0.0) output += feedThrough * variable(system.inputVariables[i]);
+  }
+  return output;
 }
 
 std::optional<MarkerLoads> ModelExpressionContext::elementLoads(LoadSource source, int id) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "elements/body_rigid.h"
+#include "elements/control_state_eqn.h"
 #include "solver/core/diagnostics.h"
 #include "solver/core/model.h"
 #include "solver/expr/expression.h"
@@ -137,6 +138,8 @@ class ModelExpressionContext final : public ExpressionContext {
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
   void computeWithReads(size_t root) const;
+  // ARYVAL of a control system's X array (its states) or Y array (its outputs C x + D u); NaN without the states.
+  double controlArrayValue(const ControlModel::ArrayOwner& owner, int position) const;
 
   const Model& model_;
   const VariableModel* variables_ = nullptr;

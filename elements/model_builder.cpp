@@ -206,10 +206,13 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   // SENVAL too, and a Sensor_Evaluate's expression may read VARVAL: compiled first, checked after.
   std::shared_ptr<SensorEvaluateModel> sensorEvaluates = buildSensorEvaluateModel(spec.sensorEvaluates, diagnostics);
   model.sensorEvaluates = sensorEvaluates;
+  // ARYVAL may read their X and Y arrays in any expression: the systems come before the expressions are checked.
+  model.controls = buildControlModel(spec.stateEquations, spec.sisos, spec.matrices, spec.arrays, diagnostics);
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   setUpDifferentialSubroutines(*differentials, spec.differentials, model, diagnostics);  // DIFSUB reads variables
   checkDifferentialReferences(*model.differentials, model, diagnostics);
   checkSensorEvaluateReferences(*sensorEvaluates, model, diagnostics);
+  checkControlInputs(*model.controls, model, diagnostics);
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

@@ -37,6 +37,9 @@
 #include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
 #include "elements/control_diff.h"
+#include "elements/control_siso.h"
+#include "elements/control_state_eqn.h"
+#include "elements/reference_matrix.h"
 #include "elements/res_output.h"
 #include "elements/sensor_event.h"
 #include "elements/sensor_evaluate.h"
@@ -82,6 +85,9 @@ struct ModelSpec {
   std::vector<ConstraintGearSpec> gears;
   std::vector<ReferenceVariableSpec> variables;
   std::vector<ControlDiffSpec> differentials;  // Control_Diff
+  std::vector<ControlStateEqnSpec> stateEquations;  // Control_StateEqn
+  std::vector<ControlSisoSpec> sisos;               // Control_SISO
+  std::vector<ReferenceMatrixSpec> matrices;        // Reference_Matrix
   std::vector<ForceScalarTwoBodySpec> scalarForces;
   std::vector<ForceScalarTwoBodySpec> scalarForcesOneBody;  // Force_Scalar_OneBody (always action-only)
   std::vector<ForceVectorSpec> vectorForcesTwoBody, vectorForcesOneBody;

@@ -78,6 +78,8 @@ struct DifferentialModel;
 struct JointFrictionModel;
 // The Sensor_Evaluate elements (elements/sensor_evaluate.h): values stored when sensors fire, read by SENVAL.
 struct SensorEvaluateModel;
+// The linear control systems, Control_StateEqn and Control_SISO (elements/control_state_eqn.h).
+struct ControlModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -103,6 +105,7 @@ struct Model {
   std::shared_ptr<const DifferentialModel> differentials;  // never null once built; may hold no equations
   std::shared_ptr<const JointFrictionModel> jointFrictions;  // null when built in code without them
   std::shared_ptr<const SensorEvaluateModel> sensorEvaluates;  // never null once built; may hold no evaluates
+  std::shared_ptr<const ControlModel> controls;  // never null once built; may hold no systems
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

@@ -4,31 +4,55 @@
 #include <algorithm>
 
 #include "elements/subroutine_state.h"
+#include "elements/reference_variable.h"
 
 namespace lodestone {
 
 DifferentialEquations::DifferentialEquations(const Model& model, const StateLayout& layout)
     : model_(model),
       equations_(model.differentials.get()),
+      controls_(model.controls.get()),
       offset_(layout.differentialOffset()),
       count_(layout.differentialCount()),
+      equationCount_(model.differentials ? static_cast<int>(model.differentials->equations.size()) : 0),
       context_(model) {
+  if (controls_) {
+    for (size_t s = 0; s < controls_->systems.size(); ++s) {
+      for (int row = 0; row < controls_->systems[s].stateCount(); ++row) {
+        controlRows_.emplace_back(static_cast<int>(s), row);
+      }
+    }
+  }
   states_.values.assign(static_cast<size_t>(count_), 0.0);
   states_.rates.assign(static_cast<size_t>(count_), 0.0);
   context_.setDifferentialStates(&states_);
   bodiesRead_.resize(static_cast<size_t>(count_));
   bodyDerivatives_.resize(static_cast<size_t>(count_));
   for (int k = 0; k < count_; ++k) {
-    const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
-    addBodiesRead(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
-    if (equation.subroutine) addSubroutineBodies(*equation.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
+    if (k >= equationCount_) {
+      // A control system's row reads the bodies its input variables read.
+      const ControlSystem& system = controls_->systems[static_cast<size_t>(controlRows_[k - equationCount_].first)];
+      for (const int id : system.inputVariables) {
+        const int index = model.variables->indexOf(id);
+        if (index >= 0) {
+          const Expression& input = model.variables->variables[static_cast<size_t>(index)].expression;
+          addBodiesRead(input, model, bodiesRead_[static_cast<size_t>(k)]);
+          addBodiesReadThroughOutputs(input, model, bodiesRead_[static_cast<size_t>(k)]);
+        }
+      }
+    } else {
+      const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
+      addBodiesRead(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
+      addBodiesReadThroughOutputs(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
+      if (equation.subroutine) addSubroutineBodies(*equation.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
+    }
     bodyDerivatives_[static_cast<size_t>(k)].assign(bodiesRead_[static_cast<size_t>(k)].size(),
                                                     Eigen::Matrix<double, 1, body_state::kSize>::Zero());
   }
   stateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   rateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   for (int k = 0; k < count_; ++k) {
-    if (!equations_->equations[static_cast<size_t>(k)].implicit) rateDerivatives_(k, k) = 1.0;
+    if (k >= equationCount_ || !equations_->equations[static_cast<size_t>(k)].implicit) rateDerivatives_(k, k) = 1.0;
   }
   for (int body = 0; body < layout.bodyCount(); ++body) bodyOffsets_.push_back(layout.bodyOffset(body));
   base_.resize(static_cast<size_t>(count_));
@@ -36,7 +60,11 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
 }
 
 void DifferentialEquations::initialState(double* y) const {
-  for (int k = 0; k < count_; ++k) y[offset_ + k] = equations_->equations[static_cast<size_t>(k)].initialValue;
+  for (int k = 0; k < equationCount_; ++k) y[offset_ + k] = equations_->equations[static_cast<size_t>(k)].initialValue;
+  for (int k = equationCount_; k < count_; ++k) {
+    const auto [system, row] = controlRows_[static_cast<size_t>(k - equationCount_)];
+    y[offset_ + k] = controls_->systems[static_cast<size_t>(system)].initialState(row);
+  }
 }
 
 void DifferentialEquations::readState(const double* y) {
@@ -49,7 +77,23 @@ void DifferentialEquations::readRates(const double* yp) {
   std::copy(yp + offset_, yp + offset_ + count_, states_.rates.begin());
 }
 
+double DifferentialEquations::controlResidual(int k) const {
+  const auto [index, row] = controlRows_[static_cast<size_t>(k - equationCount_)];
+  const ControlSystem& system = controls_->systems[static_cast<size_t>(index)];
+  const int first = equationCount_ + system.stateOffset;
+  double rate = 0;
+  for (int j = 0; j < system.stateCount(); ++j) {
+    rate += system.a(row, j) * states_.values[static_cast<size_t>(first + j)];
+  }
+  for (size_t i = 0; i < system.inputVariables.size(); ++i) {
+    const double b = system.b(row, static_cast<int>(i));
+    if (b != 0.0) rate += b * context_.variable(system.inputVariables[i]);
+  }
+  return states_.rates[static_cast<size_t>(k)] - rate;
+}
+
 double DifferentialEquations::equationResidual(int k) const {
+  if (k >= equationCount_) return controlResidual(k);
   const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
   const double value = equation.subroutine ? callElementSubroutine(*equation.subroutine,
                                                                    ContextSubroutineState(model_, context_),
@@ -68,14 +112,13 @@ void DifferentialEquations::residual(double time, std::span<const BodyKinematics
 }
 
 void DifferentialEquations::consistentRates(double time, std::span<const BodyKinematics> bodies, double* yp) {
-  for (int k = 0; k < count_; ++k) {
+  for (int k = 0; k < equationCount_; ++k) {
     const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
     if (equation.implicit) states_.rates[static_cast<size_t>(k)] = equation.initialRate;
   }
   // In deck order, each rate from the rates before it: an equation reading a later one's DIF1 sees that one's guess.
   for (int k = 0; k < count_; ++k) {
-    const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
-    if (equation.implicit) continue;
+    if (k < equationCount_ && equations_->equations[static_cast<size_t>(k)].implicit) continue;
     states_.rates[static_cast<size_t>(k)] = 0.0;
     context_.setState(time, bodies);  // each row sees the rates found before it
     states_.rates[static_cast<size_t>(k)] = -equationResidual(k);

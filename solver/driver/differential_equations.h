@@ -1,7 +1,8 @@
 // The Control_Diff equations in the integrator's residual: one state each, at the end of the state vector
-// (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit), and
-// their iteration-matrix rows by finite differences over the few columns they read (the Control_Diff states and
-// rates, and the states of the bodies whose markers their expressions name).
+// (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit);
+// after them the control systems' states (Control_StateEqn, Control_SISO), with rows ẋ − (A x + B u) = 0, u their
+// input variables; and their iteration-matrix rows by finite differences over the few columns they read (the
+// Control_Diff and control states and rates, and the states of the bodies whose markers their expressions name).
 #pragma once
 
 #include <span>
@@ -11,6 +12,7 @@
 
 #include "elements/body_rigid.h"
 #include "elements/control_diff.h"
+#include "elements/control_state_eqn.h"
 #include "elements/expression_context.h"
 #include "jacobian_assembly.h"
 #include "state_layout.h"
@@ -54,6 +56,9 @@ class DifferentialEquations {
   // Every row at (time, bodies) and the current states and rates, into `out` (count_ values).
   void residuals(double time, std::span<const BodyKinematics> bodies, double* out);
 
+  // Row k of a control system (k ≥ equationCount_): ẋ − (A x + B u) at the current states and inputs.
+  double controlResidual(int k) const;
+
   // Set while differentiate() perturbs states: a DIFSUB's dflag.
   struct DifferencingFlag {
     explicit DifferencingFlag(bool& flag) : flag_(flag) { flag_ = true; }
@@ -63,8 +68,11 @@ class DifferentialEquations {
   const Model& model_;
   bool differencing_ = false;
   const DifferentialModel* equations_ = nullptr;
+  const ControlModel* controls_ = nullptr;
   int offset_ = 0;
-  int count_ = 0;
+  int count_ = 0;          // Control_Diff states and control systems' states
+  int equationCount_ = 0;  // the Control_Diff states, first
+  std::vector<std::pair<int, int>> controlRows_;  // per control state: its system and its row in that system
   DifferentialStates states_;
   ModelExpressionContext context_;
   std::vector<std::vector<int>> bodiesRead_;  // per equation: moving bodies (indices) its expression reads

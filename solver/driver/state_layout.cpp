@@ -5,12 +5,17 @@
 #include <array>
 
 #include "elements/control_diff.h"
+#include "elements/control_state_eqn.h"
 
 namespace lodestone {
 
 namespace {
-int differentialEquationCount(const Model& model) {
+int controlDiffCount(const Model& model) {
   return model.differentials ? static_cast<int>(model.differentials->equations.size()) : 0;
+}
+// The Control_Diff states, then the control systems' (Control_StateEqn, Control_SISO), in one block.
+int differentialEquationCount(const Model& model) {
+  return controlDiffCount(model) + (model.controls ? model.controls->stateCount : 0);
 }
 }  // namespace
 
@@ -23,7 +28,7 @@ StateLayout::StateLayout(const Model& model, int multiplierCount, int motionStat
       differential_(static_cast<size_t>(size_), 1.0) {
   const auto firstMultiplier = differential_.begin() + bodyCount_ * body_state::kSize;
   std::fill(firstMultiplier, firstMultiplier + multiplierCount, 0.0);
-  for (int k = 0; k < differentialCount_; ++k) {
+  for (int k = 0; k < controlDiffCount(model); ++k) {
     const ControlDiff& equation = model.differentials->equations[static_cast<size_t>(k)];
     const std::vector<int>& rates = equation.expression.differentialRateIds();
     const bool readsOwnRate = std::find(rates.begin(), rates.end(), equation.id) != rates.end();
@@ -50,6 +55,15 @@ std::string StateLayout::describeVariable(const Model& model, int index) const {
       "CG velocity vx", "CG velocity vy", "CG velocity vz",
       "angular velocity wx (body axes)", "angular velocity wy (body axes)", "angular velocity wz (body axes)"};
   const int body = bodyOfVariable(index);
+  const int controlDiffs = controlDiffCount(model);
+  if (index >= differentialOffset_ + controlDiffs && index < differentialOffset_ + differentialCount_) {
+    const int state = index - differentialOffset_ - controlDiffs;
+    for (const ControlSystem& system : model.controls->systems) {
+      if (state < system.stateOffset || state >= system.stateOffset + system.stateCount()) continue;
+      return system.element + " id=" + std::to_string(system.id) + " (" + system.loc.position() + "), state " +
+             std::to_string(state - system.stateOffset + 1);
+    }
+  }
   if (index >= differentialOffset_ && index < differentialOffset_ + differentialCount_) {
     const ControlDiff& equation = model.differentials->equations[static_cast<size_t>(index - differentialOffset_)];
     return "Control_Diff id=" + std::to_string(equation.id) + " (" + equation.loc.position() + "), its state";

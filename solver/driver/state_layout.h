@@ -14,7 +14,7 @@ namespace lodestone {
 class StateLayout {
  public:
   // `multiplierCount` joint multipliers follow the bodies' states, then `motionStateCount` motion states, then one
-  // state per Control_Diff (model.differentials, in deck order).
+  // state per Control_Diff (model.differentials, in deck order), then the control systems' states (model.controls).
   explicit StateLayout(const Model& model, int multiplierCount = 0, int motionStateCount = 0);
 
   int size() const { return size_; }
@@ -24,7 +24,8 @@ class StateLayout {
   int eulerParameterOffset(int body) const { return bodyOffset(body) + body_state::kEulerParameters; }
   int bodyStateSize() const { return bodyCount_ * body_state::kSize; }
   int multiplierCount() const { return multiplierCount_; }
-  // The Control_Diff states: `differentialCount()` of them from `differentialOffset()`.
+  // The Control_Diff states and after them the control systems': `differentialCount()` in all from
+  // `differentialOffset()`.
   int differentialOffset() const { return differentialOffset_; }
   int differentialCount() const { return differentialCount_; }
 

@@ -151,10 +151,11 @@ TEST(ReferenceDataDecks, ExpressionsNamingMissingOrUnanswerableDataAreErrors) {
   EXPECT_TRUE(hasError(withRequest("ARYVAL(61, 1)"), line + 1,
                        "ARYVAL names Reference_Array id=61, which the deck does not have"));
   EXPECT_TRUE(hasError(withRequest("ARYVAL(62, 1)"), line + 1,
-                       "of type X, whose values are the states of a Control_StateEqn"));
+                       "of type X, whose values are the states of a Control_StateEqn or Control_SISO, and no such "
+                       "element of the deck names it"));
   EXPECT_TRUE(hasError(withRequest("ARYVAL(63, 1)"), line + 1,
-                       "whose element 1 is Reference_Variable id=3; inputs of a Control_StateEqn are not available "
-                       "yet, so read the variable itself: VARVAL(3)"));
+                       "whose element 1 is Reference_Variable id=3; Lodestone reads a U array's variables as a "
+                       "control system's inputs, not through ARYVAL: read the variable itself, VARVAL(3)"));
   // A spline of a family read at a given z, without iord, is fine.
   const Diagnostics fine = withRequest("AKISPL(TIME, 5, 51) + AKISPL(TIME, 0, 50, 2) + ARYVAL(60, 2)");
   EXPECT_EQ(fine.errorCount(), 0) << fine.formatAll();

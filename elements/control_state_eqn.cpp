@@ -1,0 +1,438 @@
+// Control_StateEqn: attributes, checks, and the model's linear systems (Control_SISO's among them).
+#include "control_state_eqn.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "elements/control_siso.h"
+#include "elements/expression_context.h"
+#include "elements/reference_array.h"
+#include "elements/reference_matrix.h"
+#include "elements/reference_variable.h"
+#include "solver/core/excerpt.h"
+
+namespace lodestone {
+
+namespace {
+
+using S = ControlStateEqnSpec;
+
+constexpr const char* kNoGse =
+    "is read only with type=\"USERSUB\", whose GSE subroutines Lodestone cannot call yet";
+
+// MotionSolve writes the arrays' ids under two names (x_array_id, and x_solver_array_id in exported decks).
+Attribute<S> arrayReference(const char* name, std::optional<long> S::*field) {
+  return attr::reference(name, field, "Reference_Array");
+}
+
+}  // namespace
+
+const ElementSchema<ControlStateEqnSpec>& controlStateEqnSchema() {
+  static const ElementSchema<S> schema = [] {
+    ElementSchema<S> made{.element = "Control_StateEqn", .idField = &S::id, .attributes = {}};
+    std::vector<Attribute<S>> rows = {
+        attr::text("label", &S::label),
+        attr::keyword("type", &S::type, {"LINEAR", "USERSUB"}).required(),
+        arrayReference("x_array_id", &S::x_array_id),
+        arrayReference("u_array_id", &S::u_array_id),
+        arrayReference("y_array_id", &S::y_array_id),
+        arrayReference("x_solver_array_id", &S::x_array_id),
+        arrayReference("u_solver_array_id", &S::u_array_id),
+        arrayReference("y_solver_array_id", &S::y_array_id),
+        // 0 (as exported decks write it) means none: an integer, checked against the arrays when the model is built.
+        attr::make<S>("ic_array_id", ValueKind::Integer,
+                      [](S& spec, const Value& value) { spec.ic_array_id = std::get<long>(value); }),
+        attr::make<S>("ic_solver_array_id", ValueKind::Integer,
+                      [](S& spec, const Value& value) { spec.ic_array_id = std::get<long>(value); }),
+        attr::reference("a_matrix_id", &S::a_matrix_id, "Reference_Matrix"),
+        attr::reference("b_matrix_id", &S::b_matrix_id, "Reference_Matrix"),
+        attr::reference("c_matrix_id", &S::c_matrix_id, "Reference_Matrix"),
+        attr::reference("d_matrix_id", &S::d_matrix_id, "Reference_Matrix"),
+        attr::integer("num_state", &S::num_state).atLeast(0),
+        attr::integer("num_output", &S::num_output).atLeast(0),
+        attr::boolean("is_static_hold", &S::is_static_hold).byDefault(false),
+        attr::presentation<S>("full_label"),
+    };
+    for (const char* name : {"usrsub_dll_name", "usrsub_fnc_name", "usrsub_param_string", "script_name", "interpreter",
+                             "usrsub_der1_name", "usrsub_der2_name", "usrsub_der3_name", "usrsub_der4_name",
+                             "fmu_communication_interval", "ip_address"}) {
+      rows.push_back(attr::make<S>(name, ValueKind::Text, [name = std::string(name)](S& spec, const Value& value) {
+        spec.subroutineAttributes.emplace_back(name, std::get<std::string>(value));
+      }));
+    }
+    made.attributes = std::move(rows);
+    return made;
+  }();
+  return schema;
+}
+
+void checkControlStateEqn(const ControlStateEqnSpec& spec, Diagnostics& diagnostics) {
+  if (spec.type == "USERSUB") {
+    std::string named;
+    for (const auto& [name, value] : spec.subroutineAttributes) {
+      if (name == "usrsub_dll_name" || name == "script_name" || name == "usrsub_fnc_name") {
+        named += (named.empty() ? " (" : ", ") + name + "=\"" + excerpt(value) + "\"";
+      }
+    }
+    if (!named.empty()) named += ")";
+    diagnostics.error(spec.loc, "type=\"USERSUB\"" + named + ": GSE user subroutines (GSESUB, GSE_DERIV, "
+                                "GSE_OUTPUT…) are not available yet; type=\"LINEAR\" with a_matrix_id… is");
+    return;
+  }
+  for (const auto& [name, value] : spec.subroutineAttributes) {
+    diagnostics.warning(spec.loc, name + " " + kNoGse + "; it is ignored");
+  }
+  if (!spec.x_array_id) diagnostics.error(spec.loc, "type=\"LINEAR\" needs x_array_id, a Reference_Array of type X "
+                                                    "that holds its states");
+  if (!spec.a_matrix_id) diagnostics.error(spec.loc, "type=\"LINEAR\" needs a_matrix_id, the Reference_Matrix A of "
+                                                     "x' = A x + B u");
+  if (spec.b_matrix_id && !spec.u_array_id) {
+    diagnostics.error(spec.loc, "b_matrix_id needs u_array_id, the Reference_Array of type U whose variables B "
+                                "multiplies");
+  }
+  if (spec.c_matrix_id && !spec.y_array_id) {
+    diagnostics.error(spec.loc, "c_matrix_id needs y_array_id, the Reference_Array of type Y that holds the outputs");
+  }
+  if (spec.d_matrix_id && (!spec.y_array_id || !spec.u_array_id)) {
+    diagnostics.error(spec.loc, "d_matrix_id needs u_array_id and y_array_id: D takes inputs to outputs");
+  }
+}
+
+const ControlModel::ArrayOwner* ControlModel::ownerOf(long arrayId) const {
+  const auto found = arrayOwners.find(arrayId);
+  return found == arrayOwners.end() ? nullptr : &found->second;
+}
+
+namespace {
+
+template <class Spec>
+const Spec* byId(const std::vector<Spec>& specs, long id) {
+  for (const Spec& spec : specs) {
+    if (spec.id == id) return &spec;
+  }
+  return nullptr;
+}
+
+// Builds one system's arrays and sizes into `system` (its matrices set already); false after reporting.
+class SystemBuilder {
+ public:
+  SystemBuilder(const std::vector<ReferenceArraySpec>& arrays, ControlModel& model, Diagnostics& diagnostics)
+      : arrays_(arrays), model_(model), diagnostics_(diagnostics) {}
+
+  // The array `id` named by `attribute`, of type `type`; nullptr after reporting.
+  const ReferenceArraySpec* array(const SourceLoc& loc, const char* attribute, long id, const char* type) {
+    const ReferenceArraySpec* found = byId(arrays_, id);
+    if (!found) return nullptr;  // the reader reports a missing reference
+    if (found->type.value_or("") != type) {
+      diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(id) + "\" names Reference_Array id=" +
+                                  std::to_string(id) + " (" + found->loc.position() + ") of type " +
+                                  (found->type ? *found->type : std::string("IC (no type)")) + "; it must be of type " +
+                                  type);
+      return nullptr;
+    }
+    return found;
+  }
+
+  // Registers an X or Y array as `system`'s, sized `size`; false after reporting.
+  bool own(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
+    const int index = static_cast<int>(model_.systems.size());
+    if (const ControlModel::ArrayOwner* owner = model_.ownerOf(array.id)) {
+      const ControlSystem& other = model_.systems[static_cast<size_t>(owner->system)];
+      diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
+                                  std::to_string(array.id) + " holds the " + (owner->outputs ? "outputs" : "states") +
+                                  " of " + other.element + " id=" + std::to_string(other.id) + " (" +
+                                  other.loc.position() + ") already; each system needs arrays of its own");
+      return false;
+    }
+    if (array.num_element && *array.num_element != size) {
+      diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
+                                  std::to_string(array.id) + " (" + array.loc.position() + ") has num_element=\"" +
+                                  std::to_string(*array.num_element) + "\", and the system has " +
+                                  std::to_string(size) + (outputs ? " outputs" : " states"));
+      return false;
+    }
+    model_.arrayOwners[array.id] = ControlModel::ArrayOwner{index, outputs};
+    return true;
+  }
+
+  void add(ControlSystem system) {
+    system.stateOffset = model_.stateCount;
+    model_.stateCount += system.stateCount();
+    system.hasFeedThrough = system.d.size() > 0 && !system.d.isZero(0.0);
+    model_.systems.push_back(std::move(system));
+  }
+
+ private:
+  const std::vector<ReferenceArraySpec>& arrays_;
+  ControlModel& model_;
+  Diagnostics& diagnostics_;
+};
+
+// "a_matrix_id=\"3\" (Reference_Matrix id=3, deck.xml:9:3) is 2 x 3; A must be n x n = 2 x 2 (…)".
+std::string sizeProblem(const char* attribute, const ReferenceMatrixSpec& matrix, int rows, int columns,
+                        const std::string& why) {
+  return std::string(attribute) + "=\"" + std::to_string(matrix.id) + "\" (Reference_Matrix id=" +
+         std::to_string(matrix.id) + ", " + matrix.loc.position() + ") is " + std::to_string(matrix.values.rows()) +
+         " x " + std::to_string(matrix.values.cols()) + "; it must be " + std::to_string(rows) + " x " +
+         std::to_string(columns) + " (" + why + ")";
+}
+
+}  // namespace
+
+std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
+                                                      const std::vector<ControlSisoSpec>& sisos,
+                                                      const std::vector<ReferenceMatrixSpec>& matrices,
+                                                      const std::vector<ReferenceArraySpec>& arrays,
+                                                      Diagnostics& diagnostics) {
+  auto result = std::make_shared<ControlModel>();
+  SystemBuilder builder(arrays, *result, diagnostics);
+  for (const ControlStateEqnSpec& spec : stateEquations) {
+    if (spec.type != "LINEAR" || !spec.x_array_id || !spec.a_matrix_id) continue;  // reported by the check
+    const int errorsBefore = diagnostics.errorCount();
+    const auto matrix = [&](const std::optional<long>& id) -> const ReferenceMatrixSpec* {
+      const ReferenceMatrixSpec* found = id ? byId(matrices, *id) : nullptr;
+      return found && found->values.size() > 0 ? found : nullptr;  // a missing or unread one is reported already
+    };
+    const ReferenceMatrixSpec* a = matrix(spec.a_matrix_id);
+    if (!a) continue;
+    const int n = static_cast<int>(a->values.rows());
+    if (a->values.cols() != n) {
+      diagnostics.error(spec.loc, sizeProblem("a_matrix_id", *a, n, n, "A is square, n x n for n states"));
+      continue;
+    }
+    const ReferenceArraySpec* u = spec.u_array_id ? builder.array(spec.loc, "u_array_id", *spec.u_array_id, "U")
+                                                  : nullptr;
+    const int m = u ? static_cast<int>(u->values.size()) : 0;
+    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_StateEqn"};
+    system.a = a->values;
+    system.b = Eigen::MatrixXd::Zero(n, m);
+    if (const ReferenceMatrixSpec* b = matrix(spec.b_matrix_id)) {
+      if (b->values.rows() != n || b->values.cols() != m) {
+        diagnostics.error(spec.loc, sizeProblem("b_matrix_id", *b, n, m, "n states by the U array's m inputs"));
+      } else {
+        system.b = b->values;
+      }
+    }
+    int p = 0;
+    const ReferenceMatrixSpec* c = matrix(spec.c_matrix_id);
+    const ReferenceMatrixSpec* d = matrix(spec.d_matrix_id);
+    if (c) p = static_cast<int>(c->values.rows());
+    else if (d) p = static_cast<int>(d->values.rows());
+    system.c = Eigen::MatrixXd::Zero(p, n);
+    system.d = Eigen::MatrixXd::Zero(p, m);
+    if (c) {
+      if (c->values.cols() != n) {
+        diagnostics.error(spec.loc, sizeProblem("c_matrix_id", *c, p, n, "p outputs by n states"));
+      } else {
+        system.c = c->values;
+      }
+    }
+    if (d) {
+      if (d->values.rows() != p || d->values.cols() != m) {
+        diagnostics.error(spec.loc, sizeProblem("d_matrix_id", *d, p, m, "p outputs by the U array's m inputs"));
+      } else {
+        system.d = d->values;
+      }
+    }
+    if (spec.num_state && *spec.num_state != n) {
+      diagnostics.error(spec.loc, "num_state=\"" + std::to_string(*spec.num_state) + "\" but A (a_matrix_id=\"" +
+                                      std::to_string(a->id) + "\") is " + std::to_string(n) + " x " +
+                                      std::to_string(n));
+    }
+    if (spec.num_output && *spec.num_output != p) {
+      diagnostics.error(spec.loc, "num_output=\"" + std::to_string(*spec.num_output) + "\" but C and D give " +
+                                      std::to_string(p) + " outputs");
+    }
+    system.initialState = Eigen::VectorXd::Zero(n);
+    if (spec.ic_array_id && *spec.ic_array_id != 0) {
+      const ReferenceArraySpec* ic = byId(arrays, *spec.ic_array_id);
+      if (!ic) {
+        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(*spec.ic_array_id) + "\" names Reference_Array "
+                                    "id=" + std::to_string(*spec.ic_array_id) + ", which the deck does not have");
+      } else if (ic->type && *ic->type != "IC") {
+        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(ic->id) + "\" names Reference_Array id=" +
+                                        std::to_string(ic->id) + " (" + ic->loc.position() + ") of type " + *ic->type +
+                                        "; it must be of type IC (or have no type)");
+      } else if (static_cast<int>(ic->values.size()) != n) {
+        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(ic->id) + "\": Reference_Array id=" +
+                                        std::to_string(ic->id) + " (" + ic->loc.position() + ") holds " +
+                                        std::to_string(ic->values.size()) + " values, and the system has " +
+                                        std::to_string(n) + " states");
+      } else {
+        system.initialState = Eigen::Map<const Eigen::VectorXd>(ic->values.data(), n);
+      }
+    }
+    if (u) {
+      for (const double id : u->values) system.inputVariables.push_back(static_cast<int>(id));
+    }
+    const ReferenceArraySpec* x = builder.array(spec.loc, "x_array_id", *spec.x_array_id, "X");
+    const ReferenceArraySpec* y = spec.y_array_id ? builder.array(spec.loc, "y_array_id", *spec.y_array_id, "Y")
+                                                  : nullptr;
+    if (spec.u_array_id && !u) continue;
+    if (!x || (spec.y_array_id && !y)) continue;
+    if (!builder.own(spec.loc, "x_array_id", *x, n, false)) continue;
+    if (y && !builder.own(spec.loc, "y_array_id", *y, p, true)) continue;
+    if (diagnostics.errorCount() != errorsBefore) continue;
+    system.xArray = x->id;
+    system.yArray = y ? y->id : 0;
+    builder.add(std::move(system));
+  }
+  for (const ControlSisoSpec& spec : sisos) {
+    if (!spec.x_array_id || !spec.y_array_id || !spec.u_array_id) continue;  // reported by the check
+    if (spec.numerator_coef.empty() || spec.denominator_coef.empty()) continue;
+    const int errorsBefore = diagnostics.errorCount();
+    const ReferenceArraySpec* x = builder.array(spec.loc, "x_array_id", *spec.x_array_id, "X");
+    const ReferenceArraySpec* y = builder.array(spec.loc, "y_array_id", *spec.y_array_id, "Y");
+    const ReferenceArraySpec* u = builder.array(spec.loc, "u_array_id", *spec.u_array_id, "U");
+    if (!x || !y || !u) continue;
+    if (u->values.size() != 1) {
+      diagnostics.error(spec.loc, "u_array_id=\"" + std::to_string(u->id) + "\": Reference_Array id=" +
+                                      std::to_string(u->id) + " (" + u->loc.position() + ") lists " +
+                                      std::to_string(u->values.size()) + " variables; a single-input system reads one");
+      continue;
+    }
+    const StateSpace realised = realiseTransferFunction(spec.numerator_coef, spec.denominator_coef);
+    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_SISO"};
+    system.a = realised.a;
+    system.b = realised.b;
+    system.c = realised.c;
+    system.d = realised.d;
+    system.initialState = Eigen::VectorXd::Zero(system.a.rows());
+    system.inputVariables = {static_cast<int>(u->values[0])};
+    if (!builder.own(spec.loc, "x_array_id", *x, system.stateCount(), false)) continue;
+    if (!builder.own(spec.loc, "y_array_id", *y, 1, true)) continue;
+    if (diagnostics.errorCount() != errorsBefore) continue;
+    system.xArray = x->id;
+    system.yArray = y->id;
+    builder.add(std::move(system));
+  }
+  return result;
+}
+
+namespace {
+
+// The Y arrays of systems with feed-through that `variable` reads, itself or through the variables it reads.
+void addFeedThroughOutputsRead(const ControlModel& controls, const VariableModel& variables, int variableIndex,
+                               std::vector<int>& systems) {
+  std::vector<char> visited(variables.variables.size(), 0);
+  std::vector<int> pending{variableIndex};
+  while (!pending.empty()) {
+    const int index = pending.back();
+    pending.pop_back();
+    if (index < 0 || visited[static_cast<size_t>(index)]) continue;
+    visited[static_cast<size_t>(index)] = 1;
+    const ReferenceVariable& read = variables.variables[static_cast<size_t>(index)];
+    for (const DataReference& reference : read.expression.dataReferences()) {
+      if (reference.kind != DataReference::Kind::Array) continue;
+      const ControlModel::ArrayOwner* owner = controls.ownerOf(reference.id);
+      if (!owner || !owner->outputs) continue;
+      if (!controls.systems[static_cast<size_t>(owner->system)].hasFeedThrough) continue;
+      if (std::find(systems.begin(), systems.end(), owner->system) == systems.end()) systems.push_back(owner->system);
+    }
+    pending.insert(pending.end(), read.readIndices.begin(), read.readIndices.end());
+  }
+}
+
+}  // namespace
+
+void addBodiesReadThroughOutputs(const Expression& expression, const Model& model, std::vector<int>& bodies) {
+  const ControlModel* controls = model.controls.get();
+  const VariableModel* variables = model.variables.get();
+  if (!controls || controls->systems.empty()) return;
+  std::vector<char> visitedVariable(variables ? variables->variables.size() : 0, 0);
+  std::vector<char> visitedSystem(controls->systems.size(), 0);
+  std::vector<const Expression*> pending{&expression};
+  const auto pushVariable = [&](int id) {
+    const int index = variables ? variables->indexOf(id) : -1;
+    if (index < 0 || visitedVariable[static_cast<size_t>(index)]) return;
+    visitedVariable[static_cast<size_t>(index)] = 1;
+    pending.push_back(&variables->variables[static_cast<size_t>(index)].expression);
+  };
+  while (!pending.empty()) {
+    const Expression* read = pending.back();
+    pending.pop_back();
+    for (const DataReference& reference : read->dataReferences()) {
+      if (reference.kind != DataReference::Kind::Array) continue;
+      const ControlModel::ArrayOwner* owner = controls->ownerOf(reference.id);
+      if (!owner || !owner->outputs || visitedSystem[static_cast<size_t>(owner->system)]) continue;
+      const ControlSystem& system = controls->systems[static_cast<size_t>(owner->system)];
+      if (!system.hasFeedThrough) continue;
+      visitedSystem[static_cast<size_t>(owner->system)] = 1;
+      for (const int input : system.inputVariables) {
+        const int index = variables ? variables->indexOf(input) : -1;
+        if (index >= 0) addBodiesRead(variables->variables[static_cast<size_t>(index)].expression, model, bodies);
+        pushVariable(input);
+      }
+    }
+    for (const int id : read->variableIds()) pushVariable(id);
+  }
+}
+
+void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
+  const VariableModel* variables = model.variables.get();
+  // Which feed-through systems each feed-through system's outputs read at the same instant, through its inputs.
+  std::vector<std::vector<int>> readsOutputsOf(controls.systems.size());
+  for (size_t s = 0; s < controls.systems.size(); ++s) {
+    const ControlSystem& system = controls.systems[s];
+    for (size_t k = 0; k < system.inputVariables.size(); ++k) {
+      const int id = system.inputVariables[k];
+      const int index = variables ? variables->indexOf(id) : -1;
+      const std::string input = "input " + std::to_string(k + 1) + " (u_array_id's Reference_Variable id=" +
+                                std::to_string(id) + ")";
+      if (index < 0) {
+        diagnostics.error(system.loc, input + " is not in the deck");
+        continue;
+      }
+      const ReferenceVariable& variable = variables->variables[static_cast<size_t>(index)];
+      const std::string where = input + " (" + variable.loc.position() + ") ";
+      if (readsAcceleration(variable.expression, variables)) {
+        diagnostics.error(system.loc, where + "reads accelerations (ACCX…, WDTX…), itself or through VARVAL; the "
+                                              "inputs of a control system may read positions, velocities, time, "
+                                              "variables and states");
+      }
+      if (readsContacts(variable.expression, variables)) {
+        diagnostics.error(system.loc, where + "reads a Force_Contact's loads (CONTACT), which the inputs of a control "
+                                              "system cannot read yet");
+      }
+      if (readsLoads(variable.expression, variables)) {
+        diagnostics.error(system.loc, where + "reads an element's loads (JOINT, SFORCE, FX…), which the inputs of "
+                                              "a control system cannot read yet: its rows are evaluated before the "
+                                              "loads");
+      }
+      if (system.hasFeedThrough) addFeedThroughOutputsRead(controls, *variables, index, readsOutputsOf[s]);
+    }
+  }
+  // A cycle among feed-through systems would make an output read itself at the same instant: depth first, each
+  // system reported once.
+  std::vector<int> mark(controls.systems.size(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::function<bool(int, std::vector<int>&)> visit = [&](int s, std::vector<int>& path) {
+    mark[static_cast<size_t>(s)] = 1;
+    path.push_back(s);
+    for (const int next : readsOutputsOf[static_cast<size_t>(s)]) {
+      if (mark[static_cast<size_t>(next)] == 1) {
+        std::string loop;
+        for (auto at = std::find(path.begin(), path.end(), next); at != path.end(); ++at) {
+          const ControlSystem& member = controls.systems[static_cast<size_t>(*at)];
+          loop += member.element + " id=" + std::to_string(member.id) + " -> ";
+        }
+        loop += controls.systems[static_cast<size_t>(next)].element + " id=" +
+                std::to_string(controls.systems[static_cast<size_t>(next)].id);
+        const ControlSystem& system = controls.systems[static_cast<size_t>(next)];
+        diagnostics.error(system.loc, "its outputs read themselves at the same instant through its inputs (D is not "
+                                      "0), an algebraic loop: " + loop + "; break it with a state (a Control_Diff or "
+                                      "a strictly proper system)");
+        return true;
+      }
+      if (mark[static_cast<size_t>(next)] == 0 && visit(next, path)) return true;
+    }
+    path.pop_back();
+    mark[static_cast<size_t>(s)] = 2;
+    return false;
+  };
+  for (size_t s = 0; s < controls.systems.size(); ++s) {
+    std::vector<int> path;
+    if (mark[s] == 0) visit(static_cast<int>(s), path);
+  }
+}
+
+}  // namespace lodestone
