@@ -549,7 +549,8 @@ void checkWholeDeck(const ModelSpec& spec, ReadContext& context) {
     SourceLoc where;
     where.file = spec.deckPath;
     diagnostics.error(where, "the deck has no Simulate command (nor a UserProgramControl), so nothing would run; "
-                             "add for example <Command><Simulate analysis_type=\"Transient\" end_time=\"1\" print_interval=\"0.01\"/></Command>");
+                             "add for example <Command><Simulate analysis_type=\"Transient\" end_time=\"1\" "
+                             "print_interval=\"0.01\"/></Command>");
   }
 }
 

@@ -11,7 +11,8 @@ using S = ForceJointFrictionSpec;
 
 const ElementSchema<ForceJointFrictionSpec>& forceJointFrictionSchema() {
   const std::string lugre =
-      "the LuGre formulation is not available; Lodestone's stick-slip model (max_stiction_deform, stiction_trans_vel) is";
+      "the LuGre formulation is not available; Lodestone's stick-slip model (max_stiction_deform, "
+      "stiction_trans_vel) is";
   static const ElementSchema<S> schema{
       .element = "Force_JointFriction",
       .idField = &S::id,

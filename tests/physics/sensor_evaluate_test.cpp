@@ -98,8 +98,8 @@ TEST(SensorEvaluateDeck, MistakesAreReportedWithTheirPlace) {
   EXPECT_TRUE(hasError(badMarker, 4, "expr=\"2*DZ(99)\", column 6: names Reference_Marker id=99"));
   const Diagnostics missingEvaluate = readAndBuildDeck(
       deck(ground + "<Reference_Variable id=\"3\" type=\"EXPRESSION\" expr=\"1 + SENVAL(6)\"/>"));
-  EXPECT_TRUE(hasError(missingEvaluate, 4, "expr=\"1 + SENVAL(6)\", column 12: names Sensor_Evaluate id=6, which the deck does "
-                                            "not have"));
+  EXPECT_TRUE(hasError(missingEvaluate, 4,
+                       "expr=\"1 + SENVAL(6)\", column 12: names Sensor_Evaluate id=6, which the deck does not have"));
   const Diagnostics missingId = readAndBuildDeck(
       deck(ground + "<Sensor_Event id=\"41\" expr=\"TIME\" compare=\"GE\" value=\"1\" evaluate_id=\"6\"/>"));
   EXPECT_TRUE(hasError(missingId, 4, "evaluate_id' refers to Sensor_Evaluate id=6, which is not defined"));
