@@ -72,14 +72,8 @@ void checkForceField(const ForceFieldSpec& spec, Diagnostics& diagnostics) {
 
 std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& model, ForceConnection& connection,
                                 Diagnostics& diagnostics) {
-  connection.markerI = spec.i_marker_id;
-  connection.markerJ = spec.j_marker_id;
-  connection.bodyI = bodyOfMarker(model, spec.i_marker_id, connection);
-  connection.bodyJ = bodyOfMarker(model, spec.j_marker_id, connection);
-  if (connection.bodyI == connection.bodyJ) {
-    diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
-                                    std::to_string(spec.j_marker_id) + " are both on " +
-                                    model.bodyName(connection.bodyI) + "; a field acts between two different bodies");
+  if (!connectMarkerPair(spec.i_marker_id, spec.j_marker_id, spec.loc, model, connection, diagnostics,
+                         "a field acts between two different bodies")) {
     return std::nullopt;
   }
   ForceField field{.iMarker = spec.i_marker_id, .jMarker = spec.j_marker_id};

@@ -42,6 +42,18 @@ int bodyOfMarker(const Model& model, long id, ForceConnection& connection) {
   return body;
 }
 
+bool connectMarkerPair(long iMarker, long jMarker, const SourceLoc& loc, const Model& model,
+                       ForceConnection& connection, Diagnostics& diagnostics, const std::string& between) {
+  connection.markerI = iMarker;
+  connection.markerJ = jMarker;
+  connection.bodyI = bodyOfMarker(model, iMarker, connection);
+  connection.bodyJ = bodyOfMarker(model, jMarker, connection);
+  if (connection.bodyI != connection.bodyJ) return true;
+  diagnostics.error(loc, "i_marker_id=" + std::to_string(iMarker) + " and j_marker_id=" + std::to_string(jMarker) +
+                             " are both on " + model.bodyName(connection.bodyI) + "; " + between);
+  return false;
+}
+
 std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
                                                const SourceLoc& loc, const Model& model, ForceConnection& connection,
                                                Diagnostics& diagnostics) {

@@ -88,6 +88,11 @@ ElementAction deflectionLoadAction(const RelativeDeflection& deflection, const V
 // The moving body marker `id` is on (-1: ground, or a marker the model lacks); the body is added to `bodiesRead`.
 int bodyOfMarker(const Model& model, long id, ForceConnection& connection);
 
+// An element between two markers (a beam, a field): `connection`'s markers and bodies set from them; false, with an
+// error at `loc` ending in `between` ("a beam joins two different bodies"), when both are on one body.
+bool connectMarkerPair(long iMarker, long jMarker, const SourceLoc& loc, const Model& model,
+                       ForceConnection& connection, Diagnostics& diagnostics, const std::string& between);
+
 // A force element's expression attribute, compiled and checked: markers, variables and contacts it names must exist,
 // and it may not read accelerations (the force would then depend on the accelerations it causes, which Lodestone does
 // not solve for) nor an element's loads (JOINT…, SFORCE…, FX…: refuseLoadReads). The bodies it reads, and whether it
