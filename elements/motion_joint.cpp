@@ -154,32 +154,27 @@ std::optional<MotionReads> findMotionReads(const Expression& expression, const M
 
 std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJointSpec& spec, const Model& model,
                                                                Diagnostics& diagnostics) {
-  std::optional<UserSubroutine> routine = loadSubroutine(spec.subroutine, "MOTSUB", spec.loc, diagnostics);
-  if (!routine) return nullptr;
-  ElementSubroutine subroutine{.routine = std::move(*routine), .id = spec.id,
-                               .element = spec.loc.subject() + " (" + spec.loc.position() + ")",
-                               .kind = spec.loc.element, .count = 1,
-                               .returns = "[value], the motion's displacement, velocity or acceleration"};
-  const VariableModel* variables = model.variables.get();
-  const InitialSubroutineState initial(
-      model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
-  if (!setUpSubroutine(subroutine, initial, spec.loc, diagnostics)) return nullptr;
-  for (const int id : subroutine.markersRead) {
+  // MOTSUB's iord stands where the others' dflag does (Lodestone asks for 0: the value).
+  std::optional<ElementSubroutine> subroutine = buildElementSubroutine(
+      spec.subroutine, "MOTSUB", 1, "[value], the motion's displacement, velocity or acceleration", false, spec.loc,
+      model, diagnostics);
+  if (!subroutine) return nullptr;
+  for (const int id : subroutine->markersRead) {
     const Marker* marker = model.marker(id);
     if (!marker || marker->body < 0) continue;
-    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
+    diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
                                     " on " + model.bodyName(marker->body) +
                                     " in its set-up call; a MOTSUB may read TIME and ground markers only (a motion "
                                     "of the model's state can be written as an expression)");
     return nullptr;
   }
-  if (!subroutine.variablesRead.empty()) {
-    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Variable id=" +
-                                    std::to_string(subroutine.variablesRead.front()) +
+  if (!subroutine->variablesRead.empty()) {
+    diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Variable id=" +
+                                    std::to_string(subroutine->variablesRead.front()) +
                                     " in its set-up call; a MOTSUB may read TIME and ground markers only");
     return nullptr;
   }
-  return std::make_shared<const ElementSubroutine>(std::move(subroutine));
+  return std::make_shared<const ElementSubroutine>(std::move(*subroutine));
 }
 
 }  // namespace lodestone
