@@ -209,9 +209,11 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
     };
     if (motion.readsState()) {
       // q(x) − f(x, t) = 0 (val_type D): evaluateJoint takes f and ∂f/∂x at the bodies it is given. The velocity
-      // equation (G_q − ∂f/∂x) u = ∂f/∂t needs f's rate at the fixed state, and the acceleration equation adds to
-      // γ (G's change along u) ∂²f/∂t² + (∂²f/∂t∂x)·u, the latter by a four-point difference over the bodies moved
-      // along their velocities by ±h and time by ±h (truncation and rounding ~1e-8 with h = 1e-4).
+      // equation (G_q − ∂f/∂x) u = ∂f/∂t needs f's rate at the fixed state. Its time derivative is
+      // (G_q − ∂f/∂x) u' = −γ + ∂²f/∂t² + 2 (∂²f/∂t∂x)·u: γ, G's change along u, is differenced at a fixed time, so
+      // the mixed term comes twice, once from ∂f/∂t's change along u and once from ∂f/∂x's change in time. It is a
+      // four-point difference over the bodies moved along their velocities by ±h and time by ±h (truncation and
+      // rounding ~1e-8 with h = 1e-4).
       active.targetPosition = value;
       active.targetVelocity = motion.readsTime ? rate() : 0.0;
       active.targetAcceleration = 0;
@@ -233,7 +235,7 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
         const double mixed = (movedAlong(h, time + h) - movedAlong(h, time - h) - movedAlong(-h, time + h) +
                               movedAlong(-h, time - h)) / (4 * h * h);
         motionBodies_ = base;
-        active.targetAcceleration = curvature() + mixed;
+        active.targetAcceleration = curvature() + 2 * mixed;
       }
       continue;
     }
