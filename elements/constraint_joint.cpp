@@ -191,6 +191,23 @@ double jointCoordinateAtStart(const JointEquation& measure, int markerI, int mar
   return evaluateJointEquation(measure, frames, 0).value;
 }
 
+bool connectJointMarkers(long iMarker, long jMarker, const SourceLoc& loc, const Model& model, Joint& joint,
+                         Diagnostics& diagnostics, const std::string& between) {
+  const auto indexOf = [&](long id) {
+    const Marker* marker = model.marker(id);
+    return marker ? static_cast<int>(marker - model.markers.data()) : -1;
+  };
+  joint.markerI = indexOf(iMarker);
+  joint.markerJ = indexOf(jMarker);
+  if (joint.markerI < 0 || joint.markerJ < 0) return false;  // a dangling reference, reported by the reader
+  joint.bodyI = model.markers[static_cast<size_t>(joint.markerI)].body;
+  joint.bodyJ = model.markers[static_cast<size_t>(joint.markerJ)].body;
+  if (joint.bodyI != joint.bodyJ) return true;
+  diagnostics.error(loc, "i_marker_id=" + std::to_string(iMarker) + " and j_marker_id=" + std::to_string(jMarker) +
+                             " are both on " + model.bodyName(joint.bodyI) + "; " + between);
+  return false;
+}
+
 std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, const Model& model,
                                                  Diagnostics& diagnostics) {
   std::optional<Expression> expression;
@@ -222,12 +239,6 @@ std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<Constrai
                                                             const std::vector<MotionJointSpec>& motions,
                                                             const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<ConstraintModel>();
-  const auto markerIndex = [&](long id) {
-    for (size_t k = 0; k < model.markers.size(); ++k) {
-      if (model.markers[k].id == id) return static_cast<int>(k);
-    }
-    return -1;
-  };
   for (const std::vector<ConstraintJointSpec>* specs : {&joints, &primitives}) {
     for (const ConstraintJointSpec& spec : *specs) {
       if (!spec.active) continue;
@@ -235,19 +246,12 @@ std::shared_ptr<ConstraintModel> buildConstraintModel(const std::vector<Constrai
       joint.id = spec.id;
       joint.loc = spec.loc;
       joint.type = spec.type;
-      joint.markerI = markerIndex(spec.i_marker_id);
-      joint.markerJ = markerIndex(spec.j_marker_id);
-      if (joint.markerI < 0 || joint.markerJ < 0) continue;  // a dangling reference, reported by the reader
-      const Marker& markerI = model.markers[static_cast<size_t>(joint.markerI)];
-      const Marker& markerJ = model.markers[static_cast<size_t>(joint.markerJ)];
-      joint.bodyI = markerI.body;
-      joint.bodyJ = markerJ.body;
-      if (joint.bodyI == joint.bodyJ) {
-        diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
-                                        std::to_string(spec.j_marker_id) + " are both on " +
-                                        model.bodyName(joint.bodyI) + "; a joint connects two different bodies");
+      if (!connectJointMarkers(spec.i_marker_id, spec.j_marker_id, spec.loc, model, joint, diagnostics,
+                               "a joint connects two different bodies")) {
         continue;
       }
+      const Marker& markerI = model.markers[static_cast<size_t>(joint.markerI)];
+      const Marker& markerJ = model.markers[static_cast<size_t>(joint.markerJ)];
       joint.equations = equationsOf(spec.type, spec);
       JointFrames frames;
       markerPoseAtStart(model, markerI, frames.positionI, frames.axesI, frames.cgI);

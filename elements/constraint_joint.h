@@ -138,6 +138,12 @@ void markerFrameAtStart(const Model& model, int markerIndex, Vector3& position, 
 // Model::markers) in the deck's configuration; a rotation in (−π, π].
 double jointCoordinateAtStart(const JointEquation& measure, int markerI, int markerJ, const Model& model);
 
+// `joint`'s markers (indices into Model::markers) and their bodies, from the deck's marker ids; false when one is
+// missing (the reader reported it) or, after an error at `loc` ending in `between` ("a joint connects two different
+// bodies"), when both are on one body (or both on ground).
+bool connectJointMarkers(long iMarker, long jMarker, const SourceLoc& loc, const Model& model, Joint& joint,
+                         Diagnostics& diagnostics, const std::string& between);
+
 // The law of a Motion_Joint (or of a Motion_Marker, its attributes given as a Motion_Joint's): its expression or
 // MOTSUB, value type, initial values and what it reads; nothing after reporting why on the element's line.
 std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, const Model& model,

@@ -1,9 +1,6 @@
 // Motion_Joint: attributes and checks.
 #include "motion_joint.h"
 
-#include <cctype>
-#include <string_view>
-
 #include "elements/expression_context.h"
 #include "elements/reference_variable.h"
 #include "elements/subroutine_state.h"
@@ -76,27 +73,6 @@ void checkMotionJoint(const MotionJointSpec& spec, Diagnostics& diagnostics) {
   compileMotionExpression(spec, diagnostics);
 }
 
-namespace {
-
-// Whether the expression's text calls a velocity measure (VX, VY, VZ, VM, WX, WY, WZ, WM): a name of its own,
-// case-insensitive, followed by "(". The compiled program does not say which measures it reads; the text does.
-bool callsVelocityMeasure(const std::string& text) {
-  const auto isNamePart = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t k = 0; k + 1 < text.size(); ++k) {
-    if (k > 0 && isNamePart(text[k - 1])) continue;
-    const char first = static_cast<char>(std::toupper(static_cast<unsigned char>(text[k])));
-    const char second = static_cast<char>(std::toupper(static_cast<unsigned char>(text[k + 1])));
-    if ((first != 'V' && first != 'W') || std::string_view("XYZM").find(second) == std::string_view::npos) continue;
-    size_t next = k + 2;
-    if (next < text.size() && isNamePart(text[next])) continue;
-    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
-    if (next < text.size() && text[next] == '(') return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 std::optional<MotionReads> findMotionReads(const Expression& expression, const MotionJointSpec& spec,
                                            const Model& model, Diagnostics& diagnostics) {
   const std::string attribute = "expr=\"" + expression.text() + "\"";
@@ -151,7 +127,7 @@ std::optional<MotionReads> findMotionReads(const Expression& expression, const M
       return refuse("reads Control_Diff id=" + std::to_string(read.differentialIds().front()) + through +
                     "; a motion's expression may read TIME and the markers' positions and angles only");
     }
-    velocity = velocity || callsVelocityMeasure(read.text());
+    velocity = velocity || read.usesVelocity();
     reads.time = reads.time || read.usesTime();
     reads.model = reads.model || !read.markerIds().empty() || !read.variableIds().empty();
   }
@@ -178,32 +154,27 @@ std::optional<MotionReads> findMotionReads(const Expression& expression, const M
 
 std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJointSpec& spec, const Model& model,
                                                                Diagnostics& diagnostics) {
-  std::optional<UserSubroutine> routine = loadSubroutine(spec.subroutine, "MOTSUB", spec.loc, diagnostics);
-  if (!routine) return nullptr;
-  ElementSubroutine subroutine{.routine = std::move(*routine), .id = spec.id,
-                               .element = spec.loc.subject() + " (" + spec.loc.position() + ")",
-                               .kind = spec.loc.element, .count = 1,
-                               .returns = "[value], the motion's displacement, velocity or acceleration"};
-  const VariableModel* variables = model.variables.get();
-  const InitialSubroutineState initial(
-      model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
-  if (!setUpSubroutine(subroutine, initial, spec.loc, diagnostics)) return nullptr;
-  for (const int id : subroutine.markersRead) {
+  // MOTSUB's iord stands where the others' dflag does (Lodestone asks for 0: the value).
+  std::optional<ElementSubroutine> subroutine = buildElementSubroutine(
+      spec.subroutine, "MOTSUB", 1, "[value], the motion's displacement, velocity or acceleration", false, spec.loc,
+      model, diagnostics);
+  if (!subroutine) return nullptr;
+  for (const int id : subroutine->markersRead) {
     const Marker* marker = model.marker(id);
     if (!marker || marker->body < 0) continue;
-    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
+    diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
                                     " on " + model.bodyName(marker->body) +
                                     " in its set-up call; a MOTSUB may read TIME and ground markers only (a motion "
                                     "of the model's state can be written as an expression)");
     return nullptr;
   }
-  if (!subroutine.variablesRead.empty()) {
-    diagnostics.error(spec.loc, subroutine.routine.describe() + " reads Reference_Variable id=" +
-                                    std::to_string(subroutine.variablesRead.front()) +
+  if (!subroutine->variablesRead.empty()) {
+    diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Variable id=" +
+                                    std::to_string(subroutine->variablesRead.front()) +
                                     " in its set-up call; a MOTSUB may read TIME and ground markers only");
     return nullptr;
   }
-  return std::make_shared<const ElementSubroutine>(std::move(subroutine));
+  return std::make_shared<const ElementSubroutine>(std::move(*subroutine));
 }
 
 }  // namespace lodestone

@@ -63,27 +63,14 @@ void checkMotionMarker(const MotionMarkerSpec& spec, Diagnostics& diagnostics) {
 
 void appendMarkerMotions(const std::vector<MotionMarkerSpec>& specs, const Model& model, ConstraintModel& constraints,
                          Diagnostics& diagnostics) {
-  const auto markerIndex = [&](long id) {
-    for (size_t k = 0; k < model.markers.size(); ++k) {
-      if (model.markers[k].id == id) return static_cast<int>(k);
-    }
-    return -1;
-  };
   for (const MotionMarkerSpec& spec : specs) {
     if (!spec.active || spec.direction.size() != 1) continue;  // B1..B3: reported by the check
     Joint entry;
     entry.id = spec.id;
     entry.loc = spec.loc;
     entry.type = "MOTION";
-    entry.markerI = markerIndex(spec.i_marker_id);
-    entry.markerJ = markerIndex(spec.j_marker_id);
-    if (entry.markerI < 0 || entry.markerJ < 0) continue;  // a dangling reference, reported by the reader
-    entry.bodyI = model.markers[static_cast<size_t>(entry.markerI)].body;
-    entry.bodyJ = model.markers[static_cast<size_t>(entry.markerJ)].body;
-    if (entry.bodyI == entry.bodyJ) {
-      diagnostics.error(spec.loc, "i_marker_id=" + std::to_string(spec.i_marker_id) + " and j_marker_id=" +
-                                      std::to_string(spec.j_marker_id) + " are both on " +
-                                      model.bodyName(entry.bodyI) + "; a motion moves one body against another");
+    if (!connectJointMarkers(spec.i_marker_id, spec.j_marker_id, spec.loc, model, entry, diagnostics,
+                             "a motion moves one body against another")) {
       continue;
     }
     entry.motion = buildMotionLaw(asJointMotion(spec), model, diagnostics);

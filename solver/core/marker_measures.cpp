@@ -141,6 +141,10 @@ bool measureReadsAcceleration(MarkerMeasure measure) {
          (measure >= MarkerMeasure::WDTX && measure <= MarkerMeasure::WDTM);
 }
 
+bool measureReadsVelocity(MarkerMeasure measure) {
+  return measure >= MarkerMeasure::VX && measure <= MarkerMeasure::WM;
+}
+
 std::string_view markerMeasureName(MarkerMeasure measure) { return entryOf(measure).name; }
 
 MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure) { return entryOf(measure).arguments; }

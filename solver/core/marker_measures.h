@@ -36,6 +36,8 @@ enum class MarkerMeasure {
 
 // ACCX..ACCM and WDTX..WDTM: the markers' accelerations must be known.
 bool measureReadsAcceleration(MarkerMeasure measure);
+// VX..VM and WX..WM: the markers' velocities.
+bool measureReadsVelocity(MarkerMeasure measure);
 // By name, case-insensitive ("dx", "VM", "accx"); nothing for other names.
 std::optional<MarkerMeasure> findMarkerMeasure(std::string_view name);
 // The name in capitals ("ACCX").

@@ -128,9 +128,33 @@ double ConstraintSystem::motionValue(const JointMotion& motion, double time) con
   return motion.expression.evaluate(motionContext_);
 }
 
-void ConstraintSystem::subtractStateMotion(const ActiveJoint& active, EquationRows& rows) const {
-  const JointMotion& motion = *active.joint->motion;
-  rows.value -= motionValue(motion, targetTime_);
+namespace {
+
+// The five-point differences of a state-reading motion's f: f at the state moved by these multiples of the step, and
+// the turns by them about ground's axes with the step in radians (the same every time: made once).
+constexpr std::array<double, 4> kStencil = {1, -1, 2, -2};
+constexpr double kTurnStep = 1e-3;
+const std::array<std::array<Matrix3, kStencil.size()>, 3>& stencilTurns() {
+  static const auto turns = [] {
+    std::array<std::array<Matrix3, kStencil.size()>, 3> made;
+    for (int axis = 0; axis < 3; ++axis) {
+      for (size_t k = 0; k < kStencil.size(); ++k) {
+        made[static_cast<size_t>(axis)][k] =
+            Eigen::AngleAxisd(kStencil[k] * kTurnStep, Vector3::Unit(axis)).toRotationMatrix();
+      }
+    }
+    return made;
+  }();
+  return turns;
+}
+
+}  // namespace
+
+ConstraintSystem::StateMotionTerms ConstraintSystem::stateMotionTerms(const JointMotion& motion) const {
+  StateMotionTerms terms;
+  terms.value = motionValue(motion, targetTime_);
+  terms.gradient.setZero(6, static_cast<Eigen::Index>(motion.bodiesRead.size()));
+  const auto& turns = stencilTurns();
   for (size_t r = 0; r < motion.bodiesRead.size(); ++r) {
     BodyKinematics& body = motionBodies_[static_cast<size_t>(motion.bodiesRead[r])];
     const BodyKinematics saved = body;
@@ -138,27 +162,25 @@ void ConstraintSystem::subtractStateMotion(const ActiveJoint& active, EquationRo
     // for turns): truncation ~1e-13 of f's fifth derivative, rounding ~1e-13 of f. The rows are then smooth enough
     // in the state for the iteration matrix to difference them again.
     const double step = 1e-3 * std::max(1.0, saved.position.cwiseAbs().maxCoeff());
-    const double turn = 1e-3;
-    const auto derivative = [&](const auto& moveBy, double h) {
-      const auto at = [&](double by) {
-        moveBy(by);
-        const double value = motionValue(motion, targetTime_);
+    // (8 (f(h) − f(−h)) − (f(2h) − f(−2h))) / 12h, with f at the body moved by `moveTo(k)` to kStencil[k]·h.
+    const auto derivative = [&](const auto& moveTo, double h) {
+      std::array<double, kStencil.size()> at;
+      for (size_t k = 0; k < kStencil.size(); ++k) {
+        moveTo(k);
+        at[k] = motionValue(motion, targetTime_);
         body = saved;
-        return value;
-      };
-      return (8 * (at(h) - at(-h)) - (at(2 * h) - at(-2 * h))) / (12 * h);
+      }
+      return (8 * (at[0] - at[1]) - (at[2] - at[3])) / (12 * h);
     };
-    Vector6 gradient;
+    const auto column = static_cast<Eigen::Index>(r);
     for (int axis = 0; axis < 3; ++axis) {
-      gradient(axis) = derivative([&](double by) { body.position = saved.position + by * Vector3::Unit(axis); }, step);
-      gradient(3 + axis) = derivative(
-          [&](double by) {
-            body.rotation = Eigen::AngleAxisd(by, Vector3::Unit(axis)).toRotationMatrix() * saved.rotation;
-          },
-          turn);
+      terms.gradient(axis, column) = derivative(
+          [&](size_t k) { body.position = saved.position + (kStencil[k] * step) * Vector3::Unit(axis); }, step);
+      terms.gradient(3 + axis, column) = derivative(
+          [&](size_t k) { body.rotation = turns[static_cast<size_t>(axis)][k] * saved.rotation; }, kTurnStep);
     }
-    rows.g.col(active.readColumns[r]) -= gradient;
   }
+  return terms;
 }
 
 void ConstraintSystem::updateTargets(double time, const double* y, bool withAcceleration) {
@@ -187,9 +209,11 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
     };
     if (motion.readsState()) {
       // q(x) − f(x, t) = 0 (val_type D): evaluateJoint takes f and ∂f/∂x at the bodies it is given. The velocity
-      // equation (G_q − ∂f/∂x) u = ∂f/∂t needs f's rate at the fixed state, and the acceleration equation adds to
-      // γ (G's change along u) ∂²f/∂t² + (∂²f/∂t∂x)·u, the latter by a four-point difference over the bodies moved
-      // along their velocities by ±h and time by ±h (truncation and rounding ~1e-8 with h = 1e-4).
+      // equation (G_q − ∂f/∂x) u = ∂f/∂t needs f's rate at the fixed state. Its time derivative is
+      // (G_q − ∂f/∂x) u' = −γ + ∂²f/∂t² + 2 (∂²f/∂t∂x)·u: γ, G's change along u, is differenced at a fixed time, so
+      // the mixed term comes twice, once from ∂f/∂t's change along u and once from ∂f/∂x's change in time. It is a
+      // four-point difference over the bodies moved along their velocities by ±h and time by ±h (truncation and
+      // rounding ~1e-8 with h = 1e-4).
       active.targetPosition = value;
       active.targetVelocity = motion.readsTime ? rate() : 0.0;
       active.targetAcceleration = 0;
@@ -211,7 +235,7 @@ void ConstraintSystem::updateTargets(double time, const double* y, bool withAcce
         const double mixed = (movedAlong(h, time + h) - movedAlong(h, time - h) - movedAlong(-h, time + h) +
                               movedAlong(-h, time - h)) / (4 * h * h);
         motionBodies_ = base;
-        active.targetAcceleration = curvature() + mixed;
+        active.targetAcceleration = curvature() + 2 * mixed;
       }
       continue;
     }
@@ -263,7 +287,7 @@ JointFrames ConstraintSystem::framesOf(int markerI, int markerJ, const BodyKinem
 void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const BodyKinematics> bodies,
                                      int replacedBody, const BodyKinematics* replacement,
                                      std::vector<EquationRows>& values, std::vector<double>* angles,
-                                     JointFrames* firstFrames) const {
+                                     JointFrames* firstFrames, StateMotionTerms* motionTerms) const {
   const Joint& joint = *active.joint;
   const auto kinematicsOf = [&](int body) -> const BodyKinematics* {
     if (body < 0) return nullptr;
@@ -300,10 +324,18 @@ void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const 
   }
   const JointFrames frames = framesOfPair(active.pairs.front());
   if (firstFrames) *firstFrames = frames;
-  const bool readsState = joint.isMotion() && joint.motion->readsState();
+  const bool readsState = joint.isMotion() && joint.motion->readsState() && !active.equations.empty();
+  StateMotionTerms freshTerms;
+  const StateMotionTerms* terms = &active.motionTerms;
   if (readsState) {
-    motionBodies_.assign(bodies.begin(), bodies.end());
-    if (replacedBody >= 0) motionBodies_[static_cast<size_t>(replacedBody)] = *replacement;
+    const std::vector<int>& read = joint.motion->bodiesRead;
+    if (replacedBody < 0 || std::find(read.begin(), read.end(), replacedBody) != read.end()) {
+      motionBodies_.assign(bodies.begin(), bodies.end());
+      if (replacedBody >= 0) motionBodies_[static_cast<size_t>(replacedBody)] = *replacement;
+      freshTerms = stateMotionTerms(*joint.motion);
+      terms = &freshTerms;
+    }
+    if (motionTerms) *motionTerms = *terms;
   }
   for (size_t k = 0; k < active.equations.size(); ++k) {
     const EquationValue measured = evaluateJointEquation(joint.equations[static_cast<size_t>(active.equations[k])],
@@ -312,7 +344,12 @@ void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const 
     rows.value = measured.value - (joint.isMotion() && !readsState ? active.targetPosition : 0.0);
     rows.g.setZero(6, columns);
     addRows(active.pairs.front(), measured, 1.0, rows);
-    if (readsState) subtractStateMotion(active, rows);
+    if (readsState) {
+      rows.value -= terms->value;
+      for (size_t r = 0; r < active.readColumns.size(); ++r) {
+        rows.g.col(active.readColumns[r]) -= terms->gradient.col(static_cast<Eigen::Index>(r));
+      }
+    }
     if (angles) (*angles)[k] = measured.angle;
   }
 }
@@ -333,7 +370,7 @@ double ConstraintSystem::equationValueAt(const Joint& joint, int index, std::spa
 void ConstraintSystem::evaluate(std::span<const BodyKinematics> bodies, double time, const double* y) {
   updateTargets(time, y);
   for (ActiveJoint& active : joints_) {
-    evaluateJoint(active, bodies, -1, nullptr, active.values, nullptr, &active.frames);
+    evaluateJoint(active, bodies, -1, nullptr, active.values, nullptr, &active.frames, &active.motionTerms);
   }
 }
 

@@ -145,6 +145,14 @@ class ConstraintSystem {
     int columnI = -1, columnJ = -1;
   };
 
+  // What a motion whose f reads bodies' positions subtracts from its equation at one state: f, and ∂f/∂x with a
+  // column per body of motion->bodiesRead (in the velocity rows' coordinates: its CG's translation, turns about
+  // ground's axes).
+  struct StateMotionTerms {
+    double value = 0;
+    Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::ColMajor, 6, 4> gradient;  // at most four bodies read
+  };
+
   struct ActiveJoint {
     const Joint* joint = nullptr;
     std::vector<int> equations;  // indices into joint->equations that are in the DAE
@@ -165,8 +173,10 @@ class ConstraintSystem {
     int motionState = -1;
     double targetPosition = 0, targetVelocity = 0, targetAcceleration = 0;
     double expressionValue = 0;  // f(t)
-    // A motion whose expression reads bodies' positions: the column in `bodies` of each of motion->bodiesRead.
+    // A motion whose expression reads bodies' positions: the column in `bodies` of each of motion->bodiesRead, and
+    // its f and ∂f/∂x at the latest evaluate.
     std::vector<int> readColumns;
+    StateMotionTerms motionTerms;
     int blockJointMotion = -1, blockMotionMotion = -1;
   };
 
@@ -184,19 +194,21 @@ class ConstraintSystem {
 
   // A motion's expression f at `time` with the bodies at motionBodies_ (the model's context if it reads the model).
   double motionValue(const JointMotion& motion, double time) const;
-  // For a motion whose f reads bodies' positions (bodies at motionBodies_, time at targetTime_): subtracts f from
-  // the equation's value and ∂f/∂x from its velocity rows, by five-point differences per body read over three
-  // translations of its CG and three rotations about ground's axes, the velocity rows' own coordinates.
-  void subtractStateMotion(const ActiveJoint& active, EquationRows& rows) const;
+  // For a motion whose f reads bodies' positions (bodies at motionBodies_, time at targetTime_): f and ∂f/∂x, by
+  // five-point differences per body read over three translations of its CG and three turns about ground's axes.
+  StateMotionTerms stateMotionTerms(const JointMotion& motion) const;
   JointFrames framesOf(const Joint& joint, std::span<const BodyKinematics> bodies) const;
   // The frames of markers `markerI` and `markerJ` with their bodies' kinematics given (null: ground).
   JointFrames framesOf(int markerI, int markerJ, const BodyKinematics* bodyI, const BodyKinematics* bodyJ) const;
   // The active equations of `active` with the bodies at `bodies`, but body `replacedBody` (if ≥ 0) at `replacement`:
   // `values`, and the angles measured (per ActiveJoint::referenceAngles) into `angles` when given; the frames of its
-  // first marker pair into `firstFrames` when given.
+  // first marker pair into `firstFrames` when given; a motion reading bodies' positions, its f and ∂f/∂x into
+  // `motionTerms` when given. A replaced body that such a motion's f does not read (differentiate's perturbations
+  // of the latest evaluate's state) leaves f and ∂f/∂x as evaluate kept them, ActiveJoint::motionTerms.
   void evaluateJoint(const ActiveJoint& active, std::span<const BodyKinematics> bodies, int replacedBody,
                      const BodyKinematics* replacement, std::vector<EquationRows>& values,
-                     std::vector<double>* angles = nullptr, JointFrames* firstFrames = nullptr) const;
+                     std::vector<double>* angles = nullptr, JointFrames* firstFrames = nullptr,
+                     StateMotionTerms* motionTerms = nullptr) const;
   // Equation `index` of `joint` alone at `bodies`, its turning angles counted from the deck's configuration (for
   // the equations left out as repeats).
   double equationValueAt(const Joint& joint, int index, std::span<const BodyKinematics> bodies) const;

@@ -874,6 +874,12 @@ bool Expression::usesTime() const {
                      [](const Instruction& instruction) { return instruction.operation == Operation::Time; });
 }
 
+bool Expression::usesVelocity() const {
+  return std::any_of(program_.begin(), program_.end(), [](const Instruction& instruction) {
+    return instruction.operation == Operation::Measure && measureReadsVelocity(instruction.measure);
+  });
+}
+
 double ExpressionContext::variable(int) const { return std::numeric_limits<double>::quiet_NaN(); }
 double ExpressionContext::differentialState(int, bool) const { return std::numeric_limits<double>::quiet_NaN(); }
 double ExpressionContext::sensorValue(int) const { return std::numeric_limits<double>::quiet_NaN(); }

@@ -237,6 +237,8 @@ class Expression {
   bool usesAcceleration() const { return usesAcceleration_; }
   // TIME appears (not folded away): the value may change with time at a fixed state.
   bool usesTime() const;
+  // A velocity measure (VX..VM, WX..WM) appears.
+  bool usesVelocity() const;
   const std::string& text() const { return text_; }
 
   // The most values a program holds on its stack at once; compile refuses expressions that need more.

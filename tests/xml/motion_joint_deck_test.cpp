@@ -93,5 +93,15 @@ TEST(MotionMarkerDeck, RotationsAndMarkersOnOneBodyAreRefused) {
                        kMotionLine, "Motion_Marker id=8: type=\"EXPRESSION\" needs expr"));
 }
 
+// A joint's markers on one body are refused as a Motion_Marker's are (connectJointMarkers serves both).
+TEST(ConstraintJointDeck, MarkersOnOneBodyAreRefused) {
+  const std::string joint = "<Constraint_Joint id=\"4\" type=\"REVOLUTE\" i_marker_id=\"20\" j_marker_id=\"21\"/>\n";
+  EXPECT_TRUE(hasError(readAndBuildDeck(deck(joint + groundAndBody() +
+                                             "\n<Reference_Marker id=\"21\" body_id=\"2\" pos_x=\"1\"/>")),
+                       kMotionLine,
+                       "Constraint_Joint id=4: i_marker_id=20 and j_marker_id=21 are both on Body_Rigid id=2; a joint "
+                       "connects two different bodies"));
+}
+
 }  // namespace
 }  // namespace lodestone::testing
