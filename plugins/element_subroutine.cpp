@@ -267,17 +267,10 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   ElementSubroutineRecord& record = elementSubroutineRecord();
   const bool stopBefore = record.stopRequest.has_value();
   try {
-    if (subroutine.withoutDflag) {
-      callSubroutine(subroutine.routine,
-                     OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                                .count = subroutine.count, .returns = subroutine.returns,
-                                .element = subroutine.kind.c_str()});
-    } else {
-      callSubroutine(subroutine.routine,
-                     ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                                 .count = subroutine.count, .returns = subroutine.returns,
-                                 .element = subroutine.kind.c_str()});
-    }
+    callSubroutine(subroutine.routine,
+                   ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                               .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                               .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
@@ -294,16 +287,16 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   return true;
 }
 
-std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
                                             bool dflag) {
   ElementHost host(subroutine, state, nullptr);
   const ScopedSubroutineHost installed(host);
-  std::array<double, 6> result;
+  std::array<double, 8> result;
   try {
     result = callSubroutine(subroutine.routine,
                             ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
-                                        .count = subroutine.count, .returns = subroutine.returns,
-                                        .element = subroutine.kind.c_str()});
+                                        .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                                        .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string reason = recordFailure(subroutine, error, state.time());
@@ -313,7 +306,9 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
     }
     throw;
   }
-  for (size_t k = 0; k < subroutine.count; ++k) {
+  // A value the equations use (not SENSUB's or REQSUB's, read at outputs and sensors) that is not finite makes the
+  // integrator retry: said once.
+  for (size_t k = 0; !subroutine.withoutDflag && k < subroutine.count; ++k) {
     if (std::isfinite(result[k])) continue;
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string returned = subroutine.routine.describe() + " returned " + formatReal(result[k]) + " at t=" +
@@ -324,27 +319,6 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
           {subroutine.element + ": " + returned + "; the integrator will retry with smaller steps", true});
     }
     break;
-  }
-  return result;
-}
-
-std::array<double, 8> callOutputSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state) {
-  ElementHost host(subroutine, state, nullptr);
-  const ScopedSubroutineHost installed(host);
-  std::array<double, 8> result;
-  try {
-    result = callSubroutine(subroutine.routine,
-                            OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(),
-                                       .count = subroutine.count, .returns = subroutine.returns,
-                                       .element = subroutine.kind.c_str()});
-  } catch (const SubroutineError& error) {
-    ElementSubroutineRecord& record = elementSubroutineRecord();
-    const std::string reason = recordFailure(subroutine, error, state.time());
-    if (!record.stopRequest) {
-      record.stopRequest = reason;
-      record.stopTime = state.time();
-    }
-    throw;
   }
   return result;
 }
