@@ -70,6 +70,9 @@ void reportNeededAtRun(const SourceLoc& loc, const std::string& message, Diagnos
 // forgets them.
 void forgetMissingLibraries();
 void reportMissingLibraries(Diagnostics& diagnostics);
+// Notes `library`, named by `attribute` ("usrsub_dll_name", or Force_Contact's "cnf_dll_name"…) on `loc`, when it is
+// not found, for reportMissingLibraries. A builder that then cannot load it gives `check` a stand-in never called.
+void noteIfLibraryMissing(const std::string& attribute, const std::string& library, const SourceLoc& loc);
 
 // What a subroutine reads while it runs: the element's state.
 class SubroutineState {

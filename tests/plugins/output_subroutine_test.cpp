@@ -248,5 +248,42 @@ TEST_F(OutputSubroutineRun, MissingLibrariesAreSaidOncePerLibrary) {
   EXPECT_FALSE(std::filesystem::exists(folder / "vendor/bodies.csv")) << "the run integrated";
 }
 
+// A contact's libraries (cnf_dll_name, cff_dll_name) that are not installed are said as the other elements' are:
+// one line for the library, naming the element once though two of its attributes need it; a warning for `check`,
+// an error for `run`, which then does not integrate.
+TEST_F(OutputSubroutineRun, MissingContactLibraryIsSaidOnceAsTheOthersAre) {
+  std::string deck = readFile(kUsersubModels + "sphere_usersub.xml");
+  for (const std::string attribute : {"cnf_dll_name", "cff_dll_name"}) {
+    const std::string from = attribute + "=\"usersub_examples\"";
+    ASSERT_NE(deck.find(from), std::string::npos) << "sphere_usersub.xml changed: " << from;
+    deck.replace(deck.find(from), from.size(), attribute + "=\"vendor_c\"");
+  }
+  const std::string path = folder.write("vendor_contact.xml", deck);
+  const std::string contactLine = std::to_string(lineOf(deck, "<Force_Contact"));
+  const auto said = [&](const std::string& severity) {
+    return path + ":" + contactLine + ":5: " + severity + "Force_Contact id=300: cnf_dll_name=\"vendor_c\": library "
+           "\"vendor_c\" not found (tried ";
+  };
+  const std::string needs = "; needed by 1 element: Force_Contact id=300 (line " + contactLine + ")";
+  const auto mentions = [](const std::string& text, const std::string& what) {
+    size_t count = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+    return count;
+  };
+
+  EXPECT_EQ(runLodestone({"lodestone", "check", path}), 0) << stderrText();
+  const std::string checked = stderrText() + stdoutText();
+  EXPECT_NE(checked.find(said("warning: ")), std::string::npos) << checked;
+  EXPECT_NE(checked.find(needs), std::string::npos) << checked;
+  EXPECT_EQ(mentions(checked, "library \"vendor_c\" not found"), 1u) << checked;
+
+  EXPECT_EQ(run(path, "vendor"), 1);
+  const std::string ran = stderrText();
+  EXPECT_NE(ran.find(said("")), std::string::npos) << ran;
+  EXPECT_NE(ran.find(needs), std::string::npos) << ran;
+  EXPECT_EQ(mentions(ran, "library \"vendor_c\" not found"), 1u) << ran;
+  EXPECT_FALSE(std::filesystem::exists(folder / "vendor/contacts.csv")) << "the run integrated";
+}
+
 }  // namespace
 }  // namespace lodestone::cli
