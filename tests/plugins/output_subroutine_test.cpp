@@ -19,22 +19,8 @@ using namespace testing;
 
 const std::string kBuiltIn = kUsersubModels + "outputs_builtin.xml";
 
-std::string elementLine(const std::string& deck, const std::string& id) {
-  std::istringstream lines(deck);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(" id=\"" + id + "\"") != std::string::npos) return line;
-  }
-  throw std::runtime_error("no element id=" + id);
-}
-
-// outputs_builtin.xml with element `id`'s line replaced by `line`.
-std::string swapped(const std::string& id, const std::string& line) {
-  std::string deck = readFile(kBuiltIn);
-  const std::string original = elementLine(deck, id);
-  const size_t indent = original.find('<');
-  deck.replace(deck.find(original) + indent, original.size() - indent, line);
-  return deck;
-}
+// outputs_builtin.xml with element `id`'s line replaced by `line` (or removed when `line` is empty).
+std::string swapped(const std::string& id, const std::string& line) { return withElementLine(kBuiltIn, id, line); }
 
 // Element `id`'s line from the C twin or, with the script's absolute path, from the Python twin.
 std::string twinLine(const std::string& id, bool python) {
@@ -197,15 +183,11 @@ TEST_F(OutputSubroutineRun, MissingLibrariesAreSaidOncePerLibrary) {
   std::string deck = swapped("500", "<Sensor_Event id=\"500\" value=\"0.12\" compare=\"GE\" halt=\"TRUE\" "
                                     "type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
                                     "usrsub_param_string=\"USER(12, 22)\"/>");
-  const auto replace = [&deck](const std::string& id, const std::string& line) {
-    const std::string original = elementLine(deck, id);
-    const size_t indent = original.find('<');
-    deck.replace(deck.find(original) + indent, original.size() - indent, line);
-  };
-  replace("600", "<Post_Request id=\"600\" type=\"USERSUB\" usrsub_dll_name=\"vendor_b\"/>");
-  replace("700", "<Control_Diff id=\"700\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" ic=\"0.01\"/>");
-  replace("101", "<Reference_Variable id=\"101\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
-                 "usrsub_fnc_name=\"VARSUB\"/>");
+  replaceElementLine(deck, "600", "<Post_Request id=\"600\" type=\"USERSUB\" usrsub_dll_name=\"vendor_b\"/>");
+  replaceElementLine(deck, "700",
+                     "<Control_Diff id=\"700\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" ic=\"0.01\"/>");
+  replaceElementLine(deck, "101", "<Reference_Variable id=\"101\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
+                                  "usrsub_fnc_name=\"VARSUB\"/>");
   // MotionSolve's string subroutine, from a library that is not there either.
   deck.replace(deck.find("  </Model>"), 0,
                "    <Reference_String id=\"800\" usrsub_dll_name=\"vendor_b\" usrsub_fnc_name=\"STRING_READ\"/>\n");
