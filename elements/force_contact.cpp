@@ -13,8 +13,10 @@
 #include "elements/expression_context.h"
 #include "elements/post_graphic.h"
 #include "elements/reference_param_curve.h"
+#include "plugins/element_subroutine.h"
 #include "plugins/named_laws.h"
 #include "plugins/python_scripts.h"
+#include "plugins/user_library.h"
 #include "plugins/user_parameters.h"
 #include "solver/core/excerpt.h"
 #include "solver/core/text.h"
@@ -70,6 +72,10 @@ void checkSubroutine(const S& spec, const SubroutineAttributes& sub, Diagnostics
   if (namesLibrary(spec.*sub.library) && spec.script_name) {
     diagnostics.warning(spec.loc, prefix + "_dll_name is ignored: script_name=\"" + *spec.script_name + "\" gives " +
                                       function);
+  }
+  // Not found: said once for the library, with every element that needs it (reportMissingLibraries).
+  if (namesLibrary(spec.*sub.library) && !spec.script_name) {
+    noteIfLibraryMissing(prefix + "_dll_name", *(spec.*sub.library), spec.loc);
   }
 }
 
@@ -899,6 +905,15 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       }
       try {
         routine.keepLoaded = libraries.load(*library);
+      } catch (const UserFileNotFound& error) {
+        // Said by the reader, once for the library: `check` builds a stand-in, never called, as loadSubroutine does.
+        if (userCodeIsOnlyInspected()) {
+          routine.file = *library;
+          loaded = std::move(routine);
+          return true;
+        }
+        diagnostics.error(spec.loc, prefix + "_dll_name=\"" + *library + "\": " + error.what());
+        return false;
       } catch (const std::exception& error) {
         diagnostics.error(spec.loc, prefix + "_dll_name=\"" + *library + "\": " + error.what());
         return false;

@@ -158,7 +158,7 @@ ElementAction vectorForceAction(const VectorForce& force, const ExpressionContex
                                 const SubroutineState* state, bool differencing) {
   std::array<double, 6> values{};
   if (force.subroutine) {
-    const std::array<double, 6> result = callElementSubroutine(*force.subroutine, *state, differencing);
+    const std::array<double, 8> result = callElementSubroutine(*force.subroutine, *state, differencing);
     std::copy_n(result.begin(), force.subroutine->count, values.begin() + static_cast<long>(force.firstComponent));
   }
   for (size_t k = 0; k < values.size(); ++k) {

@@ -223,7 +223,7 @@ void RequestEvaluator::evaluate(double time, std::span<const BodyKinematics> bod
     std::array<double, 8>& f = sample.values;
     const MarkerMotion axes = context_.marker(static_cast<int>(request.refMarker));
     if (request.type == RequestType::UserSubroutine) {
-      f = callOutputSubroutine(*request.subroutine, ContextSubroutineState(model_, context_));
+      f = callElementSubroutine(*request.subroutine, ContextSubroutineState(model_, context_), false);
     } else if (request.type == RequestType::Expression) {
       for (size_t k = 0; k < f.size(); ++k) {
         if (request.expressions[k]) f[k] = request.expressions[k]->evaluate(context_);

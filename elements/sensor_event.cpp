@@ -163,7 +163,9 @@ const std::vector<SensorEvent>& SensorEvaluator::sensors() const {
 double SensorEvaluator::value(int index, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies, contacts_, loads_);
   const SensorEvent& sensor = sensors_->sensors[static_cast<size_t>(index)];
-  if (sensor.subroutine) return callOutputSubroutine(*sensor.subroutine, ContextSubroutineState(model_, context_))[0];
+  if (sensor.subroutine) {
+    return callElementSubroutine(*sensor.subroutine, ContextSubroutineState(model_, context_), false)[0];
+  }
   return sensor.expression.evaluate(context_);
 }
 

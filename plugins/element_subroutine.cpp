@@ -93,6 +93,7 @@ std::string recordFailure(const ElementSubroutine& subroutine, const SubroutineE
 
 // The elements waiting for each library that is not found, by the name the deck gives, in the order met.
 struct MissingLibrary {
+  std::string attribute;  // as the first element that needs it names it: "usrsub_dll_name", "cnf_dll_name"…
   std::string name, reason;
   std::vector<SourceLoc> needs;  // the elements that name it
 };
@@ -102,13 +103,14 @@ std::vector<MissingLibrary>& missingLibraries() {
   return missing;
 }
 
-void noteMissingLibrary(const std::string& name, const std::string& reason, const SourceLoc& loc) {
+void noteMissingLibrary(const std::string& attribute, const std::string& name, const std::string& reason,
+                        const SourceLoc& loc) {
   std::vector<MissingLibrary>& missing = missingLibraries();
   auto found = std::find_if(missing.begin(), missing.end(), [&](const MissingLibrary& library) {
     return library.name == name;
   });
   if (found == missing.end()) {
-    missing.push_back(MissingLibrary{.name = name, .reason = reason, .needs = {}});
+    missing.push_back(MissingLibrary{.attribute = attribute, .name = name, .reason = reason, .needs = {}});
     found = std::prev(missing.end());
   }
   found->needs.push_back(loc);
@@ -139,7 +141,7 @@ void reportMissingLibraries(Diagnostics& diagnostics) {
     std::string list;
     for (const std::string& need : needs) list += (list.empty() ? "" : ", ") + need;
     reportNeededAtRun(library.needs.front(),
-                      "usrsub_dll_name=\"" + library.name + "\": " + library.reason + "; needed by " +
+                      library.attribute + "=\"" + library.name + "\": " + library.reason + "; needed by " +
                           std::to_string(needs.size()) + (needs.size() == 1 ? " element: " : " elements: ") + list,
                       diagnostics);
   }
@@ -174,17 +176,18 @@ void checkSubroutineAttributes(const SubroutineAttributeValues& values, const ch
     diagnostics.warning(loc, "usrsub_dll_name is ignored: script_name=\"" + excerpt(*values.script) + "\" gives " +
                                  function);
   }
-  // Whether the library is there, looked up as loadSubroutine will (nothing is loaded): one that is not is said once,
-  // with every element that needs it, when the deck has been read (reportMissingLibraries).
-  if (namesLibrary(values.library) && !values.script) {
-    const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
-    const std::string deckFolder = std::filesystem::path(loc.file).parent_path().string();
-    try {
-      findUserFile("library", *values.library,
-                   libraryCandidates(*values.library, deckFolder, searchPath ? searchPath : "", executableLibFolder()));
-    } catch (const UserFileNotFound& error) {
-      noteMissingLibrary(*values.library, error.what(), loc);
-    }
+  if (namesLibrary(values.library) && !values.script) noteIfLibraryMissing("usrsub_dll_name", *values.library, loc);
+}
+
+void noteIfLibraryMissing(const std::string& attribute, const std::string& library, const SourceLoc& loc) {
+  // Looked up as UserLibraries::load will (nothing is loaded).
+  const char* searchPath = std::getenv("LODESTONE_USERSUB_PATH");
+  const std::string deckFolder = std::filesystem::path(loc.file).parent_path().string();
+  try {
+    findUserFile("library", library,
+                 libraryCandidates(library, deckFolder, searchPath ? searchPath : "", executableLibFolder()));
+  } catch (const UserFileNotFound& error) {
+    noteMissingLibrary(attribute, library, error.what(), loc);
   }
 }
 
@@ -267,17 +270,10 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   ElementSubroutineRecord& record = elementSubroutineRecord();
   const bool stopBefore = record.stopRequest.has_value();
   try {
-    if (subroutine.withoutDflag) {
-      callSubroutine(subroutine.routine,
-                     OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                                .count = subroutine.count, .returns = subroutine.returns,
-                                .element = subroutine.kind.c_str()});
-    } else {
-      callSubroutine(subroutine.routine,
-                     ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                                 .count = subroutine.count, .returns = subroutine.returns,
-                                 .element = subroutine.kind.c_str()});
-    }
+    callSubroutine(subroutine.routine,
+                   ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                               .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                               .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
@@ -294,16 +290,16 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   return true;
 }
 
-std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
                                             bool dflag) {
   ElementHost host(subroutine, state, nullptr);
   const ScopedSubroutineHost installed(host);
-  std::array<double, 6> result;
+  std::array<double, 8> result;
   try {
     result = callSubroutine(subroutine.routine,
                             ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
-                                        .count = subroutine.count, .returns = subroutine.returns,
-                                        .element = subroutine.kind.c_str()});
+                                        .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                                        .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string reason = recordFailure(subroutine, error, state.time());
@@ -313,7 +309,9 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
     }
     throw;
   }
-  for (size_t k = 0; k < subroutine.count; ++k) {
+  // A value the equations use (not SENSUB's or REQSUB's, read at outputs and sensors) that is not finite makes the
+  // integrator retry: said once.
+  for (size_t k = 0; !subroutine.withoutDflag && k < subroutine.count; ++k) {
     if (std::isfinite(result[k])) continue;
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string returned = subroutine.routine.describe() + " returned " + formatReal(result[k]) + " at t=" +
@@ -324,27 +322,6 @@ std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine,
           {subroutine.element + ": " + returned + "; the integrator will retry with smaller steps", true});
     }
     break;
-  }
-  return result;
-}
-
-std::array<double, 8> callOutputSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state) {
-  ElementHost host(subroutine, state, nullptr);
-  const ScopedSubroutineHost installed(host);
-  std::array<double, 8> result;
-  try {
-    result = callSubroutine(subroutine.routine,
-                            OutputCall{.id = static_cast<int>(subroutine.id), .time = state.time(),
-                                       .count = subroutine.count, .returns = subroutine.returns,
-                                       .element = subroutine.kind.c_str()});
-  } catch (const SubroutineError& error) {
-    ElementSubroutineRecord& record = elementSubroutineRecord();
-    const std::string reason = recordFailure(subroutine, error, state.time());
-    if (!record.stopRequest) {
-      record.stopRequest = reason;
-      record.stopTime = state.time();
-    }
-    throw;
   }
   return result;
 }

@@ -70,6 +70,9 @@ void reportNeededAtRun(const SourceLoc& loc, const std::string& message, Diagnos
 // forgets them.
 void forgetMissingLibraries();
 void reportMissingLibraries(Diagnostics& diagnostics);
+// Notes `library`, named by `attribute` ("usrsub_dll_name", or Force_Contact's "cnf_dll_name"…) on `loc`, when it is
+// not found, for reportMissingLibraries. A builder that then cannot load it gives `check` a stand-in never called.
+void noteIfLibraryMissing(const std::string& attribute, const std::string& library, const SourceLoc& loc);
 
 // What a subroutine reads while it runs: the element's state.
 class SubroutineState {
@@ -101,14 +104,12 @@ struct ElementSubroutine {
 bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state, const SourceLoc& loc,
                      Diagnostics& diagnostics);
 
-// One call at `state`: the result's first `count` numbers. A failure (a Python exception, a wrong return) is
-// recorded as the run's reason to stop and rethrown as SubroutineError; c_errmes lines and a stop request go to the
-// record below.
-std::array<double, 6> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+// One call at `state`: the result's first `count` numbers (`dflag` is not passed to a subroutine withoutDflag; only
+// the others' non-finite values are recorded, as the integrator retries on them). A failure (a Python exception, a
+// wrong return) is recorded as the run's reason to stop and rethrown as SubroutineError; c_errmes lines and a stop
+// request go to the record below.
+std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
                                             bool dflag);
-
-// callElementSubroutine for a subroutine withoutDflag (SENSUB, REQSUB): the result's first `count` numbers (1 or 8).
-std::array<double, 8> callOutputSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state);
 
 // What the calls of element subroutines left for the run's log, one record per process (a process runs one
 // simulation at a time, as the utilities' host is one per process): cleared when a simulation starts.

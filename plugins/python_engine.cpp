@@ -195,8 +195,7 @@ class Engine final : public PythonEngine {
   std::array<double, 3> call(const UserSubroutine& routine, const FrictionCall& call) override;
   void call(const UserSubroutine& routine, const ContactPostCall& call) override;
   void call(const UserSubroutine& routine, const ControlCall& call) override;
-  std::array<double, 6> call(const UserSubroutine& routine, const ElementCall& call) override;
-  std::array<double, 8> call(const UserSubroutine& routine, const OutputCall& call) override;
+  std::array<double, 8> call(const UserSubroutine& routine, const ElementCall& call) override;
 
  private:
   Interpreter interpreter_;  // started first, finalised last
@@ -338,12 +337,16 @@ void Engine::call(const UserSubroutine& routine, const ControlCall&) {
   callPython(routine, listOf(routine.parameters), routine.parameters.size());
 }
 
-std::array<double, 6> Engine::call(const UserSubroutine& routine, const ElementCall& call) {
-  const py::object result = callPython(routine, call.id, call.time, listOf(routine.parameters),
-                                       routine.parameters.size(), call.dflag ? 1 : 0, call.iflag ? 1 : 0);
+std::array<double, 8> Engine::call(const UserSubroutine& routine, const ElementCall& call) {
+  const py::list par = listOf(routine.parameters);
+  const py::object result =
+      call.withoutDflag
+          ? callPython(routine, call.id, call.time, par, routine.parameters.size(), call.iflag ? 1 : 0)
+          : callPython(routine, call.id, call.time, par, routine.parameters.size(), call.dflag ? 1 : 0,
+                       call.iflag ? 1 : 0);
   if (call.iflag) return {};
-  std::array<double, 6> values{};
-  // One value may come as a number (MotionSolve's SFOSUB examples return a float) or as a sequence of one.
+  std::array<double, 8> values{};
+  // One value may come as a number (MotionSolve's SFOSUB and SENSUB examples return a float) or as a sequence of one.
   const bool isNumber = !py::isinstance<py::bool_>(result) && (py::isinstance<py::float_>(result) ||
                                                                 py::isinstance<py::int_>(result));
   if (call.count == 1 && isNumber) {
@@ -357,27 +360,9 @@ std::array<double, 6> Engine::call(const UserSubroutine& routine, const ElementC
       break;
     }
     case 3: std::ranges::copy(returnedNumbers<3>(routine, result, call.returns), values.begin()); break;
-    case 6: values = returnedNumbers<6>(routine, result, call.returns); break;
-    default: throw std::logic_error("an element subroutine returns 1, 3 or 6 numbers");
-  }
-  return values;
-}
-
-std::array<double, 8> Engine::call(const UserSubroutine& routine, const OutputCall& call) {
-  const py::object result = callPython(routine, call.id, call.time, listOf(routine.parameters),
-                                       routine.parameters.size(), call.iflag ? 1 : 0);
-  if (call.iflag) return {};
-  std::array<double, 8> values{};
-  if (call.count == 8) return returnedNumbers<8>(routine, result, call.returns);
-  if (call.count != 1) throw std::logic_error("SENSUB returns 1 number, REQSUB 8");
-  // SENSUB's value may come as a number, as MotionSolve's examples return it, or as a sequence of one.
-  const bool isNumber = !py::isinstance<py::bool_>(result) && (py::isinstance<py::float_>(result) ||
-                                                                py::isinstance<py::int_>(result));
-  if (isNumber) {
-    values[0] = result.cast<double>();
-  } else {
-    const std::string returns = std::string(call.returns) + " (or that number alone)";
-    values[0] = returnedNumbers<1>(routine, result, returns.c_str())[0];
+    case 6: std::ranges::copy(returnedNumbers<6>(routine, result, call.returns), values.begin()); break;
+    case 8: values = returnedNumbers<8>(routine, result, call.returns); break;
+    default: throw std::logic_error("an element subroutine returns 1, 3, 6 or 8 numbers");
   }
   return values;
 }

@@ -28,8 +28,7 @@ class PythonEngine {
   virtual std::array<double, 3> call(const UserSubroutine& routine, const FrictionCall& call) = 0;
   virtual void call(const UserSubroutine& routine, const ContactPostCall& call) = 0;
   virtual void call(const UserSubroutine& routine, const ControlCall& call) = 0;
-  virtual std::array<double, 6> call(const UserSubroutine& routine, const ElementCall& call) = 0;
-  virtual std::array<double, 8> call(const UserSubroutine& routine, const OutputCall& call) = 0;
+  virtual std::array<double, 8> call(const UserSubroutine& routine, const ElementCall& call) = 0;
 
  protected:
   ~PythonEngine() = default;  // lives as long as the process

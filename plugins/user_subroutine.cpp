@@ -98,30 +98,19 @@ void callSubroutine(const UserSubroutine& routine, const ControlCall& call) {
   reinterpret_cast<lodestone_consub>(routine.address)(par.data(), &npar);
 }
 
-std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call) {
+std::array<double, 8> callSubroutine(const UserSubroutine& routine, const ElementCall& call) {
   const UserCodeCall inside(routine, call.id, call.time, call.element);
   if (routine.isPython()) return pythonEngine().call(routine, call);
   int id = call.id, npar = static_cast<int>(routine.parameters.size());
   int dflag = call.dflag ? 1 : 0, iflag = call.iflag ? 1 : 0;
   double time = call.time;
-  double result[6] = {0, 0, 0, 0, 0, 0};
-  ParameterCopy par(routine.parameters);
-  reinterpret_cast<lodestone_elementsub>(routine.address)(&id, &time, par.data(), &npar, &dflag, &iflag, result);
-  if (call.iflag) return {};
-  std::array<double, 6> values{};
-  std::copy_n(result, call.count, values.begin());
-  return values;
-}
-
-std::array<double, 8> callSubroutine(const UserSubroutine& routine, const OutputCall& call) {
-  const UserCodeCall inside(routine, call.id, call.time, call.element);
-  if (routine.isPython()) return pythonEngine().call(routine, call);
-  int id = call.id, npar = static_cast<int>(routine.parameters.size());
-  int iflag = call.iflag ? 1 : 0;
-  double time = call.time;
   double result[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   ParameterCopy par(routine.parameters);
-  reinterpret_cast<lodestone_outputsub>(routine.address)(&id, &time, par.data(), &npar, &iflag, result);
+  if (call.withoutDflag) {
+    reinterpret_cast<lodestone_outputsub>(routine.address)(&id, &time, par.data(), &npar, &iflag, result);
+  } else {
+    reinterpret_cast<lodestone_elementsub>(routine.address)(&id, &time, par.data(), &npar, &dflag, &iflag, result);
+  }
   if (call.iflag) return {};
   std::array<double, 8> values{};
   std::copy_n(result, call.count, values.begin());

@@ -66,28 +66,19 @@ struct ControlCall {
   double time = 0;
 };
 
-// SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB(id, time, par, npar, dflag, iflag) -> result[0..count). In Python the
-// function returns a sequence of `count` numbers, or, when count is 1, a number. `returns` says what, for messages
-// ("[fx, fy, fz] in ref_marker_id's axes").
+// SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB, MOTSUB, DIFSUB(id, time, par, npar, dflag, iflag) -> result[0..count),
+// and withoutDflag SENSUB (Sensor_Event) and REQSUB (Post_Request): (id, time, par, npar, iflag) -> result[0..count),
+// MotionSolve's prototypes for values that are never differenced. In Python the function returns a sequence of
+// `count` numbers, or, when count is 1, a number. `returns` says what, for messages ("[fx, fy, fz] in ref_marker_id's
+// axes").
 struct ElementCall {
   int id = 0;
   double time = 0;
   bool dflag = false, iflag = false;
-  size_t count = 1;  // 1 to 6
+  bool withoutDflag = false;  // SENSUB, REQSUB: no dflag argument (dflag is not passed)
+  size_t count = 1;  // 1, 3, 6, or 8 (REQSUB)
   const char* returns = "";
   const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call
-};
-
-// SENSUB (Sensor_Event) and REQSUB (Post_Request): (id, time, par, npar, iflag) -> result[0..count), MotionSolve's
-// prototypes without dflag (their values are never differenced). count is 1 (SENSUB; in Python also a number alone)
-// or 8 (REQSUB).
-struct OutputCall {
-  int id = 0;
-  double time = 0;
-  bool iflag = false;
-  size_t count = 1;  // 1 or 8
-  const char* returns = "";
-  const char* element = "";
 };
 
 // A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.
@@ -114,8 +105,6 @@ std::array<double, 3> callSubroutine(const UserSubroutine& routine, const Fricti
 void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
 void callSubroutine(const UserSubroutine& routine, const ControlCall& call);
 // The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
-std::array<double, 6> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
-// The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
-std::array<double, 8> callSubroutine(const UserSubroutine& routine, const OutputCall& call);
+std::array<double, 8> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
 
 }  // namespace lodestone

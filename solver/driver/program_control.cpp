@@ -48,19 +48,23 @@ bool hasId(const std::vector<Spec>& elements, long id) {
   return false;
 }
 
-// Whether the deck has element `deckName` (as activationTargets names them) with `id`.
+// Whether the deck has element `deckName` (as activationTargets names them) with `id`: every name it gives, or
+// MODIFY refuses to switch an element the deck has.
 bool hasElement(const ModelSpec& spec, const std::string& deckName, long id) {
   if (deckName == "Force_Contact") return hasId(spec.contacts, id);
   if (deckName == "Sensor_Event") return hasId(spec.sensors, id);
   if (deckName == "Constraint_Joint") return hasId(spec.joints, id);
   if (deckName == "Constraint_Jprim") return hasId(spec.primitives, id);
   if (deckName == "Motion_Joint") return hasId(spec.motions, id);
+  if (deckName == "Motion_Marker") return hasId(spec.markerMotions, id);
   if (deckName == "Force_Scalar_TwoBody") return hasId(spec.scalarForces, id);
+  if (deckName == "Force_Scalar_OneBody") return hasId(spec.scalarForcesOneBody, id);
   if (deckName == "Force_Vector_TwoBody") return hasId(spec.vectorForcesTwoBody, id);
   if (deckName == "Force_Vector_OneBody") return hasId(spec.vectorForcesOneBody, id);
   if (deckName == "Force_SpringDamper") return hasId(spec.springDampers, id);
   if (deckName == "Force_Bushing") return hasId(spec.bushings, id);
   if (deckName == "Force_Beam") return hasId(spec.beams, id);
+  if (deckName == "Force_Field") return hasId(spec.fields, id);
   return false;
 }
 

@@ -139,6 +139,22 @@ std::optional<AnimationOptions> animationWanted(const ModelSpec& spec, const Run
   return options;
 }
 
+// The CONSUB of each UserProgramControl among the deck's commands, loaded into `routines` (as `check` and `run` both
+// do, `check` without running it). False when one could not be loaded (said on its line).
+bool loadControlSubroutines(const ModelSpec& spec, std::map<const UserProgramControlSpec*, UserSubroutine>& routines,
+                            Diagnostics& diagnostics) {
+  bool loaded = true;
+  for (const CommandSpec& command : spec.commands) {
+    const auto* control = std::get_if<UserProgramControlSpec>(&command);
+    if (!control) continue;
+    std::optional<UserSubroutine> routine =
+        loadSubroutine(control->subroutine, kControlSubroutine, control->loc, diagnostics);
+    if (routine) routines.emplace(control, std::move(*routine));
+    else loaded = false;
+  }
+  return loaded;
+}
+
 // Everything one run keeps between commands.
 class DeckRun {
  public:
@@ -158,7 +174,7 @@ class DeckRun {
     setupTimes.build = buildWatch.lap();
     // CONSUB is loaded with the model, before any command runs: a missing library or function is a bad deck, as
     // for the subroutines of elements.
-    if (model && !loadControlSubroutines()) model.reset();
+    if (model && !loadControlSubroutines(spec_, controlRoutines_, outcome_.diagnostics)) model.reset();
     if (!model) {
       outcome_.status = RunStatus::BadDeck;
       outcome_.message = "bad deck, not simulated";
@@ -468,19 +484,6 @@ class DeckRun {
 
   // ---- UserProgramControl: CONSUB drives the run through ANALYS, MODIFY and DATOUT ------------------------------
 
-  bool loadControlSubroutines() {
-    bool loaded = true;
-    for (const CommandSpec& command : spec_.commands) {
-      const auto* control = std::get_if<UserProgramControlSpec>(&command);
-      if (!control) continue;
-      std::optional<UserSubroutine> routine =
-          loadSubroutine(control->subroutine, kControlSubroutine, control->loc, outcome_.diagnostics);
-      if (routine) controlRoutines_.emplace(control, std::move(*routine));
-      else loaded = false;
-    }
-    return loaded;
-  }
-
   // What CONSUB's utilities reach while it runs: ANALYS runs what a Simulate runs, MODIFY what a command element
   // does; c_errmes and c_sysfnc answer as in any other subroutine.
   class ControlHost final : public AnalysisControlHost, public SubroutineHost {
@@ -712,11 +715,8 @@ Diagnostics checkDeck(const std::string& deckPath, const std::vector<AttributeSe
   if (const std::optional<ModelSpec> spec = readDeck(deckPath, diagnostics, settings)) {
     // The model as built, with its bodies where the deck puts them: which contact pairs overlap there.
     if (const std::optional<Model> model = buildModel(*spec, diagnostics)) checkInterference(*model, diagnostics);
-    for (const CommandSpec& command : spec->commands) {
-      if (const auto* control = std::get_if<UserProgramControlSpec>(&command)) {
-        loadSubroutine(control->subroutine, kControlSubroutine, control->loc, diagnostics);
-      }
-    }
+    std::map<const UserProgramControlSpec*, UserSubroutine> controlRoutines;
+    loadControlSubroutines(*spec, controlRoutines, diagnostics);
   }
   return diagnostics;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,29 @@ inline std::string fixtureDeck(const std::string& function, const std::string& p
                                 "cnf_fnc_name=\"" + function + "\"");
   const size_t post = deck.find("cpost_dll_name=\"usersub_examples\"");
   deck.erase(post, std::string("cpost_dll_name=\"usersub_examples\"").size());
+  return deck;
+}
+
+// The line of `deck` holding the element with this id (its first attribute written ` id="N"`).
+inline std::string elementLine(const std::string& deck, const std::string& id) {
+  std::istringstream lines(deck);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" id=\"" + id + "\"") != std::string::npos) return line;
+  }
+  throw std::runtime_error("no element id=" + id);
+}
+
+// Replaces element `id`'s line of `deck` by `line` (removes it when `line` is empty), keeping its indent.
+inline void replaceElementLine(std::string& deck, const std::string& id, const std::string& line) {
+  const std::string original = elementLine(deck, id);
+  const size_t indent = original.find('<');
+  deck.replace(deck.find(original) + indent, original.size() - indent, line);
+}
+
+// The deck at `path` with element `id`'s line replaced by `line` (replaceElementLine).
+inline std::string withElementLine(const std::string& path, const std::string& id, const std::string& line) {
+  std::string deck = readFile(path);
+  replaceElementLine(deck, id, line);
   return deck;
 }
 

@@ -17,23 +17,8 @@ using namespace testing;
 
 const std::string kBuiltIn = kUsersubModels + "forces_builtin.xml";
 
-// The line of `deck` holding the element with this id.
-std::string elementLine(const std::string& deck, const std::string& id) {
-  std::istringstream lines(deck);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(" id=\"" + id + "\"") != std::string::npos) return line;
-  }
-  throw std::runtime_error("no element id=" + id);
-}
-
 // forces_builtin.xml with element `id`'s line replaced by `line` (or removed when `line` is empty).
-std::string swapped(const std::string& id, const std::string& line) {
-  std::string deck = readFile(kBuiltIn);
-  const std::string original = elementLine(deck, id);
-  const size_t indent = original.find('<');
-  deck.replace(deck.find(original) + indent, original.size() - indent, line);
-  return deck;
-}
+std::string swapped(const std::string& id, const std::string& line) { return withElementLine(kBuiltIn, id, line); }
 
 std::string lastLineOf(const std::string& text) {
   std::string trimmed = text;

@@ -19,22 +19,8 @@ using namespace testing;
 
 const std::string kBuiltIn = kUsersubModels + "outputs_builtin.xml";
 
-std::string elementLine(const std::string& deck, const std::string& id) {
-  std::istringstream lines(deck);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(" id=\"" + id + "\"") != std::string::npos) return line;
-  }
-  throw std::runtime_error("no element id=" + id);
-}
-
-// outputs_builtin.xml with element `id`'s line replaced by `line`.
-std::string swapped(const std::string& id, const std::string& line) {
-  std::string deck = readFile(kBuiltIn);
-  const std::string original = elementLine(deck, id);
-  const size_t indent = original.find('<');
-  deck.replace(deck.find(original) + indent, original.size() - indent, line);
-  return deck;
-}
+// outputs_builtin.xml with element `id`'s line replaced by `line` (or removed when `line` is empty).
+std::string swapped(const std::string& id, const std::string& line) { return withElementLine(kBuiltIn, id, line); }
 
 // Element `id`'s line from the C twin or, with the script's absolute path, from the Python twin.
 std::string twinLine(const std::string& id, bool python) {
@@ -197,15 +183,11 @@ TEST_F(OutputSubroutineRun, MissingLibrariesAreSaidOncePerLibrary) {
   std::string deck = swapped("500", "<Sensor_Event id=\"500\" value=\"0.12\" compare=\"GE\" halt=\"TRUE\" "
                                     "type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
                                     "usrsub_param_string=\"USER(12, 22)\"/>");
-  const auto replace = [&deck](const std::string& id, const std::string& line) {
-    const std::string original = elementLine(deck, id);
-    const size_t indent = original.find('<');
-    deck.replace(deck.find(original) + indent, original.size() - indent, line);
-  };
-  replace("600", "<Post_Request id=\"600\" type=\"USERSUB\" usrsub_dll_name=\"vendor_b\"/>");
-  replace("700", "<Control_Diff id=\"700\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" ic=\"0.01\"/>");
-  replace("101", "<Reference_Variable id=\"101\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
-                 "usrsub_fnc_name=\"VARSUB\"/>");
+  replaceElementLine(deck, "600", "<Post_Request id=\"600\" type=\"USERSUB\" usrsub_dll_name=\"vendor_b\"/>");
+  replaceElementLine(deck, "700",
+                     "<Control_Diff id=\"700\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" ic=\"0.01\"/>");
+  replaceElementLine(deck, "101", "<Reference_Variable id=\"101\" type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
+                                  "usrsub_fnc_name=\"VARSUB\"/>");
   // MotionSolve's string subroutine, from a library that is not there either.
   deck.replace(deck.find("  </Model>"), 0,
                "    <Reference_String id=\"800\" usrsub_dll_name=\"vendor_b\" usrsub_fnc_name=\"STRING_READ\"/>\n");
@@ -246,6 +228,43 @@ TEST_F(OutputSubroutineRun, MissingLibrariesAreSaidOncePerLibrary) {
   EXPECT_NE(ran.find(needsA), std::string::npos) << ran;
   EXPECT_NE(ran.find(needsB), std::string::npos) << ran;
   EXPECT_FALSE(std::filesystem::exists(folder / "vendor/bodies.csv")) << "the run integrated";
+}
+
+// A contact's libraries (cnf_dll_name, cff_dll_name) that are not installed are said as the other elements' are:
+// one line for the library, naming the element once though two of its attributes need it; a warning for `check`,
+// an error for `run`, which then does not integrate.
+TEST_F(OutputSubroutineRun, MissingContactLibraryIsSaidOnceAsTheOthersAre) {
+  std::string deck = readFile(kUsersubModels + "sphere_usersub.xml");
+  for (const std::string attribute : {"cnf_dll_name", "cff_dll_name"}) {
+    const std::string from = attribute + "=\"usersub_examples\"";
+    ASSERT_NE(deck.find(from), std::string::npos) << "sphere_usersub.xml changed: " << from;
+    deck.replace(deck.find(from), from.size(), attribute + "=\"vendor_c\"");
+  }
+  const std::string path = folder.write("vendor_contact.xml", deck);
+  const std::string contactLine = std::to_string(lineOf(deck, "<Force_Contact"));
+  const auto said = [&](const std::string& severity) {
+    return path + ":" + contactLine + ":5: " + severity + "Force_Contact id=300: cnf_dll_name=\"vendor_c\": library "
+           "\"vendor_c\" not found (tried ";
+  };
+  const std::string needs = "; needed by 1 element: Force_Contact id=300 (line " + contactLine + ")";
+  const auto mentions = [](const std::string& text, const std::string& what) {
+    size_t count = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+    return count;
+  };
+
+  EXPECT_EQ(runLodestone({"lodestone", "check", path}), 0) << stderrText();
+  const std::string checked = stderrText() + stdoutText();
+  EXPECT_NE(checked.find(said("warning: ")), std::string::npos) << checked;
+  EXPECT_NE(checked.find(needs), std::string::npos) << checked;
+  EXPECT_EQ(mentions(checked, "library \"vendor_c\" not found"), 1u) << checked;
+
+  EXPECT_EQ(run(path, "vendor"), 1);
+  const std::string ran = stderrText();
+  EXPECT_NE(ran.find(said("")), std::string::npos) << ran;
+  EXPECT_NE(ran.find(needs), std::string::npos) << ran;
+  EXPECT_EQ(mentions(ran, "library \"vendor_c\" not found"), 1u) << ran;
+  EXPECT_FALSE(std::filesystem::exists(folder / "vendor/contacts.csv")) << "the run integrated";
 }
 
 }  // namespace

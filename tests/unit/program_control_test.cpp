@@ -71,6 +71,29 @@ TEST(ParseModifyCommand, ActivateAndDeactivateSwitchTheNamedElement) {
   EXPECT_TRUE(spec.scalarForces[0].active);
 }
 
+// Every kind activationTargets names for a type is looked for in the deck, not only the first: a Force_Field (FIELD),
+// a Force_Scalar_OneBody (SFORCE) and a Motion_Marker (MOTION) are switched, as <Deactivate> switches them.
+TEST(ParseModifyCommand, SwitchesEveryKindTheTypeNames) {
+  ModelSpec spec;
+  ForceFieldSpec field{};
+  field.id = 3;
+  spec.fields.push_back(field);
+  ForceScalarTwoBodySpec oneBody{};
+  oneBody.id = 4;
+  spec.scalarForcesOneBody.push_back(oneBody);
+  MotionMarkerSpec motion{};
+  motion.id = 5;
+  spec.markerMotions.push_back(motion);
+  for (const char* command : {"DEACTIVATE/FIELD, ID=3", "DEACTIVATE/SFORCE, ID=4", "DEACTIVATE/MOTION, ID=5"}) {
+    const ModifyParse parse = parseModifyCommand(command, spec, controlLoc());
+    ASSERT_TRUE(parse.change) << command << ": " << parse.refusal;
+    parse.change->apply(spec);
+  }
+  EXPECT_FALSE(spec.fields[0].active);
+  EXPECT_FALSE(spec.scalarForcesOneBody[0].active);
+  EXPECT_FALSE(spec.markerMotions[0].active);
+}
+
 TEST(ParseModifyCommand, RefusesWhatItDoesNotExecute) {
   const ModelSpec spec = deckWithGravity();
   const auto refusal = [&](const char* command) { return parseModifyCommand(command, spec, controlLoc()).refusal; };
