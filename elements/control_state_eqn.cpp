@@ -179,11 +179,11 @@ std::string sizeProblem(const char* attribute, const ReferenceMatrixSpec& matrix
 
 }  // namespace
 
-std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
-                                                      const std::vector<ControlSisoSpec>& sisos,
-                                                      const std::vector<ReferenceMatrixSpec>& matrices,
-                                                      const std::vector<ReferenceArraySpec>& arrays,
-                                                      Diagnostics& diagnostics) {
+std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
+                                                const std::vector<ControlSisoSpec>& sisos,
+                                                const std::vector<ReferenceMatrixSpec>& matrices,
+                                                const std::vector<ReferenceArraySpec>& arrays,
+                                                Diagnostics& diagnostics) {
   auto result = std::make_shared<ControlModel>();
   SystemBuilder builder(arrays, *result, diagnostics);
   for (const ControlStateEqnSpec& spec : stateEquations) {
@@ -368,15 +368,16 @@ void addBodiesReadThroughOutputs(const Expression& expression, const Model& mode
   }
 }
 
-void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
+void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
   const VariableModel* variables = model.variables.get();
   // Which feed-through systems each feed-through system's outputs read at the same instant, through its inputs.
   std::vector<std::vector<int>> readsOutputsOf(controls.systems.size());
   for (size_t s = 0; s < controls.systems.size(); ++s) {
-    const ControlSystem& system = controls.systems[s];
+    ControlSystem& system = controls.systems[s];
     for (size_t k = 0; k < system.inputVariables.size(); ++k) {
       const int id = system.inputVariables[k];
       const int index = variables ? variables->indexOf(id) : -1;
+      system.inputIndices.push_back(index);
       const std::string input = "input " + std::to_string(k + 1) + " (u_array_id's Reference_Variable id=" +
                                 std::to_string(id) + ")";
       if (index < 0) {
