@@ -437,10 +437,13 @@ double ModelExpressionContext::sensorValue(int id) const {
 }
 
 double ModelExpressionContext::arrayValue(int id, int position) const {
-  if (const ControlModel::ArrayOwner* owner = model_.controls ? model_.controls->ownerOf(id) : nullptr) {
-    return controlArrayValue(*owner, position);
-  }
   const ReferenceArray* found = data_ ? data_->array(id) : nullptr;
+  // Only an X or Y array (states or outputs of a control system, no numbers in the deck) looks for its system: ARYVAL
+  // of the deck's numbers costs the one lookup it did before the systems.
+  if (found && (found->type == "X" || found->type == "Y")) {
+    const ControlModel::ArrayOwner* owner = model_.controls ? model_.controls->ownerOf(id) : nullptr;
+    return owner ? controlArrayValue(*owner, position) : std::numeric_limits<double>::quiet_NaN();
+  }
   // Ids, types and positions were checked when the model was built; a bare lookup can still miss.
   if (!found || position < 1 || position > static_cast<int>(found->values.size())) {
     return std::numeric_limits<double>::quiet_NaN();
