@@ -155,7 +155,14 @@ class SystemBuilder {
     return true;
   }
 
-  void add(ControlSystem system) {
+  // Adds `system` (its matrices set) owning its X array and its Y array (null: none), unless owning them failed or
+  // an error came since `errorsBefore`.
+  void add(ControlSystem system, const ReferenceArraySpec& x, const ReferenceArraySpec* y, int errorsBefore) {
+    if (!own(system.loc, "x_array_id", x, system.stateCount(), false)) return;
+    if (y && !own(system.loc, "y_array_id", *y, system.outputCount(), true)) return;
+    if (diagnostics_.errorCount() != errorsBefore) return;
+    system.xArray = x.id;
+    system.yArray = y ? y->id : 0;
     system.stateOffset = model_.stateCount;
     model_.stateCount += system.stateCount();
     system.hasFeedThrough = system.d.size() > 0 && !system.d.isZero(0.0);
@@ -270,12 +277,7 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
                                                   : nullptr;
     if (spec.u_array_id && !u) continue;
     if (!x || (spec.y_array_id && !y)) continue;
-    if (!builder.own(spec.loc, "x_array_id", *x, n, false)) continue;
-    if (y && !builder.own(spec.loc, "y_array_id", *y, p, true)) continue;
-    if (diagnostics.errorCount() != errorsBefore) continue;
-    system.xArray = x->id;
-    system.yArray = y ? y->id : 0;
-    builder.add(std::move(system));
+    builder.add(std::move(system), *x, y, errorsBefore);
   }
   for (const ControlSisoSpec& spec : sisos) {
     if (!spec.x_array_id || !spec.y_array_id || !spec.u_array_id) continue;  // reported by the check
@@ -299,12 +301,7 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
     system.d = realised.d;
     system.initialState = Eigen::VectorXd::Zero(system.a.rows());
     system.inputVariables = {static_cast<int>(u->values[0])};
-    if (!builder.own(spec.loc, "x_array_id", *x, system.stateCount(), false)) continue;
-    if (!builder.own(spec.loc, "y_array_id", *y, 1, true)) continue;
-    if (diagnostics.errorCount() != errorsBefore) continue;
-    system.xArray = x->id;
-    system.yArray = y->id;
-    builder.add(std::move(system));
+    builder.add(std::move(system), *x, y, errorsBefore);
   }
   return result;
 }
