@@ -133,9 +133,9 @@ class SystemBuilder {
     return found;
   }
 
-  // Registers an X or Y array as `system`'s, sized `size`; false after reporting.
-  bool own(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
-    const int index = static_cast<int>(model_.systems.size());
+  // Whether an X or Y array may hold a system's `size` states or outputs: no other system's, sized `size`; false
+  // after reporting.
+  bool mayOwn(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
     if (const ControlModel::ArrayOwner* owner = model_.ownerOf(array.id)) {
       const ControlSystem& other = model_.systems[static_cast<size_t>(owner->system)];
       diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
@@ -151,16 +151,18 @@ class SystemBuilder {
                                   std::to_string(size) + (outputs ? " outputs" : " states"));
       return false;
     }
-    model_.arrayOwners[array.id] = ControlModel::ArrayOwner{index, outputs};
     return true;
   }
 
-  // Adds `system` (its matrices set) owning its X array and its Y array (null: none), unless owning them failed or
-  // an error came since `errorsBefore`.
+  // Adds `system` (its matrices set) owning its X array and its Y array (null: none), unless they may not be its or
+  // an error came since `errorsBefore`. Only a system added owns its arrays: an owner is an index into the systems.
   void add(ControlSystem system, const ReferenceArraySpec& x, const ReferenceArraySpec* y, int errorsBefore) {
-    if (!own(system.loc, "x_array_id", x, system.stateCount(), false)) return;
-    if (y && !own(system.loc, "y_array_id", *y, system.outputCount(), true)) return;
+    if (!mayOwn(system.loc, "x_array_id", x, system.stateCount(), false)) return;
+    if (y && !mayOwn(system.loc, "y_array_id", *y, system.outputCount(), true)) return;
     if (diagnostics_.errorCount() != errorsBefore) return;
+    const int index = static_cast<int>(model_.systems.size());
+    model_.arrayOwners[x.id] = ControlModel::ArrayOwner{index, false};
+    if (y) model_.arrayOwners[y->id] = ControlModel::ArrayOwner{index, true};
     system.xArray = x.id;
     system.yArray = y ? y->id : 0;
     system.stateOffset = model_.stateCount;

@@ -76,6 +76,21 @@ TEST(ControlStateEqnDecks, ArraysOfTheWrongTypeOrSharedAreRefused) {
                                                       "Control_StateEqn id=2 (deck.xml:13:1) already"));
 }
 
+TEST(ControlStateEqnDecks, ASystemRefusedOwnsNoArray) {
+  // System 1 is refused for its B; its X array is then free for system 2, whose check must not read system 1 as the
+  // array's owner (an owner is an index into the systems added).
+  const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
+      kArrays +
+      "<Reference_Matrix id=\"31\" nrow=\"2\" ncol=\"2\"> 0 -1 1 0 </Reference_Matrix>\n"
+      "<Reference_Matrix id=\"33\" nrow=\"1\" ncol=\"1\"> 1 </Reference_Matrix>\n"
+      "<Control_StateEqn id=\"1\" type=\"LINEAR\" x_array_id=\"22\" u_array_id=\"21\" a_matrix_id=\"31\" "
+      "b_matrix_id=\"33\"/>\n"
+      "<Control_StateEqn id=\"2\" type=\"LINEAR\" x_array_id=\"22\" a_matrix_id=\"31\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kAfterArrays + 2, "b_matrix_id=\"33\" (Reference_Matrix id=33, deck.xml:12:1) is "
+                                                      "1 x 1; it must be 2 x 1"));
+  EXPECT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
+}
+
 TEST(ControlStateEqnDecks, GseSubroutinesAreRefusedNamingTheLibrary) {
   const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
       kArrays +
