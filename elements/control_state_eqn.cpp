@@ -133,9 +133,9 @@ class SystemBuilder {
     return found;
   }
 
-  // Registers an X or Y array as `system`'s, sized `size`; false after reporting.
-  bool own(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
-    const int index = static_cast<int>(model_.systems.size());
+  // Whether an X or Y array may hold a system's `size` states or outputs: no other system's, sized `size`; false
+  // after reporting.
+  bool mayOwn(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
     if (const ControlModel::ArrayOwner* owner = model_.ownerOf(array.id)) {
       const ControlSystem& other = model_.systems[static_cast<size_t>(owner->system)];
       diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
@@ -151,11 +151,20 @@ class SystemBuilder {
                                   std::to_string(size) + (outputs ? " outputs" : " states"));
       return false;
     }
-    model_.arrayOwners[array.id] = ControlModel::ArrayOwner{index, outputs};
     return true;
   }
 
-  void add(ControlSystem system) {
+  // Adds `system` (its matrices set) owning its X array and its Y array (null: none), unless they may not be its or
+  // an error came since `errorsBefore`. Only a system added owns its arrays: an owner is an index into the systems.
+  void add(ControlSystem system, const ReferenceArraySpec& x, const ReferenceArraySpec* y, int errorsBefore) {
+    if (!mayOwn(system.loc, "x_array_id", x, system.stateCount(), false)) return;
+    if (y && !mayOwn(system.loc, "y_array_id", *y, system.outputCount(), true)) return;
+    if (diagnostics_.errorCount() != errorsBefore) return;
+    const int index = static_cast<int>(model_.systems.size());
+    model_.arrayOwners[x.id] = ControlModel::ArrayOwner{index, false};
+    if (y) model_.arrayOwners[y->id] = ControlModel::ArrayOwner{index, true};
+    system.xArray = x.id;
+    system.yArray = y ? y->id : 0;
     system.stateOffset = model_.stateCount;
     model_.stateCount += system.stateCount();
     system.hasFeedThrough = system.d.size() > 0 && !system.d.isZero(0.0);
@@ -179,11 +188,11 @@ std::string sizeProblem(const char* attribute, const ReferenceMatrixSpec& matrix
 
 }  // namespace
 
-std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
-                                                      const std::vector<ControlSisoSpec>& sisos,
-                                                      const std::vector<ReferenceMatrixSpec>& matrices,
-                                                      const std::vector<ReferenceArraySpec>& arrays,
-                                                      Diagnostics& diagnostics) {
+std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
+                                                const std::vector<ControlSisoSpec>& sisos,
+                                                const std::vector<ReferenceMatrixSpec>& matrices,
+                                                const std::vector<ReferenceArraySpec>& arrays,
+                                                Diagnostics& diagnostics) {
   auto result = std::make_shared<ControlModel>();
   SystemBuilder builder(arrays, *result, diagnostics);
   for (const ControlStateEqnSpec& spec : stateEquations) {
@@ -270,12 +279,7 @@ std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlS
                                                   : nullptr;
     if (spec.u_array_id && !u) continue;
     if (!x || (spec.y_array_id && !y)) continue;
-    if (!builder.own(spec.loc, "x_array_id", *x, n, false)) continue;
-    if (y && !builder.own(spec.loc, "y_array_id", *y, p, true)) continue;
-    if (diagnostics.errorCount() != errorsBefore) continue;
-    system.xArray = x->id;
-    system.yArray = y ? y->id : 0;
-    builder.add(std::move(system));
+    builder.add(std::move(system), *x, y, errorsBefore);
   }
   for (const ControlSisoSpec& spec : sisos) {
     if (!spec.x_array_id || !spec.y_array_id || !spec.u_array_id) continue;  // reported by the check
@@ -299,12 +303,7 @@ std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlS
     system.d = realised.d;
     system.initialState = Eigen::VectorXd::Zero(system.a.rows());
     system.inputVariables = {static_cast<int>(u->values[0])};
-    if (!builder.own(spec.loc, "x_array_id", *x, system.stateCount(), false)) continue;
-    if (!builder.own(spec.loc, "y_array_id", *y, 1, true)) continue;
-    if (diagnostics.errorCount() != errorsBefore) continue;
-    system.xArray = x->id;
-    system.yArray = y->id;
-    builder.add(std::move(system));
+    builder.add(std::move(system), *x, y, errorsBefore);
   }
   return result;
 }
@@ -368,15 +367,16 @@ void addBodiesReadThroughOutputs(const Expression& expression, const Model& mode
   }
 }
 
-void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
+void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostics& diagnostics) {
   const VariableModel* variables = model.variables.get();
   // Which feed-through systems each feed-through system's outputs read at the same instant, through its inputs.
   std::vector<std::vector<int>> readsOutputsOf(controls.systems.size());
   for (size_t s = 0; s < controls.systems.size(); ++s) {
-    const ControlSystem& system = controls.systems[s];
+    ControlSystem& system = controls.systems[s];
     for (size_t k = 0; k < system.inputVariables.size(); ++k) {
       const int id = system.inputVariables[k];
       const int index = variables ? variables->indexOf(id) : -1;
+      system.inputIndices.push_back(index);
       const std::string input = "input " + std::to_string(k + 1) + " (u_array_id's Reference_Variable id=" +
                                 std::to_string(id) + ")";
       if (index < 0) {

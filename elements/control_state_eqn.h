@@ -51,6 +51,9 @@ struct ControlSystem {
   Eigen::MatrixXd a, b, c, d;  // n×n, n×m, p×n, p×m (m inputs, p outputs; B and D have m columns even when m = 0)
   Eigen::VectorXd initialState;
   std::vector<int> inputVariables;  // ids of the U array's Reference_Variables, in order (m of them)
+  // Their indices in the model's VariableModel, found once the variables exist (resolveControlInputs): what the
+  // residual and ARYVAL of a Y array read at every evaluation, without looking an id up.
+  std::vector<int> inputIndices;
   long xArray = 0, yArray = 0;      // 0: none
   int stateOffset = 0;              // first of its states within the block of all systems' states
   bool hasFeedThrough = false;      // D ≠ 0: an output reads the inputs at the same instant
@@ -74,15 +77,16 @@ struct ControlModel {
 
 // The systems, their matrices and arrays checked against each other (sizes, types, one owner per X or Y array):
 // each problem an error on the element's line. Never null.
-std::shared_ptr<const ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
-                                                      const std::vector<ControlSisoSpec>& sisos,
-                                                      const std::vector<ReferenceMatrixSpec>& matrices,
-                                                      const std::vector<ReferenceArraySpec>& arrays,
-                                                      Diagnostics& diagnostics);
-// Once the variables exist: every input is a Reference_Variable of the deck whose expression reads neither
-// accelerations nor loads (the states' rows are evaluated from positions and velocities alone, as a Control_Diff's),
-// and no output with feed-through reads itself through its inputs (an algebraic loop).
-void checkControlInputs(const ControlModel& controls, const Model& model, Diagnostics& diagnostics);
+std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
+                                                const std::vector<ControlSisoSpec>& sisos,
+                                                const std::vector<ReferenceMatrixSpec>& matrices,
+                                                const std::vector<ReferenceArraySpec>& arrays,
+                                                Diagnostics& diagnostics);
+// Once the variables exist: each system's inputIndices, and the checks that every input is a Reference_Variable of
+// the deck whose expression reads neither accelerations nor loads (the states' rows are evaluated from positions and
+// velocities alone, as a Control_Diff's), and that no output with feed-through reads itself through its inputs (an
+// algebraic loop).
+void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostics& diagnostics);
 
 // An output with feed-through (D ≠ 0) reads its system's inputs at the same instant: the moving bodies those inputs
 // read, for every such output `expression` reads through ARYVAL (itself or through the variables it reads, and on

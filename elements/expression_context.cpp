@@ -360,8 +360,9 @@ std::optional<MarkerMotion> ModelExpressionContext::findMarker(int id) const {
   return marker(id);
 }
 
-double ModelExpressionContext::variable(int id) const {
-  const int index = variables_ ? variables_->indexOf(id) : -1;
+double ModelExpressionContext::variable(int id) const { return variableAt(variables_ ? variables_->indexOf(id) : -1); }
+
+double ModelExpressionContext::variableAt(int index) const {
   if (index < 0) return std::numeric_limits<double>::quiet_NaN();
   const size_t k = static_cast<size_t>(index);
   if (computedIn_[k] != generation_) computeWithReads(k);
@@ -436,10 +437,13 @@ double ModelExpressionContext::sensorValue(int id) const {
 }
 
 double ModelExpressionContext::arrayValue(int id, int position) const {
-  if (const ControlModel::ArrayOwner* owner = model_.controls ? model_.controls->ownerOf(id) : nullptr) {
-    return controlArrayValue(*owner, position);
-  }
   const ReferenceArray* found = data_ ? data_->array(id) : nullptr;
+  // Only an X or Y array (states or outputs of a control system, no numbers in the deck) looks for its system: ARYVAL
+  // of the deck's numbers costs the one lookup it did before the systems.
+  if (found && (found->type == "X" || found->type == "Y")) {
+    const ControlModel::ArrayOwner* owner = model_.controls ? model_.controls->ownerOf(id) : nullptr;
+    return owner ? controlArrayValue(*owner, position) : std::numeric_limits<double>::quiet_NaN();
+  }
   // Ids, types and positions were checked when the model was built; a bare lookup can still miss.
   if (!found || position < 1 || position > static_cast<int>(found->values.size())) {
     return std::numeric_limits<double>::quiet_NaN();
@@ -462,9 +466,9 @@ double ModelExpressionContext::controlArrayValue(const ControlModel::ArrayOwner&
   // y = C x + D u: the inputs read now, as the output is algebraic.
   double output = 0;
   for (int j = 0; j < system.stateCount(); ++j) output += system.c(row, j) * states[first + static_cast<size_t>(j)];
-  for (size_t i = 0; i < system.inputVariables.size(); ++i) {
+  for (size_t i = 0; i < system.inputIndices.size(); ++i) {
     const double feedThrough = system.d(row, static_cast<int>(i));
-    if (feedThrough != 0.0) output += feedThrough * variable(system.inputVariables[i]);
+    if (feedThrough != 0.0) output += feedThrough * variableAt(system.inputIndices[i]);
   }
   return output;
 }

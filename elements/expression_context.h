@@ -122,6 +122,8 @@ class ModelExpressionContext final : public ExpressionContext {
   // whose ids nobody checked.
   std::optional<MarkerMotion> findMarker(int id) const;
   double variable(int id) const override;
+  // VARVAL of the variable at `index` in the model's VariableModel (NaN for -1): for readers that found the index once.
+  double variableAt(int index) const;
   std::optional<ContactLoads> contact(int id) const override;
   double spline(SplineMethod method, int id, double x, double z, int order) const override;
   double arrayValue(int id, int position) const override;

@@ -207,12 +207,14 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   std::shared_ptr<SensorEvaluateModel> sensorEvaluates = buildSensorEvaluateModel(spec.sensorEvaluates, diagnostics);
   model.sensorEvaluates = sensorEvaluates;
   // ARYVAL may read their X and Y arrays in any expression: the systems come before the expressions are checked.
-  model.controls = buildControlModel(spec.stateEquations, spec.sisos, spec.matrices, spec.arrays, diagnostics);
+  const std::shared_ptr<ControlModel> controls =
+      buildControlModel(spec.stateEquations, spec.sisos, spec.matrices, spec.arrays, diagnostics);
+  model.controls = controls;
   model.variables = buildVariableModel(spec.variables, model, diagnostics);  // sensors and forces read them
   setUpDifferentialSubroutines(*differentials, spec.differentials, model, diagnostics);  // DIFSUB reads variables
   checkDifferentialReferences(*model.differentials, model, diagnostics);
   checkSensorEvaluateReferences(*sensorEvaluates, model, diagnostics);
-  checkControlInputs(*model.controls, model, diagnostics);
+  resolveControlInputs(*controls, model, diagnostics);  // their inputs' variable indices
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);
   {

@@ -32,8 +32,7 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
     if (k >= equationCount_) {
       // A control system's row reads the bodies its input variables read.
       const ControlSystem& system = controls_->systems[static_cast<size_t>(controlRows_[k - equationCount_].first)];
-      for (const int id : system.inputVariables) {
-        const int index = model.variables->indexOf(id);
+      for (const int index : system.inputIndices) {
         if (index >= 0) {
           const Expression& input = model.variables->variables[static_cast<size_t>(index)].expression;
           addBodiesRead(input, model, bodiesRead_[static_cast<size_t>(k)]);
@@ -85,9 +84,9 @@ double DifferentialEquations::controlResidual(int k) const {
   for (int j = 0; j < system.stateCount(); ++j) {
     rate += system.a(row, j) * states_.values[static_cast<size_t>(first + j)];
   }
-  for (size_t i = 0; i < system.inputVariables.size(); ++i) {
+  for (size_t i = 0; i < system.inputIndices.size(); ++i) {
     const double b = system.b(row, static_cast<int>(i));
-    if (b != 0.0) rate += b * context_.variable(system.inputVariables[i]);
+    if (b != 0.0) rate += b * context_.variableAt(system.inputIndices[i]);
   }
   return states_.rates[static_cast<size_t>(k)] - rate;
 }

@@ -3,53 +3,20 @@
 // responses of transfer functions 1/(τs + 1), ωn²/(s² + 2ζωn s + ωn²) and (s + 2)/(s + 1).
 #include <array>
 #include <cmath>
-#include <sstream>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "support/deck_testing.h"
-#include "solver/driver/simulation.h"
+#include "support/sampled_runs.h"
 
 namespace lodestone::testing {
 namespace {
 
-struct Sample {
-  double time;
-  std::vector<double> state;
-  std::vector<std::array<double, 8>> requests;  // F1..F8 of each Post_Request
-};
-
 constexpr double kIntegrTol = 1e-8;
 
-std::string scientific(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
-}
-
-// Runs `model` (deck statements) from 0 to 2 s at `integrTol` and returns the state and requests at every output.
+// `model` (deck statements) from 0 to 2 s at `integrTol`: the state and requests at every output.
 std::vector<Sample> run(const std::string& model, double integrTol = kIntegrTol) {
-  const std::string text =
-      deck(model + "\n<Param_Transient integr_tol=\"" + scientific(integrTol) + "\"/>",
-           "<Simulate analysis_type=\"Transient\" end_time=\"2\" print_interval=\"0.05\"/>");
-  ReadResult read = readText(text);
-  EXPECT_TRUE(read.spec.has_value());
-  if (!read.spec) return {};
-  std::optional<Model> built = buildModel(*read.spec, read.diagnostics);
-  EXPECT_TRUE(built.has_value());
-  for (const Diagnostic& d : read.diagnostics.entries()) ADD_FAILURE() << d.format();
-  std::vector<Sample> samples;
-  if (!built) return samples;
-  Simulation simulation(std::move(*built), SimulationOptions{});
-  simulation.setOutputHandler([&](const OutputFrame& frame) {
-    Sample sample{frame.time, {frame.state.begin(), frame.state.end()}, {}};
-    for (const RequestSample& request : frame.requests) sample.requests.push_back(request.values);
-    samples.push_back(std::move(sample));
-  });
-  const SegmentOutcome outcome = simulation.run({{}, 0.0, 2.0, 0.05});
-  EXPECT_TRUE(outcome.completed) << outcome.reason;
-  return samples;
+  return runSampled(model, integrTol);
 }
 
 // Two linear systems:

@@ -2,11 +2,9 @@
 // solver/driver/differential_equations.*) against central differences of the whole residual: their columns over the
 // Control_Diff and control states and rates and the bodies their inputs read; and how the state vector names them.
 #include <gtest/gtest.h>
-#include <sunmatrix/sunmatrix_sparse.h>
 
 #include "elements/model_builder.h"
 #include "solver/driver/multibody_system.h"
-#include "solver/driver/sundials_check.h"
 #include "solver/xml/deck_reader.h"
 #include "jacobian_test_support.h"
 
@@ -66,28 +64,15 @@ TEST(ControlSystemJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   y[static_cast<size_t>(first + 3)] = 0.8;  // the SISO's states away from zero
   y[static_cast<size_t>(first + 4)] = -0.6;
   for (int k = 0; k < 5; ++k) yp[static_cast<size_t>(first + k)] = 0.3 * (k + 1);
-  const double cj = 40.0;
-  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
-  SunMatrixPtr matrix(sparse->createMatrix(context));
-  system.prepareJacobian(0.3, y.data(), yp.data());
-  sparse->begin(matrix.get());
-  system.writeJacobian(cj, *sparse);
-  const Eigen::MatrixXd analytic = denseCopyOfSparse(matrix.get());
-  const Eigen::MatrixXd numeric = numericIterationMatrix(system, 0.3, y, yp, cj, 1e-7);
   // The five rows: forward differences (relative step 1.5e-8) against central ones, to 1e-5 of the rows' largest
   // entry (cj = 40 on the diagonal); a missing column (a body read through an input, an output read through D)
   // differs by its entry's size (0.1 to 4 here).
-  const Eigen::MatrixXd analyticRows = analytic.bottomRows(5), numericRows = numeric.bottomRows(5);
-  const double scale = numericRows.cwiseAbs().maxCoeff();
-  Eigen::Index row = 0, column = 0;
-  const double worst = (analyticRows - numericRows).cwiseAbs().maxCoeff(&row, &column);
-  EXPECT_LT(worst, 1e-5 * scale) << "at row " << first + row << ", column " << column << " ("
-                                 << system.describeVariable(static_cast<int>(column)) << "): analytic "
-                                 << analyticRows(row, column) << ", numeric " << numericRows(row, column);
+  const IterationRows rows = lastIterationRows(system, context, 0.3, y, yp, 40.0, 5);
+  EXPECT_TRUE(agreeWithin(rows, system, 1e-5));
   // The state equation's rows read the body through input 3 (VX·DZ of marker 21): some entry is well away from zero.
-  EXPECT_GT(numericRows.block(1, 0, 2, 13).cwiseAbs().maxCoeff(), 0.1);
+  EXPECT_GT(rows.numeric.block(1, 0, 2, 13).cwiseAbs().maxCoeff(), 0.1);
   // So does the SISO's, only through its input's feed-through output (ARYVAL of a Y array whose D is not 0).
-  EXPECT_GT(numericRows.block(3, 0, 2, 13).cwiseAbs().maxCoeff(), 0.01);
+  EXPECT_GT(rows.numeric.block(3, 0, 2, 13).cwiseAbs().maxCoeff(), 0.01);
 }
 
 }  // namespace

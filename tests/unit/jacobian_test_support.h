@@ -7,9 +7,11 @@
 #include <vector>
 
 #include <Eigen/Dense>
+#include <gtest/gtest.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include "solver/driver/multibody_system.h"
+#include "solver/driver/sundials_check.h"
 
 namespace lodestone {
 
@@ -49,6 +51,39 @@ inline Eigen::MatrixXd numericIterationMatrix(MultibodySystem& system, double ti
     }
   }
   return numeric;
+}
+
+// The last `rows` rows of the iteration matrix at (time, y, y') and cj: as the system's blocks write it (analytic),
+// and by central differences of the residual with relative step 1e-7 (numeric).
+struct IterationRows {
+  Eigen::MatrixXd analytic, numeric;
+  int first = 0;  // the index of their first row in the state vector
+};
+inline IterationRows lastIterationRows(MultibodySystem& system, SUNContext context, double time,
+                                       const std::vector<double>& y, const std::vector<double>& yp, double cj,
+                                       int rows) {
+  auto sparse = makeJacobianAssembler(JacobianStorage::SparseColumns, system.jacobianPattern());
+  SunMatrixPtr matrix(sparse->createMatrix(context));
+  system.prepareJacobian(time, y.data(), yp.data());
+  sparse->begin(matrix.get());
+  system.writeJacobian(cj, *sparse);
+  return {denseCopyOfSparse(matrix.get()).bottomRows(rows),
+          numericIterationMatrix(system, time, y, yp, cj, 1e-7).bottomRows(rows),
+          static_cast<int>(y.size()) - rows};
+}
+
+// Passes when the analytic rows are the numeric ones to `tolerance` times the numeric rows' largest entry; names the
+// worst entry's row and column otherwise.
+inline ::testing::AssertionResult agreeWithin(const IterationRows& rows, const MultibodySystem& system,
+                                              double tolerance) {
+  const double scale = rows.numeric.cwiseAbs().maxCoeff();
+  Eigen::Index row = 0, column = 0;
+  const double worst = (rows.analytic - rows.numeric).cwiseAbs().maxCoeff(&row, &column);
+  if (worst < tolerance * scale) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "worst " << worst << " (limit " << tolerance * scale << ") at row "
+                                       << rows.first + row << ", column " << column << " ("
+                                       << system.describeVariable(static_cast<int>(column)) << "): analytic "
+                                       << rows.analytic(row, column) << ", numeric " << rows.numeric(row, column);
 }
 
 }  // namespace lodestone

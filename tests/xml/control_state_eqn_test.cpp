@@ -76,6 +76,21 @@ TEST(ControlStateEqnDecks, ArraysOfTheWrongTypeOrSharedAreRefused) {
                                                       "Control_StateEqn id=2 (deck.xml:13:1) already"));
 }
 
+TEST(ControlStateEqnDecks, ASystemRefusedOwnsNoArray) {
+  // System 1 is refused for its B; its X array is then free for system 2, whose check must not read system 1 as the
+  // array's owner (an owner is an index into the systems added).
+  const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
+      kArrays +
+      "<Reference_Matrix id=\"31\" nrow=\"2\" ncol=\"2\"> 0 -1 1 0 </Reference_Matrix>\n"
+      "<Reference_Matrix id=\"33\" nrow=\"1\" ncol=\"1\"> 1 </Reference_Matrix>\n"
+      "<Control_StateEqn id=\"1\" type=\"LINEAR\" x_array_id=\"22\" u_array_id=\"21\" a_matrix_id=\"31\" "
+      "b_matrix_id=\"33\"/>\n"
+      "<Control_StateEqn id=\"2\" type=\"LINEAR\" x_array_id=\"22\" a_matrix_id=\"31\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kAfterArrays + 2, "b_matrix_id=\"33\" (Reference_Matrix id=33, deck.xml:12:1) is "
+                                                      "1 x 1; it must be 2 x 1"));
+  EXPECT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
+}
+
 TEST(ControlStateEqnDecks, GseSubroutinesAreRefusedNamingTheLibrary) {
   const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
       kArrays +
@@ -110,38 +125,31 @@ TEST(ControlStateEqnDecks, ArrayValueOfAnUnownedStateArrayIsRefused) {
                                                   "names it"));
 }
 
+// Lines 6-10: variable 5 = `input`, the U array of it, one-state X and Y arrays, and on line 10 Control_SISO id=2,
+// `numerator` over s + 1.
+std::string firstOrderSisoDeck(const std::string& input, const std::string& numerator) {
+  return controlDeck("<Reference_Variable id=\"5\" expr=\"" + input + "\"/>\n"
+                     "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
+                     "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
+                     "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
+                     "<Control_SISO id=\"2\" x_array_id=\"22\" y_array_id=\"23\" u_array_id=\"21\" numerator_coef=\"" +
+                     numerator + "\" denominator_coef=\"1 1\"/>");
+}
+
 TEST(ControlStateEqnDecks, InputsThatReadAccelerationsAreRefused) {
-  const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
-      "<Reference_Variable id=\"5\" expr=\"ACCX(20)\"/>\n"
-      "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
-      "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
-      "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
-      "<Control_SISO id=\"2\" x_array_id=\"22\" y_array_id=\"23\" u_array_id=\"21\" numerator_coef=\"1\" "
-      "denominator_coef=\"1 1\"/>"));
+  const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("ACCX(20)", "1"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 4, "Control_SISO id=2: input 1 (u_array_id's Reference_Variable id=5)"
                                                     " (deck.xml:6:1) reads accelerations"));
 }
 
 TEST(ControlStateEqnDecks, FeedThroughLoopIsRefused) {
   // (s + 2)/(s + 1) has D = 1: its output is its input plus a state, and its input reads its output.
-  const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
-      "<Reference_Variable id=\"5\" expr=\"1 - ARYVAL(23, 1)\"/>\n"
-      "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
-      "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
-      "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
-      "<Control_SISO id=\"2\" x_array_id=\"22\" y_array_id=\"23\" u_array_id=\"21\" numerator_coef=\"2 1\" "
-      "denominator_coef=\"1 1\"/>"));
+  const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("1 - ARYVAL(23, 1)", "2 1"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 4, "Control_SISO id=2: its outputs read themselves at the same "
                                                     "instant through its inputs (D is not 0), an algebraic loop: "
                                                     "Control_SISO id=2 -> Control_SISO id=2"));
   // Strictly proper (D = 0), the same feedback is a state equation, and reads.
-  const Diagnostics strictlyProper = readAndBuildDeck(controlDeck(
-      "<Reference_Variable id=\"5\" expr=\"1 - ARYVAL(23, 1)\"/>\n"
-      "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
-      "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
-      "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
-      "<Control_SISO id=\"2\" x_array_id=\"22\" y_array_id=\"23\" u_array_id=\"21\" numerator_coef=\"2\" "
-      "denominator_coef=\"1 1\"/>"));
+  const Diagnostics strictlyProper = readAndBuildDeck(firstOrderSisoDeck("1 - ARYVAL(23, 1)", "2"));
   EXPECT_EQ(strictlyProper.errorCount(), 0) << strictlyProper.formatAll();
 }
 
