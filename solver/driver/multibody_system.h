@@ -134,6 +134,10 @@ class MultibodySystem {
   bool storeSensorEvaluate(int index, double time, const double* y, const double* yp);
   // The values SENVAL reads (per Model::sensorEvaluates).
   const SensorEvaluateValues& sensorEvaluateValues() const { return sensorEvaluateValues_; }
+  // The values a replaced system's firings stored, carried over (a command cannot add or remove Sensor_Evaluates).
+  void carrySensorEvaluateValues(const SensorEvaluateValues& stored) {
+    if (stored.values.size() == sensorEvaluateValues_.values.size()) sensorEvaluateValues_.values = stored.values;
+  }
   // Crossings located at state y: their pairs change status. Returns how smooth their forces are through it
   // (ContactEvaluator::applyCrossings).
   int applyContactCrossings(double time, const double* y, std::span<const ContactEvaluator::Crossing> crossings,
