@@ -33,7 +33,7 @@ struct FrictionRun {
   bool completed() const { return outcome.completed && !rows.empty() && rows.size() == bodyRows.size(); }
   size_t outputs() const { return rows.size(); }
   // At output k: a column of the request's row, of the body's row.
-  double request(size_t k, const std::string& column) const { return run.request(k, column); }
+  double request(size_t k, const std::string& column) const { return requests.at(rows[k], column); }
   double body(size_t k, const std::string& column) const { return bodies.at(bodyRows[k], column); }
 
   DeckRun outcome;
@@ -80,7 +80,6 @@ struct Wheel {
 
 // The wheel's turn about z at output k.
 double wheelAngle(const FrictionRun& run, size_t k) { return 2 * std::atan2(run.body(k, "e3"), run.body(k, "e0")); }
-}
 
 TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
   const Wheel wheel;
@@ -262,6 +261,15 @@ TEST(JointFriction, SlidingOnlyHasNoStiction) {
   const size_t last = run.outputs() - 1;
   EXPECT_GT(run.body(last, "vx"), block.stictionVelocity);
   EXPECT_NEAR(-run.request(last, "f2"), block.dynamicForce(), 1e-6 * block.dynamicForce());
+  // The friction acts on the block, not only in the request: from t = 1 s (the push whole, v far above vs) v grows
+  // at (11.8005 − 10.329)/3 = 0.4905 m/s².
+  const double acceleration = (push - block.dynamicForce()) / block.mass;
+  ASSERT_NEAR(acceleration, 0.4905, 1e-12);
+  const size_t from = static_cast<size_t>(1.0 / block.printInterval + 0.5);
+  ASSERT_NEAR(run.body(from, "time"), 1.0, 1e-9);
+  ASSERT_NEAR(run.body(last, "time"), 2.0, 1e-9);
+  ASSERT_GT(run.body(from, "vx"), 2 * block.stictionVelocity);
+  EXPECT_NEAR(run.body(last, "vx") - run.body(from, "vx"), acceleration, 1e-6 * acceleration);
 }
 
 }  // namespace
