@@ -71,7 +71,7 @@ void checkForceField(const ForceFieldSpec& spec, Diagnostics& diagnostics) {
 }
 
 std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& model, ForceConnection& connection,
-                                Diagnostics& diagnostics) {
+                                     Diagnostics& diagnostics) {
   if (!connectMarkerPair(spec.i_marker_id, spec.j_marker_id, spec.loc, model, connection, diagnostics,
                          "a field acts between two different bodies")) {
     return std::nullopt;
@@ -85,6 +85,7 @@ std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& mo
     field.length(row) = spec.length[static_cast<size_t>(row)];
     field.preload(row) = spec.preload[static_cast<size_t>(row)];
   }
+  field.symmetric = field.stiffness == field.stiffness.transpose();
   return field;
 }
 
@@ -98,7 +99,7 @@ ElementAction fieldAction(const ForceField& field, const ExpressionContext& cont
   ElementAction action = deflectionLoadAction(relative, load);
   // A potential only for a symmetric K (and then, as for the bushing, first order in the rotations): the strain is
   // left out otherwise, and the field's power counts as applied work (energy.csv's work_applied).
-  if (field.stiffness == field.stiffness.transpose()) {
+  if (field.symmetric) {
     action.strain = 0.5 * deflection.dot(elastic) - field.preload.dot(deflection);
     action.dashpotPower = relative.rate.dot(damping);
   }

@@ -42,11 +42,12 @@ struct ForceField {
   long iMarker = 0, jMarker = 0;
   Matrix6 stiffness = Matrix6::Zero(), damping = Matrix6::Zero();
   Vector6 length = Vector6::Zero(), preload = Vector6::Zero();
+  bool symmetric = false;  // K = Kᵀ: the field has a potential (its strain); decided once, when it is built
 };
 
 // The field, or nothing after an error: I and J on the same body (the field would load nothing).
 std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& model, ForceConnection& connection,
-                                Diagnostics& diagnostics);
+                                     Diagnostics& diagnostics);
 
 ElementAction fieldAction(const ForceField& field, const ExpressionContext& context);
 

@@ -56,14 +56,6 @@ JointFrictionEvaluator::Placed JointFrictionEvaluator::place(const JointFriction
   return placed;
 }
 
-const JointReaction* JointFrictionEvaluator::reactionOf(const JointFriction& friction,
-                                                        std::span<const JointReaction> reactions) const {
-  for (const JointReaction& reaction : reactions) {
-    if (reaction.id == friction.jointId && reaction.element == "Constraint_Joint") return &reaction;
-  }
-  return nullptr;
-}
-
 void JointFrictionEvaluator::start(std::span<const BodyKinematics> bodies) {
   for (size_t k = 0; k < frictions_.size(); ++k) {
     angles_[k] = 0;
@@ -91,33 +83,29 @@ void JointFrictionEvaluator::acceptState(std::span<const BodyKinematics> bodies)
   }
 }
 
-JointFrictionSample JointFrictionEvaluator::sample(int index, std::span<const BodyKinematics> bodies,
-                                                   std::span<const JointReaction> reactions, bool atOutput) const {
+JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& placed, const JointReaction& reaction,
+                                                   bool atOutput) const {
   const JointFriction& friction = frictions_[static_cast<size_t>(index)];
   JointFrictionSample sample;
-  const Placed placed = place(friction, index, bodies, atOutput);
   sample.slipVelocity = placed.slipVelocity;
   const double anchor = (atOutput ? stepAnchors_ : anchors_)[static_cast<size_t>(index)];
   sample.bristle = std::clamp((placed.slip - anchor) / friction.maxStictionDeform,
                               -1.0, 1.0);
-  const JointReaction* reaction = reactionOf(friction, reactions);
   // The normal load: the reaction on I, in J's axes (the torque about I's origin).
   double normal = 0;
-  if (reaction) {
-    const Vector3 force = placed.axesJ.transpose() * reaction->force;
-    const Vector3 torque = placed.axesJ.transpose() * reaction->torque;
-    const double radialForce = std::hypot(force.x(), force.y());
-    const double bendingMoment = std::hypot(torque.x(), torque.y());
-    if (friction.rotational) {
-      if (friction.useReactionForce) {
-        normal += friction.pinRadius * radialForce + friction.frictionArm * std::fabs(force.z());
-      }
-      if (friction.useBendingMoment) normal += friction.pinRadius * bendingMoment / friction.bendingArm;
-    } else {
-      if (friction.useReactionForce) normal += radialForce;
-      if (friction.useBendingMoment) normal += bendingMoment / friction.overlap;
-      if (friction.useTorsionalMoment) normal += std::fabs(torque.z()) / friction.reactionArm;
+  const Vector3 force = placed.axesJ.transpose() * reaction.force;
+  const Vector3 torque = placed.axesJ.transpose() * reaction.torque;
+  const double radialForce = std::hypot(force.x(), force.y());
+  const double bendingMoment = std::hypot(torque.x(), torque.y());
+  if (friction.rotational) {
+    if (friction.useReactionForce) {
+      normal += friction.pinRadius * radialForce + friction.frictionArm * std::fabs(force.z());
     }
+    if (friction.useBendingMoment) normal += friction.pinRadius * bendingMoment / friction.bendingArm;
+  } else {
+    if (friction.useReactionForce) normal += radialForce;
+    if (friction.useBendingMoment) normal += bendingMoment / friction.overlap;
+    if (friction.useTorsionalMoment) normal += std::fabs(torque.z()) / friction.reactionArm;
   }
   const double preload = friction.usePreload ? friction.preload : 0.0;
   sample.staticCapacity = friction.muStatic * normal + preload;
@@ -146,8 +134,8 @@ void JointFrictionEvaluator::addLoads(std::span<const BodyKinematics> bodies, st
   if (reactions.empty()) return;
   for (size_t k = 0; k < frictions_.size(); ++k) {
     const JointFriction& friction = frictions_[k];
-    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions, atOutput);
-    const Placed placed = place(friction, static_cast<int>(k), bodies);
+    const Placed placed = place(friction, static_cast<int>(k), bodies, atOutput);
+    const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k], atOutput);
     const Vector3 axis = placed.axesJ.col(2);
     if (friction.rotational) {
       const Vector3 torque = sampled.friction * axis;
@@ -174,7 +162,8 @@ double JointFrictionEvaluator::dissipatedPower(std::span<const BodyKinematics> b
                                                std::span<const JointReaction> reactions) const {
   double power = 0;
   for (size_t k = 0; k < frictions_.size(); ++k) {
-    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions);
+    const Placed placed = place(frictions_[k], static_cast<int>(k), bodies);
+    const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k]);
     // A torque works on the angular rate, v/Rp; a force on v.
     const double rate =
         frictions_[k].rotational ? sampled.slipVelocity / frictions_[k].pinRadius : sampled.slipVelocity;
@@ -188,8 +177,8 @@ void JointFrictionEvaluator::addMarkerLoads(std::span<const BodyKinematics> bodi
                                             std::vector<MarkerPairLoad>& out) const {
   for (size_t k = 0; k < frictions_.size(); ++k) {
     const JointFriction& friction = frictions_[k];
-    const JointFrictionSample sampled = sample(static_cast<int>(k), bodies, reactions, true);
     const Placed placed = place(friction, static_cast<int>(k), bodies, true);
+    const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k], true);
     const Vector3 axis = placed.axesJ.col(2);
     MarkerPairLoad load;
     load.markerI = model_.markers[static_cast<size_t>(friction.markerI)].id;

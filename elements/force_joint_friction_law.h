@@ -29,7 +29,8 @@ class JointFrictionEvaluator {
   bool started() const { return started_; }
   // The anchors at the start: each joint's slip coordinate at `bodies` (no bristle deflection).
   void start(std::span<const BodyKinematics> bodies);
-  // Adds the friction loads at `bodies` with the joints' reactions `reactions` (ConstraintSystem::reactions order).
+  // `reactions` below: one per element, in order, its joint's reaction at the state (a zero one if not active).
+  // Adds the friction loads at `bodies` with the joints' reactions `reactions`.
   // `reactions` may be empty (a start without multipliers): no friction then.
   // `atOutput`: at an output within the latest accepted step (see acceptState).
   void addLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
@@ -40,9 +41,6 @@ class JointFrictionEvaluator {
   // After an accepted step: the anchors follow the joints that slid beyond zmax. The outputs within that step, which
   // come after, keep the anchors its solution was computed with (`atOutput`).
   void acceptState(std::span<const BodyKinematics> bodies);
-  // Element `index`'s friction at a state.
-  JointFrictionSample sample(int index, std::span<const BodyKinematics> bodies,
-                             std::span<const JointReaction> reactions, bool atOutput = false) const;
   // The power the friction takes from the bodies (−f·v, ≥ 0 while sliding; the bristle gives back what it stored).
   double dissipatedPower(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions) const;
   int count() const { return static_cast<int>(frictions_.size()); }
@@ -57,7 +55,9 @@ class JointFrictionEvaluator {
   };
   Placed place(const JointFriction& friction, int index, std::span<const BodyKinematics> bodies,
                bool atOutput = false) const;
-  const JointReaction* reactionOf(const JointFriction& friction, std::span<const JointReaction> reactions) const;
+  // Element `index`'s friction where `place` put it, with its joint's reaction `reaction`.
+  JointFrictionSample sample(int index, const Placed& placed, const JointReaction& reaction,
+                             bool atOutput = false) const;
 
   const Model& model_;
   std::vector<JointFriction> frictions_;

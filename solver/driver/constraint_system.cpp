@@ -1085,41 +1085,54 @@ double ConstraintSystem::largestPositionError(double time, std::span<const doubl
 
 void ConstraintSystem::reactions(const double* y, std::vector<JointReaction>& out) const {
   out.clear();
-  for (const ActiveJoint& active : joints_) {
-    const Joint& joint = *active.joint;
+  for (size_t k = 0; k < joints_.size(); ++k) {
+    const Joint& joint = *joints_[k].joint;
     JointReaction reaction;
     reaction.id = joint.id;
     reaction.element = joint.loc.element;
     reaction.markerI = model_.markers[static_cast<size_t>(joint.markerI)].id;
     reaction.markerJ = model_.markers[static_cast<size_t>(joint.markerJ)].id;
-    BodyLoad onI, onJ;
-    if (joint.isCoupler()) {
-      // What the coupler applies through its first joint: its multiplier times that coordinate's rows.
-      const CoupledCoordinate& first = joint.coupled.front();
-      const EquationValue measured = evaluateJointEquation(first.measure, active.frames, active.referenceAngles[0]);
-      const double lambda = active.equations.empty() ? 0.0 : first.coefficient * y[active.offset];
-      addReaction(measured.gI, lambda, onI);
-      addReaction(measured.gJ, lambda, onJ);
-    } else {
-      // Each equation's own rows at the latest frames, on both markers: the stacked rows have no column for ground,
-      // and a joint's reaction on a ground marker is as wanted as any other (JOINT(id,1,…), Adams' requests).
-      for (size_t k = 0; k < active.equations.size(); ++k) {
-        const double lambda = y[active.offset + static_cast<int>(k)];
-        const EquationValue measured = evaluateJointEquation(
-            joint.equations[static_cast<size_t>(active.equations[k])], active.frames, active.referenceAngles[k]);
-        addReaction(measured.gI, lambda, onI);
-        addReaction(measured.gJ, lambda, onJ);
-      }
-    }
-    // The equations' rows give the torques about the bodies' CGs (ground's origin for a ground marker); moved to
-    // the markers' origins.
-    const JointFrames& frames = active.frames;
-    reaction.force = onI.force;
-    reaction.torque = onI.torque + (frames.cgI - frames.positionI).cross(onI.force);
-    reaction.forceOnJ = onJ.force;
-    reaction.torqueOnJ = onJ.torque + (frames.cgJ - frames.positionJ).cross(onJ.force);
+    reactionLoads(static_cast<int>(k), y, reaction);
     out.push_back(std::move(reaction));
   }
+}
+
+int ConstraintSystem::reactionIndexOf(long id, std::string_view element) const {
+  for (size_t k = 0; k < joints_.size(); ++k) {
+    if (joints_[k].joint->id == id && joints_[k].joint->loc.element == element) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+void ConstraintSystem::reactionLoads(int index, const double* y, JointReaction& reaction) const {
+  const ActiveJoint& active = joints_[static_cast<size_t>(index)];
+  const Joint& joint = *active.joint;
+  BodyLoad onI, onJ;
+  if (joint.isCoupler()) {
+    // What the coupler applies through its first joint: its multiplier times that coordinate's rows.
+    const CoupledCoordinate& first = joint.coupled.front();
+    const EquationValue measured = evaluateJointEquation(first.measure, active.frames, active.referenceAngles[0]);
+    const double lambda = active.equations.empty() ? 0.0 : first.coefficient * y[active.offset];
+    addReaction(measured.gI, lambda, onI);
+    addReaction(measured.gJ, lambda, onJ);
+  } else {
+    // Each equation's own rows at the latest frames, on both markers: the stacked rows have no column for ground,
+    // and a joint's reaction on a ground marker is as wanted as any other (JOINT(id,1,…), Adams' requests).
+    for (size_t k = 0; k < active.equations.size(); ++k) {
+      const double lambda = y[active.offset + static_cast<int>(k)];
+      const EquationValue measured = evaluateJointEquation(
+          joint.equations[static_cast<size_t>(active.equations[k])], active.frames, active.referenceAngles[k]);
+      addReaction(measured.gI, lambda, onI);
+      addReaction(measured.gJ, lambda, onJ);
+    }
+  }
+  // The equations' rows give the torques about the bodies' CGs (ground's origin for a ground marker); moved to
+  // the markers' origins.
+  const JointFrames& frames = active.frames;
+  reaction.force = onI.force;
+  reaction.torque = onI.torque + (frames.cgI - frames.positionI).cross(onI.force);
+  reaction.forceOnJ = onJ.force;
+  reaction.torqueOnJ = onJ.torque + (frames.cgJ - frames.positionJ).cross(onJ.force);
 }
 
 double ConstraintSystem::motionPower(std::span<const BodyKinematics> bodies, const double* y) const {

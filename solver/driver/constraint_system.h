@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Sparse>
@@ -126,6 +127,11 @@ class ConstraintSystem {
   double largestPositionError(double time, std::span<const double> y);
   // Every joint's and motion's reaction at state y (after evaluate at y), in the model's order.
   void reactions(const double* y, std::vector<JointReaction>& out) const;
+  // The position in reactions()' order of the active joint `id` of deck element `element`; -1 when none is active.
+  int reactionIndexOf(long id, std::string_view element) const;
+  // The loads (force…torqueOnJ) of reactions()' entry `index` at state y (after evaluate at y), into `reaction`:
+  // one joint's reaction, without building the others' or their names (joint friction reads it per residual).
+  void reactionLoads(int index, const double* y, JointReaction& reaction) const;
   // The power of the motions' reactions on the bodies at state y: the work a Motion_Joint does per unit time. (Other
   // joints' reactions do none: G u = 0.)
   double motionPower(std::span<const BodyKinematics> bodies, const double* y) const;

@@ -33,6 +33,11 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       couplingsOfRow_(model.bodies.size()) {
   if (model.jointFrictions && !model.jointFrictions->frictions.empty()) {
     jointFrictions_ = std::make_shared<JointFrictionEvaluator>(model);
+    // Each friction's joint found once: the residual reads that one reaction by its index.
+    for (const JointFriction& friction : model.jointFrictions->frictions) {
+      frictionJoints_.push_back(constraints_.reactionIndexOf(friction.jointId, "Constraint_Joint"));
+    }
+    frictionReactions_.resize(frictionJoints_.size());
   }
   for (int body = 0; body < layout_.bodyCount(); ++body) {
     const int offset = layout_.bodyOffset(body);
@@ -131,7 +136,10 @@ void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<
   detectContacts();
   evaluateForces(time, y.data(), false);
   // The friction from the multipliers IDAS has here (those of the step's solution, interpolated).
-  addJointFrictionLoads(time, y.data(), true);
+  if (jointFrictions_) {
+    constraints_.evaluate(kinematics_, time, y.data());
+    addJointFrictionLoads(y.data(), true);
+  }
   constraints_.consistentOutput(time, y, yp, loads_);
 }
 
@@ -151,7 +159,13 @@ void MultibodySystem::sampleRequests(double time, std::span<const double> y, std
 void MultibodySystem::collectMarkerLoads(double time, std::span<const JointReaction> joints) {
   markerLoads_.clear();
   forces_.markerLoads(time, kinematics_, markerLoads_);
-  if (jointFrictions_) jointFrictions_->addMarkerLoads(kinematics_, joints, markerLoads_);
+  if (jointFrictions_) {
+    for (size_t k = 0; k < frictionJoints_.size(); ++k) {
+      const size_t index = static_cast<size_t>(frictionJoints_[k]);
+      frictionReactions_[k] = frictionJoints_[k] >= 0 && index < joints.size() ? joints[index] : JointReaction{};
+    }
+    jointFrictions_->addMarkerLoads(kinematics_, frictionReactions_, markerLoads_);
+  }
   for (const JointReaction& joint : joints) {
     markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ,
                             .source = loadSourceOfElement(joint.element), .id = joint.id, .forceOnI = joint.force,
@@ -233,17 +247,22 @@ void MultibodySystem::evaluateForces(double time, const double* y, bool withJoin
   if (withJoints && !constraints_.empty()) {
     constraints_.evaluate(kinematics_, time, y);
     constraints_.addLoads(y, loads_);
-    addJointFrictionLoads(time, y);
+    addJointFrictionLoads(y);
   }
 }
 
-void MultibodySystem::addJointFrictionLoads(double time, const double* y, bool atOutput) {
+void MultibodySystem::readFrictionReactions(const double* y) {
+  for (size_t k = 0; k < frictionJoints_.size(); ++k) {
+    if (frictionJoints_[k] >= 0) constraints_.reactionLoads(frictionJoints_[k], y, frictionReactions_[k]);
+  }
+}
+
+void MultibodySystem::addJointFrictionLoads(const double* y, bool atOutput) {
   // The friction reads the multipliers of the state being evaluated, Newton's iterate: the loop friction →
   // accelerations → reactions → friction closes in the residual, with no state of its own. The iteration matrix
   // leaves out the friction's derivatives (Newton's iteration treats it as a load fixed over the iteration).
   if (!jointFrictions_ || solvingStatics_) return;
-  constraints_.evaluate(kinematics_, time, y);
-  constraints_.reactions(y, frictionReactions_);
+  readFrictionReactions(y);
   jointFrictions_->addLoads(kinematics_, frictionReactions_, loads_, atOutput);
 }
 
@@ -904,7 +923,7 @@ void MultibodySystem::energyRates(double time, const double* y, const double* yp
   if (jointFrictions_ && !solvingStatics_) {
     // Joint friction's work is counted with the dampers' (docs/joints.md#joint-friction).
     constraints_.evaluate(kinematics_, time, y);
-    constraints_.reactions(y, frictionReactions_);
+    readFrictionReactions(y);
     sample.forceDashpot += jointFrictions_->dissipatedPower(kinematics_, frictionReactions_);
   }
   for (int k = 0; k < kIntegratedEnergyTermCount; ++k) rates[k] = sample.*kIntegratedEnergyTerms[k];

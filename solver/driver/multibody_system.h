@@ -134,6 +134,10 @@ class MultibodySystem {
   bool storeSensorEvaluate(int index, double time, const double* y, const double* yp);
   // The values SENVAL reads (per Model::sensorEvaluates).
   const SensorEvaluateValues& sensorEvaluateValues() const { return sensorEvaluateValues_; }
+  // The values a replaced system's firings stored, carried over (a command cannot add or remove Sensor_Evaluates).
+  void carrySensorEvaluateValues(const SensorEvaluateValues& stored) {
+    if (stored.values.size() == sensorEvaluateValues_.values.size()) sensorEvaluateValues_.values = stored.values;
+  }
   // Crossings located at state y: their pairs change status. Returns how smooth their forces are through it
   // (ContactEvaluator::applyCrossings).
   int applyContactCrossings(double time, const double* y, std::span<const ContactEvaluator::Crossing> crossings,
@@ -233,8 +237,11 @@ class MultibodySystem {
   void measureLoadsForSensors(double time, const double* y);
   // Every load on the bodies at state y; the joints' reactions only with `withJoints`.
   void evaluateForces(double time, const double* y, bool withJoints = true);
-  // Force_JointFriction's loads at state y, from the joints' reactions in y's multipliers (after evaluateForces).
-  void addJointFrictionLoads(double time, const double* y, bool atOutput = false);
+  // Force_JointFriction's loads at state y, from the joints' reactions in y's multipliers (after evaluateForces and
+  // constraints_.evaluate at y).
+  void addJointFrictionLoads(const double* y, bool atOutput = false);
+  // Each friction's joint's reaction at state y (after constraints_.evaluate at y), into frictionReactions_.
+  void readFrictionReactions(const double* y);
   // Finite-difference derivatives of every active contact pair's loads with respect to its bodies' states.
   void differentiateContacts(const double* y);
   // One active pair's loads differentiated with respect to each state of each of its moving bodies (columns: body
@@ -339,7 +346,8 @@ class MultibodySystem {
   ForceEvaluator forces_;
   std::shared_ptr<JointFrictionEvaluator> jointFrictions_;  // Force_JointFriction; null without any
   bool solvingStatics_ = false;  // within solveStatics, which leaves joint friction out
-  std::vector<JointReaction> frictionReactions_;  // the joints' reactions the friction read at the latest state
+  std::vector<int> frictionJoints_;  // per friction, its joint's index in ConstraintSystem::reactions; -1 if inactive
+  std::vector<JointReaction> frictionReactions_;  // per friction, its joint's reaction at the latest state (zero: -1)
   RequestEvaluator requests_;
   std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output, and for sensors
   std::vector<JointReaction> sensorJointReactions_;

@@ -85,6 +85,8 @@ bool Simulation::replaceModel(Model model, std::string& whyNot) {
   const std::vector<double> differentials(state_.end() - differentialCount, state_.end());
   auto system = started_ ? std::make_unique<MultibodySystem>(*replacement, times_, bodies)
                          : std::make_unique<MultibodySystem>(*replacement, times_);
+  // And the values the Sensor_Evaluates stored: SENVAL reads them until the next firing, whatever the commands did.
+  system->carrySensorEvaluateValues(system_->sensorEvaluateValues());
   discardIntegrator();
   model_ = std::move(replacement);
   system_ = std::move(system);

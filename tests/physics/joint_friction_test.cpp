@@ -21,8 +21,25 @@ namespace {
 
 constexpr double kGravity = 9.81;
 
-// The rows of request `id` in requests.csv, in time order.
-std::vector<size_t> requestRows(const ResultsTable& table, long id) { return table.rowsOfBody(id); }
+// A friction deck's run: request `request`'s rows in requests.csv and body `body`'s in bodies.csv, output by output.
+struct FrictionRun {
+  FrictionRun(const std::string& name, const std::string& deck, long request, long body)
+      : outcome(runDeckText(name, deck)),
+        requests((outcome.output / "requests.csv").string()),
+        bodies((outcome.output / "bodies.csv").string()),
+        rows(requests.rowsOfBody(request)),
+        bodyRows(bodies.rowsOfBody(body)) {}
+  // The run completed, with the request and the body at the same outputs.
+  bool completed() const { return outcome.completed && !rows.empty() && rows.size() == bodyRows.size(); }
+  size_t outputs() const { return rows.size(); }
+  // At output k: a column of the request's row, of the body's row.
+  double request(size_t k, const std::string& column) const { return requests.at(rows[k], column); }
+  double body(size_t k, const std::string& column) const { return bodies.at(bodyRows[k], column); }
+
+  DeckRun outcome;
+  ResultsTable requests, bodies;
+  std::vector<size_t> rows, bodyRows;
+};
 
 // A wheel (body 2, CG on the pin at the origin) on a REVOLUTE joint about ground z (I = 21 on the wheel, J = 10 on
 // ground), gravity −y, so the pin carries m·g radially; a torque about z (Force_Scalar_TwoBody 40 between 22 and 11)
@@ -61,36 +78,30 @@ struct Wheel {
   }
 };
 
-double wheelAngle(const ResultsTable& bodies, size_t row) {
-  return 2 * std::atan2(bodies.at(row, "e3"), bodies.at(row, "e0"));
-}
+// The wheel's turn about z at output k.
+double wheelAngle(const FrictionRun& run, size_t k) { return 2 * std::atan2(run.body(k, "e3"), run.body(k, "e0")); }
 
 TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
   const Wheel wheel;
-  const DeckRun run = runDeckText("joint_friction_wheel", wheel.deck());
-  ASSERT_TRUE(run.completed);
-  const ResultsTable requests((run.output / "requests.csv").string());
-  const ResultsTable bodies((run.output / "bodies.csv").string());
-  const std::vector<size_t> rows = requestRows(requests, 50);
-  const std::vector<size_t> wheelRows = bodies.rowsOfBody(2);
-  ASSERT_EQ(rows.size(), wheelRows.size());
-  ASSERT_GT(rows.size(), 250u);
+  const FrictionRun run("joint_friction_wheel", wheel.deck(), 50, 2);
+  ASSERT_TRUE(run.completed());
+  ASSERT_GT(run.outputs(), 250u);
   // 0.3·0.02·19.62 + 0.05 = 0.16772 N·m, and 0.2·0.02·19.62 + 0.05 = 0.12848 N·m.
   ASSERT_NEAR(wheel.staticTorque(), 0.16772, 1e-12);
   ASSERT_NEAR(wheel.dynamicTorque(), 0.12848, 1e-12);
 
   double largest = 0;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    const double time = requests.at(rows[k], "time");
-    const double friction = -requests.at(rows[k], "f8");  // the torque on the wheel about z, opposing +z rotation
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    const double time = run.request(k, "time");
+    const double friction = -run.request(k, "f8");  // the torque on the wheel about z, opposing +z rotation
     largest = std::max(largest, friction);
     // Sticking while the drive is below breakaway: the creep on the pin's surface stays within max_stiction_deform.
     if (0.1 * time < 0.99 * wheel.staticTorque()) {
-      EXPECT_LE(std::fabs(wheelAngle(bodies, wheelRows[k])) * wheel.pinRadius, wheel.maxCreep * (1 + 1e-9))
+      EXPECT_LE(std::fabs(wheelAngle(run, k)) * wheel.pinRadius, wheel.maxCreep * (1 + 1e-9))
           << "t = " << time;
     }
     // Sliding at more than twice stiction_trans_vel: the dynamic friction, within 1e-6 of its closed form.
-    if (bodies.at(wheelRows[k], "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+    if (run.body(k, "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
       EXPECT_NEAR(friction, wheel.dynamicTorque(), 1e-6 * wheel.dynamicTorque()) << "t = " << time;
     }
   }
@@ -99,16 +110,16 @@ TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
 
   // Sliding under the constant 0.2 N·m after t = 2 s: ω grows at (0.2 − 0.12848)/0.05 = 1.4304 rad/s².
   const auto at = [&](double time) {
-    for (size_t k = 0; k < wheelRows.size(); ++k) {
-      if (std::fabs(bodies.at(wheelRows[k], "time") - time) < 1e-9) return wheelRows[k];
+    for (size_t k = 0; k < run.outputs(); ++k) {
+      if (std::fabs(run.body(k, "time") - time) < 1e-9) return k;
     }
     ADD_FAILURE() << "no output at t = " << time;
-    return wheelRows.front();
+    return size_t{0};
   };
   const double acceleration = (0.2 - wheel.dynamicTorque()) / wheel.inertia;
   EXPECT_NEAR(acceleration, 1.4304, 1e-12);
-  EXPECT_GT(bodies.at(at(2.2), "wz") * wheel.pinRadius, 2 * wheel.stictionVelocity);
-  const double gained = bodies.at(at(3.0), "wz") - bodies.at(at(2.2), "wz");
+  EXPECT_GT(run.body(at(2.2), "wz") * wheel.pinRadius, 2 * wheel.stictionVelocity);
+  const double gained = run.body(at(3.0), "wz") - run.body(at(2.2), "wz");
   EXPECT_NEAR(gained, acceleration * 0.8, 1e-6 * acceleration * 0.8);
 }
 
@@ -119,23 +130,18 @@ TEST(JointFriction, InputsLeaveOutThePreloadAndStictionOnlyFadesWhenSliding) {
   wheel.inputs = "0110";
   wheel.effect = "Stiction";
   wheel.endTime = 2.5;
-  const DeckRun run = runDeckText("joint_friction_stiction_only", wheel.deck());
-  ASSERT_TRUE(run.completed);
-  const ResultsTable requests((run.output / "requests.csv").string());
-  const ResultsTable bodies((run.output / "bodies.csv").string());
-  const std::vector<size_t> rows = requestRows(requests, 50);
-  const std::vector<size_t> wheelRows = bodies.rowsOfBody(2);
-  ASSERT_EQ(rows.size(), wheelRows.size());
+  const FrictionRun run("joint_friction_stiction_only", wheel.deck(), 50, 2);
+  ASSERT_TRUE(run.completed());
   const double breakaway = wheel.muStatic * wheel.pinRadius * wheel.normalLoad();
   ASSERT_NEAR(breakaway, 0.11772, 1e-12);
   double largest = 0;
   int sliding = 0;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    const double friction = -requests.at(rows[k], "f8");
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    const double friction = -run.request(k, "f8");
     largest = std::max(largest, friction);
-    if (bodies.at(wheelRows[k], "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+    if (run.body(k, "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
       ++sliding;
-      EXPECT_NEAR(friction, 0.0, 1e-12) << "t = " << requests.at(rows[k], "time");
+      EXPECT_NEAR(friction, 0.0, 1e-12) << "t = " << run.request(k, "time");
     }
   }
   EXPECT_GT(sliding, 50);
@@ -180,36 +186,31 @@ struct Block {
 TEST(JointFriction, BlockWithForcePreloadBreaksAwayAndSlidesAtTheClosedForms) {
   Block block;
   block.push = "STEP(TIME, 0, 0, 2, 14)";
-  const DeckRun run = runDeckText("joint_friction_block", block.deck());
-  ASSERT_TRUE(run.completed);
+  const FrictionRun run("joint_friction_block", block.deck(), 51, 3);
+  ASSERT_TRUE(run.completed());
   // 0.4·3·9.81 + 1.5 = 13.272 N and 0.3·3·9.81 + 1.5 = 10.329 N.
   ASSERT_NEAR(block.staticForce(), 13.272, 1e-12);
   ASSERT_NEAR(block.dynamicForce(), 10.329, 1e-12);
-  const ResultsTable requests((run.output / "requests.csv").string());
-  const ResultsTable bodies((run.output / "bodies.csv").string());
-  const std::vector<size_t> rows = requestRows(requests, 51);
-  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
-  ASSERT_EQ(rows.size(), blockRows.size());
   double largest = 0;
   int sliding = 0;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    const double friction = -requests.at(rows[k], "f2");  // along −x on the block
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    const double friction = -run.request(k, "f2");  // along −x on the block
     largest = std::max(largest, friction);
-    if (bodies.at(blockRows[k], "vx") > 2 * block.stictionVelocity) {
+    if (run.body(k, "vx") > 2 * block.stictionVelocity) {
       ++sliding;
       EXPECT_NEAR(friction, block.dynamicForce(), 1e-6 * block.dynamicForce())
-          << "t = " << requests.at(rows[k], "time");
+          << "t = " << run.request(k, "time");
     }
   }
   EXPECT_GT(sliding, 100);
   EXPECT_NEAR(largest, block.staticForce(), 1e-6 * block.staticForce());
   // Under the full 14 N from t = 2 s: v grows at (14 − 10.329)/3 m/s².
   const double acceleration = (14 - block.dynamicForce()) / block.mass;
-  const size_t from = blockRows[static_cast<size_t>(2.2 / block.printInterval + 0.5)];
-  const size_t to = blockRows.back();
-  ASSERT_NEAR(bodies.at(from, "time"), 2.2, 1e-9);
-  ASSERT_NEAR(bodies.at(to, "time"), 3.0, 1e-9);
-  EXPECT_NEAR(bodies.at(to, "vx") - bodies.at(from, "vx"), acceleration * 0.8, 1e-6 * acceleration * 0.8);
+  const size_t from = static_cast<size_t>(2.2 / block.printInterval + 0.5);
+  const size_t to = run.outputs() - 1;
+  ASSERT_NEAR(run.body(from, "time"), 2.2, 1e-9);
+  ASSERT_NEAR(run.body(to, "time"), 3.0, 1e-9);
+  EXPECT_NEAR(run.body(to, "vx") - run.body(from, "vx"), acceleration * 0.8, 1e-6 * acceleration * 0.8);
 }
 
 TEST(JointFriction, BlockPushedBelowBreakawayHoldsWithinItsCreep) {
@@ -217,17 +218,12 @@ TEST(JointFriction, BlockPushedBelowBreakawayHoldsWithinItsCreep) {
   const double push = 0.8 * block.staticForce();  // 10.6176 N
   block.push = "STEP(TIME, 0, 0, 1, " + formatReal(push) + ")";
   block.printInterval = 0.01;
-  const DeckRun run = runDeckText("joint_friction_hold", block.deck());
-  ASSERT_TRUE(run.completed);
-  const ResultsTable requests((run.output / "requests.csv").string());
-  const ResultsTable bodies((run.output / "bodies.csv").string());
-  const std::vector<size_t> rows = requestRows(requests, 51);
-  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
-  ASSERT_EQ(rows.size(), blockRows.size());
+  const FrictionRun run("joint_friction_hold", block.deck(), 51, 3);
+  ASSERT_TRUE(run.completed());
   double creep = 0, speed = 0;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    creep = std::max(creep, std::fabs(bodies.at(blockRows[k], "x")));
-    speed = std::max(speed, std::fabs(bodies.at(blockRows[k], "vx")));
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    creep = std::max(creep, std::fabs(run.body(k, "x")));
+    speed = std::max(speed, std::fabs(run.body(k, "vx")));
   }
   EXPECT_LE(creep, block.maxCreep);
   EXPECT_LT(speed, 0.2 * block.stictionVelocity);
@@ -236,11 +232,11 @@ TEST(JointFriction, BlockPushedBelowBreakawayHoldsWithinItsCreep) {
   // over the outputs is the push, the ring within 1e-3 of it.
   double sum = 0, lowest = push, highest = push, creepSum = 0;
   int count = 0;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    if (requests.at(rows[k], "time") < 2 - 1e-9) continue;
-    const double held = -requests.at(rows[k], "f2");
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    if (run.request(k, "time") < 2 - 1e-9) continue;
+    const double held = -run.request(k, "f2");
     sum += held;
-    creepSum += bodies.at(blockRows[k], "x");
+    creepSum += run.body(k, "x");
     lowest = std::min(lowest, held);
     highest = std::max(highest, held);
     ++count;
@@ -260,15 +256,20 @@ TEST(JointFriction, SlidingOnlyHasNoStiction) {
   block.push = "STEP(TIME, 0, 0, 0.5, " + formatReal(push) + ")";
   block.printInterval = 0.01;
   block.endTime = 2;
-  const DeckRun run = runDeckText("joint_friction_sliding_only", block.deck());
-  ASSERT_TRUE(run.completed);
-  const ResultsTable bodies((run.output / "bodies.csv").string());
-  const ResultsTable requests((run.output / "requests.csv").string());
-  const std::vector<size_t> blockRows = bodies.rowsOfBody(3);
-  const std::vector<size_t> rows = requestRows(requests, 51);
-  const size_t last = blockRows.back();
-  EXPECT_GT(bodies.at(last, "vx"), block.stictionVelocity);
-  EXPECT_NEAR(-requests.at(rows.back(), "f2"), block.dynamicForce(), 1e-6 * block.dynamicForce());
+  const FrictionRun run("joint_friction_sliding_only", block.deck(), 51, 3);
+  ASSERT_TRUE(run.completed());
+  const size_t last = run.outputs() - 1;
+  EXPECT_GT(run.body(last, "vx"), block.stictionVelocity);
+  EXPECT_NEAR(-run.request(last, "f2"), block.dynamicForce(), 1e-6 * block.dynamicForce());
+  // The friction acts on the block, not only in the request: from t = 1 s (the push whole, v far above vs) v grows
+  // at (11.8005 − 10.329)/3 = 0.4905 m/s².
+  const double acceleration = (push - block.dynamicForce()) / block.mass;
+  ASSERT_NEAR(acceleration, 0.4905, 1e-12);
+  const size_t from = static_cast<size_t>(1.0 / block.printInterval + 0.5);
+  ASSERT_NEAR(run.body(from, "time"), 1.0, 1e-9);
+  ASSERT_NEAR(run.body(last, "time"), 2.0, 1e-9);
+  ASSERT_GT(run.body(from, "vx"), 2 * block.stictionVelocity);
+  EXPECT_NEAR(run.body(last, "vx") - run.body(from, "vx"), acceleration, 1e-6 * acceleration);
 }
 
 }  // namespace

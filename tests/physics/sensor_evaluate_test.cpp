@@ -18,7 +18,11 @@ constexpr double kG = 9.81;
 const double kCrossingTime = std::sqrt(2 * 0.5 / kG);
 const double kCrossingSpeed = -std::sqrt(2 * kG * 0.5);
 
-std::string fallDeck(const std::string& more, const std::string& sensorMore = "") {
+const std::string kSimulate = "<Simulate analysis_type=\"Transient\" end_time=\"0.6\" print_interval=\"0.01\"/>";
+
+// The fall, with `more` statements, `sensorMore` attributes on the sensor, and the deck's `commands`.
+std::string fallDeck(const std::string& more, const std::string& sensorMore = "",
+                     const std::string& commands = kSimulate) {
   return deck("<Force_Gravity grav_z=\"-9.81\"/>\n"
               "<Param_Transient integr_tol=\"1e-8\"/>\n"
               "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
@@ -30,7 +34,7 @@ std::string fallDeck(const std::string& more, const std::string& sensorMore = ""
               "<Reference_Variable id=\"3\" type=\"EXPRESSION\" expr=\"SENVAL(5)\"/>\n"
               "<Post_Request id=\"7\" type=\"EXPRESSION\" expr1=\"VARVAL(3)\" expr2=\"SENVAL(5)\" expr3=\"0\" "
               "expr4=\"0\" expr5=\"0\" expr6=\"0\" expr7=\"0\" expr8=\"0\"/>\n" + more,
-              "<Simulate analysis_type=\"Transient\" end_time=\"0.6\" print_interval=\"0.01\"/>");
+              commands);
 }
 
 // SENVAL through a variable and directly: 0 at every output before t*, vz* at every output after (within 1e-7:
@@ -81,6 +85,37 @@ TEST(SensorEvaluate, AForceReadingSenvalChangesTheFallFromTheFiring) {
   EXPECT_LT(worst, 1e-6);
   // Without the force the body would be at 1 − g·0.6²/2 = −0.7658 m at the end; with it, at −0.5190 m.
   EXPECT_NEAR(bodies.at(bodies.rowsOfBody(2).back(), "z"), -0.5190, 1e-4);
+  RecordProperty("worst_height_error", sci(worst));
+}
+
+// The same fall with a command between two Simulates (t = 0.4 s, after t*): the command rebuilds the model, and the
+// stored value stays what SENVAL reads, so the body keeps the parabola of the force −2·SENVAL to the end. Fails when
+// the stored values start again at 0 with the rebuilt model (the force would vanish from t = 0.4 s).
+TEST(SensorEvaluate, TheStoredValueOutlivesACommandBetweenSimulates) {
+  const std::string commands =
+      "<Simulate analysis_type=\"Transient\" end_time=\"0.4\" print_interval=\"0.01\"/>\n"
+      "<Deactivate element_type=\"SFORCE\" element_id=\"9\"/>\n" + kSimulate;
+  const DeckRun run = runDeckText(
+      "sensor_evaluate_command",
+      fallDeck("<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" fx_expression=\"0\" "
+               "fy_expression=\"0\" fz_expression=\"-2*SENVAL(5)\"/>\n"
+               "<Force_Scalar_OneBody id=\"9\" type=\"FORCE\" marker_id=\"20\" val=\"0\"/>\n",
+               "", commands));
+  ASSERT_TRUE(run.completed);
+  const ResultsTable bodies((run.output / "bodies.csv").string());
+  const double acceleration = -kG - 2 * kCrossingSpeed;
+  double worst = 0;
+  int afterCommand = 0;
+  for (size_t row : bodies.rowsOfBody(2)) {
+    const double t = bodies.at(row, "time");
+    const double tau = t - kCrossingTime;
+    const double expected =
+        tau < 0 ? 1 - kG * t * t / 2 : 0.5 + kCrossingSpeed * tau + acceleration * tau * tau / 2;
+    worst = std::max(worst, std::fabs(bodies.at(row, "z") - expected));
+    if (t > 0.4 + 1e-9) ++afterCommand;
+  }
+  EXPECT_GE(afterCommand, 20);
+  EXPECT_LT(worst, 1e-6);
   RecordProperty("worst_height_error", sci(worst));
 }
 
