@@ -330,12 +330,10 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  for (const char* element : {"Force_MultiPoint",
-                              "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
+  for (const char* element : {"Force_MultiPoint", "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
-  for (const char* element : {"Control_PlantInput",
-                              "Control_PlantOutput", "Control_Linear"}) {
+  for (const char* element : {"Control_PlantInput", "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }
   refused("Body_Flexible", "flexible bodies are not available");
