@@ -29,7 +29,6 @@ std::string blockDeck(double degrees, double speed, const std::string& friction,
                      kInclineImpact + friction, endTime);
 }
 
-double degreesOf(double tangent) { return std::atan(tangent) * 180 / M_PI; }
 
 // events.csv without its contact_activated rows (the block's contact begins at t = 0, PFC's contact_activated),
 // which each run here has exactly one of: the slip changes, as row numbers.
