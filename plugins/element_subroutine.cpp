@@ -46,6 +46,11 @@ class ElementHost final : public SubroutineHost {
     return value;
   }
 
+  std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                      int order) const override {
+    return state_.splinePartials(akima, id, x, z, order);
+  }
+
   void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string utility = subroutine_.routine.isPython() ? "py_errmes" : "c_errmes";
@@ -269,6 +274,7 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   const ScopedSubroutineHost installed(host);
   ElementSubroutineRecord& record = elementSubroutineRecord();
   const bool stopBefore = record.stopRequest.has_value();
+  const size_t messagesBefore = record.messages.size();
   try {
     callSubroutine(subroutine.routine,
                    ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
@@ -281,8 +287,11 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   }
   // A STOP asked here would be forgotten when the simulation starts (the record is cleared then): the model is not
   // built, on the element's line, as a failed set-up call is.
+  // With what the call's utilities refused, which is often why it stopped (the run's log does not exist yet).
   if (!stopBefore && record.stopRequest) {
-    diagnostics.error(loc, "the set-up call (iflag = 1): " + *record.stopRequest);
+    std::string refused;
+    for (size_t k = messagesBefore; k < record.messages.size(); ++k) refused += "\n" + record.messages[k].text;
+    diagnostics.error(loc, "the set-up call (iflag = 1): " + *record.stopRequest + refused);
     record.stopRequest.reset();
     record.stopTime.reset();
     return false;
