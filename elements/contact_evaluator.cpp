@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "collision/narrow_phase.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/quadrature.h"
 #include "solver/core/text.h"
 #include "solver/core/thread_scratch.h"
@@ -1180,6 +1181,11 @@ void ContactEvaluator::finishContactPost(double time) {
     // A CONTACTPOST that failed is not called again, not even to close its files.
     if (element.contactPost && !failedRoutines_.count(&*element.contactPost)) callContactPost(element, 0, 0, 1);
   }
+}
+
+std::optional<std::array<double, 3>> ContactEvaluator::splinePartials(bool akima, int id, double x, double z,
+                                                                      int order) const {
+  return modelSplinePartials(model_, akima, id, x, z, order);
 }
 
 std::optional<MarkerMotion> ContactEvaluator::markerMotion(int id) const {

@@ -404,6 +404,8 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // SubroutineHost
   double time() const override { return time_; }
   std::optional<MarkerMotion> markerMotion(int id) const override;
+  std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                      int order) const override;
   void subroutineMessage(int id, std::string_view message, bool error, bool stop) override;
   void utilityProblem(std::string_view utility, std::string_view problem) override;
   const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override;

@@ -269,16 +269,32 @@ double evaluateCurve(const std::vector<double>& x, const SplineCurve& curve, boo
 
 }  // namespace
 
+size_t ReferenceSpline::segmentOf(double atZ) const {
+  const size_t upper = static_cast<size_t>(std::upper_bound(z.begin(), z.end(), atZ) - z.begin());
+  return std::min(upper == 0 ? 0 : upper - 1, z.size() - 2);
+}
+
 double ReferenceSpline::evaluate(SplineMethod method, double at, double atZ, int order) const {
   if (std::isnan(at) || std::isnan(atZ)) return std::numeric_limits<double>::quiet_NaN();
   if (!isFamily()) return evaluateCurve(x, curves.front(), linearExtrapolate, method, at, order);
-  const size_t upper = static_cast<size_t>(std::upper_bound(z.begin(), z.end(), atZ) - z.begin());
-  const size_t k = std::min(upper == 0 ? 0 : upper - 1, z.size() - 2);
+  const size_t k = segmentOf(atZ);
   const double weight = (atZ - z[k]) / (z[k + 1] - z[k]);
   const double low = evaluateCurve(x, curves[k], linearExtrapolate, method, at, order);
   if (weight == 0) return low;
   const double high = evaluateCurve(x, curves[k + 1], linearExtrapolate, method, at, order);
   return low + weight * (high - low);
+}
+
+std::array<double, 3> ReferenceSpline::partials(SplineMethod method, double at, double atZ, int order) const {
+  if (order == 0) return {evaluate(method, at, atZ, 0), 0, 0};
+  double alongZ = 0;  // ∂/∂z of the (order − 1)-th x-derivative
+  if (isFamily() && !std::isnan(atZ)) {
+    const size_t k = segmentOf(atZ);
+    const double low = evaluateCurve(x, curves[k], linearExtrapolate, method, at, order - 1);
+    const double high = evaluateCurve(x, curves[k + 1], linearExtrapolate, method, at, order - 1);
+    alongZ = (high - low) / (z[k + 1] - z[k]);
+  }
+  return {evaluate(method, at, atZ, order), alongZ, 0};
 }
 
 const ReferenceSpline* DataModel::spline(long id) const {

@@ -3,6 +3,7 @@
 // built, and the model's data elements (splines, Reference_Array, Reference_String) that expressions read by id.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,6 +60,14 @@ struct ReferenceSpline {
   // (and beyond the first and last, along the two nearest); a single curve ignores z. Outside [x₀, xₙ] the end
   // segment's polynomial goes on, or with linearExtrapolate the tangent line at the end knot.
   double evaluate(SplineMethod method, double x, double z, int order) const;
+  // What the utilities c_akispl and c_cubspl return (MotionSolve's and Adams' ARRAY): order 0, {y, 0, 0}; 1,
+  // {∂y/∂x, ∂y/∂z, 0}; 2, {∂²y/∂x², ∂²y/∂x∂z, ∂²y/∂z²}. Linear in z, a family's ∂²y/∂z² is 0 and its ∂/∂z that of
+  // the segment between the two curves evaluate uses; a single curve's z-derivatives are 0.
+  std::array<double, 3> partials(SplineMethod method, double x, double z, int order) const;
+
+ private:
+  // A family's curves k and k + 1 that z lies between (or the two nearest, beyond the ends).
+  size_t segmentOf(double z) const;
 };
 
 // Akima's slopes (Akima 1970, J. ACM 17(4)) at the knots x (n ≥ 2) of the values y: exposed for the unit tests.

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "elements/expression_context.h"
+#include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
 
 namespace lodestone {
@@ -32,6 +33,13 @@ std::optional<MarkerMotion> InitialSubroutineState::marker(int id) const {
 std::optional<double> InitialSubroutineState::variable(int id) const {
   if (!hasVariable_ || !hasVariable_(id)) return std::nullopt;
   return 0.0;
+}
+
+std::optional<std::array<double, 3>> modelSplinePartials(const Model& model, bool akima, int id, double x, double z,
+                                                         int order) {
+  const ReferenceSpline* spline = model.data ? model.data->spline(id) : nullptr;
+  if (!spline) return std::nullopt;
+  return spline->partials(akima ? SplineMethod::Akima : SplineMethod::Cubic, x, z, order);
 }
 
 std::optional<MarkerMotion> ContextSubroutineState::marker(int id) const { return context_.findMarker(id); }

@@ -14,6 +14,10 @@
 
 namespace lodestone {
 
+// c_akispl / c_cubspl on the model's Reference_Spline `id` (ReferenceSpline::partials); nothing without it.
+std::optional<std::array<double, 3>> modelSplinePartials(const Model& model, bool akima, int id, double x, double z,
+                                                         int order);
+
 // The bodies at their initial positions and velocities, at time 0. A variable the deck has reads 0 (the set-up
 // call's result is not used; variables may not all be built yet).
 class InitialSubroutineState final : public SubroutineState {
@@ -23,6 +27,10 @@ class InitialSubroutineState final : public SubroutineState {
   double time() const override { return 0; }
   std::optional<MarkerMotion> marker(int id) const override;
   std::optional<double> variable(int id) const override;
+  std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                      int order) const override {
+    return modelSplinePartials(model_, akima, id, x, z, order);
+  }
 
  private:
   const Model& model_;
@@ -38,6 +46,10 @@ class ContextSubroutineState final : public SubroutineState {
   double time() const override { return context_.time(); }
   std::optional<MarkerMotion> marker(int id) const override;
   std::optional<double> variable(int id) const override;
+  std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                      int order) const override {
+    return modelSplinePartials(model_, akima, id, x, z, order);
+  }
 
  private:
   const Model& model_;

@@ -83,6 +83,9 @@ class SubroutineState {
   virtual std::optional<MarkerMotion> marker(int id) const = 0;
   // Nothing when the model has no Reference_Variable `id`.
   virtual std::optional<double> variable(int id) const = 0;
+  // SubroutineHost::splinePartials.
+  virtual std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                              int order) const = 0;
 };
 
 // A loaded subroutine as its element holds it.

@@ -101,6 +101,21 @@ void defineUtilities(py::module_& m) {
         return resultAndFlag(py::float_(value), errflg);
       },
       py::arg("id"), "[value, errflg] = py_varval(id): Reference_Variable id at the current state");
+  // py_akispl and py_cubspl: c_akispl and c_cubspl, the array of 3 as a list.
+  for (const auto& [name, utility] : {std::pair{"py_akispl", &c_akispl}, std::pair{"py_cubspl", &c_cubspl}}) {
+    m.def(
+        name,
+        [name, utility](double xval, double zval, int id, int iord) {
+          requireRunningSimulation(name);
+          double array[3] = {0, 0, 0};
+          int errflg = 0;
+          utility(xval, zval, id, iord, array, &errflg);
+          return resultAndFlag(listOf(array, 3), errflg);
+        },
+        py::arg("xval"), py::arg("zval"), py::arg("id"), py::arg("iord") = 0,
+        "[array, errflg] = py_akispl(xval, zval, id, iord) (or py_cubspl): Reference_Spline id at (xval, zval), "
+        "iord 0 {y, 0, 0}, 1 {dy/dx, dy/dz, 0}, 2 {d2y/dx2, d2y/dxdz, d2y/dz2}");
+  }
   m.def(
       "py_errmes",
       [](const py::object& errflg, const std::string& message, int id, const py::object& endflg) {

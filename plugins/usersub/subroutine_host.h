@@ -4,6 +4,7 @@
 // liblodestone_usersub, which user libraries resolve against, so the installed host is one per process.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,13 @@ class SubroutineHost {
   // subroutine's host has none).
   virtual std::optional<double> variable(int id) const {
     (void)id;
+    return std::nullopt;
+  }
+  // c_akispl (akima) and c_cubspl: Reference_Spline `id`'s value or partial derivatives at (x, z) as MotionSolve's
+  // ARRAY (ReferenceSpline::partials); nothing when the model has no such spline.
+  virtual std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                              int order) const {
+    (void)akima, (void)id, (void)x, (void)z, (void)order;
     return std::nullopt;
   }
   // c_errmes. `stop`: end the run cleanly once the subroutine returns.

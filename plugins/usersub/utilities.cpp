@@ -53,6 +53,18 @@ std::optional<MeasureMarkers> measureMarkers(const char* utility, const int* ipa
   return markers;
 }
 
+// c_akispl and c_cubspl: Reference_Spline id at (xval, zval), fitted by Akima's method or the natural cubic spline.
+void splineUtility(const char* utility, bool akima, double xval, double zval, int id, int iord, double* array,
+                   int* errflg) {
+  if (errflg) *errflg = 0;
+  if (!currentHost) return fail(errflg, utility, "called outside a user subroutine");
+  if (!array) return fail(errflg, utility, "array is a null pointer");
+  if (iord < 0 || iord > 2) return fail(errflg, utility, "iord must be 0, 1 or 2, not " + std::to_string(iord));
+  const std::optional<std::array<double, 3>> found = currentHost->splinePartials(akima, id, xval, zval, iord);
+  if (!found) return fail(errflg, utility, "no Reference_Spline id=" + std::to_string(id) + " in the model");
+  std::copy(found->begin(), found->end(), array);
+}
+
 }  // namespace
 
 SubroutineHost* activeSubroutineHost() { return currentHost; }
@@ -124,6 +136,14 @@ void c_varval(int id, double* value, int* errflg) {
   const std::optional<double> found = currentHost->variable(id);
   if (!found) return fail(errflg, "c_varval", "no Reference_Variable id=" + std::to_string(id) + " in the model");
   *value = *found;
+}
+
+void c_akispl(double xval, double zval, int id, int iord, double* array, int* errflg) {
+  splineUtility("c_akispl", true, xval, zval, id, iord, array, errflg);
+}
+
+void c_cubspl(double xval, double zval, int id, int iord, double* array, int* errflg) {
+  splineUtility("c_cubspl", false, xval, zval, id, iord, array, errflg);
 }
 
 void c_errmes(int errflg, const char* message, int id, const char* endflg) {

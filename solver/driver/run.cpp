@@ -18,6 +18,7 @@
 #include "elements/model_spec.h"
 #include "elements/post_request.h"
 #include "elements/sensor_event.h"
+#include "elements/subroutine_state.h"
 #include "plugins/element_subroutine.h"
 #include "plugins/user_code_faults.h"
 #include "plugins/user_library.h"
@@ -558,6 +559,11 @@ class DeckRun {
       const BodyKinematics body =
           bodyKinematics(state.data() + run_.simulation_->layout().bodyOffset(marker->body));
       return lodestone::markerMotion(*marker, &body);
+    }
+
+    std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                        int order) const override {
+      return modelSplinePartials(run_.simulation_->model(), akima, id, x, z, order);
     }
 
     void subroutineMessage(int id, std::string_view message, bool error, bool stop) override {

@@ -1,10 +1,13 @@
 // A SubroutineHost that stands in for a running simulation in unit tests of the subroutine utilities: two markers
 // on moving frames (ids 10 and 20), the ground (0), one contact pair (element 300, graphics 1 and 2) with two
-// points, and the last message and utility problem it was told.
+// points, spline 77 (splinePartials), and the last message and utility problem it was told.
 #pragma once
 
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "plugins/usersub/subroutine_host.h"
@@ -48,10 +51,18 @@ class FakeHost : public SubroutineHost {
   const std::vector<ContactPostPoint>* contactPoints(int id, int iGraphic, int jGraphic) const override {
     return id == 300 && iGraphic == 1 && jGraphic == 2 ? &points : nullptr;
   }
+  // Spline 77 only, answering {x + 10 z, order, 1 for Akima or 2 for the cubic spline}; the last call is kept.
+  std::optional<std::array<double, 3>> splinePartials(bool akima, int id, double x, double z,
+                                                      int order) const override {
+    lastSpline = {akima, id, x, z, order};
+    if (id != 77) return std::nullopt;
+    return std::array<double, 3>{x + 10 * z, static_cast<double>(order), akima ? 1.0 : 2.0};
+  }
 
   std::map<int, MarkerMotion> markers;
   std::vector<ContactPostPoint> points;
   std::string lastMessage, lastProblem;
+  mutable std::tuple<bool, int, double, double, int> lastSpline{};
 };
 
 }  // namespace lodestone::testing

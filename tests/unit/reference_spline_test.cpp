@@ -5,6 +5,7 @@
 // (scipy's Akima and cubic splines are compared in tests/python/test_splines.py.)
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -115,6 +116,48 @@ TEST(ReferenceSpline, FamilyIsLinearInZBetweenItsCurves) {
   // At x = 0.5 the first curve is −1/8 (by hand above), the second 2·(−1/8) + 1 = 3/4.
   EXPECT_NEAR(family.evaluate(SplineMethod::Akima, 0.5, 2.5, 0), 0.75 * -0.125 + 0.25 * 0.75, 1e-15);
   EXPECT_NEAR(family.evaluate(SplineMethod::Cubic, 0.5, 15, 0), -0.5 * -0.125 + 1.5 * 0.75, 1e-15);
+}
+
+// c_akispl's and c_cubspl's ARRAY. The family above: its second curve is 2·y0 + 1, which both fits keep (Akima's
+// weights all scale by 2), so y1 = 2·y0(x) + 1 and y1' = 2·y0'(x) at every x, and between z = 0 and 10
+// ∂y/∂z = (y0(x) + 1)/10, ∂²y/∂x∂z = y0'(x)/10, ∂²y/∂z² = 0, with y0 and y0' those of stepData (hand-checked above),
+// and ∂ⁿy/∂xⁿ = 1.25·y0⁽ⁿ⁾ at z = 2.5.
+TEST(ReferenceSpline, PartialsAreMotionSolvesArrayOfValueAndDerivatives) {
+  const std::vector<double> x{0, 1, 2, 3}, y0{0, 0, 1, 1}, y1{1, 1, 3, 3};
+  ReferenceSpline family{.id = 7, .x = x, .z = {0, 10}};
+  for (const auto* y : {&y0, &y1}) {
+    family.curves.push_back({.y = *y, .akimaSlopes = akimaSlopes(x, *y),
+                             .cubicSecondDerivatives = naturalCubicSecondDerivatives(x, *y)});
+  }
+  const ReferenceSpline curve = stepData();
+  for (const SplineMethod method : {SplineMethod::Akima, SplineMethod::Cubic}) {
+    const double at = 1.25, z = 2.5;
+    const double value = curve.evaluate(method, at, 0, 0), slope = curve.evaluate(method, at, 0, 1);
+    const double curvature = curve.evaluate(method, at, 0, 2);
+    const std::array<double, 3> order0 = family.partials(method, at, z, 0);
+    EXPECT_EQ(order0[0], family.evaluate(method, at, z, 0));
+    EXPECT_EQ(order0[1], 0.0);
+    EXPECT_EQ(order0[2], 0.0);
+    const std::array<double, 3> order1 = family.partials(method, at, z, 1);
+    EXPECT_NEAR(order1[0], 1.25 * slope, 1e-15);
+    EXPECT_NEAR(order1[1], (value + 1) / 10, 1e-15);
+    EXPECT_EQ(order1[2], 0.0);
+    const std::array<double, 3> order2 = family.partials(method, at, z, 2);
+    EXPECT_NEAR(order2[0], 1.25 * curvature, 1e-14);
+    EXPECT_NEAR(order2[1], slope / 10, 1e-15);
+    EXPECT_EQ(order2[2], 0.0);
+    // A single curve does not depend on z.
+    EXPECT_EQ(curve.partials(method, at, 7, 1), (std::array<double, 3>{slope, 0, 0}));
+    EXPECT_EQ(curve.partials(method, at, 7, 2), (std::array<double, 3>{curvature, 0, 0}));
+  }
+}
+
+// The comparisons above are of numbers that are not zero.
+TEST(ReferenceSpline, PartialsAreCheckedWhereTheCurveBendsAndClimbs) {
+  for (const SplineMethod method : {SplineMethod::Akima, SplineMethod::Cubic}) {
+    EXPECT_GT(std::fabs(stepData().evaluate(method, 1.25, 0, 1)), 0.5);
+    EXPECT_GT(std::fabs(stepData().evaluate(method, 1.25, 0, 2)), 0.5);
+  }
 }
 
 // ---- the expression functions -----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // The pieces behind user subroutines: USER(...) strings, where a library is looked for, and the C utilities
-// (c_sysfnc, c_sysary, c_step, c_impact, c_errmes, c_get_contact_post) against hand-computed values, with a
-// host that stands in for a running simulation.
+// (c_sysfnc, c_sysary, c_step, c_impact, c_errmes, c_get_contact_post, c_akispl, c_cubspl) against hand-computed
+// values, with a host that stands in for a running simulation.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <map>
 #include <stdexcept>
+#include <tuple>
+#include <vector>
 
 #include "lodestone/usersub.h"
 #include "plugins/usersub/subroutine_host.h"
@@ -216,6 +218,30 @@ TEST_F(Utilities, ContactPostResultsInAMarkersAxes) {
   EXPECT_EQ(count, 0);
 }
 
+// c_akispl and c_cubspl ask the host for the fit they name and hand back its three numbers; what they cannot do they
+// refuse with errflg = 1 and a reason (the numbers themselves: ReferenceSpline.PartialsAre…, SplineUtilityRun).
+TEST_F(Utilities, AkisplAndCubsplReturnTheHostsArrayOfTheirFit) {
+  double array[3] = {-1, -1, -1};
+  int errflg = -1;
+  c_akispl(0.5, 0.25, 77, 1, array, &errflg);
+  EXPECT_EQ(errflg, 0);
+  EXPECT_EQ(host.lastSpline, std::make_tuple(true, 77, 0.5, 0.25, 1));
+  EXPECT_EQ(std::vector<double>(array, array + 3), (std::vector<double>{3.0, 1.0, 1.0}));
+  c_cubspl(0.5, 0.25, 77, 2, array, &errflg);
+  EXPECT_EQ(errflg, 0);
+  EXPECT_EQ(host.lastSpline, std::make_tuple(false, 77, 0.5, 0.25, 2));
+  EXPECT_EQ(std::vector<double>(array, array + 3), (std::vector<double>{3.0, 2.0, 2.0}));
+  c_akispl(0.5, 0, 78, 0, array, &errflg);
+  EXPECT_EQ(errflg, 1);
+  EXPECT_EQ(host.lastProblem, "c_akispl: no Reference_Spline id=78 in the model");
+  c_cubspl(0.5, 0, 77, 3, array, &errflg);
+  EXPECT_EQ(errflg, 1);
+  EXPECT_EQ(host.lastProblem, "c_cubspl: iord must be 0, 1 or 2, not 3");
+  c_akispl(0.5, 0, 77, 0, nullptr, &errflg);
+  EXPECT_EQ(errflg, 1);
+  EXPECT_EQ(host.lastProblem, "c_akispl: array is a null pointer");
+}
+
 TEST(UtilitiesWithoutAHost, FailInsteadOfCrashing) {
   double value = 0;
   int errflg = 0;
@@ -226,6 +252,9 @@ TEST(UtilitiesWithoutAHost, FailInsteadOfCrashing) {
   double result[3];
   int n = 0;
   c_get_contact_post(1, 1, 2, "PD", 0, 0, result, &n, &errflg);
+  EXPECT_EQ(errflg, 1);
+  errflg = 0;
+  c_akispl(0.5, 0, 77, 0, result, &errflg);
   EXPECT_EQ(errflg, 1);
   // Pure functions need no host.
   c_step(0.5, 0, 0, 1, 1, 0, &value, &errflg);

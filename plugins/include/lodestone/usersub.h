@@ -118,6 +118,13 @@ void c_sysfnc(const char *fncnam, int *ipar, int nsize, double *state, int *errf
 void c_sysary(const char *fncnam, int *ipar, int nsize, double *states, int *nstates, int *errflg);
 /* The value of Reference_Variable id at the current state (the set-up call records that the caller reads it). */
 void c_varval(int id, double *value, int *errflg);
+/*
+ * Reference_Spline id at (xval, zval) (zval 0 for a single curve), fitted by Akima's method (c_akispl) or the natural
+ * cubic spline (c_cubspl), as AKISPL and CUBSPL in expressions. array: iord 0, {y, 0, 0}; iord 1, {dy/dx, dy/dz, 0};
+ * iord 2, {d2y/dx2, d2y/dxdz, d2y/dz2} (a family of curves is linear in z: its d2y/dz2 is 0).
+ */
+void c_akispl(double xval, double zval, int id, int iord, double *array, int *errflg);
+void c_cubspl(double xval, double zval, int id, int iord, double *array, int *errflg);
 /* A message in the run log naming id's element, as an error when errflg != 0. endflg "STOP" (any case; also
    "TRUE", "YES", "1") stops the run cleanly once the subroutine returns: exit 2, results kept. */
 void c_errmes(int errflg, const char *message, int id, const char *endflg);
