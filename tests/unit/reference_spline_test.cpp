@@ -103,13 +103,19 @@ TEST(ReferenceSpline, ExtrapolatesWithTheEndCubicOrTheTangentLine) {
 }
 
 // Two curves at z = 0 and z = 10, the second 2·y + 1: linear in z between them and beyond.
-TEST(ReferenceSpline, FamilyIsLinearInZBetweenItsCurves) {
+// Two curves over x = 0 1 2 3: stepData's (z = 0) and 2·y + 1 (z = 10).
+ReferenceSpline stepFamily() {
   const std::vector<double> x{0, 1, 2, 3}, y0{0, 0, 1, 1}, y1{1, 1, 3, 3};
   ReferenceSpline family{.id = 7, .x = x, .z = {0, 10}};
   for (const auto* y : {&y0, &y1}) {
     family.curves.push_back({.y = *y, .akimaSlopes = akimaSlopes(x, *y),
                              .cubicSecondDerivatives = naturalCubicSecondDerivatives(x, *y)});
   }
+  return family;
+}
+
+TEST(ReferenceSpline, FamilyIsLinearInZBetweenItsCurves) {
+  const ReferenceSpline family = stepFamily();
   ASSERT_TRUE(family.isFamily());
   EXPECT_EQ(family.evaluate(SplineMethod::Akima, 2, 10, 0), 3.0);
   EXPECT_EQ(family.evaluate(SplineMethod::Akima, 2, 0, 0), 1.0);
@@ -123,12 +129,7 @@ TEST(ReferenceSpline, FamilyIsLinearInZBetweenItsCurves) {
 // ∂y/∂z = (y0(x) + 1)/10, ∂²y/∂x∂z = y0'(x)/10, ∂²y/∂z² = 0, with y0 and y0' those of stepData (hand-checked above),
 // and ∂ⁿy/∂xⁿ = 1.25·y0⁽ⁿ⁾ at z = 2.5.
 TEST(ReferenceSpline, PartialsAreMotionSolvesArrayOfValueAndDerivatives) {
-  const std::vector<double> x{0, 1, 2, 3}, y0{0, 0, 1, 1}, y1{1, 1, 3, 3};
-  ReferenceSpline family{.id = 7, .x = x, .z = {0, 10}};
-  for (const auto* y : {&y0, &y1}) {
-    family.curves.push_back({.y = *y, .akimaSlopes = akimaSlopes(x, *y),
-                             .cubicSecondDerivatives = naturalCubicSecondDerivatives(x, *y)});
-  }
+  const ReferenceSpline family = stepFamily();
   const ReferenceSpline curve = stepData();
   for (const SplineMethod method : {SplineMethod::Akima, SplineMethod::Cubic}) {
     const double at = 1.25, z = 2.5;
