@@ -171,7 +171,11 @@ double SensorEvaluator::value(int index, double time, std::span<const BodyKinema
 
 double SensorEvaluator::evaluateValue(int evaluate, double time, std::span<const BodyKinematics> bodies) {
   context_.setState(time, bodies, contacts_, loads_);
-  return model_.sensorEvaluates->evaluates[static_cast<size_t>(evaluate)].expression.evaluate(context_);
+  const SensorEvaluate& stored = model_.sensorEvaluates->evaluates[static_cast<size_t>(evaluate)];
+  if (stored.subroutine) {
+    return callElementSubroutine(*stored.subroutine, ContextSubroutineState(model_, context_), false)[0];
+  }
+  return stored.expression.evaluate(context_);
 }
 
 void SensorEvaluator::rootFunctions(double time, std::span<const BodyKinematics> bodies, double* g) {

@@ -17,6 +17,7 @@
 #include "elements/model_builder.h"
 #include "elements/model_spec.h"
 #include "elements/post_request.h"
+#include "elements/sensor_evaluate.h"
 #include "elements/sensor_event.h"
 #include "elements/subroutine_state.h"
 #include "plugins/element_subroutine.h"
@@ -69,6 +70,11 @@ std::vector<std::string> userCodeUses(const Model& model) {
   if (model.sensors) {
     for (const SensorEvent& sensor : model.sensors->sensors) {
       if (sensor.subroutine) add(sensor.loc, "value", *sensor.subroutine);
+    }
+  }
+  if (model.sensorEvaluates) {
+    for (const SensorEvaluate& evaluate : model.sensorEvaluates->evaluates) {
+      if (evaluate.subroutine) add(evaluate.loc, "stored value", *evaluate.subroutine);
     }
   }
   if (model.requests) {

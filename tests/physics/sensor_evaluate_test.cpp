@@ -125,7 +125,7 @@ TEST(SensorEvaluateDeck, MistakesAreReportedWithTheirPlace) {
   const Diagnostics userSub = readAndBuildDeck(
       deck(ground + "<Sensor_Evaluate id=\"5\" type=\"USERSUB\" usrsub_param_string=\"USER(1)\"/>"));
   EXPECT_TRUE(hasError(userSub, 4, "deck.xml:4:1: Sensor_Evaluate id=5"));
-  EXPECT_TRUE(hasError(userSub, 4, "SEVSUB user subroutines are not available yet"));
+  EXPECT_TRUE(hasError(userSub, 4, "usrsub_dll_name is needed: the shared library that holds SEVSUB"));
   const Diagnostics noExpr = readAndBuildDeck(deck(ground + "<Sensor_Evaluate id=\"5\" type=\"EXPRESSION\"/>"));
   EXPECT_TRUE(hasError(noExpr, 4, "Sensor_Evaluate id=5: type=\"EXPRESSION\" needs expr"));
   const Diagnostics badMarker =
