@@ -210,6 +210,8 @@ std::string describeLoadRead(const LoadRead& read) {
     case LoadSource::VectorForce: return "the loads of Force_Vector id=" + std::to_string(read.id);
     case LoadSource::Bushing: return "the loads of Force_Bushing id=" + std::to_string(read.id);
     case LoadSource::SpringDamper: return "the loads of Force_SpringDamper id=" + std::to_string(read.id);
+    case LoadSource::Beam: return "the loads of Force_Beam id=" + std::to_string(read.id);
+    case LoadSource::Field: return "the loads of Force_Field id=" + std::to_string(read.id);
   }
   return {};
 }
@@ -279,6 +281,8 @@ bool checkLoadReferences(const Expression& expression, const std::string& attrib
       case LoadSource::ScalarForce: if (!specWithId(spec.scalarForces, id)) missing("Force_Scalar_TwoBody"); break;
       case LoadSource::Bushing: if (!specWithId(spec.bushings, id)) missing("Force_Bushing"); break;
       case LoadSource::SpringDamper: if (!specWithId(spec.springDampers, id)) missing("Force_SpringDamper"); break;
+      case LoadSource::Beam: if (!specWithId(spec.beams, id)) missing("Force_Beam"); break;
+      case LoadSource::Field: if (!specWithId(spec.fields, id)) missing("Force_Field"); break;
       case LoadSource::VectorForce: {
         const ForceVectorSpec* vector = specWithId(spec.vectorForcesTwoBody, id);
         if (!vector) vector = specWithId(spec.vectorForcesOneBody, id);
@@ -496,6 +500,8 @@ LoadSource loadSourceOfElement(std::string_view element) {
   if (element == "Force_Vector_TwoBody" || element == "Force_Vector_OneBody") return LoadSource::VectorForce;
   if (element == "Force_Bushing") return LoadSource::Bushing;
   if (element == "Force_SpringDamper") return LoadSource::SpringDamper;
+  if (element == "Force_Beam") return LoadSource::Beam;
+  if (element == "Force_Field") return LoadSource::Field;
   return LoadSource::None;
 }
 

@@ -96,7 +96,8 @@ constexpr ElementLoadFunction kElementLoadFunctions[] = {
     {"MOTION", LoadSource::Motion, "Motion_Joint"},         {"SFORCE", LoadSource::ScalarForce, "Force_Scalar_TwoBody"},
     {"VFORCE", LoadSource::VectorForce, "Force_Vector"},    {"VTORQ", LoadSource::VectorForce, "Force_Vector"},
     {"GFORCE", LoadSource::VectorForce, "Force_Vector"},    {"BUSH", LoadSource::Bushing, "Force_Bushing"},
-    {"SPDP", LoadSource::SpringDamper, "Force_SpringDamper"},
+    {"SPDP", LoadSource::SpringDamper, "Force_SpringDamper"}, {"BEAM", LoadSource::Beam, "Force_Beam"},
+    {"FIELD", LoadSource::Field, "Force_Field"},
 };
 // FX…TM: the loads on a marker from the elements between it and another, `component` numbered as comp of JOINT.
 struct MarkerLoadFunction {

@@ -106,7 +106,9 @@ struct ContactLoads {
 // The elements whose loads JOINT, JPRIM, MOTION, SFORCE, VFORCE, VTORQ, GFORCE, BUSH and SPDP read: Constraint_Joint,
 // Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_TwoBody and _OneBody, Force_Bushing,
 // Force_SpringDamper. None: an element no function reads (a magnet).
-enum class LoadSource : std::uint8_t { None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper };
+enum class LoadSource : std::uint8_t {
+  None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper, Beam, Field
+};
 
 // What one element applies at its two markers at a state, in ground: the force on each and the torque about each
 // marker's origin (FX…TM read the I side only: the sum on marker i).

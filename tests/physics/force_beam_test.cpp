@@ -52,10 +52,23 @@ double turnAbout(const ResultsTable& bodies, const std::string& component) {
 // shear term, or bending about the wrong inertia, misses by 1.9% or by half.
 TEST(ForceBeam, CantileverTipLoadAlongYDeflectsAsTimoshenkoSays) {
   const double load = 1000;
-  const DeckRun run = runDeckText("beam_bend_y", cantilever("<Force_Gravity grav_y=\"-1000\"/>", kStatic));
+  // BEAM(5, jflag, comp, 0): the beam's loads on I (jflag 0) and on J (1), ground axes: at rest it holds the tip's
+  // weight, +P along y on I (torque about I's origin, the tip's CG, 0) and −P on J.
+  const std::string request = "<Force_Gravity grav_y=\"-1000\"/>\n<Post_Request id=\"9\" type=\"EXPRESSION\" "
+                              "expr1=\"BEAM(5,0,2,0)\" expr2=\"BEAM(5,0,3,0)\" expr3=\"BEAM(5,0,4,0)\" "
+                              "expr4=\"BEAM(5,0,1,0)\" expr5=\"BEAM(5,0,5,0)\" expr6=\"BEAM(5,1,3,0)\"/>";
+  const DeckRun run = runDeckText("beam_bend_y", cantilever(request, kStatic));
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
   ASSERT_EQ(bodies.rowCount(), 1u);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  ASSERT_EQ(requests.rowCount(), 1u);
+  EXPECT_NEAR(requests.at(0, "f1"), 0, 1e-6 * load);
+  EXPECT_NEAR(requests.at(0, "f2"), load, 1e-6 * load);
+  EXPECT_NEAR(requests.at(0, "f3"), 0, 1e-6 * load);
+  EXPECT_NEAR(requests.at(0, "f4"), load, 1e-6 * load);
+  EXPECT_NEAR(requests.at(0, "f5"), 0, 1e-6 * load * kLength);
+  EXPECT_NEAR(requests.at(0, "f6"), -load, 1e-6 * load);
   const double deflection = load * std::pow(kLength, 3) / (3 * kE * kIzz) + load * kLength * kAsy / (kG * kArea);
   EXPECT_NEAR(bodies.at(0, "y"), -deflection, 1e-6 * deflection);
   EXPECT_NEAR(bodies.at(0, "x"), 0, 1e-6 * deflection);

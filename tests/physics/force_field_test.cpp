@@ -1,7 +1,8 @@
 // Force_Field against its definition: a body held to ground by a field with a coupled (non-diagonal) stiffness
 // matrix, reference lengths and preloads, under a known force and torque, comes to rest at q = L + K⁻¹·(F0 + F) —
 // translations and the rotation measures AX, AY, AZ together; a field whose matrices are diagonal moves a body
-// exactly as a Force_Bushing of the same values, bit for bit; Deactivate FIELD takes it away.
+// exactly as a Force_Bushing of the same values, bit for bit, and FIELD() reads in an expression what BUSH() reads of
+// the bushing; at rest FIELD() is the load the field holds; Deactivate FIELD takes it away.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -87,11 +88,21 @@ TEST(ForceField, StaticDeflectionUnderAKnownLoadIsTheInverseStiffnessTimesTheLoa
   const std::string applied =
       "<Force_Vector_OneBody id=\"8\" type=\"ForceAndTorque\" marker_id=\"20\" fx_expression=\"100\" "
       "fy_expression=\"-50\" fz_expression=\"80\" tx_expression=\"5\" ty_expression=\"-4\" tz_expression=\"3\"/>";
+  // FIELD(7, 0, comp, 0): the field's loads on I in ground's axes, which at rest balance the applied ones.
+  const std::string request = "\n<Post_Request id=\"9\" type=\"EXPRESSION\" expr1=\"FIELD(7,0,2,0)\" "
+                              "expr2=\"FIELD(7,0,3,0)\" expr3=\"FIELD(7,0,4,0)\" expr4=\"FIELD(7,0,6,0)\" "
+                              "expr5=\"FIELD(7,0,7,0)\" expr6=\"FIELD(7,0,8,0)\" expr7=\"FIELD(7,1,2,0)\"/>";
   const DeckRun run =
-      runDeckText("field_static", heldBody(field + applied, "<Simulate analysis_type=\"Static\"/>"));
+      runDeckText("field_static", heldBody(field + applied + request, "<Simulate analysis_type=\"Static\"/>"));
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
   ASSERT_EQ(bodies.rowCount(), 1u);
+  const ResultsTable requests((run.output / "requests.csv").string());
+  ASSERT_EQ(requests.rowCount(), 1u);
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_NEAR(requests.at(0, "f" + std::to_string(k + 1)), -load(k), 1e-6 * std::fabs(load(k))) << "FIELD " << k;
+  }
+  EXPECT_NEAR(requests.at(0, "f7"), load(0), 1e-6 * load(0));  // the J side's force, the opposite
   const Vector6d expected = length + stiffness.fullPivLu().solve(preload + load);
   Vector6d reached;
   reached.head<3>() = Eigen::Vector3d(bodies.at(0, "x"), bodies.at(0, "y"), bodies.at(0, "z"));
@@ -133,15 +144,26 @@ TEST(ForceField, DiagonalFieldMovesTheBodyExactlyAsTheBushingOfTheSameValues) {
                formatReal(c[n]) + "\" preload_" + names[n] + "=\"" + formatReal(preload[n]) + "\" ";
   }
   bushing += "/>";
+  // FIELD and BUSH of the same id, each the loads on I (ground axes, torques about I's origin): requests.csv too.
+  const auto request = [](const std::string& function) {
+    std::string text = "\n<Post_Request id=\"9\" type=\"EXPRESSION\"";
+    for (int comp = 1; comp <= 8; ++comp) {
+      text += " expr" + std::to_string(comp) + "=\"" + function + "(7,0," + std::to_string(comp) + ",0)\"";
+    }
+    return text + "/>";
+  };
   const std::string motion = "v_ic_x=\"0.3\" v_ic_y=\"-0.2\" v_ic_z=\"0.1\" w_ic_x=\"2\" w_ic_y=\"-1\" w_ic_z=\"3\"";
   const std::string transient = "<Simulate analysis_type=\"Transient\" end_time=\"2\" print_interval=\"0.01\"/>";
-  const DeckRun fieldRun = runDeckText("field_diagonal", heldBody(field, transient, motion));
-  const DeckRun bushingRun = runDeckText("field_bushing", heldBody(bushing, transient, motion));
+  const DeckRun fieldRun = runDeckText("field_diagonal", heldBody(field + request("FIELD"), transient, motion));
+  const DeckRun bushingRun = runDeckText("field_bushing", heldBody(bushing + request("BUSH"), transient, motion));
   ASSERT_TRUE(fieldRun.completed);
   ASSERT_TRUE(bushingRun.completed);
   const std::string fieldBodies = fileText(fieldRun.output / "bodies.csv");
   ASSERT_GT(fieldBodies.size(), 10000u);
   EXPECT_TRUE(fieldBodies == fileText(bushingRun.output / "bodies.csv"));
+  const std::string fieldRequests = fileText(fieldRun.output / "requests.csv");
+  ASSERT_GT(fieldRequests.size(), 10000u);
+  EXPECT_TRUE(fieldRequests == fileText(bushingRun.output / "requests.csv"));
   // And the body did move: the comparison is of a motion, not of a body at rest. Thrown at 0.3 m/s against
   // kx = 2000 N/m (ω = 31.6 rad/s), it swings out to about 0.3/31.6 = 9.5e-3 m.
   const ResultsTable bodies((fieldRun.output / "bodies.csv").string());

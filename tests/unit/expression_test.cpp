@@ -543,9 +543,10 @@ TEST(ExpressionElementLoads, EachFunctionReadsItsElementSideComponentAndAxes) {
   spring.forceOnI = Vector3(0, 0, -6);
   spring.forceOnJ = Vector3(0, 0, 6);
   for (const LoadSource source : {LoadSource::Jprim, LoadSource::Motion, LoadSource::ScalarForce,
-                                  LoadSource::VectorForce, LoadSource::Bushing, LoadSource::SpringDamper}) {
+                                  LoadSource::VectorForce, LoadSource::Bushing, LoadSource::SpringDamper,
+                                  LoadSource::Beam, LoadSource::Field}) {
     context.elements[{source, 7}] = spring;
-    spring.forceOnI.z() -= 1;  // each kind its own value: -6, -7, … -11
+    spring.forceOnI.z() -= 1;  // each kind its own value: -6, -7, … -13
   }
   MarkerMotion turned;  // x along ground y, y along ground −x: a quarter turn about z
   turned.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);
@@ -556,7 +557,7 @@ TEST(ExpressionElementLoads, EachFunctionReadsItsElementSideComponentAndAxes) {
       {"JOINT(7,1,2,0)", -3}, {"JOINT(7,1,5,0)", 3},   {"JOINT(7,1,7,0)", 2},  {"joint( 7 , 1, 8, 0 )", -2},
       {"JPRIM(7,0,4,0)", -6}, {"MOTION(7,0,4,0)", -7}, {"SFORCE(7,0,4,0)", -8}, {"VFORCE(7,0,4,0)", -9},
       {"VTORQ(7,0,4,0)", -9}, {"GFORCE(7,0,4,0)", -9}, {"BUSH(7,0,4,0)", -10},  {"SPDP(7,0,4,0)", -11},
-      {"SFORCE(7,1,4,0)", 6}, {"BUSH(7,0,1,0)", 10},
+      {"SFORCE(7,1,4,0)", 6}, {"BUSH(7,0,1,0)", 10}, {"BEAM(7,0,4,0)", -12}, {"FIELD(7,0,4,0)", -13},
   };
   for (const auto& [text, expected] : table) EXPECT_DOUBLE_EQ(valueOf(text, context), expected) << text;
   // In marker 30's axes: its x is ground y, its y ground −x.
