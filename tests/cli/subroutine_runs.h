@@ -73,6 +73,16 @@ inline void replaceElementLine(std::string& deck, const std::string& id, const s
 }
 
 // The deck at `path` with element `id`'s line replaced by `line` (replaceElementLine).
+// A fixture subroutine's attributes: `attributes` (its parameters and function) and where its code is, the C library
+// usersub_test_fixtures (tests/fixtures/*.c) or, with `python`, the script tests/fixtures/`script`.
+inline std::string fixtureSubroutine(const std::string& attributes, bool python, const std::string& script) {
+  if (python) {
+    return attributes + " script_name=\"" + std::string(LODESTONE_SOURCE_DIR) + "/tests/fixtures/" + script +
+           "\" interpreter=\"Python\"";
+  }
+  return attributes + " usrsub_dll_name=\"usersub_test_fixtures\"";
+}
+
 inline std::string withElementLine(const std::string& path, const std::string& id, const std::string& line) {
   std::string deck = readFile(path);
   replaceElementLine(deck, id, line);
@@ -113,6 +123,12 @@ class SubroutineRun : public ::testing::Test {
   }
   std::string stderrText() const { return readFile(folder / "stderr.txt"); }
   std::string stdoutText() const { return readFile(folder / "stdout.txt"); }
+  // Runs `deck` (written to the temporary folder as `name`.xml) into folder/name; the exit code.
+  int runDeck(const std::string& name, const std::string& deck) { return run(folder.write(name + ".xml", deck), name); }
+  // A results file of run `name`, and its bodies.csv and run.log.
+  std::string results(const std::string& name, const char* file) { return readFile(folder / (name + "/" + file)); }
+  std::string bodies(const std::string& name) { return results(name, "bodies.csv"); }
+  std::string log(const std::string& name) { return results(name, "run.log"); }
 
   // Runs `deck` (a user-subroutine twin of models/usersub/sphere_builtin.xml) and the built-in deck, and checks
   // that contacts.csv agrees. The issue asks for 1e-9 relative; the examples use the built-in formulas in the same

@@ -36,15 +36,7 @@ std::string twinLine(const std::string& id, bool python) {
   return line;
 }
 
-class ElementSubroutineRun : public SubroutineRun {
- protected:
-  // Runs `deck` (written to the temporary folder as `name`.xml) into folder/name; the exit code.
-  int runDeck(const std::string& name, const std::string& deck) {
-    return run(folder.write(name + ".xml", deck), name);
-  }
-  std::string bodies(const std::string& results) { return readFile(folder / (results + "/bodies.csv")); }
-  std::string log(const std::string& results) { return readFile(folder / (results + "/run.log")); }
-};
+class ElementSubroutineRun : public SubroutineRun {};
 
 // Each family alone, in C and in Python, gives the expression's bodies.csv byte for byte; and without the element
 // the bodies move otherwise, so the comparison can fail.

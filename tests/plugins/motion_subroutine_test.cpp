@@ -39,9 +39,6 @@ std::string motion(const std::string& attributes) {
 
 class MotionSubroutineRun : public SubroutineRun {
  protected:
-  int runDeck(const std::string& name, const std::string& deck) { return run(folder.write(name + ".xml", deck), name); }
-  std::string bodies(const std::string& results) { return readFile(folder / (results + "/bodies.csv")); }
-  std::string log(const std::string& results) { return readFile(folder / (results + "/run.log")); }
   std::string where(const std::string& name) {
     return folder / (name + ".xml") + ":" + std::to_string(kMotionLine) + ":1: Motion_Joint id=5: ";
   }

@@ -58,11 +58,6 @@ size_t rows(const std::string& csv) { return static_cast<size_t>(std::count(csv.
 
 class OutputSubroutineRun : public SubroutineRun {
  protected:
-  int runDeck(const std::string& name, const std::string& deck) {
-    return run(folder.write(name + ".xml", deck), name);
-  }
-  std::string results(const std::string& name, const char* file) { return readFile(folder / (name + "/" + file)); }
-  std::string log(const std::string& name) { return results(name, "run.log"); }
   // "deck.xml:LINE:5: Kind id=N: ", how a deck error on element id's line begins.
   std::string where(const std::string& name, const std::string& kind, const std::string& id) {
     return folder / (name + ".xml") + ":" + std::to_string(lineOf(readFile(kBuiltIn), " id=\"" + id + "\"")) +

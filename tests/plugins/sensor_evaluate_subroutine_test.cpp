@@ -37,18 +37,10 @@ std::string fallDeck(const std::string& evaluate) {
 std::string sevsub(bool python, int axis) {
   const std::string parameters = "type=\"USERSUB\" usrsub_param_string=\"USER(20, " + std::to_string(axis) +
                                  ")\" usrsub_fnc_name=\"SEVSUB_VELOCITY\"";
-  if (python) {
-    return parameters + " script_name=\"" + std::string(LODESTONE_SOURCE_DIR) +
-           "/tests/fixtures/sensor_evaluate_fixtures.py\" interpreter=\"Python\"";
-  }
-  return parameters + " usrsub_dll_name=\"usersub_test_fixtures\"";
+  return fixtureSubroutine(parameters, python, "sensor_evaluate_fixtures.py");
 }
 
-class SevsubRun : public SubroutineRun {
- protected:
-  int runDeck(const std::string& name, const std::string& deck) { return run(folder.write(name + ".xml", deck), name); }
-  std::string results(const std::string& run, const char* file) { return readFile(folder / (run + "/" + file)); }
-};
+class SevsubRun : public SubroutineRun {};
 
 TEST_F(SevsubRun, CAndPythonSevsubStoreWhatTheExpressionStoresBitForBit) {
   ASSERT_EQ(runDeck("expression", fallDeck("type=\"EXPRESSION\" expr=\"VZ(20)\"")), 0) << stderrText();
@@ -59,14 +51,14 @@ TEST_F(SevsubRun, CAndPythonSevsubStoreWhatTheExpressionStoresBitForBit) {
   for (const bool python : {false, true}) {
     const std::string name = python ? "python" : "c";
     ASSERT_EQ(runDeck(name, fallDeck(sevsub(python, 2))), 0) << name << ": " << stderrText();
-    EXPECT_EQ(results(name, "bodies.csv"), results("expression", "bodies.csv")) << name;
+    EXPECT_EQ(bodies(name), bodies("expression")) << name;
     EXPECT_EQ(results(name, "requests.csv"), results("expression", "requests.csv")) << name;
-    EXPECT_NE(results(name, "run.log").find("stored value SEVSUB_VELOCITY from " + std::string(python ? "script " : "library ")),
-              std::string::npos) << name;
+    const std::string listed = "stored value SEVSUB_VELOCITY from " + std::string(python ? "script " : "library ");
+    EXPECT_NE(log(name).find(listed), std::string::npos) << name;
   }
   // Another axis (VX, 0 here) stores another value, and the body falls otherwise: the comparison can fail.
   ASSERT_EQ(runDeck("other_axis", fallDeck(sevsub(false, 0))), 0) << stderrText();
-  EXPECT_NE(results("other_axis", "bodies.csv"), results("expression", "bodies.csv"));
+  EXPECT_NE(bodies("other_axis"), bodies("expression"));
 }
 
 TEST_F(SevsubRun, ASevsubThatStopsInItsSetUpCallIsRefusedAtItsLine) {

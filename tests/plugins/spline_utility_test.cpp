@@ -48,19 +48,10 @@ std::string springDeck(const std::string& force) {
 std::string subroutineForce(bool python, int spline, bool cubic, const std::string& gain) {
   const std::string parameters = "usrsub_param_string=\"USER(" + std::to_string(spline) + ", " + (cubic ? "1" : "0") +
                                  ", 0.4, 11, 10, " + gain + ")\" usrsub_fnc_name=\"SFOSUB_SPLINE\"";
-  if (python) {
-    return parameters + " script_name=\"" + std::string(LODESTONE_SOURCE_DIR) +
-           "/tests/fixtures/spline_utilities.py\" interpreter=\"Python\"";
-  }
-  return parameters + " usrsub_dll_name=\"usersub_test_fixtures\"";
+  return fixtureSubroutine(parameters, python, "spline_utilities.py");
 }
 
-class SplineUtilityRun : public SubroutineRun {
- protected:
-  int runDeck(const std::string& name, const std::string& deck) { return run(folder.write(name + ".xml", deck), name); }
-  std::string bodies(const std::string& results) { return readFile(folder / (results + "/bodies.csv")); }
-  std::string log(const std::string& results) { return readFile(folder / (results + "/run.log")); }
-};
+class SplineUtilityRun : public SubroutineRun {};
 
 // The curve with its slope (−(y + 0.05·dy/dx)), and the family at z = 0.4 (−y: AKISPL has no derivatives of a family,
 // as in Adams), each by Akima's method and the cubic spline.
