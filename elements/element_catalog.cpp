@@ -128,7 +128,7 @@ ElementKind singletonKind(const ElementSchema<Spec>& schema, std::optional<Spec>
     model.*slot = std::move(spec);
   };
   if (changeableByCommand) {
-    kind.readInCommand = [&schema, slot, check](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    kind.readInCommand = [&schema, slot](const ElementNode& node, ModelSpec& model, ReadContext& context) {
       std::optional<Modification<Spec>> modification = readModification(schema, node, context);
       if (!modification) return;
       auto apply = modification->apply;

@@ -959,8 +959,10 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
     const ContactPointSymbols withSlip = atPoint | contactPointSymbol(ContactPointSymbol::SlipT1) |
                                          contactPointSymbol(ContactPointSymbol::SlipT2) |
                                          contactPointSymbol(ContactPointSymbol::NormalForce);
-    const bool expressionsOk = compileExpressions(contact.normalLaw, atPoint, contact.normalExpressions) &
-                               compileExpressions(contact.frictionLaw, withSlip, contact.frictionExpressions);
+    // Both compiled, so that both laws' mistakes are said.
+    const bool normalCompiled = compileExpressions(contact.normalLaw, atPoint, contact.normalExpressions);
+    const bool frictionCompiled = compileExpressions(contact.frictionLaw, withSlip, contact.frictionExpressions);
+    const bool expressionsOk = normalCompiled && frictionCompiled;
     if (!normalOk || !frictionOk || !postOk || !expressionsOk || !ok) continue;
     if (!pfcPropertiesAgree(contact, *result, diagnostics)) continue;
     contact.options = contactOptions(spec);
