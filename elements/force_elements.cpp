@@ -224,7 +224,9 @@ ElementAction ForceEvaluator::act(size_t index) {
         else if constexpr (std::is_same_v<Law, SpringDamper>) return springDamperAction(law, context_, angles_[index]);
         else if constexpr (std::is_same_v<Law, Bushing>) return bushingAction(law, context_);
         else if constexpr (std::is_same_v<Law, Beam>) return beamAction(law, context_);
-        else if constexpr (std::is_same_v<Law, ForceField>) return fieldAction(law, context_);
+        else if constexpr (std::is_same_v<Law, ForceField>) {
+          return fieldAction(law, context_, &subroutineState_, differencing_);
+        }
         else if constexpr (std::is_same_v<Law, InducedMagnets>) return inducedMagnetsAction(law, context_);
         else {
           magnetPlans_[index].reuse = reuseMagnetPlans_;

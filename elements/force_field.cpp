@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "elements/subroutine_state.h"
+
 namespace lodestone {
 
 using S = ForceFieldSpec;
@@ -49,14 +51,7 @@ const ElementSchema<ForceFieldSpec>& forceFieldSchema() {
     addVectorRows(made.attributes, "preload_", &S::preload);
     addMatrixRows(made.attributes, 'k', &S::stiffness);
     addMatrixRows(made.attributes, 'c', &S::damping);
-    const std::string fiesub =
-        "FIESUB is not available: it is handed the deflection and its rate and gives back the six loads with their "
-        "72 partial derivatives, a call the force-subroutine loader does not make; give the matrices K11…K66 and "
-        "C11…C66";
-    for (const char* name : {"usrsub_dll_name", "script_name", "usrsub_param_string", "usrsub_fnc_name"}) {
-      made.attributes.push_back(attr::unsupported<S>(name, fiesub));
-    }
-    made.attributes.push_back(attr::ignored<S>("interpreter", "FIESUB is not available"));
+    addSubroutineRows(made.attributes, &S::subroutine);
     return made;
   }();
   return schema;
@@ -64,6 +59,15 @@ const ElementSchema<ForceFieldSpec>& forceFieldSchema() {
 
 void checkForceField(const ForceFieldSpec& spec, Diagnostics& diagnostics) {
   const auto zero = [](double value) { return value == 0; };
+  if (spec.subroutine.named()) {
+    checkSubroutineAttributes(spec.subroutine, "FIESUB", spec.loc, diagnostics);
+    if (!std::ranges::all_of(spec.stiffness, zero) || !std::ranges::all_of(spec.damping, zero) ||
+        !std::ranges::all_of(spec.length, zero) || !std::ranges::all_of(spec.preload, zero)) {
+      diagnostics.warning(spec.loc, "the FIESUB gives the field: its K, C, lengths and preloads are not used");
+    }
+    return;
+  }
+  warnUnusedSubroutineAttributes(spec.subroutine, "no library or script is named", spec.loc, diagnostics);
   if (std::ranges::all_of(spec.stiffness, zero) && std::ranges::all_of(spec.damping, zero) &&
       std::ranges::all_of(spec.preload, zero)) {
     diagnostics.warning(spec.loc, "every stiffness, damping and preload is 0: the element exerts no force or torque");
@@ -86,12 +90,29 @@ std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& mo
     field.preload(row) = spec.preload[static_cast<size_t>(row)];
   }
   field.symmetric = field.stiffness == field.stiffness.transpose();
+  if (spec.subroutine.named()) {
+    field.subroutine = buildForceSubroutine(spec.subroutine, "FIESUB", 6,
+                                            "[fx, fy, fz, tx, ty, tz], the loads on I in J's axes", spec.loc, model,
+                                            connection, diagnostics);
+    if (!field.subroutine) return std::nullopt;
+  }
   return field;
 }
 
-ElementAction fieldAction(const ForceField& field, const ExpressionContext& context) {
+ElementAction fieldAction(const ForceField& field, const ExpressionContext& context, const SubroutineState* state,
+                          bool differencing) {
   const RelativeDeflection relative = relativeDeflection(context.marker(static_cast<int>(field.iMarker)),
                                                          context.marker(static_cast<int>(field.jMarker)));
+  if (field.subroutine) {
+    // The FIESUB's field is applied work: no potential is known.
+    std::array<double, 6> disp, velo;
+    std::copy_n(relative.displacement.data(), 6, disp.begin());
+    std::copy_n(relative.rate.data(), 6, velo.begin());
+    const std::array<double, 8> result = callElementSubroutine(*field.subroutine, *state, differencing, disp, velo);
+    Vector6 load;
+    for (Eigen::Index k = 0; k < 6; ++k) load(k) = result[static_cast<size_t>(k)];
+    return deflectionLoadAction(relative, load);
+  }
   const Vector6 deflection = relative.displacement - field.length;
   const Vector6 elastic = field.stiffness * deflection;
   const Vector6 damping = field.damping * relative.rate;

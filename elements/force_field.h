@@ -8,9 +8,9 @@
 //   [F; T] = −K·(q − L) − C·q̇ + F0,   K = [Kij], C = [Cij], i the row (force component), j the column (deflection)
 // F and T act on I (F at I's origin); J carries −F and −T − δ × F, δ = p_I − p_J. K and C need not be symmetric
 // (Adams: a FIELD's matrices may be non-symmetric); nothing checks them to be definite.
-// The nonlinear form, FIESUB, is refused: its prototype hands the subroutine the deflection and its rate and takes
-// back the six loads and their 72 partial derivatives, which the force-subroutine loader (plugins/element_subroutine:
-// a function of time and parameters that returns values) does not call.
+// The nonlinear form: with a library or script, [F; T] = FIESUB(q, q̇), the subroutine handed the deflection and its
+// rate (lengths, preloads and matrices are not used then); its partial derivatives are not read, the field is
+// differenced as any force is.
 #pragma once
 
 #include <array>
@@ -18,6 +18,7 @@
 #include <string>
 
 #include "elements/force_law.h"
+#include "plugins/element_subroutine.h"
 #include "solver/core/schema.h"
 
 namespace lodestone {
@@ -32,10 +33,12 @@ struct ForceFieldSpec {
   std::array<double, 6> length{};      // length_x, _y, _z, _tx, _ty, _tz
   std::array<double, 6> preload{};     // preload_x … preload_tz
   bool active = true;                  // false after <Deactivate element_type="FIELD"> (or FORCE)
+  SubroutineAttributeValues subroutine;  // FIESUB, in place of the matrices
 };
 
 const ElementSchema<ForceFieldSpec>& forceFieldSchema();
-// Warns about a field whose matrices and preloads are all 0: it would exert nothing.
+// Warns about a field whose matrices and preloads are all 0: it would exert nothing; with a FIESUB, that they are
+// not used.
 void checkForceField(const ForceFieldSpec& spec, Diagnostics& diagnostics);
 
 struct ForceField {
@@ -43,12 +46,15 @@ struct ForceField {
   Matrix6 stiffness = Matrix6::Zero(), damping = Matrix6::Zero();
   Vector6 length = Vector6::Zero(), preload = Vector6::Zero();
   bool symmetric = false;  // K = Kᵀ: the field has a potential (its strain); decided once, when it is built
+  std::optional<ElementSubroutine> subroutine;  // FIESUB, set up
 };
 
 // The field, or nothing after an error: I and J on the same body (the field would load nothing).
 std::optional<ForceField> buildField(const ForceFieldSpec& spec, const Model& model, ForceConnection& connection,
                                      Diagnostics& diagnostics);
 
-ElementAction fieldAction(const ForceField& field, const ExpressionContext& context);
+// `state`, `differencing`: what a FIESUB reads, and whether the Jacobian is being differenced (its dflag).
+ElementAction fieldAction(const ForceField& field, const ExpressionContext& context, const SubroutineState* state,
+                          bool differencing);
 
 }  // namespace lodestone

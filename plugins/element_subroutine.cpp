@@ -278,7 +278,8 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   try {
     callSubroutine(subroutine.routine,
                    ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                               .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                               .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(),
+                               .count = subroutine.count,
                                .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
@@ -300,14 +301,16 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
 }
 
 std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
-                                            bool dflag) {
+                                            bool dflag, const std::array<double, 6>& disp,
+                                            const std::array<double, 6>& velo) {
   ElementHost host(subroutine, state, nullptr);
   const ScopedSubroutineHost installed(host);
   std::array<double, 8> result;
   try {
     result = callSubroutine(subroutine.routine,
                             ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
-                                        .withoutDflag = subroutine.withoutDflag, .count = subroutine.count,
+                                        .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(),
+                                        .disp = disp, .velo = velo, .count = subroutine.count,
                                         .returns = subroutine.returns, .element = subroutine.kind.c_str()});
   } catch (const SubroutineError& error) {
     ElementSubroutineRecord& record = elementSubroutineRecord();

@@ -96,6 +96,8 @@ struct ElementSubroutine {
   std::string kind;     // "Force_Scalar_TwoBody"
   size_t count = 1;     // the numbers it returns
   bool withoutDflag = false;  // SENSUB, REQSUB: MotionSolve's prototype (id, time, par, npar, iflag, result)
+  // FIESUB, Force_Field's: (id, time, par, npar, disp, velo, dflag, iflag, field…), the deflection handed in.
+  bool takesDeflection() const { return kind == "Force_Field"; }
   const char* returns = "";
   // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).
   std::vector<int> markersRead, variablesRead;
@@ -111,8 +113,10 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
 // the others' non-finite values are recorded, as the integrator retries on them). A failure (a Python exception, a
 // wrong return) is recorded as the run's reason to stop and rethrown as SubroutineError; c_errmes lines and a stop
 // request go to the record below.
+// `disp` and `velo`: what a FIESUB (takesDeflection) is handed, the field's deflection and its rate.
 std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
-                                            bool dflag);
+                                            bool dflag, const std::array<double, 6>& disp = {},
+                                            const std::array<double, 6>& velo = {});
 
 // What the calls of element subroutines left for the run's log, one record per process (a process runs one
 // simulation at a time, as the utilities' host is one per process): cleared when a simulation starts.

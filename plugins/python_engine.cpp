@@ -198,6 +198,9 @@ class Engine final : public PythonEngine {
   std::array<double, 8> call(const UserSubroutine& routine, const ElementCall& call) override;
 
  private:
+  // FIESUB: the ElementCall with the deflection and its rate handed in.
+  std::array<double, 8> fieldCall(const UserSubroutine& routine, const ElementCall& call, const py::list& par);
+
   Interpreter interpreter_;  // started first, finalised last
   // Scripts by resolved path, while some model holds them.
   std::map<std::string, std::weak_ptr<const PythonScript>> scripts_;
@@ -332,6 +335,23 @@ void Engine::call(const UserSubroutine& routine, const ContactPostCall& call) {
              routine.parameters.size(), call.iflag ? 1 : 0, call.endflg ? 1 : 0);
 }
 
+std::array<double, 8> Engine::fieldCall(const UserSubroutine& routine, const ElementCall& call, const py::list& par) {
+  const py::object result = callPython(routine, call.id, call.time, par, routine.parameters.size(), listOf(call.disp),
+                                       listOf(call.velo), call.dflag ? 1 : 0, call.iflag ? 1 : 0);
+  if (call.iflag) return {};
+  // MotionSolve's FIESUB returns [field, dfddis, dfdvel]: the field is read, its derivatives are not.
+  const bool isText = py::isinstance<py::str>(result) || py::isinstance<py::bytes>(result);
+  if (isText || !py::isinstance<py::sequence>(result) || py::len(result) != 3) {
+    throw SubroutineError(routine.describe() + " returned " + describeValue(result) + "; it must return [field, "
+                          "dfddis, dfdvel], field " + call.returns + " (the derivatives are not read)",
+                          std::string());
+  }
+  std::array<double, 8> values{};
+  std::ranges::copy(returnedNumbers<6>(routine, py::reinterpret_borrow<py::sequence>(result)[0], call.returns),
+                    values.begin());
+  return values;
+}
+
 void Engine::call(const UserSubroutine& routine, const ControlCall&) {
   // CONSUB(par, npar); MotionSolve's examples return a status, which is not read.
   callPython(routine, listOf(routine.parameters), routine.parameters.size());
@@ -339,6 +359,7 @@ void Engine::call(const UserSubroutine& routine, const ControlCall&) {
 
 std::array<double, 8> Engine::call(const UserSubroutine& routine, const ElementCall& call) {
   const py::list par = listOf(routine.parameters);
+  if (call.field) return fieldCall(routine, call, par);
   const py::object result =
       call.withoutDflag
           ? callPython(routine, call.id, call.time, par, routine.parameters.size(), call.iflag ? 1 : 0)

@@ -106,7 +106,12 @@ std::array<double, 8> callSubroutine(const UserSubroutine& routine, const Elemen
   double time = call.time;
   double result[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   ParameterCopy par(routine.parameters);
-  if (call.withoutDflag) {
+  if (call.field) {
+    std::array<double, 6> disp = call.disp, velo = call.velo;  // copies: the subroutine may write to them
+    std::array<double, 36> dfddis{}, dfdvel{};
+    reinterpret_cast<lodestone_fieldsub>(routine.address)(&id, &time, par.data(), &npar, disp.data(), velo.data(),
+                                                          &dflag, &iflag, result, dfddis.data(), dfdvel.data());
+  } else if (call.withoutDflag) {
     reinterpret_cast<lodestone_outputsub>(routine.address)(&id, &time, par.data(), &npar, &iflag, result);
   } else {
     reinterpret_cast<lodestone_elementsub>(routine.address)(&id, &time, par.data(), &npar, &dflag, &iflag, result);

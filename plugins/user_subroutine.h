@@ -76,6 +76,10 @@ struct ElementCall {
   double time = 0;
   bool dflag = false, iflag = false;
   bool withoutDflag = false;  // SENSUB, REQSUB: no dflag argument (dflag is not passed)
+  // FIESUB (Force_Field): (id, time, par, npar, disp, velo, dflag, iflag) -> field[0..6), the deflection and its rate
+  // handed in; in C also dfddis and dfdvel, in Python [field, dfddis, dfdvel] returned: the derivatives are not read.
+  bool field = false;
+  std::array<double, 6> disp{}, velo{};
   size_t count = 1;  // 1, 3, 6, or 8 (REQSUB)
   const char* returns = "";
   const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call

@@ -88,6 +88,8 @@ std::vector<std::string> userCodeUses(const Model& model) {
         add(element.loc, "magnitude", *scalar->subroutine);
       } else if (const auto* vector = std::get_if<VectorForce>(&element.law); vector && vector->subroutine) {
         add(element.loc, "components", *vector->subroutine);
+      } else if (const auto* field = std::get_if<ForceField>(&element.law); field && field->subroutine) {
+        add(element.loc, "field", *field->subroutine);
       }
     }
   }

@@ -194,9 +194,9 @@ TEST(ForceFieldDeck, MistakesAreReportedWithTheirPlace) {
       readAndBuildDeck(deck(model + "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"21\" K11=\"1\"/>"));
   EXPECT_TRUE(hasError(sameBody, 7, "deck.xml:7:1: Force_Field id=7: i_marker_id=20 and j_marker_id=21 are both on"));
   const Diagnostics fiesub = readAndBuildDeck(deck(
-      model + "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"21\" usrsub_dll_name=\"libfield.so\"/>"));
-  EXPECT_TRUE(hasError(fiesub, 7, "Force_Field id=7"));
-  EXPECT_TRUE(hasError(fiesub, 7, "FIESUB is not available"));
+      model + "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"21\" usrsub_dll_name=\"usersub_test_fixtures\" "
+              "usrsub_param_string=\"USER(1,,2)\"/>"));
+  EXPECT_TRUE(hasError(fiesub, 7, "Force_Field id=7: usrsub_param_string=\"USER(1,,2)\", column 8: expected a number"));
   const Diagnostics badNumber = readAndBuildDeck(
       deck(model + "<Reference_Marker id=\"10\" body_id=\"1\"/>\n"
                    "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"10\" K23=\"stiff\"/>"));

@@ -93,6 +93,17 @@ void STDCALL DIFSUB(int *id, double *time, double *par, int *npar, int *dflag, i
  */
 void STDCALL SENSUB(int *id, double *time, double *par, int *npar, int *iflag, double *value);
 void STDCALL REQSUB(int *id, double *time, double *par, int *npar, int *iflag, double *result);
+/* SEVSUB (Sensor_Evaluate type="USERSUB"): value[0], stored when a sensor naming it fires (SENVAL reads it). */
+void STDCALL SEVSUB(int *id, double *time, double *par, int *npar, int *iflag, double *value);
+
+/*
+ * FIESUB (Force_Field with a library or script): field[0..5], the force and torque on I in J's axes, from disp[0..5],
+ * I's deflection from J (DX DY DZ, AX AY AZ in J's axes) and velo[0..5] its rate; dfddis and dfdvel (6x6 each, row
+ * by row) are MotionSolve's partial derivatives of the field, which Lodestone does not read: it differences the
+ * field as it does any force. dflag and iflag as for the force elements.
+ */
+void STDCALL FIESUB(int *id, double *time, double *par, int *npar, double *disp, double *velo, int *dflag, int *iflag,
+                    double *field, double *dfddis, double *dfdvel);
 
 typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, double *, double *, int *, int *, double *);
@@ -101,8 +112,11 @@ typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double
 typedef void(STDCALL *lodestone_contactpost)(int *, int *, int *, double *, double *, int *, int *, int *);
 /* SFOSUB, VFOSUB, VTOSUB, GFOSUB, VARSUB and MOTSUB. */
 typedef void(STDCALL *lodestone_elementsub)(int *, double *, double *, int *, int *, int *, double *);
-/* SENSUB and REQSUB. */
+/* SENSUB, SEVSUB and REQSUB. */
 typedef void(STDCALL *lodestone_outputsub)(int *, double *, double *, int *, int *, double *);
+/* FIESUB. */
+typedef void(STDCALL *lodestone_fieldsub)(int *, double *, double *, int *, double *, double *, int *, int *, double *,
+                                          double *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
 /* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
