@@ -9,6 +9,7 @@
 #include "elements/reference_array.h"
 #include "elements/reference_matrix.h"
 #include "elements/reference_variable.h"
+#include "elements/subroutine_state.h"
 #include "solver/core/excerpt.h"
 
 namespace lodestone {
@@ -16,9 +17,6 @@ namespace lodestone {
 namespace {
 
 using S = ControlStateEqnSpec;
-
-constexpr const char* kNoGse =
-    "is read only with type=\"USERSUB\", whose GSE subroutines Lodestone cannot call yet";
 
 // MotionSolve writes the arrays' ids under two names (x_array_id, and x_solver_array_id in exported decks).
 Attribute<S> arrayReference(const char* name, std::optional<long> S::*field) {
@@ -53,11 +51,11 @@ const ElementSchema<ControlStateEqnSpec>& controlStateEqnSchema() {
         attr::boolean("is_static_hold", &S::is_static_hold).byDefault(false),
         attr::presentation<S>("full_label"),
     };
-    for (const char* name : {"usrsub_dll_name", "usrsub_fnc_name", "usrsub_param_string", "script_name", "interpreter",
-                             "usrsub_der1_name", "usrsub_der2_name", "usrsub_der3_name", "usrsub_der4_name",
+    addSubroutineRows(rows, &S::subroutine);
+    for (const char* name : {"usrsub_der1_name", "usrsub_der2_name", "usrsub_der3_name", "usrsub_der4_name",
                              "fmu_communication_interval", "ip_address"}) {
       rows.push_back(attr::make<S>(name, ValueKind::Text, [name = std::string(name)](S& spec, const Value& value) {
-        spec.subroutineAttributes.emplace_back(name, std::get<std::string>(value));
+        spec.unusedAttributes.emplace_back(name, std::get<std::string>(value));
       }));
     }
     made.attributes = std::move(rows);
@@ -66,21 +64,57 @@ const ElementSchema<ControlStateEqnSpec>& controlStateEqnSchema() {
   return schema;
 }
 
-void checkControlStateEqn(const ControlStateEqnSpec& spec, Diagnostics& diagnostics) {
-  if (spec.type == "USERSUB") {
-    std::string named;
-    for (const auto& [name, value] : spec.subroutineAttributes) {
-      if (name == "usrsub_dll_name" || name == "script_name" || name == "usrsub_fnc_name") {
-        named += (named.empty() ? " (" : ", ") + name + "=\"" + excerpt(value) + "\"";
-      }
-    }
-    if (!named.empty()) named += ")";
-    diagnostics.error(spec.loc, "type=\"USERSUB\"" + named + ": GSE user subroutines (GSESUB, GSE_DERIV, "
-                                "GSE_OUTPUT…) are not available yet; type=\"LINEAR\" with a_matrix_id… is");
-    return;
+namespace {
+
+// What a type never reads, said once each: the other type's attributes, the GSE's partial derivatives.
+void warnUnusedAttributes(const ControlStateEqnSpec& spec, Diagnostics& diagnostics) {
+  const bool general = spec.type == "USERSUB";
+  if (!general) {
+    warnUnusedSubroutineAttributes(spec.subroutine, "type=\"LINEAR\" takes its matrices, not a GSESUB", spec.loc,
+                                   diagnostics);
   }
-  for (const auto& [name, value] : spec.subroutineAttributes) {
-    diagnostics.warning(spec.loc, name + " " + kNoGse + "; it is ignored");
+  std::string derivatives;
+  for (const auto& [name, value] : spec.unusedAttributes) {
+    if (name.rfind("usrsub_der", 0) == 0 && general) {
+      derivatives += (derivatives.empty() ? "" : ", ") + name + "=\"" + excerpt(value) + "\"";
+    } else if (name.rfind("usrsub_der", 0) == 0) {
+      diagnostics.warning(spec.loc, name + " is ignored: type=\"LINEAR\" takes its matrices, not GSE subroutines");
+    } else {
+      diagnostics.warning(spec.loc, name + " is ignored: it belongs to a co-simulated system, which Lodestone does "
+                                           "not run");
+    }
+  }
+  if (!derivatives.empty()) {
+    diagnostics.warning(spec.loc, derivatives + ": the partial derivatives (GSEXX, GSEXU, GSEYX, GSEYU) are not "
+                                  "called; Lodestone differences GSESUB (dflag = 1) for its iteration matrix, as "
+                                  "MotionSolve does when they are not given");
+  }
+  if (general) {
+    const std::pair<const char*, const std::optional<long>*> matrices[] = {{"a_matrix_id", &spec.a_matrix_id},
+                                                                           {"b_matrix_id", &spec.b_matrix_id},
+                                                                           {"c_matrix_id", &spec.c_matrix_id},
+                                                                           {"d_matrix_id", &spec.d_matrix_id}};
+    for (const auto& [name, value] : matrices) {
+      if (*value) diagnostics.warning(spec.loc, std::string(name) + " is ignored: type=\"USERSUB\" takes the "
+                                                "states' rates and the outputs from GSESUB");
+    }
+  }
+}
+
+}  // namespace
+
+void checkControlStateEqn(const ControlStateEqnSpec& spec, Diagnostics& diagnostics) {
+  warnUnusedAttributes(spec, diagnostics);
+  if (spec.type == "USERSUB") {
+    checkSubroutineAttributes(spec.subroutine, "GSESUB", spec.loc, diagnostics);
+    if (!spec.num_state) {
+      diagnostics.error(spec.loc, "type=\"USERSUB\" needs num_state, the number of states GSESUB gives the rates of "
+                                  "(0 for none)");
+    } else if (*spec.num_state > 0 && !spec.x_array_id) {
+      diagnostics.error(spec.loc, "num_state=\"" + std::to_string(*spec.num_state) + "\" needs x_array_id, a "
+                                  "Reference_Array of type X that holds the states");
+    }
+    return;
   }
   if (!spec.x_array_id) diagnostics.error(spec.loc, "type=\"LINEAR\" needs x_array_id, a Reference_Array of type X "
                                                     "that holds its states");
@@ -133,8 +167,8 @@ class SystemBuilder {
     return found;
   }
 
-  // Whether an X or Y array may hold a system's `size` states or outputs: no other system's, sized `size`; false
-  // after reporting.
+  // Whether an X or Y array may hold a system's `size` states or outputs: no other system's; false after reporting.
+  // Its num_element is not its size (MotionView writes "1" for a GSE of five states): a warning where it differs.
   bool mayOwn(const SourceLoc& loc, const char* attribute, const ReferenceArraySpec& array, int size, bool outputs) {
     if (const ControlModel::ArrayOwner* owner = model_.ownerOf(array.id)) {
       const ControlSystem& other = model_.systems[static_cast<size_t>(owner->system)];
@@ -145,30 +179,58 @@ class SystemBuilder {
       return false;
     }
     if (array.num_element && *array.num_element != size) {
-      diagnostics_.error(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
-                                  std::to_string(array.id) + " (" + array.loc.position() + ") has num_element=\"" +
-                                  std::to_string(*array.num_element) + "\", and the system has " +
-                                  std::to_string(size) + (outputs ? " outputs" : " states"));
-      return false;
+      diagnostics_.warning(loc, std::string(attribute) + "=\"" + std::to_string(array.id) + "\": Reference_Array id=" +
+                                    std::to_string(array.id) + " (" + array.loc.position() + ") has num_element=\"" +
+                                    std::to_string(*array.num_element) + "\", and the system has " +
+                                    std::to_string(size) + (outputs ? " outputs" : " states") + ", which it holds (as "
+                                    "MotionSolve, the system sizes its arrays)");
     }
     return true;
   }
 
-  // Adds `system` (its matrices set) owning its X array and its Y array (null: none), unless they may not be its or
-  // an error came since `errorsBefore`. Only a system added owns its arrays: an owner is an index into the systems.
-  void add(ControlSystem system, const ReferenceArraySpec& x, const ReferenceArraySpec* y, int errorsBefore) {
-    if (!mayOwn(system.loc, "x_array_id", x, system.stateCount(), false)) return;
+  // Adds `system` (its sizes and matrices set) owning its X array (null: none, for a GSE without states) and its Y
+  // array (null: none), unless they may not be its or an error came since `errorsBefore`. Only a system added owns
+  // its arrays: an owner is an index into the systems.
+  void add(ControlSystem system, const ReferenceArraySpec* x, const ReferenceArraySpec* y, int errorsBefore) {
+    if (x && !mayOwn(system.loc, "x_array_id", *x, system.stateCount(), false)) return;
     if (y && !mayOwn(system.loc, "y_array_id", *y, system.outputCount(), true)) return;
     if (diagnostics_.errorCount() != errorsBefore) return;
     const int index = static_cast<int>(model_.systems.size());
-    model_.arrayOwners[x.id] = ControlModel::ArrayOwner{index, false};
+    if (x) model_.arrayOwners[x->id] = ControlModel::ArrayOwner{index, false};
     if (y) model_.arrayOwners[y->id] = ControlModel::ArrayOwner{index, true};
-    system.xArray = x.id;
+    system.xArray = x ? x->id : 0;
     system.yArray = y ? y->id : 0;
     system.stateOffset = model_.stateCount;
     model_.stateCount += system.stateCount();
-    system.hasFeedThrough = system.d.size() > 0 && !system.d.isZero(0.0);
+    system.hasFeedThrough = system.general ? system.outputCount() > 0 : system.d.size() > 0 && !system.d.isZero(0.0);
     model_.systems.push_back(std::move(system));
+  }
+
+  // The variable ids of the U array `u` (null: none) into `system`, the ic array's values into its initial state
+  // (zeros without one); a Control_StateEqn's. Reported on the element's line (add then refuses the system).
+  void readInputsAndInitialState(const ControlStateEqnSpec& spec, const ReferenceArraySpec* u, ControlSystem& system) {
+    if (u) {
+      for (const double id : u->values) system.inputVariables.push_back(static_cast<int>(id));
+    }
+    const int n = system.stateCount();
+    system.initialState = Eigen::VectorXd::Zero(n);
+    if (!spec.ic_array_id || *spec.ic_array_id == 0) return;
+    const ReferenceArraySpec* ic = byId(arrays_, *spec.ic_array_id);
+    const std::string named = "ic_array_id=\"" + std::to_string(*spec.ic_array_id) + "\"";
+    if (!ic) {
+      diagnostics_.error(spec.loc, named + " names Reference_Array id=" + std::to_string(*spec.ic_array_id) +
+                                       ", which the deck does not have");
+    } else if (ic->type && *ic->type != "IC") {
+      diagnostics_.error(spec.loc, named + " names Reference_Array id=" + std::to_string(ic->id) + " (" +
+                                       ic->loc.position() + ") of type " + *ic->type +
+                                       "; it must be of type IC (or have no type)");
+    } else if (static_cast<int>(ic->values.size()) != n) {
+      diagnostics_.error(spec.loc, named + ": Reference_Array id=" + std::to_string(ic->id) + " (" +
+                                       ic->loc.position() + ") holds " + std::to_string(ic->values.size()) +
+                                       " values, and the system has " + std::to_string(n) + " states");
+    } else {
+      system.initialState = Eigen::Map<const Eigen::VectorXd>(ic->values.data(), n);
+    }
   }
 
  private:
@@ -186,6 +248,23 @@ std::string sizeProblem(const char* attribute, const ReferenceMatrixSpec& matrix
          std::to_string(columns) + " (" + why + ")";
 }
 
+// A Control_StateEqn of type="USERSUB": its sizes and arrays, its GSESUB to come (setUpStateEquationSubroutines).
+void addGeneralSystem(const ControlStateEqnSpec& spec, SystemBuilder& builder, Diagnostics& diagnostics) {
+  if (!spec.num_state || (*spec.num_state > 0 && !spec.x_array_id)) return;  // reported by the check
+  const int errorsBefore = diagnostics.errorCount();
+  ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_StateEqn", .states = *spec.num_state,
+                       .outputs = spec.num_output.value_or(0), .general = true};
+  const ReferenceArraySpec* u = spec.u_array_id ? builder.array(spec.loc, "u_array_id", *spec.u_array_id, "U")
+                                                : nullptr;
+  builder.readInputsAndInitialState(spec, u, system);
+  const ReferenceArraySpec* x = spec.x_array_id ? builder.array(spec.loc, "x_array_id", *spec.x_array_id, "X")
+                                                : nullptr;
+  const ReferenceArraySpec* y = spec.y_array_id ? builder.array(spec.loc, "y_array_id", *spec.y_array_id, "Y")
+                                                : nullptr;
+  if ((spec.u_array_id && !u) || (spec.x_array_id && !x) || (spec.y_array_id && !y)) return;
+  builder.add(std::move(system), x, y, errorsBefore);
+}
+
 }  // namespace
 
 std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEqnSpec>& stateEquations,
@@ -196,8 +275,12 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
   auto result = std::make_shared<ControlModel>();
   SystemBuilder builder(arrays, *result, diagnostics);
   for (const ControlStateEqnSpec& spec : stateEquations) {
-    if (spec.type != "LINEAR" || !spec.x_array_id || !spec.a_matrix_id) continue;  // reported by the check
     const int errorsBefore = diagnostics.errorCount();
+    if (spec.type == "USERSUB") {
+      addGeneralSystem(spec, builder, diagnostics);
+      continue;
+    }
+    if (!spec.x_array_id || !spec.a_matrix_id) continue;  // reported by the check
     const auto matrix = [&](const std::optional<long>& id) -> const ReferenceMatrixSpec* {
       const ReferenceMatrixSpec* found = id ? byId(matrices, *id) : nullptr;
       return found && found->values.size() > 0 ? found : nullptr;  // a missing or unread one is reported already
@@ -212,7 +295,7 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
     const ReferenceArraySpec* u = spec.u_array_id ? builder.array(spec.loc, "u_array_id", *spec.u_array_id, "U")
                                                   : nullptr;
     const int m = u ? static_cast<int>(u->values.size()) : 0;
-    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_StateEqn"};
+    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_StateEqn", .states = n};
     system.a = a->values;
     system.b = Eigen::MatrixXd::Zero(n, m);
     if (const ReferenceMatrixSpec* b = matrix(spec.b_matrix_id)) {
@@ -227,6 +310,7 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
     const ReferenceMatrixSpec* d = matrix(spec.d_matrix_id);
     if (c) p = static_cast<int>(c->values.rows());
     else if (d) p = static_cast<int>(d->values.rows());
+    system.outputs = p;
     system.c = Eigen::MatrixXd::Zero(p, n);
     system.d = Eigen::MatrixXd::Zero(p, m);
     if (c) {
@@ -252,34 +336,13 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
       diagnostics.error(spec.loc, "num_output=\"" + std::to_string(*spec.num_output) + "\" but C and D give " +
                                       std::to_string(p) + " outputs");
     }
-    system.initialState = Eigen::VectorXd::Zero(n);
-    if (spec.ic_array_id && *spec.ic_array_id != 0) {
-      const ReferenceArraySpec* ic = byId(arrays, *spec.ic_array_id);
-      if (!ic) {
-        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(*spec.ic_array_id) + "\" names Reference_Array "
-                                    "id=" + std::to_string(*spec.ic_array_id) + ", which the deck does not have");
-      } else if (ic->type && *ic->type != "IC") {
-        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(ic->id) + "\" names Reference_Array id=" +
-                                        std::to_string(ic->id) + " (" + ic->loc.position() + ") of type " + *ic->type +
-                                        "; it must be of type IC (or have no type)");
-      } else if (static_cast<int>(ic->values.size()) != n) {
-        diagnostics.error(spec.loc, "ic_array_id=\"" + std::to_string(ic->id) + "\": Reference_Array id=" +
-                                        std::to_string(ic->id) + " (" + ic->loc.position() + ") holds " +
-                                        std::to_string(ic->values.size()) + " values, and the system has " +
-                                        std::to_string(n) + " states");
-      } else {
-        system.initialState = Eigen::Map<const Eigen::VectorXd>(ic->values.data(), n);
-      }
-    }
-    if (u) {
-      for (const double id : u->values) system.inputVariables.push_back(static_cast<int>(id));
-    }
+    builder.readInputsAndInitialState(spec, u, system);
     const ReferenceArraySpec* x = builder.array(spec.loc, "x_array_id", *spec.x_array_id, "X");
     const ReferenceArraySpec* y = spec.y_array_id ? builder.array(spec.loc, "y_array_id", *spec.y_array_id, "Y")
                                                   : nullptr;
     if (spec.u_array_id && !u) continue;
     if (!x || (spec.y_array_id && !y)) continue;
-    builder.add(std::move(system), *x, y, errorsBefore);
+    builder.add(std::move(system), x, y, errorsBefore);
   }
   for (const ControlSisoSpec& spec : sisos) {
     if (!spec.x_array_id || !spec.y_array_id || !spec.u_array_id) continue;  // reported by the check
@@ -296,14 +359,15 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
       continue;
     }
     const StateSpace realised = realiseTransferFunction(spec.numerator_coef, spec.denominator_coef);
-    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_SISO"};
+    ControlSystem system{.id = spec.id, .loc = spec.loc, .element = "Control_SISO",
+                         .states = static_cast<int>(realised.a.rows()), .outputs = static_cast<int>(realised.c.rows())};
     system.a = realised.a;
     system.b = realised.b;
     system.c = realised.c;
     system.d = realised.d;
     system.initialState = Eigen::VectorXd::Zero(system.a.rows());
     system.inputVariables = {static_cast<int>(u->values[0])};
-    builder.add(std::move(system), *x, y, errorsBefore);
+    builder.add(std::move(system), x, y, errorsBefore);
   }
   return result;
 }
@@ -357,6 +421,7 @@ void addBodiesReadThroughOutputs(const Expression& expression, const Model& mode
       const ControlSystem& system = controls->systems[static_cast<size_t>(owner->system)];
       if (!system.hasFeedThrough) continue;
       visitedSystem[static_cast<size_t>(owner->system)] = 1;
+      if (system.subroutine) addSubroutineBodies(*system.subroutine, model, bodies);  // its own c_sysfnc reads
       for (const int input : system.inputVariables) {
         const int index = variables ? variables->indexOf(input) : -1;
         if (index >= 0) addBodiesRead(variables->variables[static_cast<size_t>(index)].expression, model, bodies);
@@ -364,6 +429,28 @@ void addBodiesReadThroughOutputs(const Expression& expression, const Model& mode
       }
     }
     for (const int id : read->variableIds()) pushVariable(id);
+  }
+}
+
+void setUpStateEquationSubroutines(ControlModel& controls, const std::vector<ControlStateEqnSpec>& specs,
+                                   const Model& model, Diagnostics& diagnostics) {
+  for (ControlSystem& system : controls.systems) {
+    if (!system.general) continue;
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.id == system.id; });
+    if (spec == specs.end()) continue;
+    const ElementSubroutine::StateEquationSizes sizes{system.stateCount(),
+                                                      static_cast<int>(system.inputVariables.size()),
+                                                      system.outputCount()};
+    system.subroutine = buildElementSubroutine(spec->subroutine, "GSESUB", 0, "[stated, output]", false, spec->loc,
+                                               model, diagnostics, sizes);
+    if (!system.subroutine) continue;
+    // Its rows are evaluated before accelerations and loads exist, as its inputs' (resolveControlInputs).
+    const OutputReads reads = subroutineReads(*system.subroutine, model);
+    if (reads.acceleration || reads.contacts || reads.loads) {
+      diagnostics.error(spec->loc, system.subroutine->routine.describe() + " reads, through c_varval, a variable "
+                                   "that reads accelerations or loads; a control system may read positions, "
+                                   "velocities, time, variables and states");
+    }
   }
 }
 
@@ -418,9 +505,10 @@ void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostic
         loop += controls.systems[static_cast<size_t>(next)].element + " id=" +
                 std::to_string(controls.systems[static_cast<size_t>(next)].id);
         const ControlSystem& system = controls.systems[static_cast<size_t>(next)];
-        diagnostics.error(system.loc, "its outputs read themselves at the same instant through its inputs (D is not "
-                                      "0), an algebraic loop: " + loop + "; break it with a state (a Control_Diff or "
-                                      "a strictly proper system)");
+        const char* why = system.general ? "a GSESUB's outputs may read its inputs" : "D is not 0";
+        diagnostics.error(system.loc, std::string("its outputs read themselves at the same instant through its inputs "
+                                                  "(") + why + "), an algebraic loop: " + loop + "; break it with a "
+                                      "state (a Control_Diff or a strictly proper system)");
         return true;
       }
       if (mark[static_cast<size_t>(next)] == 0 && visit(next, path)) return true;

@@ -1,7 +1,8 @@
-// Control_StateEqn: a linear dynamic system ẋ = A x + B u, y = C x + D u whose states x the integrator carries
-// beside the bodies' (after the Control_Diff states), whose inputs u are the Reference_Variables of a U array, and
-// whose states and outputs ARYVAL reads through its X and Y arrays. Control_SISO (control_siso.h) is built into the
-// same ControlSystem. The deck element, its checks, and the model's systems.
+// Control_StateEqn: a dynamic system whose states x the integrator carries beside the bodies' (after the Control_Diff
+// states), whose inputs u are the Reference_Variables of a U array, and whose states and outputs ARYVAL reads through
+// its X and Y arrays: linear, ẋ = A x + B u, y = C x + D u (type="LINEAR"), or general, ẋ = f(t, x, u),
+// y = g(t, x, u) given by a GSESUB (type="USERSUB"). Control_SISO (control_siso.h) is built into the same
+// ControlSystem. The deck element, its checks, and the model's systems.
 #pragma once
 
 #include <map>
@@ -13,6 +14,7 @@
 
 #include <Eigen/Dense>
 
+#include "plugins/element_subroutine.h"
 #include "solver/core/diagnostics.h"
 #include "solver/core/model.h"
 #include "solver/core/schema.h"
@@ -34,21 +36,29 @@ struct ControlStateEqnSpec {
   std::optional<long> a_matrix_id, b_matrix_id, c_matrix_id, d_matrix_id;
   std::optional<int> num_state, num_output;
   bool is_static_hold = false;
-  // The USERSUB form's attributes (usrsub_dll_name…, usrsub_der1_name…), by name: kept to name the subroutine in
-  // the refusal, since Lodestone cannot call GSE subroutines yet.
-  std::vector<std::pair<std::string, std::string>> subroutineAttributes;
+  SubroutineAttributeValues subroutine;  // type="USERSUB": GSESUB
+  // MotionSolve's partial derivatives of a GSESUB (GSEXX, GSEXU, GSEYX, GSEYU) and the co-simulation attributes
+  // (fmu_communication_interval, ip_address), by name: never used, each said so.
+  std::vector<std::pair<std::string, std::string>> unusedAttributes;
 };
 
 const ElementSchema<ControlStateEqnSpec>& controlStateEqnSchema();
-// type="LINEAR" names its X array and its A matrix; USERSUB (GSE subroutines) is refused.
+// type="LINEAR" names its X array and its A matrix; type="USERSUB" its GSESUB and num_state (with an X array when
+// there are states).
 void checkControlStateEqn(const ControlStateEqnSpec& spec, Diagnostics& diagnostics);
 
-// One linear system of the model, from a Control_StateEqn or a Control_SISO.
+// One system of the model, from a Control_StateEqn or a Control_SISO: linear (its matrices), or a GSESUB's.
 struct ControlSystem {
   long id = 0;
   SourceLoc loc;
   std::string element;  // "Control_StateEqn" or "Control_SISO", for messages
-  Eigen::MatrixXd a, b, c, d;  // n×n, n×m, p×n, p×m (m inputs, p outputs; B and D have m columns even when m = 0)
+  int states = 0, outputs = 0;  // n and p
+  // Linear: n×n, n×m, p×n, p×m (m inputs; B and D have m columns even when m = 0). Empty with a GSESUB.
+  Eigen::MatrixXd a, b, c, d;
+  // type="USERSUB": the GSESUB that gives ẋ and y, loaded and set up once the variables exist
+  // (setUpStateEquationSubroutines); until then, and under `check`, nothing.
+  std::optional<ElementSubroutine> subroutine;
+  bool general = false;  // type="USERSUB": ẋ and y come from the subroutine
   Eigen::VectorXd initialState;
   std::vector<int> inputVariables;  // ids of the U array's Reference_Variables, in order (m of them)
   // Their indices in the model's VariableModel, found once the variables exist (resolveControlInputs): what the
@@ -56,10 +66,11 @@ struct ControlSystem {
   std::vector<int> inputIndices;
   long xArray = 0, yArray = 0;      // 0: none
   int stateOffset = 0;              // first of its states within the block of all systems' states
-  bool hasFeedThrough = false;      // D ≠ 0: an output reads the inputs at the same instant
+  // An output reads the inputs at the same instant: D ≠ 0, or a GSESUB with outputs (which may read them).
+  bool hasFeedThrough = false;
 
-  int stateCount() const { return static_cast<int>(a.rows()); }
-  int outputCount() const { return static_cast<int>(c.rows()); }
+  int stateCount() const { return states; }
+  int outputCount() const { return outputs; }
 };
 
 struct ControlModel {
@@ -82,6 +93,10 @@ std::shared_ptr<ControlModel> buildControlModel(const std::vector<ControlStateEq
                                                 const std::vector<ReferenceMatrixSpec>& matrices,
                                                 const std::vector<ReferenceArraySpec>& arrays,
                                                 Diagnostics& diagnostics);
+// Once the variables exist: each general system's GSESUB loaded and set up (`run`; `check` runs no user code), on the
+// element's line when it cannot be. Before resolveControlInputs, which checks what it reads.
+void setUpStateEquationSubroutines(ControlModel& controls, const std::vector<ControlStateEqnSpec>& specs,
+                                   const Model& model, Diagnostics& diagnostics);
 // Once the variables exist: each system's inputIndices, and the checks that every input is a Reference_Variable of
 // the deck whose expression reads neither accelerations nor loads (the states' rows are evaluated from positions and
 // velocities alone, as a Control_Diff's), and that no output with feed-through reads itself through its inputs (an

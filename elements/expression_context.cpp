@@ -83,10 +83,20 @@ bool checkDataReference(const DataReference& reference, const Expression& expres
                                "and no such element of the deck names it");
     return false;
   }
-  if (reference.orderOrPosition > array->size) {
+  // An X or Y array has as many elements as its system has states or outputs, whatever its num_element says.
+  int size = array->size;
+  const std::string* holding = nullptr;
+  if (const ControlModel::ArrayOwner* owner = controls ? controls->ownerOf(reference.id) : nullptr) {
+    const ControlSystem& system = controls->systems[static_cast<size_t>(owner->system)];
+    size = owner->outputs ? system.outputCount() : system.stateCount();
+    holding = &system.element;
+  }
+  if (reference.orderOrPosition > size) {
     diagnostics.error(loc, where + "reads element " + std::to_string(reference.orderOrPosition) + " of " + named +
-                               ", which has " + std::to_string(array->size) +
-                               (array->size == 1 ? " element" : " elements"));
+                               ", which has " + std::to_string(size) + (size == 1 ? " element" : " elements") +
+                               (holding ? " (the " + std::string(array->type == "X" ? "states" : "outputs") +
+                                              " of its " + *holding + ")"
+                                        : std::string()));
     return false;
   }
   if (array->type == "U") {
@@ -455,26 +465,53 @@ double ModelExpressionContext::arrayValue(int id, int position) const {
   return found->values[static_cast<size_t>(position - 1)];
 }
 
-double ModelExpressionContext::controlArrayValue(const ControlModel::ArrayOwner& owner, int position) const {
-  const ControlSystem& system = model_.controls->systems[static_cast<size_t>(owner.system)];
-  const int row = position - 1;
-  if (!differentialStates_ || row < 0 || row >= (owner.outputs ? system.outputCount() : system.stateCount())) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
+std::optional<std::span<const double>> ModelExpressionContext::controlStates(const ControlSystem& system) const {
+  if (!differentialStates_) return std::nullopt;
   // The systems' states follow the Control_Diff states in the block the driver keeps.
   const size_t first = (model_.differentials ? model_.differentials->equations.size() : 0) +
                        static_cast<size_t>(system.stateOffset);
   const std::vector<double>& states = differentialStates_->values;
-  if (first + static_cast<size_t>(system.stateCount()) > states.size()) return std::numeric_limits<double>::quiet_NaN();
-  if (!owner.outputs) return states[first + static_cast<size_t>(row)];
+  if (first + static_cast<size_t>(system.stateCount()) > states.size()) return std::nullopt;
+  return std::span<const double>(states.data() + first, static_cast<size_t>(system.stateCount()));
+}
+
+double ModelExpressionContext::controlArrayValue(const ControlModel::ArrayOwner& owner, int position) const {
+  const ControlSystem& system = model_.controls->systems[static_cast<size_t>(owner.system)];
+  const int row = position - 1;
+  const std::optional<std::span<const double>> states = controlStates(system);
+  if (!states || row < 0 || row >= (owner.outputs ? system.outputCount() : system.stateCount())) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  if (!owner.outputs) return (*states)[static_cast<size_t>(row)];
+  if (system.general) return stateEquationValues(owner.system, false).output[static_cast<size_t>(row)];
   // y = C x + D u: the inputs read now, as the output is algebraic.
   double output = 0;
-  for (int j = 0; j < system.stateCount(); ++j) output += system.c(row, j) * states[first + static_cast<size_t>(j)];
+  for (int j = 0; j < system.stateCount(); ++j) output += system.c(row, j) * (*states)[static_cast<size_t>(j)];
   for (size_t i = 0; i < system.inputIndices.size(); ++i) {
     const double feedThrough = system.d(row, static_cast<int>(i));
     if (feedThrough != 0.0) output += feedThrough * variableAt(system.inputIndices[i]);
   }
   return output;
+}
+
+const StateEquationValues& ModelExpressionContext::stateEquationValues(int index, bool dflag) const {
+  const ControlSystem& system = model_.controls->systems[static_cast<size_t>(index)];
+  if (stateEquations_.size() <= static_cast<size_t>(index)) stateEquations_.resize(model_.controls->systems.size());
+  StateEquationCache& cache = stateEquations_[static_cast<size_t>(index)];
+  if (cache.computedIn == generation_) return cache.values;
+  const std::optional<std::span<const double>> states = controlStates(system);
+  if (!system.subroutine || !states) {  // `check` builds no subroutine; a context without states has none to read
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    cache.values = StateEquationValues{std::vector<double>(static_cast<size_t>(system.stateCount()), kNaN),
+                                       std::vector<double>(static_cast<size_t>(system.outputCount()), kNaN)};
+  } else {
+    cache.inputs.resize(system.inputIndices.size());
+    for (size_t i = 0; i < system.inputIndices.size(); ++i) cache.inputs[i] = variableAt(system.inputIndices[i]);
+    cache.values = callStateEquationSubroutine(*system.subroutine, ContextSubroutineState(model_, *this), dflag,
+                                               *states, cache.inputs);
+  }
+  cache.computedIn = generation_;
+  return cache.values;
 }
 
 std::optional<MarkerLoads> ModelExpressionContext::elementLoads(LoadSource source, int id) const {

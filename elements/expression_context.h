@@ -136,12 +136,19 @@ class ModelExpressionContext final : public ExpressionContext {
   // Where SENVAL reads the Sensor_Evaluate values from now on (null: nowhere, it gives NaN); must outlive the
   // context's use.
   void setSensorEvaluateValues(const SensorEvaluateValues* values) { sensorEvaluateValues_ = values; }
+  // A general control system's (its GSESUB's) states' rates and outputs at the state the context is set to and the
+  // system's states and inputs now: called once per state and system, as a variable is evaluated. `system` indexes
+  // the model's ControlModel; `dflag` is handed to the subroutine of the call that computes them.
+  const StateEquationValues& stateEquationValues(int system, bool dflag) const;
 
  private:
   // Variable `root` and every variable it reads that is not yet computed for this state.
   void computeWithReads(size_t root) const;
-  // ARYVAL of a control system's X array (its states) or Y array (its outputs C x + D u); NaN without the states.
+  // ARYVAL of a control system's X array (its states) or Y array (its outputs C x + D u, or its GSESUB's); NaN
+  // without the states.
   double controlArrayValue(const ControlModel::ArrayOwner& owner, int position) const;
+  // The system's states within the differential states, or nothing when they are not there (no states set).
+  std::optional<std::span<const double>> controlStates(const ControlSystem& system) const;
 
   const Model& model_;
   const VariableModel* variables_ = nullptr;
@@ -157,6 +164,12 @@ class ModelExpressionContext final : public ExpressionContext {
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory
   mutable bool computingVariables_ = false;       // inside computeWithReads (a VARSUB may call it again)
+  struct StateEquationCache {
+    StateEquationValues values;
+    std::vector<double> inputs;
+    std::uint64_t computedIn = 0;
+  };
+  mutable std::vector<StateEquationCache> stateEquations_;  // per control system, as values_ per variable
   std::uint64_t generation_ = 1;
 };
 

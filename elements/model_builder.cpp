@@ -214,6 +214,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
   setUpDifferentialSubroutines(*differentials, spec.differentials, model, diagnostics);  // DIFSUB reads variables
   checkDifferentialReferences(*model.differentials, model, diagnostics);
   checkSensorEvaluateReferences(*sensorEvaluates, spec.sensorEvaluates, model, diagnostics);  // SEVSUB reads variables
+  setUpStateEquationSubroutines(*controls, spec.stateEquations, model, diagnostics);  // GSESUB reads variables
   resolveControlInputs(*controls, model, diagnostics);  // their inputs' variable indices
   if (model.contacts) checkContactLawReadings(*model.contacts, model, diagnostics);  // contact laws read them too
   model.sensors = buildSensorModel(spec.sensors, model, diagnostics);

@@ -76,10 +76,10 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
   return subroutine;
 }
 
-std::optional<ElementSubroutine> buildElementSubroutine(const SubroutineAttributeValues& values,
-                                                        const char* defaultFunction, size_t count, const char* returns,
-                                                        bool withoutDflag, const SourceLoc& loc, const Model& model,
-                                                        Diagnostics& diagnostics) {
+std::optional<ElementSubroutine> buildElementSubroutine(
+    const SubroutineAttributeValues& values, const char* defaultFunction, size_t count, const char* returns,
+    bool withoutDflag, const SourceLoc& loc, const Model& model, Diagnostics& diagnostics,
+    std::optional<ElementSubroutine::StateEquationSizes> stateEquation) {
   std::optional<UserSubroutine> routine = loadSubroutine(values, defaultFunction, loc, diagnostics);
   if (!routine) return std::nullopt;
   ElementSubroutine subroutine{.routine = std::move(*routine),
@@ -88,7 +88,8 @@ std::optional<ElementSubroutine> buildElementSubroutine(const SubroutineAttribut
                                .kind = loc.element,
                                .count = count,
                                .withoutDflag = withoutDflag,
-                               .returns = returns};
+                               .returns = returns,
+                               .stateEquation = stateEquation};
   const VariableModel* variables = model.variables.get();
   const InitialSubroutineState initial(model, [variables](int id) { return variables && variables->indexOf(id) >= 0; });
   if (!setUpSubroutine(subroutine, initial, loc, diagnostics)) return std::nullopt;

@@ -64,12 +64,13 @@ std::optional<ElementSubroutine> buildForceSubroutine(const SubroutineAttributeV
                                                       const SourceLoc& loc, const Model& model,
                                                       ForceConnection& connection, Diagnostics& diagnostics);
 
-// The subroutine of an element that is not a force (SENSUB, REQSUB: withoutDflag; DIFSUB) loaded and set up at the
-// model's initial state: ElementSubroutine's fields from `loc`. Nothing after reporting why on `loc`.
-std::optional<ElementSubroutine> buildElementSubroutine(const SubroutineAttributeValues& values,
-                                                        const char* defaultFunction, size_t count, const char* returns,
-                                                        bool withoutDflag, const SourceLoc& loc, const Model& model,
-                                                        Diagnostics& diagnostics);
+// The subroutine of an element that is not a force (SENSUB, REQSUB: withoutDflag; DIFSUB; GSESUB: `stateEquation`)
+// loaded and set up at the model's initial state: ElementSubroutine's fields from `loc`. Nothing after reporting why
+// on `loc`.
+std::optional<ElementSubroutine> buildElementSubroutine(
+    const SubroutineAttributeValues& values, const char* defaultFunction, size_t count, const char* returns,
+    bool withoutDflag, const SourceLoc& loc, const Model& model, Diagnostics& diagnostics,
+    std::optional<ElementSubroutine::StateEquationSizes> stateEquation = std::nullopt);
 inline std::optional<ElementSubroutine> buildOutputSubroutine(const SubroutineAttributeValues& values,
                                                               const char* defaultFunction, size_t count,
                                                               const char* returns, const SourceLoc& loc,

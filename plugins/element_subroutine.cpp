@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <span>
 
 #include "python_scripts.h"
 #include "solver/core/excerpt.h"
@@ -276,11 +277,21 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   const bool stopBefore = record.stopRequest.has_value();
   const size_t messagesBefore = record.messages.size();
   try {
-    callSubroutine(subroutine.routine,
-                   ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
-                               .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(),
-                               .count = subroutine.count,
-                               .returns = subroutine.returns, .element = subroutine.kind.c_str()});
+    if (subroutine.stateEquation) {
+      // The sizes a GSESUB dimensions its arrays with, and zeros: the set-up call computes nothing.
+      const std::vector<double> states(static_cast<size_t>(subroutine.stateEquation->states), 0.0);
+      const std::vector<double> inputs(static_cast<size_t>(subroutine.stateEquation->inputs), 0.0);
+      callSubroutine(subroutine.routine,
+                     StateEquationCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                                       .states = states, .inputs = inputs,
+                                       .outputCount = subroutine.stateEquation->outputs});
+    } else {
+      callSubroutine(subroutine.routine,
+                     ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .iflag = true,
+                                 .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(),
+                                 .count = subroutine.count, .returns = subroutine.returns,
+                                 .element = subroutine.kind.c_str()});
+    }
   } catch (const SubroutineError& error) {
     diagnostics.error(loc, std::string("the set-up call (iflag = 1): ") + error.what() +
                                (error.details().empty() ? "" : "\n" + error.details()));
@@ -300,18 +311,15 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
   return true;
 }
 
-std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
-                                            bool dflag, const std::array<double, 6>& disp,
-                                            const std::array<double, 6>& velo) {
+namespace {
+
+// A call's failure (a Python exception, a wrong return), recorded as the run's reason to stop and rethrown.
+template <class Call>
+auto guardedCall(const ElementSubroutine& subroutine, const SubroutineState& state, const Call& call) {
   ElementHost host(subroutine, state, nullptr);
   const ScopedSubroutineHost installed(host);
-  std::array<double, 8> result;
   try {
-    result = callSubroutine(subroutine.routine,
-                            ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
-                                        .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(),
-                                        .disp = disp, .velo = velo, .count = subroutine.count,
-                                        .returns = subroutine.returns, .element = subroutine.kind.c_str()});
+    return callSubroutine(subroutine.routine, call);
   } catch (const SubroutineError& error) {
     ElementSubroutineRecord& record = elementSubroutineRecord();
     const std::string reason = recordFailure(subroutine, error, state.time());
@@ -321,21 +329,50 @@ std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine,
     }
     throw;
   }
-  // A value the equations use (not SENSUB's or REQSUB's, read at outputs and sensors) that is not finite makes the
-  // integrator retry: said once.
-  for (size_t k = 0; !subroutine.withoutDflag && k < subroutine.count; ++k) {
-    if (std::isfinite(result[k])) continue;
+}
+
+// A value the equations use that is not finite makes the integrator retry: said once per element. True when all are.
+bool checkFinite(const ElementSubroutine& subroutine, std::span<const double> values, double time) {
+  for (const double value : values) {
+    if (std::isfinite(value)) continue;
     ElementSubroutineRecord& record = elementSubroutineRecord();
-    const std::string returned = subroutine.routine.describe() + " returned " + formatReal(result[k]) + " at t=" +
-                                 formatReal(state.time());
+    const std::string returned = subroutine.routine.describe() + " returned " + formatReal(value) + " at t=" +
+                                 formatReal(time);
     if (!record.firstNonFiniteReturn) record.firstNonFiniteReturn = subroutine.element + ": " + returned;
     if (record.reported.insert(subroutine.element + " not finite").second) {
       record.messages.push_back(
           {subroutine.element + ": " + returned + "; the integrator will retry with smaller steps", true});
     }
-    break;
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+                                            bool dflag, const std::array<double, 6>& disp,
+                                            const std::array<double, 6>& velo) {
+  const std::array<double, 8> result = guardedCall(
+      subroutine, state,
+      ElementCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag,
+                  .withoutDflag = subroutine.withoutDflag, .field = subroutine.takesDeflection(), .disp = disp,
+                  .velo = velo, .count = subroutine.count, .returns = subroutine.returns,
+                  .element = subroutine.kind.c_str()});
+  // SENSUB's and REQSUB's values are read at outputs and sensors, never by the equations.
+  if (!subroutine.withoutDflag) checkFinite(subroutine, std::span(result.data(), subroutine.count), state.time());
   return result;
+}
+
+StateEquationValues callStateEquationSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+                                                bool dflag, std::span<const double> states,
+                                                std::span<const double> inputs) {
+  StateEquationValues values = guardedCall(
+      subroutine, state,
+      StateEquationCall{.id = static_cast<int>(subroutine.id), .time = state.time(), .dflag = dflag, .states = states,
+                        .inputs = inputs, .outputCount = subroutine.stateEquation->outputs});
+  if (checkFinite(subroutine, values.stated, state.time())) checkFinite(subroutine, values.output, state.time());
+  return values;
 }
 
 ElementSubroutineRecord& elementSubroutineRecord() {

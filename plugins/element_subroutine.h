@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,12 @@ struct ElementSubroutine {
   // FIESUB, Force_Field's: (id, time, par, npar, disp, velo, dflag, iflag, field…), the deflection handed in.
   bool takesDeflection() const { return kind == "Force_Field"; }
   const char* returns = "";
+  // GSESUB, Control_StateEqn's: (id, time, par, npar, dflag, iflag, nstate, states, ninput, input, noutpt, stated,
+  // output), the system's sizes; nothing for the other families.
+  struct StateEquationSizes {
+    int states = 0, inputs = 0, outputs = 0;
+  };
+  std::optional<StateEquationSizes> stateEquation;
   // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).
   std::vector<int> markersRead, variablesRead;
 };
@@ -117,6 +124,12 @@ bool setUpSubroutine(ElementSubroutine& subroutine, const SubroutineState& state
 std::array<double, 8> callElementSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
                                             bool dflag, const std::array<double, 6>& disp = {},
                                             const std::array<double, 6>& velo = {});
+
+// One GSESUB call (subroutine.stateEquation) at `state` with the system's states and inputs: the states' time
+// derivatives and the outputs. Failures and values that are not finite as callElementSubroutine's.
+StateEquationValues callStateEquationSubroutine(const ElementSubroutine& subroutine, const SubroutineState& state,
+                                                bool dflag, std::span<const double> states,
+                                                std::span<const double> inputs);
 
 // What the calls of element subroutines left for the run's log, one record per process (a process runs one
 // simulation at a time, as the utilities' host is one per process): cleared when a simulation starts.

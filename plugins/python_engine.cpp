@@ -147,13 +147,17 @@ py::object callPython(const UserSubroutine& routine, Arguments&&... arguments) {
   }
 }
 
-// The numbers of a returned sequence, which must have `count` of them; `expected` says what they are.
-template <size_t Count>
-std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const py::object& result,
-                                          const char* expected) {
+// The numbers of a returned sequence, which must have `count` of them; `expected` says what they are. `part`: the
+// sequence is that part of what was returned ("stated" of [stated, output]), for messages.
+std::vector<double> returnedNumbers(const UserSubroutine& routine, const py::handle& result, size_t count,
+                                    const std::string& expected, const std::string& part = std::string()) {
   const auto wrong = [&](const std::string& what) {
-    return SubroutineError(routine.describe() + " returned " + what + "; it must return a sequence of " +
-                               std::to_string(Count) + (Count == 1 ? " number, " : " numbers, ") + expected,
+    const std::string sequence = "a sequence of " + std::to_string(count) + (count == 1 ? " number, " : " numbers, ") +
+                                 expected;
+    return SubroutineError(routine.describe() + " returned " +
+                               (part.empty() ? what + "; it must return " + sequence
+                                             : "[stated, output] whose " + part + " is " + what + "; " + part +
+                                                   " must be " + sequence),
                            std::string());
   };
   const bool isText = py::isinstance<py::str>(result) || py::isinstance<py::bytes>(result);
@@ -163,11 +167,11 @@ std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const p
     PyErr_Clear();
     throw wrong(describeValue(result));
   }
-  if (static_cast<size_t>(size) != Count) {
+  if (static_cast<size_t>(size) != count) {
     throw wrong(std::to_string(size) + (size == 1 ? " value" : " values") + " (" + text(py::repr(result)) + ")");
   }
-  std::array<double, Count> numbers{};
-  for (size_t k = 0; k < Count; ++k) {
+  std::vector<double> numbers(count);
+  for (size_t k = 0; k < count; ++k) {
     const py::object item =
         py::reinterpret_steal<py::object>(PySequence_GetItem(result.ptr(), static_cast<Py_ssize_t>(k)));
     if (!item) {
@@ -185,6 +189,15 @@ std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const p
   return numbers;
 }
 
+template <size_t Count>
+std::array<double, Count> returnedNumbers(const UserSubroutine& routine, const py::handle& result,
+                                          const char* expected) {
+  const std::vector<double> numbers = returnedNumbers(routine, result, Count, expected);
+  std::array<double, Count> fixed{};
+  std::ranges::copy(numbers, fixed.begin());
+  return fixed;
+}
+
 class Engine final : public PythonEngine {
  public:
   std::shared_ptr<const PythonScript> load(const std::string& path) override;
@@ -196,6 +209,7 @@ class Engine final : public PythonEngine {
   void call(const UserSubroutine& routine, const ContactPostCall& call) override;
   void call(const UserSubroutine& routine, const ControlCall& call) override;
   std::array<double, 8> call(const UserSubroutine& routine, const ElementCall& call) override;
+  StateEquationValues call(const UserSubroutine& routine, const StateEquationCall& call) override;
 
  private:
   // FIESUB: the ElementCall with the deflection and its rate handed in.
@@ -385,6 +399,28 @@ std::array<double, 8> Engine::call(const UserSubroutine& routine, const ElementC
     case 8: values = returnedNumbers<8>(routine, result, call.returns); break;
     default: throw std::logic_error("an element subroutine returns 1, 3, 6 or 8 numbers");
   }
+  return values;
+}
+
+StateEquationValues Engine::call(const UserSubroutine& routine, const StateEquationCall& call) {
+  const py::object result =
+      callPython(routine, call.id, call.time, listOf(routine.parameters), routine.parameters.size(),
+                 call.dflag ? 1 : 0, call.iflag ? 1 : 0, call.states.size(), listOf(call.states), call.inputs.size(),
+                 listOf(call.inputs), call.outputCount);
+  StateEquationValues values{std::vector<double>(call.states.size(), 0.0),
+                             std::vector<double>(static_cast<size_t>(call.outputCount), 0.0)};
+  if (call.iflag) return values;
+  const std::string stated = "the " + std::to_string(call.states.size()) + " states' time derivatives";
+  const std::string output = std::to_string(call.outputCount) + (call.outputCount == 1 ? " output" : " outputs");
+  const bool isText = py::isinstance<py::str>(result) || py::isinstance<py::bytes>(result);
+  if (isText || !py::isinstance<py::sequence>(result) || py::len(result) != 2) {
+    throw SubroutineError(routine.describe() + " returned " + describeValue(result) + "; it must return [stated, "
+                          "output]: stated " + stated + ", output its " + output,
+                          std::string());
+  }
+  const py::sequence pair = py::reinterpret_borrow<py::sequence>(result);
+  values.stated = returnedNumbers(routine, pair[0], call.states.size(), stated, "stated");
+  values.output = returnedNumbers(routine, pair[1], values.output.size(), "its " + output, "output");
   return values;
 }
 

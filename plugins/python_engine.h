@@ -29,6 +29,7 @@ class PythonEngine {
   virtual void call(const UserSubroutine& routine, const ContactPostCall& call) = 0;
   virtual void call(const UserSubroutine& routine, const ControlCall& call) = 0;
   virtual std::array<double, 8> call(const UserSubroutine& routine, const ElementCall& call) = 0;
+  virtual StateEquationValues call(const UserSubroutine& routine, const StateEquationCall& call) = 0;
 
  protected:
   ~PythonEngine() = default;  // lives as long as the process

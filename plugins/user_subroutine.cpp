@@ -122,4 +122,31 @@ std::array<double, 8> callSubroutine(const UserSubroutine& routine, const Elemen
   return values;
 }
 
+StateEquationValues callSubroutine(const UserSubroutine& routine, const StateEquationCall& call) {
+  const UserCodeCall inside(routine, call.id, call.time, "Control_StateEqn");
+  if (routine.isPython()) return pythonEngine().call(routine, call);
+  int id = call.id, npar = static_cast<int>(routine.parameters.size());
+  int dflag = call.dflag ? 1 : 0, iflag = call.iflag ? 1 : 0;
+  int nstate = static_cast<int>(call.states.size()), ninput = static_cast<int>(call.inputs.size());
+  int noutpt = call.outputCount;
+  double time = call.time;
+  ParameterCopy par(routine.parameters);
+  // Copies it may write to; arrays of at least one entry, as a Fortran caller would pass for a size of 0.
+  std::vector<double> states(call.states.begin(), call.states.end()), inputs(call.inputs.begin(), call.inputs.end());
+  states.resize(std::max<size_t>(states.size(), 1));
+  inputs.resize(std::max<size_t>(inputs.size(), 1));
+  StateEquationValues values{std::vector<double>(static_cast<size_t>(std::max(nstate, 1)), 0.0),
+                             std::vector<double>(static_cast<size_t>(std::max(noutpt, 1)), 0.0)};
+  reinterpret_cast<lodestone_gsesub>(routine.address)(&id, &time, par.data(), &npar, &dflag, &iflag, &nstate,
+                                                      states.data(), &ninput, inputs.data(), &noutpt,
+                                                      values.stated.data(), values.output.data());
+  values.stated.resize(call.states.size());
+  values.output.resize(static_cast<size_t>(call.outputCount));
+  if (call.iflag) {
+    std::fill(values.stated.begin(), values.stated.end(), 0.0);
+    std::fill(values.output.begin(), values.output.end(), 0.0);
+  }
+  return values;
+}
+
 }  // namespace lodestone

@@ -85,6 +85,20 @@ struct ElementCall {
   const char* element = "";  // the element's kind ("Force_Scalar_TwoBody"), for the line of a crash in the call
 };
 
+// GSESUB (Control_StateEqn type="USERSUB"): (id, time, par, npar, dflag, iflag, nstate, states, ninput, input,
+// noutpt) -> stated[0..nstate), output[0..noutpt): the states' time derivatives and the outputs at the states and
+// inputs handed in. In C both are arrays it fills; in Python it returns [stated, output], two sequences.
+struct StateEquationCall {
+  int id = 0;
+  double time = 0;
+  bool dflag = false, iflag = false;
+  std::span<const double> states, inputs;
+  int outputCount = 0;
+};
+struct StateEquationValues {
+  std::vector<double> stated, output;
+};
+
 // A subroutine that gave no usable result: a Python exception, or a return value of the wrong kind or length.
 // what(): one line ("CNFSUB in /m/contact.py raised ZeroDivisionError: float division by zero"); details(): the
 // lines that explain it (Python's traceback), empty when there are none.
@@ -110,5 +124,7 @@ void callSubroutine(const UserSubroutine& routine, const ContactPostCall& call);
 void callSubroutine(const UserSubroutine& routine, const ControlCall& call);
 // The first call.count numbers are the result; the rest are 0. The set-up call's result is all zeros.
 std::array<double, 8> callSubroutine(const UserSubroutine& routine, const ElementCall& call);
+// Both vectors sized as the call says; all zeros for the set-up call.
+StateEquationValues callSubroutine(const UserSubroutine& routine, const StateEquationCall& call);
 
 }  // namespace lodestone

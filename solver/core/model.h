@@ -78,7 +78,7 @@ struct DifferentialModel;
 struct JointFrictionModel;
 // The Sensor_Evaluate elements (elements/sensor_evaluate.h): values stored when sensors fire, read by SENVAL.
 struct SensorEvaluateModel;
-// The linear control systems, Control_StateEqn and Control_SISO (elements/control_state_eqn.h).
+// The control systems, Control_StateEqn (linear or a GSESUB's) and Control_SISO (elements/control_state_eqn.h).
 struct ControlModel;
 
 struct ElementCount {

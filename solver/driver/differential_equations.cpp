@@ -30,8 +30,9 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
   bodyDerivatives_.resize(static_cast<size_t>(count_));
   for (int k = 0; k < count_; ++k) {
     if (k >= equationCount_) {
-      // A control system's row reads the bodies its input variables read.
+      // A control system's row reads the bodies its input variables read, and its GSESUB's own.
       const ControlSystem& system = controls_->systems[static_cast<size_t>(controlRows_[k - equationCount_].first)];
+      if (system.subroutine) addSubroutineBodies(*system.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
       for (const int index : system.inputIndices) {
         if (index >= 0) {
           const Expression& input = model.variables->variables[static_cast<size_t>(index)].expression;
@@ -79,6 +80,10 @@ void DifferentialEquations::readRates(const double* yp) {
 double DifferentialEquations::controlResidual(int k) const {
   const auto [index, row] = controlRows_[static_cast<size_t>(k - equationCount_)];
   const ControlSystem& system = controls_->systems[static_cast<size_t>(index)];
+  if (system.general) {
+    return states_.rates[static_cast<size_t>(k)] -
+           context_.stateEquationValues(index, differencing_).stated[static_cast<size_t>(row)];
+  }
   const int first = equationCount_ + system.stateOffset;
   double rate = 0;
   for (int j = 0; j < system.stateCount(); ++j) {

@@ -1,7 +1,7 @@
 // The Control_Diff equations in the integrator's residual: one state each, at the end of the state vector
 // (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit);
 // after them the control systems' states (Control_StateEqn, Control_SISO), with rows ẋ − (A x + B u) = 0, u their
-// input variables; and their iteration-matrix rows by finite differences over the few columns they read (the
+// input variables, or ẋ − f(t, x, u) = 0 with f a GSESUB's; and their iteration-matrix rows by finite differences over the few columns they read (the
 // Control_Diff and control states and rates, and the states of the bodies whose markers their expressions name).
 #pragma once
 
@@ -56,7 +56,8 @@ class DifferentialEquations {
   // Every row at (time, bodies) and the current states and rates, into `out` (count_ values).
   void residuals(double time, std::span<const BodyKinematics> bodies, double* out);
 
-  // Row k of a control system (k ≥ equationCount_): ẋ − (A x + B u) at the current states and inputs.
+  // Row k of a control system (k ≥ equationCount_): ẋ − (A x + B u), or ẋ − f(x, u) of its GSESUB, at the current
+  // states and inputs.
   double controlResidual(int k) const;
 
   // Set while differentiate() perturbs states: a DIFSUB's dflag.

@@ -11,6 +11,7 @@
 
 #include "contact_interference.h"
 #include "elements/control_diff.h"
+#include "elements/control_state_eqn.h"
 #include "elements/force_contact.h"
 #include "elements/force_elements.h"
 #include "elements/reference_variable.h"
@@ -65,6 +66,11 @@ std::vector<std::string> userCodeUses(const Model& model) {
   if (model.differentials) {
     for (const ControlDiff& equation : model.differentials->equations) {
       if (equation.subroutine) add(equation.loc, equation.implicit ? "residual" : "derivative", *equation.subroutine);
+    }
+  }
+  if (model.controls) {
+    for (const ControlSystem& system : model.controls->systems) {
+      if (system.subroutine) add(system.loc, "states' rates and outputs", *system.subroutine);
     }
   }
   if (model.sensors) {

@@ -1,5 +1,5 @@
 // Control_StateEqn, Control_SISO and Reference_Matrix in decks: the forms that read, and each refusal on the
-// element's line — matrices of the wrong size, arrays of the wrong type or shared by two systems, a GSE subroutine,
+// element's line — matrices of the wrong size, arrays of the wrong type or shared by two systems, a GSE's attributes,
 // an improper transfer function, an ARYVAL of an X array no system owns, an input that reads accelerations, and an
 // algebraic loop through a feed-through output.
 #include "support/deck_testing.h"
@@ -91,16 +91,48 @@ TEST(ControlStateEqnDecks, ASystemRefusedOwnsNoArray) {
   EXPECT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
 }
 
-TEST(ControlStateEqnDecks, GseSubroutinesAreRefusedNamingTheLibrary) {
+TEST(ControlStateEqnDecks, GseAttributesAreChecked) {
   const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
       kArrays +
-      "<Control_StateEqn id=\"305001\" type=\"USERSUB\" x_solver_array_id=\"22\" u_solver_array_id=\"21\" "
-      "ic_solver_array_id=\"0\" num_state=\"2\" num_output=\"0\" usrsub_param_string=\"USER(908)\" "
-      "usrsub_dll_name=\"mbdtire\" usrsub_fnc_name=\"GSESUB\" usrsub_der1_name=\"GSEXX\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kAfterArrays, "Control_StateEqn id=305001: type=\"USERSUB\" (usrsub_dll_name="
-                                                  "\"mbdtire\", usrsub_fnc_name=\"GSESUB\"): GSE user subroutines "
-                                                  "(GSESUB, GSE_DERIV, GSE_OUTPUT…) are not available yet"));
-  EXPECT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
+      "<Reference_Matrix id=\"31\" nrow=\"2\" ncol=\"2\"> 0 1 -4 -1 </Reference_Matrix>\n"
+      "<Control_StateEqn id=\"1\" type=\"USERSUB\" x_array_id=\"22\" usrsub_dll_name=\"mbdtire\"/>\n"
+      "<Control_StateEqn id=\"305001\" type=\"USERSUB\" u_solver_array_id=\"21\" ic_solver_array_id=\"0\" "
+      "num_state=\"2\" num_output=\"0\" a_matrix_id=\"31\" usrsub_param_string=\"USER(908)\" "
+      "usrsub_dll_name=\"mbdtire\" usrsub_fnc_name=\"GSESUB\" usrsub_der1_name=\"GSEXX\" usrsub_der2_name=\"GSEXU\"/>\n"
+      "<Control_StateEqn id=\"2\" type=\"LINEAR\" x_array_id=\"22\" a_matrix_id=\"31\" usrsub_der1_name=\"GSEXX\" "
+      "script_name=\"gse.py\"/>"));
+  EXPECT_TRUE(hasError(diagnostics, kAfterArrays + 1, "Control_StateEqn id=1: type=\"USERSUB\" needs num_state"));
+  EXPECT_TRUE(hasError(diagnostics, kAfterArrays + 2, "Control_StateEqn id=305001: num_state=\"2\" needs x_array_id, "
+                                                      "a Reference_Array of type X that holds the states"));
+  EXPECT_TRUE(hasWarning(diagnostics, kAfterArrays + 2, "usrsub_der1_name=\"GSEXX\", usrsub_der2_name=\"GSEXU\": the "
+                                                        "partial derivatives (GSEXX, GSEXU, GSEYX, GSEYU) are not "
+                                                        "called; Lodestone differences GSESUB"));
+  EXPECT_TRUE(hasWarning(diagnostics, kAfterArrays + 2, "a_matrix_id is ignored: type=\"USERSUB\" takes the states' "
+                                                        "rates and the outputs from GSESUB"));
+  EXPECT_TRUE(hasWarning(diagnostics, kAfterArrays + 3, "usrsub_der1_name is ignored: type=\"LINEAR\" takes its "
+                                                        "matrices"));
+  EXPECT_TRUE(hasWarning(diagnostics, kAfterArrays + 3, "script_name is ignored: type=\"LINEAR\" takes its matrices, "
+                                                        "not a GSESUB"));
+  // The vendor library, not found, is named once for both elements that need it (an error where a run needs it).
+  int libraryReports = 0;
+  for (const Diagnostic& d : diagnostics.entries()) {
+    if (d.message.find("\"mbdtire\"") != std::string::npos) ++libraryReports;
+  }
+  EXPECT_EQ(libraryReports, 1) << diagnostics.formatAll();
+  EXPECT_EQ(diagnostics.errorCount(), 3) << diagnostics.formatAll();
+}
+
+TEST(ControlStateEqnDecks, AStateArrayOfAnotherSizeIsSizedByItsSystem) {
+  // MotionView writes num_element="1" for the X and Y arrays of a GSE of five states, and MotionSolve runs the deck.
+  const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
+      kArrays +
+      "<Reference_Matrix id=\"31\" nrow=\"3\" ncol=\"3\"> 0 1 0 0 0 1 -1 -2 -3 </Reference_Matrix>\n"
+      "<Control_StateEqn id=\"1\" type=\"LINEAR\" x_array_id=\"22\" a_matrix_id=\"31\"/>\n"
+      "<Post_Request id=\"9\" type=\"EXPRESSION\" expr1=\"ARYVAL(22, 3)\"/>"));
+  EXPECT_TRUE(hasWarning(diagnostics, kAfterArrays + 1, "x_array_id=\"22\": Reference_Array id=22 (deck.xml:8:1) has "
+                                                        "num_element=\"2\", and the system has 3 states, which it "
+                                                        "holds"));
+  EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
 }
 
 TEST(ControlStateEqnDecks, ImproperTransferFunctionIsRefused) {

@@ -105,6 +105,15 @@ void STDCALL SEVSUB(int *id, double *time, double *par, int *npar, int *iflag, d
 void STDCALL FIESUB(int *id, double *time, double *par, int *npar, double *disp, double *velo, int *dflag, int *iflag,
                     double *field, double *dfddis, double *dfdvel);
 
+/*
+ * GSESUB (Control_StateEqn type="USERSUB"): stated[0..nstate-1], the time derivatives of the states, and
+ * output[0..noutpt-1], the outputs, at states[0..nstate-1] (the system's states) and input[0..ninput-1] (the values
+ * of the U array's variables). MotionSolve's optional partial derivatives (GSEXX, GSEXU, GSEYX, GSEYU) are not
+ * called: Lodestone differences GSESUB, with dflag != 0, as it does any subroutine. iflag != 0 on the set-up call.
+ */
+void STDCALL GSESUB(int *id, double *time, double *par, int *npar, int *dflag, int *iflag, int *nstate, double *states,
+                    int *ninput, double *input, int *noutpt, double *stated, double *output);
+
 typedef void(STDCALL *lodestone_cnfsub)(int *, double *, double *, int *, double *, double *, double *, double *,
                                         double *, double *, double *, int *, int *, double *);
 typedef void(STDCALL *lodestone_cffsub)(int *, double *, double *, int *, double *, double *, double *, double *,
@@ -117,6 +126,10 @@ typedef void(STDCALL *lodestone_outputsub)(int *, double *, double *, int *, int
 /* FIESUB. */
 typedef void(STDCALL *lodestone_fieldsub)(int *, double *, double *, int *, double *, double *, int *, int *, double *,
                                           double *, double *);
+
+/* GSESUB. */
+typedef void(STDCALL *lodestone_gsesub)(int *, double *, double *, int *, int *, int *, int *, double *, int *, double *,
+                                        int *, double *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
 /* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
