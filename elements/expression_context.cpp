@@ -222,13 +222,15 @@ std::string describeLoadRead(const LoadRead& read) {
     case LoadSource::SpringDamper: return "the loads of Force_SpringDamper id=" + std::to_string(read.id);
     case LoadSource::Beam: return "the loads of Force_Beam id=" + std::to_string(read.id);
     case LoadSource::Field: return "the loads of Force_Field id=" + std::to_string(read.id);
+    case LoadSource::Friction: return "the friction of Force_JointFriction id=" + std::to_string(read.id);
   }
   return {};
 }
 
 bool readsReaction(LoadSource source) {
+  // A joint's friction is loaded by the joint's reaction.
   return source == LoadSource::None || source == LoadSource::Joint || source == LoadSource::Jprim ||
-         source == LoadSource::Motion;
+         source == LoadSource::Motion || source == LoadSource::Friction;
 }
 
 }  // namespace
@@ -293,6 +295,7 @@ bool checkLoadReferences(const Expression& expression, const std::string& attrib
       case LoadSource::SpringDamper: if (!specWithId(spec.springDampers, id)) missing("Force_SpringDamper"); break;
       case LoadSource::Beam: if (!specWithId(spec.beams, id)) missing("Force_Beam"); break;
       case LoadSource::Field: if (!specWithId(spec.fields, id)) missing("Force_Field"); break;
+      case LoadSource::Friction: if (!specWithId(spec.jointFrictions, id)) missing("Force_JointFriction"); break;
       case LoadSource::VectorForce: {
         const ForceVectorSpec* vector = specWithId(spec.vectorForcesTwoBody, id);
         if (!vector) vector = specWithId(spec.vectorForcesOneBody, id);
@@ -522,6 +525,14 @@ std::optional<MarkerLoads> ModelExpressionContext::elementLoads(LoadSource sourc
     }
   }
   return MarkerLoads{};  // an element of the deck switched off (the ids were checked when the model was built)
+}
+
+std::optional<FrictionMeasures> ModelExpressionContext::friction(int id) const {
+  if (!frictions_) return std::nullopt;
+  for (const FrictionMeasures& measures : *frictions_) {
+    if (measures.id == id) return measures;
+  }
+  return std::nullopt;
 }
 
 std::optional<MarkerLoads> ModelExpressionContext::markerLoads(int markerI, int markerJ) const {

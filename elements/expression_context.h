@@ -129,6 +129,10 @@ class ModelExpressionContext final : public ExpressionContext {
   double arrayValue(int id, int position) const override;
   std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const override;
   std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const override;
+  std::optional<FrictionMeasures> friction(int id) const override;
+  // Where FRICTION reads the joint frictions' measures from now on (null: nowhere, it gives NaN): whoever holds the
+  // loads at the state the context is set to keeps them there; must outlive the context's use.
+  void setFrictionMeasures(const std::vector<FrictionMeasures>* measures) { frictions_ = measures; }
   double differentialState(int id, bool derivative) const override;
   // Where DIF and DIF1 read from from now on (null: nowhere, they give NaN); must outlive the context's use.
   void setDifferentialStates(const DifferentialStates* states) { differentialStates_ = states; }
@@ -160,6 +164,7 @@ class ModelExpressionContext final : public ExpressionContext {
   const std::vector<MarkerPairLoad>* loads_ = nullptr;
   const DifferentialStates* differentialStates_ = nullptr;
   const SensorEvaluateValues* sensorEvaluateValues_ = nullptr;
+  const std::vector<FrictionMeasures>* frictions_ = nullptr;
   mutable std::vector<double> values_;              // per variable, valid when computedIn_ is generation_
   mutable std::vector<std::uint64_t> computedIn_;
   mutable std::vector<size_t> pendingVariables_;  // computeWithReads' stack, kept to reuse its memory

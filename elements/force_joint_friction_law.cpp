@@ -118,13 +118,19 @@ JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& plac
     case FrictionEffect::All:
       sample.friction = -((1 - sliding) * sample.staticCapacity * sample.bristle +
                           sliding * sample.dynamicCapacity * direction);
+      sample.coefficient = (1 - sliding) * friction.muStatic * std::fabs(sample.bristle) +
+                           sliding * friction.muDynamic * std::fabs(direction);
       break;
     case FrictionEffect::Stiction:
       sample.friction = -(1 - sliding) * sample.staticCapacity * sample.bristle;
+      sample.coefficient = (1 - sliding) * friction.muStatic * std::fabs(sample.bristle);
       break;
-    case FrictionEffect::Sliding:
-      sample.friction = -sample.dynamicCapacity * step(placed.slipVelocity, -vs, -1, vs, 1);
+    case FrictionEffect::Sliding: {
+      const double smoothed = step(placed.slipVelocity, -vs, -1, vs, 1);
+      sample.friction = -sample.dynamicCapacity * smoothed;
+      sample.coefficient = friction.muDynamic * std::fabs(smoothed);
       break;
+    }
   }
   return sample;
 }
@@ -192,6 +198,33 @@ void JointFrictionEvaluator::addMarkerLoads(std::span<const BodyKinematics> bodi
       load.torqueOnJ = (placed.positionI - placed.positionJ).cross(load.forceOnJ);
     }
     out.push_back(load);
+  }
+}
+
+void JointFrictionEvaluator::addMeasures(std::span<const BodyKinematics> bodies,
+                                         std::span<const JointReaction> reactions,
+                                         std::vector<FrictionMeasures>& out) const {
+  for (size_t k = 0; k < frictions_.size(); ++k) {
+    const JointFriction& friction = frictions_[k];
+    const Placed placed = place(friction, static_cast<int>(k), bodies, true);
+    const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k], true);
+    const Vector3 axis = placed.axesJ.col(2);
+    FrictionMeasures measures;
+    measures.id = friction.id;
+    measures.markerJ = static_cast<int>(model_.markers[static_cast<size_t>(friction.markerJ)].id);
+    (friction.rotational ? measures.torque : measures.force) = sampled.friction * axis;
+    (friction.rotational ? measures.rotationalCoefficient : measures.translationalCoefficient) =
+        sampled.coefficient * axis;
+    // Ground (no body) is at rest.
+    const auto velocityAt = [&](int body) -> Vector3 {
+      return body >= 0 ? bodies[static_cast<size_t>(body)].velocityAt(placed.positionI) : Vector3::Zero();
+    };
+    const auto angularVelocity = [&](int body) -> Vector3 {
+      return body >= 0 ? bodies[static_cast<size_t>(body)].angularVelocity : Vector3::Zero();
+    };
+    measures.slipVelocity = velocityAt(friction.bodyI) - velocityAt(friction.bodyJ);
+    measures.slipAngularVelocity = angularVelocity(friction.bodyI) - angularVelocity(friction.bodyJ);
+    out.push_back(measures);
   }
 }
 

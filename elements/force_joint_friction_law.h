@@ -17,6 +17,7 @@ struct JointFrictionSample {
   double bristle = 0;        // u = z/zmax, in [−1, 1]
   double staticCapacity = 0, dynamicCapacity = 0;  // C(μs), C(μd)
   double friction = 0;       // f along (about) z_J on I: a force or a torque
+  double coefficient = 0;    // the blend of μs and μd that multiplies the normal load (FRICTION's μ)
 };
 
 // Evaluates the friction elements in the residual: each reads its joint's reaction from the multipliers of the
@@ -38,6 +39,9 @@ class JointFrictionEvaluator {
   // The same loads at the joint markers, for requests and FX…TM (source None), at an output.
   void addMarkerLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
                       std::vector<MarkerPairLoad>& out) const;
+  // What FRICTION() reads of each element at an output (as addMarkerLoads), appended to `out`.
+  void addMeasures(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
+                   std::vector<FrictionMeasures>& out) const;
   // After an accepted step: the anchors follow the joints that slid beyond zmax. The outputs within that step, which
   // come after, keep the anchors its solution was computed with (`atOutput`).
   void acceptState(std::span<const BodyKinematics> bodies);

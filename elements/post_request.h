@@ -94,6 +94,8 @@ class RequestEvaluator {
  public:
   // Where DIF and DIF1 in its expressions read the Control_Diff states (ModelExpressionContext).
   void setDifferentialStates(const DifferentialStates* states) { context_.setDifferentialStates(states); }
+  // Where FRICTION reads the joint frictions' measures, kept with the loads (null: nowhere, NaN).
+  void setFrictionMeasures(const std::vector<FrictionMeasures>* measures) { context_.setFrictionMeasures(measures); }
   // Where SENVAL in its expressions reads the Sensor_Evaluate values (ModelExpressionContext).
   void setSensorEvaluateValues(const SensorEvaluateValues* values) { context_.setSensorEvaluateValues(values); }
   explicit RequestEvaluator(const Model& model);

@@ -54,6 +54,8 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
   record.reported.clear();
   sensors_.setContacts(&contacts_);
   sensors_.setLoads(&markerLoads_);
+  sensors_.setFrictionMeasures(&frictionMeasures_);  // FRICTION(), kept with the loads
+  requests_.setFrictionMeasures(&frictionMeasures_);
   // Every expression may read the Control_Diff states (DIF, DIF1), as the latest state evaluated has them.
   forces_.setDifferentialStates(differentials_.states());
   sensors_.setDifferentialStates(differentials_.states());
@@ -165,6 +167,8 @@ void MultibodySystem::collectMarkerLoads(double time, std::span<const JointReact
       frictionReactions_[k] = frictionJoints_[k] >= 0 && index < joints.size() ? joints[index] : JointReaction{};
     }
     jointFrictions_->addMarkerLoads(kinematics_, frictionReactions_, markerLoads_);
+    frictionMeasures_.clear();
+    jointFrictions_->addMeasures(kinematics_, frictionReactions_, frictionMeasures_);
   }
   for (const JointReaction& joint : joints) {
     markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ,

@@ -350,6 +350,7 @@ class MultibodySystem {
   std::vector<JointReaction> frictionReactions_;  // per friction, its joint's reaction at the latest state (zero: -1)
   RequestEvaluator requests_;
   std::vector<MarkerPairLoad> markerLoads_;  // for requests, at the latest output, and for sensors
+  std::vector<FrictionMeasures> frictionMeasures_;  // what FRICTION() reads, kept with markerLoads_
   std::vector<JointReaction> sensorJointReactions_;
   // Contact and force derivatives of the latest prepareJacobian: on each body's own block, and between pairs of bodies
   // (pattern block index and values, found by row body and column body through couplingsOfRow_).

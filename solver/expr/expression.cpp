@@ -412,6 +412,7 @@ class ExpressionCompiler {
     for (const MarkerLoadFunction& function : kMarkerLoadFunctions) {
       if (upper == function.name) return parseMarkerLoadCall(name, function);
     }
+    if (upper == "FRICTION") return parseFrictionCall(name);
     for (const ContactPointName& symbol : kContactPointNames) {
       if (upper != symbol.name) continue;
       rejectCall(upper + " is " + symbol.meaning + ", not a function");
@@ -761,6 +762,32 @@ class ExpressionCompiler {
     expression_.program_.push_back(instruction);
   }
 
+  // FRICTION(id, comp[, rm]): literals; without rm, the components are along the joint's J marker's axes.
+  void parseFrictionCall(const Token& name) {
+    std::array<int, 3> values{0, 0, -1};
+    std::array<size_t, 3> offsets{};
+    const int count = parseCall("FRICTION", [&](int index) {
+      const size_t slot = static_cast<size_t>(std::min(index, 2));
+      offsets[slot] = current_.offset;
+      values[slot] = parseIdLiteral("FRICTION", index,
+                                    index == 0 ? "Force_JointFriction id" : index == 1 ? "comp" : "marker id",
+                                    index == 2 ? "it is 0 or positive" : "it is positive", index == 2);
+    });
+    if (count < 2 || count > 3) {
+      fail(name.offset, "FRICTION takes 2 or 3 arguments (id, comp[, rm]), got " + std::to_string(count));
+    }
+    if (values[1] > 18) {  // 0 is refused as it is read
+      fail(offsets[1], "comp " + std::to_string(values[1]) + " of FRICTION is not 1 to 18 (1-3 FX FY FZ, 4-6 TX TY "
+                       "TZ, 7-12 the translational and rotational friction coefficients, 13-18 the slip velocities)");
+    }
+    if (count == 3 && values[2] != 0) noteId(expression_.markerIds_, expression_.markerColumns_, values[2], offsets[2]);
+    expression_.loadReads_.push_back({"FRICTION", LoadSource::Friction, values[0], static_cast<int>(name.offset) + 1});
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::Friction, .loadSource = LoadSource::Friction};
+    std::copy(values.begin(), values.end(), instruction.markers.begin());
+    expression_.program_.push_back(instruction);
+  }
+
   // FX(i[,j[,k]])…, FM and TM (i[,j]): marker ids, as a measure's.
   void parseMarkerLoadCall(const Token& name, const MarkerLoadFunction& function) {
     const int accepted = function.component == 1 || function.component == 5 ? 2 : 3;
@@ -888,6 +915,7 @@ double ExpressionContext::sensorValue(int) const { return std::numeric_limits<do
 std::optional<ContactLoads> ExpressionContext::contact(int) const { return std::nullopt; }
 
 std::optional<MarkerLoads> ExpressionContext::elementLoads(LoadSource, int) const { return std::nullopt; }
+std::optional<FrictionMeasures> ExpressionContext::friction(int) const { return std::nullopt; }
 
 std::optional<MarkerLoads> ExpressionContext::markerLoads(int, int) const { return std::nullopt; }
 
@@ -1027,6 +1055,18 @@ double Expression::loadValue(const Instruction& instruction, const ExpressionCon
                        axesMarker, context);
 }
 
+double Expression::frictionValue(const Instruction& instruction, const ExpressionContext& context) {
+  const std::optional<FrictionMeasures> measures = context.friction(instruction.markers[0]);
+  if (!measures) return std::numeric_limits<double>::quiet_NaN();
+  const Vector3* groups[] = {&measures->force, &measures->torque, &measures->translationalCoefficient,
+                             &measures->rotationalCoefficient, &measures->slipVelocity, &measures->slipAngularVelocity};
+  const int component = instruction.markers[1] - 1;
+  const Vector3& vector = *groups[component / 3];
+  const int rm = instruction.markers[2] < 0 ? measures->markerJ : instruction.markers[2];
+  if (rm == 0) return vector[component % 3];
+  return context.marker(rm).rotation.col(component % 3).dot(vector);
+}
+
 // One switch for every operation, so that the loop dispatches once per instruction. An operation finds its
 // operands at a = top − operandCount, in the order they were written, and leaves its result in a[0].
 double Expression::run(const Instruction* first, const Instruction* last, const ExpressionContext& context) {
@@ -1045,6 +1085,7 @@ double Expression::run(const Instruction* first, const Instruction* last, const 
         continue;
       case Operation::Contact: *top++ = contactValue(*instruction, context); continue;
       case Operation::ElementLoad: case Operation::MarkerLoad: *top++ = loadValue(*instruction, context); continue;
+      case Operation::Friction: *top++ = frictionValue(*instruction, context); continue;
       case Operation::ContactPoint:
         *top++ = context.contactPoint(static_cast<ContactPointSymbol>(instruction->markers[0]));
         continue;

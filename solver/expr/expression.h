@@ -107,7 +107,8 @@ struct ContactLoads {
 // Constraint_Jprim, Motion_Joint, Force_Scalar_TwoBody, Force_Vector_TwoBody and _OneBody, Force_Bushing,
 // Force_SpringDamper. None: an element no function reads (a magnet).
 enum class LoadSource : std::uint8_t {
-  None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper, Beam, Field
+  None, Joint, Jprim, Motion, ScalarForce, VectorForce, Bushing, SpringDamper, Beam, Field,
+  Friction  // FRICTION(id, comp, rm): a Force_JointFriction (FrictionMeasures, not MarkerLoads)
 };
 
 // What one element applies at its two markers at a state, in ground: the force on each and the torque about each
@@ -115,6 +116,18 @@ enum class LoadSource : std::uint8_t {
 struct MarkerLoads {
   Vector3 forceOnI = Vector3::Zero(), torqueOnI = Vector3::Zero();
   Vector3 forceOnJ = Vector3::Zero(), torqueOnJ = Vector3::Zero();
+};
+
+// What FRICTION(id, comp, rm) reads of one Force_JointFriction at a state, vectors in ground: its force and torque on
+// the joint's I marker; the friction coefficient in effect (the blend of μs and μd that multiplies the normal load)
+// times the joint's z_J, as a translational (TRANSLATIONAL) or rotational (REVOLUTE) coefficient; and the slip, I's
+// velocity (at I's origin) and angular velocity relative to J.
+struct FrictionMeasures {
+  long id = 0;
+  int markerJ = 0;  // the joint's J marker id: whose axes FRICTION uses when it names no rm
+  Vector3 force = Vector3::Zero(), torque = Vector3::Zero();
+  Vector3 translationalCoefficient = Vector3::Zero(), rotationalCoefficient = Vector3::Zero();
+  Vector3 slipVelocity = Vector3::Zero(), slipAngularVelocity = Vector3::Zero();
 };
 
 // One element-load function an expression calls (JOINT(3,…), FX(5,6)…): its name as written in capitals, the element
@@ -178,6 +191,9 @@ class ExpressionContext {
   // FX…TM(i, j): the force on marker i and the torque about its origin from every joint, motion and force element
   // acting between markers i and j (j = 0: at i), in forceOnI and torqueOnI; nothing when the context has no loads.
   virtual std::optional<MarkerLoads> markerLoads(int markerI, int markerJ) const;
+  // FRICTION(id, …): what Force_JointFriction `id` does at this time and state; nothing when the context has no
+  // loads (NaN then).
+  virtual std::optional<FrictionMeasures> friction(int id) const;
   // DELTA, SLIP_T1…: the contact point being evaluated; NaN for a context without one (compile lets them through
   // only where the caller gives a contact point).
   virtual double contactPoint(ContactPointSymbol symbol) const;
@@ -256,6 +272,7 @@ class Expression {
     Step, Step5, Shf, Impact, Bistop,
     Spline, ArrayValue, If, Poly, Cheby, Forcos, Forsin, Havsin, Dim,
     ElementLoad, MarkerLoad,
+    Friction,      // FRICTION(id, comp, rm): markers are id, comp (1-18), rm (-1: the joint's J marker)
     Differential,  // DIF(id), DIF1(id): markers[0] the Control_Diff id, markers[1] 1 for the derivative
     SensorValue,   // SENVAL(id): markers[0] the Sensor_Evaluate id
   };
@@ -287,6 +304,9 @@ class Expression {
                               const ExpressionContext& context);
   // ElementLoad and MarkerLoad.
   static double loadValue(const Instruction& instruction, const ExpressionContext& context);
+  // FRICTION: 1-3 force, 4-6 torque, 7-9 and 10-12 the translational and rotational coefficients, 13-15 and 16-18
+  // the slip velocity and angular velocity, components along rm's axes.
+  static double frictionValue(const Instruction& instruction, const ExpressionContext& context);
 
   std::string text_;
   std::vector<Instruction> program_;

@@ -4,7 +4,7 @@
 // angular velocity grows by (T − friction)/I while it slides; a block on a translational joint with force_preload
 // breaks away at μs·m·g + force_preload and slides at μd·m·g + force_preload; a block pushed below breakaway holds,
 // its creep within max_stiction_deform; effect="Sliding" has no stiction, effect="Stiction" no sliding friction, and
-// inputs="0110" leaves out the preload.
+// inputs="0110" leaves out the preload. FRICTION() reads the wheel's friction torque, coefficient and slip rate.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -68,7 +68,9 @@ struct Wheel {
         formatReal(preload) + "\" max_stiction_deform=\"" + formatReal(maxCreep) + "\" stiction_trans_vel=\"" +
         formatReal(stictionVelocity) + "\" effect=\"" + effect + "\" inputs=\"" + inputs + "\"/>\n" +
         "<Force_Scalar_TwoBody id=\"40\" type=\"TORQUE\" i_marker_id=\"22\" j_marker_id=\"11\" val_expression=\"" +
-        drive + "\"/>\n" + "<Post_Request id=\"50\" type=\"MARKER_FORCE\" i_marker_id=\"21\" j_marker_id=\"10\"/>\n";
+        drive + "\"/>\n" + "<Post_Request id=\"50\" type=\"MARKER_FORCE\" i_marker_id=\"21\" j_marker_id=\"10\"/>\n" +
+        "<Post_Request id=\"51\" type=\"EXPRESSION\" expr1=\"FRICTION(9, 6)\" expr2=\"FRICTION(9, 12)\" "
+        "expr3=\"FRICTION(9, 18)\" expr4=\"FRICTION(9, 3)\" expr5=\"FRICTION(9, 6, 0)\"/>\n";
     DeckXml settings;
     settings.gravity = Vec3(0, -kGravity, 0);
     settings.integrTol = 1e-8;
@@ -107,6 +109,24 @@ TEST(JointFriction, WheelOnAPinBreaksAwayAndSlidesAtTheClosedForms) {
   }
   // Breakaway: the largest friction before sliding is the static one.
   EXPECT_NEAR(largest, wheel.staticTorque(), 1e-6 * wheel.staticTorque());
+
+  // FRICTION(9, comp): the torque about z_J is the request's (J is ground's, its axes ground's), the coefficient μs
+  // at breakaway and μd sliding, the slip rate the wheel's ωz; no force along z_J.
+  const std::vector<size_t> friction = run.requests.rowsOfBody(51);
+  ASSERT_EQ(friction.size(), run.outputs());
+  double largestCoefficient = 0;
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    const auto measured = [&](const char* column) { return run.requests.at(friction[k], column); };
+    EXPECT_NEAR(measured("f1"), run.request(k, "f8"), 1e-12) << "t = " << run.request(k, "time");
+    EXPECT_EQ(measured("f5"), measured("f1"));
+    EXPECT_NEAR(measured("f3"), run.body(k, "wz"), 1e-12);
+    EXPECT_EQ(measured("f4"), 0.0);
+    largestCoefficient = std::max(largestCoefficient, measured("f2"));
+    if (run.body(k, "wz") * wheel.pinRadius > 2 * wheel.stictionVelocity) {
+      EXPECT_NEAR(measured("f2"), wheel.muDynamic, 1e-12) << "t = " << run.request(k, "time");
+    }
+  }
+  EXPECT_NEAR(largestCoefficient, wheel.muStatic, 1e-6 * wheel.muStatic);
 
   // Sliding under the constant 0.2 N·m after t = 2 s: ω grows at (0.2 − 0.12848)/0.05 = 1.4304 rad/s².
   const auto at = [&](double time) {

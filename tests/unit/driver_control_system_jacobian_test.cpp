@@ -57,7 +57,8 @@ TEST(ControlSystemJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   ASSERT_EQ(first + 5, size);
   EXPECT_EQ(system.describeVariable(first + 2), "Control_StateEqn id=1 (controls.xml:20:3), state 2");
   EXPECT_EQ(system.describeVariable(first + 3), "Control_SISO id=2 (controls.xml:25:3), state 1");
-  std::vector<double> y(static_cast<size_t>(size)), yp(y.size(), 0.0);
+  std::vector<double> y(static_cast<size_t>(size), 0.0);
+  std::vector<double> yp(y.size(), 0.0);
   system.initialState(y);
   EXPECT_EQ(y[static_cast<size_t>(first + 1)], 0.2);  // the IC array
   EXPECT_EQ(y[static_cast<size_t>(first + 2)], -0.5);

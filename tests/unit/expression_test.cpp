@@ -29,6 +29,7 @@ class FakeContext : public ExpressionContext {
   std::map<int, ContactLoads> contacts;
   std::map<std::pair<LoadSource, int>, MarkerLoads> elements;  // JOINT…: by kind and id
   std::map<std::pair<int, int>, MarkerLoads> atMarkers;        // FX…: by markers i and j
+  std::map<int, FrictionMeasures> frictions;                   // FRICTION: by id
   mutable std::vector<int> asked;
 
   double time() const override { return now; }
@@ -44,6 +45,10 @@ class FakeContext : public ExpressionContext {
   std::optional<MarkerLoads> elementLoads(LoadSource source, int id) const override {
     const auto found = elements.find({source, id});
     return found == elements.end() ? std::nullopt : std::optional<MarkerLoads>(found->second);
+  }
+  std::optional<FrictionMeasures> friction(int id) const override {
+    const auto found = frictions.find(id);
+    return found == frictions.end() ? std::nullopt : std::optional<FrictionMeasures>(found->second);
   }
   std::optional<MarkerLoads> markerLoads(int i, int j) const override {
     const auto found = atMarkers.find({i, j});
@@ -597,6 +602,38 @@ TEST(ExpressionElementLoads, EachFunctionReadsItsElementSideComponentAndAxes) {
   EXPECT_EQ(expression.markerIds(), (std::vector<int>{30, 20, 10}));
 }
 
+// FRICTION(id, comp[, rm]): 1-3 force, 4-6 torque, 7-12 the coefficients, 13-18 the slip, along the joint's J marker's
+// axes unless rm names others (0: ground's).
+TEST(ExpressionElementLoads, FrictionReadsEachGroupAlongTheJointsAxesOrRms) {
+  FakeContext context;
+  FrictionMeasures measures;
+  measures.markerJ = 30;
+  measures.force = Vector3(1, 2, 3);
+  measures.torque = Vector3(4, 5, 6);
+  measures.translationalCoefficient = Vector3(7, 8, 9);
+  measures.rotationalCoefficient = Vector3(10, 11, 12);
+  measures.slipVelocity = Vector3(13, 14, 15);
+  measures.slipAngularVelocity = Vector3(16, 17, 18);
+  context.frictions[9] = measures;
+  MarkerMotion turned;  // x along ground y, y along ground −x
+  turned.rotation = rotationAbout(Vector3::UnitZ(), kPi / 2);
+  context.markers = {{30, turned}};
+  for (int comp = 1; comp <= 18; ++comp) {
+    // In ground, comp k reads k; in J's axes x reads ground y and y reads −(ground x).
+    const std::string ground = "FRICTION(9, " + std::to_string(comp) + ", 0)";
+    EXPECT_DOUBLE_EQ(valueOf(ground, context), comp) << ground;
+    const int axis = (comp - 1) % 3;
+    const double alongJ = axis == 0 ? comp + 1 : axis == 1 ? -(comp - 1) : comp;
+    const std::string joint = "FRICTION(9, " + std::to_string(comp) + ")";
+    EXPECT_NEAR(valueOf(joint, context), alongJ, 1e-14) << joint;
+  }
+  EXPECT_TRUE(std::isnan(valueOf("FRICTION(8, 1)", context))) << "an element the context cannot give: NaN";
+  const Expression expression = compiled("2 * FRICTION(9, 6)");
+  ASSERT_EQ(expression.loadReads().size(), 1u);
+  EXPECT_EQ(expression.loadReads()[0].source, LoadSource::Friction);
+  EXPECT_EQ(expression.loadReads()[0].column, 5);
+}
+
 TEST(ExpressionElementLoads, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
   const std::vector<std::tuple<const char*, int, const char*>> table{
       {"JOINT(3,2,1,0)", 9, "jflag 2 of JOINT is neither 0 (the loads at the I marker) nor 1 (at the J marker)"},
@@ -609,6 +646,10 @@ TEST(ExpressionElementLoads, ArgumentsThatCannotWorkAreErrorsAtTheirColumn) {
       {"FM(2,3,4)", 1, "FM takes 1 or 2 marker ids, got 3"},
       {"TZ(2,3,4,5)", 1, "TZ takes 1 to 3 marker ids, got 4"},
       {"FX(0)", 4, "FX needs a marker i other than ground (0)"},
+      {"FRICTION(3)", 1, "FRICTION takes 2 or 3 arguments (id, comp[, rm]), got 1"},
+      {"FRICTION(3,19)", 12, "comp 19 of FRICTION is not 1 to 18"},
+      {"FRICTION(3,0)", 12, "comp '0' of FRICTION is 0; it is positive"},
+      {"FRICTION(3,1,-4)", 14, "marker id '-4' of FRICTION is negative"},
   };
   for (const auto& [text, column, message] : table) {
     std::variant<Expression, ExpressionError> result = Expression::compile(text);

@@ -40,6 +40,25 @@ TEST(JointFrictionDeck, RevoluteAndTranslationalFrictionReadAndBuild) {
   EXPECT_EQ(translational.errorCount(), 0) << translational.formatAll();
 }
 
+// FRICTION() in a request reads; a force may not read it (the friction is loaded by the joint's reaction, which the
+// equations solve for with the forces), and an id the deck lacks is named.
+TEST(JointFrictionDeck, FrictionFunctionReadsInRequestsOnly) {
+  const std::string friction = R"(<Force_JointFriction id="9" joint_id="1" mu_static="0.3" mu_dynamic="0.2"/>
+)";
+  const Diagnostics request = readAndBuildDeck(frictionDeck(
+      friction + R"x(<Post_Request id="5" type="EXPRESSION" expr1="FRICTION(9, 6)" expr2="FRICTION(9, 18, 20)"/>)x"));
+  EXPECT_EQ(request.errorCount(), 0) << request.formatAll();
+  const Diagnostics force = readAndBuildDeck(frictionDeck(
+      friction + R"x(<Force_Scalar_OneBody id="6" type="TORQUE" marker_id="20" val_expression="-FRICTION(9, 6)"/>)x"));
+  EXPECT_TRUE(hasError(force, kFrictionLine + 1, "val_expression=\"-FRICTION(9, 6)\", column 2: FRICTION reads the "
+                                                 "friction of Force_JointFriction id=9, which the equations of motion "
+                                                 "solve for together with the forces"));
+  const Diagnostics missing = readAndBuildDeck(frictionDeck(
+      friction + R"x(<Post_Request id="5" type="EXPRESSION" expr1="FRICTION(8, 6)"/>)x"));
+  EXPECT_TRUE(hasError(missing, kFrictionLine + 1, "expr1=\"FRICTION(8, 6)\", column 1: FRICTION names "
+                                                   "Force_JointFriction id=8, which the deck does not have"));
+}
+
 TEST(JointFrictionDeck, DynamicAboveStaticIsAnError) {
   const Diagnostics d =
       readAndBuildDeck(frictionDeck(R"(<Force_JointFriction id="9" joint_id="1" mu_static="0.2" mu_dynamic="0.3"/>)"));
