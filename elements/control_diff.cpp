@@ -91,12 +91,12 @@ void setUpDifferentialSubroutines(DifferentialModel& equations, const std::vecto
         spec.is_implicit ? "[value], the residual F(DIF, DIF1, ...) = 0" : "[value], the state's time derivative",
         false, spec.loc, model, diagnostics);
     if (!equation.subroutine) continue;
-    // Its row is evaluated before accelerations and loads exist, as an expression's (checkDifferentialReferences).
+    // Its row is evaluated before the loads exist, as an expression's (checkDifferentialReferences).
     const OutputReads reads = subroutineReads(*equation.subroutine, model);
-    if (reads.acceleration || reads.contacts || reads.loads) {
+    if (reads.contacts || reads.loads) {
       diagnostics.error(spec.loc, equation.subroutine->routine.describe() + " reads, through c_varval, a variable that "
-                                  "reads accelerations or loads; a Control_Diff's equation may read positions, "
-                                  "velocities, time, variables and other Control_Diff states");
+                                  "reads loads; a Control_Diff's equation may read positions, velocities, "
+                                  "accelerations, time, variables and other Control_Diff states");
     }
   }
 }
@@ -104,13 +104,9 @@ void setUpDifferentialSubroutines(DifferentialModel& equations, const std::vecto
 void checkDifferentialReferences(const DifferentialModel& equations, const Model& model, Diagnostics& diagnostics) {
   for (const ControlDiff& equation : equations.equations) {
     if (!checkExpressionReferences(equation.expression, "expr", equation.loc, model, diagnostics)) continue;
-    // Its row is evaluated from the bodies' positions and velocities alone, before the contacts' loads are measured.
+    // Its row is evaluated from the bodies' positions, velocities and accelerations (the rates of the state being
+    // evaluated), before the contacts' loads are measured.
     const std::string quoted = "expr=\"" + excerpt(equation.expression.text()) + "\"";
-    if (readsAcceleration(equation.expression, model.variables.get())) {
-      diagnostics.error(equation.loc, quoted + " reads accelerations (ACCX…, WDTX…), itself or through VARVAL; a "
-                                      "Control_Diff's equation may read positions, velocities, time, variables and "
-                                      "other Control_Diff states");
-    }
     if (readsContacts(equation.expression, model.variables.get())) {
       diagnostics.error(equation.loc, quoted + " reads a Force_Contact's loads (CONTACT), itself or through VARVAL, "
                                       "which a Control_Diff cannot read yet");

@@ -444,12 +444,15 @@ void setUpStateEquationSubroutines(ControlModel& controls, const std::vector<Con
     system.subroutine = buildElementSubroutine(spec->subroutine, "GSESUB", 0, "[stated, output]", false, spec->loc,
                                                model, diagnostics, sizes);
     if (!system.subroutine) continue;
-    // Its rows are evaluated before accelerations and loads exist, as its inputs' (resolveControlInputs).
+    // Its rows are evaluated before the loads exist, as its inputs' (resolveControlInputs); and its outputs, which
+    // forces may read, would read accelerations at the same instant.
     const OutputReads reads = subroutineReads(*system.subroutine, model);
-    if (reads.acceleration || reads.contacts || reads.loads) {
+    if (reads.contacts || reads.loads || (reads.acceleration && system.hasFeedThrough)) {
       diagnostics.error(spec->loc, system.subroutine->routine.describe() + " reads, through c_varval, a variable "
-                                   "that reads accelerations or loads; a control system may read positions, "
-                                   "velocities, time, variables and states");
+                                   "that reads " + (reads.contacts || reads.loads ? "loads" : "accelerations, and "
+                                   "its outputs would read them at the same instant") + "; a control system may read "
+                                   "positions, velocities, time, variables and states, and accelerations where its "
+                                   "outputs do not read its inputs");
     }
   }
 }
@@ -472,10 +475,15 @@ void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostic
       }
       const ReferenceVariable& variable = variables->variables[static_cast<size_t>(index)];
       const std::string where = input + " (" + variable.loc.position() + ") ";
-      if (readsAcceleration(variable.expression, variables)) {
-        diagnostics.error(system.loc, where + "reads accelerations (ACCX…, WDTX…), itself or through VARVAL; the "
-                                              "inputs of a control system may read positions, velocities, time, "
-                                              "variables and states");
+      // The rows read accelerations from the rates being evaluated; an output that reads its inputs would make the
+      // forces and motions that read it read accelerations too, which they cannot.
+      if (system.hasFeedThrough && readsAcceleration(variable.expression, variables)) {
+        diagnostics.error(system.loc, where + "reads accelerations (ACCX…, WDTX…), itself or through VARVAL, and the "
+                                              "system's outputs read its inputs at the same instant (" +
+                                              (system.general ? std::string("a GSESUB with outputs")
+                                                              : std::string("D is not 0")) +
+                                              "), which forces and motions cannot; the inputs of a system without "
+                                              "feed-through may read accelerations");
       }
       if (readsContacts(variable.expression, variables)) {
         diagnostics.error(system.loc, where + "reads a Force_Contact's loads (CONTACT), which the inputs of a control "

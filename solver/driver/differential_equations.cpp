@@ -28,27 +28,40 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
   context_.setDifferentialStates(&states_);
   bodiesRead_.resize(static_cast<size_t>(count_));
   bodyDerivatives_.resize(static_cast<size_t>(count_));
+  rowReadsAcceleration_.assign(static_cast<size_t>(count_), 0);
+  const VariableModel* variables = model.variables.get();
+  const auto subroutineReadsAcceleration = [&](const std::optional<ElementSubroutine>& subroutine) {
+    return subroutine && subroutineReads(*subroutine, model).acceleration;
+  };
   for (int k = 0; k < count_; ++k) {
+    std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
+    bool acceleration = false;
     if (k >= equationCount_) {
       // A control system's row reads the bodies its input variables read, and its GSESUB's own.
       const ControlSystem& system = controls_->systems[static_cast<size_t>(controlRows_[k - equationCount_].first)];
-      if (system.subroutine) addSubroutineBodies(*system.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
+      if (system.subroutine) addSubroutineBodies(*system.subroutine, model, read);
+      acceleration = subroutineReadsAcceleration(system.subroutine);
       for (const int index : system.inputIndices) {
         if (index >= 0) {
-          const Expression& input = model.variables->variables[static_cast<size_t>(index)].expression;
-          addBodiesRead(input, model, bodiesRead_[static_cast<size_t>(k)]);
-          addBodiesReadThroughOutputs(input, model, bodiesRead_[static_cast<size_t>(k)]);
+          const Expression& input = variables->variables[static_cast<size_t>(index)].expression;
+          addBodiesRead(input, model, read);
+          addBodiesReadThroughOutputs(input, model, read);
+          acceleration = acceleration || readsAcceleration(input, variables);
         }
       }
     } else {
       const ControlDiff& equation = equations_->equations[static_cast<size_t>(k)];
-      addBodiesRead(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
-      addBodiesReadThroughOutputs(equation.expression, model, bodiesRead_[static_cast<size_t>(k)]);
-      if (equation.subroutine) addSubroutineBodies(*equation.subroutine, model, bodiesRead_[static_cast<size_t>(k)]);
+      addBodiesRead(equation.expression, model, read);
+      addBodiesReadThroughOutputs(equation.expression, model, read);
+      if (equation.subroutine) addSubroutineBodies(*equation.subroutine, model, read);
+      acceleration = readsAcceleration(equation.expression, variables) ||
+                     subroutineReadsAcceleration(equation.subroutine);
     }
-    bodyDerivatives_[static_cast<size_t>(k)].assign(bodiesRead_[static_cast<size_t>(k)].size(),
-                                                    Eigen::Matrix<double, 1, body_state::kSize>::Zero());
+    rowReadsAcceleration_[static_cast<size_t>(k)] = acceleration ? 1 : 0;
+    readsAccelerations_ = readsAccelerations_ || acceleration;
+    bodyDerivatives_[static_cast<size_t>(k)].assign(read.size(), Eigen::Matrix<double, 1, body_state::kSize>::Zero());
   }
+  bodyRateDerivatives_ = bodyDerivatives_;
   stateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   rateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   for (int k = 0; k < count_; ++k) {
@@ -142,7 +155,8 @@ void DifferentialEquations::addPatternBlocks(JacobianPattern& pattern) {
   }
 }
 
-void DifferentialEquations::differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies) {
+void DifferentialEquations::differentiate(double time, const double* y, const double* yp,
+                                          std::vector<BodyKinematics>& bodies) {
   residuals(time, bodies, base_.data());
   const DifferencingFlag differencing(differencing_);  // DIFSUB's dflag
   // The Control_Diff columns: every row against every state and every rate (there are few).
@@ -160,23 +174,40 @@ void DifferentialEquations::differentiate(double time, const double* y, std::vec
       entry = saved;
     }
   }
-  // The bodies' columns: each row against the 13 states of each body its expression reads.
-  std::array<double, body_state::kSize> perturbed{};
+  // The bodies' columns: each row against the 13 states of each body its expression reads (and, where it reads
+  // accelerations, against the body's velocity rates).
+  std::array<double, body_state::kSize> perturbed{}, perturbedRates{};
   for (int k = 0; k < count_; ++k) {
     const std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
     for (size_t b = 0; b < read.size(); ++b) {
       const size_t body = static_cast<size_t>(read[b]);
       const BodyKinematics saved = bodies[body];
       const double* state = y + bodyOffsets_[body];
+      const double* rates = yp + bodyOffsets_[body];
       std::copy(state, state + body_state::kSize, perturbed.begin());
       for (int s = 0; s < body_state::kSize; ++s) {
         const double increment = differenceStep(perturbed[static_cast<size_t>(s)]);
         perturbed[static_cast<size_t>(s)] += increment;
         bodies[body] = bodyKinematics(perturbed.data());
+        if (readsAccelerations_) addAccelerations(rates, bodies[body]);  // those of y' in the axes at the new y
         context_.setState(time, bodies);
         bodyDerivatives_[static_cast<size_t>(k)][b](s) =
             (equationResidual(k) - base_[static_cast<size_t>(k)]) / increment;
         perturbed[static_cast<size_t>(s)] = state[s];
+      }
+      bodies[body] = saved;
+      if (!rowReadsAcceleration_[static_cast<size_t>(k)]) continue;
+      std::copy(rates, rates + body_state::kSize, perturbedRates.begin());
+      for (const int first : {body_state::kVelocity, body_state::kAngularVelocity}) {
+        for (int s = first; s < first + 3; ++s) {
+          const double increment = differenceStep(perturbedRates[static_cast<size_t>(s)]);
+          perturbedRates[static_cast<size_t>(s)] += increment;
+          addAccelerations(perturbedRates.data(), bodies[body]);
+          context_.setState(time, bodies);
+          bodyRateDerivatives_[static_cast<size_t>(k)][b](s) =
+              (equationResidual(k) - base_[static_cast<size_t>(k)]) / increment;
+          perturbedRates[static_cast<size_t>(s)] = rates[s];
+        }
       }
       bodies[body] = saved;
     }
@@ -190,7 +221,13 @@ void DifferentialEquations::writeJacobian(double cj, JacobianAssembler& assemble
   for (int k = 0; k < count_; ++k) {
     const std::vector<int>& blocks = bodyBlocks_[static_cast<size_t>(k)];
     for (size_t b = 0; b < blocks.size(); ++b) {
-      assembler.addBlock(blocks[b], bodyDerivatives_[static_cast<size_t>(k)][b].data());
+      if (!rowReadsAcceleration_[static_cast<size_t>(k)]) {
+        assembler.addBlock(blocks[b], bodyDerivatives_[static_cast<size_t>(k)][b].data());
+        continue;
+      }
+      const Eigen::Matrix<double, 1, body_state::kSize> row =
+          bodyDerivatives_[static_cast<size_t>(k)][b] + cj * bodyRateDerivatives_[static_cast<size_t>(k)][b];
+      assembler.addBlock(blocks[b], row.data());
     }
   }
 }
@@ -199,6 +236,14 @@ void DifferentialEquations::multiplyAddRateJacobian(double scale, const double* 
   for (int k = 0; k < count_; ++k) {
     double sum = 0;
     for (int j = 0; j < count_; ++j) sum += rateDerivatives_(k, j) * v[offset_ + j];
+    if (rowReadsAcceleration_[static_cast<size_t>(k)]) {
+      const std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
+      for (size_t b = 0; b < read.size(); ++b) {
+        const double* column = v + bodyOffsets_[static_cast<size_t>(read[b])];
+        sum += bodyRateDerivatives_[static_cast<size_t>(k)][b].dot(
+            Eigen::Map<const Eigen::Matrix<double, 1, body_state::kSize>>(column));
+      }
+    }
     out[offset_ + k] += scale * sum;
   }
 }

@@ -41,10 +41,15 @@ class DifferentialEquations {
   // A consistent start for the explicit equations: yp's entries are f at (t, y); those of implicit ones their ic_dot.
   void consistentRates(double time, std::span<const BodyKinematics> bodies, double* yp);
 
+  // Whether some row reads the bodies' accelerations (ACCX…, WDTX…, directly, through variables or a subroutine's
+  // c_varval): the bodies' kinematics handed to residual() and differentiate() must then hold them (from y').
+  bool readsAccelerations() const { return readsAccelerations_; }
+
   void addPatternBlocks(JacobianPattern& pattern);
-  // ∂F/∂y and ∂F/∂y' of the rows at (t, y, y'), y the whole state (the bodies' columns are differenced from it);
-  // `bodies` holds the kinematics at y and is restored.
-  void differentiate(double time, const double* y, std::vector<BodyKinematics>& bodies);
+  // ∂F/∂y and ∂F/∂y' of the rows at (t, y, y'), y and y' the whole state and rates (the bodies' columns are differenced
+  // from them: the accelerations a row reads are the bodies' velocity rates); `bodies` holds the kinematics at y
+  // (with the accelerations at y' where readsAccelerations) and is restored.
+  void differentiate(double time, const double* y, const double* yp, std::vector<BodyKinematics>& bodies);
   void writeJacobian(double cj, JacobianAssembler& assembler) const;
   // out += scale · ∂F/∂y' · v over the rows (from the latest differentiate; the identity before any).
   void multiplyAddRateJacobian(double scale, const double* v, double* out) const;
@@ -79,6 +84,10 @@ class DifferentialEquations {
   std::vector<std::vector<int>> bodiesRead_;  // per equation: moving bodies (indices) its expression reads
   std::vector<std::vector<int>> bodyBlocks_;  // per equation: its pattern block for each body read
   std::vector<std::vector<Eigen::Matrix<double, 1, body_state::kSize>>> bodyDerivatives_;
+  // Per equation reading accelerations: its derivatives by each body's rates read (zero elsewhere).
+  std::vector<std::vector<Eigen::Matrix<double, 1, body_state::kSize>>> bodyRateDerivatives_;
+  std::vector<char> rowReadsAcceleration_;
+  bool readsAccelerations_ = false;
   int squareBlock_ = -1;                      // rows × Control_Diff columns
   Eigen::MatrixXd stateDerivatives_, rateDerivatives_;
   std::vector<int> bodyOffsets_;

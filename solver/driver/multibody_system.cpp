@@ -106,6 +106,7 @@ AssemblyReport MultibodySystem::assemble(double time, bool firstStart, std::span
   // The start the assembly gives is taken as consistent (IDACalcIC is skipped): the Control_Diff rates too.
   if (!differentials_.empty()) {
     updateKinematics(y.data());
+    if (differentials_.readsAccelerations()) addBodyAccelerations(yp.data());  // the start's, solved already
     differentials_.consistentRates(time, kinematics_, yp.data());
   }
   return report;
@@ -129,7 +130,7 @@ void MultibodySystem::jointReactions(double time, std::span<const double> y, std
 void MultibodySystem::updateMotion(const double* y, const double* yp) {
   updateKinematics(y);
   differentials_.readRates(yp);
-  if (contacts_.hasSubroutines()) addBodyAccelerations(yp);
+  if (contacts_.hasSubroutines() || differentials_.readsAccelerations()) addBodyAccelerations(yp);
 }
 
 void MultibodySystem::projectOutput(double time, std::span<double> y, std::span<double> yp) {
@@ -291,7 +292,7 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   evaluateForces(time, y);
   differentiateContacts(y);
   differentiateForces(time, y, cj);
-  if (!differentials_.empty()) differentials_.differentiate(time, y, kinematics_);
+  if (!differentials_.empty()) differentials_.differentiate(time, y, yp, kinematics_);
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }

@@ -1,5 +1,5 @@
 // Control_Diff integrated by the solver against closed forms: a driven first-order lag, the integral of a marker's
-// displacement, and an implicit equation whose DIF1 a Reference_Variable reads (the full-vehicle deck's
+// displacement and of its acceleration (with a Control_SISO filtering it), and an implicit equation whose DIF1 a Reference_Variable reads (the full-vehicle deck's
 // differentiator).
 #include <array>
 #include <cmath>
@@ -62,6 +62,41 @@ TEST(ControlDiff, IntegratesAMarkersDisplacement) {
     largest = std::max(largest, std::fabs(sample.state.back() - (0.2 * t + 0.15 * t * t)));
   }
   EXPECT_LT(largest, 10 * kIntegrTol) << largest;
+}
+
+// A body on a spring in x (ω = 3 rad/s, from x = 0.2 m at 0.5 m/s): a Control_Diff ẏ = ACCX(20) from y = 0.5 is the
+// body's velocity, −0.2ω sin ωt + 0.5 cos ωt, and a Control_SISO 1/(s + 1) fed ACCX(20) (no feed-through) is
+// z = −P e^−t + P cos ωt + Q sin ωt, P = (A − Bω)/(1 + ω²), Q = (B + Aω)/(1 + ω²) for the acceleration A cos ωt +
+// B sin ωt (A = −0.2ω², B = −0.5ω). Both rows read the rates being evaluated, with their columns in Newton's matrix.
+TEST(ControlDiff, IntegratesAMarkersAccelerationAsAControlSystemFilters) {
+  const double w = 3, a = -0.2 * w * w, b = -0.5 * w;
+  const std::vector<Sample> samples = run(
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.2\"/>\n"
+      "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\" "
+      "v_ic_x=\"0.5\"/>\n"
+      "<Force_Vector_OneBody id=\"4\" type=\"ForceOnly\" marker_id=\"20\" fx_expression=\"-18*DX(20)\" "
+      "fy_expression=\"0\" fz_expression=\"0\"/>\n"
+      "<Control_Diff id=\"8\" ic=\"0.5\" expr=\"ACCX(20)\"/>\n"
+      "<Reference_Variable id=\"5\" expr=\"ACCX(20)\"/>\n"
+      "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
+      "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
+      "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
+      "<Control_SISO id=\"2\" x_array_id=\"22\" y_array_id=\"23\" u_array_id=\"21\" numerator_coef=\"1\" "
+      "denominator_coef=\"1 1\"/>");
+  ASSERT_EQ(samples.size(), 41u);
+  const double p = (a - b * w) / (1 + w * w), q = (b + a * w) / (1 + w * w);
+  double velocityError = 0, filterError = 0;
+  for (const Sample& sample : samples) {
+    const double t = sample.time;
+    const size_t n = sample.state.size();
+    velocityError = std::max(velocityError, std::fabs(sample.state[n - 2] - (-0.2 * w * std::sin(w * t) +
+                                                                                0.5 * std::cos(w * t))));
+    const double filtered = -p * std::exp(-t) + p * std::cos(w * t) + q * std::sin(w * t);
+    filterError = std::max(filterError, std::fabs(sample.state[n - 1] - filtered));
+  }
+  EXPECT_LT(velocityError, 100 * kIntegrTol) << velocityError;
+  EXPECT_LT(filterError, 100 * kIntegrTol) << filterError;
 }
 
 // The full-vehicle deck's pattern: an implicit equation 0 = u − DIF(11) makes state 11 the signal u = sin 2t, a

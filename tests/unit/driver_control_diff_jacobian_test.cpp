@@ -51,5 +51,39 @@ TEST(ControlDiffJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   EXPECT_GT(rows.numeric.leftCols(13).cwiseAbs().maxCoeff(), 0.1);
 }
 
+// A row that reads accelerations (ACCX of an offset marker: the body's linear and angular acceleration, and ω × ω × r)
+// has columns over the body's velocity rates too, cj times its derivatives by them.
+TEST(ControlDiffJacobian, RowsThatReadAccelerationsHaveTheirRateColumns) {
+  const std::string text = R"deck(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
+     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
+  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
+  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
+  <Control_Diff id="7" ic="0.3" expr="ACCX(21) * DIF(7) + WDTZ(20)"/>
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)deck";
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, "diff.xml", diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  ASSERT_TRUE(model) << diagnostics.formatAll();
+  SUNContext context = nullptr;
+  ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
+  SundialsContextPtr contextOwner(context);
+  PhaseTimes times;
+  MultibodySystem system(*model, times);
+  const int size = system.layout().size();
+  std::vector<double> y(static_cast<size_t>(size), 0.0);
+  std::vector<double> yp(y.size(), 0.0);
+  system.initialState(y);
+  for (int k = 7; k < 13; ++k) yp[static_cast<size_t>(k)] = 0.2 * (k - 9);  // the body's accelerations
+  yp[static_cast<size_t>(size - 1)] = 0.4;
+  const IterationRows rows = lastIterationRows(system, context, 0.3, y, yp, 40.0, 1);
+  EXPECT_TRUE(agreeWithin(rows, system, 1e-5));
+  // The velocity rates' columns: the row is ẏ − ACCX·DIF(7) − WDTZ, so cj · (−DIF(7)) = −40 · 0.3 on the body's v̇x.
+  EXPECT_NEAR(rows.numeric(0, 7), -12, 1e-5);
+}
+
 }  // namespace
 }  // namespace lodestone

@@ -1,7 +1,7 @@
 // Control_StateEqn, Control_SISO and Reference_Matrix in decks: the forms that read, and each refusal on the
 // element's line — matrices of the wrong size, arrays of the wrong type or shared by two systems, a GSE's attributes,
-// an improper transfer function, an ARYVAL of an X array no system owns, an input that reads accelerations, and an
-// algebraic loop through a feed-through output.
+// an improper transfer function, an ARYVAL of an X array no system owns, an input of a feed-through system that reads
+// accelerations, and an algebraic loop through a feed-through output.
 #include "support/deck_testing.h"
 
 namespace lodestone::testing {
@@ -168,10 +168,16 @@ std::string firstOrderSisoDeck(const std::string& input, const std::string& nume
                      numerator + "\" denominator_coef=\"1 1\"/>");
 }
 
-TEST(ControlStateEqnDecks, InputsThatReadAccelerationsAreRefused) {
-  const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("ACCX(20)", "1"));
+TEST(ControlStateEqnDecks, InputsThatReadAccelerationsAreRefusedWithFeedThroughOnly) {
+  // 1/(s + 1) has no feed-through: its states may integrate an acceleration.
+  const Diagnostics strictlyProper = readAndBuildDeck(firstOrderSisoDeck("ACCX(20)", "1"));
+  EXPECT_EQ(strictlyProper.errorCount(), 0) << strictlyProper.formatAll();
+  // (s + 2)/(s + 1) outputs its input at the same instant: a force reading it would read an acceleration.
+  const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("ACCX(20)", "2 1"));
   EXPECT_TRUE(hasError(diagnostics, kFirstLine + 4, "Control_SISO id=2: input 1 (u_array_id's Reference_Variable id=5)"
-                                                    " (deck.xml:6:1) reads accelerations"));
+                                                    " (deck.xml:6:1) reads accelerations (ACCX…, WDTX…), itself or "
+                                                    "through VARVAL, and the system's outputs read its inputs at the "
+                                                    "same instant (D is not 0)"));
 }
 
 TEST(ControlStateEqnDecks, FeedThroughLoopIsRefused) {
