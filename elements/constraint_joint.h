@@ -60,12 +60,13 @@ enum class JointEquationKind {
   RackPinion,       // d·z_J − d0 − ratio·(θ − θ0), θ about z_I
   JointTranslation, // d·z_J: what a translational Motion_Joint prescribes
   JointRotation,    // θ, the rotation of x_I about z_J (AZ): what a rotational Motion_Joint prescribes
+  BodyFixedAngle,   // angle axisI (0, 1, 2) of I's axes from J's by body-fixed 1-2-3 angles: Motion_Marker B1-B3
   Coupler,          // Σ c_k (q_k − q_k0) over the joint coordinates of Joint::coupled (Constraint_Coupler, _Gear)
 };
 
 struct JointEquation {
   JointEquationKind kind = JointEquationKind::Point;
-  int axisI = 0;  // 0, 1, 2: x, y, z of I (AxesDot); of ground (Point)
+  int axisI = 0;  // 0, 1, 2: x, y, z of I (AxesDot); of ground (Point); the angle (BodyFixedAngle)
   int axisJ = 0;  // of J (OnJointAxisLine, AxesDot)
   double ratio = 0;          // Screw: pitch/2π; RackPinion: pitch_diameter/2
   double offset = 0;         // d0, for Screw and RackPinion

@@ -55,11 +55,36 @@ AngleMeasure pinionAngle(const JointFrames& f) {
   return {-yI.dot(zJ), xI.dot(zJ), -yI.cross(zJ), xI.cross(zJ)};
 }
 
-AngleMeasure measureAngle(const JointEquation& equation, const JointFrames& frames) {
-  return equation.kind == JointEquationKind::RackPinion ? pinionAngle(frames) : screwAngle(frames);
+// The body-fixed 1-2-3 angles (b1, b2, b3) of I's axes from J's: R = J's axes' transpose times I's
+// = Rx(b1)·Ry(b2)·Rz(b3), whose entries R_kl = (axis k of J)·(axis l of I) give b1 = atan2(−R_23, R_33),
+// b3 = atan2(−R_12, R_11) and b2 = atan2(R_13, √(R_11² + R_12²)) (= asin R_13, within ±π/2). The second's cosine is
+// not a product of axes: c = cos b2 = √(1 − s²) moves with s, ċ = −(s/c)·ṡ, so that θ̇ = ṡ/c.
+AngleMeasure bodyFixedAngle(int angle, const JointFrames& f) {
+  const auto axisI = [&](int k) { return Vector3(f.axesI.col(k)); };
+  const auto axisJ = [&](int k) { return Vector3(f.axesJ.col(k)); };
+  switch (angle) {
+    case 0: return {-axisI(2).dot(axisJ(1)), axisI(2).dot(axisJ(2)), -axisI(2).cross(axisJ(1)),
+                    axisI(2).cross(axisJ(2))};
+    case 2: return {-axisI(1).dot(axisJ(0)), axisI(0).dot(axisJ(0)), -axisI(1).cross(axisJ(0)),
+                    axisI(0).cross(axisJ(0))};
+    default: {
+      const double r11 = axisI(0).dot(axisJ(0)), r12 = axisI(1).dot(axisJ(0));
+      const double sine = axisI(2).dot(axisJ(0)), cosine = std::hypot(r11, r12);
+      const Vector3 ds = axisI(2).cross(axisJ(0));
+      return {sine, cosine, ds, -(sine / cosine) * ds};
+    }
+  }
 }
 
-// θ̇'s angular rows for an angle measured by `m`.
+AngleMeasure measureAngle(const JointEquation& equation, const JointFrames& frames) {
+  switch (equation.kind) {
+    case JointEquationKind::RackPinion: return pinionAngle(frames);
+    case JointEquationKind::BodyFixedAngle: return bodyFixedAngle(equation.axisI, frames);
+    default: return screwAngle(frames);
+  }
+}
+
+// θ̇'s angular rows for an angle measured by `m`: (c ṡ − s ċ)/(s² + c²).
 Vector3 angleRate(const AngleMeasure& m) { return (m.c * m.ds - m.s * m.dc) / (m.s * m.s + m.c * m.c); }
 
 // The value of atan2 nearest `referenceAngle`, whole turns added.
@@ -109,8 +134,9 @@ EquationValue evaluateJointEquation(const JointEquation& equation, const JointFr
     case JointEquationKind::JointTranslation:
       pointAlongJointAxis(frames.axesJ.col(2), frames, out);
       break;
-    case JointEquationKind::JointRotation: {
-      const AngleMeasure m = screwAngle(frames);
+    case JointEquationKind::JointRotation:
+    case JointEquationKind::BodyFixedAngle: {
+      const AngleMeasure m = measureAngle(equation, frames);
       out.angle = unwrap(std::atan2(m.s, m.c), referenceAngle);
       out.value = out.angle;
       const Vector3 rate = angleRate(m);

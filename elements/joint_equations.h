@@ -35,13 +35,14 @@ struct EquationValue {
 // state).
 EquationValue evaluateJointEquation(const JointEquation& equation, const JointFrames& frames, double referenceAngle);
 
-// Whether equations of this kind measure an angle that may turn many times (Screw, RackPinion, JointRotation).
+// Whether equations of this kind measure an angle that may turn many times (Screw, RackPinion, JointRotation, and
+// the first and third body-fixed angles; the second stays within ±π/2 and is never unwrapped away from it).
 inline bool measuresTurningAngle(JointEquationKind kind) {
   return kind == JointEquationKind::Screw || kind == JointEquationKind::RackPinion ||
-         kind == JointEquationKind::JointRotation;
+         kind == JointEquationKind::JointRotation || kind == JointEquationKind::BodyFixedAngle;
 }
 
-// The angle a Screw, RackPinion or JointRotation equation measures at `frames`, in (−π, π].
+// The angle a Screw, RackPinion, JointRotation or BodyFixedAngle equation measures at `frames`, in (−π, π].
 double jointEquationAngle(const JointEquation& equation, const JointFrames& frames);
 
 }  // namespace lodestone

@@ -1,6 +1,8 @@
 // Motion_Marker: attributes, checks, and its equation among the joints'.
 #include "motion_marker.h"
 
+#include "elements/joint_equations.h"
+
 namespace lodestone {
 
 using S = MotionMarkerSpec;
@@ -49,11 +51,6 @@ MotionJointSpec asJointMotion(const MotionMarkerSpec& spec) {
 }  // namespace
 
 void checkMotionMarker(const MotionMarkerSpec& spec, Diagnostics& diagnostics) {
-  if (spec.direction.size() == 2) {  // B1, B2, B3
-    diagnostics.error(spec.loc, "direction=\"" + spec.direction + "\" (a rotation of I from J by body-fixed 1-2-3 "
-                                "angles) is not available; Motion_Marker drives X, Y and Z, and a rotation can be "
-                                "driven by a Motion_Joint on a REVOLUTE or CYLINDRICAL joint");
-  }
   if (spec.i_marker_id == spec.j_marker_id) {
     diagnostics.error(spec.loc, "i_marker_id and j_marker_id are both " + std::to_string(spec.i_marker_id) +
                                     "; a motion acts between two markers");
@@ -64,7 +61,7 @@ void checkMotionMarker(const MotionMarkerSpec& spec, Diagnostics& diagnostics) {
 void appendMarkerMotions(const std::vector<MotionMarkerSpec>& specs, const Model& model, ConstraintModel& constraints,
                          Diagnostics& diagnostics) {
   for (const MotionMarkerSpec& spec : specs) {
-    if (!spec.active || spec.direction.size() != 1) continue;  // B1..B3: reported by the check
+    if (!spec.active) continue;
     Joint entry;
     entry.id = spec.id;
     entry.loc = spec.loc;
@@ -75,10 +72,21 @@ void appendMarkerMotions(const std::vector<MotionMarkerSpec>& specs, const Model
     }
     entry.motion = buildMotionLaw(asJointMotion(spec), model, diagnostics);
     if (!entry.motion) continue;
-    const int axis = spec.direction[0] - 'X';
-    entry.equations.push_back(JointEquation{.kind = JointEquationKind::OnJointAxisLine, .axisJ = axis,
-                                            .name = std::string("translation along ") +
-                                                    static_cast<char>('x' + axis) + "_J"});
+    if (spec.direction.size() == 1) {  // X, Y, Z
+      const int axis = spec.direction[0] - 'X';
+      entry.equations.push_back(JointEquation{.kind = JointEquationKind::OnJointAxisLine, .axisJ = axis,
+                                              .name = std::string("translation along ") +
+                                                      static_cast<char>('x' + axis) + "_J"});
+    } else {  // B1, B2, B3: the angle counted from its value at the start, whole turns and all
+      const int angle = spec.direction[1] - '1';
+      JointEquation equation{.kind = JointEquationKind::BodyFixedAngle, .axisI = angle,
+                             .name = "body-fixed 1-2-3 angle " + spec.direction + " of I from J"};
+      JointFrames frames;
+      markerFrameAtStart(model, entry.markerI, frames.positionI, frames.axesI);
+      markerFrameAtStart(model, entry.markerJ, frames.positionJ, frames.axesJ);
+      equation.angleOffset = jointEquationAngle(equation, frames);
+      entry.equations.push_back(equation);
+    }
     constraints.equationCount += 1;
     constraints.joints.push_back(std::move(entry));
   }

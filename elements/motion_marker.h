@@ -1,9 +1,9 @@
-// Motion_Marker: a prescribed motion between two markers along one axis of the J marker — DX(I,J,J), DY(I,J,J) or
-// DZ(I,J,J) = f (direction X, Y, Z) — given as displacement, velocity or acceleration (val_type D, V, A) by an
-// expression or a MOTSUB, exactly as Motion_Joint's law (elements/motion_joint.h) but on any two markers of two
-// bodies: one more constraint equation, of kind OnJointAxisLine, whose reaction is the force along J's axis that
-// drives the motion (joints.csv, element Motion_Marker). The rotational directions B1, B2, B3 (body-fixed 1-2-3
-// angles of I from J) are refused at the element's line.
+// Motion_Marker: a prescribed motion between two markers of two bodies — DX(I,J,J), DY(I,J,J) or DZ(I,J,J) = f
+// (direction X, Y, Z), or a body-fixed 1-2-3 angle of I's axes from J's (B1, B2, B3: R_J^T R_I = Rx(b1) Ry(b2)
+// Rz(b3)) = f — given as displacement, velocity or acceleration (val_type D, V, A) by an expression or a MOTSUB,
+// exactly as Motion_Joint's law (elements/motion_joint.h): one more constraint equation (OnJointAxisLine or
+// BodyFixedAngle), whose reaction is the force along J's axis, or the torque, that drives the motion (joints.csv,
+// element Motion_Marker). B1 and B3 may turn many times; B2 stays within ±90° (the angles' singularity).
 #pragma once
 
 #include <optional>
@@ -22,7 +22,7 @@ struct MotionMarkerSpec {
   std::string label;
   long i_marker_id = 0;
   long j_marker_id = 0;
-  std::string direction;  // "X", "Y", "Z" (B1, B2, B3 are read and refused)
+  std::string direction;  // "X", "Y", "Z", "B1", "B2", "B3"
   std::string type;       // "EXPRESSION" or "USERSUB"
   std::string val_type;   // "D", "V", "A"
   std::optional<std::string> expr;
@@ -32,7 +32,7 @@ struct MotionMarkerSpec {
 };
 
 const ElementSchema<MotionMarkerSpec>& motionMarkerSchema();
-// B1, B2, B3 refused; I and J differ; USERSUB names its MOTSUB's library or script; EXPRESSION has expr.
+// I and J differ; USERSUB names its MOTSUB's library or script; EXPRESSION has expr.
 void checkMotionMarker(const MotionMarkerSpec& spec, Diagnostics& diagnostics);
 
 // Adds each active Motion_Marker's equation to `constraints` (after the joints and Motion_Joints). Markers on one
