@@ -72,6 +72,14 @@ ContactEvaluator::ContactEvaluator(const Model& model)
             lawVariables_.push_back(id);
           }
         }
+        // ARYVAL of a control system's outputs reads the state too (and may call its GSESUB).
+        for (const DataReference& reference : expression.dataReferences()) {
+          if (reference.kind != DataReference::Kind::Array) continue;
+          lawsReadModel_ = true;
+          if (std::find(lawArrays_.begin(), lawArrays_.end(), reference.id) == lawArrays_.end()) {
+            lawArrays_.push_back(reference.id);
+          }
+        }
       }
     }
   }
@@ -91,7 +99,9 @@ void ContactEvaluator::setTime(double time, std::span<const BodyKinematics> bodi
   time_ = time;
   if (!lawsReadModel_) return;
   lawModel_.setState(time, bodies);
+  // Computed here, before the pairs are evaluated on several threads, which then only read the context's caches.
   for (const int id : lawVariables_) lawModel_.variable(id);
+  for (const int id : lawArrays_) lawModel_.arrayValue(id, 1);
 }
 
 void ContactEvaluator::detect(std::span<const BodyKinematics> bodies) {

@@ -495,6 +495,7 @@ class ContactEvaluator : public ContactMeasures, private SubroutineHost, private
   // only read their values.
   ModelExpressionContext lawModel_;
   std::vector<int> lawVariables_;  // the Reference_Variable ids the laws' expressions name
+  std::vector<int> lawArrays_;     // the Reference_Array ids they read with ARYVAL
   bool lawsReadModel_ = false;
   // The time of the evaluations to come, and the state the laws' expressions read the model at.
   void setTime(double time, std::span<const BodyKinematics> bodies);

@@ -73,6 +73,37 @@ TEST(ContactExpressionLaw, StiffnessReadByVarvalReproducesLinearBitForBit) {
                      "<Reference_Variable id=\"7\" type=\"EXPRESSION\" expr=\"" + formatReal(kStiffness) + "\"/>\n");
 }
 
+// The same growing stiffness as the output of a control system that feeds its input through (y = 0·x + 1·u, u the
+// variable): ARYVAL of its Y array gives the law the variable's value at each state, so the ball moves as with
+// VARVAL byte for byte (both decks carry the system). A law that reads no marker or variable read a stale output
+// before: its context was never set to the state.
+TEST(ContactExpressionLaw, StiffnessReadFromAControlSystemsOutputIsTheVariablesBitForBit) {
+  BallDrop drop;
+  drop.height = drop.radius + 0.01;
+  drop.endTime = 0.3;
+  const std::string system =
+      "<Reference_Variable id=\"7\" type=\"EXPRESSION\" expr=\"" + formatReal(kStiffness) + "*(1 + 4*TIME)\"/>\n"
+      "<Reference_Array id=\"21\" type=\"U\" num_element=\"1\"> 7 </Reference_Array>\n"
+      "<Reference_Array id=\"22\" type=\"X\" num_element=\"1\"/>\n"
+      "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
+      "<Reference_Matrix id=\"31\" nrow=\"1\" ncol=\"1\"> -1 </Reference_Matrix>\n"
+      "<Reference_Matrix id=\"33\" nrow=\"1\" ncol=\"1\"> 0 </Reference_Matrix>\n"
+      "<Reference_Matrix id=\"34\" nrow=\"1\" ncol=\"1\"> 1 </Reference_Matrix>\n"
+      "<Control_StateEqn id=\"3\" type=\"LINEAR\" x_array_id=\"22\" u_array_id=\"21\" y_array_id=\"23\" "
+      "a_matrix_id=\"31\" c_matrix_id=\"33\" d_matrix_id=\"34\"/>\n";
+  drop.elements = system;
+  drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"VARVAL(7)*DELTA + 100*DELTA_DOT\"";
+  const std::string variable = bodiesOf("expression_law_variable", drop);
+  drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"ARYVAL(23, 1)*DELTA + 100*DELTA_DOT\"";
+  const std::string output = bodiesOf("expression_law_output", drop);
+  ASSERT_GT(variable.size(), 1000u);
+  EXPECT_EQ(output, variable) << "bodies.csv differs between the output and the variable it feeds through";
+  // And the stiffness does grow: a constant one (the output frozen at its start) moves the ball otherwise.
+  drop.law = "cnf_type=\"EXPRESSION\" normal_force_expression=\"" + formatReal(kStiffness) +
+             "*DELTA + 100*DELTA_DOT\"";
+  EXPECT_NE(bodiesOf("expression_law_constant", drop), variable);
+}
+
 // A stiffness that grows with time, k(t) = k0·(1 + 4t), through a variable of TIME, and the depth taken from the
 // ball's marker (DZ(20): its centre's height above the plate's top, z = 0) rather than DELTA: the ball landing on the
 // plate (c = 100 N·s/m keeps it overdamped up to k = 2.2e4 at t = 0.3 s) against an RK4 integration of
