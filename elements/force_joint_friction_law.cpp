@@ -178,9 +178,16 @@ double JointFrictionEvaluator::dissipatedPower(std::span<const BodyKinematics> b
   return power;
 }
 
-void JointFrictionEvaluator::addMarkerLoads(std::span<const BodyKinematics> bodies,
-                                            std::span<const JointReaction> reactions,
-                                            std::vector<MarkerPairLoad>& out) const {
+void JointFrictionEvaluator::addOutputs(std::span<const BodyKinematics> bodies,
+                                        std::span<const JointReaction> reactions, std::vector<MarkerPairLoad>& loads,
+                                        std::vector<FrictionMeasures>& measures) const {
+  // Ground (no body) is at rest.
+  const auto velocityAt = [&](int body, const Vector3& point) -> Vector3 {
+    return body >= 0 ? bodies[static_cast<size_t>(body)].velocityAt(point) : Vector3::Zero();
+  };
+  const auto angularVelocity = [&](int body) -> Vector3 {
+    return body >= 0 ? bodies[static_cast<size_t>(body)].angularVelocity : Vector3::Zero();
+  };
   for (size_t k = 0; k < frictions_.size(); ++k) {
     const JointFriction& friction = frictions_[k];
     const Placed placed = place(friction, static_cast<int>(k), bodies, true);
@@ -189,42 +196,25 @@ void JointFrictionEvaluator::addMarkerLoads(std::span<const BodyKinematics> bodi
     MarkerPairLoad load;
     load.markerI = model_.markers[static_cast<size_t>(friction.markerI)].id;
     load.markerJ = model_.markers[static_cast<size_t>(friction.markerJ)].id;
+    FrictionMeasures measured;
+    measured.id = friction.id;
+    measured.markerJ = static_cast<int>(load.markerJ);
     if (friction.rotational) {
       load.torqueOnI = sampled.friction * axis;
       load.torqueOnJ = -load.torqueOnI;
+      measured.rotationalCoefficient = sampled.coefficient * axis;
     } else {
       load.forceOnI = sampled.friction * axis;
       load.forceOnJ = -load.forceOnI;
       load.torqueOnJ = (placed.positionI - placed.positionJ).cross(load.forceOnJ);
+      measured.translationalCoefficient = sampled.coefficient * axis;
     }
-    out.push_back(load);
-  }
-}
-
-void JointFrictionEvaluator::addMeasures(std::span<const BodyKinematics> bodies,
-                                         std::span<const JointReaction> reactions,
-                                         std::vector<FrictionMeasures>& out) const {
-  for (size_t k = 0; k < frictions_.size(); ++k) {
-    const JointFriction& friction = frictions_[k];
-    const Placed placed = place(friction, static_cast<int>(k), bodies, true);
-    const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k], true);
-    const Vector3 axis = placed.axesJ.col(2);
-    FrictionMeasures measures;
-    measures.id = friction.id;
-    measures.markerJ = static_cast<int>(model_.markers[static_cast<size_t>(friction.markerJ)].id);
-    (friction.rotational ? measures.torque : measures.force) = sampled.friction * axis;
-    (friction.rotational ? measures.rotationalCoefficient : measures.translationalCoefficient) =
-        sampled.coefficient * axis;
-    // Ground (no body) is at rest.
-    const auto velocityAt = [&](int body) -> Vector3 {
-      return body >= 0 ? bodies[static_cast<size_t>(body)].velocityAt(placed.positionI) : Vector3::Zero();
-    };
-    const auto angularVelocity = [&](int body) -> Vector3 {
-      return body >= 0 ? bodies[static_cast<size_t>(body)].angularVelocity : Vector3::Zero();
-    };
-    measures.slipVelocity = velocityAt(friction.bodyI) - velocityAt(friction.bodyJ);
-    measures.slipAngularVelocity = angularVelocity(friction.bodyI) - angularVelocity(friction.bodyJ);
-    out.push_back(measures);
+    measured.force = load.forceOnI;
+    measured.torque = load.torqueOnI;
+    measured.slipVelocity = velocityAt(friction.bodyI, placed.positionI) - velocityAt(friction.bodyJ, placed.positionI);
+    measured.slipAngularVelocity = angularVelocity(friction.bodyI) - angularVelocity(friction.bodyJ);
+    loads.push_back(load);
+    measures.push_back(measured);
   }
 }
 

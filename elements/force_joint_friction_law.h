@@ -36,12 +36,10 @@ class JointFrictionEvaluator {
   // `atOutput`: at an output within the latest accepted step (see acceptState).
   void addLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
                 std::vector<BodyLoad>& loads, bool atOutput = false) const;
-  // The same loads at the joint markers, for requests and FX…TM (source None), at an output.
-  void addMarkerLoads(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
-                      std::vector<MarkerPairLoad>& out) const;
-  // What FRICTION() reads of each element at an output (as addMarkerLoads), appended to `out`.
-  void addMeasures(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
-                   std::vector<FrictionMeasures>& out) const;
+  // At an output: the same loads at the joint markers, for requests and FX…TM (source None), appended to `loads`,
+  // and what FRICTION() reads of each element, appended to `measures`.
+  void addOutputs(std::span<const BodyKinematics> bodies, std::span<const JointReaction> reactions,
+                  std::vector<MarkerPairLoad>& loads, std::vector<FrictionMeasures>& measures) const;
   // After an accepted step: the anchors follow the joints that slid beyond zmax. The outputs within that step, which
   // come after, keep the anchors its solution was computed with (`atOutput`).
   void acceptState(std::span<const BodyKinematics> bodies);

@@ -1,8 +1,9 @@
 // The Control_Diff equations in the integrator's residual: one state each, at the end of the state vector
 // (StateLayout::differentialOffset), with row ẏ − f(t, y, …) = 0 (explicit) or F(t, y, ẏ, …) = 0 (is_implicit);
 // after them the control systems' states (Control_StateEqn, Control_SISO), with rows ẋ − (A x + B u) = 0, u their
-// input variables, or ẋ − f(t, x, u) = 0 with f a GSESUB's; and their iteration-matrix rows by finite differences over the few columns they read (the
-// Control_Diff and control states and rates, and the states of the bodies whose markers their expressions name).
+// input variables, or ẋ − f(t, x, u) = 0 with f a GSESUB's; and their iteration-matrix rows by finite differences
+// over the few columns they read (the Control_Diff and control states and rates, the states of the bodies whose
+// markers their expressions name, and those bodies' velocity rates where they read accelerations).
 #pragma once
 
 #include <span>

@@ -167,9 +167,8 @@ void MultibodySystem::collectMarkerLoads(double time, std::span<const JointReact
       const size_t index = static_cast<size_t>(frictionJoints_[k]);
       frictionReactions_[k] = frictionJoints_[k] >= 0 && index < joints.size() ? joints[index] : JointReaction{};
     }
-    jointFrictions_->addMarkerLoads(kinematics_, frictionReactions_, markerLoads_);
     frictionMeasures_.clear();
-    jointFrictions_->addMeasures(kinematics_, frictionReactions_, frictionMeasures_);
+    jointFrictions_->addOutputs(kinematics_, frictionReactions_, markerLoads_, frictionMeasures_);
   }
   for (const JointReaction& joint : joints) {
     markerLoads_.push_back({.markerI = joint.markerI, .markerJ = joint.markerJ,

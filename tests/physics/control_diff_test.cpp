@@ -1,6 +1,6 @@
 // Control_Diff integrated by the solver against closed forms: a driven first-order lag, the integral of a marker's
-// displacement and of its acceleration (with a Control_SISO filtering it), and an implicit equation whose DIF1 a Reference_Variable reads (the full-vehicle deck's
-// differentiator).
+// displacement and of its acceleration (with a Control_SISO filtering it), and an implicit equation whose DIF1 a
+// Reference_Variable reads (the full-vehicle deck's differentiator).
 #include <array>
 #include <cmath>
 #include <vector>

@@ -2,9 +2,6 @@
 // the whole residual: their columns over the Control_Diff states and rates and the bodies their expressions read.
 #include <gtest/gtest.h>
 
-#include "elements/model_builder.h"
-#include "solver/driver/multibody_system.h"
-#include "solver/xml/deck_reader.h"
 #include "jacobian_test_support.h"
 
 namespace lodestone {
@@ -23,16 +20,10 @@ TEST(ControlDiffJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   <Control_Diff id="6" is_implicit="TRUE" ic="-0.4" ic_dot="0.5" expr="DIF1(6) * (1 + DIF(6)**2) - DX(21) + DIF1(5)"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )deck";
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "diff.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  ASSERT_TRUE(model) << diagnostics.formatAll();
-
-  SUNContext context = nullptr;
-  ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
-  SundialsContextPtr contextOwner(context);
-  PhaseTimes times;
-  MultibodySystem system(*model, times);
+  const Model model = modelOfDeck(text, "diff.xml");
+  SystemUnderTest built(model);
+  MultibodySystem& system = built.system();
+  const SUNContext context = built.context();
   const int size = system.layout().size();
   const int first = system.layout().differentialOffset();
   ASSERT_EQ(system.layout().differentialCount(), 2);
@@ -64,15 +55,10 @@ TEST(ControlDiffJacobian, RowsThatReadAccelerationsHaveTheirRateColumns) {
   <Control_Diff id="7" ic="0.3" expr="ACCX(21) * DIF(7) + WDTZ(20)"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )deck";
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "diff.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  ASSERT_TRUE(model) << diagnostics.formatAll();
-  SUNContext context = nullptr;
-  ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
-  SundialsContextPtr contextOwner(context);
-  PhaseTimes times;
-  MultibodySystem system(*model, times);
+  const Model model = modelOfDeck(text, "diff.xml");
+  SystemUnderTest built(model);
+  MultibodySystem& system = built.system();
+  const SUNContext context = built.context();
   const int size = system.layout().size();
   std::vector<double> y(static_cast<size_t>(size), 0.0);
   std::vector<double> yp(y.size(), 0.0);

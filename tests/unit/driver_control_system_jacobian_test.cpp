@@ -3,9 +3,6 @@
 // Control_Diff and control states and rates and the bodies their inputs read; and how the state vector names them.
 #include <gtest/gtest.h>
 
-#include "elements/model_builder.h"
-#include "solver/driver/multibody_system.h"
-#include "solver/xml/deck_reader.h"
 #include "jacobian_test_support.h"
 
 namespace lodestone {
@@ -41,16 +38,10 @@ TEST(ControlSystemJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   <Control_SISO id="2" x_array_id="42" y_array_id="43" u_array_id="41" numerator_coef="3 1" denominator_coef="5 2 1"/>
 </Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
 )deck";
-  Diagnostics diagnostics;
-  std::optional<ModelSpec> spec = readDeckText(text, "controls.xml", diagnostics);
-  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
-  ASSERT_TRUE(model) << diagnostics.formatAll();
-
-  SUNContext context = nullptr;
-  ASSERT_EQ(SUNContext_Create(nullptr, &context), 0);
-  SundialsContextPtr contextOwner(context);
-  PhaseTimes times;
-  MultibodySystem system(*model, times);
+  const Model model = modelOfDeck(text, "controls.xml");
+  SystemUnderTest built(model);
+  MultibodySystem& system = built.system();
+  const SUNContext context = built.context();
   const int size = system.layout().size();
   const int first = system.layout().differentialOffset();
   ASSERT_EQ(system.layout().differentialCount(), 5);  // the Control_Diff's, the state equation's 2, the SISO's 2

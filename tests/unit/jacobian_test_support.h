@@ -1,19 +1,52 @@
-// What the Jacobian tests share: a SUNDIALS sparse matrix as a dense one, and the iteration matrix by central
-// differences of the whole residual, the reference each analytic block is checked against.
+// What the Jacobian tests share: a model built from an inline deck and its system, a SUNDIALS sparse matrix as a dense
+// one, and the iteration matrix by central differences of the whole residual, the reference each analytic block is
+// checked against.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include "elements/model_builder.h"
 #include "solver/driver/multibody_system.h"
 #include "solver/driver/sundials_check.h"
+#include "solver/xml/deck_reader.h"
 
 namespace lodestone {
+
+// The model of the inline deck `text` (named `name` in messages); throws with its diagnostics when it does not build.
+inline Model modelOfDeck(const std::string& text, const std::string& name) {
+  Diagnostics diagnostics;
+  std::optional<ModelSpec> spec = readDeckText(text, name, diagnostics);
+  std::optional<Model> model = spec ? buildModel(*spec, diagnostics) : std::nullopt;
+  if (!model) throw std::runtime_error(diagnostics.formatAll());
+  return std::move(*model);
+}
+
+// A SUNDIALS context and the system of a model (which must outlive it), as the Jacobian tests take them.
+class SystemUnderTest {
+ public:
+  explicit SystemUnderTest(const Model& model) : context_(newContext()), system_(model, times_) {}
+  SUNContext context() const { return context_.get(); }
+  MultibodySystem& system() { return system_; }
+
+ private:
+  static SUNContext newContext() {
+    SUNContext context = nullptr;
+    if (SUNContext_Create(nullptr, &context) != 0) throw std::runtime_error("SUNContext_Create failed");
+    return context;
+  }
+  SundialsContextPtr context_;
+  PhaseTimes times_;
+  MultibodySystem system_;
+};
 
 inline Eigen::MatrixXd denseCopyOfSparse(SUNMatrix matrix) {
   const sunindextype columns = SUNSparseMatrix_Columns(matrix);

@@ -128,8 +128,8 @@ typedef void(STDCALL *lodestone_fieldsub)(int *, double *, double *, int *, doub
                                           double *, double *);
 
 /* GSESUB. */
-typedef void(STDCALL *lodestone_gsesub)(int *, double *, double *, int *, int *, int *, int *, double *, int *, double *,
-                                        int *, double *, double *);
+typedef void(STDCALL *lodestone_gsesub)(int *, double *, double *, int *, int *, int *, int *, double *, int *,
+                                        double *, int *, double *, double *);
 
 /* ---- utilities a subroutine may call while Lodestone is calling it ---------------------------------------- */
 /* errflg is set to 0 on success and to 1 (with a message in the run log) on failure. */
