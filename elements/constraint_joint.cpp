@@ -5,6 +5,7 @@
 
 #include "elements/expression_context.h"
 #include "elements/joint_equations.h"
+#include "elements/subroutine_state.h"
 
 namespace lodestone {
 
@@ -218,6 +219,7 @@ std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, c
     if (!subroutine) return nullptr;
     expression = std::get<Expression>(Expression::compile("0"));  // never evaluated
     reads = MotionReads{.time = true, .model = true};              // the subroutine reads the model's context
+    addSubroutineBodies(*subroutine, model, reads->bodies);         // and the bodies its set-up call read
   } else {
     expression = compileMotionExpression(spec, diagnostics);
     if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) return nullptr;

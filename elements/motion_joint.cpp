@@ -132,24 +132,31 @@ std::optional<MotionReads> findMotionReads(const Expression& expression, const M
     reads.model = reads.model || !read.markerIds().empty() || !read.variableIds().empty();
   }
   addBodiesRead(expression, model, reads.bodies);
-  if (reads.bodies.empty()) return reads;  // ground markers and constants of time: a motion of TIME
-  const std::string bodies = model.bodyName(reads.bodies.front());
+  if (std::optional<std::string> problem = stateReadProblem(reads.bodies, velocity, spec, model)) {
+    return refuse(*problem);
+  }
+  return reads;
+}
+
+std::optional<std::string> stateReadProblem(const std::vector<int>& bodies, bool velocity,
+                                            const MotionJointSpec& spec, const Model& model) {
+  if (bodies.empty()) return std::nullopt;  // ground markers and constants of time: a motion of TIME
   if (velocity) {
-    return refuse("reads velocities; a motion's expression may read the markers' positions and angles (DX…, AX…) "
-                  "besides TIME, since q − f(q, t) = 0 must hold as a position equation");
+    return "reads velocities; a motion may read the markers' positions and angles (DX…, AX…) besides TIME, since "
+           "q − f(q, t) = 0 must hold as a position equation";
   }
   if (spec.val_type == "V" || spec.val_type == "A") {
-    return refuse("reads the position of " + bodies + "; with val_type=\"" + spec.val_type +
-                  "\" the expression may read TIME only (its target is integrated over time): give the motion "
-                  "as a displacement, val_type=\"D\"");
+    return "reads the position of " + model.bodyName(bodies.front()) + "; with val_type=\"" + spec.val_type +
+           "\" a motion may read TIME only (its target is integrated over time): give the motion as a displacement, "
+           "val_type=\"D\"";
   }
   // The equation's velocity rows have room for six bodies: the joint's two and four more.
   constexpr size_t kMostBodiesRead = 4;
-  if (reads.bodies.size() > kMostBodiesRead) {
-    return refuse("reads the positions of " + std::to_string(reads.bodies.size()) +
-                  " bodies; a motion's expression may read at most " + std::to_string(kMostBodiesRead));
+  if (bodies.size() > kMostBodiesRead) {
+    return "reads the positions of " + std::to_string(bodies.size()) + " bodies; a motion may read at most " +
+           std::to_string(kMostBodiesRead);
   }
-  return reads;
+  return std::nullopt;
 }
 
 std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJointSpec& spec, const Model& model,
@@ -159,19 +166,18 @@ std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJoint
       spec.subroutine, "MOTSUB", 1, "[value], the motion's displacement, velocity or acceleration", false, spec.loc,
       model, diagnostics);
   if (!subroutine) return nullptr;
-  for (const int id : subroutine->markersRead) {
-    const Marker* marker = model.marker(id);
-    if (!marker || marker->body < 0) continue;
-    diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Marker id=" + std::to_string(id) +
-                                    " on " + model.bodyName(marker->body) +
-                                    " in its set-up call; a MOTSUB may read TIME and ground markers only (a motion "
-                                    "of the model's state can be written as an expression)");
-    return nullptr;
-  }
   if (!subroutine->variablesRead.empty()) {
     diagnostics.error(spec.loc, subroutine->routine.describe() + " reads Reference_Variable id=" +
                                     std::to_string(subroutine->variablesRead.front()) +
-                                    " in its set-up call; a MOTSUB may read TIME and ground markers only");
+                                    " in its set-up call; a MOTSUB may read TIME and markers (c_sysfnc, c_sysary), "
+                                    "not variables (what they read could not be differentiated for the motion)");
+    return nullptr;
+  }
+  // The moving bodies whose markers it reads join the motion's equation, as an expression's do.
+  std::vector<int> bodies;
+  addSubroutineBodies(*subroutine, model, bodies);
+  if (std::optional<std::string> problem = stateReadProblem(bodies, subroutine->velocitiesRead, spec, model)) {
+    diagnostics.error(spec.loc, subroutine->routine.describe() + " in its set-up call " + *problem);
     return nullptr;
   }
   return std::make_shared<const ElementSubroutine>(std::move(*subroutine));

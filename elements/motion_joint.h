@@ -70,8 +70,15 @@ struct MotionReads {
 std::optional<MotionReads> findMotionReads(const Expression& expression, const MotionJointSpec& spec,
                                            const Model& model, Diagnostics& diagnostics);
 
+// What a motion reading the state of `bodies` (its expression's or its MOTSUB's reads; `velocity`: it reads
+// velocities) cannot follow, said as the rest of a message ("reads velocities; …"); nothing when it can.
+std::optional<std::string> stateReadProblem(const std::vector<int>& bodies, bool velocity,
+                                            const MotionJointSpec& spec, const Model& model);
+
 // type="USERSUB": the MOTSUB loaded and set up (iflag = 1, at the model's initial state); nothing after reporting
-// why on the motion's line (the loader's messages, a set-up STOP, a read of a moving body's marker or a variable).
+// why on the motion's line (the loader's messages, a set-up STOP, a read of a variable, of velocities of a moving
+// body, or of a moving body with val_type V or A). The moving bodies whose markers its set-up call read are the
+// motion's bodiesRead (constraint_joint.cpp), as an expression's; a later call that reads more stops the run.
 std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJointSpec& spec, const Model& model,
                                                                Diagnostics& diagnostics);
 

@@ -38,7 +38,18 @@ class ElementHost final : public SubroutineHost {
   std::optional<MarkerMotion> markerMotion(int id) const override {
     std::optional<MarkerMotion> motion = state_.marker(id);
     if (motion && recording_ && id != 0) addOnce(recording_->markersRead, id);
+    if (motion && !recording_ && id != 0 && subroutine_.readsOnlyWhatItsSetUpRead() &&
+        std::find(subroutine_.markersRead.begin(), subroutine_.markersRead.end(), id) == subroutine_.markersRead.end()) {
+      stopForAReadNotDeclared("Reference_Marker id=" + std::to_string(id));
+    }
     return motion;
+  }
+
+  void velocitiesRead() override {
+    if (recording_) recording_->velocitiesRead = true;
+    if (!recording_ && subroutine_.readsOnlyWhatItsSetUpRead() && !subroutine_.velocitiesRead) {
+      stopForAReadNotDeclared("velocities");
+    }
   }
 
   std::optional<double> variable(int id) const override {
@@ -63,6 +74,17 @@ class ElementHost final : public SubroutineHost {
       record.stopRequest = subroutine_.element + ": " + subroutine_.routine.describe() + " asked to stop (" + utility +
                            "): " + std::string(message);
     }
+  }
+
+  // A motion's subroutine read at run time what its set-up call did not: the motion's equation was not differentiated
+  // over it, so the run stops rather than integrate a wrong constraint.
+  void stopForAReadNotDeclared(const std::string& what) const {
+    ElementSubroutineRecord& record = elementSubroutineRecord();
+    if (record.stopRequest) return;
+    record.stopTime = state_.time();
+    record.stopRequest = subroutine_.element + ": " + subroutine_.routine.describe() + " read " + what + " at t=" +
+                         formatReal(state_.time()) + ", which its set-up call (iflag = 1) did not read: a motion's "
+                         "equation is differentiated over what the set-up call reads, so read every marker there";
   }
 
   void utilityProblem(std::string_view utility, std::string_view problem) override {

@@ -106,8 +106,13 @@ struct ElementSubroutine {
     int states = 0, inputs = 0, outputs = 0;
   };
   std::optional<StateEquationSizes> stateEquation;
-  // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids).
+  // What the set-up call read through c_sysfnc / c_sysary (markers, ground left out) and c_varval (variable ids),
+  // and whether it read velocities (VX…, VEL).
   std::vector<int> markersRead, variablesRead;
+  bool velocitiesRead = false;
+  // A motion's (MOTSUB's) equation is differentiated over the bodies of the markers its set-up call read: a later
+  // call that reads another marker, or velocities it did not read then, stops the run.
+  bool readsOnlyWhatItsSetUpRead() const { return kind.rfind("Motion_", 0) == 0; }
 };
 
 // The set-up call (iflag = 1), made once when the model is built by `run` (never by `check`): the markers and

@@ -31,6 +31,8 @@ class SubroutineHost {
   virtual double time() const = 0;
   // Marker `id` in ground; id 0 is ground's own frame. Nothing when the model has no such marker.
   virtual std::optional<MarkerMotion> markerMotion(int id) const = 0;
+  // A utility read velocities (VX… of c_sysfnc, VEL and TVEL of c_sysary) of the markers it asked markerMotion for.
+  virtual void velocitiesRead() {}
   // c_varval: Reference_Variable `id` at the current state; nothing when the host has no such variable (a contact
   // subroutine's host has none).
   virtual std::optional<double> variable(int id) const {

@@ -95,6 +95,7 @@ void c_sysfnc(const char* fncnam, int* ipar, int nsize, double* state, int* errf
   }
   const std::optional<MeasureMarkers> markers = measureMarkers("c_sysfnc", ipar, nsize, errflg);
   if (!markers) return;
+  if (*measure >= MarkerMeasure::VX) currentHost->velocitiesRead();
   *state = markerMeasure(*measure, markers->i, markers->j, markers->axes);
 }
 
@@ -110,6 +111,7 @@ void c_sysary(const char* fncnam, int* ipar, int nsize, double* states, int* nst
   const std::optional<MeasureMarkers> m = measureMarkers("c_sysary", ipar, nsize, errflg);
   if (!m) return;
   const bool displacement = name == "DISP" || name == "TDISP";
+  if (!displacement) currentHost->velocitiesRead();
   const int group = displacement ? 0 : 4;  // DX.. or VX..
   for (int k = 0; k < 3; ++k) {
     states[k] = markerMeasure(static_cast<MarkerMeasure>(group + k), m->i, m->j, m->axes);

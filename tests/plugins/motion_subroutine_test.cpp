@@ -116,5 +116,64 @@ TEST_F(MotionSubroutineRun, FailuresSayWhatAndWhere) {
       << stderrText();
 }
 
+// A pendulum (body 2: CG marker 20, 0.5 m from its revolute joint about ground z, released 45° below the horizontal)
+// and a disk (body 3) on a revolute joint at (2, 0, 0) whose angle follows the pendulum: `motion` on the disk's joint.
+std::string followerDeck(const std::string& motion) {
+  return R"(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+<Param_Transient integr_tol="1e-8"/>
+<Force_Gravity grav_y="-9.81"/>
+<Body_Rigid id="1" isground="TRUE"/>
+<Reference_Marker id="10" body_id="1"/>
+<Reference_Marker id="12" body_id="1" pos_x="2"/>
+<Body_Rigid id="2" cg_id="20" mass="2" inertia_xx="0.01" inertia_yy="0.1" inertia_zz="0.1"/>
+<Reference_Marker id="20" body_id="2" pos_x="0.35355339059327373" pos_y="-0.35355339059327373"/>
+<Reference_Marker id="21" body_id="2"/>
+<Body_Rigid id="3" cg_id="30" mass="1" inertia_xx="0.15" inertia_yy="0.15" inertia_zz="0.3"/>
+<Reference_Marker id="30" body_id="3" pos_x="2"/>
+<Constraint_Joint id="1" type="REVOLUTE" i_marker_id="21" j_marker_id="10"/>
+<Constraint_Joint id="2" type="REVOLUTE" i_marker_id="30" j_marker_id="12"/>
+<Motion_Joint id="5" joint_id="2" motion_type="R" )" + motion + R"(/>
+</Model><Command><Simulate end_time="2" print_interval="0.02"/></Command></MultiBodySystem>
+)";
+}
+
+// A MOTSUB that reads a moving body's marker (c_sysfnc DX in its set-up call) drives the disk as the expression
+// 2*DX(20,10) + 0.1*SIN(2*TIME) does, the pendulum's swing coupled through the motion: bodies.csv byte for byte, in C
+// and in Python. One that reads velocities is refused at the motion's line; one whose set-up call reads nothing
+// (so that its motion was not differentiated over the pendulum) stops the run at its first read.
+TEST_F(MotionSubroutineRun, AMotsubMayFollowAMovingBodyAsAnExpressionDoes) {
+  ASSERT_EQ(runDeck("expression", followerDeck("expr=\"2*DX(20,10)+0.1*SIN(2*TIME)\"")), 0) << stderrText();
+  const std::string reference = bodies("expression");
+  const std::string follower = "type=\"USERSUB\" usrsub_param_string=\"USER(20, 10, 2, 0.1, 2)\" ";
+  for (const bool python : {false, true}) {
+    const std::string name = python ? "python" : "c";
+    const std::string deck = followerDeck(fixtureSubroutine(follower + "usrsub_fnc_name=\"MOTSUB_FOLLOWER\"", python,
+                                                            "motion_fixtures.py"));
+    ASSERT_EQ(runDeck(name, deck), 0) << name << ": " << stderrText();
+    EXPECT_EQ(bodies(name), reference) << name;
+  }
+  // The disk does follow the pendulum: a motion of time alone moves it otherwise.
+  ASSERT_EQ(runDeck("time_only", followerDeck("expr=\"0.1*SIN(2*TIME)\"")), 0) << stderrText();
+  EXPECT_NE(bodies("time_only"), reference);
+
+  const std::string velocity = followerDeck(fixtureSubroutine(follower + "usrsub_fnc_name=\"MOTSUB_VELOCITY\"", false,
+                                                              "motion_fixtures.py"));
+  EXPECT_EQ(runDeck("velocity", velocity), 1);
+  EXPECT_NE(stderrText().find("velocity.xml:" + std::to_string(lineOf(velocity, "<Motion_Joint")) +
+                              ":1: Motion_Joint id=5: MOTSUB_VELOCITY in "),
+            std::string::npos) << stderrText();
+  EXPECT_NE(stderrText().find("in its set-up call reads velocities; a motion may read the markers' positions"),
+            std::string::npos) << stderrText();
+
+  const std::string undeclared = followerDeck(fixtureSubroutine(follower + "usrsub_fnc_name=\"MOTSUB_UNDECLARED\"",
+                                                                false, "motion_fixtures.py"));
+  EXPECT_EQ(runDeck("undeclared", undeclared), 2);
+  EXPECT_NE(log("undeclared").find("MOTSUB_UNDECLARED in "), std::string::npos) << log("undeclared");
+  EXPECT_NE(log("undeclared").find(" read Reference_Marker id=20 at t=0, which its set-up call (iflag = 1) did not "
+                                   "read"),
+            std::string::npos) << log("undeclared");
+}
+
 }  // namespace
 }  // namespace lodestone::cli

@@ -36,8 +36,8 @@ TEST(MotionJointDeck, PositionsOfOtherBodiesAreRead) {
 
 TEST(MotionJointDeck, VelocitiesAreRefused) {
   EXPECT_TRUE(hasError(readAndBuildDeck(drivenDisk("expr=\"0.5*WZ(21)\"")), kMotionLine,
-                       "Motion_Joint id=5: expr=\"0.5*WZ(21)\" reads velocities; a motion's expression may read the "
-                       "markers' positions and angles (DX…, AX…) besides TIME"));
+                       "Motion_Joint id=5: expr=\"0.5*WZ(21)\" reads velocities; a motion may read the markers' "
+                       "positions and angles (DX…, AX…) besides TIME"));
   EXPECT_TRUE(hasError(readAndBuildDeck(drivenDisk("expr=\"VARVAL(7)\"", "<Reference_Variable id=\"7\" "
                                                                           "type=\"EXPRESSION\" expr=\"vx (20)\"/>")),
                        kMotionLine, "Motion_Joint id=5: expr=\"VARVAL(7)\" reads velocities"));
@@ -60,8 +60,8 @@ TEST(MotionJointDeck, VelocityAndAccelerationMotionsReadTimeOnly) {
                          kMotionLine,
                          std::string("Motion_Joint id=5: expr=\"0.5*AZ(21,10)\" reads the position of Body_Rigid id=2; "
                                      "with val_type=\"") + valueType +
-                             "\" the expression may read TIME only (its target is integrated over time): give the "
-                             "motion as a displacement, val_type=\"D\""))
+                             "\" a motion may read TIME only (its target is integrated over time): give the motion "
+                             "as a displacement, val_type=\"D\""))
         << valueType;
   }
 }
