@@ -28,6 +28,7 @@
 #include <xercesc/util/XMLString.hpp>
 
 #include "elements/element_catalog.h"
+#include "elements/reference_param_curve.h"
 #include "solver/core/input_file.h"
 #include "solver/core/text.h"
 #include "solver/xml/xerces_setup.h"
@@ -506,6 +507,7 @@ std::optional<ModelSpec> parseDeck(const std::string& text, bool asUtf8, const s
   walker.walkRoot(document->getDocumentElement());
   walker.reportUnusedSettings();
   context.checkReferences();
+  fillCurvesFromMatrices(spec.paramCurves, spec.matrices, diagnostics);  // a matrix may follow its curve
   checkWholeDeck(spec, context);
   diagnostics.sortByPosition(firstDiagnostic);
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;

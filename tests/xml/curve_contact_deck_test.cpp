@@ -75,8 +75,34 @@ TEST(CurveContactDeck, ParamCurveTextAndAttributesAreChecked) {
   EXPECT_TRUE(errorOf(closed + ">", "0 0 0\n1 0 0\n0 0 0\n", "a closed curve needs at least 3 distinct points"));
   EXPECT_TRUE(errorOf("<Reference_ParamCurve id=\"1\">", "0 0 0\n", "an open curve needs at least 2 distinct points"));
   EXPECT_TRUE(errorOf(closed + " is_curve_points=\"FALSE\">", circleText(1, 8), "is_curve_points=\"FALSE\""));
-  EXPECT_TRUE(errorOf(closed + " matrix_id=\"5\">", circleText(1, 8), "Reference_Matrix is not available yet"));
   EXPECT_TRUE(errorOf(closed + " usrsub_fnc_name=\"CURSUB\">", circleText(1, 8), "CURSUB"));
+}
+
+// matrix_id: the points are the matrix's rows (x y z), checked as the text's; the matrix may come after the curve.
+TEST(CurveContactDeck, ACurvesPointsMayBeTheRowsOfAMatrix) {
+  CurveDeck parts;
+  const CurveDeck fromText = parts;
+  parts.boreCurve = "<Reference_ParamCurve id=\"1\" is_u_closed=\"TRUE\" matrix_id=\"5\">";
+  parts.boreText = "";
+  parts.more = "\n<Reference_Matrix id=\"5\" nrow=\"16\" ncol=\"3\" isroworder=\"TRUE\">\n" +
+               circleText(1.0, 16) + "</Reference_Matrix>";
+  ReadResult matrix = readText(parts.text());
+  ASSERT_TRUE(matrix.spec) << matrix.diagnostics.formatAll();
+  ReadResult text = readText(fromText.text());
+  ASSERT_TRUE(text.spec) << text.diagnostics.formatAll();
+  EXPECT_EQ(matrix.spec->paramCurves[0].points, text.spec->paramCurves[0].points);
+  EXPECT_EQ(matrix.diagnostics.warningCount(), 0) << matrix.diagnostics.formatAll();
+  ASSERT_TRUE(buildModel(*matrix.spec, matrix.diagnostics)) << matrix.diagnostics.formatAll();
+
+  // Its points checked as the text's are, and a matrix of another shape named.
+  parts.more = "\n<Reference_Matrix id=\"5\" nrow=\"3\" ncol=\"3\"> 0 1 0 0 0 0 0 0 0 </Reference_Matrix>";
+  EXPECT_TRUE(hasError(readText(parts.text()).diagnostics, parts.boreCurveLine(),
+                       "a closed curve needs at least 3 distinct points; Reference_Matrix id=5 (deck.xml:"));
+  parts.more = "\n<Reference_Matrix id=\"5\" nrow=\"2\" ncol=\"4\"> 0 1 0 0 0 0 1 0 </Reference_Matrix>";
+  EXPECT_TRUE(hasError(readText(parts.text()).diagnostics, parts.boreCurveLine(),
+                       "matrix_id=\"5\": Reference_Matrix id=5 (deck.xml:"));
+  EXPECT_TRUE(hasError(readText(parts.text()).diagnostics, parts.boreCurveLine(),
+                       ") is 2 x 4; a curve's matrix holds one point per row, x y z: it must have 3 columns"));
 }
 
 TEST(CurveContactDeck, ACurveGraphicNeedsItsCurve) {
