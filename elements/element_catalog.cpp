@@ -330,9 +330,12 @@ std::vector<ElementKind> buildCatalog() {
                               "Constraint_PTdSF", "Constraint_PTdSFF"}) {
     refused(element, jointNote);
   }
-  for (const char* element : {"Force_MultiPoint", "Force_FlexModal", "Force_Friction", "Force_Aero", "Force_Tire"}) {
+  for (const char* element : {"Force_MultiPoint", "Force_FlexModal", "Force_Aero", "Force_Tire"}) {
     refused(element, "this force element is not available yet");
   }
+  // Adams' FRICTION statement is MotionSolve's Force_JointFriction: a deck written by hand may use the shorter name.
+  refused("Force_Friction", "MotionSolve's joint friction is Force_JointFriction (docs/joints.md#joint-friction), "
+                            "which Lodestone reads");
   for (const char* element : {"Control_PlantInput", "Control_PlantOutput", "Control_Linear"}) {
     refused(element, "control elements are not available yet");
   }

@@ -59,6 +59,12 @@ TEST(JointFrictionDeck, FrictionFunctionReadsInRequestsOnly) {
                                                    "Force_JointFriction id=8, which the deck does not have"));
 }
 
+// Adams' name for it is refused with the name MotionSolve's decks use.
+TEST(JointFrictionDeck, ForceFrictionNamesForceJointFriction) {
+  const Diagnostics d = readAndBuildDeck(frictionDeck(R"(<Force_Friction id="9" joint_id="1"/>)"));
+  EXPECT_TRUE(hasError(d, kFrictionLine, "MotionSolve's joint friction is Force_JointFriction"));
+}
+
 TEST(JointFrictionDeck, DynamicAboveStaticIsAnError) {
   const Diagnostics d =
       readAndBuildDeck(frictionDeck(R"(<Force_JointFriction id="9" joint_id="1" mu_static="0.2" mu_dynamic="0.3"/>)"));
