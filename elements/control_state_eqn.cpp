@@ -496,6 +496,13 @@ void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostic
       }
       if (system.hasFeedThrough) addFeedThroughOutputsRead(controls, *variables, index, readsOutputsOf[s]);
     }
+    // A GSESUB reads at the same instant the variables its set-up call read through c_varval, as it reads its inputs.
+    if (system.hasFeedThrough && system.subroutine && variables) {
+      for (const int id : system.subroutine->variablesRead) {
+        const int index = variables->indexOf(id);
+        if (index >= 0) addFeedThroughOutputsRead(controls, *variables, index, readsOutputsOf[s]);
+      }
+    }
   }
   // A cycle among feed-through systems would make an output read itself at the same instant: depth first, each
   // system reported once.
@@ -513,10 +520,12 @@ void resolveControlInputs(ControlModel& controls, const Model& model, Diagnostic
         loop += controls.systems[static_cast<size_t>(next)].element + " id=" +
                 std::to_string(controls.systems[static_cast<size_t>(next)].id);
         const ControlSystem& system = controls.systems[static_cast<size_t>(next)];
-        const char* why = system.general ? "a GSESUB's outputs may read its inputs" : "D is not 0";
-        diagnostics.error(system.loc, std::string("its outputs read themselves at the same instant through its inputs "
-                                                  "(") + why + "), an algebraic loop: " + loop + "; break it with a "
-                                      "state (a Control_Diff or a strictly proper system)");
+        const char* how = system.general ? "through its inputs or its GSESUB's c_varval (a GSESUB's outputs may read "
+                                           "them)"
+                                         : "through its inputs (D is not 0)";
+        diagnostics.error(system.loc, std::string("its outputs read themselves at the same instant ") + how +
+                                          ", an algebraic loop: " + loop + "; break it with a state (a Control_Diff "
+                                          "or a strictly proper system)");
         return true;
       }
       if (mark[static_cast<size_t>(next)] == 0 && visit(next, path)) return true;

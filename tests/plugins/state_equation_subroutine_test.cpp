@@ -102,5 +102,18 @@ TEST_F(StateEquationSubroutineRun, AGsesubThatStopsInItsSetUpCallIsRefusedAtItsL
   EXPECT_NE(stderrText().find("GSESUB_LINEAR needs USER(A, B, C, D)"), std::string::npos) << stderrText();
 }
 
+// A GSESUB whose output is a variable it reads through py_varval, the variable reading that output back: an algebraic
+// loop through the subroutine's own reads, refused at the system's line (it would recurse without end).
+TEST_F(StateEquationSubroutineRun, AGsesubReadingItsOwnOutputThroughAVariableIsAnAlgebraicLoop) {
+  std::string deck = controlledBody(gsesub(true, "GSESUB_READS_VARIABLE", "7"));
+  const std::string variable = "    <Reference_Variable id=\"7\" expr=\"1 + ARYVAL(23, 1)\"/>\n";
+  deck.insert(deck.find("    <Reference_Variable id=\"5\""), variable);
+  EXPECT_EQ(runDeck("loop", deck), 1);
+  EXPECT_NE(stderrText().find("loop.xml:" + std::to_string(lineOf(deck, "<Control_StateEqn")) +
+                              ":5: Control_StateEqn id=3: its outputs read themselves at the same instant through its "
+                              "inputs or its GSESUB's c_varval"),
+            std::string::npos) << stderrText();
+}
+
 }  // namespace
 }  // namespace lodestone::cli
