@@ -62,6 +62,17 @@ DifferentialEquations::DifferentialEquations(const Model& model, const StateLayo
     bodyDerivatives_[static_cast<size_t>(k)].assign(read.size(), Eigen::Matrix<double, 1, body_state::kSize>::Zero());
   }
   bodyRateDerivatives_ = bodyDerivatives_;
+  // The same reads by body, for differentiate: each body's rows and their place among that row's bodies.
+  for (int k = 0; k < count_; ++k) {
+    const std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
+    for (size_t b = 0; b < read.size(); ++b) {
+      auto readers = std::find_if(bodyReaders_.begin(), bodyReaders_.end(),
+                                  [&](const BodyReaders& r) { return r.body == read[b]; });
+      if (readers == bodyReaders_.end()) readers = bodyReaders_.insert(bodyReaders_.end(), BodyReaders{read[b]});
+      readers->rows.emplace_back(k, b);
+      readers->readAcceleration = readers->readAcceleration || rowReadsAcceleration_[static_cast<size_t>(k)];
+    }
+  }
   stateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   rateDerivatives_ = Eigen::MatrixXd::Zero(count_, count_);
   for (int k = 0; k < count_; ++k) {
@@ -174,43 +185,46 @@ void DifferentialEquations::differentiate(double time, const double* y, const do
       entry = saved;
     }
   }
-  // The bodies' columns: each row against the 13 states of each body its expression reads (and, where it reads
-  // accelerations, against the body's velocity rates).
+  // The bodies' columns: each body read moved one state at a time, and every row that reads it differenced at that
+  // state (one evaluation per move for all of them: a GSESUB gives every row of its system at once); where a row
+  // reads accelerations, the body's velocity rates moved too.
   std::array<double, body_state::kSize> perturbed{}, perturbedRates{};
-  for (int k = 0; k < count_; ++k) {
-    const std::vector<int>& read = bodiesRead_[static_cast<size_t>(k)];
-    for (size_t b = 0; b < read.size(); ++b) {
-      const size_t body = static_cast<size_t>(read[b]);
-      const BodyKinematics saved = bodies[body];
-      const double* state = y + bodyOffsets_[body];
-      const double* rates = yp + bodyOffsets_[body];
-      std::copy(state, state + body_state::kSize, perturbed.begin());
-      for (int s = 0; s < body_state::kSize; ++s) {
-        const double increment = differenceStep(perturbed[static_cast<size_t>(s)]);
-        perturbed[static_cast<size_t>(s)] += increment;
-        bodies[body] = bodyKinematics(perturbed.data());
-        if (readsAccelerations_) addAccelerations(rates, bodies[body]);  // those of y' in the axes at the new y
-        context_.setState(time, bodies);
+  for (const BodyReaders& readers : bodyReaders_) {
+    const size_t body = static_cast<size_t>(readers.body);
+    const BodyKinematics saved = bodies[body];
+    const double* state = y + bodyOffsets_[body];
+    const double* rates = yp + bodyOffsets_[body];
+    std::copy(state, state + body_state::kSize, perturbed.begin());
+    for (int s = 0; s < body_state::kSize; ++s) {
+      const double increment = differenceStep(perturbed[static_cast<size_t>(s)]);
+      perturbed[static_cast<size_t>(s)] += increment;
+      bodies[body] = bodyKinematics(perturbed.data());
+      if (readsAccelerations_) addAccelerations(rates, bodies[body]);  // those of y' in the axes at the new y
+      context_.setState(time, bodies);
+      for (const auto& [k, b] : readers.rows) {
         bodyDerivatives_[static_cast<size_t>(k)][b](s) =
             (equationResidual(k) - base_[static_cast<size_t>(k)]) / increment;
-        perturbed[static_cast<size_t>(s)] = state[s];
       }
-      bodies[body] = saved;
-      if (!rowReadsAcceleration_[static_cast<size_t>(k)]) continue;
-      std::copy(rates, rates + body_state::kSize, perturbedRates.begin());
-      for (const int first : {body_state::kVelocity, body_state::kAngularVelocity}) {
-        for (int s = first; s < first + 3; ++s) {
-          const double increment = differenceStep(perturbedRates[static_cast<size_t>(s)]);
-          perturbedRates[static_cast<size_t>(s)] += increment;
-          addAccelerations(perturbedRates.data(), bodies[body]);
-          context_.setState(time, bodies);
+      perturbed[static_cast<size_t>(s)] = state[s];
+    }
+    bodies[body] = saved;
+    if (!readers.readAcceleration) continue;
+    std::copy(rates, rates + body_state::kSize, perturbedRates.begin());
+    for (const int first : {body_state::kVelocity, body_state::kAngularVelocity}) {
+      for (int s = first; s < first + 3; ++s) {
+        const double increment = differenceStep(perturbedRates[static_cast<size_t>(s)]);
+        perturbedRates[static_cast<size_t>(s)] += increment;
+        addAccelerations(perturbedRates.data(), bodies[body]);
+        context_.setState(time, bodies);
+        for (const auto& [k, b] : readers.rows) {
+          if (!rowReadsAcceleration_[static_cast<size_t>(k)]) continue;
           bodyRateDerivatives_[static_cast<size_t>(k)][b](s) =
               (equationResidual(k) - base_[static_cast<size_t>(k)]) / increment;
-          perturbedRates[static_cast<size_t>(s)] = rates[s];
         }
+        perturbedRates[static_cast<size_t>(s)] = rates[s];
       }
-      bodies[body] = saved;
     }
+    bodies[body] = saved;
   }
 }
 

@@ -88,6 +88,13 @@ class DifferentialEquations {
   // Per equation reading accelerations: its derivatives by each body's rates read (zero elsewhere).
   std::vector<std::vector<Eigen::Matrix<double, 1, body_state::kSize>>> bodyRateDerivatives_;
   std::vector<char> rowReadsAcceleration_;
+  // bodiesRead_ turned round: per body read, the rows reading it and its index among each row's bodies.
+  struct BodyReaders {
+    int body = -1;
+    std::vector<std::pair<int, size_t>> rows;
+    bool readAcceleration = false;  // some of those rows reads accelerations
+  };
+  std::vector<BodyReaders> bodyReaders_;
   bool readsAccelerations_ = false;
   int squareBlock_ = -1;                      // rows × Control_Diff columns
   Eigen::MatrixXd stateDerivatives_, rateDerivatives_;

@@ -8,18 +8,9 @@ namespace lodestone {
 namespace {
 
 TEST(ControlDiffJacobian, RowsMatchCentralDifferencesOfTheResidual) {
-  const std::string text = R"deck(<?xml version="1.0"?>
-<MultiBodySystem><Model>
-  <Body_Rigid id="1" isground="TRUE"/>
-  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
-     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
-  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
-  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
-  <Reference_Variable id="3" expr="DIF1(5) * DZ(21)"/>
+  const std::string text = spinningBodyDeck(R"deck(  <Reference_Variable id="3" expr="DIF1(5) * DZ(21)"/>
   <Control_Diff id="5" ic="0.7" expr="-2*DIF(5)**2 + VX(21) * DIF(6) + VARVAL(3)*0.1"/>
-  <Control_Diff id="6" is_implicit="TRUE" ic="-0.4" ic_dot="0.5" expr="DIF1(6) * (1 + DIF(6)**2) - DX(21) + DIF1(5)"/>
-</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
-)deck";
+  <Control_Diff id="6" is_implicit="TRUE" ic="-0.4" ic_dot="0.5" expr="DIF1(6) * (1 + DIF(6)**2) - DX(21) + DIF1(5)"/>)deck");
   const Model model = modelOfDeck(text, "diff.xml");
   SystemUnderTest built(model);
   MultibodySystem& system = built.system();
@@ -45,16 +36,7 @@ TEST(ControlDiffJacobian, RowsMatchCentralDifferencesOfTheResidual) {
 // A row that reads accelerations (ACCX of an offset marker: the body's linear and angular acceleration, and ω × ω × r)
 // has columns over the body's velocity rates too, cj times its derivatives by them.
 TEST(ControlDiffJacobian, RowsThatReadAccelerationsHaveTheirRateColumns) {
-  const std::string text = R"deck(<?xml version="1.0"?>
-<MultiBodySystem><Model>
-  <Body_Rigid id="1" isground="TRUE"/>
-  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
-     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
-  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
-  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
-  <Control_Diff id="7" ic="0.3" expr="ACCX(21) * DIF(7) + WDTZ(20)"/>
-</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
-)deck";
+  const std::string text = spinningBodyDeck(R"deck(  <Control_Diff id="7" ic="0.3" expr="ACCX(21) * DIF(7) + WDTZ(20)"/>)deck");
   const Model model = modelOfDeck(text, "diff.xml");
   SystemUnderTest built(model);
   MultibodySystem& system = built.system();

@@ -11,14 +11,7 @@ namespace {
 TEST(ControlSystemJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   // A Control_Diff reading a system's output (ARYVAL of the Y array), a two-state system whose inputs read a marker's
   // velocity and the Control_Diff's state, and a SISO whose input reads the first system's output.
-  const std::string text = R"deck(<?xml version="1.0"?>
-<MultiBodySystem><Model>
-  <Body_Rigid id="1" isground="TRUE"/>
-  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
-     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
-  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
-  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
-  <Control_Diff id="5" ic="0.7" expr="-DIF(5) + ARYVAL(23, 1)"/>
+  const std::string text = spinningBodyDeck(R"deck(  <Control_Diff id="5" ic="0.7" expr="-DIF(5) + ARYVAL(23, 1)"/>
   <Reference_Variable id="3" expr="VX(21) * DZ(21)"/>
   <Reference_Variable id="4" expr="DIF(5)"/>
   <Reference_Variable id="6" expr="ARYVAL(23, 1)"/>
@@ -35,9 +28,7 @@ TEST(ControlSystemJacobian, RowsMatchCentralDifferencesOfTheResidual) {
   <Reference_Array id="41" type="U" num_element="1"> 6 </Reference_Array>
   <Reference_Array id="42" type="X" num_element="2"/>
   <Reference_Array id="43" type="Y" num_element="1"/>
-  <Control_SISO id="2" x_array_id="42" y_array_id="43" u_array_id="41" numerator_coef="3 1" denominator_coef="5 2 1"/>
-</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
-)deck";
+  <Control_SISO id="2" x_array_id="42" y_array_id="43" u_array_id="41" numerator_coef="3 1" denominator_coef="5 2 1"/>)deck");
   const Model model = modelOfDeck(text, "controls.xml");
   SystemUnderTest built(model);
   MultibodySystem& system = built.system();

@@ -30,6 +30,21 @@ inline Model modelOfDeck(const std::string& text, const std::string& name) {
   return std::move(*model);
 }
 
+// A deck of ground and a spinning body 2 (CG marker 20, turned and off its origin; marker 21 elsewhere on it) with
+// `elements` from line 8 on: what the Control_Diff and control-system rows read.
+inline std::string spinningBodyDeck(const std::string& elements) {
+  return R"deck(<?xml version="1.0"?>
+<MultiBodySystem><Model>
+  <Body_Rigid id="1" isground="TRUE"/>
+  <Body_Rigid id="2" mass="0.5" cg_id="20" inertia_xx="2e-3" inertia_yy="3e-3" inertia_zz="4e-3"
+     v_ic_x="0.3" v_ic_y="-0.1" w_ic_x="2" w_ic_z="3"/>
+  <Reference_Marker id="20" body_id="2" pos_x="0.4" pos_y="0.1" pos_z="0.2" psi="0.1" theta="0.2" phi="0.3"/>
+  <Reference_Marker id="21" body_id="2" pos_x="0.6" pos_y="0.3" pos_z="0.1"/>
+)deck" + elements + R"deck(
+</Model><Command><Simulate end_time="1" print_interval="0.1"/></Command></MultiBodySystem>
+)deck";
+}
+
 // A SUNDIALS context and the system of a model (which must outlive it), as the Jacobian tests take them.
 class SystemUnderTest {
  public:
