@@ -180,6 +180,7 @@ std::shared_ptr<const ElementSubroutine> buildMotionSubroutine(const MotionJoint
     diagnostics.error(spec.loc, subroutine->routine.describe() + " in its set-up call " + *problem);
     return nullptr;
   }
+  subroutine->readsOnlyWhatItsSetUpRead = true;
   return std::make_shared<const ElementSubroutine>(std::move(*subroutine));
 }
 

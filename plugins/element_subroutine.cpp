@@ -38,7 +38,7 @@ class ElementHost final : public SubroutineHost {
   std::optional<MarkerMotion> markerMotion(int id) const override {
     std::optional<MarkerMotion> motion = state_.marker(id);
     if (motion && recording_ && id != 0) addOnce(recording_->markersRead, id);
-    if (motion && !recording_ && id != 0 && subroutine_.readsOnlyWhatItsSetUpRead() &&
+    if (motion && !recording_ && id != 0 && subroutine_.readsOnlyWhatItsSetUpRead &&
         std::find(subroutine_.markersRead.begin(), subroutine_.markersRead.end(), id) == subroutine_.markersRead.end()) {
       stopForAReadNotDeclared("Reference_Marker id=" + std::to_string(id));
     }
@@ -47,7 +47,7 @@ class ElementHost final : public SubroutineHost {
 
   void velocitiesRead() override {
     if (recording_) recording_->velocitiesRead = true;
-    if (!recording_ && subroutine_.readsOnlyWhatItsSetUpRead() && !subroutine_.velocitiesRead) {
+    if (!recording_ && subroutine_.readsOnlyWhatItsSetUpRead && !subroutine_.velocitiesRead) {
       stopForAReadNotDeclared("velocities");
     }
   }

@@ -110,9 +110,9 @@ struct ElementSubroutine {
   // and whether it read velocities (VX…, VEL).
   std::vector<int> markersRead, variablesRead;
   bool velocitiesRead = false;
-  // A motion's (MOTSUB's) equation is differentiated over the bodies of the markers its set-up call read: a later
-  // call that reads another marker, or velocities it did not read then, stops the run.
-  bool readsOnlyWhatItsSetUpRead() const { return kind.rfind("Motion_", 0) == 0; }
+  // A motion's (MOTSUB's) equation is differentiated over the bodies of the markers its set-up call read: set for
+  // it, so that a later call that reads another marker, or velocities it did not read then, stops the run.
+  bool readsOnlyWhatItsSetUpRead = false;
 };
 
 // The set-up call (iflag = 1), made once when the model is built by `run` (never by `check`): the markers and
