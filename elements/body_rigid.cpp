@@ -1,6 +1,8 @@
 // Body_Rigid: attributes, checks, inertia handling, and the kinematic and Newton–Euler residuals.
 #include "body_rigid.h"
 
+#include "elements/body_point.h"
+
 namespace lodestone {
 
 using S = BodyRigidSpec;
@@ -119,6 +121,7 @@ void bodyResidual(const RigidBody& body, double massFactor, const Matrix3& rotat
   Eigen::Map<Vector3>(residual + kPosition) = vec3(yp + kPosition) - vec3(y + kVelocity);
   Eigen::Map<Vector4>(residual + kEulerParameters) = vec4(yp + kEulerParameters) - 0.5 * eulerParameterRateMatrix(e) * omega;
   Eigen::Map<Vector3>(residual + kVelocity) = massFactor * body.mass * vec3(yp + kVelocity) - load.force;
+  if (body.point) return pointBodyTurnResidual(body, massFactor, yp, residual);
   Eigen::Map<Vector3>(residual + kAngularVelocity) =
       inertia * vec3(yp + kAngularVelocity) + omega.cross(inertia * omega) - rotation.transpose() * load.torque;
 }
@@ -146,6 +149,7 @@ void bodyJacobian(const RigidBody& body, double massFactor, const double* y, dou
   // M v' − f
   block.block<3, 3>(kVelocity, kVelocity) = cj * massFactor * body.mass * Matrix3::Identity();
 
+  if (body.point) return pointBodyTurnJacobian(body, massFactor, cj, block);
   // J ω' + ω × Jω − Rᵀ(e) τ
   block.block<3, 3>(kAngularVelocity, kAngularVelocity) = cj * inertia + skew(omega) * inertia - skew(inertia * omega);
   if (!load.torque.isZero()) {
@@ -166,6 +170,11 @@ void bodyJacobian(const RigidBody& body, double massFactor, const double* y, dou
 void addBodyRateProduct(const RigidBody& body, double massFactor, double scale, const double* v, double* out) {
   for (int k = kPosition; k < kVelocity; ++k) out[k] += scale * v[k];  // positions and Euler parameters
   Eigen::Map<Vector3>(out + kVelocity) += (scale * massFactor * body.mass) * Eigen::Map<const Vector3>(v + kVelocity);
+  if (body.point) {
+    Eigen::Map<Vector3>(out + kAngularVelocity) +=
+        (scale * pointTurnRowScale(body, massFactor)) * Eigen::Map<const Vector3>(v + kAngularVelocity);
+    return;
+  }
   Eigen::Map<Vector3>(out + kAngularVelocity) +=
       (scale * massFactor) * (body.inertia * Eigen::Map<const Vector3>(v + kAngularVelocity));
 }

@@ -127,7 +127,8 @@ MarkerMotion markerMotion(const Marker& marker, const BodyKinematics* body);
 using BodyBlock = Eigen::Matrix<double, body_state::kSize, body_state::kSize>;
 
 // The 13 residuals of one body: p' − v, e' − ½Q(e)ω, M v' − f, J ω' + ω × Jω − Rᵀτ, where M and J carry the
-// mass multiplication factor. y, yp point at the body's 13 values.
+// mass multiplication factor. y, yp point at the body's 13 values. A point body's turning rows are M ω' instead
+// (elements/body_point.h), here and in the Jacobian and rate product below.
 void bodyResidual(const RigidBody& body, double massFactor, const double* y, const double* yp, const BodyLoad& load,
                   double* residual);
 // The same, given the rotation matrix of y's Euler parameters, which the residual's kinematics stage has already

@@ -168,6 +168,21 @@ ElementKind postGraphicKind() {
   return kind;
 }
 
+// Reference_Marker: body_id names a Body_Point instead of a Body_Rigid when body_type says PointBody, which the
+// deck may give after body_id.
+ElementKind referenceMarkerKind() {
+  ElementKind kind =
+      collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false);
+  kind.readInModel = [](const ElementNode& node, ModelSpec& model, ReadContext& context) {
+    const ElementNode::Attribute* bodyType = detail::findAttribute(node, "body_type");
+    const bool onPointBody = bodyType && namesPointBody(bodyType->value);
+    model.markers.push_back(readAndCheck<ReferenceMarkerSpec>(
+        onPointBody ? referenceMarkerOnPointBodySchema() : referenceMarkerSchema(), node, context,
+        checkReferenceMarker));
+  };
+  return kind;
+}
+
 // Reference_ParamCurve: its points are the element's text.
 ElementKind paramCurveKind() {
   ElementKind kind =
@@ -273,7 +288,8 @@ std::vector<ElementKind> buildCatalog() {
       singletonKind(h3dOutputSchema(), &ModelSpec::h3dOutput, noCheck<H3DOutputSpec>, true),
       singletonKind(resOutputSchema(), &ModelSpec::resOutput, noCheck<ResOutputSpec>, true),
       collectionKind(bodyRigidSchema(), &ModelSpec::bodies, checkBodyRigid, true),
-      collectionKind(referenceMarkerSchema(), &ModelSpec::markers, checkReferenceMarker, false),
+      collectionKind(bodyPointSchema(), &ModelSpec::pointBodies, checkBodyPoint, true),
+      referenceMarkerKind(),
       postGraphicKind(),
       paramCurveKind(),
       collectionKind(forceContactSchema(), &ModelSpec::contacts, checkForceContact, true),
@@ -340,7 +356,6 @@ std::vector<ElementKind> buildCatalog() {
     refused(element, "control elements are not available yet");
   }
   refused("Body_Flexible", "flexible bodies are not available");
-  refused("Body_Point", "point bodies are not available yet");
   refused("Load_Model", "decks must be one file");
   refused("Load_Command", "decks must be one file");
   refused("Save", "saving and reloading states is not available");

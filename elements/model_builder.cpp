@@ -2,6 +2,7 @@
 // body frames at the CG with inertia moved there; units, gravity and integrator settings.
 #include "model_builder.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -67,19 +68,25 @@ class MarkerResolver {
   std::set<long> failed_;
 };
 
-// The marker named by a body attribute, which must sit on that body.
-const ReferenceMarkerSpec* bodyMarker(const MarkerResolver& markers, const BodyRigidSpec& body,
-                                      const std::string& attribute, long markerId, Diagnostics& diagnostics) {
+// The marker named by a body attribute, which must sit on that body: a Body_Rigid's markers say body_type
+// RigidBody, a Body_Point's PointBody (the two may share ids).
+const ReferenceMarkerSpec* bodyMarker(const MarkerResolver& markers, const SourceLoc& body, long bodyId,
+                                      bool pointBody, const std::string& attribute, long markerId,
+                                      Diagnostics& diagnostics) {
   const ReferenceMarkerSpec* marker = markers.spec(markerId);
   if (!marker) {
-    diagnostics.error(body.loc, "attribute '" + attribute + "' refers to Reference_Marker id=" +
-                                    std::to_string(markerId) + ", which is not defined");
+    diagnostics.error(body, "attribute '" + attribute + "' refers to Reference_Marker id=" +
+                                std::to_string(markerId) + ", which is not defined");
     return nullptr;
   }
-  if (marker->body_id != body.id) {
-    diagnostics.error(body.loc, "attribute '" + attribute + "': Reference_Marker id=" + std::to_string(markerId) +
-                                    " (" + marker->loc.position() + ") is on Body_Rigid id=" +
-                                    std::to_string(marker->body_id) + ", not on this body");
+  const bool markerOnPointBody = namesPointBody(marker->body_type);
+  if (marker->body_id != bodyId || markerOnPointBody != pointBody) {
+    const std::string markerBody = markerOnPointBody ? "Body_Point" : "Body_Rigid";
+    const std::string hint =
+        pointBody && !markerOnPointBody ? " (a marker on a Body_Point says body_type=\"PointBody\")" : "";
+    diagnostics.error(body, "attribute '" + attribute + "': Reference_Marker id=" + std::to_string(markerId) + " (" +
+                                marker->loc.position() + ") is on " + markerBody + " id=" +
+                                std::to_string(marker->body_id) + ", not on this body" + hint);
     return nullptr;
   }
   return marker;
@@ -127,6 +134,49 @@ void checkLoadReads(const ModelSpec& spec, const Model& model, Diagnostics& diag
   }
 }
 
+// Whether an equation of this kind holds a rotation (an angle, or the directions of the markers' axes) rather than
+// where a point is.
+bool constrainsRotation(JointEquationKind kind) {
+  switch (kind) {
+    case JointEquationKind::Point:
+    case JointEquationKind::OnJointAxisLine:
+    case JointEquationKind::JointTranslation:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// A point body's orientation never changes (its turning rows hold ω' = 0), so a joint, motion, coupler or gear that
+// would hold or drive its rotation relative to another body has nothing to act on: refused at the element's line.
+// Equations on where a marker of it is (SPHERICAL, ATPOINT, INLINE, INPLANE, translations) act on its position alone.
+void refuseRotationsOfPointBodies(const ConstraintModel& constraints, const Model& model, Diagnostics& diagnostics) {
+  const auto pointBodyOf = [&](int body) -> const RigidBody* {
+    return body >= 0 && model.bodies[static_cast<size_t>(body)].point ? &model.bodies[static_cast<size_t>(body)]
+                                                                       : nullptr;
+  };
+  for (const Joint& joint : constraints.joints) {
+    std::vector<std::pair<const JointEquation*, std::pair<int, int>>> measured;
+    for (const JointEquation& equation : joint.equations) measured.push_back({&equation, {joint.bodyI, joint.bodyJ}});
+    for (const CoupledCoordinate& coordinate : joint.coupled) {
+      measured.push_back({&coordinate.measure, {coordinate.bodyI, coordinate.bodyJ}});
+    }
+    for (const auto& [equation, bodies] : measured) {
+      if (equation->kind == JointEquationKind::Coupler || !constrainsRotation(equation->kind)) continue;
+      const RigidBody* point = pointBodyOf(bodies.first) ? pointBodyOf(bodies.first) : pointBodyOf(bodies.second);
+      if (!point) continue;
+      const std::string what = joint.isMotion() ? "prescribes" : "constrains";
+      const bool namesType = !joint.isMotion() && !joint.isCoupler();
+      diagnostics.error(joint.loc, (namesType ? "type " + joint.type + " " : std::string()) + what + " a rotation (" +
+                                       equation->name + ") of Body_Point id=" + std::to_string(point->id) +
+                                       ", whose orientation never changes: a point mass has no rotation to hold or "
+                                       "drive; SPHERICAL and the primitives ATPOINT, INLINE and INPLANE hold only "
+                                       "where its marker is");
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics) {
@@ -151,9 +201,12 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
       continue;
     }
     if (!body.mass || !body.cg_id) continue;  // reported by checkBodyRigid
-    const ReferenceMarkerSpec* cg = bodyMarker(resolver, body, "cg_id", *body.cg_id, diagnostics);
-    const ReferenceMarkerSpec* im = bodyMarker(resolver, body, "im_id", body.im_id.value_or(*body.cg_id), diagnostics);
-    if (body.lprf_id) bodyMarker(resolver, body, "lprf_id", *body.lprf_id, diagnostics);
+    const auto marker = [&](const std::string& attribute, long markerId) {
+      return bodyMarker(resolver, body.loc, body.id, false, attribute, markerId, diagnostics);
+    };
+    const ReferenceMarkerSpec* cg = marker("cg_id", *body.cg_id);
+    const ReferenceMarkerSpec* im = marker("im_id", body.im_id.value_or(*body.cg_id));
+    if (body.lprf_id) marker("lprf_id", *body.lprf_id);
     if (!cg || !im) continue;
     const std::optional<GroundFrame> cgFrame = resolver.frame(cg->id);
     const std::optional<GroundFrame> imFrame = resolver.frame(im->id);
@@ -175,13 +228,49 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
     model.bodies.push_back(std::move(rigid));
   }
 
+  std::map<long, BodyFrame> pointBodies;
+  for (const BodyPointSpec& body : spec.pointBodies) {
+    // Results, requests and messages name a body by its id alone; a Body_Rigid with the same id could not be told
+    // apart from this one there.
+    const auto sameId = std::find_if(spec.bodies.begin(), spec.bodies.end(),
+                                     [&](const BodyRigidSpec& rigid) { return rigid.id == body.id; });
+    if (sameId != spec.bodies.end()) {
+      diagnostics.error(body.loc, "Body_Rigid id=" + std::to_string(body.id) + " (" + sameId->loc.position() +
+                                      ") has the same id; results and requests name bodies by id alone, so give the "
+                                      "point body an id no Body_Rigid has");
+      continue;
+    }
+    if (!body.mass || *body.mass <= 0 || !body.cg_id) continue;  // reported by the reader
+    const auto marker = [&](const std::string& attribute, long markerId) {
+      return bodyMarker(resolver, body.loc, body.id, true, attribute, markerId, diagnostics);
+    };
+    const ReferenceMarkerSpec* cg = marker("cg_id", *body.cg_id);
+    if (body.lprf_id) marker("lprf_id", *body.lprf_id);
+    if (!cg) continue;
+    const std::optional<GroundFrame> cgFrame = resolver.frame(cg->id);
+    if (!cgFrame) continue;
+
+    RigidBody point;
+    point.id = body.id;
+    point.loc = body.loc;
+    point.label = body.label;
+    point.point = true;
+    point.mass = *body.mass;
+    point.position = cgFrame->origin;  // its axes are ground's, whatever the cg marker's orientation
+    point.velocity = Vector3(body.v_ic_x, body.v_ic_y, body.v_ic_z);
+    const GroundFrame groundAxesAtCg{cgFrame->origin, Matrix3::Identity()};
+    pointBodies[body.id] = BodyFrame{static_cast<int>(model.bodies.size()), groundAxesAtCg};
+    model.bodies.push_back(std::move(point));
+  }
+
   for (const ReferenceMarkerSpec& markerSpec : spec.markers) {
     const std::optional<GroundFrame> frame = resolver.frame(markerSpec.id);
     if (!frame) continue;
     Marker marker;
     marker.id = markerSpec.id;
     marker.loc = markerSpec.loc;
-    if (const auto moving = movingBodies.find(markerSpec.body_id); moving != movingBodies.end()) {
+    const std::map<long, BodyFrame>& bodiesOfType = namesPointBody(markerSpec.body_type) ? pointBodies : movingBodies;
+    if (const auto moving = bodiesOfType.find(markerSpec.body_id); moving != bodiesOfType.end()) {
       const GroundFrame& body = moving->second.frame;
       marker.body = moving->second.index;
       marker.position = body.axes.transpose() * (frame->origin - body.origin);
@@ -224,6 +313,7 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
     appendCouplers(spec.couplers, spec.joints, model, *constraints, diagnostics);
     appendGears(spec.gears, spec.joints, model, *constraints, diagnostics);
     appendMarkerMotions(spec.markerMotions, model, *constraints, diagnostics);
+    refuseRotationsOfPointBodies(*constraints, model, diagnostics);
     model.constraints = constraints;
   }
   model.jointFrictions = buildJointFrictionModel(spec.jointFrictions, model, diagnostics);  // on the joints

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "elements/body_point.h"
 #include "elements/body_rigid.h"
 #include "elements/constraint_coupler.h"
 #include "elements/constraint_gear.h"
@@ -70,6 +71,7 @@ struct ModelSpec {
   std::optional<H3DOutputSpec> h3dOutput;
   std::optional<ResOutputSpec> resOutput;
   std::vector<BodyRigidSpec> bodies;
+  std::vector<BodyPointSpec> pointBodies;
   std::vector<ReferenceMarkerSpec> markers;
   std::vector<PostGraphicSpec> graphics;
   std::vector<ReferenceParamCurveSpec> paramCurves;

@@ -7,15 +7,19 @@
 
 namespace lodestone {
 
-const ElementSchema<ReferenceMarkerSpec>& referenceMarkerSchema() {
+namespace {
+
+// body_id names a Body_Rigid, or a Body_Point when body_type is PointBody (MotionSolve numbers the two apart): one
+// table, built for either target.
+ElementSchema<ReferenceMarkerSpec> makeReferenceMarkerSchema(const std::string& bodyElement) {
   using S = ReferenceMarkerSpec;
-  static const ElementSchema<S> schema{
+  return ElementSchema<S>{
       .element = "Reference_Marker",
       .idField = &S::id,
       .attributes = {
           attr::text("label", &S::label),
           attr::presentation<S>("full_label"),
-          attr::reference("body_id", &S::body_id, "Body_Rigid").required(),
+          attr::reference("body_id", &S::body_id, bodyElement).required(),
           attr::keyword("body_type", &S::body_type, {"RigidBody", "FlexBody", "PointBody"}).byDefault(std::string("RigidBody")),
           attr::reference("rm_id", &S::rm_id, "Reference_Marker").groundFrame(),
           attr::real("pos_x", &S::pos_x).byDefault(0.0),
@@ -27,12 +31,25 @@ const ElementSchema<ReferenceMarkerSpec>& referenceMarkerSchema() {
           attr::real("psi", &S::psi), attr::real("theta", &S::theta), attr::real("phi", &S::phi),
           attr::unsupported<S>("node_id", "markers on flexible bodies are not supported"),
       }};
+}
+
+}  // namespace
+
+const ElementSchema<ReferenceMarkerSpec>& referenceMarkerSchema() {
+  static const ElementSchema<ReferenceMarkerSpec> schema = makeReferenceMarkerSchema("Body_Rigid");
   return schema;
 }
 
+const ElementSchema<ReferenceMarkerSpec>& referenceMarkerOnPointBodySchema() {
+  static const ElementSchema<ReferenceMarkerSpec> schema = makeReferenceMarkerSchema("Body_Point");
+  return schema;
+}
+
+bool namesPointBody(const std::string& bodyType) { return toUpper(std::string(trim(bodyType))) == "POINTBODY"; }
+
 void checkReferenceMarker(const ReferenceMarkerSpec& spec, Diagnostics& diagnostics) {
-  if (spec.body_type != "RigidBody") {
-    diagnostics.error(spec.loc, "body_type " + spec.body_type + " is not supported: markers must be on rigid bodies");
+  if (spec.body_type == "FlexBody") {
+    diagnostics.error(spec.loc, "body_type FlexBody is not supported: markers must be on rigid or point bodies");
   }
 }
 

@@ -14,7 +14,7 @@ struct ReferenceMarkerSpec {
   long id = 0;
   std::string label;
   long body_id = 0;
-  std::string body_type;
+  std::string body_type;  // RigidBody or PointBody (as the schema spells them)
   std::optional<long> rm_id;
   double pos_x = 0, pos_y = 0, pos_z = 0;
   // Direction cosines: column j holds the marker's axis j in the reference frame (a00 a10 a20 is the x axis).
@@ -23,6 +23,10 @@ struct ReferenceMarkerSpec {
 };
 
 const ElementSchema<ReferenceMarkerSpec>& referenceMarkerSchema();
+// The same attributes, with body_id naming a Body_Point: the schema a marker with body_type PointBody is read by.
+const ElementSchema<ReferenceMarkerSpec>& referenceMarkerOnPointBodySchema();
+// Whether a body_type value (as the deck spells it, or as read) puts the marker on a Body_Point.
+bool namesPointBody(const std::string& bodyType);
 void checkReferenceMarker(const ReferenceMarkerSpec& spec, Diagnostics& diagnostics);
 
 // The marker's axes in its reference frame, from whichever orientation form the deck used: full or partial

@@ -125,8 +125,10 @@ def read_table(path, name, definition=None, labels_of=None):
                      if cell_type == "Integer" and re.search(r"\b%s\b" % kind, meanings[column])]
             if named:
                 elements[column] = tuple(named)
-                if labels_of is not None and len(named) == 1:
-                    labels[column] = labels_of(named[0])
+                if labels_of is not None and (len(named) == 1 or "element" not in header):
+                    # Without an element column the ids are unique over the kinds named (a Body_Point may not share a
+                    # Body_Rigid's id): keyed by id alone.
+                    labels[column] = {k: v for kind in named for k, v in labels_of(kind).items()}
                 elif labels_of is not None:
                     # A joint and a motion may share an id: keyed by (element, id), as the element column says.
                     labels[column] = {(kind, k): v for kind in named for k, v in labels_of(kind).items()}

@@ -14,10 +14,14 @@
 namespace lodestone {
 
 // A moving rigid body. Its frame has its origin at the CG and the axes of its cg_id marker.
+// A Body_Point is one too, with `point` set: no inertia, its axes those of ground for ever. It keeps the 13 states
+// so that every force, marker, request and output reads it as any body; its turning rows hold ω' = 0 instead of
+// Newton–Euler's (elements/body_point.h), so its Euler parameters never change and torques on it do nothing.
 struct RigidBody {
   long id = 0;
   SourceLoc loc;
   std::string label;
+  bool point = false;                     // a Body_Point
   double mass = 0;                        // deck units, before the mass multiplication factor
   Matrix3 inertia = Matrix3::Zero();      // about the CG, in body axes, deck units
   // Initial state, all in ground.
@@ -25,6 +29,9 @@ struct RigidBody {
   Vector4 eulerParameters{1, 0, 0, 0};        // body axes
   Vector3 velocity = Vector3::Zero();         // CG velocity
   Vector3 angularVelocity = Vector3::Zero();  // in ground axes
+
+  // The deck element it came from, for messages: "Body_Point" or "Body_Rigid".
+  const char* element() const { return point ? "Body_Point" : "Body_Rigid"; }
 };
 
 // A marker fixed to a moving body or to ground.
@@ -109,7 +116,7 @@ struct Model {
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent
-  // "ground" (body < 0) or "Body_Rigid id=N", for messages.
+  // "ground" (body < 0) or "Body_Rigid id=N" ("Body_Point id=N"), for messages.
   std::string bodyName(int body) const;
 };
 

@@ -288,6 +288,20 @@ void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const 
                                      int replacedBody, const BodyKinematics* replacement,
                                      std::vector<EquationRows>& values, std::vector<double>* angles,
                                      JointFrames* firstFrames, StateMotionTerms* motionTerms) const {
+  evaluateJointRows(active, bodies, replacedBody, replacement, values, angles, firstFrames, motionTerms);
+  // A point body never turns (its ω stays 0): its rotation columns would only let the reactions' torques and the
+  // stabilisation's Gᵀμ reach its Euler parameters, and let assembly turn it. Its joints hold only where its
+  // markers are (model_builder refuses those that would hold its rotation).
+  for (size_t column = 0; column < active.bodies.size(); ++column) {
+    if (!model_.bodies[static_cast<size_t>(active.bodies[column])].point) continue;
+    for (EquationRows& rows : values) rows.g.col(static_cast<Eigen::Index>(column)).tail<3>().setZero();
+  }
+}
+
+void ConstraintSystem::evaluateJointRows(const ActiveJoint& active, std::span<const BodyKinematics> bodies,
+                                         int replacedBody, const BodyKinematics* replacement,
+                                         std::vector<EquationRows>& values, std::vector<double>* angles,
+                                         JointFrames* firstFrames, StateMotionTerms* motionTerms) const {
   const Joint& joint = *active.joint;
   const auto kinematicsOf = [&](int body) -> const BodyKinematics* {
     if (body < 0) return nullptr;
@@ -951,10 +965,16 @@ std::optional<std::string> ConstraintSystem::solveAccelerations(std::span<double
   for (int b = 0; b < bodyCount; ++b) {
     const RigidBody& body = model_.bodies[static_cast<size_t>(b)];
     const BodyKinematics& k = kinematics[static_cast<size_t>(b)];
-    const Matrix3 inertia = massFactor * k.rotation * body.inertia * k.rotation.transpose();
-    inverseInertia[static_cast<size_t>(b)] = inertia.inverse();
     const BodyLoad& load = loads[static_cast<size_t>(b)];
     free.segment<3>(6 * b) = load.force / (massFactor * body.mass);
+    if (body.point) {
+      // Its turning rows are ω' = 0: no inertia to invert, and no joint's rotation column reaches it.
+      inverseInertia[static_cast<size_t>(b)].setZero();
+      free.segment<3>(6 * b + 3).setZero();
+      continue;
+    }
+    const Matrix3 inertia = massFactor * k.rotation * body.inertia * k.rotation.transpose();
+    inverseInertia[static_cast<size_t>(b)] = inertia.inverse();
     free.segment<3>(6 * b + 3) =
         inverseInertia[static_cast<size_t>(b)] * (load.torque - k.angularVelocity.cross(inertia * k.angularVelocity));
   }

@@ -215,6 +215,10 @@ class ConstraintSystem {
                      const BodyKinematics* replacement, std::vector<EquationRows>& values,
                      std::vector<double>* angles = nullptr, JointFrames* firstFrames = nullptr,
                      StateMotionTerms* motionTerms = nullptr) const;
+  // evaluateJoint's rows as the equations give them, before a point body's rotation columns are dropped.
+  void evaluateJointRows(const ActiveJoint& active, std::span<const BodyKinematics> bodies, int replacedBody,
+                         const BodyKinematics* replacement, std::vector<EquationRows>& values,
+                         std::vector<double>* angles, JointFrames* firstFrames, StateMotionTerms* motionTerms) const;
   // Equation `index` of `joint` alone at `bodies`, its turning angles counted from the deck's configuration (for
   // the equations left out as repeats).
   double equationValueAt(const Joint& joint, int index, std::span<const BodyKinematics> bodies) const;

@@ -45,7 +45,9 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     out.resize(size);
     for (int b = 0; b < bodies; ++b) {
       out.segment<3>(6 * b) = loads_[static_cast<size_t>(b)].force;
-      out.segment<3>(6 * b + 3) = loads_[static_cast<size_t>(b)].torque;
+      // A point body does not turn (elements/body_point.h): a torque on it is ignored, as in the transient.
+      const bool point = model_.bodies[static_cast<size_t>(b)].point;
+      out.segment<3>(6 * b + 3) = point ? Vector3::Zero() : loads_[static_cast<size_t>(b)].torque;
     }
     Eigen::VectorXd constraintValues;
     std::vector<Eigen::Triplet<double>> unused;
@@ -58,6 +60,7 @@ MultibodySystem::StaticReport MultibodySystem::solveStatics(double time, std::sp
     for (int b = 0; b < bodies; ++b) {
       double* state = to.data() + layout_.bodyOffset(b);
       Eigen::Map<Vector3>(state + kPosition) += step.segment<3>(6 * b);
+      if (model_.bodies[static_cast<size_t>(b)].point) continue;  // its orientation is fixed
       Eigen::Map<Vector4> e(state + kEulerParameters);
       e = rotateEulerParameters(e, step.segment<3>(6 * b + 3)).normalized();
     }

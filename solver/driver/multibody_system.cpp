@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "elements/body_point.h"
 #include "elements/force_gravity.h"
 #include "elements/force_joint_friction_law.h"
 #include "magnetics/induced_magnetisation.h"
@@ -30,7 +31,9 @@ MultibodySystem::MultibodySystem(const Model& model, PhaseTimes& times, std::spa
       requests_(model),
       contactBlocks_(model.bodies.size()),
       hasContactBlock_(model.bodies.size(), false),
-      couplingsOfRow_(model.bodies.size()) {
+      couplingsOfRow_(model.bodies.size()),
+      hasPointBodies_(std::any_of(model.bodies.begin(), model.bodies.end(),
+                                  [](const RigidBody& body) { return body.point; })) {
   if (model.jointFrictions && !model.jointFrictions->frictions.empty()) {
     jointFrictions_ = std::make_shared<JointFrictionEvaluator>(model);
     // Each friction's joint found once: the residual reads that one reaction by its index.
@@ -295,8 +298,20 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }
+  if (hasPointBodies_) dropPointBodyTurnCouplings();
   retireIdleCouplings();
   times_.jacobian += watch.lap();
+}
+
+void MultibodySystem::dropPointBodyTurnCouplings() {
+  // A point body's turning rows are ω' = 0 (elements/body_point.h): what contacts, forces and joints put in those
+  // rows of its couplings to other bodies is a torque's derivative, and torques on it do nothing.
+  for (size_t b = 0; b < model_.bodies.size(); ++b) {
+    if (!model_.bodies[b].point) continue;
+    for (const auto& [columnBody, index] : couplingsOfRow_[b]) {
+      couplings_[static_cast<size_t>(index)].values.bottomRows<3>().setZero();
+    }
+  }
 }
 
 void MultibodySystem::retireIdleCouplings() {
@@ -325,8 +340,10 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
     BodyBlock block;
     for (int body = begin; body < end; ++body) {
       const size_t b = static_cast<size_t>(body);
-      bodyJacobian(model_.bodies[b], massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block);
+      const RigidBody& rigid = model_.bodies[b];
+      bodyJacobian(rigid, massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block);
       if (hasContactBlock_[b]) block += contactBlocks_[b];
+      if (rigid.point) pointBodyTurnJacobian(rigid, massFactor, cj, block);  // what the loads added is dropped
       assembler.addBlock(bodyBlocks_[b], block.data());
     }
   };

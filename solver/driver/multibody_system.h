@@ -293,6 +293,8 @@ class MultibodySystem {
   // on every one there ever was. (Without it, the magnetic crane's factorisations grew 0.7 ms -> 264 ms as its soft
   // cubes' mutual blocks filled the pattern at the leap, and stayed so when they had weakened.)
   void retireIdleCouplings();
+  // Zeroes the turning rows of point bodies' couplings, once every element has written its derivatives.
+  void dropPointBodyTurnCouplings();
   // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
   // (after differentiateContacts, whose blocks these add to).
   void differentiateForces(double time, const double* y, double cj);
@@ -366,6 +368,7 @@ class MultibodySystem {
   std::deque<Coupling> couplings_;
   // Per row body: its couplings, as (column body, index into couplings_); a body touches a few others.
   std::vector<std::vector<std::pair<int, int>>> couplingsOfRow_;
+  bool hasPointBodies_ = false;  // a Body_Point among the bodies: its couplings' turning rows are dropped
   std::vector<PairDifferences> pairDifferences_;  // one per active pair, for differentiateContacts
   std::vector<PerturbedBody> perturbedBodies_;     // by body, for differentiateContacts
   std::vector<char> perturbsBody_;                 // whether perturbedBodies_[b] is filled for this Jacobian

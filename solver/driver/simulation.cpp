@@ -620,7 +620,8 @@ void Simulation::watchStep(const StepResult& step) {
     trace_->write(TraceLevel::Warning, step.time, "step", "struggling",
                   {{"retries", retries},
                    {"h", integrator_->lastStepSize()},
-                   {"worst", body >= 0 ? traceName("Body_Rigid", model_->bodies[static_cast<size_t>(body)].id)
+                   {"worst", body >= 0 ? traceName(model_->bodies[static_cast<size_t>(body)].element(),
+                                                   model_->bodies[static_cast<size_t>(body)].id)
                                        : std::string("none")}});
     if (culprit) traceCulprit(TraceLevel::Warning, step.time, "step", "culprit", *culprit);
     for (const std::string& line : advice) trace_->write(TraceLevel::Warning, step.time, "step", "advice", {{"text", line}});
@@ -1013,8 +1014,10 @@ SegmentOutcome Simulation::fail(int flag) {
   if (trace_) {
     trace_->write(TraceLevel::Error, report.time, "failure", "integrator",
                   {{"flag", report.flagName},
-                   {"worst", culpritBody >= 0 ? traceName("Body_Rigid", model.bodies[static_cast<size_t>(culpritBody)].id)
-                                              : std::string("none")}});
+                   {"worst", culpritBody >= 0
+                                 ? traceName(model.bodies[static_cast<size_t>(culpritBody)].element(),
+                                             model.bodies[static_cast<size_t>(culpritBody)].id)
+                                 : std::string("none")}});
     if (culprit) traceCulprit(TraceLevel::Error, report.time, "failure", "contact", *culprit);
     for (const std::string& line : advice) trace_->write(TraceLevel::Error, report.time, "failure", "advice", {{"text", line}});
   }

@@ -42,7 +42,7 @@ int StateLayout::bodyOfVariable(int index) const {
 }
 
 std::string describeBody(const RigidBody& body) {
-  std::string text = "Body_Rigid id=" + std::to_string(body.id);
+  std::string text = std::string(body.element()) + " id=" + std::to_string(body.id);
   if (!body.label.empty()) text += " \"" + body.label + "\"";
   if (!body.loc.file.empty() || body.loc.line > 0) text += " (" + body.loc.position() + ")";
   return text;

@@ -66,7 +66,7 @@ const ResultTable<BodyRow>& bodiesTable() {
     ResultTable<BodyRow> t{"bodies", "every moving body's state at every output time, in ground", {}};
     t.columns.push_back({"time", CellType::Real, Quantity::Time, "output time",
                          [](const BodyRow& row) -> Cell { return row.time; }});
-    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Body_Rigid id",
+    t.columns.push_back({"id", CellType::Integer, Quantity::None, "Body_Rigid or Body_Point id",
                          [](const BodyRow& row) -> Cell { return row.body.id; }});
     addComponents(t.columns, {"x", "y", "z"}, Quantity::Length, "CG position",
                   [](const BodyRow& row) { return row.body.position; });

@@ -47,8 +47,8 @@ BodyBlock finiteDifferenceJacobian(const RigidBody& body, double massFactor, con
   return block;
 }
 
-void expectJacobianMatchesFiniteDifference(const BodyLoad& load, double eulerParameterScale) {
-  const RigidBody body = asymmetricBody();
+void expectJacobianMatchesFiniteDifference(const BodyLoad& load, double eulerParameterScale,
+                                           const RigidBody& body = asymmetricBody()) {
   std::mt19937 random(3);
   std::normal_distribution<double> normal;
   double y[kSize], yp[kSize];
@@ -86,6 +86,33 @@ TEST(BodyJacobianTest, MatchesFiniteDifferenceForNonUnitEulerParameters) {
   load.torque = {-0.4, 0.9, 1.5};
   expectJacobianMatchesFiniteDifference(load, 1.05);
   expectJacobianMatchesFiniteDifference(load, 0.97);
+}
+
+// A point body (Body_Point): its turning rows are m·ω', whatever the torque; the block is their derivative too.
+TEST(BodyJacobianTest, PointBodyMatchesFiniteDifferenceAndIgnoresTorque) {
+  RigidBody point;
+  point.mass = 2.5;
+  point.point = true;
+  BodyLoad load;
+  load.force = {3.0, -1.0, 2.0};
+  load.torque = {0.7, -1.3, 2.1};
+  expectJacobianMatchesFiniteDifference(load, 1.0, point);
+
+  double y[kSize] = {1, 2, 3, 1, 0, 0, 0, 0.5, 0, 4, 0, 0, 0};
+  double yp[kSize] = {0.5, 0, 4, 0, 0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+  double residual[kSize];
+  bodyResidual(point, 2.0, y, yp, load, residual);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(residual[kAngularVelocity + i], 2.0 * 2.5 * yp[kAngularVelocity + i]) << i;
+  BodyBlock block;
+  bodyJacobian(point, 2.0, y, 37.0, load, block);
+  const Matrix3 expected = 37.0 * 2.0 * 2.5 * Matrix3::Identity();
+  EXPECT_EQ(Matrix3(block.block<3, 3>(kAngularVelocity, kAngularVelocity)), expected);
+  EXPECT_TRUE(block.middleRows<3>(kAngularVelocity).leftCols<kAngularVelocity>().isZero());
+  // The rate product is the block's cj part.
+  double v[kSize], product[kSize] = {};
+  for (int i = 0; i < kSize; ++i) v[i] = 0.1 * (i + 1);
+  addBodyRateProduct(point, 2.0, 1.0, v, product);
+  for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(product[kAngularVelocity + i], 2.0 * 2.5 * v[kAngularVelocity + i]);
 }
 
 TEST(BodyJacobianTest, ResidualVanishesOnTheExactMotion) {
