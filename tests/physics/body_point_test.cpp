@@ -1,7 +1,7 @@
 // Body_Point, a point mass, against closed forms: on a spring, pushed and twisted at a marker away from its CG (it
 // moves as F/m says and never turns), a bob on a SPHERICAL joint at the end of a pendulum link (the same motion as
 // the link with the bob's mass merged into it), sliding along an INLINE primitive under gravity, and at rest on a
-// spring in a static analysis.
+// spring in a static analysis, and bouncing on a plate as the rigid ball of models/bouncing_ball.xml does.
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -11,6 +11,7 @@
 #include "support/contact_runs.h"
 #include "support/joint_testing.h"
 #include "support/results_csv.h"
+#include "support/text_files.h"
 
 namespace lodestone::testing {
 namespace {
@@ -234,6 +235,61 @@ TEST(BodyPoint, RestsOnASpringInAStaticAnalysis) {
   EXPECT_LT(error, 1e-7 * std::fabs(expected)) << "z at rest, against −m·g/k = " << expected;
   EXPECT_EQ(turningOf(point).eulerParameters, 0.0);
   std::printf("static: |z − (−mg/k)| = %.3e\n", error);
+}
+
+// Replaces the first `from` in `text` by `to` (the test fails when it is not there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// models/bouncing_ball.xml's steel ball, and the same ball as a Body_Point: the contact's force passes through the
+// CG of a centred sphere, so the two bounce alike (the point ball's contact couplings lose their turning rows, the
+// rigid ball's keep them). With friction and its sphere 3 mm off its CG, the point ball sliding at 300 mm/s stops
+// sliding at the first impact (μ·impulse > m·v) and never turns, where a rigid ball would start to roll.
+TEST(BodyPoint, BouncesOnAPlateAsTheRigidBallDoes) {
+  const std::string rigid = readText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "bouncing_ball.xml");
+  const std::string rigidBody = rigid.substr(rigid.find("<Body_Rigid id=\"2\""));
+  const std::string ballElement = rigidBody.substr(0, rigidBody.find("/>") + 2);
+  std::string point =
+      replaced(rigid, ballElement, "<Body_Point id=\"2\" label=\"Ball\" cg_id=\"20\" mass=\"0.032882\"/>");
+  point = replaced(point, "body_id=\"2\" pos_z", "body_id=\"2\" body_type=\"PointBody\" pos_z");
+  const DeckRun rigidRun = runDeckText("body_point_ball_rigid", rigid);
+  const DeckRun pointRun = runDeckText("body_point_ball", point);
+  ASSERT_TRUE(rigidRun.completed && pointRun.completed);
+  const ResultsTable rigidBodies = bodiesOf(rigidRun), pointBodies = bodiesOf(pointRun);
+  const BodyMotion rigidBall(rigidBodies, 2), pointBall(pointBodies, 2);
+  ASSERT_EQ(rigidBall.count(), pointBall.count());
+  double worst = 0;
+  for (size_t k = 0; k < pointBall.count(); ++k) worst = std::max(worst, (pointBall.cg(k) - rigidBall.cg(k)).norm());
+  const double dropHeight = 100;  // mm
+  const double bound = 100 * kIntegrTol * dropHeight;  // the deck's integr_tol is 1e-6 too
+  EXPECT_LT(worst, bound) << "largest distance between the point ball and the rigid ball";
+  EXPECT_EQ(turningOf(pointBall).eulerParameters, 0.0);
+
+  const double sliding = 300;  // mm/s
+  std::string rubbing = replaced(point, "cff_type=\"COULOMB_OFF\"",
+                                 "cff_type=\"COULOMB_ON\" mu_static=\"0.3\" mu_dynamic=\"0.2\" "
+                                 "stiction_trans_vel=\"10\" friction_trans_vel=\"20\"");
+  rubbing = replaced(rubbing, "cg_id=\"20\" mass", "cg_id=\"20\" v_ic_x=\"" + formatReal(sliding) + "\" mass");
+  rubbing = replaced(rubbing, "center_marker_id=\"20\" radius", "center_marker_id=\"21\" radius");
+  rubbing = replaced(rubbing, "<Body_Point", "<Reference_Marker id=\"21\" body_id=\"2\" body_type=\"PointBody\" "
+                                             "pos_x=\"3\" pos_z=\"110\"/>\n<Body_Point");
+  const DeckRun rubbingRun = runDeckText("body_point_ball_friction", rubbing);
+  ASSERT_TRUE(rubbingRun.completed);
+  const ResultsTable rubbingBodies = bodiesOf(rubbingRun);
+  const BodyMotion rubbingBall(rubbingBodies, 2);
+  double slidingAfter = 0;
+  for (size_t k = 0; k < rubbingBall.count(); ++k) {
+    if (rubbingBall.time(k) > 0.15) slidingAfter = std::max(slidingAfter, std::fabs(rubbingBall.velocity(k).x()));
+  }
+  EXPECT_LT(slidingAfter, 1e-3 * sliding) << "|vx| after the first impact";
+  const Turning turning = turningOf(rubbingBall);
+  EXPECT_EQ(turning.eulerParameters, 0.0);
+  EXPECT_EQ(turning.angularVelocity, 0.0);
+  std::printf("ball: |point − rigid| ≤ %.3e mm (bound %.3e); |vx| after the impact ≤ %.3e mm/s\n", worst, bound,
+              slidingAfter);
 }
 
 }  // namespace
