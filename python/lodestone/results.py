@@ -21,8 +21,8 @@ class Table(numpy.ndarray):
     """One results table: a numpy structured array, one field per CSV column, in the file's order. Beside the data:
     `units` (column -> units in the deck's unit names, "" for ids and flags, "1" for ratios), `meanings` (column ->
     what it holds), `elements` (id column -> the element names its ids belong to) and `labels` (id column -> {id:
-    label} from the deck; {(element, id): label} when the ids belong to several elements, as joints.csv's, whose
-    `element` column says which)."""
+    label} from the deck; {(element, id): label} when the ids belong to several elements that may share an id, as
+    joints.csv's, whose `element` column says which; bodies.csv's Body_Rigid and Body_Point ids are never shared)."""
 
     def __new__(cls, data, name, units=None, meanings=None, elements=None, labels=None):
         table = numpy.asarray(data).view(cls)
@@ -45,7 +45,7 @@ class Table(numpy.ndarray):
     def row_labels(self, column="id"):
         """The label of each row's element in id column `column` ("" for an element without one)."""
         labels = self.labels.get(column, {})
-        if len(self.elements.get(column, ())) > 1:
+        if len(self.elements.get(column, ())) > 1 and "element" in self.columns:
             keys = zip(self["element"].tolist(), self[column].tolist())
         else:
             keys = self[column].tolist()
