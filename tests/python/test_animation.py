@@ -1,7 +1,8 @@
 """The animation read back with VTK's own readers (Debian's python3-vtk9), against bodies.csv, contacts.csv and
 joints.csv of the same run: the frames and their times, which bodies are drawn, every graphic where its body's
 pose puts it (bounds of a turning box to 1e-6 m, every point of the ball 0.05 m from its centre), the contact
-points and their force arrows, the joint markers and their axes; and when the animation is written at all."""
+points and their force arrows, the joint markers and their axes, a Body_Point's sphere on its CG; and when the
+animation is written at all."""
 
 import os
 import tempfile
@@ -182,6 +183,45 @@ class WhenTheAnimationIsWritten(unittest.TestCase):
             header, rows = read_csv(os.path.join(output, "bodies.csv"))
             self.assertEqual(list(frames), sorted({float(time) for time in column(rows, header, "time")}))
 
+
+# A Body_Point bead with a sphere on it, falling and drifting along x.
+POINT_BODY_DECK = """<?xml version="1.0" encoding="UTF-8"?>
+<MultiBodySystem>
+  <Model>
+    <Force_Gravity grav_z="-9.81"/>
+    <Body_Rigid id="1" label="Ground" isground="TRUE"/>
+    <Reference_Marker id="30" body_id="3" body_type="PointBody" pos_x="1." pos_z="1."/>
+    <Body_Point id="3" label="Bead" cg_id="30" mass="0.5" v_ic_x="0.3"/>
+    <Post_Graphic id="300" label="Bead" type="Sphere" center_marker_id="30" radius="0.05"/>
+    <H3DOutput/>
+  </Model>
+  <Command>
+    <Simulate analysis_type="Transient" end_time="0.3" print_interval="0.1"/>
+  </Command>
+</MultiBodySystem>
+"""
+
+
+class PointBodyAnimation(unittest.TestCase):
+    def test_a_point_bodys_graphic_follows_its_cg(self):
+        with tempfile.TemporaryDirectory(prefix="lodestone_deck_") as deck_folder:
+            deck = os.path.join(deck_folder, "bead.xml")
+            with open(deck, "w") as file:
+                file.write(POINT_BODY_DECK)
+            folder, output = run_deck(deck)
+            with folder:
+                frames = frames_of(os.path.join(output, "animation.pvd"))
+                header, rows = read_csv(os.path.join(output, "bodies.csv"))
+                self.assertEqual(list(frames), [0.0, 0.1, 0.2, 0.3])
+                for (time, parts), row in zip(frames.items(), rows):
+                    self.assertEqual(float(row[header.index("time")]), time)
+                    centre = numpy.array([float(row[header.index(axis)]) for axis in "xyz"])
+                    files = [name for name in parts.values() if "graphics" in name]
+                    self.assertEqual(len(files), 1, parts)
+                    points = vtk_to_numpy(read_polydata(os.path.join(output, files[0])).GetPoints().GetData())
+                    distances = numpy.linalg.norm(points - centre, axis=1)
+                    numpy.testing.assert_allclose(distances, 0.05, rtol=0, atol=POINT_TOLERANCE)
+                self.assertLess(centre[2], 0.6)  # it fell: 1 − 9.81·0.3²/2 = 0.56 m
 
 if __name__ == "__main__":
     unittest.main()
