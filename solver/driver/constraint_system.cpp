@@ -60,6 +60,9 @@ ConstraintSystem::ConstraintSystem(const Model& model, std::span<const double> b
         for (const int body : joint.motion->bodiesRead) active.readColumns.push_back(column(body));
       }
     }
+    for (size_t k = 0; k < active.bodies.size(); ++k) {
+      if (model.bodies[static_cast<size_t>(active.bodies[k])].point) active.pointColumns.push_back(static_cast<int>(k));
+    }
     joints_.push_back(std::move(active));
     hasMotions_ = hasMotions_ || joint.isMotion();
   }
@@ -292,9 +295,8 @@ void ConstraintSystem::evaluateJoint(const ActiveJoint& active, std::span<const 
   // A point body never turns (its ω stays 0): its rotation columns would only let the reactions' torques and the
   // stabilisation's Gᵀμ reach its Euler parameters, and let assembly turn it. Its joints hold only where its
   // markers are (model_builder refuses those that would hold its rotation).
-  for (size_t column = 0; column < active.bodies.size(); ++column) {
-    if (!model_.bodies[static_cast<size_t>(active.bodies[column])].point) continue;
-    for (EquationRows& rows : values) rows.g.col(static_cast<Eigen::Index>(column)).tail<3>().setZero();
+  for (const int column : active.pointColumns) {
+    for (EquationRows& rows : values) rows.g.col(column).tail<3>().setZero();
   }
 }
 

@@ -164,6 +164,7 @@ class ConstraintSystem {
     std::vector<int> equations;  // indices into joint->equations that are in the DAE
     int offset = 0;              // first multiplier (λ of equations[0]); μ follow the λ
     std::vector<int> bodies;     // the moving bodies the equations involve: two for a joint, up to six for a coupler
+    std::vector<int> pointColumns;  // the columns of `bodies` that are point bodies (Body_Point), found once
     std::vector<MarkerPair> pairs;  // a joint's markers; a coupler's coupled joints' markers
     // Per moving body: the pattern blocks (body rows × joint columns, joint rows × body columns) and their values at
     // the latest differentiate, (13 × 2m) and (2m × 13), column-major.

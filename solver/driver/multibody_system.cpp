@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "elements/body_point.h"
 #include "elements/force_gravity.h"
 #include "elements/force_joint_friction_law.h"
 #include "magnetics/induced_magnetisation.h"
@@ -298,16 +297,18 @@ void MultibodySystem::prepareJacobian(double time, const double* y, const double
   if (!constraints_.empty()) {
     constraints_.differentiate(y, kinematics_, [this](int row, int column) { return couplingBlock(row, column); });
   }
-  if (hasPointBodies_) dropPointBodyTurnCouplings();
+  if (hasPointBodies_) dropPointBodyTurnRows();
   retireIdleCouplings();
   times_.jacobian += watch.lap();
 }
 
-void MultibodySystem::dropPointBodyTurnCouplings() {
-  // A point body's turning rows are ω' = 0 (elements/body_point.h): what contacts, forces and joints put in those
-  // rows of its couplings to other bodies is a torque's derivative, and torques on it do nothing.
+void MultibodySystem::dropPointBodyTurnRows() {
+  // A point body's turning rows are ω' = 0 (elements/body_point.h; bodyJacobian writes its own block so): what
+  // contacts, forces and joints put in those rows of its own block and of its couplings to other bodies is a
+  // torque's derivative, and torques on it do nothing.
   for (size_t b = 0; b < model_.bodies.size(); ++b) {
     if (!model_.bodies[b].point) continue;
+    if (hasContactBlock_[b]) contactBlocks_[b].middleRows<3>(kAngularVelocity).setZero();
     for (const auto& [columnBody, index] : couplingsOfRow_[b]) {
       couplings_[static_cast<size_t>(index)].values.bottomRows<3>().setZero();
     }
@@ -340,10 +341,8 @@ void MultibodySystem::writeJacobian(double cj, JacobianAssembler& assembler) {
     BodyBlock block;
     for (int body = begin; body < end; ++body) {
       const size_t b = static_cast<size_t>(body);
-      const RigidBody& rigid = model_.bodies[b];
-      bodyJacobian(rigid, massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block);
+      bodyJacobian(model_.bodies[b], massFactor, jacobianState_ + layout_.bodyOffset(body), cj, loads_[b], block);
       if (hasContactBlock_[b]) block += contactBlocks_[b];
-      if (rigid.point) pointBodyTurnJacobian(rigid, massFactor, cj, block);  // what the loads added is dropped
       assembler.addBlock(bodyBlocks_[b], block.data());
     }
   };

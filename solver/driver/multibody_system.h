@@ -293,8 +293,8 @@ class MultibodySystem {
   // on every one there ever was. (Without it, the magnetic crane's factorisations grew 0.7 ms -> 264 ms as its soft
   // cubes' mutual blocks filled the pattern at the leap, and stayed so when they had weakened.)
   void retireIdleCouplings();
-  // Zeroes the turning rows of point bodies' couplings, once every element has written its derivatives.
-  void dropPointBodyTurnCouplings();
+  // Zeroes the turning rows of point bodies' own blocks and couplings, once every element has written its derivatives.
+  void dropPointBodyTurnRows();
   // Finite-difference derivatives of every force element's loads with respect to the states of the bodies it reads
   // (after differentiateContacts, whose blocks these add to).
   void differentiateForces(double time, const double* y, double cj);
