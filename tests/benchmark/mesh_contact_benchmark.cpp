@@ -120,7 +120,7 @@ void costAgainstTriangles() {
 
 // A deck's text; a missing deck ends the benchmark.
 std::string deckText(const std::string& path) {
-  std::string text = testing::readText(path);
+  std::string text = testing::fileText(path);
   if (text.empty()) {
     std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::exit(1);

@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 using lodestone::testing::ResultsTable;
 using namespace testing;
 
-const std::string& kModels = kUsersubModels;
-const std::string kFixtures = std::string(LODESTONE_SOURCE_DIR) + "/tests/fixtures/";
-const std::string kFailures = kFixtures + "usersub_failures.py";
+const std::string& kPyModels = kUsersubModels;
+const std::string kPythonFixtures = std::string(LODESTONE_SOURCE_DIR) + "/tests/fixtures/";
+const std::string kFailures = kPythonFixtures + "usersub_failures.py";
 
 void replaceOnce(std::string& text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
@@ -33,7 +33,7 @@ void replaceOnce(std::string& text, const std::string& from, const std::string& 
 // `post` in place of the CONTACTPOST attributes.
 std::string pythonDeck(const std::string& script, const std::string& function, const std::string& parameters,
                        const std::string& post = "") {
-  std::string deck = readFile(kModels + "sphere_python.xml");
+  std::string deck = readFile(kPyModels + "sphere_python.xml");
   replaceOnce(deck, "script_name=\"impact_coulomb.py\"", "script_name=\"" + script + "\"");
   replaceOnce(deck, "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4)\" cnf_fnc_name=\"CNFSUB\"",
               "cnf_param_string=\"USER(" + parameters + ")\" cnf_fnc_name=\"" + function + "\"");
@@ -48,16 +48,16 @@ class PythonSubroutineRun : public SubroutineRun {};
 
 TEST_F(PythonSubroutineRun, ScriptReproducesTheBuiltInImpactAndCoulombOn) {
   // Python's floats are C doubles with C's pow and sqrt, so the script agrees with the built-in laws to the bit.
-  expectBuiltInResults(kModels + "sphere_python.xml");
+  expectBuiltInResults(kPyModels + "sphere_python.xml");
 }
 
 TEST_F(PythonSubroutineRun, ContactPostWritesWhatTheCLibrarysWrites) {
   // py_get_ncontacts and py_get_contact_post answer what c_get_ncontacts and c_get_contact_post do, and the first
   // (iflag) and last (endflg) calls come at the same points.
-  ASSERT_EQ(run(kModels + "sphere_usersub.xml", "c"), 0) << stderrText();
+  ASSERT_EQ(run(kPyModels + "sphere_usersub.xml", "c"), 0) << stderrText();
   const std::string fromC = readFile(folder / "contact_history_300.csv");
   fs::remove(folder / "contact_history_300.csv");
-  ASSERT_EQ(run(kModels + "sphere_python.xml", "python"), 0) << stderrText();
+  ASSERT_EQ(run(kPyModels + "sphere_python.xml", "python"), 0) << stderrText();
   const std::string fromPython = readFile(folder / "contact_history_300.csv");
   EXPECT_GT(std::count(fromC.begin(), fromC.end(), '\n'), 10);
   EXPECT_EQ(fromPython, fromC);
@@ -66,7 +66,7 @@ TEST_F(PythonSubroutineRun, ContactPostWritesWhatTheCLibrarysWrites) {
 TEST_F(PythonSubroutineRun, ImportedSysfncMeasuresTheModelAsTheCUtilityDoes) {
   // The same subroutine in C (usersub_test_fixtures) and in Python: identical results, so py_sysfnc gives exactly
   // what c_sysfnc gives, and `from lodestone_usersub import py_sysfnc` works.
-  std::string cDeck = readFile(kModels + "sphere_usersub.xml");
+  std::string cDeck = readFile(kPyModels + "sphere_usersub.xml");
   replaceOnce(cDeck, "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4)\" cnf_dll_name=\"usersub_examples\"",
               "cnf_param_string=\"USER(1e7, 1.5, 20., 1e-4, 20, 0.02)\" cnf_dll_name=\"usersub_test_fixtures\" "
               "cnf_fnc_name=\"CNFSUB_SYSFNC\"");
@@ -85,7 +85,7 @@ TEST_F(PythonSubroutineRun, ImportedSysfncMeasuresTheModelAsTheCUtilityDoes) {
 TEST_F(PythonSubroutineRun, RelativeScriptIsFoundThroughLodestoneUsersubPath) {
   const std::string deck = folder.write("path.xml", pythonDeck("usersub_failures.py", "CNFSUB_SYSFNC",
                                                                "1e7, 1.5, 20., 1e-4, 20, 0.02"));
-  setenv("LODESTONE_USERSUB_PATH", ("/no/such/folder:" + kFixtures).c_str(), 1);
+  setenv("LODESTONE_USERSUB_PATH", ("/no/such/folder:" + kPythonFixtures).c_str(), 1);
   const int exitCode = run(deck, "path");
   unsetenv("LODESTONE_USERSUB_PATH");
   EXPECT_EQ(exitCode, 0) << stderrText();
@@ -94,15 +94,15 @@ TEST_F(PythonSubroutineRun, RelativeScriptIsFoundThroughLodestoneUsersubPath) {
 TEST_F(PythonSubroutineRun, ScriptImportsPythonsCompiledModules) {
   // ctypes and decimal are extension modules (lib-dynload): they find libpython's symbols only because the module
   // that embeds the interpreter is loaded with its symbols shared (plugins/python_engine_loader.cpp).
-  const std::string script =
-      folder.write("compiled_imports.py", "import ctypes\nimport decimal\n" + readFile(kModels + "impact_coulomb.py"));
-  std::string deck = readFile(kModels + "sphere_python.xml");
+  const std::string imports = "import ctypes\nimport decimal\n";
+  const std::string script = folder.write("compiled_imports.py", imports + readFile(kPyModels + "impact_coulomb.py"));
+  std::string deck = readFile(kPyModels + "sphere_python.xml");
   replaceOnce(deck, "script_name=\"impact_coulomb.py\"", "script_name=\"" + script + "\"");
   EXPECT_EQ(runLodestone({"lodestone", "check", folder.write("imports.xml", deck)}), 0) << stderrText();
 }
 
 TEST_F(PythonSubroutineRun, MissingScriptIsABadDeckNamingTheFileAndTheFunctions) {
-  const std::string text = readFile(kModels + "sphere_python.xml");
+  const std::string text = readFile(kPyModels + "sphere_python.xml");
   std::string deck = text;
   replaceOnce(deck, "script_name=\"impact_coulomb.py\"", "script_name=\"no_such_script.py\"");
   const std::string path = folder.write("missing.xml", deck);
@@ -117,7 +117,7 @@ TEST_F(PythonSubroutineRun, MissingScriptIsABadDeckNamingTheFileAndTheFunctions)
 }
 
 TEST_F(PythonSubroutineRun, SyntaxErrorIsABadDeckWithTheFileLineAndPythonsMessage) {
-  const std::string script = kFixtures + "usersub_syntax_error.py";
+  const std::string script = kPythonFixtures + "usersub_syntax_error.py";
   const std::string deck = pythonDeck(script, "CNFSUB", "1e7, 1.5, 20., 1e-4");
   const std::string path = folder.write("syntax.xml", deck);
   EXPECT_EQ(run(path, "syntax"), 1);
@@ -249,10 +249,10 @@ TEST_F(PythonSubroutineRun, ErrmesWithStopEndsTheRunWithExit2) {
 
 // run.log says which script the run executes, for each element and subroutine.
 TEST_F(PythonSubroutineRun, RunLogListsTheScriptOfEachSubroutine) {
-  const std::string deck = kModels + "sphere_python.xml";
+  const std::string deck = kPyModels + "sphere_python.xml";
   ASSERT_EQ(run(deck, "python"), 0) << stderrText();
   const std::string log = readFile(folder / "python/run.log");
-  const std::string script = fs::canonical(kModels + "impact_coulomb.py").string();
+  const std::string script = fs::canonical(kPyModels + "impact_coulomb.py").string();
   const std::string element = " " + elementName(deck, readFile(deck)) + ": ";
   EXPECT_NE(log.find(element + "normal force CNFSUB from script " + script + "\n"), std::string::npos) << log;
   EXPECT_NE(log.find(element + "friction force CFFSUB from script " + script + "\n"), std::string::npos) << log;
@@ -261,7 +261,7 @@ TEST_F(PythonSubroutineRun, RunLogListsTheScriptOfEachSubroutine) {
 
 // check parses a script without executing its top level; run executes it, as MotionSolve does.
 TEST_F(PythonSubroutineRun, CheckParsesAScriptWithoutExecutingItAndRunExecutesIt) {
-  const std::string script = kFixtures + "usersub_top_level.py";
+  const std::string script = kPythonFixtures + "usersub_top_level.py";
   const std::string deck = folder.write("top_level.xml", pythonDeck(script, "CNFSUB", "1e7"));
   EXPECT_EQ(runLodestone({"lodestone", "check", deck}), 0) << stderrText();
   EXPECT_NE(stdoutText().find(deck + ": OK"), std::string::npos) << stdoutText();

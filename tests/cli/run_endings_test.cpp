@@ -158,7 +158,7 @@ pid_t loopingProcess(const TemporaryFolder& folder) {
 }
 
 // The summary's row of `deck` ("" when there is none), its columns joined by single spaces.
-std::string summaryRow(const std::string& summary, const std::string& deck) {
+std::string endingSummaryRow(const std::string& summary, const std::string& deck) {
   std::istringstream lines(summary);
   for (std::string line; std::getline(lines, line);) {
     if (!line.starts_with(deck + " ")) continue;
@@ -179,8 +179,8 @@ TEST_F(RunEnding, BatchEndsADeckThatRunsLongerThanItsTimeoutAndRunsTheOthers) {
   // One at a time, the looping deck first: the good one runs only if the batch ended the first.
   EXPECT_EQ(runLodestone({"lodestone", "batch", "-j", "1", "--timeout", "1", looping, good}), 2) << stderrText();
   const std::string summary = stdoutText();
-  EXPECT_TRUE(summaryRow(summary, looping).starts_with(looping + " timed out ")) << summary;
-  EXPECT_TRUE(summaryRow(summary, good).starts_with(good + " done ")) << summary;
+  EXPECT_TRUE(endingSummaryRow(summary, looping).starts_with(looping + " timed out ")) << summary;
+  EXPECT_TRUE(endingSummaryRow(summary, good).starts_with(good + " done ")) << summary;
   EXPECT_NE(summary.find("2 decks: 1 done, 0 bad decks, 0 failed, 0 crashed, 1 timed out"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("still running after --timeout 1.00 s; it was ended"), std::string::npos) << summary;
@@ -221,8 +221,8 @@ TEST_F(RunEnding, SigtermToABatchEndsItsRunsAndStartsNoMore) {
   EXPECT_FALSE(processExists(child)) << "the run was left running (an orphan)";
   if (processExists(child)) kill(child, SIGKILL);
   const std::string summary = stdoutText();
-  EXPECT_TRUE(summaryRow(summary, looping).starts_with(looping + " interrupted (SIGTERM) ")) << summary;
-  EXPECT_TRUE(summaryRow(summary, never).starts_with(never + " not started ")) << summary;
+  EXPECT_TRUE(endingSummaryRow(summary, looping).starts_with(looping + " interrupted (SIGTERM) ")) << summary;
+  EXPECT_TRUE(endingSummaryRow(summary, never).starts_with(never + " not started ")) << summary;
 }
 
 }  // namespace

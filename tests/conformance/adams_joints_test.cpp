@@ -73,7 +73,7 @@ struct Quantity {
 };
 
 // Model figures shared by the three cases: 1 kg, CG 2 m from the joint, g = 9.80665.
-constexpr double kG = 9.80665, kL = 2, kMass = 1;
+constexpr double kStandardGravity = 9.80665, kL = 2, kMass = 1;
 
 // Tolerances on the relative RMS: the aim is 1e-4 of each quantity's range. Quantities the integrator carries
 // (positions, velocities, Euler parameters, angular velocities) measured at most 1.7e-6 against the revolute and
@@ -82,13 +82,13 @@ constexpr double kG = 9.80665, kL = 2, kMass = 1;
 std::vector<Quantity> quantities() {
   return {
       {"Pos", {"x", "y", "z"}, false, kL, 2e-5},
-      {"Vel", {"vx", "vy", "vz"}, false, std::sqrt(kG * kL), 2e-5},
-      {"Acc", {"ax", "ay", "az"}, false, kG, 1e-4},
+      {"Vel", {"vx", "vy", "vz"}, false, std::sqrt(kStandardGravity * kL), 2e-5},
+      {"Acc", {"ax", "ay", "az"}, false, kStandardGravity, 1e-4},
       {"Quat", {"e0", "e1", "e2", "e3"}, false, 1, 2e-5},
-      {"Avel", {"wx", "wy", "wz"}, false, std::sqrt(kG / kL), 2e-5},
-      {"Aacc", {"wdx", "wdy", "wdz"}, false, kG / kL, 1e-4},
-      {"Rforce", {"fx", "fy", "fz"}, true, kMass * kG, 1e-4},
-      {"Rtorque", {"tx", "ty", "tz"}, true, kMass * kG * kL, 1e-4},
+      {"Avel", {"wx", "wy", "wz"}, false, std::sqrt(kStandardGravity / kL), 2e-5},
+      {"Aacc", {"wdx", "wdy", "wdz"}, false, kStandardGravity / kL, 1e-4},
+      {"Rforce", {"fx", "fy", "fz"}, true, kMass * kStandardGravity, 1e-4},
+      {"Rtorque", {"tx", "ty", "tz"}, true, kMass * kStandardGravity * kL, 1e-4},
   };
 }
 

@@ -16,7 +16,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kIntegrTol = 1e-6;
+constexpr double kPointIntegrTol = 1e-6;
 
 // <Body_Point> with its CG marker `cg` and initial velocity in ground.
 std::string pointBodyXml(long id, long cg, double mass, const Vec3& velocity = Vec3::Zero()) {
@@ -57,7 +57,7 @@ TEST(BodyPoint, OscillatesOnASpringAsTheClosedFormSays) {
   const double omega = std::sqrt(stiffness / mass);
   DeckXml settings;
   settings.gravity = Vec3::Zero();
-  settings.integrTol = kIntegrTol;
+  settings.integrTol = kPointIntegrTol;
   const int periods = 2;
   settings.endTime = periods * 2 * std::numbers::pi / omega;
   // The CG marker turned: a point body's axes are still ground's.
@@ -79,7 +79,7 @@ TEST(BodyPoint, OscillatesOnASpringAsTheClosedFormSays) {
     worst = std::max(worst, std::fabs(point.cg(k).x() - expected));
     worstOffAxis = std::max(worstOffAxis, std::hypot(point.cg(k).y(), point.cg(k).z()));
   }
-  const double bound = 100 * kIntegrTol * amplitude;
+  const double bound = 100 * kPointIntegrTol * amplitude;
   EXPECT_LT(worst, bound) << "largest |x − closed form| over two periods";
   EXPECT_EQ(worstOffAxis, 0.0);
   const Turning turning = turningOf(point);
@@ -95,7 +95,7 @@ TEST(BodyPoint, ForceAtAnOffsetMarkerAndTorqueDoNotTurnIt) {
   const Vec3 force(2, -1, 3), torque(5, 7, -2), start(1, 2, 3);
   DeckXml settings;
   settings.gravity = Vec3::Zero();
-  settings.integrTol = kIntegrTol;
+  settings.integrTol = kPointIntegrTol;
   settings.endTime = 2;
   const std::string statements =
       pointMarkerXml(20, 2, start) + pointMarkerXml(21, 2, start + Vec3(0, 0.3, 0), Vec3(0, 0, 1), Vec3(1, 0, 0)) +
@@ -114,7 +114,7 @@ TEST(BodyPoint, ForceAtAnOffsetMarkerAndTorqueDoNotTurnIt) {
     worst = std::max(worst, (point.cg(k) - (start + force / mass * t * t / 2)).norm());
   }
   const double travel = (force / mass).norm() * settings.endTime * settings.endTime / 2;
-  const double bound = 100 * kIntegrTol * travel;
+  const double bound = 100 * kPointIntegrTol * travel;
   EXPECT_LT(worst, bound) << "largest |CG − (x0 + F/m·t²/2)|";
   const Turning turning = turningOf(point);
   EXPECT_EQ(turning.eulerParameters, 0.0);
@@ -133,7 +133,7 @@ TEST(BodyPoint, BobOnASphericalJointSwingsAsTheMergedBody) {
   const double linkInertia = linkMass * linkLength * linkLength / 12;  // a slender rod about its CG
   DeckXml settings;
   settings.gravity = Vec3(0, -9.81, 0);
-  settings.integrTol = kIntegrTol;
+  settings.integrTol = kPointIntegrTol;
   settings.endTime = 4;
   BodyXml link;
   link.mass = linkMass;
@@ -168,7 +168,7 @@ TEST(BodyPoint, BobOnASphericalJointSwingsAsTheMergedBody) {
     worstOnLink = std::max(worstOnLink, (bob.cg(k) - linkMotion.pointAt(k, end)).norm());
   }
   // The bob sweeps ~2 m per swing; the runs differ by their integration errors.
-  const double bound = 100 * kIntegrTol * linkLength;
+  const double bound = 100 * kPointIntegrTol * linkLength;
   EXPECT_LT(worstEnd, bound) << "largest distance between the bob and the merged body's end";
   EXPECT_LT(worstOnLink, 1e-6 * linkLength) << "the SPHERICAL joint holds the bob on the link's end";
   const Turning turning = turningOf(bob);
@@ -184,7 +184,7 @@ TEST(BodyPoint, SlidesAlongAnInlinePrimitiveWithGSinTheta) {
   const Vec3 down(std::cos(theta), 0, -std::sin(theta));  // the line, pointing down the slope
   DeckXml settings;
   settings.gravity = Vec3(0, 0, -g);
-  settings.integrTol = kIntegrTol;
+  settings.integrTol = kPointIntegrTol;
   settings.endTime = 1;
   const Vec3 xAxis = Vec3::UnitY().cross(down);
   const std::string statements = markerXml(10, 1, Vec3::Zero(), xAxis, down) + pointMarkerXml(20, 2, Vec3::Zero()) +
@@ -203,7 +203,7 @@ TEST(BodyPoint, SlidesAlongAnInlinePrimitiveWithGSinTheta) {
     worstOffLine = std::max(worstOffLine, (cg - cg.dot(down) * down).norm());
   }
   const double travel = g * std::sin(theta) * settings.endTime * settings.endTime / 2;
-  const double bound = 100 * kIntegrTol * travel;
+  const double bound = 100 * kPointIntegrTol * travel;
   EXPECT_LT(worst, bound) << "largest |s − g·sin θ·t²/2|";
   EXPECT_LT(worstOffLine, 1e-6 * travel);
   const Turning turning = turningOf(point);
@@ -249,7 +249,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 // rigid ball's keep them). With friction and its sphere 3 mm off its CG, the point ball sliding at 300 mm/s stops
 // sliding at the first impact (μ·impulse > m·v) and never turns, where a rigid ball would start to roll.
 TEST(BodyPoint, BouncesOnAPlateAsTheRigidBallDoes) {
-  const std::string rigid = readText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "bouncing_ball.xml");
+  const std::string rigid = fileText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "bouncing_ball.xml");
   const std::string rigidBody = rigid.substr(rigid.find("<Body_Rigid id=\"2\""));
   const std::string ballElement = rigidBody.substr(0, rigidBody.find("/>") + 2);
   std::string point =
@@ -264,7 +264,7 @@ TEST(BodyPoint, BouncesOnAPlateAsTheRigidBallDoes) {
   double worst = 0;
   for (size_t k = 0; k < pointBall.count(); ++k) worst = std::max(worst, (pointBall.cg(k) - rigidBall.cg(k)).norm());
   const double dropHeight = 100;  // mm
-  const double bound = 100 * kIntegrTol * dropHeight;  // the deck's integr_tol is 1e-6 too
+  const double bound = 100 * kPointIntegrTol * dropHeight;  // the deck's integr_tol is 1e-6 too
   EXPECT_LT(worst, bound) << "largest distance between the point ball and the rigid ball";
   EXPECT_EQ(turningOf(pointBall).eulerParameters, 0.0);
 

@@ -11,7 +11,7 @@ namespace lodestone::testing {
 namespace {
 
 // The ball drop of contact_runs.h with `commands` in place of its one Simulate.
-std::string withCommands(const std::string& commands) {
+std::string activationWithCommands(const std::string& commands) {
   BallDrop drop;
   drop.law = "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"";
   std::string deck = ballDropDeck(drop);
@@ -30,7 +30,7 @@ double heightAt(const ResultsTable& bodies, double time) {
 // Deactivated from the start, the ball (centre 0.1 m above the plate) falls freely: z(0.4) = 0.1 − g·0.4²/2.
 TEST(ContactActivation, ADeactivatedContactExertsNothing) {
   const ContactRun run = runContactDeck(
-      "deactivated", withCommands("<Deactivate element_type=\"CONTACT\" element_id=\"300\"/>"
+      "deactivated", activationWithCommands("<Deactivate element_type=\"CONTACT\" element_id=\"300\"/>"
                                   "<Simulate analysis_type=\"Transient\" end_time=\"0.4\" print_interval=\"0.01\"/>"));
   ASSERT_TRUE(run.completed);
   EXPECT_NEAR(heightAt(run.bodies, 0.4), 0.1 - 0.5 * 9.81 * 0.4 * 0.4, 1e-6);
@@ -51,7 +51,7 @@ double speedAt(const ResultsTable& bodies, double time) {
 TEST(ContactActivation, DeactivatingBetweenSimulatesLetsTheBallThrough) {
   const ContactRun run = runContactDeck(
       "switched",
-      withCommands("<Simulate analysis_type=\"Transient\" end_time=\"0.3\" print_interval=\"0.01\"/>"
+      activationWithCommands("<Simulate analysis_type=\"Transient\" end_time=\"0.3\" print_interval=\"0.01\"/>"
                    "<Deactivate element_type=\"CONTACT\" element_id=\"300\"/>"
                    "<Simulate analysis_type=\"Transient\" end_time=\"0.8\" print_interval=\"0.01\"/>"
                    "<Activate element_type=\"CONTACT\" element_id=\"300\"/>"

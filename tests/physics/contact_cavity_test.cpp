@@ -13,7 +13,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kGravity = 9.81;
 constexpr double kCavityRadius = 0.5;
 
 // Ground holds the cavity (graphic 100, centred at the origin); body 2 carries `contentGraphic` (id 200, on marker
@@ -21,7 +20,7 @@ constexpr double kCavityRadius = 0.5;
 std::string cavityDeck(const std::string& contentGraphic, const Vector3& position, double mass, double inertia,
                        const std::string& law, double endTime, const std::string& cavityExtra = "") {
   return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Force_Gravity grav_z=\"" + formatReal(-kGravity) + "\"/>\n"
+         "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
          "<Param_Transient integr_tol=\"1e-7\" h_max=\"2e-3\"/>\n"
          "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
          "<Reference_Marker id=\"11\" body_id=\"1\"/>\n"
@@ -52,7 +51,7 @@ TEST(ContactCavity, ABallInABowlSwingsAsAPendulumOfLengthRMinusr) {
                  0.4 * mass * radius * radius,
                  "cnf_type=\"IMPACT\" stiffness=\"1e8\" exponent=\"1.5\" damping=\"100\" dmax=\"1e-6\"", 2.0));
   ASSERT_TRUE(run.completed);
-  const auto pendulum = [&](double theta) { return -kGravity / length * std::sin(theta); };
+  const auto pendulum = [&](double theta) { return -kG / length * std::sin(theta); };
   double worstAngle = 0, worstRadius = 0;
   int rows = 0;
   for (size_t row : run.bodies.rowsOfBody(2)) {
@@ -97,7 +96,7 @@ TEST(ContactCavity, AMeshBoxRestsOnItsCornersAtTheBottomOfTheBowl) {
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
   ASSERT_FALSE(rows.empty());
-  const double depth = std::pow(mass * kGravity / 1e9, 1 / 1.5);
+  const double depth = std::pow(mass * kG / 1e9, 1 / 1.5);
   const double lean = std::asin(std::sqrt(2.0) * half / kCavityRadius);
   const double z = run.bodies.at(rows.back(), "z");
   RecordProperty("rest_height_error_m", sci(z - (rest - depth / std::cos(lean))));
@@ -106,7 +105,7 @@ TEST(ContactCavity, AMeshBoxRestsOnItsCornersAtTheBottomOfTheBowl) {
   const std::vector<size_t> contactRows = run.contacts.rowsOfBody(300);
   ASSERT_FALSE(contactRows.empty());
   EXPECT_EQ(run.contacts.at(contactRows.back(), "points"), 4);
-  EXPECT_NEAR(run.contacts.at(contactRows.back(), "fn"), mass * kGravity, 1e-6);
+  EXPECT_NEAR(run.contacts.at(contactRows.back(), "fn"), mass * kG, 1e-6);
   EXPECT_NEAR(run.contacts.at(contactRows.back(), "penetration"), depth, 1e-10);
 }
 

@@ -16,7 +16,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81, kKn = 1e5, kMass = 0.11, kRadius = 0.03;
+constexpr double kKn = 1e5, kBallMass = 0.11, kBallRadius = 0.03;
 
 // DIPOLE with no magnets (the law warns, and acts as its spring and dashpot alone), no friction.
 std::string dipoleContact(double ratio, const std::string& pfc) {
@@ -38,9 +38,9 @@ double largestLeftover(const ResultsTable& energy) {
 // A ball shot at 1 m/s into the box's face without gravity, DIPOLE ζ = 0.3: it leaves at a constant velocity.
 BallDrop shotBall(const std::string& law) {
   BallDrop shot;
-  shot.radius = kRadius;
-  shot.mass = kMass;
-  shot.height = kRadius + 1e-3;  // touches at t = 1 ms
+  shot.radius = kBallRadius;
+  shot.mass = kBallMass;
+  shot.height = kBallRadius + 1e-3;  // touches at t = 1 ms
   shot.speed = 1;
   shot.gravity = 0;
   shot.endTime = 0.02;
@@ -56,7 +56,7 @@ template <class Force>
 double reboundSpeed(const Force& force, double v0) {
   double depth = 0, rate = v0;  // δ and δ̇ = −ż
   const double step = 1e-8;
-  const auto acceleration = [&](double d, double r) { return -force(d, r) / kMass; };  // δ̈
+  const auto acceleration = [&](double d, double r) { return -force(d, r) / kBallMass; };  // δ̈
   do {
     const double k1x = rate, k1v = acceleration(depth, rate);
     const double k2x = rate + 0.5 * step * k1v, k2v = acceleration(depth + 0.5 * step * k1x, rate + 0.5 * step * k1v);
@@ -91,7 +91,7 @@ TEST(ContactDipoleLinear, FullDashpotGivesTheLinearOscillatorsRestitution) {
 
   const ResultsTable energy = energyOf(name);
   const size_t last = energy.rowCount() - 1;
-  const double dissipated = 0.5 * kMass * v0 * v0 * (1 - expected * expected);
+  const double dissipated = 0.5 * kBallMass * v0 * v0 * (1 - expected * expected);
   EXPECT_NEAR(energy.at(last, "dashpot_contact"), dissipated, 1e-4 * dissipated);
   EXPECT_LT(largestLeftover(energy), 1e-4 * dissipated);
   RecordProperty("dissipation_relative_error", sci(energy.at(last, "dashpot_contact") / dissipated - 1));
@@ -107,7 +107,7 @@ TEST(ContactDipoleLinear, FullDashpotGivesTheLinearOscillatorsRestitution) {
 // of the 0.0438 J dissipated at h_max 1e-4, 0.14 % at 1e-5 (run here; limit 0.2 %), 0.015 % at 1e-6.
 TEST(ContactDipoleLinear, NoTensionDashpotLetsGoWhenTheForceFallsToZero) {
   const double ratio = 0.3, v0 = 1;
-  const double damping = 2 * ratio * std::sqrt(kMass * kKn);
+  const double damping = 2 * ratio * std::sqrt(kBallMass * kKn);
   const double expected =
       reboundSpeed([&](double depth, double rate) { return std::max(0.0, kKn * depth + damping * rate); }, v0) / v0;
   ASSERT_GT(expected, std::exp(-ratio * M_PI / std::sqrt(1 - ratio * ratio)) + 0.05) << "the reference lets go early";
@@ -122,7 +122,7 @@ TEST(ContactDipoleLinear, NoTensionDashpotLetsGoWhenTheForceFallsToZero) {
     RecordProperty("restitution_relative_error_mode_" + std::to_string(mode), sci(measured / expected - 1));
     for (size_t row = 0; row < run.contacts.rowCount(); ++row) EXPECT_GE(run.contacts.at(row, "fn"), 0);
     const ResultsTable energy = energyOf(name);
-    const double dissipated = 0.5 * kMass * v0 * v0 * (1 - expected * expected);
+    const double dissipated = 0.5 * kBallMass * v0 * v0 * (1 - expected * expected);
     EXPECT_NEAR(energy.at(energy.rowCount() - 1, "dashpot_contact"), dissipated, 2e-3 * dissipated);
     EXPECT_LT(largestLeftover(energy), 2e-3 * dissipated);
     RecordProperty("largest_leftover_of_dissipated_mode_" + std::to_string(mode),
@@ -134,9 +134,9 @@ TEST(ContactDipoleLinear, NoTensionDashpotLetsGoWhenTheForceFallsToZero) {
 // into the box, so the spring carries the weight at δ = −rgap + m·g/kn (within 1e-10 m; measured 2e-18 m).
 double restDepth(const std::string& name, const std::string& pfc, double startDepth) {
   BallDrop rest;
-  rest.radius = kRadius;
-  rest.mass = kMass;
-  rest.height = kRadius - startDepth;
+  rest.radius = kBallRadius;
+  rest.mass = kBallMass;
+  rest.height = kBallRadius - startDepth;
   rest.endTime = 0.3;
   rest.printInterval = 0.01;
   rest.tolerance = 1e-9;
@@ -145,11 +145,11 @@ double restDepth(const std::string& name, const std::string& pfc, double startDe
   const ContactRun run = runContactDeck(name, ballDropDeck(rest));
   EXPECT_TRUE(run.completed);
   if (!run.completed) return NAN;
-  return kRadius - run.bodies.at(run.bodies.rowCount() - 1, "z");
+  return kBallRadius - run.bodies.at(run.bodies.rowCount() - 1, "z");
 }
 
 TEST(ContactDipoleLinear, ReferenceGapMovesTheRestDepth) {
-  const double rgap = -2e-4, weightDepth = kMass * kG / kKn;  // 10.79 µm
+  const double rgap = -2e-4, weightDepth = kBallMass * kG / kKn;  // 10.79 µm
   const double measured = restDepth("dipole_rgap", "rgap=\"" + formatReal(rgap) + "\"", 0);
   EXPECT_NEAR(measured, -rgap + weightDepth, 1e-10);
   RecordProperty("rest_depth_error_m", sci(measured - (-rgap + weightDepth)));
@@ -159,7 +159,7 @@ TEST(ContactDipoleLinear, ReferenceGapMovesTheRestDepth) {
 // update), so the spring takes the weight from that depth: rest at 1 mm + m·g/kn. The absolute update (lin_mode 0)
 // pushes the ball out to m·g/kn. Both within 1e-10 m (measured 4e-17 and 2e-17 m).
 TEST(ContactDipoleLinear, IncrementalUpdateStartsUnloadedAtAnInitialOverlap) {
-  const double overlap = 1e-3, weightDepth = kMass * kG / kKn;
+  const double overlap = 1e-3, weightDepth = kBallMass * kG / kKn;
   const double incremental = restDepth("dipole_incremental", "lin_mode=\"1\"", overlap);
   EXPECT_NEAR(incremental, overlap + weightDepth, 1e-10);
   RecordProperty("incremental_rest_depth_error_m", sci(incremental - (overlap + weightDepth)));
@@ -175,9 +175,9 @@ TEST(ContactDipoleLinear, IncrementalUpdateStartsUnloadedAtAnInitialOverlap) {
 TEST(ContactDipoleLinear, EachOnsetIsAContactActivatedEvent) {
   const double drop = 0.05;
   BallDrop ball;
-  ball.radius = kRadius;
-  ball.mass = kMass;
-  ball.height = kRadius + drop;
+  ball.radius = kBallRadius;
+  ball.mass = kBallMass;
+  ball.height = kBallRadius + drop;
   ball.endTime = 0.25;
   ball.printInterval = 0.01;
   ball.tolerance = 1e-9;
@@ -219,8 +219,8 @@ TEST(ContactDipoleLinear, EachOnsetIsAContactActivatedEvent) {
 // 5.7e-5).
 TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
   const double modulus = 1e6, ratio = 2, push = 0.1;
-  const double kn = M_PI * kRadius * kRadius * modulus / kRadius, ks = kn / ratio;
-  const double depth = kMass * kG / kn;
+  const double kn = M_PI * kBallRadius * kBallRadius * modulus / kBallRadius, ks = kn / ratio;
+  const double depth = kBallMass * kG / kn;
   const std::string deck =
       "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
       "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
@@ -229,10 +229,10 @@ TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
       "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
       "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
       "length_y=\"2\" length_z=\"1\"/>\n"
-      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
+      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kBallMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
       "inertia_zz=\"1e6\"/>\n"
-      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kRadius - depth) + "\"/>\n"
-      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kRadius) + "\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kBallRadius - depth) + "\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kBallRadius) + "\"/>\n"
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" emod=\"" +
       formatReal(modulus) + "\" kratio=\"" + formatReal(ratio) + "\" dp_nratio=\"1\" dipole_mo1=\"0 0 0\" "
       "dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" cff_type=\"LINEAR_SHEAR\" fric=\"0.5\" "
@@ -244,7 +244,7 @@ TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
   const ContactRun run = runContactDeck("dipole_effective_modulus", deck);
   ASSERT_TRUE(run.completed);
   const size_t last = run.bodies.rowCount() - 1;
-  const double measuredDepth = kRadius - run.bodies.at(last, "z");
+  const double measuredDepth = kBallRadius - run.bodies.at(last, "z");
   EXPECT_NEAR(measuredDepth, depth, 1e-10);
   RecordProperty("rest_depth_error_m", sci(measuredDepth - depth));
   const double shift = run.bodies.at(last, "x"), expected = push / ks;
@@ -267,15 +267,15 @@ ContactRun runSurfaces(const std::string& name, const std::string& contact, cons
       "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
       "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"20\" "
       "length_y=\"2\" length_z=\"1\"/>\n"
-      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
+      "<Body_Rigid id=\"2\" mass=\"" + formatReal(kBallMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
       "inertia_zz=\"1e6\"/>\n"
-      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kRadius - startDepth) + "\"/>\n"
-      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kRadius) + "\"/>\n"
+      "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kBallRadius - startDepth) + "\"/>\n"
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kBallRadius) + "\"/>\n"
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" dp_nratio=\"1\" "
       "dp_mode=\"2\" dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" " + contact +
       "/>\n" + surfaces +
       "<Force_Vector_OneBody id=\"8\" type=\"ForceOnly\" marker_id=\"20\" fx_expression=\"" +
-      formatReal(push * kMass * kG) + "*STEP(TIME, 0, 0, 0.1, 1)\" fy_expression=\"0\" fz_expression=\"0\"/>\n"
+      formatReal(push * kBallMass * kG) + "*STEP(TIME, 0, 0, 0.1, 1)\" fy_expression=\"0\" fz_expression=\"0\"/>\n"
       "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"" + formatReal(endTime) +
       "\" print_interval=\"0.01\"/></Command></MultiBodySystem>\n";
   return runContactDeck(name, deck);
@@ -287,15 +287,15 @@ ContactRun runSurfaces(const std::string& name, const std::string& contact, cons
 TEST(ContactDipoleLinear, InheritedStiffnessIsTheSeriesOfThePiecesAndTheElementsOwnWins) {
   const std::string surfaces = "<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"3e5\"/>\n"
                                "<Contact_Surface id=\"2\" body_id=\"1\" kn=\"1.5e5\"/>\n";
-  const double weight = kMass * kG;
+  const double weight = kBallMass * kG;
   const ContactRun inherited = runSurfaces("surface_series", "cff_type=\"COULOMB_OFF\"", surfaces, 0, 0, 0.3);
   ASSERT_TRUE(inherited.completed);
-  const double depth = kRadius - inherited.bodies.at(inherited.bodies.rowCount() - 1, "z");
+  const double depth = kBallRadius - inherited.bodies.at(inherited.bodies.rowCount() - 1, "z");
   EXPECT_NEAR(depth, weight / 1e5, 1e-10);
   RecordProperty("series_rest_depth_error_m", sci(depth - weight / 1e5));
   const ContactRun own = runSurfaces("surface_own_wins", "kn=\"5e4\" cff_type=\"COULOMB_OFF\"", surfaces, 0, 0, 0.3);
   ASSERT_TRUE(own.completed);
-  const double ownDepth = kRadius - own.bodies.at(own.bodies.rowCount() - 1, "z");
+  const double ownDepth = kBallRadius - own.bodies.at(own.bodies.rowCount() - 1, "z");
   EXPECT_NEAR(ownDepth, weight / 5e4, 1e-10);
   RecordProperty("own_rest_depth_error_m", sci(ownDepth - weight / 5e4));
 }
@@ -306,7 +306,7 @@ TEST(ContactDipoleLinear, InheritedStiffnessIsTheSeriesOfThePiecesAndTheElements
 TEST(ContactDipoleLinear, InheritedFrictionIsTheSmallerOfThePieces) {
   const std::string surfaces = "<Contact_Surface id=\"1\" graphic_id=\"200\" kn=\"2e5\" fric=\"0.3\"/>\n"
                                "<Contact_Surface id=\"2\" body_id=\"1\" kn=\"2e5\" fric=\"0.8\"/>\n";
-  const double depth = kMass * kG / 1e5;
+  const double depth = kBallMass * kG / 1e5;
   const std::string shear = "cff_type=\"LINEAR_SHEAR\" ks=\"1e5\" dp_sratio=\"0.5\"";
   const ContactRun sliding = runSurfaces("surface_fric_slides", shear, surfaces, 0.35, depth, 0.8);
   ASSERT_TRUE(sliding.completed);

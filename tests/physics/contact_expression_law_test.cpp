@@ -22,7 +22,7 @@ constexpr double kStiffness = 1e4;
 std::string bodiesOf(const std::string& name, const BallDrop& drop) {
   const DeckRun run = runDeckText(name, ballDropDeck(drop));
   EXPECT_TRUE(run.completed);
-  return readText(run.output / "bodies.csv");
+  return fileText(run.output / "bodies.csv");
 }
 
 // `expressionLaw` (the Force_Contact attributes of an EXPRESSION law, and `elements` it reads) gives the bodies of

@@ -12,7 +12,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 // 30°, μs = 0.4 < tan 30° = 0.577, μd = 0.3: slides with a = g(sinθ − μd·cosθ) = 2.357 m/s². The slope of the
 // downhill velocity between 0.2 s and 0.5 s (after the landing transient; slip ≫ friction_trans_vel) within 1 %.

@@ -14,11 +14,10 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
-constexpr double kStiffness = 1e5, kExponent = 1.5;
+constexpr double kLawStiffness = 1e5, kLawExponent = 1.5;
 
 std::string impactLaw(double damping) {
-  return "cnf_type=\"IMPACT\" stiffness=\"" + formatReal(kStiffness) + "\" exponent=\"" + formatReal(kExponent) +
+  return "cnf_type=\"IMPACT\" stiffness=\"" + formatReal(kLawStiffness) + "\" exponent=\"" + formatReal(kLawExponent) +
          "\" damping=\"" + formatReal(damping) + "\" dmax=\"1e-4\" cff_type=\"COULOMB_OFF\"";
 }
 
@@ -32,7 +31,7 @@ TEST(ContactFunction, ARestingBallsContactLoadsAreItsWeightInEveryForm) {
   BallDrop drop;
   drop.law = impactLaw(10);
   const double weight = drop.mass * kG;
-  const double restDepth = std::pow(weight / kStiffness, 1 / kExponent);
+  const double restDepth = std::pow(weight / kLawStiffness, 1 / kLawExponent);
   drop.height = drop.radius - restDepth;
   drop.endTime = 0.1;
   drop.elements =
@@ -104,9 +103,9 @@ TEST(ContactFunction, ASensorOnTheContactForceHaltsWhereTheReferenceIntegrationR
   // Reference: the depth δ = −(z − r) from the touch on.
   const double touch = std::sqrt(2 * gap / kG);
   const auto acceleration = [&](double depth) {  // of the depth, downward positive
-    return kG - (depth > 0 ? kStiffness * std::pow(depth, kExponent) / drop.mass : 0.0);
+    return kG - (depth > 0 ? kLawStiffness * std::pow(depth, kLawExponent) / drop.mass : 0.0);
   };
-  const double thresholdDepth = std::pow(threshold / kStiffness, 1 / kExponent);
+  const double thresholdDepth = std::pow(threshold / kLawStiffness, 1 / kLawExponent);
   const double h = 1e-8;
   PointMotion now{0, kG * touch};
   double reference = NAN, speed = NAN;
@@ -120,7 +119,7 @@ TEST(ContactFunction, ASensorOnTheContactForceHaltsWhereTheReferenceIntegrationR
     now = next;
   }
   ASSERT_FALSE(std::isnan(reference)) << "the reference never reached the force";
-  const double forceRate = kStiffness * kExponent * std::pow(thresholdDepth, kExponent - 1) * speed;
+  const double forceRate = kLawStiffness * kLawExponent * std::pow(thresholdDepth, kLawExponent - 1) * speed;
   const double tolerance = errorTol / forceRate + 1e-7;
   EXPECT_NEAR(haltTime, reference, tolerance);
   EXPECT_NEAR(haltValue, threshold, errorTol);

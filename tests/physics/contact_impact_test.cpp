@@ -11,14 +11,13 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 // The first located onset and the separation that follows it.
-struct Bounce {
+struct ImpactBounce {
   double onset = NAN, separation = NAN;
 };
-Bounce firstBounce(const std::vector<LoggedContactEvent>& events) {
-  Bounce bounce;
+ImpactBounce firstImpactBounce(const std::vector<LoggedContactEvent>& events) {
+  ImpactBounce bounce;
   for (const LoggedContactEvent& event : events) {
     if (event.onset && std::isnan(bounce.onset)) {
       EXPECT_TRUE(event.located) << "onset at t=" << event.time << " was not located";
@@ -57,7 +56,7 @@ TEST(ContactImpact, UndampedHertzBallReboundsElasticallyAfterTheHertzContactTime
   ASSERT_TRUE(run.completed);
 
   const double impactSpeed = std::sqrt(2 * kG * gap);
-  const Bounce bounce = firstBounce(run.events);
+  const ImpactBounce bounce = firstImpactBounce(run.events);
   ASSERT_FALSE(std::isnan(bounce.separation)) << "no onset and separation in run.log";
   // Rebound speed from the first output in flight after the bounce (energy of the free flight).
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
@@ -98,7 +97,7 @@ TEST(ContactImpact, PoissonReboundsWithTheRestitutionCoefficient) {
     const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
     ASSERT_FALSE(rows.empty());
     const double rebound = run.bodies.at(rows.back(), "vz");  // no gravity: constant once apart
-    const Bounce bounce = firstBounce(run.events);
+    const ImpactBounce bounce = firstImpactBounce(run.events);
     ASSERT_LT(bounce.separation, drop.endTime) << "e=" << e << ": still in contact at the end";
     EXPECT_NEAR(rebound / drop.speed, e, 0.02 * e) << "e=" << e;
     RecordProperty("restitution_" + std::to_string(e), sci(rebound / drop.speed));
@@ -117,7 +116,7 @@ TEST(ContactImpact, OnsetTimeOfAFreeFallIsLocated) {
                "cff_type=\"COULOMB_OFF\"";
     const ContactRun run = runContactDeck("onset_" + std::to_string(gap), ballDropDeck(drop));
     ASSERT_TRUE(run.completed);
-    const Bounce bounce = firstBounce(run.events);
+    const ImpactBounce bounce = firstImpactBounce(run.events);
     const double expected = std::sqrt(2 * gap / kG);
     EXPECT_NEAR(bounce.onset, expected, 1e-6) << "gap " << gap;
     RecordProperty("onset_error_s_gap_" + std::to_string(gap), sci(bounce.onset - expected));
@@ -195,7 +194,7 @@ TEST(ContactImpact, IntegratorRestartsOnlyWhereTheForceIsLessSmoothThanItsOrder)
     deck.insert(deck.find("<Param_Transient ") + 17, "max_order=\"2\" ");
     const ContactRun run = runContactDeck("restarts_" + c.name, deck);
     ASSERT_TRUE(run.completed);
-    const Bounce bounce = firstBounce(run.events);
+    const ImpactBounce bounce = firstImpactBounce(run.events);
     ASSERT_FALSE(std::isnan(bounce.separation)) << "no onset and separation in run.log";
     EXPECT_NEAR(bounce.onset, std::sqrt(2 * gap / kG), 1e-6);
     RecordProperty("onset_error_s_" + c.name, sci(bounce.onset - std::sqrt(2 * gap / kG)));

@@ -15,20 +15,19 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
-constexpr double kStiffness = 3e7;  // κ, N/m²: a 0.11 kg ball dropped 9 mm onto the barrier stops 0.30 mm short
+constexpr double kKappa = 3e7;  // κ, N/m²: a 0.11 kg ball dropped 9 mm onto the barrier stops 0.30 mm short
 constexpr double kThickness = 1e-3;  // d̂, m
 
 std::string ipcAttributes() {
-  return "cnf_type=\"IPC\" ipc_stiffness=\"" + formatReal(kStiffness) + "\" ipc_thickness=\"" +
+  return "cnf_type=\"IPC\" ipc_stiffness=\"" + formatReal(kKappa) + "\" ipc_thickness=\"" +
          formatReal(kThickness) + "\" cff_type=\"COULOMB_OFF\"";
 }
 
 // The barrier's force at gap d, written out here rather than called through the law, so that the reference is
 // independent of plugins/builtin/ipc.cpp: −d/dd of κ(d̂ − d)³.
-double barrierForce(double gap) { return gap < kThickness ? 3 * kStiffness * std::pow(kThickness - gap, 2) : 0.0; }
+double barrierForce(double gap) { return gap < kThickness ? 3 * kKappa * std::pow(kThickness - gap, 2) : 0.0; }
 
-std::string withCommands(std::string deck, const std::string& commands) {
+std::string ipcWithCommands(std::string deck, const std::string& commands) {
   const std::string from = "<Command>";
   deck.replace(deck.find(from), from.size(), from + commands);
   return deck;
@@ -47,9 +46,9 @@ TEST(ContactIpc, BallRestsOnTheBarrierWhereItCarriesTheWeight) {
   drop.tolerance = 1e-9;
   drop.law = ipcAttributes();
   const ContactRun run = runContactDeck(
-      "ipc_statics", withCommands(ballDropDeck(drop), "<Simulate analysis_type=\"Static\"/>"));
+      "ipc_statics", ipcWithCommands(ballDropDeck(drop), "<Simulate analysis_type=\"Static\"/>"));
   ASSERT_TRUE(run.completed);
-  const double restingGap = kThickness - std::sqrt(drop.mass * kG / (3 * kStiffness));
+  const double restingGap = kThickness - std::sqrt(drop.mass * kG / (3 * kKappa));
   double worst = 0;
   for (size_t row : run.bodies.rowsOfBody(2)) {
     worst = std::max(worst, std::fabs(run.bodies.at(row, "z") - drop.radius - restingGap));

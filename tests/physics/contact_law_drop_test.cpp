@@ -18,7 +18,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 struct LawCase {
   std::string keyword;

@@ -16,7 +16,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 std::string linearShear(double fric, double dampingRatio = 0, int dashpotMode = 0, double ks = 1e5) {
   return "cff_type=\"LINEAR_SHEAR\" ks=\"" + formatReal(ks) + "\" fric=\"" + formatReal(fric) + "\" dp_sratio=\"" +

@@ -14,7 +14,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 void loadLugre() {
   const LawLibraryProblems problems = loadLawLibraries(std::string(LODESTONE_BINARY_DIR) + "/lib/lugre_friction.so");
@@ -28,7 +27,7 @@ std::string lugre(double sigma1, double muStatic = 0.4, double muDynamic = 0.3) 
 
 // A block on an incline of `degrees` (support/incline_decks.h), its centre `height` above the face, moving downhill
 // at `speed`.
-std::string blockDeck(double degrees, double height, double speed, const std::string& friction, double endTime) {
+std::string lugreBlock(double degrees, double height, double speed, const std::string& friction, double endTime) {
   return inclineDeck(degrees, inclineBlock(height, speed, degrees), kInclineImpact + friction, endTime);
 }
 
@@ -37,7 +36,7 @@ std::string blockDeck(double degrees, double height, double speed, const std::st
 // deep (its weight on its face patch under IMPACT), so it slides from t = 0 without landing.
 TEST(ContactLugre, SlidingBlockStopsAtTheCoulombDistance) {
   loadLugre();
-  const ContactRun run = runContactDeck("lugre_slide", blockDeck(0, 0.05 - inclineRestDepth(0), 1.0, lugre(2), 0.5));
+  const ContactRun run = runContactDeck("lugre_slide", lugreBlock(0, 0.05 - inclineRestDepth(0), 1.0, lugre(2), 0.5));
   ASSERT_TRUE(run.completed);
   const double deceleration = -accelerationAlongSlope(run.bodies, 0, 0.05, 0.25);
   EXPECT_NEAR(deceleration, 0.3 * kG, 1e-3 * 0.3 * kG);
@@ -52,7 +51,7 @@ TEST(ContactLugre, SlidingBlockStopsAtTheCoulombDistance) {
 // velocity; the slope of the downhill velocity between 0.2 s and 0.5 s within 1 %.
 TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) {
   loadLugre();
-  const ContactRun run = runContactDeck("lugre_slide30", blockDeck(30, 0.05001, 0, lugre(200), 0.5));
+  const ContactRun run = runContactDeck("lugre_slide30", lugreBlock(30, 0.05001, 0, lugre(200), 0.5));
   ASSERT_TRUE(run.completed);
   const double theta = M_PI / 6;
   const double expected = kG * (std::sin(theta) - 0.3 * std::cos(theta));
@@ -69,7 +68,7 @@ TEST(ContactLugre, BlockSlidesDownAThirtyDegreeInclineAtTheCoulombAcceleration) 
 TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
   loadLugre();
   const double height = 0.05 - inclineRestDepth(20);
-  const ContactRun held = runContactDeck("lugre_hold20", blockDeck(20, height, 0, lugre(200, 0.5, 0.4), 1.0));
+  const ContactRun held = runContactDeck("lugre_hold20", lugreBlock(20, height, 0, lugre(200, 0.5, 0.4), 1.0));
   ASSERT_TRUE(held.completed);
   const double drift = alongSlope(held.bodies, 1.0, 20, "x", "z") - alongSlope(held.bodies, 0.2, 20, "x", "z");
   EXPECT_LT(std::fabs(drift), 1e-9);
@@ -78,7 +77,7 @@ TEST(ContactLugre, HeldBlockDoesNotCreepWhereRegularisedCoulombFrictionDoes) {
   RecordProperty("lugre_drift_m", sci(drift));
 
   const ContactRun creeping = runContactDeck(
-      "coulomb_hold20", blockDeck(20, height, 0,
+      "coulomb_hold20", lugreBlock(20, height, 0,
                                   "cff_type=\"COULOMB_ON\" mu_static=\"0.5\" mu_dynamic=\"0.4\" "
                                   "stiction_trans_vel=\"1e-3\" friction_trans_vel=\"2e-3\"",
                                   1.0));

@@ -20,10 +20,10 @@ namespace lodestone {
 namespace {
 
 using testing::ContactRun;
+using testing::kG;
 using testing::runContactDeck;
 using testing::sci;
 
-constexpr double kGravity = 9.81;
 
 // A ground plate (top face z = 0) and one body whose graphic and contact attributes the caller gives. With
 // `meshAttributes` (refinement_level="…"), given to the plate here and to its graphic by the caller, the contact
@@ -32,7 +32,7 @@ std::string plateDeck(const std::string& bodyAndGraphic, const std::string& mesh
                       const std::string& contactAttributes, double endTime, double printInterval) {
   const std::string meshContact = meshAttributes.empty() ? "" : " enable_analytical=\"FALSE\"";
   return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-         "<Force_Gravity grav_z=\"" + formatReal(-kGravity) + "\"/>\n"
+         "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
          "<Param_Transient integr_tol=\"1e-7\" h_max=\"1e-3\"/>\n"
          "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
          "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.05\"/>\n"
@@ -46,14 +46,14 @@ std::string plateDeck(const std::string& bodyAndGraphic, const std::string& mesh
 
 // ---- a sphere bouncing ------------------------------------------------------------------------------------
 
-constexpr double kBallRadius = 0.03;
+constexpr double kBallSize = 0.03;
 
 std::string ballDeck(const std::string& meshAttributes) {
   const std::string ball =
       "<Body_Rigid id=\"2\" mass=\"0.11\" cg_id=\"20\" inertia_xx=\"3.96e-5\" inertia_yy=\"3.96e-5\" "
       "inertia_zz=\"3.96e-5\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"0.1\"/>\n"
-      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kBallRadius) + "\" " +
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(kBallSize) + "\" " +
       meshAttributes + "/>\n";
   return plateDeck(ball, meshAttributes,
                    "cnf_type=\"IMPACT\" stiffness=\"1e7\" exponent=\"1.5\" damping=\"20\" dmax=\"1e-4\"", 0.4, 5e-4);
@@ -68,7 +68,7 @@ double reboundHeight(const ContactRun& run) {
   }
   double top = -INFINITY;
   for (size_t k = bottom; k < rows.size(); ++k) top = std::max(top, run.bodies.at(rows[k], "z"));
-  return top - kBallRadius;
+  return top - kBallSize;
 }
 
 TEST(ContactMesh, TessellatedSphereReboundsAsHighAsTheExactSphere) {
@@ -129,7 +129,7 @@ ForceFigures normalForce(const ContactRun& run) {
 }
 
 TEST(ContactMesh, SpinningCylinderCarriesItsWeightWithARippleThatShrinksWithRefinement) {
-  const double weight = kCylinderMass * kGravity;
+  const double weight = kCylinderMass * kG;
   const ContactRun exact = runContactDeck("mesh_cylinder_exact", spinningCylinderDeck(""));
   ASSERT_TRUE(exact.completed);
   const ForceFigures analytical = normalForce(exact);
@@ -155,7 +155,7 @@ TEST(ContactMesh, SpinningCylinderCarriesItsWeightWithARippleThatShrinksWithRefi
 // revolution (0.4 s to 0.8 s): its force is the weight at every output as the exact cylinder's is, its ripple at most
 // 10 % of the weight and its mean within 0.5 % (measured: both at round-off, below 1e-12).
 TEST(ContactMesh, SpinningSmoothCylinderCarriesItsWeightWithoutRipple) {
-  const double weight = kCylinderMass * kGravity;
+  const double weight = kCylinderMass * kG;
   const ContactRun meshed =
       runContactDeck("mesh_cylinder_smooth", spinningCylinderDeck("refinement_level=\"0\"", 0.8));
   ASSERT_TRUE(meshed.completed);
@@ -195,10 +195,10 @@ TEST(ContactMesh, TriaMeshCubeComesToRestCarryingItsWeight) {
   ASSERT_TRUE(run.completed);
   const std::vector<size_t> rows = run.bodies.rowsOfBody(2);
   const size_t last = rows.back();
-  const double depth = 1.0 * kGravity / 1e6;
+  const double depth = 1.0 * kG / 1e6;
   EXPECT_NEAR(run.bodies.at(last, "z"), 0.05 - depth, 1e-9);
   EXPECT_NEAR(run.bodies.at(last, "vz"), 0, 1e-9);
-  EXPECT_NEAR(run.contacts.at(run.contacts.rowCount() - 1, "fn"), kGravity, 1e-9);
+  EXPECT_NEAR(run.contacts.at(run.contacts.rowCount() - 1, "fn"), kG, 1e-9);
   double lastSeparation = 0;
   for (const auto& event : run.events) lastSeparation = event.onset ? lastSeparation : event.time;
   RecordProperty("last_separation", sci(lastSeparation));
@@ -218,7 +218,7 @@ TEST(ContactMesh, TriaMeshCubeOnItsNodesCarriesItsWeight) {
   }
   const double meanForce = impulse / 0.2;
   RecordProperty("mean_force_0.3_to_0.5", sci(meanForce));
-  EXPECT_NEAR(meanForce / kGravity, 1, 0.05);
+  EXPECT_NEAR(meanForce / kG, 1, 0.05);
 }
 
 }  // namespace

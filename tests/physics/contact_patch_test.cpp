@@ -10,12 +10,11 @@
 #include <gtest/gtest.h>
 
 #include "support/contact_runs.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
-constexpr double kPi = std::numbers::pi;
 
 // A 1 kg body (graphics and inertia given) over a ground box 1 × 1 × 0.1 m whose top face is z = 0, one contact of
 // the given law between them.

@@ -12,16 +12,16 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kIntegrTol = 1e-8;
+constexpr double kDiffIntegrTol = 1e-8;
 
 // `model` (deck statements) from 0 to 2 s at `integrTol`: the state and requests at every output.
-std::vector<Sample> run(const std::string& model, double integrTol = kIntegrTol) {
+std::vector<Sample> runDiff(const std::string& model, double integrTol = kDiffIntegrTol) {
   return runSampled(model, integrTol);
 }
 
 // ẏ = −y/τ + sin(ωt), y(0) = 1: y = C e^(−t/τ) + (a sin ωt − ω cos ωt)/(a² + ω²), a = 1/τ, C = 1 + ω/(a² + ω²).
 double largestLagError(double integrTol) {
-  const std::vector<Sample> samples = run(groundAndBody() +
+  const std::vector<Sample> samples = runDiff(groundAndBody() +
                                           "\n<Control_Diff id=\"7\" type=\"EXPRESSION\" ic=\"1\" "
                                           "expr=\"-DIF(7)/0.5 + SIN(3*TIME)\"/>",
                                           integrTol);
@@ -40,16 +40,16 @@ TEST(ControlDiff, DrivenFirstOrderLagFollowsItsClosedForm) {
   // IDAS bounds each step's local error by integr_tol (relative and absolute, on a value of order 1); over the 2 s
   // the global error is the local errors carried along, about 40-60 integr_tol (measured 3.8e-7 at 1e-8, 6.0e-9 at
   // 1e-10). It must shrink with integr_tol, as an integration error does (a wrong equation's would stay).
-  const double coarse = largestLagError(kIntegrTol);
-  const double fine = largestLagError(kIntegrTol / 100);
-  EXPECT_LT(coarse, 100 * kIntegrTol) << coarse;
-  EXPECT_LT(fine, 100 * kIntegrTol / 100) << fine;
+  const double coarse = largestLagError(kDiffIntegrTol);
+  const double fine = largestLagError(kDiffIntegrTol / 100);
+  EXPECT_LT(coarse, 100 * kDiffIntegrTol) << coarse;
+  EXPECT_LT(fine, 100 * kDiffIntegrTol / 100) << fine;
   EXPECT_LT(fine, coarse / 10) << coarse << " " << fine;
 }
 
 // A body moving at 0.3 m/s in x from x = 0.2: ẏ = DX(20) integrates to 0.2 t + 0.15 t².
 TEST(ControlDiff, IntegratesAMarkersDisplacement) {
-  const std::vector<Sample> samples = run(
+  const std::vector<Sample> samples = runDiff(
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.2\"/>\n"
       "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\" "
@@ -61,7 +61,7 @@ TEST(ControlDiff, IntegratesAMarkersDisplacement) {
     const double t = sample.time;
     largest = std::max(largest, std::fabs(sample.state.back() - (0.2 * t + 0.15 * t * t)));
   }
-  EXPECT_LT(largest, 10 * kIntegrTol) << largest;
+  EXPECT_LT(largest, 10 * kDiffIntegrTol) << largest;
 }
 
 // A body on a spring in x (ω = 3 rad/s, from x = 0.2 m at 0.5 m/s): a Control_Diff ẏ = ACCX(20) from y = 0.5 is the
@@ -70,7 +70,7 @@ TEST(ControlDiff, IntegratesAMarkersDisplacement) {
 // B sin ωt (A = −0.2ω², B = −0.5ω). Both rows read the rates being evaluated, with their columns in Newton's matrix.
 TEST(ControlDiff, IntegratesAMarkersAccelerationAsAControlSystemFilters) {
   const double w = 3, a = -0.2 * w * w, b = -0.5 * w;
-  const std::vector<Sample> samples = run(
+  const std::vector<Sample> samples = runDiff(
       "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_x=\"0.2\"/>\n"
       "<Body_Rigid id=\"2\" cg_id=\"20\" mass=\"2\" inertia_xx=\"1\" inertia_yy=\"1\" inertia_zz=\"1\" "
@@ -95,14 +95,14 @@ TEST(ControlDiff, IntegratesAMarkersAccelerationAsAControlSystemFilters) {
     const double filtered = -p * std::exp(-t) + p * std::cos(w * t) + q * std::sin(w * t);
     filterError = std::max(filterError, std::fabs(sample.state[n - 1] - filtered));
   }
-  EXPECT_LT(velocityError, 100 * kIntegrTol) << velocityError;
-  EXPECT_LT(filterError, 100 * kIntegrTol) << filterError;
+  EXPECT_LT(velocityError, 100 * kDiffIntegrTol) << velocityError;
+  EXPECT_LT(filterError, 100 * kDiffIntegrTol) << filterError;
 }
 
 // The full-vehicle deck's pattern: an implicit equation 0 = u − DIF(11) makes state 11 the signal u = sin 2t, a
 // Reference_Variable reads its DIF1 (2 cos 2t), and an explicit equation integrates that variable back: sin 2t.
 TEST(ControlDiff, ImplicitStateAndItsRateReadThroughAVariable) {
-  const std::vector<Sample> samples = run(groundAndBody() +
+  const std::vector<Sample> samples = runDiff(groundAndBody() +
                                           "\n<Reference_Variable id=\"1\" expr=\"SIN(2*TIME)\"/>\n"
                                           "<Reference_Variable id=\"2\" expr=\"DIF1(11)\"/>\n"
                                           "<Control_Diff id=\"11\" is_implicit=\"TRUE\" ic=\"0\" ic_dot=\"2\" "
@@ -130,8 +130,8 @@ TEST(ControlDiff, ImplicitStateAndItsRateReadThroughAVariable) {
   EXPECT_LT(largestRate, 1e-5) << largestRate;
   // An algebraic equation: Newton stops when its update is within the error weights,
   // integr_tol·(1 + |y|) ≤ 2·integr_tol.
-  EXPECT_LT(largestSignal, 2 * kIntegrTol) << largestSignal;
-  EXPECT_LT(largestIntegral, 100 * kIntegrTol) << largestIntegral;
+  EXPECT_LT(largestSignal, 2 * kDiffIntegrTol) << largestSignal;
+  EXPECT_LT(largestIntegral, 100 * kDiffIntegrTol) << largestIntegral;
 }
 
 }  // namespace

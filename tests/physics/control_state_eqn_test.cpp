@@ -12,10 +12,10 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kIntegrTol = 1e-8;
+constexpr double kStateEqnIntegrTol = 1e-8;
 
 // `model` (deck statements) from 0 to 2 s at `integrTol`: the state and requests at every output.
-std::vector<Sample> run(const std::string& model, double integrTol = kIntegrTol) {
+std::vector<Sample> runStateEqn(const std::string& model, double integrTol = kStateEqnIntegrTol) {
   return runSampled(model, integrTol);
 }
 
@@ -50,7 +50,7 @@ struct LinearErrors {
 };
 
 LinearErrors linearErrors(double integrTol) {
-  const std::vector<Sample> samples = run(groundAndBody() + "\n" + kLinearSystems, integrTol);
+  const std::vector<Sample> samples = runStateEqn(groundAndBody() + "\n" + kLinearSystems, integrTol);
   EXPECT_EQ(samples.size(), 41u);
   const double w = 3, zeta = 0.2, wd = w * std::sqrt(1 - zeta * zeta);
   const double a = 2, wu = 3, c = 1 + wu / (a * a + wu * wu);
@@ -80,14 +80,14 @@ LinearErrors linearErrors(double integrTol) {
 TEST(ControlStateEqn, LinearSystemsFollowTheirClosedForms) {
   // As for Control_Diff: the global error over 2 s is the local errors (each within integr_tol) carried along; it
   // must shrink with integr_tol, as an integration error does (a wrong matrix's would stay).
-  const LinearErrors coarse = linearErrors(kIntegrTol);
-  const LinearErrors fine = linearErrors(kIntegrTol / 100);
+  const LinearErrors coarse = linearErrors(kStateEqnIntegrTol);
+  const LinearErrors fine = linearErrors(kStateEqnIntegrTol / 100);
   for (const auto& [name, error, fineError] :
        {std::tuple{"oscillator x1", coarse.oscillator, fine.oscillator},
         std::tuple{"oscillator x2", coarse.oscillatorRate, fine.oscillatorRate},
         std::tuple{"lag", coarse.lag, fine.lag}}) {
-    EXPECT_LT(error, 100 * kIntegrTol) << name << " " << error;
-    EXPECT_LT(fineError, 100 * kIntegrTol / 100) << name << " " << fineError;
+    EXPECT_LT(error, 100 * kStateEqnIntegrTol) << name << " " << error;
+    EXPECT_LT(fineError, 100 * kStateEqnIntegrTol / 100) << name << " " << fineError;
     EXPECT_LT(fineError, error / 10) << name << " " << error << " " << fineError;
   }
   // Measured at 1e-8: 1.2e-7 (x1), 4.1e-7 (x2), 8.3e-8 (lag); at 1e-10: 3.4e-9, 9.8e-9, 4.2e-10.
@@ -97,8 +97,8 @@ TEST(ControlStateEqn, LinearSystemsFollowTheirClosedForms) {
 
 // A transfer function's step response: Control_SISO id 3 with input u = 1 from t = 0, its output read with ARYVAL.
 double largestStepError(const std::string& numerator, const std::string& denominator, int numeratorCount,
-                        int denominatorCount, double (*exact)(double), double integrTol = kIntegrTol) {
-  const std::vector<Sample> samples = run(
+                        int denominatorCount, double (*exact)(double), double integrTol = kStateEqnIntegrTol) {
+  const std::vector<Sample> samples = runStateEqn(
       groundAndBody() +
           "\n<Reference_Variable id=\"5\" expr=\"1\"/>\n"
           "<Reference_Array id=\"41\" type=\"U\" num_element=\"1\"> 5 </Reference_Array>\n"
@@ -123,8 +123,8 @@ TEST(ControlSiso, FirstOrderLagStepResponse) {
   // 1/(τs + 1), τ = 0.5 (coefficients in ascending powers of s: 1 + 0.5 s): y = 1 − e^(−t/τ).
   const auto exact = [](double t) { return 1 - std::exp(-t / 0.5); };
   const double coarse = largestStepError("1", "1 0.5", 1, 2, exact);
-  const double fine = largestStepError("1", "1 0.5", 1, 2, exact, kIntegrTol / 100);
-  EXPECT_LT(coarse, 100 * kIntegrTol) << coarse;
+  const double fine = largestStepError("1", "1 0.5", 1, 2, exact, kStateEqnIntegrTol / 100);
+  EXPECT_LT(coarse, 100 * kStateEqnIntegrTol) << coarse;
   EXPECT_LT(fine, coarse / 10) << coarse << " " << fine;
 }
 
@@ -135,10 +135,10 @@ TEST(ControlSiso, SecondOrderStepResponse) {
     return 1 - std::exp(-zeta * wn * t) * (std::cos(wd * t) + zeta / std::sqrt(1 - zeta * zeta) * std::sin(wd * t));
   };
   const double coarse = largestStepError("16", "16 2.4 1", 1, 3, exact);
-  const double fine = largestStepError("16", "16 2.4 1", 1, 3, exact, kIntegrTol / 100);
+  const double fine = largestStepError("16", "16 2.4 1", 1, 3, exact, kStateEqnIntegrTol / 100);
   // The output is y = 16 x1 (C = [16 0]): the integrator bounds the states' errors, so the output's bound is
   // Σ|C| = 16 times a state's, 100 integr_tol (measured: 1.6e-6 at 1e-8, 4.4e-8 at 1e-10).
-  EXPECT_LT(coarse, 16 * 100 * kIntegrTol) << coarse;
+  EXPECT_LT(coarse, 16 * 100 * kStateEqnIntegrTol) << coarse;
   EXPECT_LT(fine, coarse / 10) << coarse << " " << fine;
 }
 
@@ -146,7 +146,7 @@ TEST(ControlSiso, ProperTransferFunctionFeedsTheInputThrough) {
   // (s + 2)/(s + 1) = 1 + 1/(s + 1): its step response 2 − e^(−t) starts at 1, the input fed through (D = 1).
   const auto exact = [](double t) { return 2 - std::exp(-t); };
   const double coarse = largestStepError("2 1", "1 1", 2, 2, exact);
-  EXPECT_LT(coarse, 100 * kIntegrTol) << coarse;
+  EXPECT_LT(coarse, 100 * kStateEqnIntegrTol) << coarse;
 }
 
 }  // namespace

@@ -15,11 +15,11 @@
 #include "support/results_csv.h"
 #include "support/text_files.h"
 #include "support/turning.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // models/pin_in_bore_2d.xml: the pin's centre c against RK4 (steps of 0.1 µs) of m·c'' = m·g + F·n, where past
 // the clearance δ = |c| − (R − r) > 0, n = −c/|c| and IMPACT's
@@ -150,7 +150,7 @@ TEST(CurveContact2dRuns, AFlatFollowerRidesAtTheCamsSupportHeight) {
 // stroke of the support height less the compression: the area's depth exceeds the deepest point's by a part in
 // 1e4 of it this shallow, and the spring moves the point along the flat face, not deeper.
 TEST(CurveContact2dRuns, BothStabilityModesRideTheCamAsWell) {
-  const std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/cam_follower_2d.xml");
+  const std::string deck = fileText(std::string(LODESTONE_SOURCE_DIR) + "/models/cam_follower_2d.xml");
   const std::string law = "cff_type=\"COULOMB_OFF\"";
   ASSERT_NE(deck.find(law), std::string::npos);
   for (const std::string stability : {"0", "50"}) {

@@ -16,11 +16,10 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 
 ResultsTable energyOf(const std::filesystem::path& output) { return ResultsTable((output / "energy.csv").string()); }
 
-double largestLeftover(const ResultsTable& energy) {
+double largestEnergyLeftover(const ResultsTable& energy) {
   double worst = 0;
   for (size_t row = 0; row < energy.rowCount(); ++row) worst = std::max(worst, std::fabs(energy.at(row, "leftover")));
   return worst;
@@ -41,7 +40,7 @@ double simpson(const std::function<double(double)>& f, double from, double to, i
 // on IMPACT k = 1e7, exponent 1.5, undamped, no friction.
 constexpr double kBallMass = 1, kBallRadius = 0.05, kBallStiffness = 1e7, kBallExponent = 1.5;
 
-std::string ballDeck(double tolerance, const std::string& hMax, double floorThickness, double endTime,
+std::string energyBallDeck(double tolerance, const std::string& hMax, double floorThickness, double endTime,
                      double printInterval, double drop = 0.5, double damping = 0, double exponent = kBallExponent) {
   const double inertia = 0.4 * kBallMass * kBallRadius * kBallRadius;
   return deck("<Force_Gravity grav_z=\"-9.81\"/>\n"
@@ -97,7 +96,7 @@ TEST(EnergyBalance, UndampedBallClosesTheBalanceAtTightTolerance) {
   const double largest = kBallMass * kG * 0.5;
   for (const double tolerance : {1e-8, 1e-9}) {
     const std::string name = tolerance == 1e-8 ? "energy_ball_1e-8" : "energy_ball_1e-9";
-    const DeckRun run = runDeckText(name, ballDeck(tolerance, " h_max=\"1e-3\"", 0.1, 10, 0.01));
+    const DeckRun run = runDeckText(name, energyBallDeck(tolerance, " h_max=\"1e-3\"", 0.1, 10, 0.01));
     ASSERT_TRUE(run.completed);
     const ResultsTable energy = energyOf(run.output);
     EXPECT_LT(leftoverAgainstBodies(run.output), 1e-12 * largest) << tolerance;
@@ -112,7 +111,7 @@ TEST(EnergyBalance, UndampedBallClosesTheBalanceAtTightTolerance) {
     EXPECT_EQ(bounces, 16u) << tolerance;
     RecordProperty(name + "_largest_leftover_fraction", sci(worst / largest));
     EXPECT_LT(worst, 100 * tolerance * static_cast<double>(bounces) * largest) << tolerance;
-    const std::string log = readText(run.output / "run.log");
+    const std::string log = fileText(run.output / "run.log");
     EXPECT_NE(log.find(" ENERGY BALANCE"), std::string::npos);
     EXPECT_EQ(log.find("energy balance does not close"), std::string::npos) << log;
   }
@@ -123,7 +122,7 @@ TEST(EnergyBalance, UndampedBallClosesTheBalanceAtTightTolerance) {
 // kinetic, potential and elastic energy from bodies.csv against the start, to round-off (1e-12 of the largest
 // energy), and run.log warns, naming integr_tol.
 TEST(EnergyBalance, LossAtTheDefaultToleranceIsTheLeftoverAndIsWarnedAbout) {
-  const DeckRun run = runDeckText("energy_ball_loose", ballDeck(1e-3, " h_max=\"1e-3\"", 0.1, 10, 0.01));
+  const DeckRun run = runDeckText("energy_ball_loose", energyBallDeck(1e-3, " h_max=\"1e-3\"", 0.1, 10, 0.01));
   ASSERT_TRUE(run.completed);
   const double largest = kBallMass * kG * 0.5;
   EXPECT_LT(leftoverAgainstBodies(run.output), 1e-12 * largest);
@@ -131,7 +130,7 @@ TEST(EnergyBalance, LossAtTheDefaultToleranceIsTheLeftoverAndIsWarnedAbout) {
   const double finalLeftover = energy.at(energy.rowCount() - 1, "leftover");
   RecordProperty("final_leftover_fraction", sci(finalLeftover / largest));
   EXPECT_LT(finalLeftover, -0.2 * largest);
-  const std::string log = readText(run.output / "run.log");
+  const std::string log = fileText(run.output / "run.log");
   EXPECT_NE(log.find("WARNING: the energy balance does not close: the run has lost"), std::string::npos) << log;
   EXPECT_NE(log.find("lower integr_tol (now 1.0E-03)"), std::string::npos) << log;
 }
@@ -142,7 +141,7 @@ TEST(EnergyBalance, LossAtTheDefaultToleranceIsTheLeftoverAndIsWarnedAbout) {
 TEST(EnergyBalance, ImpactStoresItsClosedFormEnergy) {
   for (const double exponent : {1.5, 1.3}) {
     const std::string name = "energy_resting_" + std::to_string(static_cast<int>(exponent * 10));
-    const DeckRun run = runDeckText(name, ballDeck(1e-8, " h_max=\"1e-3\"", 0.1, 1.5, 0.5, 0.001, 2e3, exponent));
+    const DeckRun run = runDeckText(name, energyBallDeck(1e-8, " h_max=\"1e-3\"", 0.1, 1.5, 0.5, 0.001, 2e3, exponent));
     ASSERT_TRUE(run.completed);
     const ResultsTable energy = energyOf(run.output);
     const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -211,11 +210,11 @@ TEST(EnergyBalance, SpringDamperDissipatesWhatTheAnalyticSolutionSays) {
     worstStrain = std::max(worstStrain, std::fabs(energy.at(row, "strain_forces") - 50 * stretch * stretch));
   }
   RecordProperty("worst_dissipation_error", sci(worstDissipated));
-  RecordProperty("largest_leftover", sci(largestLeftover(energy)));
+  RecordProperty("largest_leftover", sci(largestEnergyLeftover(energy)));
   EXPECT_GT(energy.at(energy.rowCount() - 1, "dashpot_forces"), 0.4);
   EXPECT_LT(worstDissipated, 2e-6 * 0.5);
   EXPECT_LT(worstStrain, 2e-6 * 0.5);
-  EXPECT_LT(largestLeftover(energy), 2e-6 * 0.5);
+  EXPECT_LT(largestEnergyLeftover(energy), 2e-6 * 0.5);
 }
 
 // The same oscillator over two Simulates with a command between them that doubles the stiffness and the damping, and a
@@ -252,10 +251,10 @@ TEST(EnergyBalance, AccountsContinueAcrossSegmentsCommandsAndRestarts) {
     worstCommand = std::max(worstCommand, std::fabs(energy.at(row, "work_commands") - command));
   }
   EXPECT_DOUBLE_EQ(energy.at(energy.rowCount() - 1, "time"), 2);
-  RecordProperty("largest_leftover_segments", sci(largestLeftover(energy)));
+  RecordProperty("largest_leftover_segments", sci(largestEnergyLeftover(energy)));
   EXPECT_LT(worstDissipated, 1e-6 * 0.5);
   EXPECT_LT(worstCommand, 1e-14);
-  EXPECT_LT(largestLeftover(energy), 1e-6 * 0.5);
+  EXPECT_LT(largestEnergyLeftover(energy), 1e-6 * 0.5);
   const std::vector<std::string> log = readLines(run.output / "run.log");
   int summaries = 0, restarts = 0;
   for (const std::string& line : log) {
@@ -302,7 +301,7 @@ TEST(EnergyBalance, FrictionDissipatesMuTimesNormalForceTimesDistance) {
   RecordProperty("worst_relative_error", sci(worst));
   EXPECT_GT(compared, 20u);
   EXPECT_LT(worst, 1e-4);
-  EXPECT_LT(largestLeftover(energy), 1e-5 * 2);  // of the 2 J it had
+  EXPECT_LT(largestEnergyLeftover(energy), 1e-5 * 2);  // of the 2 J it had
 }
 
 // The crank of motion_joint_test (2 kg, CG 0.5 m from a revolute joint about z, gravity along −y, 0.6 kg·m² about the
@@ -337,7 +336,7 @@ TEST(EnergyBalance, MotionDoesTheWorkOfTheKineticAndPotentialEnergyItGives) {
 // is all in the contact's spring and dashpot and the magnets' motion: both within 5e-6 of the energy released
 // (measured 2.1e-6 and 2.9e-6; 1.7e-5 and 1.2e-5 at the deck's 1e-7).
 TEST(EnergyBalance, DipoleFieldWorkIsThePotentialReleased) {
-  std::string text = readText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "dipole_magnets.xml");
+  std::string text = fileText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "dipole_magnets.xml");
   const std::string given = "integr_tol=\"1e-7\"";
   const size_t tolerance = text.find(given);
   ASSERT_NE(tolerance, std::string::npos);
@@ -358,8 +357,8 @@ TEST(EnergyBalance, DipoleFieldWorkIsThePotentialReleased) {
   RecordProperty("field_work_relative_error", sci(energy.at(last, "work_field") / released - 1));
   EXPECT_NEAR(energy.at(last, "work_field"), released, 5e-6 * released);
   EXPECT_GT(energy.at(last, "dashpot_contact"), 0.5 * released);  // most of it went into the dashpot
-  RecordProperty("largest_leftover_fraction", sci(largestLeftover(energy) / released));
-  EXPECT_LT(largestLeftover(energy), 5e-6 * released);
+  RecordProperty("largest_leftover_fraction", sci(largestEnergyLeftover(energy) / released));
+  EXPECT_LT(largestEnergyLeftover(energy), 5e-6 * released);
 }
 
 }  // namespace

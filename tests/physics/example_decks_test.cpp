@@ -149,7 +149,7 @@ TEST(ExampleDecks, SnappedCubeMagnetRestsOnTheOtherWithTheContactCarryingThePull
 }
 
 TEST(ExampleDecks, MeshBallReboundsAsHighAsTheExactBall) {
-  std::string exactDeck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/sphere_on_mesh_floor.xml");
+  std::string exactDeck = fileText(std::string(LODESTONE_SOURCE_DIR) + "/models/sphere_on_mesh_floor.xml");
   ASSERT_FALSE(exactDeck.empty()) << "models/sphere_on_mesh_floor.xml cannot be read";
   const std::string floor = elementText(exactDeck, "<Post_Graphic id=\"100\"", "</Post_Graphic>");
   const std::string ball = elementText(exactDeck, "<Post_Graphic id=\"200\"", "/>");
@@ -470,7 +470,7 @@ TEST(ExampleDecks, ContactForceSensorHaltsTheDropWhereTheForceReachesItsValue) {
   EXPECT_NEAR(value, 1000, 1e-3);
   EXPECT_NEAR(time, 0.2022751, 1e-7);  // the comment's figure
 
-  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/contact_force_sensor.xml");
+  std::string deck = fileText(std::string(LODESTONE_SOURCE_DIR) + "/models/contact_force_sensor.xml");
   ASSERT_NE(deck.find("value=\"1000\""), std::string::npos) << "the deck's sensor is not the one this test expects";
   deck.replace(deck.find("value=\"1000\""), 12, "value=\"29.43\"");
   const DeckRun jump = runDeckText("contact_force_sensor_at_the_touch", deck);

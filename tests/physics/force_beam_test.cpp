@@ -14,7 +14,7 @@ namespace lodestone::testing {
 namespace {
 
 // A rectangular-ish steel section (SI units), different in y and z so that a swapped Iyy/Izz or ASY/ASZ shows.
-constexpr double kLength = 0.2, kE = 2.1e11, kG = 8.1e10, kArea = 1.2e-3;
+constexpr double kLength = 0.2, kE = 2.1e11, kGShear = 8.1e10, kArea = 1.2e-3;
 constexpr double kIxx = 1.5e-7, kIyy = 2.0e-7, kIzz = 1.0e-7, kAsy = 1.2, kAsz = 10.0 / 9.0;
 
 std::string beamAttributes(const std::string& extra = "") {
@@ -22,7 +22,7 @@ std::string beamAttributes(const std::string& extra = "") {
   std::snprintf(text, sizeof text,
                 "length=\"%.17g\" E=\"%.17g\" G=\"%.17g\" area=\"%.17g\" ixx=\"%.17g\" iyy=\"%.17g\" izz=\"%.17g\" "
                 "ASY=\"%.17g\" ASZ=\"%.17g\"",
-                kLength, kE, kG, kArea, kIxx, kIyy, kIzz, kAsy, kAsz);
+                kLength, kE, kGShear, kArea, kIxx, kIyy, kIzz, kAsy, kAsz);
   return std::string(text) + " " + extra;
 }
 
@@ -69,7 +69,7 @@ TEST(ForceBeam, CantileverTipLoadAlongYDeflectsAsTimoshenkoSays) {
   EXPECT_NEAR(requests.at(0, "f4"), load, 1e-6 * load);
   EXPECT_NEAR(requests.at(0, "f5"), 0, 1e-6 * load * kLength);
   EXPECT_NEAR(requests.at(0, "f6"), -load, 1e-6 * load);
-  const double deflection = load * std::pow(kLength, 3) / (3 * kE * kIzz) + load * kLength * kAsy / (kG * kArea);
+  const double deflection = load * std::pow(kLength, 3) / (3 * kE * kIzz) + load * kLength * kAsy / (kGShear * kArea);
   EXPECT_NEAR(bodies.at(0, "y"), -deflection, 1e-6 * deflection);
   EXPECT_NEAR(bodies.at(0, "x"), 0, 1e-6 * deflection);
   EXPECT_NEAR(bodies.at(0, "z"), 0, 1e-6 * deflection);
@@ -84,7 +84,7 @@ TEST(ForceBeam, CantileverTipLoadAlongZBendsAboutY) {
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
   ASSERT_EQ(bodies.rowCount(), 1u);
-  const double deflection = load * std::pow(kLength, 3) / (3 * kE * kIyy) + load * kLength * kAsz / (kG * kArea);
+  const double deflection = load * std::pow(kLength, 3) / (3 * kE * kIyy) + load * kLength * kAsz / (kGShear * kArea);
   EXPECT_NEAR(bodies.at(0, "z"), deflection, 1e-6 * deflection);
   EXPECT_NEAR(bodies.at(0, "y"), 0, 1e-6 * deflection);
   const double slope = load * kLength * kLength / (2 * kE * kIyy);
@@ -144,7 +144,7 @@ TEST(ForceBeam, TorqueTwistsByTLOverGJ) {
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
   ASSERT_EQ(bodies.rowCount(), 1u);
-  const double twist = torque * kLength / (kG * kIxx);
+  const double twist = torque * kLength / (kGShear * kIxx);
   EXPECT_NEAR(turnAbout(bodies, "e1"), twist, 1e-6 * twist);
   EXPECT_NEAR(bodies.at(0, "x"), 0, 1e-12);
 }

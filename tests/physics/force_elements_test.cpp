@@ -11,11 +11,11 @@
 
 #include "support/contact_runs.h"
 #include "support/oscillation.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // Ground (body 1) with marker 10 at the origin, then `model`, then `commands`.
 std::string forceDeck(const std::string& model,
@@ -47,12 +47,12 @@ std::string withCommands(std::string deck, const std::string& commands) {
 
 // ---- a mass on a spring: m = 2, k = 50 along x from ground marker 10, free length 1, released at x = 1.1 -----------
 
-constexpr double kMass = 2, kStiffness = 50, kFreeLength = 1, kStart = 1.1;
-const double kOmega = std::sqrt(kStiffness / kMass);  // 5 rad/s
-const double kPeriod = 2 * kPi / kOmega;              // 2π√(m/k) = 1.2566 s
+constexpr double kSpringMass = 2, kSpringStiffness = 50, kFreeLength = 1, kSpringStart = 1.1;
+const double kSpringOmega = std::sqrt(kSpringStiffness / kSpringMass);  // 5 rad/s
+const double kPeriod = 2 * kPi / kSpringOmega;              // 2π√(m/k) = 1.2566 s
 
 std::string massOnSpring(const std::string& force) {
-  return forceDeck(body(2, kMass, 1, "pos_x=\"1.1\"") + force);
+  return forceDeck(body(2, kSpringMass, 1, "pos_x=\"1.1\"") + force);
 }
 
 const std::string kSpring =
@@ -76,8 +76,8 @@ TEST(ForceSpringDamper, MassOscillatesWithThePeriodOfTheSpring) {
 // With damping c = 0.4 the oscillation's envelope, √(u² + ((u̇ + σu)/ω_d)²) for u = x − length, is exactly
 // A·exp(−σt) with σ = c/2m = 0.1 /s. Fails when the damping force is missing, doubled, or uses the wrong rate.
 TEST(ForceSpringDamper, DampedSpringDecaysAsExpMinusCtOver2m) {
-  const double damping = 0.4, sigma = damping / (2 * kMass);
-  const double omegaD = std::sqrt(kOmega * kOmega - sigma * sigma);
+  const double damping = 0.4, sigma = damping / (2 * kSpringMass);
+  const double omegaD = std::sqrt(kSpringOmega * kSpringOmega - sigma * sigma);
   std::string spring = kSpring;
   spring.replace(spring.find("damping=\"0\""), 11, "damping=\"0.4\"");
   const DeckRun run = runDeckText("spring_damped", massOnSpring(spring));
@@ -319,7 +319,7 @@ TEST(ForceVectorTwoBody, ThePairKeepsItsLinearAndAngularMomentum) {
 // Only kx = 50 between the body's CG marker and ground: the body (m = 2) released 0.1 along x oscillates with
 // 2π√(m/kx). Fails when the bushing's stiffness takes the wrong component or the wrong sign.
 TEST(ForceBushing, TranslationalStiffnessGivesTheSpringsPeriod) {
-  const std::string model = body(2, kMass, 1, "pos_x=\"0.1\"") +
+  const std::string model = body(2, kSpringMass, 1, "pos_x=\"0.1\"") +
                             "<Force_Bushing id=\"11\" i_marker_id=\"20\" j_marker_id=\"10\" kx=\"50\"/>";
   const DeckRun run = runDeckText("bushing_kx", forceDeck(model));
   ASSERT_TRUE(run.completed);
@@ -394,7 +394,7 @@ TEST(ForceActivation, DeactivatedSpringLetsTheMassFlyFree) {
   }
   const auto energy = [&](double t) {
     const double u = valueAt(bodies, t, "x") - kFreeLength, rate = valueAt(bodies, t, "vx");
-    return 0.5 * kMass * rate * rate + 0.5 * kStiffness * u * u;
+    return 0.5 * kSpringMass * rate * rate + 0.5 * kSpringStiffness * u * u;
   };
   EXPECT_NEAR(energy(1.5) / energy(0.8), 1, 1e-6);
   EXPECT_GT(std::fabs(valueAt(bodies, 1.5, "vx") - v), 0.1) << "the spring acts again";

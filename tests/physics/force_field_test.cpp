@@ -46,7 +46,7 @@ std::string matrixAttributes(char letter, const Matrix6d& matrix) {
   return text;
 }
 
-std::string vectorAttributes(const std::string& prefix, const Vector6d& vector) {
+std::string fieldVectorAttributes(const std::string& prefix, const Vector6d& vector) {
   const char* components[6] = {"x", "y", "z", "tx", "ty", "tz"};
   std::string text;
   for (int k = 0; k < 6; ++k) text += prefix + components[k] + "=\"" + formatReal(vector(k)) + "\" ";
@@ -83,8 +83,8 @@ TEST(ForceField, StaticDeflectionUnderAKnownLoadIsTheInverseStiffnessTimesTheLoa
   preload << 1, 2, -1, 0.1, 0.2, -0.3;
   load << 100, -50, 80, 5, -4, 3;
   const std::string field = "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"10\" " +
-                            matrixAttributes('K', stiffness) + vectorAttributes("length_", length) +
-                            vectorAttributes("preload_", preload) + "/>\n";
+                            matrixAttributes('K', stiffness) + fieldVectorAttributes("length_", length) +
+                            fieldVectorAttributes("preload_", preload) + "/>\n";
   const std::string applied =
       "<Force_Vector_OneBody id=\"8\" type=\"ForceAndTorque\" marker_id=\"20\" fx_expression=\"100\" "
       "fy_expression=\"-50\" fz_expression=\"80\" tx_expression=\"5\" ty_expression=\"-4\" tz_expression=\"3\"/>";
@@ -136,7 +136,7 @@ TEST(ForceField, DiagonalFieldMovesTheBodyExactlyAsTheBushingOfTheSameValues) {
   }
   const std::string field = "<Force_Field id=\"7\" i_marker_id=\"20\" j_marker_id=\"10\" " +
                             matrixAttributes('K', stiffness) + matrixAttributes('C', damping) +
-                            vectorAttributes("preload_", preloads) + "/>";
+                            fieldVectorAttributes("preload_", preloads) + "/>";
   std::string bushing = "<Force_Bushing id=\"7\" i_marker_id=\"20\" j_marker_id=\"10\" ";
   const char* names[6] = {"x", "y", "z", "tx", "ty", "tz"};
   for (int n = 0; n < 6; ++n) {

@@ -22,11 +22,11 @@
 #include "support/magnet_decks.h"
 #include "support/deck_testing.h"
 #include "support/rk4.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 constexpr double kMu0 = 4e-7 * kPi;
 
 double polarisability(double radius, double chi) { return 4 * kPi * std::pow(radius, 3) * chi / (chi + 3); }

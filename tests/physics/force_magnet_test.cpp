@@ -21,7 +21,7 @@ namespace {
 
 using magnet_testing::akounYonnetForce;
 
-constexpr double kMu0Over4Pi = 1e-7;  // N/A²
+constexpr double kMagnetMu0Over4Pi = 1e-7;  // N/A²
 
 // A free body `id` with its CG marker id·10 at x along ground x, and a sphere graphic id·100 of radius r there, made a
 // magnet id·1000 of moment (m, 0, 0). The mass and inertia are those of `mass`.
@@ -45,7 +45,7 @@ std::string sphereMagnet(int id, double x, double radius, double moment, double 
 // The gap x(t) between two coaxial dipoles m1 (fixed) and m2 (on mass M), aligned: M·x'' = −6μ0/(4π)·m1·m2/x⁴, from
 // rest at x0; classical RK4 with 10⁵ steps (its error, ∝ h⁴, is below 1e-12 m here).
 double dipoleGapAt(double time, double x0, double m1, double m2, double mass) {
-  const auto acceleration = [&](double x) { return -6 * kMu0Over4Pi * m1 * m2 / (mass * std::pow(x, 4)); };
+  const auto acceleration = [&](double x) { return -6 * kMagnetMu0Over4Pi * m1 * m2 / (mass * std::pow(x, 4)); };
   return rk4PositionAt(acceleration, x0, time);
 }
 

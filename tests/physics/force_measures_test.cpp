@@ -12,22 +12,21 @@
 #include "support/contact_runs.h"
 #include "support/joint_testing.h"
 #include "support/results_csv.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kG = 9.81;
 
 // A compound pendulum in the x-y plane about the ground z axis (gravity −y), released at rest horizontally (CG at
 // (d, 0, 0)): body 2 (mass m, inertia i about its CG), CG marker 20, pivot marker 21 on it at the origin, ground
 // marker 10; REVOLUTE 1 with I = 21, J = 10.
-constexpr double kMass = 2, kArm = 1, kInertia = 0.01;
-constexpr double kPivotInertia = kInertia + kMass * kArm * kArm;
+constexpr double kPendulumMass = 2, kArm = 1, kInertia = 0.01;
+constexpr double kPivotInertia = kInertia + kPendulumMass * kArm * kArm;
 
 std::string pendulum(const std::string& extra) {
   BodyXml body;
-  body.mass = kMass;
+  body.mass = kPendulumMass;
   body.inertia = Vec3(kInertia, kInertia, kInertia);
   return markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, Vec3(kArm, 0, 0)) + markerXml(21, 2, Vec3::Zero()) +
          bodyXml(body) + jointXml(1, "REVOLUTE", 21, 10) + extra;
@@ -36,11 +35,11 @@ std::string pendulum(const std::string& extra) {
 // The joint's force on the pendulum at angle θ from hanging (θ0 = 90° at rest): ω² and α from energy and the moment
 // of gravity about the pivot, the CG's acceleration d·(α cos θ − ω² sin θ, α sin θ + ω² cos θ), F = m·(a − g).
 Vec3 reactionAt(double theta) {
-  const double omega2 = 2 * kMass * kG * kArm * std::cos(theta) / kPivotInertia;
-  const double alpha = -kMass * kG * kArm * std::sin(theta) / kPivotInertia;
+  const double omega2 = 2 * kPendulumMass * kG * kArm * std::cos(theta) / kPivotInertia;
+  const double alpha = -kPendulumMass * kG * kArm * std::sin(theta) / kPivotInertia;
   const Vec3 a(kArm * (alpha * std::cos(theta) - omega2 * std::sin(theta)),
                kArm * (alpha * std::sin(theta) + omega2 * std::cos(theta)), 0);
-  return kMass * (a - Vec3(0, -kG, 0));
+  return kPendulumMass * (a - Vec3(0, -kG, 0));
 }
 
 DeckXml pendulumDeck() {
@@ -75,7 +74,7 @@ TEST(ForceMeasures, PendulumJointReactionIsMassTimesAccelerationLessGravity) {
   ASSERT_GT(bodyRows.size(), 10u);
   double worst = 0;
   for (size_t k = 0; k < bodyRows.size(); ++k) {
-    const Vec3 expected = kMass * (bodies.vector3(bodyRows[k], "ax", "ay", "az") - Vec3(0, -kG, 0));
+    const Vec3 expected = kPendulumMass * (bodies.vector3(bodyRows[k], "ax", "ay", "az") - Vec3(0, -kG, 0));
     const auto f = [&](int n) { return requests.at(requestRows[k], "f" + std::to_string(n)); };
     const std::string at = " at t=" + std::to_string(bodies.at(bodyRows[k], "time"));
     EXPECT_NEAR(f(1), expected.x(), 1e-6) << at;
@@ -92,7 +91,7 @@ TEST(ForceMeasures, PendulumJointReactionIsMassTimesAccelerationLessGravity) {
   const size_t bottom = bodyRows.back();
   ASSERT_NEAR(bodies.at(bottom, "x"), 0, 1e-9);
   const double omega = bodies.at(bottom, "wz");
-  const double fromMotion = kMass * (kG + omega * omega * kArm);
+  const double fromMotion = kPendulumMass * (kG + omega * omega * kArm);
   const double fromEnergy = reactionAt(0).y();  // m·(g + 2·m·g·d²/I_p)
   const double reaction = requests.at(requestRows.back(), "f2");
   RecordProperty("bottom_reaction_N", sci(reaction));

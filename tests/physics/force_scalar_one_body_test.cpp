@@ -18,8 +18,8 @@ namespace {
 // 1, at y = 1) carrying marker 30, whose z axis is ground's x and whose x axis is ground's −z: the direction the
 // force is given along, on a body the force must not push back on. No gravity; integr_tol 1e-10, so that the
 // integrator's phase error over the 3.2 periods stays well inside the 1e-5 of the amplitude the tests allow.
-constexpr double kMass = 2, kStiffness = 50, kStart = 0.1;
-const double kOmega = std::sqrt(kStiffness / kMass);  // 5 rad/s
+constexpr double kOneBodyMass = 2, kOneBodyStiffness = 50, kOneBodyStart = 0.1;
+const double kOneBodyOmega = std::sqrt(kOneBodyStiffness / kOneBodyMass);  // 5 rad/s
 
 std::string oneBodyDeck(const std::string& force, const std::string& commands) {
   return deck("<Param_Transient integr_tol=\"1e-10\"/>\n"
@@ -49,11 +49,11 @@ TEST(ForceScalarOneBody, SpringAlongAMarkersZAxisGivesTheHarmonicOscillator) {
   double worst = 0;
   for (size_t row : bodies.rowsOfBody(2)) {
     const double t = bodies.at(row, "time");
-    worst = std::max(worst, std::fabs(bodies.at(row, "x") - kStart * std::cos(kOmega * t)));
+    worst = std::max(worst, std::fabs(bodies.at(row, "x") - kOneBodyStart * std::cos(kOneBodyOmega * t)));
     EXPECT_NEAR(bodies.at(row, "z"), 0, 1e-12);
     EXPECT_NEAR(bodies.at(row, "y"), 0, 1e-12);
   }
-  EXPECT_LT(worst, 1e-5 * kStart);
+  EXPECT_LT(worst, 1e-5 * kOneBodyStart);
   EXPECT_EQ(bodies.rowsOfBody(2).size(), 401u);
   for (size_t row : bodies.rowsOfBody(3)) {
     EXPECT_EQ(bodies.at(row, "x"), 0);
@@ -79,9 +79,9 @@ TEST(ForceScalarOneBody, SfosubInPythonGivesTheSameHarmonicOscillator) {
   double worst = 0;
   for (size_t row : bodies.rowsOfBody(2)) {
     const double t = bodies.at(row, "time");
-    worst = std::max(worst, std::fabs(bodies.at(row, "x") - kStart * std::cos(kOmega * t)));
+    worst = std::max(worst, std::fabs(bodies.at(row, "x") - kOneBodyStart * std::cos(kOneBodyOmega * t)));
   }
-  EXPECT_LT(worst, 1e-5 * kStart);
+  EXPECT_LT(worst, 1e-5 * kOneBodyStart);
   EXPECT_EQ(bodies.rowsOfBody(2).size(), 401u);
   RecordProperty("worst_displacement_error", sci(worst));
 }
@@ -102,7 +102,7 @@ TEST(ForceScalarOneBody, TorqueAboutGroundZGivesTheTorsionalOscillator) {
     const double t = bodies.at(row, "time");
     const double angle = 2 * std::atan2(bodies.at(row, "e3"), bodies.at(row, "e0"));
     worst = std::max(worst, std::fabs(angle - std::sin(omega * t) / omega));
-    EXPECT_NEAR(bodies.at(row, "x"), kStart, 1e-12);
+    EXPECT_NEAR(bodies.at(row, "x"), kOneBodyStart, 1e-12);
   }
   EXPECT_LT(worst, 1e-5 * 0.5);
   RecordProperty("worst_angle_error", sci(worst));
@@ -117,7 +117,7 @@ TEST(ForceScalarOneBody, DeactivateSforceSwitchesItOff) {
                   "<Deactivate element_type=\"SFORCE\" element_id=\"5\"/>\n" + kTransient));
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
-  for (size_t row : bodies.rowsOfBody(2)) EXPECT_EQ(bodies.at(row, "x"), kStart);
+  for (size_t row : bodies.rowsOfBody(2)) EXPECT_EQ(bodies.at(row, "x"), kOneBodyStart);
 }
 
 // The deck's mistakes, each with its line and column.

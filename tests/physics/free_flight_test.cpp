@@ -11,14 +11,14 @@
 namespace lodestone {
 namespace {
 
-struct Trajectory {
+struct FreeFlightTrajectory {
   std::vector<double> times;
   std::vector<Vector3> positions, velocities;
 };
 
-Trajectory fly(Model model, double endTime, double printInterval) {
+FreeFlightTrajectory fly(Model model, double endTime, double printInterval) {
   Simulation simulation(std::move(model));
-  Trajectory trajectory;
+  FreeFlightTrajectory trajectory;
   simulation.setOutputHandler([&trajectory](const OutputFrame& frame) {
     trajectory.times.push_back(frame.time);
     trajectory.positions.push_back(frame.bodies[0].position);
@@ -50,7 +50,7 @@ Vector3 parabola(double t) {
 }
 
 TEST(FreeFlightTest, ProjectileFollowsTheAnalyticParabola) {
-  const Trajectory trajectory = fly(projectile(1.0, 1.0, 1e-8), 2.5, 0.01);
+  const FreeFlightTrajectory trajectory = fly(projectile(1.0, 1.0, 1e-8), 2.5, 0.01);
   ASSERT_EQ(trajectory.times.size(), 251u);
   double worst = 0;
   for (size_t k = 0; k < trajectory.times.size(); ++k) {
@@ -64,8 +64,8 @@ TEST(FreeFlightTest, ProjectileFollowsTheAnalyticParabola) {
 }
 
 TEST(FreeFlightTest, MillimetreDeckFallsAThousandTimesTheMetreDeck) {
-  const Trajectory metres = fly(projectile(1.0, 1.0, 1e-9), 2.0, 0.1);
-  const Trajectory millimetres = fly(projectile(1000.0, 1e-3, 1e-9), 2.0, 0.1);
+  const FreeFlightTrajectory metres = fly(projectile(1.0, 1.0, 1e-9), 2.0, 0.1);
+  const FreeFlightTrajectory millimetres = fly(projectile(1000.0, 1e-3, 1e-9), 2.0, 0.1);
   ASSERT_EQ(metres.times.size(), millimetres.times.size());
   for (size_t k = 0; k < metres.times.size(); ++k) {
     const double t = metres.times[k];

@@ -19,7 +19,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kGravity = 9.81;
 
 // A friction deck's run: request `request`'s rows in requests.csv and body `body`'s in bodies.csv, output by output.
 struct FrictionRun {
@@ -52,7 +51,7 @@ struct Wheel {
   std::string inputs = "1111";
   std::string drive = "MIN(0.1*TIME, 0.2)";
   double endTime = 3, printInterval = 0.01;
-  double normalLoad() const { return mass * kGravity; }
+  double normalLoad() const { return mass * kG; }
   double staticTorque() const { return muStatic * pinRadius * normalLoad() + preload; }
   double dynamicTorque() const { return muDynamic * pinRadius * normalLoad() + preload; }
   std::string deck() const {
@@ -72,7 +71,7 @@ struct Wheel {
         "<Post_Request id=\"51\" type=\"EXPRESSION\" expr1=\"FRICTION(9, 6)\" expr2=\"FRICTION(9, 12)\" "
         "expr3=\"FRICTION(9, 18)\" expr4=\"FRICTION(9, 3)\" expr5=\"FRICTION(9, 6, 0)\"/>\n";
     DeckXml settings;
-    settings.gravity = Vec3(0, -kGravity, 0);
+    settings.gravity = Vec3(0, -kG, 0);
     settings.integrTol = 1e-8;
     settings.endTime = endTime;
     settings.printInterval = printInterval;
@@ -176,8 +175,8 @@ struct Block {
   std::string push;
   std::string effect = "All";
   double endTime = 3, printInterval = 0.002;
-  double staticForce() const { return muStatic * mass * kGravity + preload; }
-  double dynamicForce() const { return muDynamic * mass * kGravity + preload; }
+  double staticForce() const { return muStatic * mass * kG + preload; }
+  double dynamicForce() const { return muDynamic * mass * kG + preload; }
   std::string deck() const {
     BodyXml body;
     body.id = 3;
@@ -195,7 +194,7 @@ struct Block {
         "val_expression=\"" + push + "\"/>\n" +
         "<Post_Request id=\"51\" type=\"MARKER_FORCE\" i_marker_id=\"31\" j_marker_id=\"11\"/>\n";
     DeckXml settings;
-    settings.gravity = Vec3(0, 0, -kGravity);
+    settings.gravity = Vec3(0, 0, -kG);
     settings.integrTol = 1e-8;
     settings.endTime = endTime;
     settings.printInterval = printInterval;

@@ -19,11 +19,11 @@
 #include "support/joint_testing.h"
 #include "support/results_csv.h"
 #include "support/text_files.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // K(k) = π / (2·AGM(1, √(1 − k²))), the complete elliptic integral of the first kind.
 double ellipticK(double k) {
@@ -141,7 +141,7 @@ TEST(JointPendulum, JointsHoldOverAHundredSeconds) {
   RecordProperty("revolute_max_axis_misalignment", sci(planar.axis));
   EXPECT_LT(planar.distance, 1e-5);
   EXPECT_LT(planar.axis, 1e-5);
-  EXPECT_TRUE(logLines(flat, "more than dae_constr_tol").empty()) << readText(flat.output / "run.log");
+  EXPECT_TRUE(logLines(flat, "more than dae_constr_tol").empty()) << fileText(flat.output / "run.log");
 
   // Spherical: CG 1 m from the ball at (0.6, 0, −0.8), thrown sideways and spinning about an oblique axis.
   d.gravity = Vec3(0, 0, -9.81);
@@ -157,7 +157,7 @@ TEST(JointPendulum, JointsHoldOverAHundredSeconds) {
   const Violation ball = pendulumViolation(coneBodies, Vec3::Zero(), Vec3::Zero());
   RecordProperty("spherical_max_pivot_distance", sci(ball.distance));
   EXPECT_LT(ball.distance, 1e-5);
-  EXPECT_TRUE(logLines(cone, "more than dae_constr_tol").empty()) << readText(cone.output / "run.log");
+  EXPECT_TRUE(logLines(cone, "more than dae_constr_tol").empty()) << fileText(cone.output / "run.log");
   // It does swing in 3-D: the CG goes round, well out of any one vertical plane.
   const BodyMotion bob(coneBodies, 2);
   double yMin = 0, yMax = 0;
@@ -182,7 +182,7 @@ TEST(JointPendulum, DefaultToleranceOutputsStayWithinDaeConstrTol) {
   const Violation v = pendulumViolation(ResultsTable((run.output / "bodies.csv").string()), Vec3::Zero(),
                                         Vec3::Zero());
   EXPECT_LT(v.distance, 1e-5) << "the pivot is off by up to " << v.distance << " at an output";
-  EXPECT_EQ(logLines(run, "more than dae_constr_tol").size(), 1u) << readText(run.output / "run.log");
+  EXPECT_EQ(logLines(run, "more than dae_constr_tol").size(), 1u) << fileText(run.output / "run.log");
 }
 
 // ---- c. assembly -----------------------------------------------------------------------------------------------
@@ -220,7 +220,7 @@ TEST(JointPendulum, OffsetMarkersAreAssembledAndReported) {
   ASSERT_TRUE(assembled.completed);
   EXPECT_EQ(logLines(assembled, " Assembly: 1 iterations moved 1 bodies onto their joints").size(), 1u);
   const Moved moved = movedBody(assembled, 2);
-  ASSERT_TRUE(moved.found) << readText(assembled.output / "run.log");
+  ASSERT_TRUE(moved.found) << fileText(assembled.output / "run.log");
   RecordProperty("logged_translation", sci(moved.translation));
   RecordProperty("logged_rotation", sci(moved.rotation));
   EXPECT_NEAR(moved.translation, 1e-3, 1e-6);  // the log prints 4 digits
@@ -266,7 +266,7 @@ TEST(JointPendulum, SidewaysOffsetIsSharedBetweenTranslationAndRotation) {
   const DeckRun run = runDeckText("assembly_sideways", deckXml(d, off.statements()));
   ASSERT_TRUE(run.completed);
   const Moved moved = movedBody(run, 2);
-  ASSERT_TRUE(moved.found) << readText(run.output / "run.log");
+  ASSERT_TRUE(moved.found) << fileText(run.output / "run.log");
   EXPECT_NEAR(moved.translation, 0.5e-3, 1e-6);
   EXPECT_NEAR(moved.rotation, 0.5e-3, 1e-6);
   const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -365,8 +365,8 @@ TEST(JointPendulum, TightToleranceStartsOffTheOrigin) {
     const std::string name = "tight_tolerance_" + sci(tolerance);
     const DeckRun off = runDeckText(name + "_offset_pivot", deckXml(d, pendulumAt(pivot)));
     const DeckRun origin = runDeckText(name + "_origin", deckXml(d, pendulumAt(Vec3::Zero())));
-    ASSERT_TRUE(off.completed) << readText(off.output / "run.log");
-    ASSERT_TRUE(origin.completed) << readText(origin.output / "run.log");
+    ASSERT_TRUE(off.completed) << fileText(off.output / "run.log");
+    ASSERT_TRUE(origin.completed) << fileText(origin.output / "run.log");
     const ResultsTable a((off.output / "bodies.csv").string()), b((origin.output / "bodies.csv").string());
     ASSERT_EQ(a.rowCount(), b.rowCount());
     double difference = 0;
@@ -449,7 +449,7 @@ TEST(JointLinkages, PlanarFourBarRunsWithThreeRedundantEquations) {
   const FourBar fourBar;
   const DeckRun run = runDeckText("four_bar", deckXml(FourBar::settings(2), fourBar.statements(1)));
   ASSERT_TRUE(run.completed);
-  EXPECT_EQ(redundancyLines(run).size(), 3u) << readText(run.output / "run.log");
+  EXPECT_EQ(redundancyLines(run).size(), 3u) << fileText(run.output / "run.log");
 
   const ResultsTable bodies((run.output / "bodies.csv").string());
   const BodyMotion crank(bodies, 2), link(bodies, 3), rocking(bodies, 4);
@@ -481,8 +481,8 @@ TEST(JointLinkages, FourBarOnATurningBaseStillHasThreeRedundantEquations) {
   const std::string statements = markerXml(50, 5, Vec3(0.5, 0, 0)) + bodyXml(base) + markerXml(102, 1, fourBar.a) +
                                  fourBar.statements(5) + jointXml(5, "REVOLUTE", 100, 102);
   const DeckRun run = runDeckText("four_bar_on_base", deckXml(FourBar::settings(1), statements));
-  ASSERT_TRUE(run.completed) << readText(run.output / "run.log");
-  EXPECT_EQ(redundancyLines(run).size(), 3u) << readText(run.output / "run.log");
+  ASSERT_TRUE(run.completed) << fileText(run.output / "run.log");
+  EXPECT_EQ(redundancyLines(run).size(), 3u) << fileText(run.output / "run.log");
 
   const ResultsTable bodies((run.output / "bodies.csv").string());
   const BodyMotion baseMotion(bodies, 5);
@@ -513,7 +513,7 @@ TEST(JointLinkages, DoorOnTwoHingesRunsWithFiveRedundantEquations) {
   d.printInterval = 0.01;
   const DeckRun run = runDeckText("door", deckXml(d, statements));
   ASSERT_TRUE(run.completed);
-  EXPECT_EQ(redundancyLines(run).size(), 5u) << readText(run.output / "run.log");
+  EXPECT_EQ(redundancyLines(run).size(), 5u) << fileText(run.output / "run.log");
   EXPECT_TRUE(logLines(run, "initial velocities changed").empty()) << "the door's initial velocities agree already";
 
   const ResultsTable bodies((run.output / "bodies.csv").string());

@@ -13,11 +13,11 @@
 #include "support/contact_runs.h"
 #include "support/joint_testing.h"
 #include "support/results_csv.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 struct JointRun {
   bool completed = false;
@@ -275,22 +275,22 @@ TEST(JointTypes, FixedHoldsAndCarriesTheWeight) {
 
 class Primitive : public ::testing::TestWithParam<std::string> {};
 
-const Vec3 kGravity(0.5, -1.0, -9.81);
-const Vec3 kStart(0.1, 0.1, 0), kThrow(0.2, 0.3, 0.7), kSpin(1, 2, 3);
+const Vec3 kGravityVector(0.5, -1.0, -9.81);
+const Vec3 kThrowStart(0.1, 0.1, 0), kThrow(0.2, 0.3, 0.7), kSpin(1, 2, 3);
 
 DeckXml primitiveDeck(double tolerance = 1e-8) {
   DeckXml d;
-  d.gravity = kGravity;
+  d.gravity = kGravityVector;
   d.integrTol = tolerance;
   return d;
 }
 
-// The largest distance of the CG from the free-flight parabola of a body thrown at kThrow from kStart.
+// The largest distance of the CG from the free-flight parabola of a body thrown at kThrow from kThrowStart.
 double fromFreeFlight(const BodyMotion& m) {
   double worst = 0;
   for (size_t k = 0; k < m.count(); ++k) {
     const double t = m.time(k);
-    worst = std::max(worst, (m.cg(k) - (kStart + kThrow * t + 0.5 * kGravity * t * t)).norm());
+    worst = std::max(worst, (m.cg(k) - (kThrowStart + kThrow * t + 0.5 * kGravityVector * t * t)).norm());
   }
   return worst;
 }
@@ -330,7 +330,7 @@ TEST_P(Primitive, InlineKeepsThePointOnTheLine) {
   double line = 0, spin = 0;
   for (size_t k = 0; k < m.count(); ++k) {
     const double t = m.time(k);
-    const double s = 0.2 * std::sqrt(2.0) * t + 0.5 * kGravity.dot(axis) * t * t;
+    const double s = 0.2 * std::sqrt(2.0) * t + 0.5 * kGravityVector.dot(axis) * t * t;
     line = std::max(line, (m.cg(k) - s * axis).norm());
     spin = std::max(spin, (m.angularVelocity(k) - kSpin).norm());
   }
@@ -343,7 +343,7 @@ TEST_P(Primitive, InlineKeepsThePointOnTheLine) {
 TEST_P(Primitive, InplaneKeepsThePointInThePlane) {
   BodyXml body{2, 20, 1, Vec3(0.02, 0.02, 0.02), kThrow, kSpin};
   const JointRun run = runJoints("inplane_" + GetParam(), primitiveDeck(),
-                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kStart) + bodyXml(body) +
+                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kThrowStart) + bodyXml(body) +
                                 jointXml(1, "INPLANE", 20, 10, "", GetParam()));
   ASSERT_TRUE(run.completed);
   const BodyMotion m(run.bodies, 2);
@@ -351,7 +351,7 @@ TEST_P(Primitive, InplaneKeepsThePointInThePlane) {
   for (size_t k = 0; k < m.count(); ++k) {
     const double t = m.time(k);
     plane = std::max(plane, std::fabs(m.cg(k).z()));
-    const Vec3 free = kStart + kThrow * t + 0.5 * kGravity * t * t;
+    const Vec3 free = kThrowStart + kThrow * t + 0.5 * kGravityVector * t * t;
     flight = std::max(flight, (m.cg(k).head<2>() - free.head<2>()).norm());
     spin = std::max(spin, (m.angularVelocity(k) - kSpin).norm());
   }
@@ -365,7 +365,7 @@ TEST_P(Primitive, InplaneKeepsThePointInThePlane) {
 TEST_P(Primitive, OrientationHoldsTheAxesAndLetsTheBodyFly) {
   BodyXml body{2, 20, 1, Vec3(0.02, 0.03, 0.04), kThrow, kSpin};
   const JointRun run = runJoints("orientation_" + GetParam(), primitiveDeck(),
-                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kStart) +
+                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kThrowStart) +
                                 markerXml(21, 2, Vec3(0.5, 0, 0)) + bodyXml(body) +
                                 jointXml(1, "ORIENTATION", 21, 10, "", GetParam()));
   ASSERT_TRUE(run.completed);
@@ -381,7 +381,7 @@ TEST_P(Primitive, OrientationHoldsTheAxesAndLetsTheBodyFly) {
 TEST_P(Primitive, ParallelAxesHoldsTheTiltOnly) {
   BodyXml body{2, 20, 1, Vec3(0.02, 0.03, 0.04), kThrow, kSpin};
   const JointRun run = runJoints("parallel_" + GetParam(), primitiveDeck(),
-                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kStart) +
+                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kThrowStart) +
                                 markerXml(21, 2, Vec3(0.5, 0, 0)) + bodyXml(body) +
                                 jointXml(1, "PARALLEL_AXES", 21, 10, "", GetParam()));
   ASSERT_TRUE(run.completed);
@@ -403,7 +403,7 @@ TEST_P(Primitive, ParallelAxesHoldsTheTiltOnly) {
 TEST_P(Primitive, PerpendicularKeepsTheAxesPerpendicular) {
   BodyXml body{2, 20, 1, Vec3(0.02, 0.03, 0.04), kThrow, kSpin};
   const JointRun run = runJoints("perpendicular_" + GetParam(), primitiveDeck(),
-                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kStart) +
+                            markerXml(10, 1, Vec3::Zero()) + markerXml(20, 2, kThrowStart) +
                                 markerXml(21, 2, Vec3(0.5, 0, 0), Vec3::UnitY(), Vec3::UnitX()) + bodyXml(body) +
                                 jointXml(1, "PERPENDICULAR", 21, 10, "", GetParam()));
   ASSERT_TRUE(run.completed);

@@ -23,7 +23,7 @@ namespace {
 
 using Kind = MagnetShape::Kind;
 
-std::string readText(const std::string& path) {
+std::string readFileText(const std::string& path) {
   std::ifstream file(path);
   std::stringstream text;
   text << file.rdbuf();
@@ -31,7 +31,7 @@ std::string readText(const std::string& path) {
 }
 
 // `text` with its one `from` replaced by `to`.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
+std::string sceneReplaced(std::string text, const std::string& from, const std::string& to) {
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) text.replace(at, from.size(), to);
@@ -77,8 +77,8 @@ const double kNeedleInertiaZ = 7800 * 1.2e-7 * (0.02 * 0.02 + 0.003 * 0.003) / 1
 // 1e-7, to within 2e-4 of the sum of the pairs' torques' sizes (the deck asks 1e-4 per pair, and leaves far pairs out
 // of the Jacobian). After 20 ms every needle still turns the way it started to: towards the field.
 TEST(MagnetScenes, CompassNeedlesStartTurningAsTheirMagnetsTorquesSay) {
-  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/compass_needles.xml");
-  deck = replaced(replaced(deck, "end_time=\"15\"", "end_time=\"0.02\""), "print_interval=\"0.05\"",
+  std::string deck = readFileText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/compass_needles.xml");
+  deck = sceneReplaced(sceneReplaced(deck, "end_time=\"15\"", "end_time=\"0.02\""), "print_interval=\"0.05\"",
                   "print_interval=\"0.02\"");
   const DeckRun run = runDeckText("compass_needles", deck);
   ASSERT_TRUE(run.completed);
@@ -127,17 +127,16 @@ TEST(MagnetScenes, CompassNeedlesStartTurningAsTheirMagnetsTorquesSay) {
 }
 
 // The figures of models/magnets/make_ball_track.py.
-constexpr double kMu0 = 4e-7 * std::numbers::pi;
-constexpr double kBallRadius = 0.01;
-const double kBallMass = 8900 * 4 / 3.0 * std::numbers::pi * std::pow(kBallRadius, 3);
-const double kSusceptibility = 1.26e-4 / kMu0 - 1;
+constexpr double kSceneMu0 = 4e-7 * std::numbers::pi;
+constexpr double kSteelBallRadius = 0.01;
+const double kSteelBallMass = 8900 * 4 / 3.0 * std::numbers::pi * std::pow(kSteelBallRadius, 3);
+const double kSusceptibility = 1.26e-4 / kSceneMu0 - 1;
 // The ball's one dipole: m = α·H, α = 4πa³χ/(χ + 3) (a sphere's demagnetising factor 1/3).
 const double kBallPolarisability =
-    4 * std::numbers::pi * std::pow(kBallRadius, 3) * kSusceptibility / (kSusceptibility + 3);
+    4 * std::numbers::pi * std::pow(kSteelBallRadius, 3) * kSusceptibility / (kSusceptibility + 3);
 constexpr double kMagnetMoment = 13.75;  // A·m², along +z
 constexpr double kMagnetDepth = 0.04765;  // the magnet's centre at z = −depth, x = y = 0
 constexpr double kFlatHalfLength = 0.03;  // the groove's flat middle, |x| below it
-constexpr double kGravity = 9.81;
 
 // |H|² of the magnet's dipole at the ball's centre: m²(3z² + r²)/(16π²r⁸), r from the magnet.
 double fieldSquared(const Eigen::Vector3d& ball) {
@@ -148,13 +147,13 @@ double fieldSquared(const Eigen::Vector3d& ball) {
 
 // The soft ball's energy in the field, −μ0·α·|H|²/2, and the pull, its gradient's opposite: (μ0α/2)∇|H|², with
 // ∇[(3z² + r²)/r⁸] = −(x(6r² + 24z²), y(6r² + 24z²), 24z³)/r¹⁰.
-double magnetEnergy(const Eigen::Vector3d& ball) { return -kMu0 * kBallPolarisability * fieldSquared(ball) / 2; }
+double magnetEnergy(const Eigen::Vector3d& ball) { return -kSceneMu0 * kBallPolarisability * fieldSquared(ball) / 2; }
 Eigen::Vector3d magnetPull(const Eigen::Vector3d& ball) {
   const Eigen::Vector3d r = ball + Eigen::Vector3d(0, 0, kMagnetDepth);
   const double r2 = r.squaredNorm(), across = 6 * r2 + 24 * r.z() * r.z();
   const Eigen::Vector3d gradient = -Eigen::Vector3d(r.x() * across, r.y() * across, 24 * std::pow(r.z(), 3)) /
                                    std::pow(r2, 5);
-  return kMu0 * kBallPolarisability / 2 * kMagnetMoment * kMagnetMoment /
+  return kSceneMu0 * kBallPolarisability / 2 * kMagnetMoment * kMagnetMoment /
          (16 * std::numbers::pi * std::numbers::pi) * gradient;
 }
 
@@ -181,7 +180,7 @@ std::vector<ContactInterval> contactIntervals(const std::string& path) {
 }
 
 // The rows of `table` at `time` (an event's output carries the event's time to the bit).
-std::vector<size_t> rowsAt(const ResultsTable& table, double time) {
+std::vector<size_t> sceneRowsAt(const ResultsTable& table, double time) {
   std::vector<size_t> rows;
   for (size_t row = 0; row < table.rowCount(); ++row) {
     if (table.at(row, "time") == time) rows.push_back(row);
@@ -210,8 +209,8 @@ std::vector<size_t> rowsAt(const ResultsTable& table, double time) {
 //    intervals leave no gap), and no contact is deeper than 10 µm (the law's spring at 3.2 N on a face, ten times
 //    a face's static load at the pass, 0.30 N at 2.1 µm; the kinks' impacts reach 7.5 µm).
 TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtThePass) {
-  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/ball_track.xml");
-  deck = replaced(replaced(deck, "end_time=\"30\"", "end_time=\"3.1\""), "print_interval=\"0.01\"",
+  std::string deck = readFileText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/ball_track.xml");
+  deck = sceneReplaced(sceneReplaced(deck, "end_time=\"30\"", "end_time=\"3.1\""), "print_interval=\"0.01\"",
                   "print_interval=\"0.002\"");
   const DeckRun run = runDeckText("ball_track", deck);
   ASSERT_TRUE(run.completed);
@@ -226,18 +225,18 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
   ASSERT_EQ(passes.size(), 2u);
   ASSERT_EQ(turns.size(), 2u);
   const auto ballAt = [&](double time) {
-    const std::vector<size_t> rows = rowsAt(bodies, time);
+    const std::vector<size_t> rows = sceneRowsAt(bodies, time);
     EXPECT_EQ(rows.size(), 1u) << time;
     return rows.at(0);
   };
-  const auto workAt = [&](double time) { return energy.at(rowsAt(energy, time).at(0), "work_field"); };
+  const auto workAt = [&](double time) { return energy.at(sceneRowsAt(energy, time).at(0), "work_field"); };
   const Eigen::Vector3d start = bodies.vector3(0, "x", "y", "z");
 
   // The pull on the flat middle, at the outputs where the magnet is on (the ball coming towards it: x·vx < 0).
   const Eigen::Vector3d passPosition = bodies.vector3(ballAt(passes[0]), "x", "y", "z");
   const double passPull = magnetPull(passPosition).norm();
   EXPECT_NEAR(passPull,
-              3 * kMu0 * kBallPolarisability * kMagnetMoment * kMagnetMoment /
+              3 * kSceneMu0 * kBallPolarisability * kMagnetMoment * kMagnetMoment /
                   (4 * std::pow(std::numbers::pi, 2) * std::pow(passPosition.z() + kMagnetDepth, 7)),
               1e-12 * passPull);
   const std::map<double, Vector3> contactForce = contactForceByTime(contacts);
@@ -250,8 +249,8 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
     const double distance = std::abs(ball.x());
     if (distance > kFlatHalfLength - 0.01 || distance < 0.003 || ball.x() * bodies.at(row, "vx") > 0) continue;
     const double time = bodies.at(row, "time");
-    const Eigen::Vector3d shown = kBallMass * bodies.vector3(row, "ax", "ay", "az") -
-                                  Eigen::Vector3d(0, 0, -kBallMass * kGravity) - forceAt(contactForce, time);
+    const Eigen::Vector3d shown = kSteelBallMass * bodies.vector3(row, "ax", "ay", "az") -
+                                  Eigen::Vector3d(0, 0, -kSteelBallMass * kG) - forceAt(contactForce, time);
     const double error = (shown - magnetPull(ball)).norm();
     EXPECT_LT(error, 2e-4 * passPull) << "t = " << time << ", x = " << ball.x();
     worst = std::max(worst, error / passPull);
@@ -314,8 +313,8 @@ TEST(MagnetScenes, BallTrackReturnsToItsFunnelPumpedByTheMagnetItSwitchesOffAtTh
 //    the run would end with an error if it did.
 TEST(MagnetScenes, SphereOfObjectsDropIntoTheGlassWithoutPassingIntoIt) {
   const std::string folder = std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/";
-  std::string deck = readText(folder + "sphere_of_objects.xml");
-  deck = replaced(replaced(deck, "end_time=\"25\"", "end_time=\"0.1\""), "print_interval=\"0.05\"",
+  std::string deck = readFileText(folder + "sphere_of_objects.xml");
+  deck = sceneReplaced(sceneReplaced(deck, "end_time=\"25\"", "end_time=\"0.1\""), "print_interval=\"0.05\"",
                   "print_interval=\"0.01\"");
   size_t at = 0;
   while ((at = deck.find("mesh_file=\"meshes/", at)) != std::string::npos) {
@@ -385,7 +384,7 @@ Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix
         (cuboidField(kCraneMagnet, local + offset) - cuboidField(kCraneMagnet, local - offset)) / (2 * step);
   }
   const Vector3 field = cuboidField(kCraneMagnet, local);
-  return rotation * (kMu0 * kCubePolarisability * gradient.transpose() * field);
+  return rotation * (kSceneMu0 * kCubePolarisability * gradient.transpose() * field);
 }
 
 // The magnetic crane carrying one nickel cube (models/magnets/magnetic_crane_one_cube.xml, written by the generator of
@@ -405,8 +404,8 @@ Vector3 craneMagnetPull(const Vector3& cube, const Vector3& magnet, const Matrix
 //  - No contact is deeper than 0.2 mm (the deepest: 0.080 mm where the cube strikes the magnet's face at 34 N, and
 //    0.072 mm landing in the second box).
 TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTheClosedFormSays) {
-  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/magnetic_crane_one_cube.xml");
-  deck = replaced(deck, "print_interval=\"0.05\"", "print_interval=\"0.01\"");
+  std::string deck = readFileText(std::string(LODESTONE_SOURCE_DIR) + "/models/magnets/magnetic_crane_one_cube.xml");
+  deck = sceneReplaced(deck, "print_interval=\"0.05\"", "print_interval=\"0.01\"");
   const DeckRun run = runDeckText("magnetic_crane_one_cube", deck);
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -419,7 +418,7 @@ TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTh
     ADD_FAILURE() << "no row of id " << id << " at t = " << time;
     return size_t{0};
   };
-  const double restDepth = std::pow(kCubeMass * kGravity / kContactStiffness, 1 / kContactExponent);
+  const double restDepth = std::pow(kCubeMass * kG / kContactStiffness, 1 / kContactExponent);
   const auto depthAt = [&](double time) {
     double depth = 0;
     for (size_t row = 0; row < contacts.rowCount(); ++row) {
@@ -435,7 +434,7 @@ TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTh
     ropeOffVertical = std::max(ropeOffVertical, std::hypot(bodies.at(row, "x"), bodies.at(row, "y")));
   }
   EXPECT_LT(ropeOffVertical, 1e-9);
-  const double magnetWeight = kCraneMagnetMass * kGravity;
+  const double magnetWeight = kCraneMagnetMass * kG;
   const double ropeLoad = joints.at(rowAt(joints, 0.4, kRopeToMagnetJoint), "fz");
   EXPECT_NEAR(ropeLoad, magnetWeight, 1e-9 * magnetWeight);
   const double floorDepth = depthAt(0.4);
@@ -455,7 +454,7 @@ TEST(MagnetScenes, MagneticCraneCarriesACubeFromTheFirstBoxToTheSecondPulledAsTh
                              craneMagnetPull(bodies.vector3(row, "x", "y", "z"),
                                              bodies.vector3(magnetRow, "x", "y", "z"), turn.toRotationMatrix());
     const Vector3 shown = kCubeMass * bodies.vector3(row, "ax", "ay", "az") -
-                          Vector3(0, 0, -kCubeMass * kGravity) - forceAt(contactForce, time);
+                          Vector3(0, 0, -kCubeMass * kG) - forceAt(contactForce, time);
     const double error = (shown - expected).norm();
     EXPECT_LT(error, 1e-8 * expected.norm()) << "t = " << time << ": " << shown.transpose() << " against "
                                              << expected.transpose();

@@ -33,7 +33,7 @@ std::map<std::string, std::string> decksRunElsewhere() {
   const std::string tests = std::string(LODESTONE_SOURCE_DIR) + "/tests";
   for (const auto& entry : std::filesystem::recursive_directory_iterator(tests)) {
     if (entry.path().extension() != ".cpp") continue;
-    const std::string text = readText(entry.path().string());
+    const std::string text = fileText(entry.path().string());
     for (size_t at = text.find(call); at != std::string::npos; at = text.find(call, at + 1)) {
       const size_t begin = at + call.size(), end = text.find("\")", begin);
       const std::string name = end == std::string::npos ? std::string() : text.substr(begin, end - begin);

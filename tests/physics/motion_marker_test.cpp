@@ -35,20 +35,20 @@ std::string drivenBody(const std::string& xMotion) {
               "<Simulate end_time=\"2\" print_interval=\"0.05\"/>");
 }
 
-struct Case {
+struct MarkerCase {
   const char* name;
   const char* xMotion;              // the X motion's attributes
   double positionTolerance = 1e-8;  // of the CG against the path
 };
 
-class DrivenAlongAPath : public ::testing::TestWithParam<Case> {};
+class DrivenAlongAPath : public ::testing::TestWithParam<MarkerCase> {};
 
 // At each of the 41 outputs: the CG within 1e-8 (see below) of R_J·path(t) and its velocity within 1e-6 of
 // R_J·path'(t); the body's Euler parameters within 1e-9 of (1, 0, 0, 0); each motion's force within 1e-5 N of
 // m (a − g)·e_k along e_k, J's k-th axis (the largest is about 30 N). A motion measured in ground's axes instead of
 // J's misses the path by centimetres; a reaction without gravity's share misses fy by up to 25 N.
 TEST_P(DrivenAlongAPath, FollowsItWithReactionsOfMassTimesAccelerationLessGravity) {
-  const Case c = GetParam();
+  const MarkerCase c = GetParam();
   const std::string xMotion = "<Motion_Marker id=\"5\" i_marker_id=\"20\" j_marker_id=\"10\" direction=\"X\" " +
                               std::string(c.xMotion) + "/>";
   const DeckRun run = runDeckText(std::string("motion_marker_") + c.name, drivenBody(xMotion));
@@ -88,8 +88,8 @@ TEST_P(DrivenAlongAPath, FollowsItWithReactionsOfMassTimesAccelerationLessGravit
 // The X motion as a displacement (the path exactly, to the assembly's 1e-12) or as its velocity, whose integral is
 // an IDAS state under integr_tol 1e-8: its position is held to 1e-7 (measured: 3.3e-8).
 INSTANTIATE_TEST_SUITE_P(DisplacementOrVelocity, DrivenAlongAPath,
-                         ::testing::Values(Case{"Displacement", "expr=\"0.3*SIN(2*TIME)\"", 1e-8},
-                                           Case{"Velocity", "val_type=\"V\" expr=\"0.6*COS(2*TIME)\"", 1e-7}),
+                         ::testing::Values(MarkerCase{"Displacement", "expr=\"0.3*SIN(2*TIME)\"", 1e-8},
+                                           MarkerCase{"Velocity", "val_type=\"V\" expr=\"0.6*COS(2*TIME)\"", 1e-7}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // B1, B2, B3: a body on a SPHERICAL joint at its CG, turned by three Motion_Markers of its body-fixed 1-2-3 angles

@@ -76,7 +76,7 @@ class SliderCrankRequests : public ::testing::Test {
 };
 
 // A vector and its magnitude in F1..F4 (or F5..F8), within `tolerance`.
-void expectVector(const std::array<double, 8>& f, size_t first, const Vec3& expected, double tolerance,
+void expectRequestVector(const std::array<double, 8>& f, size_t first, const Vec3& expected, double tolerance,
                   const std::string& what) {
   EXPECT_NEAR(f[first], expected.norm(), tolerance) << what << " magnitude";
   for (size_t k = 0; k < 3; ++k) EXPECT_NEAR(f[first + 1 + k], expected(k), tolerance) << what << " component " << k;
@@ -103,7 +103,7 @@ TEST_F(SliderCrankRequests, MarkerRequestsAreTheMarkersMotionFromBodiesCsv) {
     const std::string at = " at t=" + std::to_string(bodies_->at(crankRow, "time"));
 
     const std::array<double, 8> d = values(displacement[k].first);
-    expectVector(d, 0, rm.transpose() * (i.position - j.position), 1e-13, "displacement" + at);
+    expectRequestVector(d, 0, rm.transpose() * (i.position - j.position), 1e-13, "displacement" + at);
     EXPECT_EQ(d[4], 0) << "F5 of a displacement is unused";
     const Vec3 angles = euler313(j.rotation.transpose() * i.rotation);
     for (size_t c = 0; c < 3; ++c) {
@@ -111,12 +111,12 @@ TEST_F(SliderCrankRequests, MarkerRequestsAreTheMarkersMotionFromBodiesCsv) {
     }
 
     const std::array<double, 8> v = values(velocity[k].first);
-    expectVector(v, 0, rm.transpose() * (i.velocity - j.velocity), 1e-12, "velocity" + at);
-    expectVector(v, 4, rm.transpose() * (i.angularVelocity - j.angularVelocity), 1e-12, "angular velocity" + at);
+    expectRequestVector(v, 0, rm.transpose() * (i.velocity - j.velocity), 1e-12, "velocity" + at);
+    expectRequestVector(v, 4, rm.transpose() * (i.angularVelocity - j.angularVelocity), 1e-12, "angular velocity" + at);
 
     const std::array<double, 8> a = values(acceleration[k].first);
-    expectVector(a, 0, rm.transpose() * (i.acceleration - j.acceleration), 1e-11, "acceleration" + at);
-    expectVector(a, 4, rm.transpose() * (i.angularAcceleration - j.angularAcceleration), 1e-10,
+    expectRequestVector(a, 0, rm.transpose() * (i.acceleration - j.acceleration), 1e-11, "acceleration" + at);
+    expectRequestVector(a, 4, rm.transpose() * (i.angularAcceleration - j.angularAcceleration), 1e-10,
                  "angular acceleration" + at);
   }
   // Not a trivial motion: the small end swings about the pin, and its angles move (ψ follows the rod's angle
@@ -135,10 +135,10 @@ TEST_F(SliderCrankRequests, MarkerForceIsTheGasForceOnEitherSide) {
   ASSERT_EQ(onHead.size(), 101u);
   for (size_t k = 0; k < onSlider.size(); ++k) {
     const std::array<double, 8> slider = values(onSlider[k].first), head = values(onHead[k].first);
-    expectVector(slider, 0, Vec3(0, 0, -50), 1e-12, "gas force on the slider, guide axes");
-    expectVector(head, 0, Vec3(50, 0, 0), 1e-12, "gas force on the head, ground axes");
-    expectVector(slider, 4, Vec3::Zero(), 1e-12, "torque on the slider");
-    expectVector(head, 4, Vec3::Zero(), 1e-12, "torque on the head");
+    expectRequestVector(slider, 0, Vec3(0, 0, -50), 1e-12, "gas force on the slider, guide axes");
+    expectRequestVector(head, 0, Vec3(50, 0, 0), 1e-12, "gas force on the head, ground axes");
+    expectRequestVector(slider, 4, Vec3::Zero(), 1e-12, "torque on the slider");
+    expectRequestVector(head, 4, Vec3::Zero(), 1e-12, "torque on the head");
   }
 }
 
@@ -156,8 +156,8 @@ TEST_F(SliderCrankRequests, MarkerForceSumsTheJointAndTheMotionBetweenItsMarkers
     const std::array<double, 8> f = values(bearing[k].first);
     const Vec3 force = joints_->vector3(joint[k], "fx", "fy", "fz") + joints_->vector3(motor[k], "fx", "fy", "fz");
     const Vec3 torque = joints_->vector3(joint[k], "tx", "ty", "tz") + joints_->vector3(motor[k], "tx", "ty", "tz");
-    expectVector(f, 0, force, 1e-12 * force.norm(), "bearing force");
-    expectVector(f, 4, torque, 1e-12 * torque.norm(), "bearing torque");
+    expectRequestVector(f, 0, force, 1e-12 * force.norm(), "bearing force");
+    expectRequestVector(f, 4, torque, 1e-12 * torque.norm(), "bearing torque");
     largestMotorTorque = std::max(largestMotorTorque, std::fabs(joints_->at(motor[k], "tz")));
   }
   EXPECT_GT(largestMotorTorque, 5) << "the motor torque is in the sum";

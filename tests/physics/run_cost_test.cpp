@@ -16,7 +16,7 @@ namespace {
 // 1e16 of issue 18: the whole second would take about a million steps. A sensor halts it at t = 0.1 s, long after
 // the warning could appear and long before the million.
 std::string stiffInclineDeck() {
-  std::string deck = readText(std::string(LODESTONE_SOURCE_DIR) + "/models/incline_sticking.xml");
+  std::string deck = fileText(std::string(LODESTONE_SOURCE_DIR) + "/models/incline_sticking.xml");
   const size_t stiffness = deck.find("stiffness=\"1e7\"");
   EXPECT_NE(stiffness, std::string::npos);
   deck.replace(stiffness, 15, "stiffness=\"1e16\"");
@@ -29,7 +29,7 @@ TEST(RunCost, AStiffContactThatHoldsTheStepsShortIsNamedEarly) {
   const std::string deck = stiffInclineDeck();
   const DeckRun run = runDeckText("stiff_incline", deck);
   ASSERT_TRUE(run.completed);
-  const std::string log = readText(run.output / "run.log");
+  const std::string log = fileText(run.output / "run.log");
   const std::regex pace(
       " WARNING: this segment has taken (\\d+) steps to t=(\\S+) \\(mean step (\\S+)\\); at this pace it needs about "
       "(\\S+) steps to t=1.000000E\\+00\\.");

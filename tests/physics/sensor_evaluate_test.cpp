@@ -14,7 +14,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 const double kCrossingTime = std::sqrt(2 * 0.5 / kG);
 const double kCrossingSpeed = -std::sqrt(2 * kG * 0.5);
 

@@ -14,7 +14,6 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kG = 9.81;
 const double kCrossing = std::sqrt(2 * 0.5 / kG);
 
 struct SensorRun {

@@ -66,7 +66,7 @@ TEST(ExampleDecks, PointCloudBoxRestsOnItsNinePointsByTheLeverRule) {
 
 // The same box with its CG in the middle: a symmetric layout, nine equal shares of the weight.
 TEST(PointCloud, SymmetricBoxSharesItsWeightEquallyOverItsPoints) {
-  std::string text = readText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "point_cloud_box_on_plane.xml");
+  std::string text = fileText(std::filesystem::path(LODESTONE_SOURCE_DIR) / "models" / "point_cloud_box_on_plane.xml");
   const std::string offsetCg = "pos_x=\"0.03\" pos_z=\"0.051\"";
   ASSERT_NE(text.find(offsetCg), std::string::npos);
   text.replace(text.find(offsetCg), offsetCg.size(), "pos_z=\"0.051\"");

@@ -21,7 +21,7 @@ std::string scientificText(double value) {
 }
 
 // A 2 kg bar on a revolute joint about ground y at the origin, its CG at (0.5, 0, 0) in the deck: sideways.
-std::string pendulum(const std::string& commands, const std::string& jointMarkerOffset = "") {
+std::string pendulumAt(const std::string& commands, const std::string& jointMarkerOffset = "") {
   return deck(R"(<Param_Transient integr_tol="1e-7"/>
 <Force_Gravity grav_z="-9.81"/>
 <Body_Rigid id="1" isground="TRUE"/>
@@ -36,7 +36,7 @@ std::string pendulum(const std::string& commands, const std::string& jointMarker
 // Hanging straight down, the CG is 0.5 below the pivot and the joint carries the weight, 19.62 N, on the bar (its
 // I marker); the equilibrium holds to 1e-9 (a Newton solve that stopped early, or sideways, misses by far more).
 TEST(StaticAnalysis, PendulumHangsStraightDownAndStaysThere) {
-  const DeckRun run = runDeckText("static_pendulum", pendulum("<Simulate analysis_type=\"Static\"/>\n"
+  const DeckRun run = runDeckText("static_pendulum", pendulumAt("<Simulate analysis_type=\"Static\"/>\n"
                                                                "<Simulate end_time=\"1\" print_interval=\"0.5\"/>"));
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
@@ -49,14 +49,14 @@ TEST(StaticAnalysis, PendulumHangsStraightDownAndStaysThere) {
     EXPECT_NEAR(joints.at(row, "fz"), 2 * 9.81, 1e-8) << row;
     EXPECT_NEAR(joints.at(row, "fx"), 0, 1e-8) << row;
   }
-  const std::string log = readText(run.output / "run.log");
+  const std::string log = fileText(run.output / "run.log");
   EXPECT_NE(log.find("Static equilibrium found in"), std::string::npos) << log;
   EXPECT_NE(log.find("STATIC ANALYSIS COMPLETED"), std::string::npos) << log;
 }
 
 // The pendulum with a Param_Static in its model.
 std::string pendulumWithLimits(const std::string& paramStatic, const std::string& commands) {
-  std::string text = pendulum(commands);
+  std::string text = pendulumAt(commands);
   const std::string transient = "<Param_Transient integr_tol=\"1e-7\"/>";
   return text.replace(text.find(transient), transient.size(), transient + "\n" + paramStatic);
 }
@@ -67,7 +67,7 @@ struct StaticLine {
   double loadLeft = -1;
 };
 StaticLine staticLine(const DeckRun& run) {
-  const std::string log = readText(run.output / "run.log");
+  const std::string log = fileText(run.output / "run.log");
   const size_t at = log.find("Static equilibrium found in ");
   if (at == std::string::npos) return {};
   StaticLine line;
@@ -84,7 +84,7 @@ StaticLine staticLine(const DeckRun& run) {
 // applied too, but the pendulum's joint error stays far below it and the default, so this test cannot tell.)
 TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
   const std::string statics = "<Simulate analysis_type=\"Static\"/>";
-  const DeckRun strict = runDeckText("static_default_limits", pendulum(statics));
+  const DeckRun strict = runDeckText("static_default_limits", pendulumAt(statics));
   ASSERT_TRUE(strict.completed);
   const StaticLine byDefault = staticLine(strict);
   RecordProperty("default_iterations", byDefault.iterations);
@@ -94,7 +94,7 @@ TEST(StaticAnalysis, ParamStaticLimitsAreHonoured) {
       pendulumWithLimits(R"(<Param_Static method="FIM_D" max_imbalance="5" max_error="1e-3" stability="1e-10"
                              max_ke_tol="1e-5" max_dq_tol="0.001" max_num_iter="75"/>)",
                          statics));
-  ASSERT_TRUE(loose.completed) << readText(loose.output / "run.log");
+  ASSERT_TRUE(loose.completed) << fileText(loose.output / "run.log");
   const StaticLine looser = staticLine(loose);
   RecordProperty("loose_iterations", looser.iterations);
   RecordProperty("loose_load_left", sci(looser.loadLeft));
@@ -124,7 +124,8 @@ TEST(StaticAnalysis, FreeBodyHasNoEquilibriumAndTheRunSaysSo) {
 // smallest change (a translation and a turn together), the log says by how much, and the assembled configuration
 // is written: the joint marker at the pivot to 1e-12.
 TEST(AssemblyAnalysis, MovesABodyOntoAJointItsMarkersMiss) {
-  const DeckRun run = runDeckText("assembly_offset", pendulum("<Simulate analysis_type=\"Assembly\"/>", "pos_z=\"0.001\""));
+  const DeckRun run =
+      runDeckText("assembly_offset", pendulumAt("<Simulate analysis_type=\"Assembly\"/>", "pos_z=\"0.001\""));
   ASSERT_TRUE(run.completed);
   const ResultsTable bodies((run.output / "bodies.csv").string());
   ASSERT_EQ(bodies.rowCount(), 1u);
@@ -135,7 +136,7 @@ TEST(AssemblyAnalysis, MovesABodyOntoAJointItsMarkersMiss) {
   const double moved = (bodies.vector3(0, "x", "y", "z") - Eigen::Vector3d(0.5, 0, 0)).norm();
   EXPECT_GT(moved, 5e-4);
   EXPECT_LT(moved, 1.1e-3);
-  const std::string log = readText(run.output / "run.log");
+  const std::string log = fileText(run.output / "run.log");
   EXPECT_NE(log.find("assembly_offset.xml:7:1) moved " + scientificText(moved) + " and turned"), std::string::npos) << log;
   EXPECT_NE(log.find("ASSEMBLY COMPLETED"), std::string::npos) << log;
 }

@@ -17,13 +17,13 @@ namespace {
 
 using namespace testing;
 
-const std::string kBuiltIn = kUsersubModels + "outputs_builtin.xml";
+const std::string kOutputs = kUsersubModels + "outputs_builtin.xml";
 
 // outputs_builtin.xml with element `id`'s line replaced by `line` (or removed when `line` is empty).
-std::string swapped(const std::string& id, const std::string& line) { return withElementLine(kBuiltIn, id, line); }
+std::string swappedOut(const std::string& id, const std::string& line) { return withElementLine(kOutputs, id, line); }
 
 // Element `id`'s line from the C twin or, with the script's absolute path, from the Python twin.
-std::string twinLine(const std::string& id, bool python) {
+std::string outputTwinLine(const std::string& id, bool python) {
   std::string line =
       elementLine(readFile(kUsersubModels + (python ? "outputs_python.xml" : "outputs_usersub.xml")), id);
   if (python) {
@@ -60,7 +60,7 @@ class OutputSubroutineRun : public SubroutineRun {
  protected:
   // "deck.xml:LINE:5: Kind id=N: ", how a deck error on element id's line begins.
   std::string where(const std::string& name, const std::string& kind, const std::string& id) {
-    return folder / (name + ".xml") + ":" + std::to_string(lineOf(readFile(kBuiltIn), " id=\"" + id + "\"")) +
+    return folder / (name + ".xml") + ":" + std::to_string(lineOf(readFile(kOutputs), " id=\"" + id + "\"")) +
            ":5: " + kind + " id=" + id + ": ";
   }
 };
@@ -68,7 +68,7 @@ class OutputSubroutineRun : public SubroutineRun {
 // Each family alone, in C and in Python, gives the expression's results byte for byte; and the reference is one
 // these could miss: the sensor halts the run before its end time, the request's values move, the state grows.
 TEST_F(OutputSubroutineRun, EachSubroutineEqualsItsExpressionElementBitForBit) {
-  ASSERT_EQ(run(kBuiltIn, "builtin"), 0) << stderrText();
+  ASSERT_EQ(run(kOutputs, "builtin"), 0) << stderrText();
   const std::string bodies = results("builtin", "bodies.csv");
   const std::string requests = results("builtin", "requests.csv");
   // Halted by the sensor: rows every 0.01 s from 0 up to the halt, short of the end time (1 s, 101 rows each body).
@@ -79,7 +79,7 @@ TEST_F(OutputSubroutineRun, EachSubroutineEqualsItsExpressionElementBitForBit) {
   for (const auto& [id, function] : families) {
     for (const bool python : {false, true}) {
       const std::string name = function + (python ? "_python" : "_c");
-      ASSERT_EQ(runDeck(name, swapped(id, twinLine(id, python))), 0) << name << ": " << stderrText();
+      ASSERT_EQ(runDeck(name, swappedOut(id, outputTwinLine(id, python))), 0) << name << ": " << stderrText();
       EXPECT_EQ(results(name, "bodies.csv"), bodies) << name << " differs from the expression element";
       EXPECT_EQ(asExpressionRequest(results(name, "requests.csv")), requests)
           << name << " differs from the expression element";
@@ -104,7 +104,7 @@ TEST_F(OutputSubroutineRun, EachSubroutineEqualsItsExpressionElementBitForBit) {
   for (size_t k = 0; k < state.size(); ++k) EXPECT_NEAR(rate[k], dx[k] - 2 * state[k], 1e-6) << "output " << k;
   EXPECT_GT(std::fabs(state.back() - 0.01), 1e-4);
   // Without the sensor the run reaches its end time, 1 s.
-  ASSERT_EQ(runDeck("no_sensor", swapped("500", "")), 0) << stderrText();
+  ASSERT_EQ(runDeck("no_sensor", swappedOut("500", "")), 0) << stderrText();
   EXPECT_GT(rows(results("no_sensor", "bodies.csv")), rows(bodies));
 }
 
@@ -119,14 +119,14 @@ TEST_F(OutputSubroutineRun, FailuresSayWhatAndWhere) {
       {"700", "Control_Diff", "DIFSUB", diff}};
   for (const auto& [id, kind, function, opening] : elements) {
     const std::string missing = function + "_missing_symbol";
-    EXPECT_EQ(runDeck(missing, swapped(id, opening + "usrsub_dll_name=\"usersub_examples\" "
+    EXPECT_EQ(runDeck(missing, swappedOut(id, opening + "usrsub_dll_name=\"usersub_examples\" "
                                                      "usrsub_fnc_name=\"NO_SUCH\"/>")),
               1);
     EXPECT_NE(stderrText().find(where(missing, kind, id) + "usrsub_fnc_name=\"NO_SUCH\": no function NO_SUCH in "),
               std::string::npos)
         << stderrText();
     const std::string script = function + "_missing_function";
-    EXPECT_EQ(runDeck(script, swapped(id, opening + "script_name=\"" + fixtures + "\" interpreter=\"Python\"/>")),
+    EXPECT_EQ(runDeck(script, swappedOut(id, opening + "script_name=\"" + fixtures + "\" interpreter=\"Python\"/>")),
               1);
     EXPECT_NE(stderrText().find(where(script, kind, id) + "usrsub_fnc_name=\"" + function + "\": no function " +
                                 function + " in " + fixtures + " (it defines "),
@@ -134,7 +134,7 @@ TEST_F(OutputSubroutineRun, FailuresSayWhatAndWhere) {
         << stderrText();
     // A set-up call that asks to stop (too few numbers) stops the build on the element's line.
     const std::string setup = function + "_setup_stop";
-    EXPECT_EQ(runDeck(setup, swapped(id, opening + "usrsub_dll_name=\"usersub_examples\" "
+    EXPECT_EQ(runDeck(setup, swappedOut(id, opening + "usrsub_dll_name=\"usersub_examples\" "
                                                    "usrsub_param_string=\"USER(12)\"/>")),
               1);
     EXPECT_NE(stderrText().find(where(setup, kind, id) + "the set-up call (iflag = 1): " + kind + " id=" + id + " ("),
@@ -146,9 +146,9 @@ TEST_F(OutputSubroutineRun, FailuresSayWhatAndWhere) {
 
   // A Python exception: exit 2, the reason naming the element, the function, its file and the time.
   const std::string element = "Sensor_Event id=500 (" + (folder / "sensor_raises.xml") + ":" +
-                              std::to_string(lineOf(readFile(kBuiltIn), " id=\"500\"")) + ":5): ";
+                              std::to_string(lineOf(readFile(kOutputs), " id=\"500\"")) + ":5): ";
   const std::string python = "script_name=\"" + fixtures + "\" interpreter=\"Python\" ";
-  EXPECT_EQ(runDeck("sensor_raises", swapped("500", sensor + python + "usrsub_fnc_name=\"SENSUB_RAISES\"/>")),
+  EXPECT_EQ(runDeck("sensor_raises", swappedOut("500", sensor + python + "usrsub_fnc_name=\"SENSUB_RAISES\"/>")),
             2);
   EXPECT_NE(stderrText().find(element + "SENSUB_RAISES in " + fixtures +
                               " raised ZeroDivisionError: float division by zero (line 7) at t="),
@@ -156,14 +156,14 @@ TEST_F(OutputSubroutineRun, FailuresSayWhatAndWhere) {
       << stderrText();
   EXPECT_NE(log("sensor_raises").find("traceback of SENSUB_RAISES:"), std::string::npos);
 
-  EXPECT_EQ(runDeck("diff_raises", swapped("700", diff + python + "usrsub_fnc_name=\"DIFSUB_RAISES\"/>")),
+  EXPECT_EQ(runDeck("diff_raises", swappedOut("700", diff + python + "usrsub_fnc_name=\"DIFSUB_RAISES\"/>")),
             2);
   EXPECT_NE(stderrText().find("DIFSUB_RAISES in " + fixtures + " raised ValueError: no derivative past t=0.1 "
                               "(line 17) at t="),
             std::string::npos)
       << stderrText();
 
-  EXPECT_EQ(runDeck("request_seven", swapped("600", request + python + "usrsub_fnc_name=\"REQSUB_SEVEN\"/>")),
+  EXPECT_EQ(runDeck("request_seven", swappedOut("600", request + python + "usrsub_fnc_name=\"REQSUB_SEVEN\"/>")),
             2);
   EXPECT_NE(stderrText().find("REQSUB_SEVEN in " + fixtures + " returned 7 values ([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, "
                               "0.0]); it must return a sequence of 8 numbers, [f1, f2, f3, f4, f5, f6, f7, f8], the "
@@ -175,7 +175,7 @@ TEST_F(OutputSubroutineRun, FailuresSayWhatAndWhere) {
 // Libraries that are not installed (as Altair's msautoutils and mbdtire are not): `check` warns, once per library,
 // and exits 0; `run` stops before integrating with one error line per library naming every element that needs it.
 TEST_F(OutputSubroutineRun, MissingLibrariesAreSaidOncePerLibrary) {
-  std::string deck = swapped("500", "<Sensor_Event id=\"500\" value=\"0.12\" compare=\"GE\" halt=\"TRUE\" "
+  std::string deck = swappedOut("500", "<Sensor_Event id=\"500\" value=\"0.12\" compare=\"GE\" halt=\"TRUE\" "
                                     "type=\"USERSUB\" usrsub_dll_name=\"vendor_a\" "
                                     "usrsub_param_string=\"USER(12, 22)\"/>");
   replaceElementLine(deck, "600", "<Post_Request id=\"600\" type=\"USERSUB\" usrsub_dll_name=\"vendor_b\"/>");

@@ -18,6 +18,9 @@
 
 namespace lodestone::testing {
 
+// Gravity as the tests' decks write it, m/s².
+inline constexpr double kG = 9.81;
+
 // A measured value for RecordProperty, with enough digits to report errors of 1e-9.
 inline std::string sci(double value) {
   char text[32];

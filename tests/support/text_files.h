@@ -41,7 +41,7 @@ inline long logCount(const std::filesystem::path& log, const std::string& label)
 }
 
 // The whole file; empty when it cannot be read.
-inline std::string readText(const std::filesystem::path& path) {
+inline std::string fileText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "collision_test_support.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
@@ -17,7 +18,6 @@ using testing::frictionRadius;
 using testing::poseOf;
 using testing::sumOfShares;
 
-constexpr double kPi = std::numbers::pi;
 constexpr double kTolerance = 1e-12;
 
 // The mean distance of a unit square's points from its centre, (√2 + ln(1 + √2))/6: a spinning square face under

@@ -12,13 +12,13 @@
 #include "collision/tessellation.h"
 #include "collision_test_support.h"
 #include "mesh_test_support.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
 using testing::poseOf;
 
-constexpr double kPi = std::numbers::pi;
 
 // A moves from `start` along the unit `direction`; it touches B at path parameter `touching`.
 void expectRootAtTouching(const Shape& a, const Matrix3& rotationA, const Vector3& start, const Vector3& direction,

@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 
 #include "collision/curve2d.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 std::vector<Vector2> ellipsePoints(double a, double b, int count, double from = 0, double to = 2 * kPi,
                                    bool includeEnd = false) {

@@ -14,14 +14,14 @@
 
 #include "collision/curve_contact_2d.h"
 #include "collision/narrow_phase.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // `count` points of the ellipse with semi-axes a (along x) and b (along y) about `centre`, counter-clockwise.
-std::vector<Vector2> ellipsePoints(double a, double b, int count, const Vector2& centre = Vector2::Zero()) {
+std::vector<Vector2> ellipseOutline(double a, double b, int count, const Vector2& centre = Vector2::Zero()) {
   std::vector<Vector2> points;
   for (int k = 0; k < count; ++k) {
     const double angle = 2 * kPi * k / count;
@@ -32,7 +32,7 @@ std::vector<Vector2> ellipsePoints(double a, double b, int count, const Vector2&
 
 SplineCurve2d circle(const Vector2& centre, double radius, int count,
                      CurveMaterial material = CurveMaterial::Inside) {
-  return SplineCurve2d(ellipsePoints(radius, radius, count, centre), true, material);
+  return SplineCurve2d(ellipseOutline(radius, radius, count, centre), true, material);
 }
 
 // The line y = 0 from x = −halfWidth to +halfWidth, material below (y < 0).
@@ -321,8 +321,8 @@ TEST(CurveContact2d, PinPressedIntoTheWallOfAHole) {
 // its centroid at the centre by symmetry. Tolerances as for the lens at 128 points (2e-7 of the area, 4e-9·a).
 TEST(CurveContact2d, CrossedEllipsesMakeOneRegionWithFourCorners) {
   constexpr double kA = 0.06, kB = 0.025;
-  const SplineCurve2d a(ellipsePoints(kA, kB, 128), true, CurveMaterial::Inside);
-  const SplineCurve2d b(ellipsePoints(kB, kA, 128), true, CurveMaterial::Inside);
+  const SplineCurve2d a(ellipseOutline(kA, kB, 128), true, CurveMaterial::Inside);
+  const SplineCurve2d b(ellipseOutline(kB, kA, 128), true, CurveMaterial::Inside);
   // ∫₀^x s·√(1 − t²/r²) dt.
   auto strip = [](double r, double s, double x) {
     return 0.5 * (s / r) * (x * std::sqrt(r * r - x * x) + r * r * std::asin(x / r));
@@ -356,7 +356,7 @@ TEST(CurveContact2d, AWavyGroundMakesOneContactPerRegion) {
     const double x = -0.15 + 0.3 * k / 120;
     wave.emplace_back(x, -0.022 + 0.006 * std::cos(2 * kPi * x / 0.1));
   }
-  const SplineCurve2d ellipse(ellipsePoints(kA, kB, 256), true, CurveMaterial::Inside);
+  const SplineCurve2d ellipse(ellipseOutline(kA, kB, 256), true, CurveMaterial::Inside);
   const SplineCurve2d ground(wave, false, CurveMaterial::Right);
   const CurveContactResult result = curveContact(ellipse, ground, 1e-3);
   ASSERT_EQ(result.status, CurveContactStatus::Contact);

@@ -12,11 +12,11 @@
 
 #include "collision/grid_surface.h"
 #include "collision/narrow_phase.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 std::vector<double> spaced(double from, double to, int count) {
   std::vector<double> values;

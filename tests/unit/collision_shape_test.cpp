@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 
 #include "collision/shape.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // Points on the shape's surface in its own frame (rims, ends and sides, where the extremes are).
 std::vector<Vector3> surfaceSamples(const Shape& shape) {

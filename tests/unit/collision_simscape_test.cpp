@@ -12,6 +12,7 @@
 #include "collision/mesh_geometry.h"
 #include "collision/tessellation.h"
 #include "collision_test_support.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
@@ -23,8 +24,7 @@ using testing::poseOf;
 using testing::someRotations;
 using testing::sumOfShares;
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kTolerance = 1e-12;
+constexpr double kExact = 1e-12;
 
 // A plane through `origin` whose normal (its marker's z) is the unit `normal`.
 Pose planePose(const Vector3& origin, const Vector3& normal) {
@@ -42,17 +42,17 @@ TEST(CollisionPlane, SphereUnderThePlaneTouchesAtItsDeepestPointWithTheCapArea) 
     const Vector3 origin(0.2, -0.1, 0.3);
     const Vector3 centre = origin + 0.4 * normal + 0.7 * normal.unitOrthogonal();
     std::vector<ContactPoint> points;
-    EXPECT_NEAR(collide(ball, poseOf(centre), plane, planePose(origin, normal), 0, points), -0.1, kTolerance);
+    EXPECT_NEAR(collide(ball, poseOf(centre), plane, planePose(origin, normal), 0, points), -0.1, kExact);
     ASSERT_EQ(points.size(), 1u);
-    EXPECT_NEAR(points[0].depth, 0.1, kTolerance);
-    EXPECT_LT((points[0].normal - normal).norm(), kTolerance);
-    EXPECT_LT((points[0].pointOnA - (centre - 0.5 * normal)).norm(), kTolerance);
-    EXPECT_NEAR(points[0].area, kPi * (2 * 0.5 * 0.1 - 0.01), kTolerance);
+    EXPECT_NEAR(points[0].depth, 0.1, kExact);
+    EXPECT_LT((points[0].normal - normal).norm(), kExact);
+    EXPECT_LT((points[0].pointOnA - (centre - 0.5 * normal)).norm(), kExact);
+    EXPECT_NEAR(points[0].area, kPi * (2 * 0.5 * 0.1 - 0.01), kExact);
     expectConventions(points);
     // Above it: the gap, nothing appended.
     points.clear();
     EXPECT_NEAR(collide(ball, poseOf(centre + 0.3 * normal), plane, planePose(origin, normal), 1, points), 0.2,
-                kTolerance);
+                kExact);
     EXPECT_TRUE(points.empty());
   }
 }
@@ -66,14 +66,14 @@ TEST(CollisionPlane, BoxFlatOnThePlaneIsOnePatchOverItsFace) {
       const Matrix3 rotation = planeAt.rotation * Eigen::AngleAxisd(yaw, Vector3::UnitZ()).toRotationMatrix();
       const Vector3 centre = planeAt.position + 0.19 * normal + 0.3 * normal.unitOrthogonal();
       std::vector<ContactPoint> points;
-      EXPECT_NEAR(collide(box, poseOf(centre, rotation), plane, planeAt, 0, points), -0.01, kTolerance);
+      EXPECT_NEAR(collide(box, poseOf(centre, rotation), plane, planeAt, 0, points), -0.01, kExact);
       ASSERT_GE(points.size(), 4u);
       for (const ContactPoint& point : points) {
-        EXPECT_NEAR(point.depth, 0.01, kTolerance);
-        EXPECT_LT((point.normal - normal).norm(), kTolerance);
+        EXPECT_NEAR(point.depth, 0.01, kExact);
+        EXPECT_LT((point.normal - normal).norm(), kExact);
         EXPECT_NEAR(point.area, 1.0 * 0.6, 1e-12);
       }
-      EXPECT_NEAR(sumOfShares(points), 1.0, kTolerance);
+      EXPECT_NEAR(sumOfShares(points), 1.0, kExact);
       // Uniform pressure: the centre of pressure under the box's centre, halfway into the layer.
       EXPECT_LT((centreOfPressure(points) - (centre - 0.195 * normal)).norm(), 1e-12);
       expectConventions(points);
@@ -93,7 +93,7 @@ TEST(CollisionPlane, TiltedBoxReachesTheDepthOfItsLowestCorner) {
       const double reach = (rotation.transpose() * normal).cwiseAbs().dot(half);
       std::vector<ContactPoint> points;
       const double distance = collide(box, poseOf(centre, rotation), plane, planeAt, 0, points);
-      EXPECT_NEAR(distance, normal.dot(centre) - reach, kTolerance);
+      EXPECT_NEAR(distance, normal.dot(centre) - reach, kExact);
       if (distance < 0) {
         ASSERT_FALSE(points.empty());
         EXPECT_NEAR(sumOfShares(points), 1.0, 1e-12);
@@ -108,7 +108,7 @@ TEST(CollisionPlane, CylinderStandingHasItsCapAsAPatchAndLyingItsLine) {
   const Pose planeAt = planePose(Vector3::Zero(), Vector3::UnitZ());
   // Standing on its end, 2 mm deep: the whole cap presses, centred.
   std::vector<ContactPoint> points;
-  EXPECT_NEAR(collide(cylinder, poseOf(Vector3(0.3, 0.1, 0.248)), plane, planeAt, 0, points), -0.002, kTolerance);
+  EXPECT_NEAR(collide(cylinder, poseOf(Vector3(0.3, 0.1, 0.248)), plane, planeAt, 0, points), -0.002, kExact);
   ASSERT_GE(points.size(), 3u);
   for (const ContactPoint& point : points) {
     // As on a box's face (CollisionCylinderBox): the side's line along one generator carries (δ/R)^1.5 of the weight,
@@ -121,7 +121,7 @@ TEST(CollisionPlane, CylinderStandingHasItsCapAsAPatchAndLyingItsLine) {
   // Lying along x, 1 mm deep: a line along its length, the strip 2·√(2rδ − δ²) wide.
   points.clear();
   const Pose lying = poseOf(Vector3(0, 0, 0.099), kPi / 2, Vector3::UnitY());
-  EXPECT_NEAR(collide(cylinder, lying, plane, planeAt, 0, points), -0.001, kTolerance);
+  EXPECT_NEAR(collide(cylinder, lying, plane, planeAt, 0, points), -0.001, kExact);
   ASSERT_GE(points.size(), 2u);
   for (const ContactPoint& point : points) {
     EXPECT_NEAR(point.depth, 0.001, 1e-12);
@@ -136,7 +136,7 @@ TEST(CollisionPlane, CylinderStandingHasItsCapAsAPatchAndLyingItsLine) {
     const double reach = 0.25 * std::cos(tilt) + 0.1 * std::sin(tilt);
     EXPECT_NEAR(collide(cylinder, poseOf(Vector3(0, 0, reach - 0.003), tilt, Vector3::UnitX()), plane, planeAt, 0,
                         points),
-                -0.003, kTolerance);
+                -0.003, kExact);
     ASSERT_FALSE(points.empty());
     EXPECT_NEAR(sumOfShares(points), 1.0, 1e-12);
     expectConventions(points);
@@ -148,14 +148,14 @@ TEST(CollisionPlane, FrustumStandsOnItsBottomAndItsTop) {
   const Pose planeAt = planePose(Vector3::Zero(), Vector3::UnitZ());
   std::vector<ContactPoint> points;
   // On its bottom (the frame origin), 1 mm deep.
-  EXPECT_NEAR(collide(frustum, poseOf(Vector3(0, 0, -0.001)), plane, planeAt, 0, points), -0.001, kTolerance);
+  EXPECT_NEAR(collide(frustum, poseOf(Vector3(0, 0, -0.001)), plane, planeAt, 0, points), -0.001, kExact);
   ASSERT_FALSE(points.empty());
   EXPECT_NEAR(points[0].area, kPi * 0.04, 0.012 * kPi * 0.04);
   EXPECT_LT((centreOfPressure(points) - Vector3(0, 0, -0.0005)).norm(), 1e-4);  // the generator's trace, as above
   // Upside down on its top.
   points.clear();
   EXPECT_NEAR(collide(frustum, poseOf(Vector3(0, 0, 0.299), kPi, Vector3::UnitX()), plane, planeAt, 0, points), -0.001,
-              kTolerance);
+              kExact);
   ASSERT_FALSE(points.empty());
   EXPECT_NEAR(points[0].area, kPi * 0.01, 0.012 * kPi * 0.01);
   // Lying on its side: the lowest generator touches first; the slant makes the bottom rim the lowest point.
@@ -166,7 +166,7 @@ TEST(CollisionPlane, FrustumStandsOnItsBottomAndItsTop) {
     const double bottomLow = -0.2 * sine, topLow = 0.3 * axis.z() - 0.1 * sine;
     const double lowest = std::min(bottomLow, topLow);
     EXPECT_NEAR(collide(frustum, poseOf(Vector3(0, 0, 0.004 - lowest), rotation), plane, planeAt, 0, points), 0.004,
-                kTolerance);
+                kExact);
   }
 }
 
@@ -180,7 +180,7 @@ TEST(CollisionPlane, EllipsoidTouchesAtItsSupportPointWithTheSectionArea) {
       std::vector<ContactPoint> points;
       EXPECT_NEAR(collide(ellipsoid, poseOf(centre, rotation), plane, planePose(Vector3(0.5, 0.5, 0), normal), 0,
                           points),
-                  -0.01, kTolerance);
+                  -0.01, kExact);
       ASSERT_EQ(points.size(), 1u);
       // The deepest point lies on the ellipsoid and 0.01 below the plane.
       const Vector3 onEllipsoid = rotation.transpose() * (points[0].pointOnA - centre);
@@ -205,7 +205,7 @@ TEST(CollisionPlane, DiskTouchesAtItsLowestRimPointAndLiesFlatAsAPatch) {
     std::vector<ContactPoint> points;
     const double centreHeight = 0.2 * std::sin(tilt) - 0.002;
     EXPECT_NEAR(collide(disk, poseOf(Vector3(1, 0, centreHeight), tilt, Vector3::UnitY()), plane, planeAt, 0, points),
-                -0.002, kTolerance);
+                -0.002, kExact);
     ASSERT_FALSE(points.empty());
     EXPECT_NEAR(sumOfShares(points), 1.0, 1e-12);
     expectConventions(points);
@@ -214,7 +214,7 @@ TEST(CollisionPlane, DiskTouchesAtItsLowestRimPointAndLiesFlatAsAPatch) {
   }
   // Flat: the whole disk at once, its centre of pressure at its centre.
   std::vector<ContactPoint> points;
-  EXPECT_NEAR(collide(disk, poseOf(Vector3(0.1, 0.2, -0.001)), plane, planeAt, 0, points), -0.001, kTolerance);
+  EXPECT_NEAR(collide(disk, poseOf(Vector3(0.1, 0.2, -0.001)), plane, planeAt, 0, points), -0.001, kExact);
   ASSERT_GE(points.size(), 3u);
   EXPECT_NEAR(points[0].area, kPi * 0.04, 0.012 * kPi * 0.04);
   EXPECT_LT((centreOfPressure(points) - Vector3(0.1, 0.2, -0.0005)).norm(), 1e-12);
@@ -271,7 +271,7 @@ TEST(CollisionPoint, PointInsideEachSolidIsPushedOutThroughTheNearestSurface) {
           << shapeTypeName(c.shape.type);
       ASSERT_EQ(points.size(), 1u);
       EXPECT_LT((points[0].normal - rotation * c.outward).norm(), 1e-9) << shapeTypeName(c.shape.type);
-      EXPECT_LT((points[0].pointOnA - x).norm(), kTolerance);
+      EXPECT_LT((points[0].pointOnA - x).norm(), kExact);
       EXPECT_EQ(points[0].cloudPoint, -1);
       expectConventions(points);
       expectSwappedMirrors(Shape::point(), poseOf(x), c.shape, shapePose);
@@ -370,16 +370,16 @@ TEST(CollisionDisk, DiskOnABoxIsACylinderOfNoLength) {
     std::vector<ContactPoint> points;
     const double centreHeight = 0.2 * std::sin(tilt) - 0.004;
     const Pose diskPose = poseOf(Vector3(0.1, 0, centreHeight), tilt, Vector3::UnitY());
-    EXPECT_NEAR(collide(disk, diskPose, box, boxPose, 0, points), -0.004, kTolerance) << "tilt " << tilt;
+    EXPECT_NEAR(collide(disk, diskPose, box, boxPose, 0, points), -0.004, kExact) << "tilt " << tilt;
     ASSERT_FALSE(points.empty());
-    for (const ContactPoint& point : points) EXPECT_LT((point.normal - Vector3::UnitZ()).norm(), kTolerance);
+    for (const ContactPoint& point : points) EXPECT_LT((point.normal - Vector3::UnitZ()).norm(), kExact);
     EXPECT_NEAR(sumOfShares(points), 1.0, 1e-12);
     expectConventions(points);
     expectSwappedMirrors(disk, diskPose, box, boxPose);
   }
   // Flat: the whole disk, one patch centred on it.
   std::vector<ContactPoint> points;
-  EXPECT_NEAR(collide(disk, poseOf(Vector3(0.3, -0.2, -0.002)), box, boxPose, 0, points), -0.002, kTolerance);
+  EXPECT_NEAR(collide(disk, poseOf(Vector3(0.3, -0.2, -0.002)), box, boxPose, 0, points), -0.002, kExact);
   ASSERT_GE(points.size(), 3u);
   for (const ContactPoint& point : points) {
     EXPECT_NEAR(point.depth, 0.002, 1e-12);

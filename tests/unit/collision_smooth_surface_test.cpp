@@ -11,6 +11,7 @@
 #include "collision/smooth_surface.h"
 #include "collision/tessellation.h"
 #include "collision_test_support.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
@@ -19,7 +20,6 @@ using testing::centreOfPressure;
 using testing::poseOf;
 using testing::sumOfShares;
 
-constexpr double kPi = std::numbers::pi;
 constexpr double kCrease = kDefaultCreaseAngleDegrees * kPi / 180;
 constexpr double kRadius = 0.05;
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "collision_test_support.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
@@ -15,8 +16,7 @@ using testing::expectSwappedMirrors;
 using testing::poseOf;
 using testing::someRotations;
 
-constexpr double kPi = std::numbers::pi;
-constexpr double kTolerance = 1e-12;
+constexpr double kRoundOff = 1e-12;
 
 // Checks one contact: B at `poseB`, sphere A of `radius` centred at poseB·localCentre; expects one point with
 // the given depth and local normal, the point on B at poseB·localSurface, and the area.
@@ -25,14 +25,14 @@ void expectSphereContact(const Shape& sphere, const Shape& b, const Pose& poseB,
   const Pose poseA{poseB.position + poseB.rotation * localCentre, Matrix3::Identity()};
   std::vector<ContactPoint> points;
   const double signedDistance = collide(sphere, poseA, b, poseB, 0.1, points);
-  EXPECT_NEAR(signedDistance, -depth, kTolerance);
+  EXPECT_NEAR(signedDistance, -depth, kRoundOff);
   ASSERT_EQ(points.size(), 1u);
   const Vector3 normal = poseB.rotation * localNormal.normalized();
-  EXPECT_NEAR(points[0].depth, depth, kTolerance);
-  EXPECT_LT((points[0].normal - normal).norm(), kTolerance);
-  EXPECT_LT((points[0].pointOnB - (poseB.position + poseB.rotation * localSurface)).norm(), kTolerance);
-  EXPECT_LT((points[0].pointOnA - (poseA.position - sphere.radius * normal)).norm(), kTolerance);
-  EXPECT_NEAR(points[0].area, area, kTolerance);
+  EXPECT_NEAR(points[0].depth, depth, kRoundOff);
+  EXPECT_LT((points[0].normal - normal).norm(), kRoundOff);
+  EXPECT_LT((points[0].pointOnB - (poseB.position + poseB.rotation * localSurface)).norm(), kRoundOff);
+  EXPECT_LT((points[0].pointOnA - (poseA.position - sphere.radius * normal)).norm(), kRoundOff);
+  EXPECT_NEAR(points[0].area, area, kRoundOff);
   expectConventions(points);
   expectSwappedMirrors(sphere, poseA, b, poseB);
 }
@@ -45,19 +45,19 @@ TEST(CollisionSphereSphere, DepthNormalPointsAndLensArea) {
     const Pose poseB{Vector3(0.2, -1, 3), Matrix3::Identity()};
     const Pose poseA{poseB.position + 1.3 * direction, Matrix3::Identity()};
     std::vector<ContactPoint> points;
-    EXPECT_NEAR(collide(big, poseA, small, poseB, 0, points), -0.2, kTolerance);
+    EXPECT_NEAR(collide(big, poseA, small, poseB, 0, points), -0.2, kRoundOff);
     ASSERT_EQ(points.size(), 1u);
-    EXPECT_LT((points[0].normal - direction).norm(), kTolerance);
-    EXPECT_LT((points[0].pointOnA - (poseB.position + 0.3 * direction)).norm(), kTolerance);
-    EXPECT_LT((points[0].pointOnB - (poseB.position + 0.5 * direction)).norm(), kTolerance);
+    EXPECT_LT((points[0].normal - direction).norm(), kRoundOff);
+    EXPECT_LT((points[0].pointOnA - (poseB.position + 0.3 * direction)).norm(), kRoundOff);
+    EXPECT_LT((points[0].pointOnB - (poseB.position + 0.5 * direction)).norm(), kRoundOff);
     // The surfaces cross at x = (d² + rA² − rB²)/2d from A's centre; the lens circle has radius² = rA² − x².
     const double x = (1.69 + 1 - 0.25) / 2.6;
-    EXPECT_NEAR(points[0].area, kPi * (1 - x * x), kTolerance);
+    EXPECT_NEAR(points[0].area, kPi * (1 - x * x), kRoundOff);
     expectConventions(points);
     expectSwappedMirrors(big, poseA, small, poseB);
   }
   std::vector<ContactPoint> points;
-  EXPECT_NEAR(collide(big, poseOf(Vector3(2, 0, 0)), small, poseOf(Vector3::Zero()), 1.0, points), 0.5, kTolerance);
+  EXPECT_NEAR(collide(big, poseOf(Vector3(2, 0, 0)), small, poseOf(Vector3::Zero()), 1.0, points), 0.5, kRoundOff);
   EXPECT_TRUE(points.empty());
 }
 

@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 #include "collision/tessellation.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // Every directed edge appears once and its reverse once: closed, two triangles per edge, consistent winding.
 ::testing::AssertionResult closedAndConsistent(const TriangleMesh& mesh) {

@@ -9,11 +9,11 @@
 #include "plugins/builtin/builtin_laws.h"
 #include "plugins/builtin/dipole.h"
 #include "support/contact_law_testing.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 const double kMu0 = 4e-7 * kPi;  // N/A², written out here rather than taken from the code under test
 
 void expectVectorNear(const Vector3& actual, const Vector3& expected, double relative, const char* what) {

@@ -13,7 +13,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr double kRelative = 1e-12;  // hand values are exact decimals: only rounding separates them
+constexpr double kFrictionRelative = 1e-12;  // hand values are exact decimals: only rounding separates them
 
 double mu(const FrictionLaw& law, const std::vector<double>& values, double slipSpeed) {
   return law.coefficient(values, slipSpeed);
@@ -30,8 +30,8 @@ TEST(ContactLawFriction, CoulombOnAtHandComputedSpeeds) {
   const std::vector<double> v = coulombOn(0.5, 0.3, 0.1, 0.2);
   // v = 0.05: μs·STEP(v, −vs, −1, vs, 1) with Δ = (0.05 + 0.1)/0.2 = 0.75, Δ²(3 − 2Δ) = 0.84375, STEP = −1 + 2·0.84375
   // = 0.6875, μ = 0.34375. v = 0.15: halfway from 0.5 to 0.3, μ = 0.4.
-  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.05), 0.34375, kRelative);
-  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.15), 0.4, kRelative);
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.05), 0.34375, kFrictionRelative);
+  EXPECT_NEAR(mu(coulombOnLaw(), v, 0.15), 0.4, kFrictionRelative);
   EXPECT_EQ(mu(coulombOnLaw(), v, 0.1), 0.5) << "μs at vs";
   EXPECT_EQ(mu(coulombOnLaw(), v, 0.2), 0.3) << "μd at vd";
   EXPECT_EQ(mu(coulombOnLaw(), v, 7), 0.3) << "μd beyond vd";
@@ -48,7 +48,7 @@ TEST(ContactLawFriction, CoulombDynamicOnlyAtHandComputedSpeeds) {
   const std::vector<double> v =
       lawValues(coulombDynamicOnlyLaw().parameters, {{"mu_dynamic", {0.4}}, {"friction_trans_vel", {0.2}}});
   // v = 0.05: Δ = 0.25, Δ²(3 − 2Δ) = 0.15625, μ = 0.0625.
-  EXPECT_NEAR(mu(coulombDynamicOnlyLaw(), v, 0.05), 0.0625, kRelative);
+  EXPECT_NEAR(mu(coulombDynamicOnlyLaw(), v, 0.05), 0.0625, kFrictionRelative);
   EXPECT_EQ(mu(coulombDynamicOnlyLaw(), v, 0.2), 0.4);
   EXPECT_EQ(mu(coulombDynamicOnlyLaw(), v, 3), 0.4);
 }
@@ -56,9 +56,9 @@ TEST(ContactLawFriction, CoulombDynamicOnlyAtHandComputedSpeeds) {
 TEST(ContactLawFriction, SmoothStickSlipAtHandComputedSpeeds) {
   const std::vector<double> v = lawValues(
       smoothStickSlipLaw().parameters, {{"mu_static", {0.6}}, {"mu_dynamic", {0.4}}, {"critical_velocity", {0.1}}});
-  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.05), 0.6 * 0.5 * 1.5, kRelative) << "x = 0.5";
+  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.05), 0.6 * 0.5 * 1.5, kFrictionRelative) << "x = 0.5";
   EXPECT_EQ(mu(smoothStickSlipLaw(), v, 0.1), 0.6) << "peak μs at vc";
-  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.2), 0.4 + 0.2 * std::exp(-1.0), kRelative) << "x = 2";
+  EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 0.2), 0.4 + 0.2 * std::exp(-1.0), kFrictionRelative) << "x = 2";
   EXPECT_NEAR(mu(smoothStickSlipLaw(), v, 1.0), 0.4, 1e-15) << "x = 10: exp(−81) is far below rounding";
   // The peak is the maximum: a little either side is lower.
   EXPECT_LT(mu(smoothStickSlipLaw(), v, 0.099), 0.6);

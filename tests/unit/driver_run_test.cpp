@@ -289,7 +289,7 @@ struct Collection {
 
 Collection collectionOf(const fs::path& folder) {
   Collection collection;
-  const std::string text = testing::readText(folder / "animation.pvd");
+  const std::string text = testing::fileText(folder / "animation.pvd");
   for (size_t at = text.find("timestep=\""); at != std::string::npos; at = text.find("timestep=\"", at + 1)) {
     const double time = std::stod(text.substr(at + 10));
     if (collection.times.empty() || collection.times.back() != time) collection.times.push_back(time);

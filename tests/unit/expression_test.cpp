@@ -14,11 +14,11 @@
 
 #include "solver/core/rotation.h"
 #include "solver/expr/expression.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // Markers and variables by id, TIME, and a record of which markers were asked for.
 class FakeContext : public ExpressionContext {

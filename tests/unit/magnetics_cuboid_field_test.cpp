@@ -15,13 +15,13 @@ namespace {
 using namespace magnet_testing;
 
 // A cube and a 1:2:3 box, magnetised obliquely to their edges (≈ 1.2 T and 0.5 T of polarisation).
-const Cuboid kCube{{0.05, 0.05, 0.05}, {2e5, -1e5, 9e5}};
+const Cuboid kCuboid{{0.05, 0.05, 0.05}, {2e5, -1e5, 9e5}};
 const Cuboid kBox{{0.01, 0.02, 0.03}, {1e5, 2e5, -3e5}};
 
 // At the centre of a cube the demagnetising tensor is I/3 (its trace is 1 inside any body, and the cube's symmetry
 // makes it isotropic there), so H = −M/3 exactly: this fixes the field's sign and its 1/(4π).
 TEST(MagnetCuboidField, AtTheCentreOfACubeIsMinusAThirdOfItsMagnetisation) {
-  EXPECT_LT(relativeError(cuboidField(kCube, Vector3::Zero()), -kCube.magnetisation / 3), 1e-14);
+  EXPECT_LT(relativeError(cuboidField(kCuboid, Vector3::Zero()), -kCuboid.magnetisation / 3), 1e-14);
 }
 
 // Far away a cuboid is a dipole of moment M·V. The charge distribution is centrosymmetric, so the first correction
@@ -34,11 +34,11 @@ TEST(MagnetCuboidField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder) {
     const Vector3 point = sizes * 2 * cuboid.halfExtents.maxCoeff() * kSkewDirection;
     return relativeError(cuboidField(cuboid, point), dipoleField(volume(cuboid) * cuboid.magnetisation, point));
   };
-  EXPECT_LT(errorAt(kCube, 50), 1e-5);
+  EXPECT_LT(errorAt(kCuboid, 50), 1e-5);
   // Far enough for round-off to dominate (the (ℓ/d)⁴ part is 1.2e-13): the closed form's terms cancel down to the
   // dipole field, and it keeps 2.0e-10 (measured; 6e-8 with the arctangents taken one by one).
-  EXPECT_LT(errorAt(kCube, 1000), 1e-9);
-  for (const double sizes : {5.0, 10.0}) EXPECT_NEAR(errorAt(kCube, sizes) / errorAt(kCube, 2 * sizes), 16, 0.8);
+  EXPECT_LT(errorAt(kCuboid, 1000), 1e-9);
+  for (const double sizes : {5.0, 10.0}) EXPECT_NEAR(errorAt(kCuboid, sizes) / errorAt(kCuboid, 2 * sizes), 16, 0.8);
   for (const double sizes : {10.0, 20.0, 40.0}) EXPECT_NEAR(errorAt(kBox, sizes) / errorAt(kBox, 2 * sizes), 4, 0.2);
 }
 

@@ -16,15 +16,15 @@ namespace {
 using namespace magnet_testing;
 
 // A 20 mm × 20 mm cylinder (≈ 1.26 T), and a flat one magnetised the other way.
-const Cylinder kCylinder{0.01, 0.01, 1e6};
-const Cylinder kDisc{0.02, 0.004, -4e5};
+const Cylinder kSolidCylinder{0.01, 0.01, 1e6};
+const Cylinder kThinDisc{0.02, 0.004, -4e5};
 
 // On the axis, integrating the two charged discs' fields is elementary: H_z = (M/2)·[(z + L)/√((z + L)² + R²) − (z −
 // L)/√((z − L)² + R²)] outside, minus M inside. The closed form's elliptic integrals are then all at kc = 1, so only
 // round-off separates the two (measured ≤ 1.2e-16 of M): 1e-14 of M leaves it room, while a wrong 1/π or a dropped −M
 // is off by O(1).
 TEST(MagnetCylinderField, OnItsAxisIsTheElementaryFieldOfTwoChargedDiscs) {
-  for (const Cylinder& cylinder : {kCylinder, kDisc}) {
+  for (const Cylinder& cylinder : {kSolidCylinder, kThinDisc}) {
     const double radius = cylinder.radius, halfLength = cylinder.halfLength, m = cylinder.magnetisation;
     for (const double z : {-5.0, -1.3, -0.999, -0.5, 0.0, 0.2, 0.9, 1.001, 2.0, 30.0}) {
       const double height = z * halfLength;
@@ -68,7 +68,7 @@ Vector3 chargedDiscsField(const Cylinder& cylinder, const Vector3& point) {
 }
 
 TEST(MagnetCylinderField, OffItsAxisIsTheFieldOfItsChargedEndDiscs) {
-  for (const Cylinder& cylinder : {kCylinder, kDisc}) {
+  for (const Cylinder& cylinder : {kSolidCylinder, kThinDisc}) {
     const double r = cylinder.radius, l = cylinder.halfLength;
     const Vector3 points[] = {Vector3(0.5 * r, 0.3 * r, l + 0.3 * r),
                               Vector3(1.5 * r, -0.4 * r, 0.2 * l),
@@ -96,10 +96,10 @@ TEST(MagnetCylinderField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder) 
                          dipoleField(Vector3(0, 0, volume(cylinder) * cylinder.magnetisation), point));
   };
   const Cylinder isotropic{0.01, 0.005 * std::sqrt(3.0), 1e6};
-  EXPECT_LT(errorAt(kCylinder, 100), 1e-5);
+  EXPECT_LT(errorAt(kSolidCylinder, 100), 1e-5);
   for (const double sizes : {10.0, 20.0, 40.0}) {
-    EXPECT_NEAR(errorAt(kCylinder, sizes) / errorAt(kCylinder, 2 * sizes), 4, 0.2);
-    EXPECT_NEAR(errorAt(kDisc, sizes) / errorAt(kDisc, 2 * sizes), 4, 0.2);
+    EXPECT_NEAR(errorAt(kSolidCylinder, sizes) / errorAt(kSolidCylinder, 2 * sizes), 4, 0.2);
+    EXPECT_NEAR(errorAt(kThinDisc, sizes) / errorAt(kThinDisc, 2 * sizes), 4, 0.2);
   }
   // Far enough for round-off to dominate the isotropic cylinder's (size/d)⁴ (1e-12 at 1000 sizes): the ends' terms
   // cancel down to the dipole field and keep 4.8e-11 (measured).
@@ -113,7 +113,7 @@ TEST(MagnetCylinderField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder) 
 // divergence of order |∇H|. Points: near the rims, mantle and ends, on the axis, on the mantle's extension, in an end
 // plane, far away.
 TEST(MagnetCylinderField, IsCurlFreeAndDivergenceFreeOutside) {
-  for (const Cylinder& cylinder : {kCylinder, kDisc}) {
+  for (const Cylinder& cylinder : {kSolidCylinder, kThinDisc}) {
     const double r = cylinder.radius, l = cylinder.halfLength;
     const double step = 1e-5 * 2 * std::max(r, l);
     const Vector3 points[] = {Vector3(0, 0, l + 0.001),
@@ -138,29 +138,29 @@ TEST(MagnetCylinderField, IsCurlFreeAndDivergenceFreeOutside) {
 // and match points 1e-9 of the size to either side; the field changes by ~1e-9 relative over that, a wrong branch by
 // O(1).
 TEST(MagnetCylinderField, IsFiniteAndContinuousOnTheMantlesExtensionTheEndPlanesAndTheAxis) {
-  const double r = kCylinder.radius, l = kCylinder.halfLength;
+  const double r = kSolidCylinder.radius, l = kSolidCylinder.halfLength;
   const double nudge = 1e-9 * 2 * std::max(r, l);
   const Vector3 points[] = {Vector3(r, 0, 1.5 * l), Vector3(0, -r, -3 * l), Vector3(0.6 * r, 0.8 * r, l + 1e-4),
                             Vector3(1.5 * r, 0, l), Vector3(0, -3 * r, -l), Vector3(0, 0, 2 * l),
                             Vector3(0, 0, 0.5 * l)};
   for (const Vector3& point : points) {
-    expectContinuousAt([](const Vector3& x) { return cylinderField(kCylinder, x); }, point, nudge);
+    expectContinuousAt([](const Vector3& x) { return cylinderField(kSolidCylinder, x); }, point, nudge);
   }
 }
 
 // On a rim the field diverges (logarithmically, as beside any edge of a charged sheet): the answer must say so, not
 // hang in the elliptic integral's mean (whose kc is 0 there) or return a finite number.
 TEST(MagnetCylinderField, IsNotFiniteOnTheRimsOfItsEndDiscs) {
-  const double r = kCylinder.radius, l = kCylinder.halfLength;
+  const double r = kSolidCylinder.radius, l = kSolidCylinder.halfLength;
   for (const Vector3& point : {Vector3(r, 0, l), Vector3(0, -r, -l), Vector3(0.6 * r, 0.8 * r, l)}) {
     SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
-    EXPECT_FALSE(cylinderField(kCylinder, point).allFinite());
+    EXPECT_FALSE(cylinderField(kSolidCylinder, point).allFinite());
   }
 }
 
 // A diametrally magnetised cylinder: the 20 × 20 mm one magnetised along x, a flat disc magnetised obliquely across
 // its axis, a long rod (length 8 diameters).
-const Cylinder kDiametral{0.01, 0.01, 0, Eigen::Vector2d(1e6, 0)};
+const Cylinder kAcrossAxis{0.01, 0.01, 0, Eigen::Vector2d(1e6, 0)};
 const Cylinder kDiametralDisc{0.02, 0.003, 0, Eigen::Vector2d(-3e5, 5e5)};
 const Cylinder kDiametralRod{0.004, 0.032, 0, Eigen::Vector2d(2e5, 7e5)};
 
@@ -191,7 +191,7 @@ Vector3 chargedMantleField(const Cylinder& cylinder, const Vector3& point) {
 // in an end plane beyond the rim: the closed form is the integrated charges within 1e-9 of |H| (measured ≤ 6.2e-11, the
 // reference's own error: integrated to 30 digits (mpmath) at the worst two points, the closed form is within 2e-15).
 TEST(MagnetCylinderField, AcrossItsAxisIsTheFieldOfItsChargedMantle) {
-  for (const Cylinder& cylinder : {kDiametral, kDiametralDisc, kDiametralRod}) {
+  for (const Cylinder& cylinder : {kAcrossAxis, kDiametralDisc, kDiametralRod}) {
     const double r = cylinder.radius, l = cylinder.halfLength;
     const Vector3 points[] = {Vector3(1.5 * r, -0.4 * r, 0.2 * l),
                               Vector3(0.3 * r, 0.2 * r, 0.4 * l),
@@ -221,7 +221,7 @@ TEST(MagnetCylinderField, AcrossItsAxisIsTheFieldOfItsChargedMantle) {
 // 1.02e-5 R, the two ways are within 7e-12 and 8e-12 of |M| of the value on the axis (measured, and the field's own
 // change is of that order); at 1e-3 R the general form. Within 1e-10 of |M| plus (ρ/R)², the field's own change.
 TEST(MagnetCylinderField, AcrossItsAxisOnTheAxisIsElementary) {
-  for (const Cylinder& cylinder : {kDiametral, kDiametralDisc, kDiametralRod}) {
+  for (const Cylinder& cylinder : {kAcrossAxis, kDiametralDisc, kDiametralRod}) {
     const double r = cylinder.radius, l = cylinder.halfLength;
     for (const double z : {-3.0, -1.01, -0.7, 0.0, 0.5, 0.999, 1.2, 20.0}) {
       const double height = z * l, up = height + l, down = height - l;
@@ -258,7 +258,7 @@ TEST(MagnetCylinderField, ATiltedMagnetisationIsTheSumOfItsAxialAndDiametralPart
 // (size/d)², falling fourfold as the distance doubles (±5 %, as for the axial one; measured 3.988 to 4.004). At 100
 // sizes, 9e-6 to 4e-5 off the dipole.
 TEST(MagnetCylinderField, AcrossItsAxisFarAwayIsTheFieldOfItsDipole) {
-  for (const Cylinder& cylinder : {kDiametral, kDiametralDisc, kDiametralRod}) {
+  for (const Cylinder& cylinder : {kAcrossAxis, kDiametralDisc, kDiametralRod}) {
     const auto errorAt = [&cylinder](double sizes) {
       const Vector3 point = sizes * 2 * std::max(cylinder.radius, cylinder.halfLength) * kSkewDirection;
       const Eigen::Vector2d& m = cylinder.diametralMagnetisation;
@@ -274,7 +274,7 @@ TEST(MagnetCylinderField, AcrossItsAxisFarAwayIsTheFieldOfItsDipole) {
 // H jump by it), and outside H is curl-free and divergence-free; as for the ellipsoid, 1e-12 of the size to either side
 // of the mantle and central differences of 1e-5 of the size.
 TEST(MagnetCylinderField, AcrossItsAxisKeepsMaxwellsEquations) {
-  for (const Cylinder& cylinder : {kDiametral, kDiametralDisc, kDiametralRod}) {
+  for (const Cylinder& cylinder : {kAcrossAxis, kDiametralDisc, kDiametralRod}) {
     const double r = cylinder.radius, l = cylinder.halfLength;
     const Vector3 magnetisation(cylinder.diametralMagnetisation.x(), cylinder.diametralMagnetisation.y(), 0);
     for (const double angle : {0.0, 0.8, 2.0, -2.5}) {

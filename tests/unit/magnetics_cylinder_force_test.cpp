@@ -19,7 +19,7 @@ namespace {
 using namespace magnet_testing;
 
 // A 20 mm × 20 mm cylinder (≈ 1.26 T).
-const Cylinder kCylinder{0.01, 0.01, 1e6};
+const Cylinder kSource{0.01, 0.01, 1e6};
 
 // Two coaxial discs of radius a carrying σ1 and σ2, h apart: a disc's potential is (σa/2)∫ J0(kρ) J1(ka) e^{−k|z|} dk/k
 // (its Hankel transform), so its H_z is (σa/2)∫ J0(kρ) J1(ka) e^{−kz} dk, whose flux through the other disc brings ∫₀^a
@@ -53,14 +53,14 @@ double coaxialCylindersForce(const Cylinder& cylinder, double gap) {
 // axis nothing pushes sideways or turns the target (measured torque ≤ 2e-14·R·|F|).
 TEST(MagnetCylinderForce, MatchesTheHankelTransformForceBetweenCoaxialCylinders) {
   for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
-    const MagnetPose pose{Matrix3::Identity(), Vector3(0, 0, 2 * kCylinder.halfLength + gap)};
-    const MagnetInteraction result = cylinderInteraction(kCylinder, kCylinder, pose, 1e-8);
-    const double reference = coaxialCylindersForce(kCylinder, gap);
+    const MagnetPose pose{Matrix3::Identity(), Vector3(0, 0, 2 * kSource.halfLength + gap)};
+    const MagnetInteraction result = cylinderInteraction(kSource, kSource, pose, 1e-8);
+    const double reference = coaxialCylindersForce(kSource, gap);
     SCOPED_TRACE(::testing::Message() << "gap " << gap << " m");
     EXPECT_TRUE(result.converged);
     EXPECT_LT(reference, 0);  // north facing south: they attract
     EXPECT_LT(relativeError(result.force, Vector3(0, 0, reference)), 1e-6);
-    EXPECT_LT(result.torque.norm(), 1e-7 * kCylinder.radius * result.force.norm());
+    EXPECT_LT(result.torque.norm(), 1e-7 * kSource.radius * result.force.norm());
   }
 }
 
@@ -82,11 +82,11 @@ TEST(MagnetCylinderForce, ObeysNewtonsThirdLawWithACuboidAndAnotherCylinder) {
   for (const Vector3& position : {Vector3(0.005, 0.01, 0.0435), Vector3(0.04, -0.015, 0.0135)}) {
     SCOPED_TRACE(::testing::Message() << "B at " << position.transpose());
     const MagnetPose bInA{rotation, position}, aInB{rotation.transpose(), -rotation.transpose() * position};
-    // A the cuboid, B the cylinder; then A the cylinder kCylinder, B the other cylinder.
-    const SourceField cylinderSource = [&](const Vector3& point) { return cylinderField(kCylinder, point); };
-    check(cylinderInteraction(cuboid, kCylinder, bInA, 1e-10), cuboidInteraction(cylinderSource, cuboid, aInB, 1e-10),
+    // A the cuboid, B the cylinder; then A the cylinder kSource, B the other cylinder.
+    const SourceField cylinderSource = [&](const Vector3& point) { return cylinderField(kSource, point); };
+    check(cylinderInteraction(cuboid, kSource, bInA, 1e-10), cuboidInteraction(cylinderSource, cuboid, aInB, 1e-10),
           position);
-    check(cylinderInteraction(kCylinder, other, bInA, 1e-10), cylinderInteraction(other, kCylinder, aInB, 1e-10),
+    check(cylinderInteraction(kSource, other, bInA, 1e-10), cylinderInteraction(other, kSource, aInB, 1e-10),
           position);
   }
 }
@@ -100,8 +100,8 @@ TEST(MagnetCylinderForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
   const Matrix3 rotation = rotationFromEuler313(0.4, 1.1, -0.7);
   const auto errors = [&](double sizes) {
     const MagnetPose pose{rotation, sizes * 0.02 * kSkewDirection};
-    return errorsAgainstDipoles(cylinderInteraction(kCylinder, target, pose, 1e-10),
-                                Vector3(0, 0, volume(kCylinder) * kCylinder.magnetisation),
+    return errorsAgainstDipoles(cylinderInteraction(kSource, target, pose, 1e-10),
+                                Vector3(0, 0, volume(kSource) * kSource.magnetisation),
                                 volume(target) * target.magnetisation * rotation.col(2), pose.position);
   };
   expectTheDipoleLimit(errors, 2e-4, 8e-4, 20, 4);

@@ -11,11 +11,11 @@
 #include "magnetics/cuboid_field.h"
 #include "magnetics/cylinder_field.h"
 #include "solver/core/quadrature.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // By symmetry each of a cube's three factors is a third of their sum, 1; the closed form's terms do not know that.
 TEST(MagnetDemagnetisingFactors, AreOneThirdForACube) {

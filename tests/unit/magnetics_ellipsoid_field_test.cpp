@@ -19,7 +19,7 @@ using namespace magnet_testing;
 // Triaxial (semi-axes 10, 6 and 4 mm), magnetised obliquely so that every term of the field is in play; a prolate
 // needle (30 mm long, 4 mm across) and an oblate disc.
 const Ellipsoid kTriaxial{Vector3(0.01, 0.006, 0.004), Vector3(3e5, -5e5, 8e5)};
-const Ellipsoid kNeedle{Vector3(0.002, 0.002, 0.015), Vector3(1e5, 0, 9e5)};
+const Ellipsoid kNeedleEllipsoid{Vector3(0.002, 0.002, 0.015), Vector3(1e5, 0, 9e5)};
 const Ellipsoid kOblate{Vector3(0.012, 0.012, 0.003), Vector3(6e5, 2e5, -7e5)};
 
 double ellipsoidVolume(const Ellipsoid& ellipsoid) { return 4 * std::numbers::pi / 3 * ellipsoid.semiAxes.prod(); }
@@ -38,7 +38,7 @@ Vector3 surfaceNormal(const Ellipsoid& ellipsoid, const Vector3& onSurface) {
 // near the surface and between, the same to 1e-12 of |M| (measured ≤ 1.4e-16: both are R_D at λ = 0, the field's in
 // double precision, the factors' in extended).
 TEST(MagnetEllipsoidField, InsideIsMinusTheDemagnetisingFactorsTimesM) {
-  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedle, kOblate}) {
+  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedleEllipsoid, kOblate}) {
     const Vector3 expected = -ellipsoidDemagnetisingFactors(ellipsoid.semiAxes).cwiseProduct(ellipsoid.magnetisation);
     for (const Vector3& point : {Vector3::Zero().eval(), Vector3(0.999 * surfacePoint(ellipsoid, 0.3, 2.0)),
                                  Vector3(0.5 * surfacePoint(ellipsoid, 2.0, -1.0)),
@@ -94,7 +94,7 @@ Vector3 chargedSurfaceField(const Ellipsoid& ellipsoid, const Vector3& point) {
 // Off any symmetry, inside and out, near the surface and away: the closed form and the integrated charges agree within
 // 9e-16 of |H| (measured); 1e-11 leaves room for the reference, while an error of either term shows at O(1).
 TEST(MagnetEllipsoidField, IsTheFieldOfItsChargedSurface) {
-  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedle, kOblate}) {
+  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedleEllipsoid, kOblate}) {
     const double size = ellipsoid.semiAxes.maxCoeff();
     const Vector3 points[] = {1.3 * surfacePoint(ellipsoid, 0.7, 0.4), 1.25 * surfacePoint(ellipsoid, 1.6, 2.5),
                               surfacePoint(ellipsoid, 2.8, -2.0) + 0.2 * size * kSkewDirection,
@@ -113,7 +113,7 @@ TEST(MagnetEllipsoidField, IsTheFieldOfItsChargedSurface) {
 // measured 3.988 to 4.004). The closed form's two terms do not cancel there, so it keeps its digits: at 10⁵ sizes the
 // (size/d)² term, 5e-11 and 7e-11, is still resolved (the ratio there still 4.0000).
 TEST(MagnetEllipsoidField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder) {
-  for (const Ellipsoid& ellipsoid : {kNeedle, kTriaxial}) {
+  for (const Ellipsoid& ellipsoid : {kNeedleEllipsoid, kTriaxial}) {
     const auto errorAt = [&ellipsoid](double sizes) {
       const Vector3 point = sizes * ellipsoid.semiAxes.maxCoeff() * kSkewDirection;
       return relativeError(ellipsoidField(ellipsoid, point),
@@ -133,7 +133,7 @@ TEST(MagnetEllipsoidField, FarAwayIsTheFieldOfItsDipoleWithTheExpectedNextOrder)
 // (measured ≤ 1.2e-10: the field's own change over that distance, largest at the needle's sharp tips); a missing
 // (M·n)·n term breaks the first by |M·n|.
 TEST(MagnetEllipsoidField, NormalBAndTangentialHAreContinuousAcrossTheSurface) {
-  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedle, kOblate}) {
+  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedleEllipsoid, kOblate}) {
     const double offset = 1e-12 * ellipsoid.semiAxes.maxCoeff();
     for (const double theta : {0.0, 0.3, 1.2, std::numbers::pi / 2, 2.5, std::numbers::pi}) {
       for (const double phi : {0.0, 0.7, 2.0, -1.3}) {
@@ -154,7 +154,7 @@ TEST(MagnetEllipsoidField, NormalBAndTangentialHAreContinuousAcrossTheSurface) {
 // surface, near a tip of the needle and far away. Measured ≤ 5.4e-8 of |∇H| (the differences' truncation beside the
 // needle's tip, whose radius of curvature is 1/56 of its length); a wrong term gives O(1).
 TEST(MagnetEllipsoidField, IsCurlFreeAndDivergenceFreeOutside) {
-  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedle, kOblate}) {
+  for (const Ellipsoid& ellipsoid : {kTriaxial, kNeedleEllipsoid, kOblate}) {
     const double size = ellipsoid.semiAxes.maxCoeff();
     for (const Vector3& point : {Vector3(1.02 * surfacePoint(ellipsoid, 0.4, 1.0)),
                                  Vector3(1.1 * surfacePoint(ellipsoid, 0, 0)),

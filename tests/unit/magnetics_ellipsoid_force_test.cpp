@@ -17,8 +17,8 @@ namespace {
 using namespace magnet_testing;
 
 // A 20 mm cube (≈ 1 T along z, a little along x) and an ellipsoid of semi-axes 6, 4 and 3 mm magnetised obliquely.
-const Cuboid kCube{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
-const Ellipsoid kEllipsoid{Vector3(0.006, 0.004, 0.003), Vector3(2e5, -3e5, 7e5)};
+const Cuboid kCubeUnder{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
+const Ellipsoid kTargetEllipsoid{Vector3(0.006, 0.004, 0.003), Vector3(2e5, -3e5, 7e5)};
 
 // The ellipsoid's volume rule: the unit ball stretched, r = R·diag(a, b, c)·ρ·(sin θ cos φ, sin θ sin φ, cos θ),
 // dV = abc·ρ²·sin θ·dρ·dθ·dφ; Gauss–Legendre in ρ and θ, the trapezoid rule in φ (periodic). The source's field is
@@ -43,13 +43,13 @@ std::pair<Vector3, Vector3> volumeIntegral(const Cuboid& source, const Ellipsoid
 }
 
 // The ellipsoid, turned, above the cube's top face and off its centre, `gap` between the face and its lowest point.
-MagnetPose aboveTheCube(double gap) {
+MagnetPose ellipsoidAboveTheCube(double gap) {
   const Matrix3 rotation =
       (Eigen::AngleAxisd(0.5, Vector3::UnitZ()) * Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()))
           .toRotationMatrix();
   // The lowest point's height below the centre: the support function √(Σ (a_i·R_zi)²) along −z.
-  const double depth = kEllipsoid.semiAxes.cwiseProduct(rotation.row(2).transpose()).norm();
-  return {rotation, Vector3(0.002, -0.001, kCube.halfExtents.z() + gap + depth)};
+  const double depth = kTargetEllipsoid.semiAxes.cwiseProduct(rotation.row(2).transpose()).norm();
+  return {rotation, Vector3(0.002, -0.001, kCubeUnder.halfExtents.z() + gap + depth)};
 }
 
 // 0.1 mm to 100 mm above the cube (forces of 7.3 N down to 4.3 mN), asking 1e-8: the surface charges' force and
@@ -57,14 +57,14 @@ MagnetPose aboveTheCube(double gap) {
 // 4700 field evaluations; the issue asked 0.5 %). The volume rule's own convergence, 24 against 32 points along θ:
 // ≤ 8.4e-11. A wrong sign of an octant's normal, or an octant left out, is off by O(1).
 TEST(MagnetEllipsoidForce, IsTheSourceFieldIntegratedOverItsVolume) {
-  const SourceField field = [](const Vector3& point) { return cuboidField(kCube, point); };
+  const SourceField field = [](const Vector3& point) { return cuboidField(kCubeUnder, point); };
   for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
     SCOPED_TRACE(::testing::Message() << "gap " << gap << " m");
-    const MagnetPose pose = aboveTheCube(gap);
-    const MagnetInteraction interaction = ellipsoidInteraction(field, kEllipsoid, pose, 1e-8);
+    const MagnetPose pose = ellipsoidAboveTheCube(gap);
+    const MagnetInteraction interaction = ellipsoidInteraction(field, kTargetEllipsoid, pose, 1e-8);
     // 3 mm and more from the cube's top edges, plus the gap.
-    const auto [force, torque] = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 32);
-    const auto [coarserForce, coarserTorque] = volumeIntegral(kCube, kEllipsoid, pose, 0.003 + gap, 24);
+    const auto [force, torque] = volumeIntegral(kCubeUnder, kTargetEllipsoid, pose, 0.003 + gap, 32);
+    const auto [coarserForce, coarserTorque] = volumeIntegral(kCubeUnder, kTargetEllipsoid, pose, 0.003 + gap, 24);
     EXPECT_LT(relativeError(coarserForce, force), 1e-9);
     EXPECT_LT(relativeError(interaction.force, force), 1e-8);
     EXPECT_LT(relativeError(interaction.torque, torque), 1e-8);
@@ -78,11 +78,11 @@ TEST(MagnetEllipsoidForce, AUniformFieldOnlyTurnsIt) {
   const Vector3 uniform(1e4, -2e4, 3e4);
   const SourceField field = [&uniform](const Vector3&) { return uniform; };
   const MagnetPose pose{Eigen::AngleAxisd(0.7, kSkewDirection).toRotationMatrix(), Vector3(0.1, 0.2, -0.3)};
-  const MagnetInteraction interaction = ellipsoidInteraction(field, kEllipsoid, pose, 1e-12);
+  const MagnetInteraction interaction = ellipsoidInteraction(field, kTargetEllipsoid, pose, 1e-12);
   const Vector3 moment =
-      4 * std::numbers::pi / 3 * kEllipsoid.semiAxes.prod() * (pose.rotation * kEllipsoid.magnetisation);
+      4 * std::numbers::pi / 3 * kTargetEllipsoid.semiAxes.prod() * (pose.rotation * kTargetEllipsoid.magnetisation);
   const Vector3 torque = kVacuumPermeability * moment.cross(uniform);
-  EXPECT_LT(interaction.force.norm(), 1e-13 * torque.norm() / kEllipsoid.semiAxes.maxCoeff());
+  EXPECT_LT(interaction.force.norm(), 1e-13 * torque.norm() / kTargetEllipsoid.semiAxes.maxCoeff());
   EXPECT_LT(relativeError(interaction.torque, torque), 1e-13);
 }
 

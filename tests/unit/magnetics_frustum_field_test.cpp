@@ -21,8 +21,8 @@ using namespace magnet_testing;
 
 // A frustum 20 mm across at the bottom, 10 mm at the top, 20 mm tall, magnetised obliquely; a cone 20 mm across and
 // 15 mm tall, its apex up; a cone with its apex down.
-const Frustum kFrustum{0.01, 0.005, -0.004, 0.016, Vector3(3e5, -4e5, 6e5)};
-const Frustum kCone{0.01, 0, 0, 0.015, Vector3(-2e5, 5e5, 7e5)};
+const Frustum kFieldFrustum{0.01, 0.005, -0.004, 0.016, Vector3(3e5, -4e5, 6e5)};
+const Frustum kFieldCone{0.01, 0, 0, 0.015, Vector3(-2e5, 5e5, 7e5)};
 const Frustum kInvertedCone{0, 0.008, -0.006, 0.006, Vector3(6e5, 1e5, -3e5)};
 
 double slant(const Frustum& f) { return std::hypot(f.topRadius - f.bottomRadius, f.topZ - f.bottomZ); }
@@ -118,7 +118,7 @@ Vector3 gradedIntegral(const F& f, double u0, double u1, double uFocus, double u
   return sum;
 }
 
-Vector3 chargedSurfaceField(const Frustum& f, const Vector3& point, int points) {
+Vector3 frustumChargedSurfaceField(const Frustum& f, const Vector3& point, int points) {
   const GaussLegendreRule rule = gaussLegendreRule(points);
   const Vector3& m = f.magnetisation;
   const double rho = std::hypot(point.x(), point.y()), azimuth = std::atan2(point.y(), point.x());
@@ -165,7 +165,7 @@ Vector3 chargedSurfaceField(const Frustum& f, const Vector3& point, int points) 
 // asked for 1e-10, is within 7.1e-13 of it (measured, where the reference's convergence is the larger), and within
 // 2.5e-14 at the points 1e-3 of the size from the surface: the tolerance is the 1e-10 asked.
 TEST(MagnetFrustumField, IsTheFieldOfItsChargedSurface) {
-  for (const Frustum& f : {kFrustum, kCone, kInvertedCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone, kInvertedCone}) {
     const double gap = 1e-3 * size(f), height = f.topZ - f.bottomZ, mid = 0.5 * (f.bottomZ + f.topZ);
     const double wide = std::max(f.bottomRadius, f.topRadius);
     std::vector<Vector3> points;
@@ -196,8 +196,8 @@ TEST(MagnetFrustumField, IsTheFieldOfItsChargedSurface) {
     points.push_back(Vector3(0, 0, mid) + 5 * size(f) * kSkewDirection);
     for (const Vector3& point : points) {
       SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
-      const Vector3 reference = chargedSurfaceField(f, point, 24);
-      const double convergence = (chargedSurfaceField(f, point, 16) - reference).norm() / f.magnetisation.norm();
+      const Vector3 reference = frustumChargedSurfaceField(f, point, 24);
+      const double convergence = (frustumChargedSurfaceField(f, point, 16) - reference).norm() / f.magnetisation.norm();
       const double error = (frustumField(f, point) - reference).norm() / f.magnetisation.norm();
       EXPECT_LT(convergence, 1e-11);
       EXPECT_LT(error, 1e-10);
@@ -210,7 +210,7 @@ TEST(MagnetFrustumField, IsTheFieldOfItsChargedSurface) {
 // estimate is pessimistic for these smooth integrands). A fixed rule, or a tolerance taken relative to the mantle
 // term's own size where that is large, fails at 1e-8.
 TEST(MagnetFrustumField, KeepsTheAccuracyAsked) {
-  for (const Frustum& f : {kFrustum, kCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone}) {
     const double gap = 1e-3 * size(f);
     for (const Vector3& point :
          {Vector3(mantlePoint(f, 0.3, 1.0) + gap * mantleNormal(f, 1.0)),
@@ -232,7 +232,7 @@ TEST(MagnetFrustumField, KeepsTheAccuracyAsked) {
 // sizes, within 1.4e-5 of the dipole (bound 3e-5). A dipole about another point than the centroid would fall 2-fold, a
 // wrong volume not at all.
 TEST(MagnetFrustumField, FarAwayIsTheFieldOfItsDipoleAtItsCentroid) {
-  for (const Frustum& f : {kFrustum, kCone, kInvertedCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone, kInvertedCone}) {
     const auto errorAt = [&f](double sizes) {
       const Vector3 offset = sizes * size(f) * kSkewDirection;
       return relativeError(frustumField(f, centroid(f) + offset), dipoleField(volume(f) * f.magnetisation, offset));
@@ -250,7 +250,7 @@ TEST(MagnetFrustumField, FarAwayIsTheFieldOfItsDipoleAtItsCentroid) {
 // and the apex, on the axis, on the mantle's extension, in an end plane, far. A wrong sign or factor in one part of the
 // field gives O(1).
 TEST(MagnetFrustumField, IsCurlFreeAndDivergenceFreeOutside) {
-  for (const Frustum& f : {kFrustum, kCone, kInvertedCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone, kInvertedCone}) {
     const double gap = 1e-2 * size(f), height = f.topZ - f.bottomZ;
     // Each point with its distance from the surface, roughly.
     const std::pair<Vector3, double> points[] = {
@@ -278,7 +278,7 @@ TEST(MagnetFrustumField, IsCurlFreeAndDivergenceFreeOutside) {
 // discs, the jump within 1e-9 of |M| (measured ≤ 5.3e-11 normal, 3.1e-11 tangential). A mantle charge of the wrong sign
 // or size, or a lost −M inside, fails by O(1).
 TEST(MagnetFrustumField, ItsNormalFieldJumpsByTheSurfaceCharge) {
-  for (const Frustum& f : {kFrustum, kCone, kInvertedCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone, kInvertedCone}) {
     const double offset = 1e-12 * size(f);
     const auto expectJump = [&](const Vector3& onSurface, const Vector3& normal) {
       const Vector3 jump = frustumField(f, onSurface + offset * normal) - frustumField(f, onSurface - offset * normal);
@@ -305,7 +305,7 @@ TEST(MagnetFrustumField, ItsNormalFieldJumpsByTheSurfaceCharge) {
 // exactly the top's radius (the disc's step takes ½ there); on the mantle's extension beyond either end; in the end
 // planes beyond the rims; beside and beyond a cone's apex.
 TEST(MagnetFrustumField, IsFiniteAndContinuousWhereItsPiecesChangeBranch) {
-  for (const Frustum& f : {kFrustum, kCone, kInvertedCone}) {
+  for (const Frustum& f : {kFieldFrustum, kFieldCone, kInvertedCone}) {
     const double height = f.topZ - f.bottomZ, nudge = 1e-9 * size(f);
     const Vector3 points[] = {Vector3(0, 0, f.bottomZ + 0.4 * height),
                               Vector3(0, 0, f.topZ + 0.2 * height),

@@ -19,9 +19,9 @@ using namespace magnet_testing;
 
 // A 20 mm cube (≈ 1 T along z, a little along x); a frustum 8 mm high narrowing from 5 to 2 mm in radius, and a cone
 // 6 mm high on a 4 mm radius, both magnetised obliquely, their axes' origins off their middles as a graphic's are.
-const Cuboid kCube{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
-const Frustum kFrustum{0.005, 0.002, -0.003, 0.005, Vector3(2e5, -3e5, 7e5)};
-const Frustum kCone{0.004, 0, -0.0015, 0.0045, Vector3(-4e5, 1e5, 6e5)};
+const Cuboid kBaseCube{Vector3::Constant(0.01), Vector3(2e5, 0, 8e5)};
+const Frustum kTopFrustum{0.005, 0.002, -0.003, 0.005, Vector3(2e5, -3e5, 7e5)};
+const Frustum kTopCone{0.004, 0, -0.0015, 0.0045, Vector3(-4e5, 1e5, 6e5)};
 
 double radiusAt(const Frustum& frustum, double z) {
   const double along = (z - frustum.bottomZ) / (frustum.topZ - frustum.bottomZ);
@@ -43,13 +43,13 @@ std::vector<VolumePoint> frustumVolumeRule(const Frustum& frustum, const Matrix3
 
 // The loads over the frustum's volume in the cube's field, (M·∇)H by central differences of 1e-5 of the distance
 // `reach` from the frustum to the cube's edges (truncation ~1e-10, round-off ~1e-11).
-std::pair<Vector3, Vector3> volumeIntegral(const Cuboid& source, const Frustum& target, const MagnetPose& pose,
+std::pair<Vector3, Vector3> frustumIntegral(const Cuboid& source, const Frustum& target, const MagnetPose& pose,
                                            double reach, int points) {
   return cuboidVolumeLoads(source, target.magnetisation, pose, frustumVolumeRule(target, pose.rotation, points), reach);
 }
 
 // The frustum, tilted, above the cube's top face and off its centre, `gap` between the face and its lowest point.
-MagnetPose aboveTheCube(const Frustum& frustum, double gap) {
+MagnetPose frustumAboveTheCube(const Frustum& frustum, double gap) {
   const Matrix3 rotation =
       (Eigen::AngleAxisd(0.5, Vector3::UnitZ()) * Eigen::AngleAxisd(0.3, Vector3(1, 1, 0).normalized()))
           .toRotationMatrix();
@@ -60,22 +60,22 @@ MagnetPose aboveTheCube(const Frustum& frustum, double gap) {
   for (const double z : {frustum.bottomZ, frustum.topZ}) {
     lowest = std::min(lowest, z * axis.z() - radiusAt(frustum, z) * across);
   }
-  return {rotation, Vector3(0.002, -0.001, kCube.halfExtents.z() + gap - lowest)};
+  return {rotation, Vector3(0.002, -0.001, kBaseCube.halfExtents.z() + gap - lowest)};
 }
 
 // 0.1 mm to 100 mm above the cube, asking 1e-8: the surface charges' force and torque agree with the volume integral
 // within 1e-8 (the issue asked 0.5 %). The volume rule's own convergence, 24 against 32 points: within 1e-9. A wrong
 // sign of the mantle's normal, the axial part of its charge left out, or a disc left out is off by O(1).
 TEST(MagnetFrustumForce, IsTheSourceFieldIntegratedOverItsVolume) {
-  const SourceField field = [](const Vector3& point) { return cuboidField(kCube, point); };
-  for (const Frustum& frustum : {kFrustum, kCone}) {
+  const SourceField field = [](const Vector3& point) { return cuboidField(kBaseCube, point); };
+  for (const Frustum& frustum : {kTopFrustum, kTopCone}) {
     for (const double gap : {1e-4, 1e-3, 1e-2, 0.1}) {
       SCOPED_TRACE(::testing::Message() << "top radius " << frustum.topRadius << ", gap " << gap << " m");
-      const MagnetPose pose = aboveTheCube(frustum, gap);
+      const MagnetPose pose = frustumAboveTheCube(frustum, gap);
       const MagnetInteraction interaction = frustumInteraction(field, frustum, pose, 1e-8);
       // 2 mm and more from the cube's top edges, plus the gap.
-      const auto [force, torque] = volumeIntegral(kCube, frustum, pose, 0.002 + gap, 32);
-      const auto [coarserForce, coarserTorque] = volumeIntegral(kCube, frustum, pose, 0.002 + gap, 24);
+      const auto [force, torque] = frustumIntegral(kBaseCube, frustum, pose, 0.002 + gap, 32);
+      const auto [coarserForce, coarserTorque] = frustumIntegral(kBaseCube, frustum, pose, 0.002 + gap, 24);
       EXPECT_LT(relativeError(coarserForce, force), 1e-9);
       EXPECT_LT(relativeError(coarserTorque, torque), 1e-9);
       EXPECT_LT(relativeError(interaction.force, force), 1e-8);
@@ -94,7 +94,7 @@ TEST(MagnetFrustumForce, AUniformFieldOnlyTurnsIt) {
   const Vector3 uniform(1e4, -2e4, 3e4);
   const SourceField field = [&uniform](const Vector3&) { return uniform; };
   const MagnetPose pose{Eigen::AngleAxisd(0.7, kSkewDirection).toRotationMatrix(), Vector3(0.1, 0.2, -0.3)};
-  for (const Frustum& frustum : {kFrustum, kCone}) {
+  for (const Frustum& frustum : {kTopFrustum, kTopCone}) {
     const double r0 = frustum.bottomRadius, r1 = frustum.topRadius;
     const double volume = std::numbers::pi / 3 * (frustum.topZ - frustum.bottomZ) * (r0 * r0 + r0 * r1 + r1 * r1);
     const MagnetInteraction interaction = frustumInteraction(field, frustum, pose, 1e-12);
@@ -110,8 +110,8 @@ TEST(MagnetFrustumForce, AUniformFieldOnlyTurnsIt) {
 TEST(MagnetFrustumForce, WithEqualRadiiIsTheCylinder) {
   const Cylinder cylinder{0.004, 0.006, 7e5, Eigen::Vector2d(2e5, -3e5)};
   const Frustum frustum{0.004, 0.004, -0.006, 0.006, Vector3(2e5, -3e5, 7e5)};
-  const SourceField field = [](const Vector3& point) { return cuboidField(kCube, point); };
-  const MagnetPose pose = aboveTheCube(frustum, 1e-3);
+  const SourceField field = [](const Vector3& point) { return cuboidField(kBaseCube, point); };
+  const MagnetPose pose = frustumAboveTheCube(frustum, 1e-3);
   const MagnetInteraction asCylinder = cylinderInteraction(field, cylinder, pose, 1e-10);
   const MagnetInteraction asFrustum = frustumInteraction(field, frustum, pose, 1e-10);
   EXPECT_LT(relativeError(asFrustum.force, asCylinder.force), 1e-12);

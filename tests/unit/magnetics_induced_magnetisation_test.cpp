@@ -10,13 +10,13 @@
 #include <gtest/gtest.h>
 
 #include "support/magnet_testing.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
 using namespace magnet_testing;
 
-constexpr double kPi = std::numbers::pi;
 
 const InductionMethod kEveryMethod[] = {InductionMethod::kDense, InductionMethod::kFixedPoint,
                                         InductionMethod::kBiCgStab, InductionMethod::kGmres};

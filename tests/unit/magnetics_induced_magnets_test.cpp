@@ -16,11 +16,11 @@
 
 #include "magnetics/cuboid_field.h"
 #include "magnetics/polyhedron_field.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 MagnetShape sphere(double radius) { return MagnetShape{MagnetShape::Kind::kSphere, radius, 0, Vector3::Zero(), {}}; }
 MagnetShape cuboid(const Vector3& half) { return MagnetShape{MagnetShape::Kind::kCuboid, 0, 0, half, {}}; }

@@ -15,7 +15,7 @@ namespace {
 using namespace magnet_testing;
 
 // A 1:2:3 box magnetised obliquely to its edges, so that all six faces carry charge.
-const Cuboid kBox{{0.01, 0.02, 0.03}, {1e5, 2e5, -3e5}};
+const Cuboid kMeshBox{{0.01, 0.02, 0.03}, {1e5, 2e5, -3e5}};
 
 // An irregular tetrahedron and octahedron (≈ 0.5 T and 1 T of polarisation, oblique to every face).
 const Vector3 kTetrahedronCorners[] = {{0.01, -0.004, 0.002}, {-0.006, 0.012, -0.003}, {-0.005, -0.009, 0.001},
@@ -45,12 +45,12 @@ double octahedronVolume() {
 }
 
 TEST(MagnetPolyhedronField, TheTestMeshesAreClosedAndOutwardOriented) {
-  EXPECT_EQ(polyhedronMeshProblem(cuboidMesh(kBox, 1)), "");
-  EXPECT_EQ(polyhedronMeshProblem(cuboidMesh(kBox, 5)), "");
+  EXPECT_EQ(polyhedronMeshProblem(cuboidMesh(kMeshBox, 1)), "");
+  EXPECT_EQ(polyhedronMeshProblem(cuboidMesh(kMeshBox, 5)), "");
   EXPECT_EQ(polyhedronMeshProblem(tetrahedron()), "");
   EXPECT_EQ(polyhedronMeshProblem(irregularOctahedron()), "");
   // The signed tetrahedra from the origin cancel one another: round-off ~1e-15 of the volume (measured 4.6e-15).
-  EXPECT_NEAR(polyhedronVolume(cuboidMesh(kBox, 5)), volume(kBox), 1e-13 * volume(kBox));
+  EXPECT_NEAR(polyhedronVolume(cuboidMesh(kMeshBox, 5)), volume(kMeshBox), 1e-13 * volume(kMeshBox));
   EXPECT_NEAR(polyhedronVolume(irregularOctahedron()), octahedronVolume(), 1e-13 * octahedronVolume());
 }
 
@@ -88,7 +88,7 @@ TEST(MagnetPolyhedronField, SaysWhatIsWrongWithABadMesh) {
 // worst; a wrong sign, charge or edge term is off by O(1). Closer to a triangle's edge than these 1e-3 of the size,
 // the solid angles lose digits (polyhedron_field.h): 1e-12 at 1e-5, 1e-8 at 1e-9.
 TEST(MagnetPolyhedronField, OfACuboidsTrianglesIsTheCuboidsField) {
-  const Vector3 h = kBox.halfExtents;
+  const Vector3 h = kMeshBox.halfExtents;
   const double off = 1e-3 * 2 * h.maxCoeff();
   const Vector3 points[] = {Vector3::Zero(),
                             Vector3(0.003, -0.011, 0.02),
@@ -107,10 +107,10 @@ TEST(MagnetPolyhedronField, OfACuboidsTrianglesIsTheCuboidsField) {
                             Vector3(-1.5 * h.x(), -h.y(), -1.2 * h.z()),
                             10 * 2 * h.maxCoeff() * kSkewDirection};
   for (const int cuts : {1, 5}) {
-    const PolyhedronField field(cuboidMesh(kBox, cuts));
+    const PolyhedronField field(cuboidMesh(kMeshBox, cuts));
     for (const Vector3& point : points) {
       SCOPED_TRACE(::testing::Message() << cuts << " cuts, at " << point.transpose());
-      EXPECT_LT(relativeError(field(point), cuboidField(kBox, point)), 1e-12);
+      EXPECT_LT(relativeError(field(point), cuboidField(kMeshBox, point)), 1e-12);
     }
   }
 }
@@ -158,14 +158,14 @@ TEST(MagnetPolyhedronField, OfANonConvexPrismIsTheSumOfTheBoxesItIsMadeOf) {
 // terms of the two sides cancel (and are dropped). On such an edge or vertex, in the face, the result is finite and
 // the cuboid's (the mean of the two sides); a real edge or corner, between faces charged differently, is infinite.
 TEST(MagnetPolyhedronField, IsFiniteOnTheCutsOfAFaceAndInfiniteOnItsRealEdges) {
-  const Vector3 h = kBox.halfExtents;
-  const PolyhedronField field(cuboidMesh(kBox, 5));
+  const Vector3 h = kMeshBox.halfExtents;
+  const PolyhedronField field(cuboidMesh(kMeshBox, 5));
   // The grid of cuts at 2/5 of each half-extent: a vertex inside the x face, a point on a cut of the z face.
   for (const Vector3& point : {Vector3(h.x(), 0.2 * h.y(), -0.6 * h.z()), Vector3(0.3 * h.x(), -0.2 * h.y(), h.z())}) {
     SCOPED_TRACE(::testing::Message() << "at " << point.transpose());
     const Vector3 value = field(point);
     ASSERT_TRUE(value.allFinite());
-    EXPECT_LT(relativeError(value, cuboidField(kBox, point)), 1e-12);
+    EXPECT_LT(relativeError(value, cuboidField(kMeshBox, point)), 1e-12);
   }
   EXPECT_FALSE(field(Vector3(h.x(), h.y(), 0.4 * h.z())).allFinite());
   EXPECT_FALSE(field(Vector3(-h.x(), h.y(), -h.z())).allFinite());

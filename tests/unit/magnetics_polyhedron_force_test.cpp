@@ -19,8 +19,8 @@ using namespace magnet_testing;
 
 // An irregular octahedron (centred on its reference point, ≈ 1 T oblique to every face) and its volume.
 const Vector3 kAxes[] = {{0.012, 0.002, -0.001}, {-0.003, 0.009, 0.002}, {0.001, -0.002, 0.02}};
-Polyhedron irregularOctahedron() { return octahedron(kAxes[0], kAxes[1], kAxes[2], {-2e5, 5e5, 6e5}); }
-double octahedronVolume() {
+Polyhedron forceIrregularOctahedron() { return octahedron(kAxes[0], kAxes[1], kAxes[2], {-2e5, 5e5, 6e5}); }
+double forceOctahedronVolume() {
   Matrix3 axes;
   axes << kAxes[0], kAxes[1], kAxes[2];
   return 4 * axes.determinant() / 3;
@@ -37,9 +37,9 @@ TEST(MagnetPolyhedronForce, IsExactInALinearFieldOverATiltedOctahedron) {
   const Vector3 uniformPart(3e4, -1e4, 2e4);
   const auto linearField = [&](const Vector3& point) -> Vector3 { return uniformPart + gradient * point; };
   const MagnetPose pose{rotationFromEuler313(0.3, 0.9, -1.2), Vector3(0.05, -0.02, 0.03)};
-  const Polyhedron target = irregularOctahedron();
+  const Polyhedron target = forceIrregularOctahedron();
   const MagnetInteraction result = polyhedronInteraction(linearField, target, pose, 1e-12);
-  const Vector3 moment = octahedronVolume() * pose.rotation * target.magnetisation;
+  const Vector3 moment = forceOctahedronVolume() * pose.rotation * target.magnetisation;
   EXPECT_TRUE(result.converged);
   EXPECT_LT(relativeError(result.force, kVacuumPermeability * gradient * moment), 1e-10);
   EXPECT_LT(relativeError(result.torque, kVacuumPermeability * moment.cross(linearField(pose.position))), 1e-10);
@@ -114,7 +114,7 @@ TEST(MagnetPolyhedronForce, OfAFinerTessellationIsTheSame) {
 // (measured ≤ 2.4e-12 in force, 2.3e-12 in torque).
 TEST(MagnetPolyhedronForce, ObeysNewtonsThirdLawWithACuboid) {
   const Cuboid cuboid{{0.02, 0.015, 0.01}, {3e5, -2e5, 8e5}};
-  const Polyhedron octa = irregularOctahedron();
+  const Polyhedron octa = forceIrregularOctahedron();
   const PolyhedronField octaField(octa);
   const Matrix3 rotation = rotationFromEuler313(0.4, 1.1, -0.7);
   // Centres 0.06 m apart, more than the cuboid's half-diagonal and the octahedron's largest half-axis (0.027 + 0.020).
@@ -141,7 +141,7 @@ TEST(MagnetPolyhedronForce, ObeysNewtonsThirdLawBetweenTwoMeshes) {
                                 {0.002, 0.001, 0.015}},
                                {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}},
                                {3e5, -1e5, 2.5e5}};
-  const Polyhedron octa = irregularOctahedron();
+  const Polyhedron octa = forceIrregularOctahedron();
   const Matrix3 rotation = rotationFromEuler313(-0.5, 0.8, 1.9);
   const Vector3 position(0.012, -0.03, 0.03);  // 0.044 m: more than 0.020 + 0.015, the two bodies' reaches
   const MagnetInteraction onTetrahedron = polyhedronInteraction(octa, tetrahedron, {rotation, position}, 1e-10);
@@ -160,14 +160,14 @@ TEST(MagnetPolyhedronForce, ObeysNewtonsThirdLawBetweenTwoMeshes) {
 // (ℓ/d)²: the errors fall 4-fold (±5 %; measured 4.000–4.006) as the distance doubles from 10 sizes, and at 50 sizes
 // are below 1e-3 (measured 7.5e-5 in force, 1.2e-4 in torque).
 TEST(MagnetPolyhedronForce, FarApartIsTheForceAndTorqueBetweenTwoDipoles) {
-  const Polyhedron a = irregularOctahedron();
-  Polyhedron b = irregularOctahedron();
+  const Polyhedron a = forceIrregularOctahedron();
+  Polyhedron b = forceIrregularOctahedron();
   b.magnetisation = Vector3(-3e5, 6e5, 1e5);
   const Matrix3 rotation = rotationFromEuler313(0.4, 1.1, -0.7);
   const auto errors = [&](double sizes) {
     const MagnetPose pose{rotation, sizes * 0.04 * kSkewDirection};
-    return errorsAgainstDipoles(polyhedronInteraction(a, b, pose, 1e-10), octahedronVolume() * a.magnetisation,
-                                octahedronVolume() * rotation * b.magnetisation, pose.position);
+    return errorsAgainstDipoles(polyhedronInteraction(a, b, pose, 1e-10), forceOctahedronVolume() * a.magnetisation,
+                                forceOctahedronVolume() * rotation * b.magnetisation, pose.position);
   };
   expectTheDipoleLimit(errors, 1e-3, 1e-3, 10, 4);
 }

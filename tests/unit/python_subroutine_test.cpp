@@ -125,7 +125,7 @@ class PythonSubroutines : public ::testing::Test {
 };
 
 // What a failing call says, in full, for a failed expectation.
-std::string failureOf(const std::function<void()>& body) {
+std::string pythonFailureOf(const std::function<void()>& body) {
   try {
     body();
   } catch (const SubroutineError& error) {
@@ -143,12 +143,12 @@ TEST(PythonScriptLookup, BesideTheDeckThenEachSearchPathFolder) {
 
 TEST_F(PythonSubroutines, EachPrototypeGetsMotionSolvesArguments) {
   double force = 0;
-  const std::string failure = failureOf([&] { force = callSubroutine(routine("CNFSUB"), normalCall()); });
+  const std::string failure = pythonFailureOf([&] { force = callSubroutine(routine("CNFSUB"), normalCall()); });
   EXPECT_EQ(force, 42.0) << failure;
   NormalCall setUp = normalCall();
   setUp.iflag = true;
   EXPECT_EQ(callSubroutine(routine("CNFSUB"), setUp), 0.0) << "the set-up call's return value is not read";
-  EXPECT_EQ(call("CFFSUB"), (std::array<double, 3>{1.0, -2.0, 0.5})) << failureOf([&] { call("CFFSUB"); });
+  EXPECT_EQ(call("CFFSUB"), (std::array<double, 3>{1.0, -2.0, 0.5})) << pythonFailureOf([&] { call("CFFSUB"); });
   callSubroutine(routine("CONTACTPOST"), ContactPostCall{.id = 300, .iGraphic = 1, .jGraphic = 2, .time = 0.75,
                                                          .iflag = true, .endflg = false});
   EXPECT_EQ(call("POSTED")[0], 1.0);
@@ -182,7 +182,7 @@ TEST_F(PythonSubroutines, UtilitiesAnswerWhatTheCUtilitiesAnswer) {
 
   EXPECT_EQ(call("IMPORTED")[0], 1.0) << "lodestone_usersub is importable and holds the same functions";
 
-  const std::string badId = failureOf([&] { call("BAD_ID"); });
+  const std::string badId = pythonFailureOf([&] { call("BAD_ID"); });
   EXPECT_NE(badId.find("raised ValueError: py_sysfnc: marker ids must be whole numbers, not 10.5"), std::string::npos)
       << badId;
 }

@@ -2,11 +2,11 @@
 #include <cmath>
 
 #include "support/deck_testing.h"
+#include "support/math_constants.h"
 
 namespace lodestone::testing {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 Matrix3 orientationOf(const std::string& attributes, Diagnostics& diagnostics) {
   const ReadResult result = readText(deck(groundAndBody() + "\n<Reference_Marker id=\"30\" body_id=\"1\" " + attributes + "/>"));

@@ -18,7 +18,6 @@
 namespace lodestone {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 // x = 0 1 2 3, y = 0 0 1 1. By hand: segment slopes m = 0, 1, 0, continued as −1, −2 before and −1, −2 after;
 // Akima's slopes t = −1/2, 1/2, 1/2, −1/2 (every pair of weights equal); the natural spline's M1 = 2, M2 = −2
@@ -177,7 +176,7 @@ class DataContext : public ExpressionContext {
   double arrayValue(int id, int position) const override { return id == 3 ? 10.0 * position + 0.5 : std::nan(""); }
 };
 
-Expression compiled(const std::string& text) {
+Expression compiledSpline(const std::string& text) {
   auto result = Expression::compile(text);
   if (auto* error = std::get_if<ExpressionError>(&result)) {
     ADD_FAILURE() << text << ": column " << error->column << ": " << error->message;
@@ -189,28 +188,28 @@ Expression compiled(const std::string& text) {
 double valueOf(const std::string& text, double time = 0) {
   DataContext context;
   context.now = time;
-  return compiled(text).evaluate(context);
+  return compiledSpline(text).evaluate(context);
 }
 
 TEST(DataFunctions, SplineCallsPassTheirArgumentsToTheContext) {
   DataContext context;
   context.now = 0.5;
-  EXPECT_NEAR(compiled("AKISPL(TIME, 0, 5)").evaluate(context), -0.125, 1e-15);
+  EXPECT_NEAR(compiledSpline("AKISPL(TIME, 0, 5)").evaluate(context), -0.125, 1e-15);
   EXPECT_EQ(context.lastSpline, std::make_tuple(SplineMethod::Akima, 5, 0.5, 0.0, 0));
-  EXPECT_NEAR(compiled("CUBSPL(TIME, 2*TIME, 5, 1)").evaluate(context), -1.0 / 12, 1e-15);
+  EXPECT_NEAR(compiledSpline("CUBSPL(TIME, 2*TIME, 5, 1)").evaluate(context), -1.0 / 12, 1e-15);
   EXPECT_EQ(context.lastSpline, std::make_tuple(SplineMethod::Cubic, 5, 0.5, 1.0, 1));
-  EXPECT_NEAR(compiled("INTERP(TIME + 0.75, 1, 5)").evaluate(context), 0.25, 1e-15);
+  EXPECT_NEAR(compiledSpline("INTERP(TIME + 0.75, 1, 5)").evaluate(context), 0.25, 1e-15);
   EXPECT_EQ(context.lastSpline, std::make_tuple(SplineMethod::Linear, 5, 1.25, 0.0, 0));
-  EXPECT_NEAR(compiled("INTERP(TIME, 3, 5, 2)").evaluate(context), 1.0, 1e-15);
+  EXPECT_NEAR(compiledSpline("INTERP(TIME, 3, 5, 2)").evaluate(context), 1.0, 1e-15);
   EXPECT_EQ(context.lastSpline, std::make_tuple(SplineMethod::Cubic, 5, 0.5, 0.0, 2));
   // A constant argument is not folded with the call: the data are read when the program runs.
-  EXPECT_NEAR(compiled("AKISPL(1.5, 0, 5)").evaluate(context), 0.5, 1e-15);
-  EXPECT_EQ(compiled("ARYVAL(3, 2) + 1").evaluate(context), 21.5);
-  EXPECT_TRUE(std::isnan(compiled("ARYVAL(4, 1)").evaluate(context)));
+  EXPECT_NEAR(compiledSpline("AKISPL(1.5, 0, 5)").evaluate(context), 0.5, 1e-15);
+  EXPECT_EQ(compiledSpline("ARYVAL(3, 2) + 1").evaluate(context), 21.5);
+  EXPECT_TRUE(std::isnan(compiledSpline("ARYVAL(4, 1)").evaluate(context)));
 }
 
 TEST(DataFunctions, AnExpressionListsTheDataItNames) {
-  const Expression expression = compiled("AKISPL(TIME,0,5) + 2*CUBSPL(TIME, 1, 6, 2) - ARYVAL(3,4)");
+  const Expression expression = compiledSpline("AKISPL(TIME,0,5) + 2*CUBSPL(TIME, 1, 6, 2) - ARYVAL(3,4)");
   const std::vector<DataReference>& references = expression.dataReferences();
   ASSERT_EQ(references.size(), 3u);
   EXPECT_EQ(references[0].function, "AKISPL");

@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "solver/core/rotation.h"
+#include "support/math_constants.h"
 
 namespace lodestone {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 TEST(RotationTest, Euler313RoundTripsAwayFromGimbalLock) {
   std::mt19937 random(7);

@@ -5,26 +5,26 @@ namespace lodestone::testing {
 namespace {
 
 // Commands start on line 3 + 3 (groundAndBody) + 2 = 8.
-constexpr int kFirstCommandLine = 8;
+constexpr int kCommandsFirstLine = 8;
 
 TEST(Commands, SimulateNeedsAnEndAndAnOutputStep) {
   const ReadResult result = readText(deck(groundAndBody(), "<Simulate analysis_type=\"Transient\"/>"));
   EXPECT_FALSE(result.spec);
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "Simulate: give end_time or duration"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "give print_interval or num_steps"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine, "Simulate: give end_time or duration"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine, "give print_interval or num_steps"));
 }
 
 TEST(Commands, EndTimeAndDurationAreExclusive) {
   const ReadResult result =
       readText(deck(groundAndBody(), "<Simulate end_time=\"1\" duration=\"1\" print_interval=\"0.1\" num_steps=\"3\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "give end_time or duration, not both"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "give print_interval or num_steps, not both"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine, "give end_time or duration, not both"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine, "give print_interval or num_steps, not both"));
 }
 
 TEST(Commands, EndMustComeAfterStart) {
   const ReadResult result =
       readText(deck(groundAndBody(), "<Simulate start_time=\"2\" end_time=\"1\" print_interval=\"0.1\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine, "end_time 1 must be after the start time 2"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine, "end_time 1 must be after the start time 2"));
 }
 
 TEST(Commands, LaterSimulateContinuesFromThePreviousEnd) {
@@ -32,8 +32,8 @@ TEST(Commands, LaterSimulateContinuesFromThePreviousEnd) {
                                           "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
                                           "<Simulate end_time=\"0.5\" print_interval=\"0.1\"/>\n"
                                           "<Simulate start_time=\"0.2\" duration=\"1\" print_interval=\"0.1\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1, "end_time 0.5 must be after the start time 1"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 2, "start_time 0.2 differs from time 1 reached"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine + 1, "end_time 0.5 must be after the start time 1"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine + 2, "start_time 0.2 differs from time 1 reached"));
 }
 
 TEST(Commands, SegmentsResolveTimes) {
@@ -62,19 +62,19 @@ TEST(Commands, TransientStaticAndAssemblyRun) {
                                                             "<Simulate analysis_type=\"Assembly\"/>"));
   EXPECT_TRUE(statics.spec) << statics.diagnostics.formatAll();
   const ReadResult linear = readText(deck(groundAndBody(), "<Simulate analysis_type=\"Linear\" end_time=\"0\"/>"));
-  EXPECT_TRUE(hasError(linear.diagnostics, kFirstCommandLine,
+  EXPECT_TRUE(hasError(linear.diagnostics, kCommandsFirstLine,
                        "analysis_type Linear is not supported yet: Transient, Static and Assembly analyses run"));
   // A static analysis at a time before the one reached.
   const ReadResult back = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
                                                          "<Simulate analysis_type=\"Static\" end_time=\"0.5\"/>"));
-  EXPECT_TRUE(hasError(back.diagnostics, kFirstCommandLine + 1, "end_time 0.5 is before time 1 reached"));
+  EXPECT_TRUE(hasError(back.diagnostics, kCommandsFirstLine + 1, "end_time 0.5 is before time 1 reached"));
 }
 
 TEST(Commands, CommandsAfterStopAreReported) {
   const ReadResult result = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n<Stop/>\n"
                                                            "<Simulate end_time=\"2\" print_interval=\"0.1\"/>"));
   ASSERT_TRUE(result.spec) << result.diagnostics.formatAll();
-  EXPECT_TRUE(hasWarning(result.diagnostics, kFirstCommandLine + 2, "comes after Stop and will not run"));
+  EXPECT_TRUE(hasWarning(result.diagnostics, kCommandsFirstLine + 2, "comes after Stop and will not run"));
 }
 
 TEST(Commands, ModifyingCommandsChangeTheSpecWhenApplied) {
@@ -93,27 +93,27 @@ TEST(Commands, ModifyingCommandsChangeTheSpecWhenApplied) {
   ASSERT_TRUE(spec.transient);
   EXPECT_DOUBLE_EQ(spec.transient->integr_tol, 1e-6);
   EXPECT_EQ(spec.transient->max_order, 5) << "a command-created Param_Transient starts from the defaults";
-  EXPECT_EQ(std::get<ModifyCommand>(spec.commands[1]).loc.line, kFirstCommandLine + 2);  // one more model line
+  EXPECT_EQ(std::get<ModifyCommand>(spec.commands[1]).loc.line, kCommandsFirstLine + 2);  // one more model line
 }
 
 TEST(Commands, OnlyModifiableAttributesMayChange) {
   const ReadResult result = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
                                                            "<Body_Rigid id=\"2\" cg_id=\"20\"/>"));
   EXPECT_FALSE(result.spec);
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1,
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine + 1,
                        "Body_Rigid id=2: attribute 'cg_id' cannot be changed by a command"));
 }
 
 TEST(Commands, ModifyingAnUndefinedElementIsAnError) {
   const ReadResult result = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
                                                            "<Body_Rigid id=\"9\" mass=\"3\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1, "no Body_Rigid has id 9"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine + 1, "no Body_Rigid has id 9"));
 }
 
 TEST(Commands, ModifiedValuesAreValidatedLikeModelValues) {
   const ReadResult result = readText(deck(groundAndBody(), "<Simulate end_time=\"1\" print_interval=\"0.1\"/>\n"
                                                            "<Body_Rigid id=\"2\" mass=\"-5\"/>"));
-  EXPECT_TRUE(hasError(result.diagnostics, kFirstCommandLine + 1, "attribute 'mass' must be >= 0 (got -5)"));
+  EXPECT_TRUE(hasError(result.diagnostics, kCommandsFirstLine + 1, "attribute 'mass' must be >= 0 (got -5)"));
 }
 
 TEST(Commands, SingletonElementsMayAppearOnce) {

@@ -5,7 +5,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr int kFirstLine = 6;  // after groundAndBody()'s three lines
+constexpr int kDiffLine = 6;  // after groundAndBody()'s three lines
 
 std::string diffDeck(const std::string& elements) { return deck(groundAndBody() + "\n" + elements); }
 
@@ -22,26 +22,26 @@ TEST(ControlDiffDecks, ExplicitAndImplicitFormsRead) {
 
 TEST(ControlDiffDecks, MissingExpressionIsAnError) {
   const Diagnostics diagnostics = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" ic=\"1\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Control_Diff id=5: type=\"EXPRESSION\" needs expr, the expression "
+  EXPECT_TRUE(hasError(diagnostics, kDiffLine, "Control_Diff id=5: type=\"EXPRESSION\" needs expr, the expression "
                                                 "that gives the state's time derivative"));
 }
 
 TEST(ControlDiffDecks, DifsubNamesItsMissingLibrary) {
   const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
       "<Control_Diff id=\"5\" type=\"USERSUB\" usrsub_dll_name=\"libdiff.so\" usrsub_fnc_name=\"DIFSUB\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Control_Diff id=5: usrsub_dll_name=\"libdiff.so\": library "
+  EXPECT_TRUE(hasError(diagnostics, kDiffLine, "Control_Diff id=5: usrsub_dll_name=\"libdiff.so\": library "
                                                 "\"libdiff.so\" not found (tried "));
   const Diagnostics neither = readAndBuildDeck(diffDeck("<Control_Diff id=\"5\" type=\"USERSUB\"/>"));
-  EXPECT_TRUE(hasError(neither, kFirstLine, "usrsub_dll_name is needed: the shared library that holds DIFSUB"));
+  EXPECT_TRUE(hasError(neither, kDiffLine, "usrsub_dll_name is needed: the shared library that holds DIFSUB"));
 }
 
 TEST(ControlDiffDecks, UnknownIdsAreNamedWithTheirColumn) {
   const Diagnostics diagnostics = readAndBuildDeck(diffDeck(
       "<Control_Diff id=\"5\" expr=\"-DIF(5) + DIF1(77)\"/>\n"
       "<Reference_Variable id=\"3\" expr=\"2*DIF(78)\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "expr=\"-DIF(5) + DIF1(77)\", column 16: names Control_Diff id=77, "
+  EXPECT_TRUE(hasError(diagnostics, kDiffLine, "expr=\"-DIF(5) + DIF1(77)\", column 16: names Control_Diff id=77, "
                                                 "which the deck does not have"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "expr=\"2*DIF(78)\", column 7: names Control_Diff id=78"));
+  EXPECT_TRUE(hasError(diagnostics, kDiffLine + 1, "expr=\"2*DIF(78)\", column 7: names Control_Diff id=78"));
 }
 
 TEST(ControlDiffDecks, AccelerationsReadAndContactsAreRefusedInTheEquation) {
@@ -56,7 +56,7 @@ TEST(ControlDiffDecks, AccelerationsReadAndContactsAreRefusedInTheEquation) {
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"IMPACT\" stiffness=\"1e7\" "
       "exponent=\"1.5\" damping=\"10\" dmax=\"1e-4\"/>\n"
       "<Control_Diff id=\"5\" expr=\"-DIF(5) + CONTACT(300,0,4,0)\"/>"));
-  EXPECT_TRUE(hasError(contact, kFirstLine + 4, "expr=\"-DIF(5) + CONTACT(300,0,4,0)\" reads a Force_Contact's loads "
+  EXPECT_TRUE(hasError(contact, kDiffLine + 4, "expr=\"-DIF(5) + CONTACT(300,0,4,0)\" reads a Force_Contact's loads "
                                                 "(CONTACT), itself or through VARVAL"))
       << contact.formatAll();
 }
@@ -68,7 +68,7 @@ TEST(ControlDiffDecks, JointAndForceLoadsAreRefusedWithTheirColumn) {
       "<Reference_Marker id=\"21\" body_id=\"1\"/>\n"
       "<Constraint_Joint id=\"3\" type=\"SPHERICAL\" i_marker_id=\"20\" j_marker_id=\"21\"/>\n"
       "<Control_Diff id=\"5\" expr=\"-DIF(5) + JOINT(3,0,4,0)\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 2, "expr=\"-DIF(5) + JOINT(3,0,4,0)\", column 11: JOINT reads the "
+  EXPECT_TRUE(hasError(diagnostics, kDiffLine + 2, "expr=\"-DIF(5) + JOINT(3,0,4,0)\", column 11: JOINT reads the "
                                                     "reaction of Constraint_Joint id=3"))
       << diagnostics.formatAll();
 }

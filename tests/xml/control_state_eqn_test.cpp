@@ -7,7 +7,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr int kFirstLine = 6;  // after groundAndBody()'s three lines
+constexpr int kEqnLine = 6;  // after groundAndBody()'s three lines
 
 std::string controlDeck(const std::string& elements) { return deck(groundAndBody() + "\n" + elements); }
 
@@ -18,7 +18,7 @@ const std::string kArrays =
     "<Reference_Array id=\"22\" type=\"X\" num_element=\"2\"/>\n"
     "<Reference_Array id=\"23\" type=\"Y\" num_element=\"1\"/>\n"
     "<Reference_Array id=\"24\" type=\"IC\" num_element=\"2\"> 1 0 </Reference_Array>\n";
-constexpr int kAfterArrays = kFirstLine + 5;
+constexpr int kAfterArrays = kEqnLine + 5;
 
 TEST(ControlStateEqnDecks, LinearFormAndSisoRead) {
   const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
@@ -58,8 +58,8 @@ TEST(ControlStateEqnDecks, MatrixTextMustFitItsSize) {
   const Diagnostics diagnostics = readAndBuildDeck(controlDeck(
       "<Reference_Matrix id=\"31\" nrow=\"2\" ncol=\"2\"> 1 2 3 </Reference_Matrix>\n"
       "<Reference_Matrix id=\"32\" nrow=\"2\" ncol=\"2\" issparse=\"TRUE\" nval=\"1\"> 3 1 5 </Reference_Matrix>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "nrow=\"2\" and ncol=\"2\" need 4 values in the text; it holds 3"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 1, "triple 1 of the text names entry (3, 1), which is not in a 2 x 2 "
+  EXPECT_TRUE(hasError(diagnostics, kEqnLine, "nrow=\"2\" and ncol=\"2\" need 4 values in the text; it holds 3"));
+  EXPECT_TRUE(hasError(diagnostics, kEqnLine + 1, "triple 1 of the text names entry (3, 1), which is not in a 2 x 2 "
                                                     "matrix"));
 }
 
@@ -174,7 +174,7 @@ TEST(ControlStateEqnDecks, InputsThatReadAccelerationsAreRefusedWithFeedThroughO
   EXPECT_EQ(strictlyProper.errorCount(), 0) << strictlyProper.formatAll();
   // (s + 2)/(s + 1) outputs its input at the same instant: a force reading it would read an acceleration.
   const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("ACCX(20)", "2 1"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 4, "Control_SISO id=2: input 1 (u_array_id's Reference_Variable id=5)"
+  EXPECT_TRUE(hasError(diagnostics, kEqnLine + 4, "Control_SISO id=2: input 1 (u_array_id's Reference_Variable id=5)"
                                                     " (deck.xml:6:1) reads accelerations (ACCX…, WDTX…), itself or "
                                                     "through VARVAL, and the system's outputs read its inputs at the "
                                                     "same instant (D is not 0)"));
@@ -183,7 +183,7 @@ TEST(ControlStateEqnDecks, InputsThatReadAccelerationsAreRefusedWithFeedThroughO
 TEST(ControlStateEqnDecks, FeedThroughLoopIsRefused) {
   // (s + 2)/(s + 1) has D = 1: its output is its input plus a state, and its input reads its output.
   const Diagnostics diagnostics = readAndBuildDeck(firstOrderSisoDeck("1 - ARYVAL(23, 1)", "2 1"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 4, "Control_SISO id=2: its outputs read themselves at the same "
+  EXPECT_TRUE(hasError(diagnostics, kEqnLine + 4, "Control_SISO id=2: its outputs read themselves at the same "
                                                     "instant through its inputs (D is not 0), an algebraic loop: "
                                                     "Control_SISO id=2 -> Control_SISO id=2"));
   // Strictly proper (D = 0), the same feedback is a state equation, and reads.

@@ -7,7 +7,7 @@ namespace lodestone::testing {
 namespace {
 
 // Lines 3–5: ground and body 2 (marker 20); line 6: marker 10 on ground; line 7 on: `elements`.
-constexpr int kFirstLine = 7;
+constexpr int kForceLine = 7;
 
 std::string forceDeck(const std::string& elements,
                       const std::string& commands =
@@ -35,15 +35,15 @@ TEST(ForceElementDecks, EveryElementReadsAndBuilds) {
 TEST(ForceElementDecks, MarkersAreRequired) {
   const Diagnostics diagnostics =
       readAndBuildDeck(forceDeck("<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" j_marker_id=\"10\" val=\"1\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine, "Force_Scalar_TwoBody id=5: missing required attribute 'i_marker_id'"));
+  EXPECT_TRUE(hasError(diagnostics, kForceLine, "Force_Scalar_TwoBody id=5: missing required attribute 'i_marker_id'"));
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"99\"/>")),
-                       kFirstLine, "attribute 'j_marker_id' refers to Reference_Marker id=99, which is not defined"));
+                       kForceLine, "attribute 'j_marker_id' refers to Reference_Marker id=99, which is not defined"));
 }
 
 TEST(ForceElementDecks, ScalarForceTakesExactlyOneOfValAndValExpression) {
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" val_expression=\"2*TIME\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" val_expression=\"2*TIME\"/>")), kForceLine,
                        "Force_Scalar_TwoBody id=5: give either val or val_expression, not both"));
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "/>")), kForceLine,
                        "needs the magnitude: val (a number), val_expression (an expression) or an SFOSUB "
                        "subroutine"));
 }
@@ -51,39 +51,39 @@ TEST(ForceElementDecks, ScalarForceTakesExactlyOneOfValAndValExpression) {
 // The element's line and column in the deck, then the column inside the attribute.
 TEST(ForceElementDecks, ExpressionProblemsPointAtTheColumnInsideTheAttribute) {
   const Diagnostics diagnostics = readAndBuildDeck(forceDeck(kScalar + "val_expression=\"-50*(DM(20,99)-1)\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine,
+  EXPECT_TRUE(hasError(diagnostics, kForceLine,
                        "deck.xml:7:1: Force_Scalar_TwoBody id=5: val_expression=\"-50*(DM(20,99)-1)\", column 12: "
                        "names Reference_Marker id=99, which the deck does not have"));
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"1 + VARVAL(4)\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"1 + VARVAL(4)\"/>")), kForceLine,
                        "val_expression=\"1 + VARVAL(4)\", column 12: names Reference_Variable id=4, which the deck "
                        "does not have"));
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"2*SINN(TIME)\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val_expression=\"2*SINN(TIME)\"/>")), kForceLine,
                        "val_expression=\"2*SINN(TIME)\", column 3: unknown function 'SINN'"));
   EXPECT_TRUE(hasError(
       readAndBuildDeck(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
                                  "fz_expression=\"ACCZ(20)\"/>")),
-      kFirstLine, "fz_expression=\"ACCZ(20)\" reads accelerations"));
+      kForceLine, "fz_expression=\"ACCZ(20)\" reads accelerations"));
 }
 
 TEST(ForceElementDecks, VectorComponentsMustBelongToTheType) {
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Vector_OneBody id=\"6\" type=\"ForceOnly\" marker_id=\"20\" "
                                                   "fx_expression=\"1\" tz_expression=\"2\"/>")),
-                       kFirstLine, "tz_expression does not belong to type=\"FORCEONLY\""));
+                       kForceLine, "tz_expression does not belong to type=\"FORCEONLY\""));
 }
 
 // Subroutines run end to end in tests/plugins; here, what the reader says about their attributes.
 TEST(ForceElementDecks, SubroutineAttributesAreChecked) {
   const std::string subroutine = kScalar + "usrsub_dll_name=\"no_such_forces\" usrsub_param_string=\"USER(1)\"/>";
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(subroutine)), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(subroutine)), kForceLine,
                        "Force_Scalar_TwoBody id=5: usrsub_dll_name=\"no_such_forces\": library \"no_such_forces\" "
                        "not found"));
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" usrsub_dll_name=\"forces\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck(kScalar + "val=\"1\" usrsub_dll_name=\"forces\"/>")), kForceLine,
                        "give one of val, val_expression and an SFOSUB subroutine"));
-  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\"/>")), kForceLine,
                        "Reference_Variable id=3: usrsub_dll_name is needed: the shared library that holds VARSUB"));
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Reference_Variable id=\"3\" type=\"USERSUB\" "
                                                   "usrsub_dll_name=\"forces\" usrsub_param_string=\"USER(1,\"/>")),
-                       kFirstLine, "Reference_Variable id=3: usrsub_param_string=\"USER(1,\", column "));
+                       kForceLine, "Reference_Variable id=3: usrsub_param_string=\"USER(1,\", column "));
 }
 
 // A cycle of a thousand variables is named by its start and its way back, not link by link.
@@ -109,10 +109,10 @@ TEST(ForceElementDecks, VariablesThatReadThemselvesAreAnErrorNamingTheChain) {
       "<Reference_Variable id=\"4\" expr=\"2*VARVAL(5)\"/>\n"
       "<Reference_Variable id=\"5\" expr=\"VARVAL(3) + DX(20)\"/>\n"
       "<Reference_Variable id=\"6\" expr=\"VARVAL(6)\"/>"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine,
+  EXPECT_TRUE(hasError(diagnostics, kForceLine,
                        "Reference_Variable id=3: expr=\"1 + VARVAL(4)\": the variable depends on its own value through "
                        "VARVAL: id=3 -> id=4 (deck.xml:8:1) -> id=5 (deck.xml:9:1) -> id=3"));
-  EXPECT_TRUE(hasError(diagnostics, kFirstLine + 3, "Reference_Variable id=6: expr=\"VARVAL(6)\": the variable depends "
+  EXPECT_TRUE(hasError(diagnostics, kForceLine + 3, "Reference_Variable id=6: expr=\"VARVAL(6)\": the variable depends "
                                                     "on its own value through VARVAL: id=6 -> id=6"));
   EXPECT_EQ(diagnostics.errorCount(), 2) << diagnostics.formatAll();
 }
@@ -129,10 +129,10 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
   // Line 8 is the first command (the one element is on line 7, then </Model> and <Command>).
   EXPECT_TRUE(
       hasError(readAndBuildDeck(forceDeck(spring, "<Deactivate element_type=\"BUSH\" element_id=\"7\"/>\n" + simulate)),
-               kFirstLine + 3, "element_id=7: the model has no Force_Bushing with this id"));
+               kForceLine + 3, "element_id=7: the model has no Force_Bushing with this id"));
   EXPECT_TRUE(hasError(
       readAndBuildDeck(forceDeck(spring, "<Activate element_type=\"FORCE\" element_id=\"8\"/>\n" + simulate)),
-      kFirstLine + 3,
+      kForceLine + 3,
       "element_id=8: the model has no Force_Scalar_TwoBody, Force_Scalar_OneBody, Force_Vector_TwoBody, "
       "Force_Vector_OneBody, Force_SpringDamper, Force_Bushing, Force_Beam, Force_Field with this id "
       "(element_type=\"FORCE\")"));
@@ -141,11 +141,11 @@ TEST(ForceElementDecks, DeactivateForceTypesNameAnElementOfTheModel) {
 TEST(ForceElementDecks, TranslationalFreeLengthIsNotNegative) {
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_SpringDamper id=\"7\" type=\"TRANSLATIONAL\" "
                                                   "i_marker_id=\"20\" j_marker_id=\"10\" length=\"-1\"/>")),
-                       kFirstLine,
+                       kForceLine,
                        "length is the spring's free length and must be >= 0 for type=\"TRANSLATIONAL\" (got -1)"));
   EXPECT_TRUE(hasError(readAndBuildDeck(forceDeck("<Force_Bushing id=\"8\" i_marker_id=\"20\" j_marker_id=\"10\" "
                                                   "ktx=\"-1\"/>")),
-                       kFirstLine, "attribute 'ktx' must be >= 0 (got -1)"));
+                       kForceLine, "attribute 'ktx' must be >= 0 (got -1)"));
 }
 
 }  // namespace

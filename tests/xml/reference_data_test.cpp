@@ -10,7 +10,7 @@
 namespace lodestone::testing {
 namespace {
 
-constexpr int kFirstLine = 6;  // after groundAndBody()'s three lines
+constexpr int kDataLine = 6;  // after groundAndBody()'s three lines
 
 std::string dataDeck(const std::string& elements) { return deck(groundAndBody() + "\n" + elements); }
 
@@ -41,7 +41,7 @@ TEST(ReferenceDataDecks, EveryFormReadsAndBuilds) {
 }
 
 TEST(ReferenceDataDecks, IdsAreUniquePerElement) {
-  EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck(kCurve + kCurve)), kFirstLine + 1,
+  EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck(kCurve + kCurve)), kDataLine + 1,
                        "duplicate id: Reference_Spline id=50 is already defined at deck.xml:6"));
 }
 
@@ -49,23 +49,23 @@ TEST(ReferenceDataDecks, SplineNumbersAreChecked) {
   const auto spline = [](const std::string& attributes, const std::string& text) {
     return readAndBuildDeck(dataDeck("<Reference_Spline id=\"50\" " + attributes + ">" + text + "</Reference_Spline>"));
   };
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"4\"", "0 0 1 0 2 1 3"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"4\"", "0 0 1 0 2 1 3"), kDataLine,
                        "deck.xml:6:1: Reference_Spline id=50: num_xy_pair=\"4\" needs 8 numbers (x y per point); "
                        "the text holds 7"));
-  EXPECT_TRUE(hasError(spline("num_x=\"3\" num_z=\"2\"", "0 10 0 0 1 1 1 3 2 4"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_x=\"3\" num_z=\"2\"", "0 10 0 0 1 1 1 3 2 4"), kDataLine,
                        "num_x=\"3\" and num_z=\"2\" needs 11 numbers (the 2 values of z, then per x: x and y at each "
                        "z); the text holds 10"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"4\"", "0 0 1 0 1 1 3 1"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"4\"", "0 0 1 0 1 1 3 1"), kDataLine,
                        "x must be strictly increasing: value 3 is 1 after 1"));
-  EXPECT_TRUE(hasError(spline("num_x=\"2\" num_z=\"2\"", "5 4  0 0 1  1 1 3"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_x=\"2\" num_z=\"2\"", "5 4  0 0 1  1 1 3"), kDataLine,
                        "z must be strictly increasing: value 2 is 4 after 5"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\"", "0 0 1 abc"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\"", "0 0 1 abc"), kDataLine,
                        "number 4 of the text, 'abc', is not a finite number"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" num_x=\"2\"", "0 0 1 1"), kFirstLine,
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" num_x=\"2\"", "0 0 1 1"), kDataLine,
                        "give num_xy_pair (one curve) or num_x (with num_z, a family of curves), not both"));
-  EXPECT_TRUE(hasError(spline("", "0 0 1 1"), kFirstLine, "needs num_xy_pair (the points of one curve) or num_x"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"1\"", "0 0"), kFirstLine, "attribute 'num_xy_pair' must be >= 2 (got 1)"));
-  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" usrsub_dll_name=\"reader\" block_name=\"b\"", ""), kFirstLine,
+  EXPECT_TRUE(hasError(spline("", "0 0 1 1"), kDataLine, "needs num_xy_pair (the points of one curve) or num_x"));
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"1\"", "0 0"), kDataLine, "attribute 'num_xy_pair' must be >= 2 (got 1)"));
+  EXPECT_TRUE(hasError(spline("num_xy_pair=\"2\" usrsub_dll_name=\"reader\" block_name=\"b\"", ""), kDataLine,
                        "SPLINE_READ user subroutines are not available yet"));
 }
 
@@ -92,14 +92,14 @@ TEST(ReferenceDataDecks, SplineFilesAreReadRelativeToTheDeckOrReported) {
   ASSERT_TRUE(spec) << relative.formatAll();
   EXPECT_TRUE(buildModel(*spec, relative).has_value()) << relative.formatAll();
   EXPECT_EQ(relative.errorCount(), 0) << relative.formatAll();
-  EXPECT_TRUE(hasError(withFile("no_such_spline.txt", ""), kFirstLine,
+  EXPECT_TRUE(hasError(withFile("no_such_spline.txt", ""), kDataLine,
                        "deck.xml:6:1: Reference_Spline id=50: file_name=\"no_such_spline.txt\": cannot open "
                        "'no_such_spline.txt': No such file or directory"));
-  EXPECT_TRUE(hasError(withFile(folder.string(), ""), kFirstLine, "is a folder, not a file of numbers"));
-  EXPECT_TRUE(hasError(withFile(file.string(), "0 0 1 1"), kFirstLine,
+  EXPECT_TRUE(hasError(withFile(folder.string(), ""), kDataLine, "is a folder, not a file of numbers"));
+  EXPECT_TRUE(hasError(withFile(file.string(), "0 0 1 1"), kDataLine,
                        "gives the numbers, so the element's text must be empty"));
   std::ofstream(file) << "0 0 1 0 2 1\n";
-  EXPECT_TRUE(hasError(withFile(file.string(), ""), kFirstLine,
+  EXPECT_TRUE(hasError(withFile(file.string(), ""), kDataLine,
                        "num_xy_pair=\"4\" needs 8 numbers (x y per point); file_name=\"" + file.string() +
                            "\" holds 6"));
   std::filesystem::remove_all(folder);
@@ -108,27 +108,27 @@ TEST(ReferenceDataDecks, SplineFilesAreReadRelativeToTheDeckOrReported) {
 TEST(ReferenceDataDecks, ArrayNumbersAreChecked) {
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_Array id=\"60\" type=\"IC\" num_element=\"3\">1 2"
                                                  "</Reference_Array>")),
-                       kFirstLine, "Reference_Array id=60: num_element=\"3\" but the text holds 2 values"));
+                       kDataLine, "Reference_Array id=60: num_element=\"3\" but the text holds 2 values"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_Array id=\"60\" type=\"U\">3 4.5</Reference_Array>")),
-                       kFirstLine, "item 2 of the text, '4.5', is not a Reference_Variable id"));
+                       kDataLine, "item 2 of the text, '4.5', is not a Reference_Variable id"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_Array id=\"60\" type=\"Y\" num_element=\"1\">0"
                                                  "</Reference_Array>")),
-                       kFirstLine, "type=\"Y\" holds the outputs of a Control_StateEqn, so its text must be empty"));
+                       kDataLine, "type=\"Y\" holds the outputs of a Control_StateEqn, so its text must be empty"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_Array id=\"60\" type=\"Z\">1</Reference_Array>")),
-                       kFirstLine, "Reference_Array id=60: attribute 'type' must be one of X, U, Y, IC (got 'Z')"));
+                       kDataLine, "Reference_Array id=60: attribute 'type' must be one of X, U, Y, IC (got 'Z')"));
 }
 
 TEST(ReferenceDataDecks, StringsNeedTheirText) {
-  EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_String id=\"70\"/>")), kFirstLine,
+  EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_String id=\"70\"/>")), kDataLine,
                        "Reference_String id=70: needs string, the text it holds"));
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck("<Reference_String id=\"70\" usrsub_dll_name=\"msautoutils\"/>")),
-                       kFirstLine, "Reference_String id=70: usrsub_dll_name=\"msautoutils\": library \"msautoutils\" "
+                       kDataLine, "Reference_String id=70: usrsub_dll_name=\"msautoutils\": library \"msautoutils\" "
                                    "not found (tried "));
 }
 
 // The ids an expression names are checked when the model is built, each with its column.
 TEST(ReferenceDataDecks, ExpressionsNamingMissingOrUnanswerableDataAreErrors) {
-  const int line = kFirstLine + 2;
+  const int line = kDataLine + 2;
   const auto withRequest = [](const std::string& expression) {
     return readAndBuildDeck(dataDeck(kCurve + kFamily + "<Reference_Array id=\"60\" num_element=\"2\">1 2"
                                      "</Reference_Array><Reference_Array id=\"62\" type=\"X\" num_element=\"1\"/>"
@@ -171,7 +171,7 @@ TEST(ReferenceDataDecks, MotionsMayReadSplinesOfTime) {
   EXPECT_EQ(good.errorCount(), 0) << good.formatAll();
   EXPECT_TRUE(hasError(readAndBuildDeck(dataDeck(kCurve + crank + "<Motion_Joint id=\"5\" joint_id=\"1\" "
                                                  "motion_type=\"R\" expr=\"AKISPL(TIME, 0, 49)\"/>")),
-                       kFirstLine + 2, "Motion_Joint id=5: expr=\"AKISPL(TIME, 0, 49)\", column 1: AKISPL names "
+                       kDataLine + 2, "Motion_Joint id=5: expr=\"AKISPL(TIME, 0, 49)\", column 1: AKISPL names "
                                        "Reference_Spline id=49, which the deck does not have"));
 }
 

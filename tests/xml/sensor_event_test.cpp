@@ -8,7 +8,7 @@ namespace {
 
 // Lines 3–5: ground and body 2 (marker 20); line 6: the sensor.
 constexpr int kSensorLine = 6;
-constexpr int kFirstCommandLine = kSensorLine + 3;
+constexpr int kSensorFirstCommandLine = kSensorLine + 3;
 
 std::string sensorDeck(const std::string& attributes, const std::string& commands =
                                                           "<Simulate analysis_type=\"Transient\" end_time=\"1\" "
@@ -66,17 +66,17 @@ TEST(SensorEventDeck, ActivationCommandsNameAnElementOfTheModel) {
   EXPECT_EQ(diagnostics.errorCount(), 0) << diagnostics.formatAll();
   diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"SENSOR\" element_id=\"42\"/>\n" + simulate));
-  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
+  EXPECT_TRUE(hasError(diagnostics, kSensorFirstCommandLine,
                        "Deactivate: element_id=42: the model has no Sensor_Event with this id (element_type=\"SENSOR\")"));
   diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Activate element_type=\"CONTACT\" element_id=\"41\"/>\n" + simulate));
-  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Force_Contact with this id"));
+  EXPECT_TRUE(hasError(diagnostics, kSensorFirstCommandLine, "the model has no Force_Contact with this id"));
   diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"JOINT\" element_id=\"41\"/>\n" + simulate));
-  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine, "the model has no Constraint_Joint with this id"));
+  EXPECT_TRUE(hasError(diagnostics, kSensorFirstCommandLine, "the model has no Constraint_Joint with this id"));
   diagnostics = readAndBuildDeck(
       sensorDeck("expr=\"TIME\" value=\"0.5\"", "<Deactivate element_type=\"GEAR\" element_id=\"41\"/>\n" + simulate));
-  EXPECT_TRUE(hasError(diagnostics, kFirstCommandLine,
+  EXPECT_TRUE(hasError(diagnostics, kSensorFirstCommandLine,
                        "element_type=\"GEAR\" cannot be switched yet: those elements are not available; Deactivate "
                        "and Activate switch CONTACT, SENSOR, BEAM, BUSH, FIELD, FORCE, GFORCE, JOINT, JPRIM, MOTION, "
                        "SFORCE, VFORCE, VTORQUE, SPDP and SPRINGDAMPER elements"));
