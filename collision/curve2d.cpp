@@ -1,6 +1,7 @@
 #include "curve2d.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -273,16 +274,19 @@ CurvePoint SplineCurve2d::closest(const Vector2& point) const {
   auto boxSquaredDistance = [&](const BoxNode& node) {
     return (node.low - point).cwiseMax(point - node.high).cwiseMax(0.0).squaredNorm();
   };
-  std::vector<int> pending{0};
+  // Depth first, so the stack holds at most one node more than the tree has levels (a balanced tree of at most 2^62
+  // segments); on the stack, not the heap: a contact step calls this thousands of times.
+  std::array<int, 64> pending;
+  int pendingCount = 0;
+  pending[pendingCount++] = 0;
   double bestSquared = std::numeric_limits<double>::infinity(), bestParameter = 0;
-  while (!pending.empty()) {
-    const BoxNode& node = tree_[pending.back()];
-    pending.pop_back();
+  while (pendingCount > 0) {
+    const BoxNode& node = tree_[pending[--pendingCount]];
     if (boxSquaredDistance(node) >= bestSquared) continue;
     if (node.lowerChild >= 0) {
       const bool lowerNearer = boxSquaredDistance(tree_[node.lowerChild]) <= boxSquaredDistance(tree_[node.upperChild]);
-      pending.push_back(lowerNearer ? node.upperChild : node.lowerChild);
-      pending.push_back(lowerNearer ? node.lowerChild : node.upperChild);
+      pending[pendingCount++] = lowerNearer ? node.upperChild : node.lowerChild;
+      pending[pendingCount++] = lowerNearer ? node.lowerChild : node.upperChild;
       continue;
     }
     const int k = node.firstSegment;

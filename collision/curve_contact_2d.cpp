@@ -1,13 +1,18 @@
 #include "curve_contact_2d.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include <boost/math/tools/minima.hpp>
 
 #include "solver/core/quadrature.h"
+#include "solver/core/thread_scratch.h"
 
 namespace lodestone {
 namespace {
@@ -282,6 +287,54 @@ std::pair<double, double> nearestApproach(const SplineCurve2d& from, const Splin
   return value < best ? std::pair{value, u} : std::pair{best, bestU};
 }
 
+bool sameBits(double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); }
+
+// Where B's curve lies in A's plane: all the curves' contact depends on.
+struct CurvePlacement {
+  std::shared_ptr<const SplineCurve2d> a, b;
+  double angle;
+  Vector2 shift;
+  std::optional<double> stability;
+
+  // Bit for bit (0 and −0 apart), so that a result is reused only where computing it again would give it.
+  bool operator==(const CurvePlacement& other) const {
+    return a == other.a && b == other.b && sameBits(angle, other.angle) && sameBits(shift.x(), other.shift.x()) &&
+           sameBits(shift.y(), other.shift.y()) && stability == other.stability;
+  }
+};
+
+// The curves' contact at a placement, and their gap when they do not overlap.
+struct PlacedCurves {
+  CurvePlacement placement;
+  CurveContactResult contact;
+  double gap = 0;
+};
+
+// The contact of two curves at `placement`, computed once per placement on each thread. One step asks for the same
+// pair at the same state three or four times (the residual's and the energy rates' detection, the pair's loads, its
+// measures), and the crossings of two splines (their Bézier subdivision to 1e-6 flatness) and the Brent search of
+// their gap were most of a 2D-curve run. A placement equal bit for bit gives the same result, so the answers do not
+// change; the entries hold the curves, so a curve's address is never reused while it is a key.
+const PlacedCurves& placedCurves(const CurvePlacement& placement) {
+  struct Recent {
+    std::array<PlacedCurves, 4> entries;
+    size_t next = 0;
+  };
+  Recent& recent = threadScratch<Recent, struct PlacedCurvesTag>();
+  for (const PlacedCurves& entry : recent.entries) {
+    if (entry.placement.a && entry.placement == placement) return entry;
+  }
+  PlacedCurves& entry = recent.entries[recent.next];
+  recent.next = (recent.next + 1) % recent.entries.size();
+  entry.placement.a.reset();  // not a key until it holds its result (curveContact may throw)
+  const Eigen::Matrix2d inPlane = Eigen::Rotation2Dd(placement.angle).toRotationMatrix();
+  const SplineCurve2d placedB = placement.b->moved(inPlane, placement.shift);
+  entry.contact = curveContact(*placement.a, placedB, placement.stability);
+  entry.gap = entry.contact.status == CurveContactStatus::Contact ? 0.0 : curveGap(*placement.a, placedB);
+  entry.placement = placement;
+  return entry;
+}
+
 }  // namespace
 
 double curveGap(const SplineCurve2d& a, const SplineCurve2d& b) {
@@ -292,13 +345,11 @@ double collideCurves(const Shape& a, const Pose& poseA, const Shape& b, const Po
                      std::optional<double> stability, std::vector<ContactPoint>& points) {
   const Matrix3 turn = poseA.rotation.transpose() * poseB.rotation;
   const Vector3 shift = poseA.rotation.transpose() * (poseB.position - poseA.position);
-  const double angle = std::atan2(turn(1, 0), turn(0, 0));
-  const Eigen::Matrix2d inPlane = Eigen::Rotation2Dd(angle).toRotationMatrix();
-  const SplineCurve2d placedB = b.curve->moved(inPlane, shift.head<2>());
-  const CurveContactResult result = curveContact(*a.curve, placedB, stability);
-  if (result.status != CurveContactStatus::Contact) return curveGap(*a.curve, placedB);
+  const CurvePlacement placement{a.curve, b.curve, std::atan2(turn(1, 0), turn(0, 0)), shift.head<2>(), stability};
+  const PlacedCurves& placed = placedCurves(placement);
+  if (placed.contact.status != CurveContactStatus::Contact) return placed.gap;
   double deepest = 0;
-  for (const CurveContact2d& contact : result.contacts) {
+  for (const CurveContact2d& contact : placed.contact.contacts) {
     points.push_back(contactPointInGround(contact, poseA));
     deepest = std::max(deepest, contact.depth);
   }

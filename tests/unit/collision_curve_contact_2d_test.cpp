@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <utility>
 #include <numbers>
@@ -584,6 +585,53 @@ TEST(CurveContact2d, TwoCurveShapesThroughTheNarrowPhase) {
   std::vector<ContactPoint> points;
   EXPECT_EQ(collide(discA, poseA, Shape::sphere(1.0), poseA, 10.0, points), std::numeric_limits<double>::infinity());
   EXPECT_TRUE(points.empty());
+}
+
+// collideCurves keeps its last results per thread (a step asks for one pair at one state several times): asked again,
+// in another order, with the other stability mode at the same placement, or for another curve at the same poses, it
+// answers as a first call does, bit for bit.
+TEST(CurveContact2d, AnswersAskedAgainAreTheAnswersOfAFirstCall) {
+  const auto discOf = [](double radius) {
+    return Shape::planeCurve(std::make_shared<SplineCurve2d>(circle(Vector2::Zero(), radius, 64)));
+  };
+  const Shape discA = discOf(1.0), discB = discOf(0.8), smallerB = discOf(0.5);
+  // A at ground's origin, so that B's placement in A's plane is exactly (x, 0) unturned, as `direct` places it.
+  const Pose poseA{Vector3::Zero(), Matrix3::Identity()};
+  const auto poseB = [&](double x) { return Pose{Vector3(x, 0, 0), Matrix3::Identity()}; };
+  struct Asked {
+    const Shape* b;
+    double x;
+    std::optional<double> stability;
+  };
+  const std::vector<Asked> first{{&discB, 1.7, 10.0}, {&discB, 1.75, 10.0}, {&discB, 1.7, 0.0}, {&discB, 2.3, 10.0},
+                                 {&smallerB, 1.7, 10.0}, {&discB, 1.7, std::nullopt}};
+  // What each gives, computed from the curves directly (curveContact and curveGap, which keep nothing).
+  const auto direct = [&](const Asked& asked) {
+    const SplineCurve2d placedB = asked.b->curve->moved(Eigen::Matrix2d::Identity(), Vector2(asked.x, 0));
+    const CurveContactResult result = curveContact(*discA.curve, placedB, asked.stability);
+    std::vector<double> values;
+    if (result.status != CurveContactStatus::Contact) return std::vector<double>{curveGap(*discA.curve, placedB)};
+    for (const CurveContact2d& contact : result.contacts) values.push_back(contact.depth);
+    return values;
+  };
+  const auto throughCollide = [&](const Asked& asked) {
+    std::vector<ContactPoint> points;
+    const double signedDistance = collideCurves(discA, poseA, *asked.b, poseB(asked.x), asked.stability, points);
+    std::vector<double> values;
+    if (points.empty()) return std::vector<double>{signedDistance};
+    for (const ContactPoint& point : points) values.push_back(point.depth);
+    return values;
+  };
+  std::vector<Asked> again = first;
+  again.insert(again.end(), first.rbegin(), first.rend());
+  again.insert(again.end(), first.begin(), first.end());
+  for (size_t i = 0; i < again.size(); ++i) {
+    EXPECT_EQ(throughCollide(again[i]), direct(again[i])) << "call " << i << ": x = " << again[i].x;
+  }
+  // The cases differ from one another, so an answer given for the wrong question would be seen.
+  EXPECT_NE(direct(first[0]), direct(first[1]));
+  EXPECT_NE(direct(first[0]), direct(first[2]));
+  EXPECT_NE(direct(first[4]), direct(first[0]));
 }
 
 // The gap is continuous through the onset: just apart it is the distance, and as the curves begin to cross the
