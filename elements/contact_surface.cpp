@@ -16,7 +16,7 @@ const ElementSchema<ContactSurfaceSpec>& contactSurfaceSchema() {
           attr::text("label", &S::label),
           attr::reference("graphic_id", &S::graphic_id, "Post_Graphic")
               .hint("the graphic whose surface this is; or body_id for all the graphics of a body"),
-          attr::reference("body_id", &S::body_id, "Body_Rigid")
+          attr::reference("body_id", &S::body_id, "Body_Rigid or Body_Point")
               .hint("every graphic of this body (a graphic_id surface of one of them wins)"),
           attr::real("kn", &S::kn).above(0).hint("normal stiffness of this piece, force/length (in series)"),
           attr::real("ks", &S::ks).above(0).hint("shear stiffness of this piece, force/length (in series)"),

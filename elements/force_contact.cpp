@@ -733,7 +733,8 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
       for (size_t b = 0; b < model.bodies.size(); ++b) {
         if (model.bodies[b].id == *surface.body_id) body = static_cast<int>(b);
       }
-      place(surfaceOfBody, body, "Body_Rigid id=" + std::to_string(*surface.body_id));
+      const std::string element = body < 0 ? "Body_Rigid" : model.bodies[static_cast<size_t>(body)].element();
+      place(surfaceOfBody, body, element + " id=" + std::to_string(*surface.body_id));
     }
   }
 

@@ -126,8 +126,18 @@ bool ReadContext::defineId(const std::string& element, long id, const SourceLoc&
 bool ReadContext::isDefined(const std::string& element, long id) const { return defined_.count({element, id}) > 0; }
 
 void ReadContext::checkReferences() {
+  // A target "Body_Rigid or Body_Point" is met by an element of either kind.
+  const auto isAnyDefined = [&](const std::string& targets, long id) {
+    static const std::string separator = " or ";
+    for (size_t from = 0;;) {
+      const size_t end = targets.find(separator, from);
+      if (isDefined(targets.substr(from, end - from), id)) return true;
+      if (end == std::string::npos) return false;
+      from = end + separator.size();
+    }
+  };
   for (const IdReference& reference : references_) {
-    if (!isDefined(reference.targetElement, reference.id)) {
+    if (!isAnyDefined(reference.targetElement, reference.id)) {
       diagnostics_.error(reference.from, "attribute '" + reference.attribute + "' refers to " + reference.targetElement +
                                              " id=" + std::to_string(reference.id) + ", which is not defined");
     }

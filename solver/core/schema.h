@@ -62,7 +62,7 @@ struct AttributeRule {
   std::optional<Value> defaultValue;  // assigned when the attribute is absent
   Range range;
   std::vector<std::string> keywords;  // for Keyword and KeywordList; MotionSolve's are upper case
-  std::string targetElement;          // for Reference(List): element whose id this names
+  std::string targetElement;          // for Reference(List): element whose id this names ("A or B": either)
   bool groundFrameAllowed = false;    // Reference to Reference_Marker: id 0 names the ground frame
   std::string note;                   // for Ignored and Unsupported: why; for Keyword: a hint for values not listed
 };

@@ -1,7 +1,8 @@
 // Body_Point, a point mass, against closed forms: on a spring, pushed and twisted at a marker away from its CG (it
 // moves as F/m says and never turns), a bob on a SPHERICAL joint at the end of a pendulum link (the same motion as
 // the link with the bob's mass merged into it), sliding along an INLINE primitive under gravity, and at rest on a
-// spring in a static analysis, and bouncing on a plate as the rigid ball of models/bouncing_ball.xml does.
+// spring in a static analysis, bouncing on a plate as the rigid ball of models/bouncing_ball.xml does, and resting on
+// a box with the stiffness its Contact_Surface gives.
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -290,6 +291,36 @@ TEST(BodyPoint, BouncesOnAPlateAsTheRigidBallDoes) {
   EXPECT_EQ(turning.angularVelocity, 0.0);
   std::printf("ball: |point − rigid| ≤ %.3e mm (bound %.3e); |vx| after the impact ≤ %.3e mm/s\n", worst, bound,
               slidingAfter);
+}
+
+// A Contact_Surface names the point ball by its body_id: its kn (3e5 N/m) in series with the ground body's (1.5e5)
+// gives 1e5 N/m, so the ball let go touching the box rests at m·g/1e5 (DIPOLE, critically damped), within 1e-10 m
+// as the rigid ball of ContactDipoleLinear.InheritedStiffnessIsTheSeriesOfThePiecesAndTheElementsOwnWins does.
+TEST(BodyPoint, AContactSurfaceOnItsBodyGivesItsStiffness) {
+  const double mass = 0.11, radius = 0.03;
+  const std::string deck =
+      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
+      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
+      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
+      "length_y=\"2\" length_z=\"1\"/>\n" +
+      pointMarkerXml(20, 2, Vec3(0, 0, radius)) + pointBodyXml(2, 20, mass) +
+      "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(radius) + "\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" dp_nratio=\"1\" "
+      "dp_mode=\"2\" dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" "
+      "cff_type=\"COULOMB_OFF\"/>\n"
+      "<Contact_Surface id=\"1\" body_id=\"2\" kn=\"3e5\"/>\n"
+      "<Contact_Surface id=\"2\" body_id=\"1\" kn=\"1.5e5\"/>\n"
+      "</Model><Command><Simulate analysis_type=\"Transient\" end_time=\"0.3\" print_interval=\"0.01\"/>"
+      "</Command></MultiBodySystem>\n";
+  const ContactRun run = runContactDeck("body_point_surface", deck);
+  ASSERT_TRUE(run.completed);
+  const double depth = radius - run.bodies.at(run.bodies.rowCount() - 1, "z");
+  const double expected = mass * kG / 1e5;
+  EXPECT_NEAR(depth, expected, 1e-10);
+  std::printf("point ball on its Contact_Surface: rest depth %.6e m, expected %.6e m\n", depth, expected);
 }
 
 }  // namespace

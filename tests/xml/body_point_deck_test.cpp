@@ -1,7 +1,7 @@
 // Body_Point in decks: what the model is built from it (a point body at its CG marker, ground's axes, its initial
 // velocity), its markers' body_type, and the errors a deck gets on the element's line — a missing cg_id or mass,
 // a marker naming a Body_Point that is not there, a Body_Rigid with the same id, and joints or motions that would
-// hold or drive a point mass's rotation.
+// hold or drive a point mass's rotation; a Contact_Surface naming it by body_id.
 #include <gtest/gtest.h>
 
 #include "support/deck_testing.h"
@@ -138,6 +138,29 @@ TEST(BodyPointDeck, JointsOnWhereItIsAreAccepted) {
     const Diagnostics diagnostics = readAndBuildDeck(deck(groundAndPointBody() + "\n" + statement));
     EXPECT_EQ(diagnostics.errorCount(), 0) << statement << "\n" << diagnostics.formatAll();
   }
+}
+
+// A Contact_Surface's body_id names a body of either kind (the two share no id): line 8 a sphere on the point body,
+// line 9 a box on ground, line 10 their contact, line 11 ground's surface, line 12 the point body's.
+TEST(BodyPointDeck, AContactSurfaceNamesAPointBodyByItsId) {
+  const std::string pieces =
+      "\n<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"0.1\"/>\n"
+      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"10\" length_x=\"1\" length_y=\"1\" "
+      "length_z=\"1\"/>\n"
+      "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" dp_nratio=\"1\" "
+      "dipole_mo1=\"0 0 0\" dipole_mo2=\"0 0 0\" dipole_cap=\"1e-3\" dipole_d=\"0.01\" cff_type=\"COULOMB_OFF\"/>\n"
+      "<Contact_Surface id=\"3\" body_id=\"1\" kn=\"1e5\"/>\n";
+  const Diagnostics named =
+      readAndBuildDeck(deck(groundAndPointBody() + pieces + "<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>"));
+  EXPECT_EQ(named.errorCount(), 0) << named.formatAll();
+  const Diagnostics missing =
+      readAndBuildDeck(deck(groundAndPointBody() + pieces + "<Contact_Surface id=\"1\" body_id=\"9\" kn=\"1e5\"/>"));
+  EXPECT_TRUE(hasDiagnostic(missing, Severity::Error, 12,
+                            "attribute 'body_id' refers to Body_Rigid or Body_Point id=9, which is not defined"));
+  const Diagnostics twice = readAndBuildDeck(deck(groundAndPointBody() + pieces +
+                                                  "<Contact_Surface id=\"1\" body_id=\"2\" kn=\"1e5\"/>\n"
+                                                  "<Contact_Surface id=\"2\" body_id=\"2\" fric=\"0.3\"/>"));
+  EXPECT_TRUE(hasDiagnostic(twice, Severity::Error, 13, "Body_Point id=2 has a surface already (Contact_Surface id=1"));
 }
 
 }  // namespace
