@@ -39,6 +39,13 @@ Matrix3 dipoleBlock(const Vector3& separation) {
   return (3 * separation * separation.transpose() / r2 - Matrix3::Identity()) / (4 * std::numbers::pi * r2 * r);
 }
 
+// dipoleBlock(separation)·moment without forming the block: the direct sums' inner loop, N² times per product.
+Vector3 dipoleField(const Vector3& separation, const Vector3& moment) {
+  const double r2 = separation.squaredNorm();
+  const double r = std::sqrt(r2);
+  return (3 * separation * (separation.dot(moment) / r2) - moment) / (4 * std::numbers::pi * r2 * r);
+}
+
 Vector3 block(const Vector& v, size_t i) { return v.segment<3>(3 * static_cast<Eigen::Index>(i)); }
 
 class InductionOperator : public Eigen::EigenBase<InductionOperator> {
@@ -81,7 +88,7 @@ class InductionOperator : public Eigen::EigenBase<InductionOperator> {
       Vector3 field = Vector3::Zero();
       for (size_t j = 0; j < samples_.size(); ++j) {
         if (samples_[j].group == samples_[i].group) continue;
-        field += dipoleBlock(samples_[i].position - samples_[j].position) * block(moments, j);
+        field += dipoleField(samples_[i].position - samples_[j].position, block(moments, j));
       }
       result.segment<3>(3 * static_cast<Eigen::Index>(i)) = polarisability_[i] * field;
     }
