@@ -299,13 +299,7 @@ TEST(BodyPoint, BouncesOnAPlateAsTheRigidBallDoes) {
 TEST(BodyPoint, AContactSurfaceOnItsBodyGivesItsStiffness) {
   const double mass = 0.11, radius = 0.03;
   const std::string deck =
-      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
-      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
-      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
-      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
-      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
-      "length_y=\"2\" length_z=\"1\"/>\n" +
+      boxFloorDeckHead(2) +
       pointMarkerXml(20, 2, Vec3(0, 0, radius)) + pointBodyXml(2, 20, mass) +
       "<Post_Graphic id=\"200\" type=\"Sphere\" center_marker_id=\"20\" radius=\"" + formatReal(radius) + "\"/>\n"
       "<Force_Contact id=\"300\" i_graphics_id=\"200\" j_graphics_id=\"100\" cnf_type=\"DIPOLE\" dp_nratio=\"1\" "

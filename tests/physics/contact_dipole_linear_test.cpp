@@ -222,13 +222,7 @@ TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
   const double kn = M_PI * kBallRadius * kBallRadius * modulus / kBallRadius, ks = kn / ratio;
   const double depth = kBallMass * kG / kn;
   const std::string deck =
-      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
-      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
-      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
-      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
-      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"2\" "
-      "length_y=\"2\" length_z=\"1\"/>\n"
+      boxFloorDeckHead(2) +
       "<Body_Rigid id=\"2\" mass=\"" + formatReal(kBallMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
       "inertia_zz=\"1e6\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kBallRadius - depth) + "\"/>\n"
@@ -260,13 +254,7 @@ TEST(ContactDipoleLinear, EffectiveModulusGivesTheBallFacetStiffnessesOfPfc) {
 ContactRun runSurfaces(const std::string& name, const std::string& contact, const std::string& surfaces,
                        double push, double startDepth, double endTime) {
   const std::string deck =
-      "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
-      "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
-      "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
-      "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
-      "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
-      "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"20\" "
-      "length_y=\"2\" length_z=\"1\"/>\n"
+      boxFloorDeckHead(20) +
       "<Body_Rigid id=\"2\" mass=\"" + formatReal(kBallMass) + "\" cg_id=\"20\" inertia_xx=\"1e6\" inertia_yy=\"1e6\" "
       "inertia_zz=\"1e6\"/>\n"
       "<Reference_Marker id=\"20\" body_id=\"2\" pos_z=\"" + formatReal(kBallRadius - startDepth) + "\"/>\n"

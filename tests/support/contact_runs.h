@@ -21,6 +21,18 @@ namespace lodestone::testing {
 // Gravity as the tests' decks write it, m/s².
 inline constexpr double kG = 9.81;
 
+// The head of a contact deck up to its moving bodies: gravity −kG along z, integr_tol 1e-9 and h_max 1e-3, ground
+// (id 1) with a box graphic (id 100, `lengthX` × 2 × 1, marker 11) whose top face is z = 0.
+inline std::string boxFloorDeckHead(double lengthX) {
+  return "<?xml version=\"1.0\"?>\n<MultiBodySystem><Model>\n"
+         "<Force_Gravity grav_z=\"" + formatReal(-kG) + "\"/>\n"
+         "<Param_Transient integr_tol=\"1e-9\" h_max=\"1e-3\"/>\n"
+         "<Body_Rigid id=\"1\" isground=\"TRUE\"/>\n"
+         "<Reference_Marker id=\"11\" body_id=\"1\" pos_z=\"-0.5\"/>\n"
+         "<Post_Graphic id=\"100\" type=\"BoxDefinedFromCenter\" center_marker_id=\"11\" length_x=\"" +
+         formatReal(lengthX) + "\" length_y=\"2\" length_z=\"1\"/>\n";
+}
+
 // A measured value for RecordProperty, with enough digits to report errors of 1e-9.
 inline std::string sci(double value) {
   char text[32];
