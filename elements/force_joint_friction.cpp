@@ -39,13 +39,12 @@ const ElementSchema<ForceJointFrictionSpec>& forceJointFrictionSchema() {
           attr::real("pin_radius", &S::pin_radius).above(0).byDefault(1.0),
           attr::real("reaction_arm", &S::reaction_arm).above(0).byDefault(1.0),
           attr::real("initial_overlap", &S::initial_overlap).above(0).byDefault(1.0),
+          attr::real("ball_radius", &S::ball_radius).above(0).byDefault(1.0),
           attr::keyword("overlap_delta", &S::overlap_delta, {"CONSTANT", "INCREASE", "DECREASE"})
               .byDefault(std::string("CONSTANT")),
           attr::unsupported<S>("bristle_stiffness", lugre),
           attr::unsupported<S>("damping_effects", lugre),
           attr::unsupported<S>("viscous_effects", lugre),
-          attr::unsupported<S>("ball_radius", "friction in SPHERICAL joints is not available yet; REVOLUTE and "
-                                              "TRANSLATIONAL joints have it"),
           attr::presentation<S>("full_label"),
       }};
   return schema;
@@ -89,13 +88,12 @@ std::shared_ptr<JointFrictionModel> buildJointFrictionModel(const std::vector<Fo
                                       "friction acts in an active joint");
       continue;
     }
-    if (joint->type != "REVOLUTE" && joint->type != "TRANSLATIONAL") {
-      const bool later = joint->type == "CYLINDRICAL" || joint->type == "SPHERICAL" || joint->type == "UNIVERSAL" ||
-                         joint->type == "HOOKE";
+    if (joint->type != "REVOLUTE" && joint->type != "TRANSLATIONAL" && joint->type != "SPHERICAL") {
+      const bool later = joint->type == "CYLINDRICAL" || joint->type == "UNIVERSAL" || joint->type == "HOOKE";
       diagnostics.error(spec.loc, "joint_id=" + std::to_string(spec.joint_id) + " is a " + joint->type + " joint; " +
                                       (later ? std::string("friction in it is not available yet") :
                                                std::string("MotionSolve has no friction for it")) +
-                                      " — Force_JointFriction acts in REVOLUTE and TRANSLATIONAL joints");
+                                      " — Force_JointFriction acts in REVOLUTE, TRANSLATIONAL and SPHERICAL joints");
       continue;
     }
     const std::string inputs(trim(spec.inputs));
@@ -104,7 +102,9 @@ std::shared_ptr<JointFrictionModel> buildJointFrictionModel(const std::vector<Fo
     friction.id = spec.id;
     friction.loc = spec.loc;
     friction.jointId = joint->id;
-    friction.rotational = joint->type == "REVOLUTE";
+    friction.kind = joint->type == "REVOLUTE"        ? FrictionJointKind::Revolute
+                    : joint->type == "TRANSLATIONAL" ? FrictionJointKind::Translational
+                                                     : FrictionJointKind::Spherical;
     friction.markerI = joint->markerI;
     friction.markerJ = joint->markerJ;
     friction.bodyI = joint->bodyI;
@@ -120,12 +120,13 @@ std::shared_ptr<JointFrictionModel> buildJointFrictionModel(const std::vector<Fo
     friction.useReactionForce = inputs[1] == '1';
     friction.useBendingMoment = inputs[2] == '1';
     friction.useTorsionalMoment = inputs[3] == '1';
-    friction.preload = friction.rotational ? spec.torque_preload : spec.force_preload;
+    friction.preload = friction.rotational() ? spec.torque_preload : spec.force_preload;
     friction.pinRadius = spec.pin_radius;
     friction.frictionArm = spec.friction_arm;
     friction.bendingArm = spec.bending_reaction_arm;
     friction.overlap = spec.initial_overlap;
     friction.reactionArm = spec.reaction_arm;
+    friction.ballRadius = spec.ball_radius;
     built->frictions.push_back(friction);
   }
   return built;

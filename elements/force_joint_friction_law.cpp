@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <Eigen/Geometry>
+
 #include "solver/core/step_functions.h"
 
 namespace lodestone {
@@ -13,8 +15,10 @@ JointFrictionEvaluator::JointFrictionEvaluator(const Model& model) : model_(mode
   if (model.jointFrictions) frictions_ = model.jointFrictions->frictions;
   anchors_.assign(frictions_.size(), 0.0);
   angles_.assign(frictions_.size(), 0.0);
+  orientationAnchors_.assign(frictions_.size(), Matrix3::Identity());
   stepAnchors_ = anchors_;
   stepAngles_ = angles_;
+  stepOrientationAnchors_ = orientationAnchors_;
 }
 
 JointFrictionEvaluator::Placed JointFrictionEvaluator::place(const JointFriction& friction, int index,
@@ -37,15 +41,18 @@ JointFrictionEvaluator::Placed JointFrictionEvaluator::place(const JointFriction
   const BodyKinematics* bodyI = frame(friction.markerI, friction.bodyI, placed.positionI, axesI);
   const BodyKinematics* bodyJ = frame(friction.markerJ, friction.bodyJ, placed.positionJ, placed.axesJ);
   const Vector3 axis = placed.axesJ.col(2);
-  if (friction.rotational) {
+  const Vector3 omegaI = bodyI ? bodyI->angularVelocity : Vector3::Zero();
+  const Vector3 omegaJ = bodyJ ? bodyJ->angularVelocity : Vector3::Zero();
+  if (friction.kind == FrictionJointKind::Spherical) {
+    placed.relative = placed.axesJ.transpose() * axesI;
+    placed.relativeRate = omegaI - omegaJ;
+  } else if (friction.kind == FrictionJointKind::Revolute) {
     // θ: x_I about z_J from x_J, the whole turns counted from the latest accepted angle.
     const double measured = std::atan2(axesI.col(0).dot(placed.axesJ.col(1)), axesI.col(0).dot(placed.axesJ.col(0)));
     const double reference = (atOutput ? stepAngles_ : angles_)[static_cast<size_t>(index)];
     const double turn = 2 * std::numbers::pi;
     const double angle = measured + turn * std::round((reference - measured) / turn);
     placed.slip = friction.pinRadius * angle;
-    const Vector3 omegaI = bodyI ? bodyI->angularVelocity : Vector3::Zero();
-    const Vector3 omegaJ = bodyJ ? bodyJ->angularVelocity : Vector3::Zero();
     placed.slipVelocity = friction.pinRadius * (omegaI - omegaJ).dot(axis);
   } else {
     placed.slip = (placed.positionI - placed.positionJ).dot(axis);
@@ -61,20 +68,33 @@ void JointFrictionEvaluator::start(std::span<const BodyKinematics> bodies) {
     angles_[k] = 0;
     const Placed placed = place(frictions_[k], static_cast<int>(k), bodies);
     anchors_[k] = placed.slip;
-    if (frictions_[k].rotational) angles_[k] = placed.slip / frictions_[k].pinRadius;
+    if (frictions_[k].kind == FrictionJointKind::Revolute) angles_[k] = placed.slip / frictions_[k].pinRadius;
+    orientationAnchors_[k] = placed.relative;
   }
   stepAnchors_ = anchors_;
   stepAngles_ = angles_;
+  stepOrientationAnchors_ = orientationAnchors_;
   started_ = true;
 }
 
 void JointFrictionEvaluator::acceptState(std::span<const BodyKinematics> bodies) {
   stepAnchors_ = anchors_;
   stepAngles_ = angles_;
+  stepOrientationAnchors_ = orientationAnchors_;
   for (size_t k = 0; k < frictions_.size(); ++k) {
     const JointFriction& friction = frictions_[k];
     const Placed placed = place(friction, static_cast<int>(k), bodies);
-    if (friction.rotational) angles_[k] = placed.slip / friction.pinRadius;
+    if (friction.kind == FrictionJointKind::Spherical) {
+      // The anchor turns towards the ball's orientation until the bristle's strain, Rb·|φ|, is zmax again.
+      const Vector3 rotation = rotationFromAnchor(static_cast<int>(k), placed.relative, false);
+      const double limit = friction.maxStictionDeform / friction.ballRadius;
+      if (rotation.norm() > limit) {
+        orientationAnchors_[k] =
+            Eigen::AngleAxisd(limit, rotation.normalized()).toRotationMatrix().transpose() * placed.relative;
+      }
+      continue;
+    }
+    if (friction.kind == FrictionJointKind::Revolute) angles_[k] = placed.slip / friction.pinRadius;
     // The anchor is dragged along once the bristle is at its limit: the clamp makes this invisible to the friction.
     const double deflection = placed.slip - anchors_[k];
     if (std::fabs(deflection) > friction.maxStictionDeform) {
@@ -83,9 +103,16 @@ void JointFrictionEvaluator::acceptState(std::span<const BodyKinematics> bodies)
   }
 }
 
+Vector3 JointFrictionEvaluator::rotationFromAnchor(int index, const Matrix3& relative, bool atOutput) const {
+  const Matrix3& anchor = (atOutput ? stepOrientationAnchors_ : orientationAnchors_)[static_cast<size_t>(index)];
+  const Eigen::AngleAxisd rotation(Matrix3(relative * anchor.transpose()));
+  return rotation.angle() * rotation.axis();
+}
+
 JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& placed, const JointReaction& reaction,
                                                    bool atOutput) const {
   const JointFriction& friction = frictions_[static_cast<size_t>(index)];
+  if (friction.kind == FrictionJointKind::Spherical) return sampleSpherical(index, placed, reaction, atOutput);
   JointFrictionSample sample;
   sample.slipVelocity = placed.slipVelocity;
   const double anchor = (atOutput ? stepAnchors_ : anchors_)[static_cast<size_t>(index)];
@@ -97,7 +124,7 @@ JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& plac
   const Vector3 torque = placed.axesJ.transpose() * reaction.torque;
   const double radialForce = std::hypot(force.x(), force.y());
   const double bendingMoment = std::hypot(torque.x(), torque.y());
-  if (friction.rotational) {
+  if (friction.kind == FrictionJointKind::Revolute) {
     if (friction.useReactionForce) {
       normal += friction.pinRadius * radialForce + friction.frictionArm * std::fabs(force.z());
     }
@@ -132,6 +159,51 @@ JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& plac
       break;
     }
   }
+  sample.load = sample.friction * placed.axesJ.col(2);
+  return sample;
+}
+
+JointFrictionSample JointFrictionEvaluator::sampleSpherical(int index, const Placed& placed,
+                                                            const JointReaction& reaction, bool atOutput) const {
+  const JointFriction& friction = frictions_[static_cast<size_t>(index)];
+  const double radius = friction.ballRadius;
+  // Strain and slip on the ball's surface, in J's axes.
+  Vector3 bristle = radius * rotationFromAnchor(index, placed.relative, atOutput) / friction.maxStictionDeform;
+  if (bristle.norm() > 1) bristle.normalize();
+  const Vector3 slipVelocity = radius * (placed.axesJ.transpose() * placed.relativeRate);
+  const double speed = slipVelocity.norm();
+  const Vector3 direction = speed > 0 ? Vector3(slipVelocity / speed) : Vector3::Zero();
+  // The ball carries the reaction force whole, in whatever direction; it carries no moment.
+  const double normal = friction.useReactionForce ? radius * reaction.force.norm() : 0.0;
+  const double preload = friction.usePreload ? friction.preload : 0.0;
+  JointFrictionSample sample;
+  sample.slipVelocity = speed;
+  sample.bristle = bristle.norm();
+  sample.staticCapacity = friction.muStatic * normal + preload;
+  sample.dynamicCapacity = friction.muDynamic * normal + preload;
+  const double vs = friction.stictionVelocity;
+  const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β, as `sample`'s
+  Vector3 torque = Vector3::Zero();                       // on I, in J's axes
+  switch (friction.effect) {
+    case FrictionEffect::All:
+      torque = -((1 - sliding) * sample.staticCapacity * bristle + sliding * sample.dynamicCapacity * direction);
+      sample.coefficient = (1 - sliding) * friction.muStatic * sample.bristle +
+                           sliding * friction.muDynamic * direction.norm();
+      break;
+    case FrictionEffect::Stiction:
+      torque = -(1 - sliding) * sample.staticCapacity * bristle;
+      sample.coefficient = (1 - sliding) * friction.muStatic * sample.bristle;
+      break;
+    case FrictionEffect::Sliding: {
+      // STEP(v, −vs, −1, vs, 1) along the slip: odd in v, so its value at |v| times the slip's direction.
+      const double smoothed = step(speed, -vs, -1, vs, 1);
+      torque = -sample.dynamicCapacity * smoothed * direction;
+      sample.coefficient = friction.muDynamic * smoothed;
+      break;
+    }
+  }
+  sample.load = placed.axesJ * torque;
+  sample.friction = torque.norm();
   return sample;
 }
 
@@ -142,14 +214,12 @@ void JointFrictionEvaluator::addLoads(std::span<const BodyKinematics> bodies, st
     const JointFriction& friction = frictions_[k];
     const Placed placed = place(friction, static_cast<int>(k), bodies, atOutput);
     const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k], atOutput);
-    const Vector3 axis = placed.axesJ.col(2);
-    if (friction.rotational) {
-      const Vector3 torque = sampled.friction * axis;
-      if (friction.bodyI >= 0) loads[static_cast<size_t>(friction.bodyI)].torque += torque;
-      if (friction.bodyJ >= 0) loads[static_cast<size_t>(friction.bodyJ)].torque -= torque;
+    if (friction.rotational()) {
+      if (friction.bodyI >= 0) loads[static_cast<size_t>(friction.bodyI)].torque += sampled.load;
+      if (friction.bodyJ >= 0) loads[static_cast<size_t>(friction.bodyJ)].torque -= sampled.load;
     } else {
       // At I's origin, on I and (reacting) on J.
-      const Vector3 force = sampled.friction * axis;
+      const Vector3& force = sampled.load;
       if (friction.bodyI >= 0) {
         BodyLoad& load = loads[static_cast<size_t>(friction.bodyI)];
         load.force += force;
@@ -170,9 +240,14 @@ double JointFrictionEvaluator::dissipatedPower(std::span<const BodyKinematics> b
   for (size_t k = 0; k < frictions_.size(); ++k) {
     const Placed placed = place(frictions_[k], static_cast<int>(k), bodies);
     const JointFrictionSample sampled = sample(static_cast<int>(k), placed, reactions[k]);
+    if (frictions_[k].kind == FrictionJointKind::Spherical) {
+      power -= sampled.load.dot(placed.relativeRate);
+      continue;
+    }
     // A torque works on the angular rate, v/Rp; a force on v.
-    const double rate =
-        frictions_[k].rotational ? sampled.slipVelocity / frictions_[k].pinRadius : sampled.slipVelocity;
+    const double rate = frictions_[k].kind == FrictionJointKind::Revolute
+                            ? sampled.slipVelocity / frictions_[k].pinRadius
+                            : sampled.slipVelocity;
     power -= sampled.friction * rate;
   }
   return power;
@@ -199,12 +274,16 @@ void JointFrictionEvaluator::addOutputs(std::span<const BodyKinematics> bodies,
     FrictionMeasures measured;
     measured.id = friction.id;
     measured.markerJ = static_cast<int>(load.markerJ);
-    if (friction.rotational) {
-      load.torqueOnI = sampled.friction * axis;
+    if (friction.rotational()) {
+      load.torqueOnI = sampled.load;
       load.torqueOnJ = -load.torqueOnI;
-      measured.rotationalCoefficient = sampled.coefficient * axis;
+      // A ball's coefficient along the rotation its friction resists (a pin's along its axis, whichever way it turns).
+      const Vector3 along = friction.kind == FrictionJointKind::Revolute ? axis
+                            : sampled.friction > 0                  ? Vector3(-sampled.load / sampled.friction)
+                                                                    : Vector3::Zero();
+      measured.rotationalCoefficient = sampled.coefficient * along;
     } else {
-      load.forceOnI = sampled.friction * axis;
+      load.forceOnI = sampled.load;
       load.forceOnJ = -load.forceOnI;
       load.torqueOnJ = (placed.positionI - placed.positionJ).cross(load.forceOnJ);
       measured.translationalCoefficient = sampled.coefficient * axis;

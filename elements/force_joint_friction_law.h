@@ -13,10 +13,11 @@ namespace lodestone {
 
 // What one friction element does at a state: the slip, the normal load, the friction (for requests and tests).
 struct JointFrictionSample {
-  double slipVelocity = 0;   // v on the surface (length/time)
-  double bristle = 0;        // u = z/zmax, in [−1, 1]
+  double slipVelocity = 0;   // v on the surface (length/time); in a SPHERICAL joint |v|
+  double bristle = 0;        // u = z/zmax, in [−1, 1]; in a SPHERICAL joint |u|
   double staticCapacity = 0, dynamicCapacity = 0;  // C(μs), C(μd)
-  double friction = 0;       // f along (about) z_J on I: a force or a torque
+  double friction = 0;       // f along (about) z_J on I: a force or a torque; in a SPHERICAL joint |f|
+  Vector3 load = Vector3::Zero();  // the friction on I in ground's axes: f·z_J, or a SPHERICAL joint's torque
   double coefficient = 0;    // the blend of μs and μd that multiplies the normal load (FRICTION's μ)
 };
 
@@ -54,18 +55,28 @@ class JointFrictionEvaluator {
     Matrix3 axesJ;
     double slip = 0;          // x: the slip coordinate (Rp·θ, or d·z_J)
     double slipVelocity = 0;  // v
+    // SPHERICAL: I's axes in J's, and ω_I − ω_J in ground's axes.
+    Matrix3 relative = Matrix3::Identity();
+    Vector3 relativeRate = Vector3::Zero();
   };
   Placed place(const JointFriction& friction, int index, std::span<const BodyKinematics> bodies,
                bool atOutput = false) const;
   // Element `index`'s friction where `place` put it, with its joint's reaction `reaction`.
   JointFrictionSample sample(int index, const Placed& placed, const JointReaction& reaction,
                              bool atOutput = false) const;
+  // The same for a SPHERICAL joint's friction: `sample`'s law along the direction the ball slips or strains.
+  JointFrictionSample sampleSpherical(int index, const Placed& placed, const JointReaction& reaction,
+                                      bool atOutput) const;
+  // A SPHERICAL joint's bristle: the rotation from its anchor to `relative` as a vector in J's axes (angle·axis).
+  Vector3 rotationFromAnchor(int index, const Matrix3& relative, bool atOutput) const;
 
   const Model& model_;
   std::vector<JointFriction> frictions_;
   std::vector<double> anchors_;  // a, per element
   std::vector<double> angles_;   // the latest accepted joint angle (REVOLUTE), to count whole turns
   std::vector<double> stepAnchors_, stepAngles_;  // the same at the start of the latest accepted step
+  // A SPHERICAL joint's anchor: the relative orientation (I's axes in J's) where its bristle is straight.
+  std::vector<Matrix3> orientationAnchors_, stepOrientationAnchors_;
   bool started_ = false;
 };
 

@@ -4,7 +4,9 @@
 // angular velocity grows by (T − friction)/I while it slides; a block on a translational joint with force_preload
 // breaks away at μs·m·g + force_preload and slides at μd·m·g + force_preload; a block pushed below breakaway holds,
 // its creep within max_stiction_deform; effect="Sliding" has no stiction, effect="Stiction" no sliding friction, and
-// inputs="0110" leaves out the preload. FRICTION() reads the wheel's friction torque, coefficient and slip rate.
+// inputs="0110" leaves out the preload. FRICTION() reads the wheel's friction torque, coefficient and slip rate. A
+// ball in a socket, turned about an axis off its joint's, breaks away and slides at the same closed forms with
+// ball_radius for the pin's radius.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -165,6 +167,105 @@ TEST(JointFriction, InputsLeaveOutThePreloadAndStictionOnlyFadesWhenSliding) {
   }
   EXPECT_GT(sliding, 50);
   EXPECT_NEAR(largest, breakaway, 1e-6 * breakaway);
+}
+
+// A ball (body 2, CG at the joint's centre at the origin) on a SPHERICAL joint (I = 21 on the ball, J = 10 on
+// ground), gravity −y, so the ball carries m·g whole and no moment; a torque along d = (2, 1, 2)/3, off every axis
+// (Force_Scalar_TwoBody 40 between 22 on the ball and 11 on ground, their z axes along d), of `drive`; friction 7 on
+// the joint; MARKER_FORCE request 50 between the joint's markers, whose torque is the friction alone. The inertia is
+// the same about every axis, so the ball turns about d only and the law's vectors all lie along d.
+struct Ball {
+  double mass = 2, inertia = 0.05;
+  double muStatic = 0.3, muDynamic = 0.2, ballRadius = 0.02, preload = 0.05;
+  double maxCreep = 1e-5, stictionVelocity = 1e-3;
+  Vec3 axis = Vec3(2, 1, 2) / 3;
+  double staticTorque() const { return muStatic * ballRadius * mass * kG + preload; }
+  double dynamicTorque() const { return muDynamic * ballRadius * mass * kG + preload; }
+  std::string deck() const {
+    BodyXml body;
+    body.mass = mass;
+    body.inertia = Vec3(inertia, inertia, inertia);
+    const Vec3 across(1, 0, -1);  // ⟂ d
+    const std::string statements =
+        markerXml(10, 1, Vec3::Zero()) + markerXml(11, 1, Vec3::Zero(), across, axis) +
+        markerXml(20, 2, Vec3::Zero()) + markerXml(21, 2, Vec3::Zero()) +
+        markerXml(22, 2, Vec3::Zero(), across, axis) + bodyXml(body) + jointXml(1, "SPHERICAL", 21, 10) +
+        "<Force_JointFriction id=\"7\" joint_id=\"1\" mu_static=\"" + formatReal(muStatic) + "\" mu_dynamic=\"" +
+        formatReal(muDynamic) + "\" ball_radius=\"" + formatReal(ballRadius) + "\" torque_preload=\"" +
+        formatReal(preload) + "\" max_stiction_deform=\"" + formatReal(maxCreep) + "\" stiction_trans_vel=\"" +
+        formatReal(stictionVelocity) + "\"/>\n" +
+        "<Force_Scalar_TwoBody id=\"40\" type=\"TORQUE\" i_marker_id=\"22\" j_marker_id=\"11\" "
+        "val_expression=\"MIN(0.1*TIME, 0.2)\"/>\n" +
+        "<Post_Request id=\"50\" type=\"MARKER_FORCE\" i_marker_id=\"21\" j_marker_id=\"10\"/>\n" +
+        "<Post_Request id=\"51\" type=\"EXPRESSION\" expr1=\"FRICTION(7, 4)\" expr2=\"FRICTION(7, 5)\" "
+        "expr3=\"FRICTION(7, 6)\" expr4=\"FRICTION(7, 10)\" expr5=\"FRICTION(7, 11)\" expr6=\"FRICTION(7, 12)\" "
+        "expr7=\"FRICTION(7, 16)\" expr8=\"FRICTION(7, 18)\"/>\n";
+    DeckXml settings;
+    settings.gravity = Vec3(0, -kG, 0);
+    settings.integrTol = 1e-8;
+    settings.endTime = 3;
+    settings.printInterval = 0.01;
+    return deckXml(settings, statements);
+  }
+};
+
+TEST(JointFriction, BallInASocketBreaksAwayAndSlidesAtTheClosedFormsWhicheverWayItIsTurned) {
+  const Ball ball;
+  const FrictionRun run("joint_friction_ball", ball.deck(), 50, 2);
+  ASSERT_TRUE(run.completed());
+  ASSERT_GT(run.outputs(), 250u);
+  // 0.3·0.02·19.62 + 0.05 = 0.16772 N·m, and 0.2·0.02·19.62 + 0.05 = 0.12848 N·m: the wheel's numbers, since the
+  // ball carries the same m·g.
+  ASSERT_NEAR(ball.staticTorque(), 0.16772, 1e-12);
+  ASSERT_NEAR(ball.dynamicTorque(), 0.12848, 1e-12);
+  const std::vector<size_t> measures = run.requests.rowsOfBody(51);
+  ASSERT_EQ(measures.size(), run.outputs());
+
+  double largest = 0, largestCoefficient = 0;
+  int sliding = 0;
+  for (size_t k = 0; k < run.outputs(); ++k) {
+    const double time = run.request(k, "time");
+    const Vec3 torque(run.request(k, "f6"), run.request(k, "f7"), run.request(k, "f8"));
+    const Vec3 spin(run.body(k, "wx"), run.body(k, "wy"), run.body(k, "wz"));
+    const double friction = -torque.dot(ball.axis);  // opposing the turn about +d
+    largest = std::max(largest, friction);
+    // The friction, like the drive, acts about d only.
+    EXPECT_LT((torque + friction * ball.axis).norm(), 1e-9 * ball.staticTorque()) << "t = " << time;
+    // Sticking while the drive is below breakaway: the creep on the ball's surface stays within max_stiction_deform.
+    if (0.1 * time < 0.99 * ball.staticTorque()) {
+      const Vec3 e(run.body(k, "e1"), run.body(k, "e2"), run.body(k, "e3"));
+      const double turned = 2 * std::atan2(e.norm(), std::fabs(run.body(k, "e0")));
+      EXPECT_LE(turned * ball.ballRadius, ball.maxCreep * (1 + 1e-9)) << "t = " << time;
+    }
+    // FRICTION(7, comp): the torque is the request's; the coefficient lies along the turn it resists, μd while
+    // sliding; the slip rate is the ball's ω.
+    const auto measured = [&](const char* column) { return run.requests.at(measures[k], column); };
+    EXPECT_NEAR((Vec3(measured("f1"), measured("f2"), measured("f3")) - torque).norm(), 0, 1e-12) << "t = " << time;
+    const Vec3 coefficient(measured("f4"), measured("f5"), measured("f6"));
+    largestCoefficient = std::max(largestCoefficient, coefficient.norm());
+    EXPECT_NEAR(measured("f7"), spin.x(), 1e-12);
+    EXPECT_NEAR(measured("f8"), spin.z(), 1e-12);
+    // Sliding at more than twice stiction_trans_vel: the dynamic friction, within 1e-6 of its closed form.
+    if (spin.dot(ball.axis) * ball.ballRadius > 2 * ball.stictionVelocity) {
+      ++sliding;
+      EXPECT_NEAR(friction, ball.dynamicTorque(), 1e-6 * ball.dynamicTorque()) << "t = " << time;
+      EXPECT_NEAR((coefficient - ball.muDynamic * ball.axis).norm(), 0, 1e-9) << "t = " << time;
+    }
+  }
+  EXPECT_GT(sliding, 100);
+  // Breakaway: the largest friction before sliding is the static one, the coefficient then μs.
+  EXPECT_NEAR(largest, ball.staticTorque(), 1e-6 * ball.staticTorque());
+  EXPECT_NEAR(largestCoefficient, ball.muStatic, 1e-6 * ball.muStatic);
+
+  // Sliding under the constant 0.2 N·m after t = 2 s: the spin about d grows at (0.2 − 0.12848)/0.05 = 1.4304 rad/s².
+  const size_t from = 220, to = run.outputs() - 1;
+  ASSERT_NEAR(run.body(from, "time"), 2.2, 1e-9);
+  ASSERT_NEAR(run.body(to, "time"), 3.0, 1e-9);
+  const auto spinAbout = [&](size_t k) {
+    return Vec3(run.body(k, "wx"), run.body(k, "wy"), run.body(k, "wz")).dot(ball.axis);
+  };
+  const double acceleration = (0.2 - ball.dynamicTorque()) / ball.inertia;
+  EXPECT_NEAR(spinAbout(to) - spinAbout(from), acceleration * 0.8, 1e-6 * acceleration * 0.8);
 }
 
 // A block (body 3, CG at the origin) on a TRANSLATIONAL joint along ground x (I = 31, J = 11), gravity −z; pushed

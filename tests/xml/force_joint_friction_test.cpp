@@ -1,6 +1,6 @@
-// Force_JointFriction in a deck: a correct element on a REVOLUTE and on a TRANSLATIONAL joint reads and builds
-// without a word; each mistake is named at the element's line and column — mu_dynamic above mu_static, inputs that
-// are not four binary digits, a joint type without friction, the LuGre attributes, a missing joint.
+// Force_JointFriction in a deck: a correct element on a REVOLUTE, a TRANSLATIONAL and a SPHERICAL joint reads and
+// builds without a word; each mistake is named at the element's line and column — mu_dynamic above mu_static, inputs
+// that are not four binary digits, a joint type without friction, the LuGre attributes, a missing joint, a flat ball.
 #include <gtest/gtest.h>
 
 #include "support/deck_testing.h"
@@ -83,15 +83,24 @@ TEST(JointFrictionDeck, InputsMustBeFourBinaryDigits) {
   }
 }
 
+TEST(JointFrictionDeck, SphericalFrictionReadsAndBuilds) {
+  const Diagnostics spherical = readAndBuildDeck(frictionDeck(
+      R"(<Force_JointFriction id="9" joint_id="3" mu_static="0.3" mu_dynamic="0.2" torque_preload="1" )"
+      R"(ball_radius="0.015" inputs="1100"/>)"));
+  EXPECT_EQ(spherical.errorCount(), 0) << spherical.formatAll();
+  EXPECT_EQ(spherical.warningCount(), 0) << spherical.formatAll();
+  const Diagnostics flat = readAndBuildDeck(frictionDeck(
+      R"(<Force_JointFriction id="9" joint_id="3" mu_static="0.3" mu_dynamic="0.2" ball_radius="0"/>)"));
+  EXPECT_TRUE(hasError(flat, kFrictionLine, "deck.xml:15:1: Force_JointFriction id=9: attribute 'ball_radius'"));
+}
+
 TEST(JointFrictionDeck, AJointWithoutFrictionIsNamed) {
-  const Diagnostics spherical =
-      readAndBuildDeck(frictionDeck(R"(<Force_JointFriction id="9" joint_id="3" mu_static="0.3" mu_dynamic="0.2"/>)"));
-  EXPECT_TRUE(hasError(spherical, kFrictionLine, "deck.xml:15:1: Force_JointFriction id=9: joint_id=3 is a SPHERICAL "
-                                                 "joint; friction in it is not available yet — Force_JointFriction "
-                                                 "acts in REVOLUTE and TRANSLATIONAL joints"));
   const Diagnostics cylindrical =
       readAndBuildDeck(frictionDeck(R"(<Force_JointFriction id="9" joint_id="4" mu_static="0.3" mu_dynamic="0.2"/>)"));
-  EXPECT_TRUE(hasError(cylindrical, kFrictionLine, "joint_id=4 is a CYLINDRICAL joint"));
+  EXPECT_TRUE(hasError(cylindrical, kFrictionLine, "deck.xml:15:1: Force_JointFriction id=9: joint_id=4 is a "
+                                                   "CYLINDRICAL joint; friction in it is not available yet — "
+                                                   "Force_JointFriction acts in REVOLUTE, TRANSLATIONAL and SPHERICAL "
+                                                   "joints"));
 }
 
 TEST(JointFrictionDeck, LuGreAttributesAreRefusedWithTheReason) {
