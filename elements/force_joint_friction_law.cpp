@@ -10,6 +10,36 @@
 #include "solver/core/step_functions.h"
 
 namespace lodestone {
+namespace {
+
+double magnitude(double value) { return std::fabs(value); }
+double magnitude(const Vector3& value) { return value.norm(); }
+
+// The friction and its coefficient (FRICTION's μ) of the law in force_joint_friction.h, at β = `sliding`, from the
+// bristle u, the slip's direction (sign(v), or v/|v| in a ball) and `smoothed`, effect="Sliding"'s
+// STEP(v, −vs, −1, vs, 1) along the slip. One law for a joint's one coordinate (Slip = double) and a ball's three.
+template <class Slip>
+struct StickSlip {
+  Slip friction;
+  double coefficient;
+};
+
+template <class Slip>
+StickSlip<Slip> stickSlip(const JointFriction& law, double sliding, double staticCapacity, double dynamicCapacity,
+                          const Slip& bristle, const Slip& direction, const Slip& smoothed) {
+  switch (law.effect) {
+    case FrictionEffect::All:
+      return {Slip(-((1 - sliding) * staticCapacity * bristle + sliding * dynamicCapacity * direction)),
+              (1 - sliding) * law.muStatic * magnitude(bristle) + sliding * law.muDynamic * magnitude(direction)};
+    case FrictionEffect::Stiction:
+      return {Slip(-(1 - sliding) * staticCapacity * bristle), (1 - sliding) * law.muStatic * magnitude(bristle)};
+    case FrictionEffect::Sliding:
+      break;
+  }
+  return {Slip(-dynamicCapacity * smoothed), law.muDynamic * magnitude(smoothed)};
+}
+
+}  // namespace
 
 JointFrictionEvaluator::JointFrictionEvaluator(const Model& model) : model_(model) {
   if (model.jointFrictions) frictions_ = model.jointFrictions->frictions;
@@ -141,24 +171,11 @@ JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& plac
   const double speed = std::fabs(placed.slipVelocity);
   const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β: 0 while sticking, 1 sliding
   const double direction = placed.slipVelocity > 0 ? 1.0 : placed.slipVelocity < 0 ? -1.0 : 0.0;
-  switch (friction.effect) {
-    case FrictionEffect::All:
-      sample.friction = -((1 - sliding) * sample.staticCapacity * sample.bristle +
-                          sliding * sample.dynamicCapacity * direction);
-      sample.coefficient = (1 - sliding) * friction.muStatic * std::fabs(sample.bristle) +
-                           sliding * friction.muDynamic * std::fabs(direction);
-      break;
-    case FrictionEffect::Stiction:
-      sample.friction = -(1 - sliding) * sample.staticCapacity * sample.bristle;
-      sample.coefficient = (1 - sliding) * friction.muStatic * std::fabs(sample.bristle);
-      break;
-    case FrictionEffect::Sliding: {
-      const double smoothed = step(placed.slipVelocity, -vs, -1, vs, 1);
-      sample.friction = -sample.dynamicCapacity * smoothed;
-      sample.coefficient = friction.muDynamic * std::fabs(smoothed);
-      break;
-    }
-  }
+  const double smoothed = step(placed.slipVelocity, -vs, -1, vs, 1);
+  const StickSlip<double> law = stickSlip(friction, sliding, sample.staticCapacity, sample.dynamicCapacity,
+                                          sample.bristle, direction, smoothed);
+  sample.friction = law.friction;
+  sample.coefficient = law.coefficient;
   sample.load = sample.friction * placed.axesJ.col(2);
   return sample;
 }
@@ -183,27 +200,13 @@ JointFrictionSample JointFrictionEvaluator::sampleSpherical(int index, const Pla
   sample.dynamicCapacity = friction.muDynamic * normal + preload;
   const double vs = friction.stictionVelocity;
   const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β, as `sample`'s
-  Vector3 torque = Vector3::Zero();                       // on I, in J's axes
-  switch (friction.effect) {
-    case FrictionEffect::All:
-      torque = -((1 - sliding) * sample.staticCapacity * bristle + sliding * sample.dynamicCapacity * direction);
-      sample.coefficient = (1 - sliding) * friction.muStatic * sample.bristle +
-                           sliding * friction.muDynamic * direction.norm();
-      break;
-    case FrictionEffect::Stiction:
-      torque = -(1 - sliding) * sample.staticCapacity * bristle;
-      sample.coefficient = (1 - sliding) * friction.muStatic * sample.bristle;
-      break;
-    case FrictionEffect::Sliding: {
-      // STEP(v, −vs, −1, vs, 1) along the slip: odd in v, so its value at |v| times the slip's direction.
-      const double smoothed = step(speed, -vs, -1, vs, 1);
-      torque = -sample.dynamicCapacity * smoothed * direction;
-      sample.coefficient = friction.muDynamic * smoothed;
-      break;
-    }
-  }
-  sample.load = placed.axesJ * torque;
-  sample.friction = torque.norm();
+  // STEP(v, −vs, −1, vs, 1) along the slip: odd in v, so its value at |v| times the slip's direction.
+  const Vector3 smoothed = step(speed, -vs, -1, vs, 1) * direction;
+  const StickSlip<Vector3> law = stickSlip(friction, sliding, sample.staticCapacity, sample.dynamicCapacity,
+                                           bristle, direction, smoothed);  // the torque on I, in J's axes
+  sample.coefficient = law.coefficient;
+  sample.load = placed.axesJ * law.friction;
+  sample.friction = law.friction.norm();
   return sample;
 }
 
