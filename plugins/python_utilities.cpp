@@ -102,7 +102,10 @@ void defineUtilities(py::module_& m) {
       },
       py::arg("id"), "[value, errflg] = py_varval(id): Reference_Variable id at the current state");
   // py_akispl and py_cubspl: c_akispl and c_cubspl, the array of 3 as a list.
-  for (const auto& [name, utility] : {std::pair{"py_akispl", &c_akispl}, std::pair{"py_cubspl", &c_cubspl}}) {
+  // The pair's members are captured by name, not as a structured binding, which clang 14 cannot capture.
+  for (const auto& pythonAndC : {std::pair{"py_akispl", &c_akispl}, std::pair{"py_cubspl", &c_cubspl}}) {
+    const char* name = pythonAndC.first;
+    auto* utility = pythonAndC.second;
     m.def(
         name,
         [name, utility](double xval, double zval, int id, int iord) {

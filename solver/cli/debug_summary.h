@@ -102,7 +102,18 @@ class TraceSummariser {
 
   TraceSummary summary_;
   std::vector<PairState> states_;  // beside summary_.contacts
-  std::map<std::tuple<std::string, long, long>, size_t, std::less<>> index_;
+  // (element, i, j) of each contact pair: summary_.contacts' index. Looked up with the line's string_view, compared
+  // as views: clang 14 with libstdc++ 12 cannot order a tuple of std::string against one of std::string_view.
+  struct PairKeyLess {
+    using is_transparent = void;
+    template <class Key>
+    static std::tuple<std::string_view, long, long> view(const Key& key) {
+      return {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const { return view(a) < view(b); }
+  };
+  std::map<std::tuple<std::string, long, long>, size_t, PairKeyLess> index_;
   TraceLine line_;
   double previousStep_ = 0;
 };

@@ -620,7 +620,10 @@ std::vector<bool> MultibodySystem::farMagnetPairsToLeaveOut(double time, double 
     if (couplings[e]) candidates.emplace_back(*couplings[e], static_cast<int>(e));
   }
   std::sort(candidates.begin(), candidates.end());
-  for (const auto& [coupling, element] : candidates) {
+  for (const auto& candidate : candidates) {
+    // Named, not bound: clang 14 cannot capture a structured binding in the lambda below.
+    const double coupling = candidate.first;
+    const int element = candidate.second;
     const ForceConnection& connection = elements[static_cast<size_t>(element)].connection;
     const auto fits = [&](int body) { return body < 0 || coupling <= budget[static_cast<size_t>(body)]; };
     if (!fits(connection.bodyI) || !fits(connection.bodyJ)) continue;
