@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "magnetics/induced_magnets.h"
+#include "support/random_vectors.h"
 
 namespace lodestone::soft_block {
 
@@ -46,8 +47,7 @@ inline Scene scene(int side, int perAxis = 2, unsigned seed = 21) {
       for (int c = 0; c < side; ++c) {
         const Vector3 centre = pitch * Vector3(a, b, c) - Vector3::Constant(half);
         result.soft.push_back(nickel);
-        result.poses.push_back(
-            MagnetPose{Matrix3::Identity(), centre + Vector3(jitter(random), jitter(random), jitter(random))});
+        result.poses.push_back(MagnetPose{Matrix3::Identity(), centre + testing::randomVector3(jitter, random)});
       }
     }
   }

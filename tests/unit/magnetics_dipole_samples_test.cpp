@@ -9,6 +9,7 @@
 
 #include "magnetics/dipole_samples.h"
 #include "support/magnet_testing.h"
+#include "support/random_vectors.h"
 #include "support/sample_force_errors.h"
 
 namespace lodestone {
@@ -20,7 +21,7 @@ constexpr double kMu0 = kVacuumPermeability;
 
 Vector3 randomUnit(std::mt19937& random) {
   std::normal_distribution<double> normal;
-  return Vector3(normal(random), normal(random), normal(random)).normalized();
+  return testing::randomVector3(normal, random).normalized();
 }
 
 // N samples uniform in a 0.1 m cube, each its own group (single-sample bodies, as the paper's nickel cubes), moments of
@@ -30,8 +31,9 @@ std::vector<GroupedDipoleSample> uniformCube(int count, unsigned seed) {
   std::uniform_real_distribution<double> coordinate(0, 0.1), strength(0.5, 1.5);
   std::vector<GroupedDipoleSample> samples;
   for (int i = 0; i < count; ++i) {
-    const Vector3 position(coordinate(random), coordinate(random), coordinate(random));
-    samples.push_back({position, strength(random) * randomUnit(random), i});
+    const Vector3 position = testing::randomVector3(coordinate, random);
+    const Vector3 direction = randomUnit(random);  // before the strength, as GCC drew them in the product
+    samples.push_back({position, strength(random) * direction, i});
   }
   return samples;
 }
@@ -45,7 +47,7 @@ std::vector<GroupedDipoleSample> twoClusters(int count, unsigned seed) {
   const Vector3 moments[] = {Vector3(0, 0, 0.01), Vector3(0.006, 0, -0.008)};
   for (int group = 0; group < 2; ++group) {
     for (int i = 0; i < count;) {
-      const Vector3 offset(coordinate(random), coordinate(random), coordinate(random));
+      const Vector3 offset = testing::randomVector3(coordinate, random);
       if (offset.norm() > 0.02) continue;
       samples.push_back({centres[group] + offset, moments[group], group});
       ++i;
@@ -225,7 +227,7 @@ TEST(MagnetDipoleSamples, AKeptTreeIsLinearInTheMomentsAndFollowsItsSamples) {
   std::vector<GroupedDipoleSample> moved = samples;
   std::vector<Vector3> movedPositions = positions;
   for (size_t i = 0; i < samples.size(); ++i) {
-    movedPositions[i] += Vector3(shift(random), shift(random), shift(random));
+    movedPositions[i] += testing::randomVector3(shift, random);
     moved[i].position = movedPositions[i];
   }
   const SampleForceErrors built =
@@ -248,7 +250,7 @@ TEST(MagnetDipoleSamples, AFarClusterActsAsItsExpansion) {
   std::uniform_real_distribution<double> coordinate(-1, 1);
   std::vector<GroupedDipoleSample> cluster;
   while (cluster.size() < 30) {
-    const Vector3 offset(coordinate(random), coordinate(random), coordinate(random));
+    const Vector3 offset = testing::randomVector3(coordinate, random);
     if (offset.norm() <= 1) cluster.push_back({Vector3(0.3, 0.1, -0.2) + 0.01 * offset, randomUnit(random), 0});
   }
   const DipoleCluster expansion = dipoleCluster(cluster);

@@ -10,6 +10,7 @@
 
 #include "magnetics/dipole_samples.h"
 #include "support/soft_block.h"
+#include "support/random_vectors.h"
 
 namespace lodestone {
 namespace {
@@ -99,7 +100,7 @@ TEST(MagnetSoftTree, ResultsAreTheSameBitsEveryCallAndWhateverTheThreadCount) {
   for (size_t s = 0; s < scene.soft.size(); ++s) {
     for (const Vector3& sample : scene.soft[s].samples) {
       positions.push_back(scene.poses[s].position + sample);
-      moments.push_back(Vector3(normal(random), normal(random), normal(random)));
+      moments.push_back(testing::randomVector3(normal, random));
       groups.push_back(static_cast<int>(s));
     }
   }
