@@ -13,10 +13,6 @@ function(lodestone_add_module target)
   # Only the module's entry function (LODESTONE_MODULE_ENTRY) is exported: the static libraries linked into it stay
   # inside, so that the module and the process that loads it, which may have the same code built in, never mix them;
   # and every symbol it needs is found when it is linked, not when a run first loads it.
-  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL)
-  # Except in the fuzz build: clang links its sanitizer runtimes into the executable only, where the module finds them.
-  if(NOT LODESTONE_FUZZ)
-    target_link_options(${target} PRIVATE -Wl,--no-undefined)
-  endif()
+  target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
   install(TARGETS ${target} LIBRARY DESTINATION lib COMPONENT solver)
 endfunction()
