@@ -16,7 +16,7 @@ double magnitude(double value) { return std::fabs(value); }
 double magnitude(const Vector3& value) { return value.norm(); }
 
 // The friction and its coefficient (FRICTION's μ) of the law in force_joint_friction.h, at β = `sliding`, from the
-// bristle u, the slip's direction (sign(v), or v/|v| in a ball) and `smoothed`, effect="Sliding"'s
+// bristle u, the slip's direction (sign(v), or v/|v| in a ball) and `smoothed()`, effect="Sliding"'s
 // STEP(v, −vs, −1, vs, 1) along the slip. One law for a joint's one coordinate (Slip = double) and a ball's three.
 template <class Slip>
 struct StickSlip {
@@ -24,9 +24,10 @@ struct StickSlip {
   double coefficient;
 };
 
-template <class Slip>
+// `smoothed` is called only for that effect: the residual evaluates this law at every call.
+template <class Slip, class Smoothed>
 StickSlip<Slip> stickSlip(const JointFriction& law, double sliding, double staticCapacity, double dynamicCapacity,
-                          const Slip& bristle, const Slip& direction, const Slip& smoothed) {
+                          const Slip& bristle, const Slip& direction, const Smoothed& smoothed) {
   switch (law.effect) {
     case FrictionEffect::All:
       return {Slip(-((1 - sliding) * staticCapacity * bristle + sliding * dynamicCapacity * direction)),
@@ -36,7 +37,8 @@ StickSlip<Slip> stickSlip(const JointFriction& law, double sliding, double stati
     case FrictionEffect::Sliding:
       break;
   }
-  return {Slip(-dynamicCapacity * smoothed), law.muDynamic * magnitude(smoothed)};
+  const Slip slip = smoothed();
+  return {Slip(-dynamicCapacity * slip), law.muDynamic * magnitude(slip)};
 }
 
 }  // namespace
@@ -171,7 +173,7 @@ JointFrictionSample JointFrictionEvaluator::sample(int index, const Placed& plac
   const double speed = std::fabs(placed.slipVelocity);
   const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β: 0 while sticking, 1 sliding
   const double direction = placed.slipVelocity > 0 ? 1.0 : placed.slipVelocity < 0 ? -1.0 : 0.0;
-  const double smoothed = step(placed.slipVelocity, -vs, -1, vs, 1);
+  const auto smoothed = [&] { return step(placed.slipVelocity, -vs, -1, vs, 1); };
   const StickSlip<double> law = stickSlip(friction, sliding, sample.staticCapacity, sample.dynamicCapacity,
                                           sample.bristle, direction, smoothed);
   sample.friction = law.friction;
@@ -201,7 +203,7 @@ JointFrictionSample JointFrictionEvaluator::sampleSpherical(int index, const Pla
   const double vs = friction.stictionVelocity;
   const double sliding = step(speed, vs, 0, 2 * vs, 1);  // β, as `sample`'s
   // STEP(v, −vs, −1, vs, 1) along the slip: odd in v, so its value at |v| times the slip's direction.
-  const Vector3 smoothed = step(speed, -vs, -1, vs, 1) * direction;
+  const auto smoothed = [&] { return Vector3(step(speed, -vs, -1, vs, 1) * direction); };
   const StickSlip<Vector3> law = stickSlip(friction, sliding, sample.staticCapacity, sample.dynamicCapacity,
                                            bristle, direction, smoothed);  // the torque on I, in J's axes
   sample.coefficient = law.coefficient;

@@ -100,13 +100,15 @@ TEST(PackageInstall, TheInstalledSolverLooksForLibrariesInTheSiblingLibFolder) {
   const std::string solver = folder / "prefix/bin/lodestone";
   ASSERT_TRUE(fs::exists(solver));
   ASSERT_EQ(run("readelf -d " + ::quoted(solver), folder / "readelf.log"), "");
-  // One of the run path's folders (a clang sanitizer build puts its runtime's folder before it).
+  // One of the run path's folders (a clang sanitizer build puts its runtime's folder before it), as "Library runpath:
+  // [...]" or "Library rpath: [...]".
   const std::string dynamic = readFile(folder / "readelf.log");
-  const size_t begin = dynamic.find("runpath: [");
+  const std::string opening = "path: [";
+  const size_t begin = dynamic.find(opening);
   ASSERT_NE(begin, std::string::npos) << dynamic;
   const size_t end = dynamic.find(']', begin);
   ASSERT_NE(end, std::string::npos) << dynamic;
-  const std::string runPath = ":" + dynamic.substr(begin + 10, end - begin - 10) + ":";
+  const std::string runPath = ":" + dynamic.substr(begin + opening.size(), end - begin - opening.size()) + ":";
   EXPECT_NE(runPath.find(":$ORIGIN/../lib:"), std::string::npos) << dynamic;
 }
 
