@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "elements/control_plant.h"
 #include "elements/expression_context.h"
 #include "elements/joint_equations.h"
 #include "elements/subroutine_state.h"
@@ -222,7 +223,10 @@ std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, c
     addSubroutineBodies(*subroutine, model, reads->bodies);         // and the bodies its set-up call read
   } else {
     expression = compileMotionExpression(spec, diagnostics);
-    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) return nullptr;
+    if (!expression || !bindPlantReads(*expression, "expr", spec.loc, model.plants.get(), diagnostics) ||
+        !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) {
+      return nullptr;
+    }
     reads = findMotionReads(*expression, spec, model, diagnostics);
     if (!reads) return nullptr;
   }

@@ -52,7 +52,7 @@ int DifferentialModel::indexOf(long id) const {
 }
 
 std::shared_ptr<DifferentialModel> buildDifferentialModel(const std::vector<ControlDiffSpec>& specs,
-                                                          Diagnostics& diagnostics) {
+                                                          const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<DifferentialModel>();
   for (const ControlDiffSpec& spec : specs) {
     if (spec.type == "USERSUB") {
@@ -67,7 +67,7 @@ std::shared_ptr<DifferentialModel> buildDifferentialModel(const std::vector<Cont
       continue;
     }
     if (spec.type != "EXPRESSION" || !spec.expr) continue;  // reported by checkControlDiff
-    std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+    std::optional<Expression> expression = compileModelAttribute("expr", *spec.expr, spec.loc, model, diagnostics);
     if (!expression) continue;
     result->indexById[spec.id] = static_cast<int>(result->equations.size());
     result->equations.push_back(ControlDiff{.id = spec.id,

@@ -56,7 +56,7 @@ struct DifferentialModel {
 // The deck's equations, compiled (their references are checked by checkDifferentialReferences, once the model's
 // variables exist). Never null.
 std::shared_ptr<DifferentialModel> buildDifferentialModel(const std::vector<ControlDiffSpec>& specs,
-                                                          Diagnostics& diagnostics);
+                                                          const Model& model, Diagnostics& diagnostics);
 // The DIFSUBs of USERSUB equations loaded and set up, once the model's markers and variables are built; a DIFSUB that
 // reads accelerations or loads through the variables it reads (c_varval) is refused as such an expression is.
 void setUpDifferentialSubroutines(DifferentialModel& equations, const std::vector<ControlDiffSpec>& specs,

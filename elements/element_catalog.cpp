@@ -306,6 +306,8 @@ std::vector<ElementKind> buildCatalog() {
       collectionKind(controlDiffSchema(), &ModelSpec::differentials, checkControlDiff, true),
       collectionKind(controlStateEqnSchema(), &ModelSpec::stateEquations, checkControlStateEqn, false),
       collectionKind(controlSisoSchema(), &ModelSpec::sisos, checkControlSiso, false),
+      collectionKind(controlPlantInputSchema(), &ModelSpec::plantInputs, checkControlPlant, false),
+      collectionKind(controlPlantOutputSchema(), &ModelSpec::plantOutputs, checkControlPlant, false),
       textDataKind(referenceMatrixSchema(), &ModelSpec::matrices, completeReferenceMatrix),
       collectionKind(forceScalarTwoBodySchema(), &ModelSpec::scalarForces, checkForceScalarTwoBody, true),
       collectionKind(forceScalarOneBodySchema(), &ModelSpec::scalarForcesOneBody, checkForceScalarOneBody, true),
@@ -352,9 +354,7 @@ std::vector<ElementKind> buildCatalog() {
   // Adams' FRICTION statement is MotionSolve's Force_JointFriction: a deck written by hand may use the shorter name.
   refused("Force_Friction", "MotionSolve's joint friction is Force_JointFriction (docs/joints.md#joint-friction), "
                             "which Lodestone reads");
-  for (const char* element : {"Control_PlantInput", "Control_PlantOutput", "Control_Linear"}) {
-    refused(element, "control elements are not available yet");
-  }
+  refused("Control_Linear", "control elements are not available yet");
   refused("Body_Flexible", "flexible bodies are not available");
   refused("Load_Model", "decks must be one file");
   refused("Load_Command", "decks must be one file");

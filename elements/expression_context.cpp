@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "elements/control_diff.h"
+#include "elements/control_plant.h"
 #include "elements/control_state_eqn.h"
 #include "elements/force_contact.h"
 #include "elements/reference_spline.h"
@@ -30,6 +31,14 @@ std::optional<Expression> compileAttribute(const std::string& attribute, const s
     return std::nullopt;
   }
   return std::get<Expression>(std::move(compiled));
+}
+
+std::optional<Expression> compileModelAttribute(const std::string& attribute, const std::string& text,
+                                                const SourceLoc& loc, const Model& model, Diagnostics& diagnostics,
+                                                ContactPointSymbols contactPoint) {
+  std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics, contactPoint);
+  if (!expression || !bindPlantReads(*expression, attribute, loc, model.plants.get(), diagnostics)) return std::nullopt;
+  return expression;
 }
 
 namespace {
@@ -130,6 +139,9 @@ bool checkExpressionReferences(const Expression& expression, const std::string& 
     if (!variables || variables->indexOf(expression.variableIds()[k]) < 0) {
       missing("Reference_Variable", expression.variableIds()[k], expression.variableColumns()[k]);
     }
+  }
+  for (const PlantRead& read : expression.plantReads()) {
+    if (read.variableId == 0) missing(read.element(), read.id, read.column);  // compiled without the model's ports
   }
   for (size_t k = 0; k < expression.contactIds().size(); ++k) {
     if (!contactOf(model, expression.contactIds()[k])) {

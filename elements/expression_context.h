@@ -30,9 +30,14 @@ struct SensorEvaluateValues;
 // `contactPoint`: the contact-point symbols (DELTA…) it may read, as Expression::compile has them.
 std::optional<Expression> compileAttribute(const std::string& attribute, const std::string& text, const SourceLoc& loc,
                                            Diagnostics& diagnostics, ContactPointSymbols contactPoint = 0);
+// The same for an expression of a model being built: PINVAL and POUVAL read the variables the model's plant ports list
+// (bindPlantReads, whose errors are the compile's).
+std::optional<Expression> compileModelAttribute(const std::string& attribute, const std::string& text,
+                                                const SourceLoc& loc, const Model& model, Diagnostics& diagnostics,
+                                                ContactPointSymbols contactPoint = 0);
 
 // Whether every marker, every Reference_Variable (in `variables`, which may be null: none), every Control_Diff (that
-// DIF and DIF1 name), every Force_Contact and
+// DIF and DIF1 name), every plant port (PINVAL and POUVAL, bound by compileModelAttribute), every Force_Contact and
 // every Reference_Spline and Reference_Array the expression names exists; each one missing is an error with its
 // column: `expr="DX(20, 77)", column 8: names Reference_Marker id=77, which the deck does not have`. So are a spline
 // call the data cannot answer (iord on a family of curves) and an ARYVAL the array cannot (n beyond its size, an X,

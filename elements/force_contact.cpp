@@ -148,8 +148,8 @@ Attribute<S> lawExpressionAttribute(const LawExpression& expression) {
 // CONTACT is an error at its column.
 std::optional<Expression> compileContactLawExpression(const std::string& attribute, const std::string& text,
                                                       ContactPointSymbols symbols, const SourceLoc& loc,
-                                                      Diagnostics& diagnostics) {
-  std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics, symbols);
+                                                      const Model& model, Diagnostics& diagnostics) {
+  std::optional<Expression> expression = compileModelAttribute(attribute, text, loc, model, diagnostics, symbols);
   if (!expression) return std::nullopt;
   for (const int column : expression->contactColumns()) {
     diagnostics.error(loc, attribute + "=\"" + excerpt(text) + "\", column " + std::to_string(column) +
@@ -949,7 +949,7 @@ std::shared_ptr<const ContactModel> buildContactModel(const std::vector<ForceCon
         std::optional<Expression> compiled =
             found == spec.lawExpressions.end()
                 ? std::nullopt
-                : compileContactLawExpression(expression.name, found->second, symbols, spec.loc, diagnostics);
+                : compileContactLawExpression(expression.name, found->second, symbols, spec.loc, model, diagnostics);
         if (compiled) into.push_back(std::move(*compiled));
         else fine = false;
       }

@@ -57,7 +57,7 @@ bool connectMarkerPair(long iMarker, long jMarker, const SourceLoc& loc, const M
 std::optional<Expression> buildForceExpression(const std::string& attribute, const std::string& text,
                                                const SourceLoc& loc, const Model& model, ForceConnection& connection,
                                                Diagnostics& diagnostics) {
-  std::optional<Expression> expression = compileAttribute(attribute, text, loc, diagnostics);
+  std::optional<Expression> expression = compileModelAttribute(attribute, text, loc, model, diagnostics);
   if (!expression || !checkExpressionReferences(*expression, attribute, loc, model, diagnostics)) return std::nullopt;
   if (readsAcceleration(*expression, model.variables.get())) {
     diagnostics.error(loc, attribute + "=\"" + excerpt(text) +

@@ -285,15 +285,17 @@ std::optional<Model> buildModel(const ModelSpec& spec, Diagnostics& diagnostics)
 
   if (diagnostics.errorCount() != errorsBefore) return std::nullopt;
   model.data = buildDataModel(spec.splines, spec.arrays, spec.strings);  // every expression may read splines, arrays
+  model.plants = buildPlantModel(spec.plantInputs, spec.plantOutputs);    // and variables through the plant ports
   checkStringSubroutines(spec.strings, diagnostics);
   // Contacts first: expressions everywhere, variables' too, may read their loads (CONTACT), whose ids are checked.
   model.contacts = buildContactModel(spec.contacts, spec.graphics, spec.paramCurves, spec.surfaces, model, diagnostics);
   // DIF and DIF1 may appear in any expression, variables' too: the equations are compiled first, checked after.
   const std::shared_ptr<DifferentialModel> differentials =
-      buildDifferentialModel(spec.differentials, diagnostics);
+      buildDifferentialModel(spec.differentials, model, diagnostics);
   model.differentials = differentials;
   // SENVAL too, and a Sensor_Evaluate's expression may read VARVAL: compiled first, checked after.
-  std::shared_ptr<SensorEvaluateModel> sensorEvaluates = buildSensorEvaluateModel(spec.sensorEvaluates, diagnostics);
+  std::shared_ptr<SensorEvaluateModel> sensorEvaluates =
+      buildSensorEvaluateModel(spec.sensorEvaluates, model, diagnostics);
   model.sensorEvaluates = sensorEvaluates;
   // ARYVAL may read their X and Y arrays in any expression: the systems come before the expressions are checked.
   const std::shared_ptr<ControlModel> controls =

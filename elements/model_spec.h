@@ -38,6 +38,7 @@
 #include "elements/reference_spline.h"
 #include "elements/reference_variable.h"
 #include "elements/control_diff.h"
+#include "elements/control_plant.h"
 #include "elements/control_siso.h"
 #include "elements/control_state_eqn.h"
 #include "elements/reference_matrix.h"
@@ -89,6 +90,7 @@ struct ModelSpec {
   std::vector<ControlDiffSpec> differentials;  // Control_Diff
   std::vector<ControlStateEqnSpec> stateEquations;  // Control_StateEqn
   std::vector<ControlSisoSpec> sisos;               // Control_SISO
+  std::vector<ControlPlantSpec> plantInputs, plantOutputs;  // Control_PlantInput, Control_PlantOutput
   std::vector<ReferenceMatrixSpec> matrices;        // Reference_Matrix
   std::vector<ForceScalarTwoBodySpec> scalarForces;
   std::vector<ForceScalarTwoBodySpec> scalarForcesOneBody;  // Force_Scalar_OneBody (always action-only)

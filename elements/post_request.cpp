@@ -182,7 +182,7 @@ std::shared_ptr<const RequestModel> buildRequestModel(const std::vector<PostRequ
       const std::optional<std::string> text = componentText(spec.expressions[k]);
       if (!text) continue;
       const std::string attribute = expressionAttribute(k);
-      request.expressions[k] = compileAttribute(attribute, *text, spec.loc, diagnostics);
+      request.expressions[k] = compileModelAttribute(attribute, *text, spec.loc, model, diagnostics);
       built = built && request.expressions[k] &&
               checkExpressionReferences(*request.expressions[k], attribute, spec.loc, model, diagnostics);
       result->readsContacts =

@@ -136,8 +136,8 @@ class CycleFinder {
     chain += " -> id=" + std::to_string(first.id);
     const std::string what = first.subroutine ? first.subroutine->routine.describe() + " (through c_varval)"
                                               : "expr=\"" + excerpt(first.expression.text()) + "\"";
-    diagnostics_.error(first.loc, what + ": the variable depends on its "
-                                  "own value through VARVAL: " + excerpt(chain) + "; break the cycle so that one of "
+    diagnostics_.error(first.loc, what + ": the variable depends on its own value through the variables it reads "
+                                  "(VARVAL, PINVAL, POUVAL): " + excerpt(chain) + "; break the cycle so that one of "
                                   "these variables is computed without the others");
   }
 
@@ -176,7 +176,7 @@ std::shared_ptr<const VariableModel> buildVariableModel(const std::vector<Refere
     }
     if (spec.type != "EXPRESSION" || !spec.expr) continue;  // reported by checkReferenceVariable
     // Compiled again: a command may have changed expr.
-    std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+    std::optional<Expression> expression = compileModelAttribute("expr", *spec.expr, spec.loc, model, diagnostics);
     if (!expression) continue;
     result->indexById[spec.id] = static_cast<int>(result->variables.size());
     result->variables.push_back(

@@ -48,7 +48,7 @@ int SensorEvaluateModel::indexOf(long id) const {
 }
 
 std::shared_ptr<SensorEvaluateModel> buildSensorEvaluateModel(const std::vector<SensorEvaluateSpec>& specs,
-                                                              Diagnostics& diagnostics) {
+                                                              const Model& model, Diagnostics& diagnostics) {
   auto result = std::make_shared<SensorEvaluateModel>();
   for (const SensorEvaluateSpec& spec : specs) {
     if (spec.type == "USERSUB") {  // its SEVSUB is set up by checkSensorEvaluateReferences
@@ -57,7 +57,7 @@ std::shared_ptr<SensorEvaluateModel> buildSensorEvaluateModel(const std::vector<
     }
     if (!spec.expr) continue;  // reported by checkSensorEvaluate
     // Compiled again: a command may have changed expr.
-    std::optional<Expression> expression = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+    std::optional<Expression> expression = compileModelAttribute("expr", *spec.expr, spec.loc, model, diagnostics);
     if (!expression) continue;
     result->evaluates.push_back({spec.id, spec.loc, std::move(*expression), std::nullopt});
   }

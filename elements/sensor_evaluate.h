@@ -49,7 +49,7 @@ struct SensorEvaluateModel {
 // The deck's evaluates with their expressions compiled; their references are checked once the variables are built
 // (checkSensorEvaluateReferences), since variables may read SENVAL and evaluates VARVAL.
 std::shared_ptr<SensorEvaluateModel> buildSensorEvaluateModel(const std::vector<SensorEvaluateSpec>& specs,
-                                                              Diagnostics& diagnostics);
+                                                              const Model& model, Diagnostics& diagnostics);
 // Each expression's markers, variables, evaluates… exist, and each SEVSUB is loaded and set up (it may read
 // variables, built by then); which of the expensive inputs they read.
 void checkSensorEvaluateReferences(SensorEvaluateModel& evaluates, const std::vector<SensorEvaluateSpec>& specs,

@@ -50,10 +50,12 @@ const ElementSchema<SensorEventSpec>& sensorEventSchema() {
 
 namespace {
 
-// The expression compiled, or its error said on the element's line with the column inside the attribute.
-std::optional<Expression> compileExpression(const S& spec, Diagnostics& diagnostics) {
+// The expression compiled, or its error said on the element's line with the column inside the attribute; bound to
+// the model's plant ports when there is a model (being built).
+std::optional<Expression> compileExpression(const S& spec, const Model* model, Diagnostics& diagnostics) {
   if (!spec.expr) return std::nullopt;
-  return compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+  return model ? compileModelAttribute("expr", *spec.expr, spec.loc, *model, diagnostics)
+               : compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
 }
 
 SensorCompare compareOf(const std::string& keyword) {
@@ -75,7 +77,7 @@ void checkSensorEvent(const SensorEventSpec& spec, Diagnostics& diagnostics) {
     diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the expression compared with value");
     return;
   }
-  compileExpression(spec, diagnostics);
+  compileExpression(spec, nullptr, diagnostics);
   if (spec.compare == "EQ" && spec.error_tol == 0 && !spec.zero_crossing) {
     diagnostics.warning(spec.loc, "compare=\"EQ\" with error_tol=\"0\" and zero_crossing=\"FALSE\" fires only if expr "
                                   "equals value exactly at the end of a step, which almost never happens; give "
@@ -97,7 +99,7 @@ std::shared_ptr<const SensorModel> buildSensorModel(const std::vector<SensorEven
       expression = std::get<Expression>(Expression::compile("0"));  // never evaluated
     } else {
       // Checked again: a command may have changed expr.
-      expression = compileExpression(spec, diagnostics);
+      expression = compileExpression(spec, &model, diagnostics);
       if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) continue;
     }
     SensorEvent sensor{.id = spec.id,

@@ -87,6 +87,8 @@ struct JointFrictionModel;
 struct SensorEvaluateModel;
 // The control systems, Control_StateEqn (linear or a GSESUB's) and Control_SISO (elements/control_state_eqn.h).
 struct ControlModel;
+// The plant ports Control_PlantInput and Control_PlantOutput, which PINVAL and POUVAL read (elements/control_plant.h).
+struct PlantModel;
 
 struct ElementCount {
   std::string element;  // "Reference_Marker"
@@ -113,6 +115,7 @@ struct Model {
   std::shared_ptr<const JointFrictionModel> jointFrictions;  // null when built in code without them
   std::shared_ptr<const SensorEvaluateModel> sensorEvaluates;  // never null once built; may hold no evaluates
   std::shared_ptr<const ControlModel> controls;  // never null once built; may hold no systems
+  std::shared_ptr<const PlantModel> plants;      // never null once built; may hold no ports
   std::vector<ElementCount> elementCounts;  // for the run log, in deck order of first appearance
 
   const Marker* marker(long markerId) const; // nullptr when absent

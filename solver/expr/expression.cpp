@@ -73,14 +73,11 @@ struct UnavailableName {
   const char* name;
   const char* reason;
 };
-constexpr const char* kNeedsElements = "it reads an element Lodestone does not read";
 constexpr const char* kNeedsCurves =
     "Reference_ParamCurve's spline is parameterised by chord length in its graphic's plane, for 2D contact, not by "
     "MotionSolve's u, so CURVE(alpha, iord, comp, id) would not give MotionSolve's values";
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
-    {"PINVAL", kNeedsElements},
-    {"POUVAL", kNeedsElements},
     {"CURVE", kNeedsCurves},
     {"VR", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
@@ -397,6 +394,8 @@ class ExpressionCompiler {
     }
     if (const std::optional<MarkerMeasure> measure = findMarkerMeasure(upper)) return parseMeasureCall(name, *measure);
     if (upper == "VARVAL") return parseVariableCall(name);
+    if (upper == "PINVAL") return parsePlantCall(name, PlantRead::Port::Input);
+    if (upper == "POUVAL") return parsePlantCall(name, PlantRead::Port::Output);
     if (upper == "SENVAL") return parseSensorValueCall(name);
     if (upper == "DIF" || upper == "DIF1") return parseDifferentialCall(name, upper);
     if (upper == "CONTACT") return parseContactCall(name);
@@ -558,6 +557,25 @@ class ExpressionCompiler {
     pushValue(name.offset);
     Instruction instruction{.operation = Operation::Variable};
     instruction.markers[0] = id;
+    expression_.program_.push_back(instruction);
+  }
+
+  // PINVAL(id, i), POUVAL(id, i): both literals; a Variable instruction reading nothing until the read is bound.
+  void parsePlantCall(const Token& name, PlantRead::Port port) {
+    PlantRead read{.port = port, .column = static_cast<int>(name.offset) + 1};
+    const std::string function = read.function();
+    const int count = parseCall(function, [&](int index) {
+      if (index == 0) {
+        read.id = parseIdLiteral(function, index, std::string(read.element()) + " id", "ids are positive", false);
+      } else {
+        read.position = parseIdLiteral(function, index, "variable number", "the variables count from 1", false);
+      }
+    });
+    if (count != 2) fail(name.offset, function + " takes 2 arguments (id, i), got " + std::to_string(count));
+    pushValue(name.offset);
+    Instruction instruction{.operation = Operation::Variable};
+    expression_.plantReads_.push_back(read);
+    instruction.markers[1] = static_cast<int>(expression_.plantReads_.size());
     expression_.program_.push_back(instruction);
   }
 
@@ -896,6 +914,19 @@ class ExpressionCompiler {
   Expression expression_;
   std::vector<ExpressionError> unknownNames_;  // said, and read past
 };
+
+void Expression::bindPlantRead(size_t k, int variableId) {
+  PlantRead& read = plantReads_.at(k);
+  read.variableId = variableId;
+  for (Instruction& instruction : program_) {
+    if (instruction.operation == Operation::Variable && instruction.markers[1] == static_cast<int>(k) + 1) {
+      instruction.markers[0] = variableId;
+    }
+  }
+  if (std::find(variableIds_.begin(), variableIds_.end(), variableId) != variableIds_.end()) return;
+  variableIds_.push_back(variableId);
+  variableColumns_.push_back(read.column);
+}
 
 bool Expression::usesTime() const {
   return std::any_of(program_.begin(), program_.end(),

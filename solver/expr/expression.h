@@ -18,7 +18,9 @@
 //               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI YAW PITCH ROLL (i[,j]). Marker i relative
 //               to marker j, components in k's axes, time derivatives seen from l's frame; the ids are whole-number
 //               literals, 0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
-//   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives
+//   variables   VARVAL(id): the value of Reference_Variable id (a whole-number literal), which the context gives;
+//               PINVAL(id, i), POUVAL(id, i): the i-th Reference_Variable a Control_PlantInput (Control_PlantOutput)
+//               id lists, literals, bound to that variable by whoever knows the deck's plants (bindPlantRead)
 //   states      DIF(id), DIF1(id): the value of Control_Diff id's state and its time derivative (id a literal)
 //   contacts    CONTACT(id, jflag, comp, rm): the loads of Force_Contact id (all its incidents) on its I body
 //               (jflag 0) or J body (1) at that body's CG: comp 1 |F|, 2-4 Fx Fy Fz, 5 |T|, 6-8 Tx Ty Tz, components
@@ -43,7 +45,7 @@
 //   logic       IF(e: neg, zero, pos) (a comma after e is accepted too, as MotionSolve's own examples write it),
 //               DIM(a,b) = max(a−b, 0), HAVSIN(x,x0,h0,x1,h1)
 //   series      POLY(x,x0,a0…a30), CHEBY(x,x0,a0…a30), FORCOS(x,x0,w,a0…a30), FORSIN(x,x0,w,a0…a30)
-// Other MotionSolve names (CURVE, PINVAL, VR, DELAY…) are refused with a message saying they are not available yet.
+// Other MotionSolve names (CURVE, VR, DELAY…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.
@@ -170,6 +172,19 @@ struct DataReference {
   std::string function;     // AKISPL, CUBSPL, INTERP, ARYVAL
 };
 
+// PINVAL(id, i) or POUVAL(id, i): the i-th variable a plant port lists. Compiling cannot know which variable that is;
+// the model, which has the deck's Control_PlantInput and Control_PlantOutput elements, binds each read to it
+// (Expression::bindPlantRead), after which the expression reads it as VARVAL would. Unbound, it gives NaN.
+struct PlantRead {
+  enum class Port : std::uint8_t { Input, Output } port = Port::Input;
+  int id = 0;
+  int position = 0;    // i, from 1
+  int column = 0;      // 1-based, of the function's name
+  int variableId = 0;  // the Reference_Variable once bound, 0 before
+  const char* function() const { return port == Port::Input ? "PINVAL" : "POUVAL"; }
+  const char* element() const { return port == Port::Input ? "Control_PlantInput" : "Control_PlantOutput"; }
+};
+
 // What an expression reads while it is evaluated.
 class ExpressionContext {
  public:
@@ -233,7 +248,7 @@ class Expression {
   // and the 1-based column of each one's first appearance (for the message when the deck lacks it).
   const std::vector<int>& markerIds() const { return markerIds_; }
   const std::vector<int>& markerColumns() const { return markerColumns_; }
-  // The same for the Reference_Variable ids VARVAL names.
+  // The same for the Reference_Variable ids VARVAL names, and those PINVAL and POUVAL read once bound.
   const std::vector<int>& variableIds() const { return variableIds_; }
   const std::vector<int>& variableColumns() const { return variableColumns_; }
   // The same for the Force_Contact ids CONTACT names.
@@ -249,6 +264,11 @@ class Expression {
   const std::vector<int>& differentialRateIds() const { return differentialRateIds_; }
   // Every Reference_Spline and Reference_Array call, in order of appearance.
   const std::vector<DataReference>& dataReferences() const { return dataReferences_; }
+  // Every PINVAL and POUVAL call, in order of appearance.
+  const std::vector<PlantRead>& plantReads() const { return plantReads_; }
+  // Makes plant read `k` read Reference_Variable `variableId` (> 0), which variableIds() then lists with the read's
+  // column, so that every check of what the expression reads through variables sees it.
+  void bindPlantRead(size_t k, int variableId);
   // Every element-load function called (JOINT…, FX…), in order of appearance (repeats kept: each has its column).
   const std::vector<LoadRead>& loadReads() const { return loadReads_; }
   // ACCX..ACCM or WDTX..WDTM appear: the context must give accelerations.
@@ -281,7 +301,8 @@ class Expression {
     MarkerMeasure measure = MarkerMeasure::DX;  // Measure: which one
     std::uint8_t operandCount = 0;              // values it takes off the stack
     std::array<int, 4> markers{};               // Measure: ids of i, j, the axes marker, the derivative frame;
-                                                // Variable: markers[0] is the Reference_Variable id;
+                                                // Variable: markers[0] is the Reference_Variable id (0 until
+                                                // bound for PINVAL, POUVAL: markers[1] is then plant read k + 1);
                                                 // Contact: the Force_Contact id, jflag (-1: the index form), comp
                                                 // or index, rm; ContactPoint: markers[0] is the symbol;
                                                 // Spline: the Reference_Spline id, SplineMethod, iord;
@@ -317,6 +338,7 @@ class Expression {
   std::vector<int> differentialRateIds_;
   std::vector<int> sensorValueIds_, sensorValueColumns_;
   std::vector<DataReference> dataReferences_;
+  std::vector<PlantRead> plantReads_;
   std::vector<LoadRead> loadReads_;
   bool usesAcceleration_ = false;
 

@@ -362,6 +362,36 @@ TEST(ReferenceVariable, ChainOfVariablesDrivesAForce) {
   EXPECT_NEAR(measuredPeriod(bodiesOf(run)) / kPeriod, 1, 1e-5);
 }
 
+// The spring built as MotionSolve's manual builds a force from a plant output (POUVAL(12, 1) + POUVAL(12, 2)), its
+// two variables reading the stretch through a plant input: the period of k = 30 + 20 = 50, and the very numbers of
+// the same deck written with VARVAL (the same operations in the same order). Fails when a port reads the wrong
+// variable or position, or when a bound read differs in any way from VARVAL.
+TEST(ControlPlant, PlantPortsDriveAForceAsVarvalDoes) {
+  const auto springDeck = [](const std::string& stretch, const std::string& first, const std::string& second) {
+    return massOnSpring("<Reference_Variable id=\"71\" expr=\"DX(20,10)-1\"/>\n"
+                        "<Reference_Variable id=\"72\" expr=\"TIME\"/>\n"
+                        "<Control_PlantInput id=\"3\" num_element=\"2\" variable_id_list=\"72, 71\"/>\n"
+                        "<Reference_Variable id=\"121\" expr=\"-30*" + stretch + "\"/>\n"
+                        "<Reference_Variable id=\"122\" expr=\"-20*" + stretch + "\"/>\n"
+                        "<Control_PlantOutput id=\"12\" num_element=\"2\" variable_id_list=\"121, 122\"/>\n"
+                        "<Force_Scalar_TwoBody id=\"5\" type=\"FORCE\" i_marker_id=\"20\" j_marker_id=\"10\" "
+                        "val_expression=\"" + first + " + " + second + "\"/>");
+  };
+  const DeckRun ports = runDeckText("plant_ports", springDeck("PINVAL(3, 2)", "POUVAL(12, 1)", "POUVAL(12, 2)"));
+  const DeckRun variables =
+      runDeckText("plant_ports_as_varval", springDeck("VARVAL(71)", "VARVAL(121)", "VARVAL(122)"));
+  ASSERT_TRUE(ports.completed);
+  ASSERT_TRUE(variables.completed);
+  EXPECT_NEAR(measuredPeriod(bodiesOf(ports)) / kPeriod, 1, 1e-5);
+  const ResultsTable withPorts = bodiesOf(ports), withVariables = bodiesOf(variables);
+  ASSERT_EQ(withPorts.rowCount(), withVariables.rowCount());
+  for (size_t row = 0; row < withPorts.rowCount(); ++row) {
+    for (const char* column : {"time", "x", "vx"}) {
+      ASSERT_EQ(withPorts.at(row, column), withVariables.at(row, column)) << column << " in row " << row;
+    }
+  }
+}
+
 // ---- switching and changing forces between Simulates ---------------------------------------------------------------
 
 double valueAt(const ResultsTable& bodies, double time, const std::string& column) {

@@ -437,6 +437,37 @@ TEST(ExpressionVariables, VarvalReadsTheContextsVariable) {
   EXPECT_TRUE(std::isnan(compiled("VARVAL(7)").evaluate(WithoutVariables())));
 }
 
+// PINVAL(id, i) and POUVAL(id, i) are noted with their port, number and column, and read nothing (NaN) until bound;
+// bound, each reads its variable as VARVAL would, and variableIds() lists it at the call's column.
+TEST(ExpressionVariables, PlantReadsReadTheVariableTheyAreBoundTo) {
+  Expression expression = compiled("2*PINVAL(12, 2) + pouval( 3,1 ) - PINVAL(12,1)");
+  ASSERT_EQ(expression.plantReads().size(), 3u);
+  const PlantRead& second = expression.plantReads()[1];
+  EXPECT_EQ(second.port, PlantRead::Port::Output);
+  EXPECT_EQ(second.id, 3);
+  EXPECT_EQ(second.position, 1);
+  EXPECT_EQ(second.column, 19);
+  EXPECT_STREQ(second.function(), "POUVAL");
+  EXPECT_STREQ(second.element(), "Control_PlantOutput");
+  EXPECT_EQ(expression.plantReads()[0].variableId, 0);
+  EXPECT_TRUE(expression.variableIds().empty());
+  struct WithoutVariables : ExpressionContext {
+    double time() const override { return 0; }
+    MarkerMotion marker(int) const override { return {}; }
+  };
+  EXPECT_TRUE(std::isnan(expression.evaluate(WithoutVariables())));
+
+  expression.bindPlantRead(0, 122);
+  expression.bindPlantRead(1, 7);
+  expression.bindPlantRead(2, 122);  // two reads of one variable: listed once, at the first read's column
+  EXPECT_EQ(expression.plantReads()[1].variableId, 7);
+  EXPECT_EQ(expression.variableIds(), (std::vector<int>{122, 7}));
+  EXPECT_EQ(expression.variableColumns(), (std::vector<int>{3, 19}));
+  FakeContext context;
+  context.variables = {{122, 1.25}, {7, -3}};
+  EXPECT_EQ(expression.evaluate(context), 2 * 1.25 + -3 - 1.25);
+}
+
 // CONTACT(id, jflag, comp, rm): the I or J side's force and torque, magnitudes or components in rm's axes; with
 // three arguments, the index form (index 1: the penetration). Ids are reported like markers', rm among the markers.
 TEST(ExpressionContacts, ContactReadsTheSideComponentAndAxesItNames) {
@@ -705,6 +736,11 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"1+VARVAL(TIME)", 10, "expected a Reference_Variable id (a whole number) as argument 1 of VARVAL, found 'TIME'"},
       {"VARVAL(1, 2)", 1, "VARVAL takes 1 Reference_Variable id, got 2"},
       {"VARVAL()", 1, "VARVAL takes 1 Reference_Variable id, got 0"},
+      {"PINVAL(3)", 1, "PINVAL takes 2 arguments (id, i), got 1"},
+      {"POUVAL(3, 1, 2)", 1, "POUVAL takes 2 arguments (id, i), got 3"},
+      {"PINVAL(0, 1)", 8, "Control_PlantInput id '0' of PINVAL is 0; ids are positive"},
+      {"POUVAL(2, 0)", 11, "variable number '0' of POUVAL is 0; the variables count from 1"},
+      {"PINVAL(2, 1.5)", 11, "variable number '1.5' of PINVAL is not a whole number"},
       {"2*fx()", 3, "FX takes 1 to 3 marker ids, got 0"},
       {"VR(2)", 1, "VR is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},

@@ -96,7 +96,7 @@ TEST(ForceElementDecks, ALongCycleIsShortenedInItsMessage) {
   const Diagnostics diagnostics = readAndBuildDeck(forceDeck(variables));
   ASSERT_EQ(diagnostics.errorCount(), 1) << diagnostics.formatAll();
   const std::string message = diagnostics.entries()[0].format();
-  EXPECT_NE(message.find("through VARVAL: id=1 -> id=2 (deck.xml:8:1)"), std::string::npos) << message;
+  EXPECT_NE(message.find("(VARVAL, PINVAL, POUVAL): id=1 -> id=2 (deck.xml:8:1)"), std::string::npos) << message;
   EXPECT_NE(message.find("characters left out]..."), std::string::npos) << message;
   EXPECT_NE(message.find("-> id=1000 (deck.xml:1006:1) -> id=1; break the cycle"), std::string::npos) << message;
   EXPECT_LT(message.size(), 500u) << message;
@@ -111,9 +111,11 @@ TEST(ForceElementDecks, VariablesThatReadThemselvesAreAnErrorNamingTheChain) {
       "<Reference_Variable id=\"6\" expr=\"VARVAL(6)\"/>"));
   EXPECT_TRUE(hasError(diagnostics, kForceLine,
                        "Reference_Variable id=3: expr=\"1 + VARVAL(4)\": the variable depends on its own value through "
-                       "VARVAL: id=3 -> id=4 (deck.xml:8:1) -> id=5 (deck.xml:9:1) -> id=3"));
+                       "the variables it reads (VARVAL, PINVAL, POUVAL): id=3 -> id=4 (deck.xml:8:1) -> id=5 "
+                       "(deck.xml:9:1) -> id=3"));
   EXPECT_TRUE(hasError(diagnostics, kForceLine + 3, "Reference_Variable id=6: expr=\"VARVAL(6)\": the variable depends "
-                                                    "on its own value through VARVAL: id=6 -> id=6"));
+                                                    "on its own value through the variables it reads (VARVAL, "
+                                                    "PINVAL, POUVAL): id=6 -> id=6"));
   EXPECT_EQ(diagnostics.errorCount(), 2) << diagnostics.formatAll();
 }
 

@@ -41,6 +41,12 @@ TEST(MotionJointDeck, VelocitiesAreRefused) {
   EXPECT_TRUE(hasError(readAndBuildDeck(drivenDisk("expr=\"VARVAL(7)\"", "<Reference_Variable id=\"7\" "
                                                                           "type=\"EXPRESSION\" expr=\"vx (20)\"/>")),
                        kMotionLine, "Motion_Joint id=5: expr=\"VARVAL(7)\" reads velocities"));
+  // The same variable read through a plant port (PINVAL) is refused the same way.
+  EXPECT_TRUE(hasError(readAndBuildDeck(drivenDisk("expr=\"PINVAL(3, 1)\"",
+                                                   "<Reference_Variable id=\"7\" expr=\"vx (20)\"/>\n"
+                                                   "<Control_PlantInput id=\"3\" num_element=\"1\" "
+                                                   "variable_id_list=\"7\"/>")),
+                       kMotionLine, "Motion_Joint id=5: expr=\"PINVAL(3, 1)\" reads velocities"));
 }
 
 TEST(MotionJointDeck, AccelerationsAndLoadsAreRefused) {
