@@ -30,7 +30,9 @@ ElementSchema<S> plantSchema(const char* element) {
           attr::ignored<S>("sampling_period", cosimulation),
           attr::ignored<S>("offset_time", cosimulation),
           attr::presentation<S>("full_label"),
-      }};
+      },
+      // MotionSolve's own POUVAL example writes the count so.
+      .foreignNames = {{"num_variable", "the count MotionSolve's POUVAL example names num_variable", "'num_element'"}}};
 }
 }  // namespace
 

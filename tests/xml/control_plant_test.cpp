@@ -43,6 +43,11 @@ TEST(ControlPlantDecks, TheListIsCheckedOnThePortsLine) {
                        "attribute 'variable_id_list' refers to Reference_Variable id=99"));
   EXPECT_TRUE(hasError(readAndBuildDeck(plantDeck("", "num_element=\"0\" variable_id_list=\"7\"")), kPortLine,
                        "attribute 'num_element' must be >= 1 (got 0)"));
+  // MotionSolve's POUVAL example writes num_variable: said to be num_element here, and the count still needed.
+  const Diagnostics manualsExample = readAndBuildDeck(plantDeck("", "num_variable=\"2\" variable_id_list=\"7, 8\""));
+  EXPECT_TRUE(hasWarning(manualsExample, kPortLine, "unknown attribute 'num_variable' ignored; the count MotionSolve's "
+                                                    "POUVAL example names num_variable is 'num_element' here"));
+  EXPECT_TRUE(hasError(manualsExample, kPortLine, "needs num_element"));
 }
 
 // A port whose signals a user subroutine gives is for co-simulation: refused, saying what to write instead. The
