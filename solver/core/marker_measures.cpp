@@ -25,7 +25,7 @@ constexpr MarkerMeasureArguments kMagnitudeInFrame{3, {Role::Measured, Role::Rel
 constexpr MarkerMeasureArguments kPair{2, {Role::Measured, Role::RelativeTo}};
 
 // In enum order, so that an entry is found by its measure's number.
-constexpr std::array<MeasureEntry, 29> kMeasures{{
+constexpr std::array<MeasureEntry, 30> kMeasures{{
     {"DX", MarkerMeasure::DX, kResolved},
     {"DY", MarkerMeasure::DY, kResolved},
     {"DZ", MarkerMeasure::DZ, kResolved},
@@ -55,11 +55,12 @@ constexpr std::array<MeasureEntry, 29> kMeasures{{
     {"YAW", MarkerMeasure::YAW, kPair},
     {"PITCH", MarkerMeasure::PITCH, kPair},
     {"ROLL", MarkerMeasure::ROLL, kPair},
+    {"VR", MarkerMeasure::VR, kMagnitudeInFrame},
 }};
 
 const MeasureEntry& entryOf(MarkerMeasure measure) { return kMeasures[static_cast<size_t>(measure)]; }
 
-static_assert(kMeasures.size() == static_cast<size_t>(MarkerMeasure::ROLL) + 1 && [] {
+static_assert(kMeasures.size() == static_cast<size_t>(MarkerMeasure::VR) + 1 && [] {
   for (size_t k = 0; k < kMeasures.size(); ++k) {
     if (static_cast<size_t>(kMeasures[k].measure) != k) return false;
   }
@@ -76,6 +77,7 @@ Vector3 relativeVector(MarkerMeasure measure, const MarkerMotion& i, const Marke
     case MarkerMeasure::DX: case MarkerMeasure::DY: case MarkerMeasure::DZ: case MarkerMeasure::DM:
       return r;
     case MarkerMeasure::VX: case MarkerMeasure::VY: case MarkerMeasure::VZ: case MarkerMeasure::VM:
+    case MarkerMeasure::VR:
       // (d/dt)_l r = ṙ − ω_l × r.
       return i.velocity - j.velocity - frame.angularVelocity.cross(r);
     case MarkerMeasure::ACCX: case MarkerMeasure::ACCY: case MarkerMeasure::ACCZ: case MarkerMeasure::ACCM: {
@@ -142,7 +144,7 @@ bool measureReadsAcceleration(MarkerMeasure measure) {
 }
 
 bool measureReadsVelocity(MarkerMeasure measure) {
-  return measure >= MarkerMeasure::VX && measure <= MarkerMeasure::WM;
+  return (measure >= MarkerMeasure::VX && measure <= MarkerMeasure::WM) || measure == MarkerMeasure::VR;
 }
 
 std::string_view markerMeasureName(MarkerMeasure measure) { return entryOf(measure).name; }
@@ -151,6 +153,10 @@ MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure) { return en
 
 double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes,
                      const MarkerMotion& frame) {
+  if (measure == MarkerMeasure::VR) {
+    const Vector3 r = i.position - j.position;
+    return relativeVector(measure, i, j, frame).dot(r) / r.norm();  // 0/0 where they coincide
+  }
   if (measure >= MarkerMeasure::AX) return rotationAngle(measure, i, j);
   const Vector3 relative = relativeVector(measure, i, j, frame);
   const int component = static_cast<int>(measure) % 4;  // x, y, z, magnitude

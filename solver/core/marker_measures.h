@@ -1,5 +1,5 @@
 // The marker measures of Adams and MotionSolve — DX DY DZ DM, VX VY VZ VM, WX WY WZ WM, ACCX ACCY ACCZ ACCM,
-// WDTX WDTY WDTZ WDTM, AX AY AZ, PSI THETA PHI, YAW PITCH ROLL — between two markers, resolved in a third marker's
+// WDTX WDTY WDTZ WDTM, AX AY AZ, PSI THETA PHI, YAW PITCH ROLL, VR — between two markers, resolved in a third marker's
 // axes, time derivatives taken in a fourth marker's frame. One place computes them for every user: the subroutine
 // utilities (c_sysfnc, c_sysary) and the expression language (solver/expr).
 #pragma once
@@ -32,11 +32,12 @@ enum class MarkerMeasure {
   AX, AY, AZ,
   PSI, THETA, PHI,
   YAW, PITCH, ROLL,
+  VR,
 };
 
 // ACCX..ACCM and WDTX..WDTM: the markers' accelerations must be known.
 bool measureReadsAcceleration(MarkerMeasure measure);
-// VX..VM and WX..WM: the markers' velocities.
+// VX..VM, WX..WM and VR: the markers' velocities.
 bool measureReadsVelocity(MarkerMeasure measure);
 // By name, case-insensitive ("dx", "VM", "accx"); nothing for other names.
 std::optional<MarkerMeasure> findMarkerMeasure(std::string_view name);
@@ -66,6 +67,8 @@ MarkerMeasureArguments markerMeasureArguments(MarkerMeasure measure);
 //   MotionSolve: the second turn is about the negative y axis, "following automotive conventions"). YAW and ROLL in
 //   (−π, π], PITCH in [−π/2, π/2]. At PITCH = ±90° only YAW ± ROLL is defined: ROLL is 0 there and YAW takes it all
 //   (as PHI is 0 and PSI takes it all at THETA = 0). Angles use neither `axes` nor `frame`.
+//   VR = (d/dt)_l r · r/|r|, the rate of DM (r·(ω_l × r) = 0, so l does not change it: it is read as Adams reads it);
+//   NaN where the markers coincide, as the line between them has no direction there.
 double markerMeasure(MarkerMeasure measure, const MarkerMotion& i, const MarkerMotion& j, const MarkerMotion& axes,
                      const MarkerMotion& frame);
 // The same with time derivatives taken in ground.

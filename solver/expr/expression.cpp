@@ -79,7 +79,7 @@ constexpr const char* kNeedsCurves =
 constexpr const char* kNotYet = nullptr;  // no more to say than "not available yet in expressions"
 constexpr UnavailableName kUnavailable[] = {
     {"CURVE", kNeedsCurves},
-    {"VR", kNotYet}, {"DELAY", kNotYet}, {"INVPSD", kNotYet},
+    {"DELAY", kNotYet}, {"INVPSD", kNotYet},
 };
 
 // The functions that read one element's loads at its markers: name, element kind, and the deck element it names.

@@ -14,7 +14,7 @@
 //   Adams       STEP(x,x0,h0,x1,h1), STEP5(x,x0,h0,x1,h1), IMPACT(x,ẋ,x1,k,e,cmax,d),
 //               BISTOP(x,ẋ,x1,x2,k,e,cmax,d), SHF(x,x0,a,w,phi,b) = a·sin(w·(x−x0) − phi) + b
 //   measures    DX DY DZ (i[,j[,k]]), DM (i[,j]); VX VY VZ ACCX ACCY ACCZ WDTX WDTY WDTZ (i[,j[,k[,l]]]),
-//               VM ACCM WDTM (i[,j[,l]]);
+//               VM ACCM WDTM VR (i[,j[,l]]), VR the rate of DM (radial velocity, NaN at coincident markers);
 //               WX WY WZ (i[,j[,k]]), WM (i[,j]); AX AY AZ PSI THETA PHI YAW PITCH ROLL (i[,j]). Marker i relative
 //               to marker j, components in k's axes, time derivatives seen from l's frame; the ids are whole-number
 //               literals, 0 (or left out) is ground. The formulas are markerMeasure's (solver/core/marker_measures.h).
@@ -45,7 +45,7 @@
 //   logic       IF(e: neg, zero, pos) (a comma after e is accepted too, as MotionSolve's own examples write it),
 //               DIM(a,b) = max(a−b, 0), HAVSIN(x,x0,h0,x1,h1)
 //   series      POLY(x,x0,a0…a30), CHEBY(x,x0,a0…a30), FORCOS(x,x0,w,a0…a30), FORSIN(x,x0,w,a0…a30)
-// Other MotionSolve names (CURVE, VR, DELAY…) are refused with a message saying they are not available yet.
+// Other MotionSolve names (CURVE, DELAY…) are refused with a message saying they are not available yet.
 // Argument counts, marker ids and constant arguments that cannot work (STEP with x0 >= x1, a constant part that is
 // not a finite number such as 1/0) are errors when the text is compiled, each with the column it is at. Values that
 // become infinite or NaN only while the model moves (LOG(DX(2)) at DX = 0) are IEEE results, for the caller to check.

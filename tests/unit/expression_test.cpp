@@ -280,6 +280,18 @@ TEST_F(ExpressionMeasures, VelocityInGroundAndSeenFromARotatingFrame) {
   EXPECT_DOUBLE_EQ(value("VX(8,6,0,5)"), 1.5);
 }
 
+// VR, the rate of DM: v·r/|r| by hand; the same seen from any frame; NaN where the markers coincide.
+TEST_F(ExpressionMeasures, RadialVelocityIsTheRateOfTheDistance) {
+  EXPECT_DOUBLE_EQ(value("VR(2)"), (4 + 2 * 5 + 3 * 6) / std::sqrt(14.0));
+  EXPECT_DOUBLE_EQ(value("VR(2,3)"), (3 + 5 + 3 * 6) / std::sqrt(11.0));  // r = (1, 1, 3), v = (3, 5, 6)
+  EXPECT_NEAR(value("VR(2,3,5)"), value("VR(2,3)"), 1e-15 * value("VR(2,3)"));
+  EXPECT_NEAR(value("VR(2,0,3)"), value("VR(2)"), 1e-15 * value("VR(2)"));
+  EXPECT_DOUBLE_EQ(value("VR(8)"), 1.5);  // r = (2, 0, 0), v = (1.5, 6, 0)
+  EXPECT_DOUBLE_EQ(value("VR(7)"), 0);    // at rest
+  EXPECT_TRUE(std::isnan(value("VR(6,7)")));  // both at (2, 0, 0)
+  EXPECT_TRUE(compiled("VR(2, 3)").usesVelocity());
+}
+
 TEST_F(ExpressionMeasures, AngularVelocityInTheAxesOfAThirdMarker) {
   EXPECT_DOUBLE_EQ(value("WZ(2)"), 2);
   EXPECT_DOUBLE_EQ(value("WX(2,3)"), -0.5);
@@ -742,7 +754,7 @@ TEST(ExpressionErrors, EachSaysWhatWasExpectedAndWhere) {
       {"POUVAL(2, 0)", 11, "variable number '0' of POUVAL is 0; the variables count from 1"},
       {"PINVAL(2, 1.5)", 11, "variable number '1.5' of PINVAL is not a whole number"},
       {"2*fx()", 3, "FX takes 1 to 3 marker ids, got 0"},
-      {"VR(2)", 1, "VR is not available yet in expressions"},
+      {"DELAY(2)", 1, "DELAY is not available yet in expressions"},
       {"PI(2)", 3, "PI is a constant, not a function"},
       {"time (2)", 6, "TIME is the simulation time, not a function"},
       {"2*\xC3\xA9", 3, "unexpected byte 0xC3 (an expression is plain ASCII text)"},
@@ -798,9 +810,9 @@ TEST(ExpressionErrors, EveryUnknownNameIsSaidInOnePass) {
   using Problems = std::vector<std::pair<int, std::string>>;
   EXPECT_EQ(problemsOf("SINN(TIME) + 2*COSS(DX(2), foo)"),
             (Problems{{1, "unknown function 'SINN'"}, {16, "unknown function 'COSS'"}, {28, "unknown name 'foo'"}}));
-  EXPECT_EQ(problemsOf("vr(2) + SQRT(-1/bar)"),
-            (Problems{{1, "VR is not available yet in expressions"},
-                      {17, "unknown name 'bar'"}}))
+  EXPECT_EQ(problemsOf("delay(2) + SQRT(-1/bar)"),
+            (Problems{{1, "DELAY is not available yet in expressions"},
+                      {20, "unknown name 'bar'"}}))
       << "nothing is folded with an unknown value";
   EXPECT_EQ(problemsOf("SINN(1) + (2"),
             (Problems{{1, "unknown function 'SINN'"}, {11, "expected ')' to close '(' at column 11, found the end"}}));
