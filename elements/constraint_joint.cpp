@@ -3,7 +3,6 @@
 
 #include <cmath>
 
-#include "elements/control_plant.h"
 #include "elements/expression_context.h"
 #include "elements/joint_equations.h"
 #include "elements/subroutine_state.h"
@@ -222,11 +221,8 @@ std::shared_ptr<const JointMotion> buildMotionLaw(const MotionJointSpec& spec, c
     reads = MotionReads{.time = true, .model = true};              // the subroutine reads the model's context
     addSubroutineBodies(*subroutine, model, reads->bodies);         // and the bodies its set-up call read
   } else {
-    expression = compileMotionExpression(spec, diagnostics);
-    if (!expression || !bindPlantReads(*expression, "expr", spec.loc, model.plants.get(), diagnostics) ||
-        !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) {
-      return nullptr;
-    }
+    expression = compileMotionExpression(spec, &model, diagnostics);
+    if (!expression || !checkExpressionReferences(*expression, "expr", spec.loc, model, diagnostics)) return nullptr;
     reads = findMotionReads(*expression, spec, model, diagnostics);
     if (!reads) return nullptr;
   }

@@ -35,13 +35,15 @@ const ElementSchema<MotionJointSpec>& motionJointSchema() {
   return schema;
 }
 
-std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, Diagnostics& diagnostics) {
+std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, const Model* model,
+                                                  Diagnostics& diagnostics) {
   if (spec.type == "CONSTANT") {
     if (!spec.q) return std::nullopt;
     return std::get<Expression>(Expression::compile(formatReal(*spec.q)));
   }
   if (!spec.expr) return std::nullopt;
-  std::optional<Expression> compiled = compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
+  std::optional<Expression> compiled = model ? compileModelAttribute("expr", *spec.expr, spec.loc, *model, diagnostics)
+                                             : compileAttribute("expr", *spec.expr, spec.loc, diagnostics);
   if (!compiled) return std::nullopt;
   Expression expression = std::move(*compiled);
   if (!expression.contactIds().empty()) {
@@ -70,7 +72,7 @@ void checkMotionJoint(const MotionJointSpec& spec, Diagnostics& diagnostics) {
     diagnostics.error(spec.loc, "type=\"EXPRESSION\" needs expr, the motion as a function of TIME");
     return;
   }
-  compileMotionExpression(spec, diagnostics);
+  compileMotionExpression(spec, nullptr, diagnostics);
 }
 
 std::optional<MotionReads> findMotionReads(const Expression& expression, const MotionJointSpec& spec,

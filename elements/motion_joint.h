@@ -56,8 +56,9 @@ struct MotionJointSpec {
 const ElementSchema<MotionJointSpec>& motionJointSchema();
 // USERSUB names its MOTSUB's library or script; the expression compiles and reads no contact.
 void checkMotionJoint(const MotionJointSpec& spec, Diagnostics& diagnostics);
-// The expression, compiled (after checkMotionJoint passed).
-std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, Diagnostics& diagnostics);
+// The expression, compiled (after checkMotionJoint passed); with `model` (being built) its PINVAL and POUVAL bound.
+std::optional<Expression> compileMotionExpression(const MotionJointSpec& spec, const Model* model,
+                                                  Diagnostics& diagnostics);
 
 // What a motion's expression reads of the model, found when the model is built.
 struct MotionReads {
